@@ -1,0 +1,199 @@
+"""A PyTorch-faithful autograd engine on numpy: `import autodiff_cli.engine as torch`."""
+
+from __future__ import annotations
+
+import math as _math
+
+import numpy as _np
+
+from . import autograd, nn  # noqa: E402, F401  (after Tensor and the ops exist)
+from . import dtypes as _dtypes
+from . import methods as _methods  # noqa: F401 - attaches Tensor methods
+from . import ops as _ops
+from . import reductions as _reductions  # noqa: F401
+from . import views as _views
+from .creation import (  # noqa: F401
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    initial_seed,
+    linspace,
+    logspace,
+    manual_seed,
+    normal,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from .dtypes import get_default_dtype, set_default_dtype  # noqa: F401
+from .grad_mode import (  # noqa: F401
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from .ops import (  # noqa: F401
+    abs,
+    absolute,
+    acos,
+    add,
+    arccos,
+    arcsin,
+    arctan,
+    asin,
+    atan,
+    bmm,
+    ceil,
+    clone,
+    cos,
+    cosh,
+    div,
+    divide,
+    dot,
+    eq,
+    erf,
+    exp,
+    expm1,
+    flatten,
+    floor,
+    floor_divide,
+    fmod,
+    ge,
+    ger,
+    gt,
+    inner,
+    isnan,
+    le,
+    log,
+    log1p,
+    log2,
+    log10,
+    logical_not,
+    lt,
+    matmul,
+    max,
+    maximum,
+    mean,
+    min,
+    minimum,
+    mm,
+    mul,
+    multiply,
+    mv,
+    ne,
+    neg,
+    negative,
+    norm,
+    outer,
+    pow,
+    reciprocal,
+    relu,
+    remainder,
+    reshape,
+    round,
+    rsqrt,
+    select,
+    sigmoid,
+    sign,
+    sin,
+    sinh,
+    sqrt,
+    square,
+    squeeze,
+    stack,
+    sub,
+    subtract,
+    sum,
+    swapaxes,
+    t,
+    tan,
+    tanh,
+    transpose,
+    true_divide,
+    trunc,
+    unbind,
+    unsqueeze,
+    where,
+)
+from .printing import set_printoptions  # noqa: F401
+from .tensor import Size, Tensor  # noqa: F401
+
+_np.seterr(all="ignore")  # PyTorch gives nan/inf silently
+
+permute = _views.permute
+float32 = float = _dtypes.float32
+float64 = double = _dtypes.float64
+float16 = half = _dtypes.float16
+int64 = long = _dtypes.int64
+int32 = int = _dtypes.int32
+int16 = short = _dtypes.int16
+int8 = _dtypes.int8
+uint8 = _dtypes.uint8
+bool = _dtypes.bool_
+dtype = _dtypes.dtype
+pi = _math.pi
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+__version__ = "2.13.0+autodiff"
+
+
+def is_tensor(obj: object) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Tensor) -> int:
+    return input.numel()
+
+
+def argmax(input: Tensor, dim: object = None, keepdim: bool = False) -> Tensor:
+    return input.argmax(dim, keepdim)
+
+
+def argmin(input: Tensor, dim: object = None, keepdim: bool = False) -> Tensor:
+    return input.argmin(dim, keepdim)
+
+
+def allclose(
+    input: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False
+) -> bool:
+    return input.allclose(other, rtol, atol, equal_nan)
+
+
+def equal(input: Tensor, other: Tensor) -> bool:
+    return input.equal(other)
+
+
+def is_floating_point(input: Tensor) -> bool:
+    return input.is_floating_point()
+
+
+def set_num_threads(n: int) -> None:
+    """Accepted for compatibility; the engine runs on one thread."""
+
+
+def get_num_threads() -> int:
+    return 1
+
+
+def detach(input: Tensor) -> Tensor:
+    return input.detach()
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    return _ops.softplus(input, beta, threshold)

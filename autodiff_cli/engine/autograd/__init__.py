@@ -1,0 +1,57 @@
+"""`torch.autograd`: `grad`, `backward`, `Variable`, `Function`, `functional`, grad-mode managers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..backward import backward, grad
+from ..grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from ..tensor import Tensor
+from . import functional  # noqa: F401
+from .function import Function, FunctionCtx  # noqa: F401
+from .gradcheck import gradcheck, gradgradcheck  # noqa: F401
+
+
+def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Tensor:  # noqa: N802
+    """The old `Variable` wrapper: a leaf sharing `data`'s storage."""
+    if not isinstance(data, Tensor):
+        raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+    out = data.detach()
+    out._vbox = None
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
+
+
+class _AnomalyMode:
+    enabled = False
+
+
+def set_detect_anomaly(mode: bool, check_nan: bool = True) -> None:
+    _AnomalyMode.enabled = bool(mode)
+
+
+def detect_anomaly(check_nan: bool = True) -> Any:
+    return no_op_context()
+
+
+class no_op_context:  # noqa: N801
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+__all__ = [
+    "backward",
+    "grad",
+    "Variable",
+    "Function",
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "inference_mode",
+    "gradcheck",
+    "gradgradcheck",
+]

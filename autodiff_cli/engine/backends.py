@@ -1,0 +1,301 @@
+"""The two backends a backward formula runs on.
+
+Each formula in the op table is written once against a backend `B`: with `create_graph=False` the
+gradients are numpy arrays and `B` is `NumpyBackend`; with `create_graph=True` they are Tensors and
+`B` is `TensorBackend`, so the backward pass itself is recorded and can be differentiated again.
+Python operators (`g * x`, `-g`, `g / y`) work on both; everything else is a `B.` function.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def _sum_to_axes(shape: tuple, target: tuple) -> tuple[int, ...]:
+    lead = len(shape) - len(target)
+    axes = list(range(lead))
+    for i, size in enumerate(target):
+        if size == 1 and shape[lead + i] != 1:
+            axes.append(lead + i)
+    return tuple(axes)
+
+
+class NumpyBackend:
+    """Formulas on plain numpy arrays: the fast path of an ordinary backward pass."""
+
+    creates_graph = False
+
+    @staticmethod
+    def unpack(value: Any, node: Any) -> Any:
+        data = getattr(value, "_data", None)
+        return value if data is None else data
+
+    @staticmethod
+    def wrap(g: Any) -> Any:
+        from .tensor import _wrap
+
+        return _wrap(g)
+
+    @staticmethod
+    def unwrap(t: Any) -> Any:
+        return t._data
+
+    @staticmethod
+    def zeros(shape: tuple, dtype: Any) -> np.ndarray:
+        return np.zeros(shape, dtype)
+
+    @staticmethod
+    def conform(g: Any, shape: tuple | None, dtype: Any) -> Any:
+        """Sums a broadcast gradient back to its input's shape and casts it to its dtype."""
+        if shape is None:
+            return g
+        if g.shape != shape:
+            axes = _sum_to_axes(g.shape, shape)
+            if axes:
+                g = np.sum(g, axis=axes, keepdims=True)
+            g = np.reshape(g, shape)
+        if g.dtype != dtype and dtype.kind == "f":
+            g = g.astype(dtype)
+        return g
+
+    @staticmethod
+    def expand(g: Any, shape: tuple) -> np.ndarray:
+        return np.broadcast_to(g, shape)
+
+    @staticmethod
+    def reshape(g: Any, shape: tuple) -> np.ndarray:
+        return np.reshape(g, shape)
+
+    @staticmethod
+    def unsqueeze_dims(g: Any, dims: tuple | None, keepdim: bool, ndim: int) -> Any:
+        """Re-inserts the reduced dimensions of a reduction's gradient so it broadcasts."""
+        if dims is None or keepdim:
+            return g
+        return np.expand_dims(g, tuple(d % ndim for d in dims))
+
+    @staticmethod
+    def sum_dims(g: Any, dims: tuple, keepdim: bool) -> Any:
+        return np.sum(g, axis=dims, keepdims=keepdim)
+
+    matmul = staticmethod(np.matmul)
+    outer = staticmethod(np.outer)
+    where = staticmethod(np.where)
+    exp = staticmethod(np.exp)
+    log = staticmethod(np.log)
+    sin = staticmethod(np.sin)
+    cos = staticmethod(np.cos)
+    tanh = staticmethod(np.tanh)
+    sqrt = staticmethod(np.sqrt)
+    sign = staticmethod(np.sign)
+    abs = staticmethod(np.abs)
+    cosh = staticmethod(np.cosh)
+    sinh = staticmethod(np.sinh)
+    log1p = staticmethod(np.log1p)
+    expm1 = staticmethod(np.expm1)
+    isnan = staticmethod(np.isnan)
+
+    @staticmethod
+    def sigmoid(x: Any) -> Any:
+        return _sigmoid(x)
+
+    @staticmethod
+    def transpose(g: Any, d0: int = 0, d1: int = 1) -> Any:
+        return np.swapaxes(g, d0, d1) if np.ndim(g) >= 2 else g
+
+    @staticmethod
+    def zeros_like(x: Any) -> Any:
+        return np.zeros_like(x)
+
+    @staticmethod
+    def select_backward(g: Any, shape: tuple, dim: int, index: int) -> np.ndarray:
+        out = np.zeros(shape, dtype=np.asarray(g).dtype)
+        idx = [slice(None)] * len(shape)
+        idx[dim] = index
+        out[tuple(idx)] = g
+        return out
+
+    @staticmethod
+    def index_backward(g: Any, shape: tuple, index: Any) -> np.ndarray:
+        out = np.zeros(shape, dtype=np.asarray(g).dtype)
+        np.add.at(out, index, g)
+        return out
+
+    @staticmethod
+    def stack(grads: list, dim: int) -> np.ndarray:
+        return np.stack(grads, axis=dim)
+
+    @staticmethod
+    def gt0(x: Any) -> Any:
+        return x > 0
+
+    @staticmethod
+    def eq(a: Any, b: Any) -> Any:
+        return a == b
+
+    @staticmethod
+    def astype_like(mask: Any, like: Any) -> Any:
+        return np.asarray(mask).astype(np.asarray(like).dtype)
+
+    @staticmethod
+    def count(x: Any) -> int:
+        return np.count_nonzero(x)
+
+
+def _sigmoid(x: Any) -> Any:
+    with np.errstate(over="ignore"):
+        return 1.0 / (1.0 + np.exp(-x))
+
+
+class TensorBackend:
+    """Formulas on Tensors: every step is an op, so the gradient has a graph of its own."""
+
+    creates_graph = True
+
+    @staticmethod
+    def unpack(value: Any, node: Any) -> Any:
+        from .tensor import Tensor, _wrap
+
+        if isinstance(value, np.ndarray | np.generic) and not isinstance(value, Tensor):
+            return _wrap(value, True, node, 0)  # a saved result: reconnect it to its node
+        return value
+
+    @staticmethod
+    def wrap(g: Any) -> Any:
+        return g
+
+    @staticmethod
+    def unwrap(t: Any) -> Any:
+        return t
+
+    @staticmethod
+    def zeros(shape: tuple, dtype: Any) -> Any:
+        from .tensor import _wrap
+
+        return _wrap(np.zeros(shape, dtype))
+
+    @staticmethod
+    def conform(g: Any, shape: tuple | None, dtype: Any) -> Any:
+        if shape is None:
+            return g
+        if tuple(g.shape) != shape:
+            axes = _sum_to_axes(tuple(g.shape), shape)
+            if axes:
+                g = g.sum(axes, keepdim=True)
+            if tuple(g.shape) != shape:
+                g = g.reshape(shape)
+        if g._data.dtype != dtype and dtype.kind == "f":
+            from .dtypes import BY_NUMPY
+
+            g = g.to(BY_NUMPY[dtype])
+        return g
+
+    @staticmethod
+    def expand(g: Any, shape: tuple) -> Any:
+        return g.expand(shape)
+
+    @staticmethod
+    def reshape(g: Any, shape: tuple) -> Any:
+        return g.reshape(shape)
+
+    @staticmethod
+    def unsqueeze_dims(g: Any, dims: tuple | None, keepdim: bool, ndim: int) -> Any:
+        if dims is None or keepdim:
+            return g
+        for d in sorted(d % ndim for d in dims):
+            g = g.unsqueeze(d)
+        return g
+
+    @staticmethod
+    def sum_dims(g: Any, dims: tuple, keepdim: bool) -> Any:
+        return g.sum(dims, keepdim=keepdim)
+
+    @staticmethod
+    def matmul(a: Any, b: Any) -> Any:
+        return a @ b
+
+    @staticmethod
+    def outer(a: Any, b: Any) -> Any:
+        from . import ops
+
+        return ops.outer(a, b)
+
+    @staticmethod
+    def where(cond: Any, a: Any, b: Any) -> Any:
+        from . import ops
+
+        return ops.where(cond, a, b)
+
+    @staticmethod
+    def transpose(g: Any, d0: int = 0, d1: int = 1) -> Any:
+        return g.transpose(d0, d1) if g.ndim >= 2 else g
+
+    @staticmethod
+    def zeros_like(x: Any) -> Any:
+        from . import creation
+
+        return creation.zeros_like(x)
+
+    @staticmethod
+    def select_backward(g: Any, shape: tuple, dim: int, index: int) -> Any:
+        from . import ops
+
+        return ops.select_backward(g, shape, dim, index)
+
+    @staticmethod
+    def index_backward(g: Any, shape: tuple, index: Any) -> Any:
+        from . import ops
+
+        return ops.index_backward(g, shape, index)
+
+    @staticmethod
+    def stack(grads: list, dim: int) -> Any:
+        from . import ops
+
+        return ops.stack(grads, dim)
+
+    @staticmethod
+    def gt0(x: Any) -> Any:
+        return x > 0
+
+    @staticmethod
+    def eq(a: Any, b: Any) -> Any:
+        return a == b
+
+    @staticmethod
+    def astype_like(mask: Any, like: Any) -> Any:
+        return mask.to(like.dtype)
+
+    @staticmethod
+    def count(x: Any) -> int:
+        return int(x.sum().item())
+
+
+def _tensor_fn(name: str):
+    def fn(*args: Any) -> Any:
+        from . import ops
+
+        return getattr(ops, name)(*args)
+
+    fn.__name__ = name
+    return staticmethod(fn)
+
+
+for _name in (
+    "exp",
+    "log",
+    "sin",
+    "cos",
+    "tanh",
+    "sqrt",
+    "sign",
+    "abs",
+    "cosh",
+    "sinh",
+    "log1p",
+    "expm1",
+    "sigmoid",
+    "isnan",
+):
+    setattr(TensorBackend, _name, _tensor_fn(_name))

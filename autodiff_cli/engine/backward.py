@@ -1,0 +1,368 @@
+"""The backward pass: iterative, with dependency counts, never recursive.
+
+1. Walk the graph from the roots once (an explicit stack) and count, for every node, how many edges
+   point at it.
+2. Run nodes from a ready queue ordered like PyTorch's (the most recently created node first); a node
+   is ready when every edge into it has delivered its gradient, so a shared subexpression sums all
+   its gradient before it propagates.
+3. Leaves accumulate into `.grad` (or, for `autograd.grad`, the gradients of the requested inputs are
+   captured instead). Saved values are freed as each node finishes unless `retain_graph`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .backends import NumpyBackend, TensorBackend
+from .grad_mode import GradMode
+from .graph import AccumulateGrad, Node
+from .tensor import Tensor, _wrap
+
+UNUSED_MESSAGE = (
+    "One of the differentiated Tensors appears to not have been used in the graph. Set "
+    "allow_unused=True if this is the desired behavior."
+)
+
+
+def _num_outputs(node: Node) -> int:
+    meta = node._meta
+    if meta is not None and meta[1] is not None:
+        return len(meta[1])
+    return 1
+
+
+def make_root_grads(
+    outputs: Sequence[Tensor], grad_outputs: Sequence[Any], create_graph: bool
+) -> list:
+    grads = []
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if not isinstance(out, Tensor):
+            raise TypeError(f"outputs must be Tensors, not {type(out).__name__}")
+        if g is None:
+            if out._requires_grad:
+                if out._data.size != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if out._data.dtype.kind != "f":
+                    raise RuntimeError(
+                        "grad can be implicitly created only for real scalar outputs but got "
+                        f"{out.dtype}"
+                    )
+            g = _wrap(np.ones(out._data.shape, out._data.dtype))
+        elif not isinstance(g, Tensor):
+            from .creation import tensor
+
+            g = tensor(g, dtype=out.dtype)
+        if g._data.shape != out._data.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                f"has a shape of {out.shape}."
+            )
+        if g._data.dtype != out._data.dtype:
+            g = _wrap(g._data.astype(out._data.dtype), g._requires_grad and create_graph)
+        grads.append(g if create_graph else g._data)
+    return grads
+
+
+def backward(
+    tensor: Tensor | Sequence[Tensor],
+    gradient: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    grad_variables: Any = None,
+    inputs: Any = None,
+) -> None:
+    """`tensor.backward()` and `torch.autograd.backward(tensors, grad_tensors)`."""
+    tensors = [tensor] if isinstance(tensor, Tensor) else list(tensor)
+    if gradient is None:
+        gradient = grad_variables
+    if gradient is None:
+        grads = [None] * len(tensors)
+    elif isinstance(gradient, Tensor):
+        grads = [gradient]
+    else:
+        grads = list(gradient)
+    if inputs is not None:
+        inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+        if not inputs:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    root_grads = make_root_grads(tensors, grads, create_graph)
+    run_backward(tensors, root_grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
+    materialize_grads: bool = False,
+) -> tuple:
+    """`torch.autograd.grad`: the gradients of `outputs` with respect to `inputs`, as a tuple."""
+    outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    ins = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    if grad_outputs is None:
+        gouts = [None] * len(outs)
+    elif isinstance(grad_outputs, Tensor):
+        gouts = [grad_outputs]
+    else:
+        gouts = list(grad_outputs)
+    if len(gouts) != len(outs):
+        raise RuntimeError(
+            f"grad requires one grad_output per output: got {len(gouts)} grad_outputs and "
+            f"{len(outs)} outputs"
+        )
+    for t in ins:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"inputs must be Tensors, not {type(t).__name__}")
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    root_grads = make_root_grads(outs, gouts, create_graph)
+    captured = run_backward(
+        outs, root_grads, retain_graph, create_graph, inputs=ins, accumulate=False
+    )
+    backend = TensorBackend if create_graph else NumpyBackend
+    result = []
+    for t, g in zip(ins, captured):
+        if g is None:
+            if materialize_grads:
+                result.append(_wrap(np.zeros(t._data.shape, t._data.dtype)))
+                continue
+            if not allow_unused:
+                raise RuntimeError(UNUSED_MESSAGE)
+            result.append(None)
+        else:
+            result.append(g if backend.creates_graph else _wrap(g))
+    return tuple(result)
+
+
+def _edge_of(t: Tensor) -> tuple[Node, int]:
+    if t._grad_fn is not None:
+        return t._grad_fn, t._output_nr
+    return t._accumulator(), 0
+
+
+def run_backward(
+    roots: Sequence[Tensor],
+    root_grads: list,
+    retain_graph: bool | None,
+    create_graph: bool,
+    inputs: Sequence[Tensor] | None = None,
+    accumulate: bool = True,
+) -> list | None:
+    """Runs the backward pass; returns the captured gradients of `inputs` when given."""
+    if retain_graph is None:
+        retain_graph = create_graph
+    backend = TensorBackend if create_graph else NumpyBackend
+    starts = []
+    for i, t in enumerate(roots):
+        if not t._requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+        starts.append(_edge_of(t))
+
+    # 1. dependency counts (and the reverse edges, to prune the walk for autograd.grad)
+    deps: dict[Node, int] = {}
+    seen = {node for node, _ in starts}
+    stack = list(seen)
+    parents: dict[Node, list] | None = {} if inputs is not None else None
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if parents is not None:
+                parents.setdefault(nxt, []).append(node)
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+
+    captures: dict[tuple[Node, int], int] | None = None
+    needed: set | None = None
+    captured: list | None = None
+    if inputs is not None:
+        captures = {}
+        captured = [None] * len(inputs)
+        for k, t in enumerate(inputs):
+            captures[_edge_of(t)] = k
+        # only nodes from which a captured input can be reached need to run
+        needed = set()
+        frontier = [node for node, _ in captures if node in seen]
+        while frontier:
+            node = frontier.pop()
+            if node in needed:
+                continue
+            needed.add(node)
+            frontier.extend(parents.get(node, ()))
+
+    buffers: dict[Node, list] = {}
+    for (node, nr), g in zip(starts, root_grads):
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * _num_outputs(node)
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+    ready: list = []
+    for node in buffers:
+        if deps.get(node, 0) == 0:
+            ready.append((-node._seq, node))
+    heapq.heapify(ready)
+
+    # 2. execution
+    prev_mode = GradMode.enabled
+    GradMode.enabled = create_graph
+    try:
+        while ready:
+            _, node = heapq.heappop(ready)
+            grads = buffers.pop(node)
+            if needed is not None and node not in needed:
+                continue
+            if type(node) is AccumulateGrad:
+                _accumulate(node, grads[0], backend, create_graph, accumulate, captures, captured)
+                continue
+            grads = _run_pre_hooks(node, grads, backend)
+            if captures is not None:
+                for nr, g in enumerate(grads):
+                    k = captures.get((node, nr))
+                    if k is not None:
+                        captured[k] = g
+                if not any(nxt in needed for nxt, _ in node.next_functions if nxt is not None):
+                    if not retain_graph:
+                        node.release()
+                    continue
+            if all(g is None for g in grads):
+                outs = [None] * len(node.next_functions)
+            else:
+                outs = node.apply(grads, backend)
+            if node._post_hooks:
+                _run_post_hooks(node, outs, grads, backend)
+            if not retain_graph:
+                node.release()
+            for (nxt, nr), g in zip(node.next_functions, outs):
+                if nxt is None:
+                    continue
+                buf = buffers.get(nxt)
+                if buf is None:
+                    buf = buffers[nxt] = [None] * _num_outputs(nxt)
+                if g is not None:
+                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if left == 0:
+                    heapq.heappush(ready, (-nxt._seq, nxt))
+    finally:
+        GradMode.enabled = prev_mode
+    return captured
+
+
+def _run_pre_hooks(node: Node, grads: list, backend: Any) -> list:
+    """Tensor hooks (may replace the gradient), then retain_grad (always last), then node
+    pre-hooks."""
+    if node._tensor_hooks:
+        for nr, hooks in node._tensor_hooks.items():
+            for fn in list(hooks.values()):
+                if grads[nr] is None:
+                    continue
+                new = fn(backend.wrap(grads[nr]))
+                if new is not None:
+                    grads[nr] = backend.unwrap(_check_hook_result(new, grads[nr]))
+    if node._retained:
+        for nr, ref in node._retained.items():
+            t = ref()
+            if t is not None and grads[nr] is not None:
+                _store_grad(t, grads[nr], backend, backend.creates_graph)
+    if node._pre_hooks:
+        for fn in list(node._pre_hooks.values()):
+            new = fn(tuple(backend.wrap(g) if g is not None else None for g in grads))
+            if new is not None:
+                grads = [backend.unwrap(g) if g is not None else None for g in new]
+    return grads
+
+
+def _check_hook_result(new: Any, old: Any) -> Tensor:
+    if not isinstance(new, Tensor):
+        raise TypeError(f"hook should return a Tensor or None, not {type(new).__name__}")
+    return new
+
+
+def _run_post_hooks(node: Node, outs: list, grads: list, backend: Any) -> None:
+    wrap = backend.wrap
+    grad_inputs = tuple(wrap(g) if g is not None else None for g in outs)
+    grad_outputs = tuple(wrap(g) if g is not None else None for g in grads)
+    for fn in list(node._post_hooks.values()):
+        new = fn(grad_inputs, grad_outputs)
+        if new is not None:
+            outs[:] = [backend.unwrap(g) if g is not None else None for g in new]
+
+
+def _accumulate(
+    node: AccumulateGrad,
+    g: Any,
+    backend: Any,
+    create_graph: bool,
+    accumulate: bool,
+    captures: dict | None,
+    captured: list | None,
+) -> None:
+    if g is None:
+        return
+    var = node.variable
+    if var._leaf_hooks:
+        for fn in list(var._leaf_hooks.values()):
+            new = fn(backend.wrap(g))
+            if new is not None:
+                g = backend.unwrap(_check_hook_result(new, g))
+    if captures is not None:
+        k = captures.get((node, 0))
+        if k is not None:
+            captured[k] = g
+        if not accumulate:
+            return
+        if k is None:
+            return
+    if node._pre_hooks:
+        for fn in list(node._pre_hooks.values()):
+            new = fn((backend.wrap(g),))
+            if new is not None:
+                g = backend.unwrap(new[0])
+    _store_grad(var, g, backend, create_graph)
+    if node._post_hooks:
+        for fn in list(node._post_hooks.values()):
+            fn((), (backend.wrap(g),))
+
+
+def _store_grad(var: Tensor, g: Any, backend: Any, create_graph: bool) -> None:
+    """Accumulates `g` into `var.grad`: the first gradient is copied (it may be shared with other
+    leaves); later ones are added in place, so earlier references to `.grad` see the sum."""
+    current = var._grad
+    if backend.creates_graph:
+        if g._data.shape != var._data.shape:
+            g = TensorBackend.conform(g, var._data.shape, var._data.dtype)
+        if current is None:
+            var._grad = g if create_graph else g.detach()
+        elif create_graph or current._requires_grad:
+            var._grad = current + g
+        else:
+            current._data = current._data + g._data
+        return
+    if np.shape(g) != var._data.shape:
+        g = NumpyBackend.conform(g, var._data.shape, var._data.dtype)
+    if current is None:
+        var._grad = _wrap(np.array(g, dtype=var._data.dtype, copy=True))
+    elif current._requires_grad:
+        var._grad = current + _wrap(g)
+    else:
+        arr = current._array()
+        if arr.flags.writeable:
+            np.add(arr, g, out=arr, casting="unsafe")
+        else:
+            current._data = arr + g

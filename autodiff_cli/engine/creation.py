@@ -1,0 +1,358 @@
+"""Tensor creation: `tensor`, `ones`, `zeros`, `arange`, `rand`, ... and the random generator."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import dtypes
+from .ops import shape_arg
+from .tensor import Tensor, _wrap
+
+DEFAULT_SEED = 67280421310721  # PyTorch's default CPU seed
+
+
+class _Generator:
+    rng = np.random.default_rng(DEFAULT_SEED)
+    seed = DEFAULT_SEED
+
+
+def manual_seed(seed: int) -> Any:
+    _Generator.seed = int(seed)
+    _Generator.rng = np.random.default_rng(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    return _GeneratorHandle()
+
+
+def seed() -> int:
+    return _Generator.seed
+
+
+def initial_seed() -> int:
+    return _Generator.seed
+
+
+class _GeneratorHandle:
+    def __repr__(self) -> str:
+        return f"<torch._C.Generator object at {id(self):#x}>"
+
+
+def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
+    t = _wrap(data)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _infer_dtype(value: Any) -> np.dtype:
+    """The dtype `torch.tensor` infers: any float -> default float, else int64, all bools -> bool."""
+    kinds = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, Tensor):
+            kinds.add(v._data.dtype.kind if v._data.dtype.kind != "f" else "f")
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif isinstance(v, bool) or isinstance(v, np.bool_):
+            kinds.add("b")
+        elif isinstance(v, (int, np.integer)):
+            kinds.add("i")
+        elif isinstance(v, (float, np.floating)):
+            kinds.add("f")
+        elif isinstance(v, complex):
+            raise TypeError("complex tensors are not supported")
+        else:
+            raise TypeError(f"new(): invalid data type '{type(v).__name__}'")
+    if "f" in kinds:
+        return dtypes.get_default_dtype().np
+    if "i" in kinds or "u" in kinds:
+        return dtypes.NP_INT64
+    if "b" in kinds:
+        return dtypes.NP_BOOL
+    return dtypes.get_default_dtype().np
+
+
+def _to_nested(value: Any) -> Any:
+    if isinstance(value, Tensor):
+        return value._data.tolist()
+    if isinstance(value, (list, tuple)):
+        return [_to_nested(v) for v in value]
+    return value
+
+
+def _check_ragged(value: Any) -> None:
+    if isinstance(value, (list, tuple)) and value:
+        lengths = {len(v) if isinstance(v, (list, tuple)) else -1 for v in value}
+        if len(lengths) > 1:
+            first = value[0]
+            n = len(first) if isinstance(first, (list, tuple)) else 0
+            bad = next(
+                i
+                for i, v in enumerate(value)
+                if (len(v) if isinstance(v, (list, tuple)) else -1)
+                != (len(first) if isinstance(first, (list, tuple)) else -1)
+            )
+            got = len(value[bad]) if isinstance(value[bad], (list, tuple)) else 0
+            raise ValueError(f"expected sequence of length {n} at dim 1 (got {got})")
+        for v in value:
+            _check_ragged(v)
+
+
+def tensor(
+    data: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
+    """`torch.tensor`: always copies `data`; infers the dtype as PyTorch does."""
+    if isinstance(data, Tensor):
+        np_dtype = dtypes.to_numpy(dtype) or data._data.dtype
+        out = np.array(data._data, dtype=np_dtype, copy=True)
+    else:
+        np_dtype = dtypes.to_numpy(dtype) or _infer_dtype(data)
+        nested = _to_nested(data)
+        _check_ragged(nested)
+        try:
+            out = np.array(nested, dtype=np_dtype)
+        except OverflowError:
+            raise RuntimeError(
+                f"value cannot be converted to type {np_dtype} without overflow"
+            ) from None
+    if requires_grad and out.dtype.kind != "f":
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    return _finish(out, requires_grad)
+
+
+def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    if isinstance(data, Tensor) and (dtype is None or dtypes.to_numpy(dtype) == data._data.dtype):
+        return data
+    return tensor(data, dtype=dtype)
+
+
+def legacy_tensor_data(args: tuple, dtype: Any) -> np.ndarray:
+    """`torch.Tensor(...)`: data (a list or tensor) in float32, or a shape of zeros."""
+    np_dtype = dtypes.to_numpy(dtype) or dtypes.NP_FLOAT32
+    if len(args) == 1 and isinstance(args[0], (list, tuple)) and not _all_ints_shape(args):
+        nested = _to_nested(args[0])
+        _check_ragged(nested)
+        return np.array(nested, dtype=np_dtype)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return args[0]._array()
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        return np.array(args[0], dtype=np_dtype)
+    shape = shape_arg(args)
+    return np.zeros(shape, dtype=np_dtype)
+
+
+def _all_ints_shape(args: tuple) -> bool:
+    return False
+
+
+def _shape_and_dtype(size: tuple, dtype: Any) -> tuple[tuple, np.dtype]:
+    return shape_arg(size), dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
+
+
+def _check_size(shape: tuple) -> None:
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, shape))}]"
+            )
+
+
+def ones(
+    *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None
+) -> Tensor:
+    shape, np_dtype = _shape_and_dtype(size, dtype)
+    _check_size(shape)
+    return _finish(np.ones(shape, np_dtype), requires_grad)
+
+
+def zeros(
+    *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None
+) -> Tensor:
+    shape, np_dtype = _shape_and_dtype(size, dtype)
+    _check_size(shape)
+    return _finish(np.zeros(shape, np_dtype), requires_grad)
+
+
+empty = zeros
+
+
+def full(
+    size: Any, fill_value: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    shape = shape_arg((size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
+    _check_size(shape)
+    np_dtype = dtypes.to_numpy(dtype) or (
+        dtypes.NP_BOOL
+        if isinstance(fill_value, bool)
+        else dtypes.NP_INT64
+        if isinstance(fill_value, int)
+        else dtypes.get_default_dtype().np
+    )
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    return _finish(np.full(shape, fill_value, np_dtype), requires_grad)
+
+
+def _like(t: Tensor, dtype: Any) -> tuple[tuple, np.dtype]:
+    if not isinstance(t, Tensor):
+        raise TypeError(f"argument 'input' must be Tensor, not {type(t).__name__}")
+    return t._data.shape, dtypes.to_numpy(dtype) or t._data.dtype
+
+
+def ones_like(
+    input: Tensor,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    memory_format: Any = None,
+) -> Tensor:
+    shape, np_dtype = _like(input, dtype)
+    return _finish(np.ones(shape, np_dtype), requires_grad)
+
+
+def zeros_like(
+    input: Tensor,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    memory_format: Any = None,
+) -> Tensor:
+    shape, np_dtype = _like(input, dtype)
+    return _finish(np.zeros(shape, np_dtype), requires_grad)
+
+
+empty_like = zeros_like
+
+
+def full_like(
+    input: Tensor,
+    fill_value: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    shape, np_dtype = _like(input, dtype)
+    return _finish(np.full(shape, fill_value, np_dtype), requires_grad)
+
+
+def rand_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    shape, np_dtype = _like(input, dtype)
+    return _finish(_Generator.rng.random(shape).astype(np_dtype), requires_grad)
+
+
+def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    shape, np_dtype = _like(input, dtype)
+    return _finish(_Generator.rng.standard_normal(shape).astype(np_dtype), requires_grad)
+
+
+def rand(
+    *size: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    shape, np_dtype = _shape_and_dtype(size, dtype)
+    _check_size(shape)
+    return _finish(_Generator.rng.random(shape).astype(np_dtype), requires_grad)
+
+
+def randn(
+    *size: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    shape, np_dtype = _shape_and_dtype(size, dtype)
+    _check_size(shape)
+    return _finish(_Generator.rng.standard_normal(shape).astype(np_dtype), requires_grad)
+
+
+def randint(*args: Any, size: Any = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    if size is None:
+        *bounds, size = args
+    else:
+        bounds = list(args)
+    low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
+    shape = shape_arg((size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
+    np_dtype = dtypes.to_numpy(dtype) or dtypes.NP_INT64
+    return _finish(_Generator.rng.integers(low, high, shape).astype(np_dtype), requires_grad)
+
+
+def randperm(n: int, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    np_dtype = dtypes.to_numpy(dtype) or dtypes.NP_INT64
+    return _finish(_Generator.rng.permutation(int(n)).astype(np_dtype), requires_grad)
+
+
+def normal(mean: float = 0.0, std: float = 1.0, size: Any = None) -> Tensor:
+    shape = shape_arg((size,)) if size is not None else ()
+    return _wrap(
+        (_Generator.rng.standard_normal(shape) * std + mean).astype(dtypes.get_default_dtype().np)
+    )
+
+
+def arange(
+    start: Any,
+    end: Any = None,
+    step: Any = 1,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    np_dtype = dtypes.to_numpy(dtype)
+    if np_dtype is None:
+        np_dtype = (
+            dtypes.NP_INT64
+            if all(isinstance(v, int) for v in values)
+            else dtypes.get_default_dtype().np
+        )
+    s, e, st = values
+    if (e - s) / st < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    n = math.ceil((e - s) / st)
+    data = (
+        (s + np.arange(n, dtype=np.float64) * st) if np_dtype.kind == "f" else np.arange(s, e, st)
+    )
+    return _finish(data.astype(np_dtype), requires_grad)
+
+
+def linspace(
+    start: float, end: float, steps: int, dtype: Any = None, requires_grad: bool = False
+) -> Tensor:
+    np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
+    return _finish(np.linspace(start, end, int(steps)).astype(np_dtype), requires_grad)
+
+
+def logspace(
+    start: float,
+    end: float,
+    steps: int,
+    base: float = 10.0,
+    dtype: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
+    return _finish(np.logspace(start, end, int(steps), base=base).astype(np_dtype), requires_grad)
+
+
+def eye(
+    n: int, m: int | None = None, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
+    return _finish(np.eye(int(n), int(m) if m is not None else None, dtype=np_dtype), requires_grad)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    return _wrap(array)

@@ -1,0 +1,253 @@
+"""Graph nodes: the objects a tensor's `grad_fn` points to.
+
+Every differentiable op has its own `Node` subclass named as PyTorch names it (`MulBackward0`), made
+from its entry in the op table. A node keeps `next_functions` (one `(node, output_nr)` edge per input,
+`(None, 0)` where the input needs no gradient), the values its backward formula needs (`saved`), and
+the hooks registered on it. Leaves that require grad are reached through their `AccumulateGrad` node.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+NO_EDGE = (None, 0)
+_sequence = itertools.count()
+RELEASED = object()  # marks saved values freed after backward
+
+
+class RemovableHandle:
+    """Returned by `register_hook`; `remove()` takes the hook out again."""
+
+    __slots__ = ("_hooks", "_key", "id")
+    _ids = itertools.count()
+
+    def __init__(self, hooks: dict) -> None:
+        self._hooks = hooks
+        self.id = self._key = next(RemovableHandle._ids)
+
+    def remove(self) -> None:
+        self._hooks.pop(self._key, None)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.remove()
+
+    def __repr__(self) -> str:
+        return f"<torch.utils.hooks.RemovableHandle object at {id(self):#x}>"
+
+
+class Node:
+    """Base of every grad_fn. Subclasses set `op` (an `OpDef`) or override `apply`."""
+
+    __slots__ = (
+        "next_functions",
+        "_seq",
+        "_saved",
+        "_versions",
+        "_params",
+        "_meta",
+        "_pre_hooks",
+        "_post_hooks",
+        "_tensor_hooks",
+        "_retained",
+        "metadata",
+        "__weakref__",
+    )
+    op: Any = None
+
+    def __init__(self, next_functions: tuple = ()) -> None:
+        self.next_functions = next_functions
+        self._seq = next(_sequence)
+        self._saved = ()
+        self._versions = None
+        self._params = None
+        self._meta = None
+        self._pre_hooks = None
+        self._post_hooks = None
+        self._tensor_hooks = None
+        self._retained = None
+        self.metadata = {}
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    # -- hooks -------------------------------------------------------------------------------
+    def register_hook(self, fn: Callable) -> RemovableHandle:
+        """`fn(grad_inputs, grad_outputs)` runs after this node computed its input gradients."""
+        if self._post_hooks is None:
+            self._post_hooks = {}
+        handle = RemovableHandle(self._post_hooks)
+        self._post_hooks[handle._key] = fn
+        return handle
+
+    def register_prehook(self, fn: Callable) -> RemovableHandle:
+        """`fn(grad_outputs)` runs before this node; it may return replacement gradients."""
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        handle = RemovableHandle(self._pre_hooks)
+        self._pre_hooks[handle._key] = fn
+        return handle
+
+    def add_tensor_hook(self, output_nr: int, fn: Callable) -> RemovableHandle:
+        """A hook registered on the tensor this node produced (`tensor.register_hook`)."""
+        if self._tensor_hooks is None:
+            self._tensor_hooks = {}
+        hooks = self._tensor_hooks.setdefault(output_nr, {})
+        handle = RemovableHandle(hooks)
+        hooks[handle._key] = fn
+        return handle
+
+    # -- saved tensors -----------------------------------------------------------------------
+    def release(self) -> None:
+        if self._saved:
+            self._saved = RELEASED
+
+    def saved_values(self) -> tuple:
+        """The saved values, after checking nothing saved was modified in place since."""
+        saved = self._saved
+        if saved is RELEASED:
+            raise RuntimeError(FREED_MESSAGE)
+        if self._versions is not None:
+            for index, box, expected in self._versions:
+                if box[0] != expected:
+                    raise RuntimeError(_modified_message(saved[index], box[0], expected, self))
+        return saved
+
+    def apply(self, grads: list, backend: Any) -> tuple:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+_KIND = {
+    "float32": "FloatTensor",
+    "float64": "DoubleTensor",
+    "float16": "HalfTensor",
+    "int64": "LongTensor",
+    "int32": "IntTensor",
+    "int16": "ShortTensor",
+    "int8": "CharTensor",
+    "uint8": "ByteTensor",
+    "bool": "BoolTensor",
+}
+
+
+def _modified_message(item: Any, version: int, expected: int, node: Node) -> str:
+    """PyTorch's message for a saved tensor changed in place; `item` is a Tensor or the saved
+    result array of `node` itself."""
+    if hasattr(item, "grad_fn"):
+        dtype_name, shape, fn, nr = item.dtype.name, item.shape, item.grad_fn, item._output_nr
+    else:
+        dtype_name, shape, fn, nr = str(item.dtype), item.shape, node, 0
+    dims = ", ".join(str(s) for s in shape)
+    origin = f"output {nr} of {fn.name()}" if fn is not None else "a leaf Variable"
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [torch.{_KIND.get(dtype_name, 'Tensor')} [{dims}]], which is {origin}, is at "
+        f"version {version}; expected version {expected} instead. Hint: enable anomaly detection to "
+        "find the operation that failed to compute its gradient, with "
+        "torch.autograd.set_detect_anomaly(True)."
+    )
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf that requires grad: gradients arriving here accumulate into `.grad`."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable: Any) -> None:
+        super().__init__(())
+        self.variable = variable
+
+
+def _as_saved_tensor(value: Any, node: Node | None) -> Any:
+    """Saved values as PyTorch shows them: Python numbers as wrapped 0-d tensors."""
+    from .tensor import Tensor, _wrap
+
+    if value is None or isinstance(value, Tensor):
+        return value
+    import numpy as np
+
+    if isinstance(value, (bool, int, float)):
+        return _wrap(
+            np.asarray(
+                value,
+                dtype=np.bool_
+                if isinstance(value, bool)
+                else np.int64
+                if isinstance(value, int)
+                else np.float64,
+            )
+        )
+    return _wrap(value, node is not None, node, 0)
+
+
+def make_node_class(grad_fn_name: str, op: Any) -> type:
+    """One Node subclass per op, so `type(y.grad_fn).__name__` is PyTorch's name."""
+    return type(grad_fn_name, (OpNode,), {"__slots__": (), "op": op, "__module__": __name__})
+
+
+class OpNode(Node):
+    """A node whose backward is an op-table formula."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        """`grad_fn._saved_self`, `_saved_other`, `_saved_result`, `_saved_exponent`, ..."""
+        if name.startswith("_saved_"):
+            return self.saved_attribute(name[len("_saved_") :])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def saved_attribute(self, key: str) -> Any:
+        op = self.op
+        names = ["result" if what == "result" else op.arg_names[what] for what in op.saves]
+        if key in names:
+            if self._saved is RELEASED:
+                raise RuntimeError(FREED_MESSAGE)
+            value = self._saved[names.index(key)]
+            return _as_saved_tensor(value, self if key == "result" else None)
+        params = self._params or {}
+        if key in params:
+            value = params[key]
+            return tuple(value) if isinstance(value, (list, tuple)) else value
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
+
+    def apply(self, grads: list, backend: Any) -> list:
+        op = self.op
+        saved = self.saved_values() if self._saved else ()
+        unpack = backend.unpack
+        args = [unpack(v, self) for v in saved] if saved else []
+        if op.n_outputs == 1:
+            g = grads[0]
+        else:
+            g = [
+                gi if gi is not None else backend.zeros(shape, dt)
+                for gi, (shape, dt) in zip(grads, self._meta[1])
+            ]
+        params = self._params or {}
+        results = []
+        in_meta = self._meta[0] if self._meta is not None else None
+        for i, (edge_node, _) in enumerate(self.next_functions):
+            if edge_node is None:
+                results.append(None)
+                continue
+            if op.variadic:
+                gi = op.grads[0](backend, g, i, *args, **params)
+            else:
+                gi = op.grads[i](backend, g, *args, **params)
+            if in_meta is not None and gi is not None:
+                gi = backend.conform(gi, *in_meta[i])
+            results.append(gi)
+        return results

@@ -1,0 +1,598 @@
+"""The Tensor class and the op machinery every op goes through.
+
+`apply_op` is the one place that handles what is common to all ops: unwrapping inputs, dtype
+promotion, the grad-mode check, building the graph node (edges, saved values and their versions,
+the shapes/dtypes needed to reduce broadcast gradients) and wrapping outputs. The ops themselves are
+declared in `ops.py`.
+"""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import dtypes
+from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
+from .grad_mode import GradMode
+from .graph import NO_EDGE, AccumulateGrad, Node, RemovableHandle
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information."
+)
+LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
+FLOAT_ONLY_MESSAGE = "only Tensors of floating point dtype can require gradients"
+_new = object.__new__
+_ndarray = np.ndarray
+_generic = np.generic
+
+
+class Size(tuple):
+    """`torch.Size`: a tuple printed as `torch.Size([2, 3])`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(str(s) for s in self)}])"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, item: Any) -> Any:
+        out = tuple.__getitem__(self, item)
+        return Size(out) if isinstance(item, slice) else out
+
+    def __add__(self, other: tuple) -> Size:
+        return Size(tuple(self) + tuple(other))
+
+
+class Tensor:
+    """A numpy-backed tensor that records the operations applied to it."""
+
+    __slots__ = (
+        "_data",
+        "_requires_grad",
+        "_grad_fn",
+        "_output_nr",
+        "_grad",
+        "_vbox",
+        "_accum_ref",
+        "_retains_grad",
+        "_leaf_hooks",
+        "_base",
+        "__weakref__",
+    )
+    __array_priority__ = 1000
+    is_cuda = False
+    is_sparse = False
+    device = "cpu"
+
+    def __init__(
+        self, *args: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+    ):
+        """The legacy constructor: `torch.Tensor([1, 2])` (float32) or `torch.Tensor(2, 3)`."""
+        from .creation import legacy_tensor_data
+
+        _init(self, legacy_tensor_data(args, dtype), False, None, 0)
+        if requires_grad:
+            self.requires_grad_(True)
+
+    # -- basic attributes --------------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None) -> Any:
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_norm_dim(dim, self._data.ndim)]
+
+    @property
+    def dtype(self) -> dtypes.dtype:
+        return dtypes.BY_NUMPY[self._data.dtype]
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.dtype.itemsize
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    @property
+    def grad_fn(self) -> Node | None:
+        return self._grad_fn
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self._grad_fn is not None:
+            if not value:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to "
+                    "use a computed variable in a subgraph that doesn't require differentiation "
+                    "use var_no_grad = var.detach()."
+                )
+            return
+        if value and self._data.dtype.kind != "f":
+            raise RuntimeError(FLOAT_ONLY_MESSAGE)
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def _version(self) -> int:
+        box = self._vbox
+        return box[0] if box is not None else 0
+
+    def _version_box(self) -> list:
+        box = self._vbox
+        if box is None:
+            box = self._vbox = [0]
+        return box
+
+    def _bump_version(self) -> None:
+        box = self._vbox
+        if box is None:
+            self._vbox = [1]
+        else:
+            box[0] += 1
+
+    def _array(self) -> np.ndarray:
+        """The data as an ndarray, materialised in place so that aliases share it."""
+        data = self._data
+        if type(data) is not _ndarray:
+            data = self._data = np.array(data)
+        return data
+
+    # -- gradients ---------------------------------------------------------------------------
+    @property
+    def grad(self) -> Tensor | None:
+        grad = self._grad
+        if grad is None and self._grad_fn is not None and not self._retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(
+                "assigned grad expected to be a Tensor or None but got grad of type "
+                f"{type(value).__name__}"
+            )
+        if value is not None:
+            if value._data.shape != self._data.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self._retains_grad:
+            return
+        self._retains_grad = True
+        node = self._grad_fn
+        if node._retained is None:
+            node._retained = {}
+        node._retained[self._output_nr] = weakref.ref(self)
+
+    def register_hook(self, hook: Callable) -> RemovableHandle:
+        """`hook(grad)` runs when the gradient of this tensor is computed; it may return a
+        replacement gradient."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            return self._grad_fn.add_tensor_hook(self._output_nr, hook)
+        if self._leaf_hooks is None:
+            self._leaf_hooks = {}
+        handle = RemovableHandle(self._leaf_hooks)
+        self._leaf_hooks[handle._key] = hook
+        return handle
+
+    def _accumulator(self) -> AccumulateGrad:
+        """The leaf's AccumulateGrad node: the same object while any graph holds it."""
+        ref = self._accum_ref
+        if ref is not None:
+            node = ref()
+            if node is not None:
+                return node
+        node = AccumulateGrad(self)
+        self._accum_ref = weakref.ref(node)
+        return node
+
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs: Any = None,
+    ) -> None:
+        from .backward import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    # -- data access -------------------------------------------------------------------------
+    def detach(self) -> Tensor:
+        out = _wrap(self._array())
+        out._vbox = self._version_box()
+        return out
+
+    def detach_(self) -> Tensor:
+        self._grad_fn = None
+        self._output_nr = 0
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        return _wrap(self._array())
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+        self._data = value._array()
+
+    def item(self) -> Any:
+        data = self._data
+        if data.size != 1:
+            raise RuntimeError(f"a Tensor with {data.size} elements cannot be converted to Scalar")
+        return data.item() if data.ndim == 0 else data.reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self._data.tolist()
+
+    def numpy(self) -> np.ndarray:
+        if self._requires_grad:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        return self._array()
+
+    def __bool__(self) -> bool:
+        data = self._data
+        if data.size != 1:
+            if data.size == 0:
+                raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(data.reshape(()) if data.ndim else data)
+
+    def _scalar(self, kind: type) -> Any:
+        if self._data.size != 1:
+            raise TypeError("only one element tensors can be converted to Python scalars")
+        return kind(self._data.reshape(()).item())
+
+    def __float__(self) -> float:
+        return self._scalar(float)
+
+    def __int__(self) -> int:
+        return self._scalar(int)
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.reshape(()).item())
+
+    def __complex__(self) -> complex:
+        return self._scalar(complex)
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        from .printing import format_tensor
+
+        return format_tensor(np.asarray(self._data), suffixes=self._repr_suffixes())
+
+    def _repr_suffixes(self) -> list[str]:
+        if self._grad_fn is not None:
+            return [f"grad_fn=<{self._grad_fn.name()}>"]
+        if self._requires_grad:
+            return ["requires_grad=True"]
+        return []
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if not spec:
+            return repr(self)
+        if self._data.ndim == 0:
+            return format(self._data.item(), spec)
+        return format(repr(self), spec)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise TypeError("cannot pickle 'Tensor' object")
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        out = _wrap(np.array(self._data, copy=True), self._requires_grad and self.is_leaf)
+        memo[id(self)] = out
+        return out
+
+
+def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Node | None, output_nr: int) -> None:
+    t._data = data
+    t._requires_grad = requires_grad
+    t._grad_fn = grad_fn
+    t._output_nr = output_nr
+    t._grad = None
+    t._vbox = None
+    t._accum_ref = None
+    t._retains_grad = False
+    t._leaf_hooks = None
+    t._base = None
+
+
+def _wrap(
+    data: Any, requires_grad: bool = False, grad_fn: Node | None = None, output_nr: int = 0
+) -> Tensor:
+    """A Tensor around numpy data, without copying or checks (the internal constructor)."""
+    t = _new(Tensor)
+    t._data = data
+    t._requires_grad = requires_grad
+    t._grad_fn = grad_fn
+    t._output_nr = output_nr
+    t._grad = None
+    t._vbox = None
+    t._accum_ref = None
+    t._retains_grad = False
+    t._leaf_hooks = None
+    t._base = None
+    return t
+
+
+def _norm_dim(dim: int, ndim: int) -> int:
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
+    return dim + n if dim < 0 else dim
+
+
+# --------------------------------------------------------------------------------------------
+# The op machinery
+# --------------------------------------------------------------------------------------------
+
+
+def promote(datas: list, inputs: tuple) -> tuple[list, np.dtype]:
+    """Casts the operands of an op to PyTorch's result type; returns them and that dtype."""
+    first = None
+    same = True
+    for x in inputs:
+        if isinstance(x, Tensor):
+            dt = x._data.dtype
+            if first is None:
+                first = dt
+            elif dt != first:
+                same = False
+                break
+    if first is None:
+        return datas, dtypes.get_default_dtype().np
+    if same:
+        # only Python numbers can still promote: a float number with an integer/bool tensor
+        kind = first.kind
+        for x in inputs:
+            if not isinstance(x, Tensor) and x is not None:
+                if kind == "f":
+                    continue
+                sdt = dtypes.scalar_np_dtype(x)
+                if sdt.kind == "f" or (kind == "b" and sdt != NP_BOOL):
+                    same = False
+                    break
+        if same:
+            return datas, first
+    dims, zeros, scalars = [], [], []
+    for x in inputs:
+        if isinstance(x, Tensor):
+            (dims if x._data.ndim else zeros).append(x._data.dtype)
+        elif x is not None:
+            scalars.append(dtypes.scalar_np_dtype(x))
+    target = dtypes.result_type(dims, zeros, scalars)
+    out = []
+    for d in datas:
+        if isinstance(d, (_ndarray, _generic)) and d.dtype != target:
+            d = d.astype(target)
+        out.append(d)
+    return out, target
+
+
+def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
+    """Runs `op` forward on `inputs` (Tensors or Python numbers) and records it in the graph."""
+    datas = []
+    needs_grad = False
+    for x in inputs:
+        if isinstance(x, Tensor):
+            datas.append(x._data)
+            if x._requires_grad:
+                needs_grad = True
+        else:
+            datas.append(x)
+    if op.promotes:
+        datas, _ = promote(datas, inputs)
+    out = op.forward(*datas, **params) if params else op.forward(*datas)
+    if not (needs_grad and GradMode.enabled and op.grads is not None):
+        if op.n_outputs == 1:
+            return _wrap(out)
+        return tuple(_wrap(o) for o in out)
+    node = op.node_cls()
+    node.next_functions = tuple(
+        (
+            (x._grad_fn or x._accumulator(), x._output_nr)
+            if x._grad_fn is not None or x._requires_grad
+            else NO_EDGE
+        )
+        if isinstance(x, Tensor)
+        else NO_EDGE
+        for x in inputs
+    )
+    if params and op.keeps_params:
+        node._params = params
+    if op.n_outputs == 1:
+        result = _wrap(out, True, node, 0)
+        out_shape, out_dtype = out.shape, out.dtype
+        out_meta = None
+    else:
+        result = tuple(_wrap(o, True, node, i) for i, o in enumerate(out))
+        out_shape = out_dtype = None
+        out_meta = tuple((o.shape, o.dtype) for o in out)
+    in_meta = None
+    for x in inputs:
+        if isinstance(x, Tensor):
+            d = x._data
+            if d.shape != out_shape or d.dtype != out_dtype:
+                in_meta = tuple(
+                    (x._data.shape, x._data.dtype) if isinstance(x, Tensor) else (None, None)
+                    for x in inputs
+                )
+                break
+    if in_meta is not None or out_meta is not None:
+        node._meta = (in_meta, out_meta)
+    if op.saves:
+        _save(node, op, inputs, result)
+    return result
+
+
+def _save(node: Node, op: Any, inputs: tuple, result: Any) -> None:
+    saved = []
+    versions = []
+    for i, what in enumerate(op.saves):
+        if what == "result":
+            saved.append(result._data)
+            versions.append((i, result._version_box(), result._version))
+        else:
+            x = inputs[what]
+            if op.cross_saves:
+                partner = inputs[1 - what]
+                if not (isinstance(partner, Tensor) and partner._requires_grad):
+                    x = None
+            saved.append(x)
+            if isinstance(x, Tensor):
+                box = x._version_box()
+                versions.append((i, box, box[0]))
+    node._saved = tuple(saved)
+    node._versions = tuple(versions) if versions else None
+
+
+def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = None) -> Tensor:
+    """Runs `op` with `target` as its first input and writes the result into `target`."""
+    if GradMode.enabled and target._requires_grad and target._grad_fn is None:
+        raise RuntimeError(LEAF_INPLACE_MESSAGE)
+    before = _wrap(target._data, target._requires_grad, target._grad_fn, target._output_nr)
+    result = apply_op(op, (before, *inputs), params)
+    data = result._data
+    if data.dtype != target._data.dtype:
+        if not np.can_cast(data.dtype, target._data.dtype, casting="same_kind"):
+            raise RuntimeError(
+                f"result type {_type_word(data.dtype)} can't be cast to the desired output type "
+                f"{_type_word(target._data.dtype)}"
+            )
+        data = data.astype(target._data.dtype)
+    if target._base is not None:
+        raise RuntimeError("in-place modification of views is not supported yet")
+    array = target._array()
+    # `before` keeps the old array if a backward formula saved it; copy it out first
+    node = result._grad_fn
+    if node is not None and node._saved:
+        node._saved = tuple(_snapshot(v, before) for v in node._saved)
+    np.copyto(array, data)
+    target._bump_version()
+    if node is not None:
+        target._grad_fn = node
+        target._output_nr = 0
+        target._requires_grad = True
+        if node._versions is not None and "result" in op.saves:
+            i = op.saves.index("result")
+            node._saved = node._saved[:i] + (array,) + node._saved[i + 1 :]
+            node._versions = tuple(
+                (j, target._version_box(), target._version) if j == i else (j, b, e)
+                for j, b, e in node._versions
+            )
+    return target
+
+
+def _snapshot(value: Any, before: Tensor) -> Any:
+    """The value `before` had, copied, where a saved value is the tensor about to be overwritten."""
+    if value is before:
+        copy = _wrap(
+            np.array(before._data, copy=True),
+            before._requires_grad,
+            before._grad_fn,
+            before._output_nr,
+        )
+        return copy
+    return value
+
+
+def _type_word(dt: np.dtype) -> str:
+    return {
+        "float32": "Float",
+        "float64": "Double",
+        "int64": "Long",
+        "int32": "Int",
+        "bool": "Bool",
+        "float16": "Half",
+    }.get(str(dt), str(dt))
+
+
+def as_tensor_operand(x: Any) -> Any:
+    """Python numbers stay numbers (PyTorch's wrapped scalars); anything else must be a Tensor."""
+    if isinstance(x, (Tensor, int, float, bool)):
+        return x
+    raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
+
+
+__all__ = ["Tensor", "Size", "apply_op", "apply_inplace", "NP_FLOAT32", "NP_INT64", "NP_BOOL"]
