@@ -171,21 +171,34 @@ def run_backward(
         starts.append(_edge_of(t))
 
     # 1. dependency counts (and the reverse edges, to prune the walk for autograd.grad)
+    roots_set = {node for node, _ in starts}
     deps: dict[Node, int] = {}
-    seen = {node for node, _ in starts}
-    stack = list(seen)
-    parents: dict[Node, list] | None = {} if inputs is not None else None
-    while stack:
-        node = stack.pop()
-        for nxt, _ in node.next_functions:
-            if nxt is None:
-                continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if parents is not None:
-                parents.setdefault(nxt, []).append(node)
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
+    stack = list(roots_set)
+    if inputs is None:
+        parents = None
+        while stack:
+            for nxt, _ in stack.pop().next_functions:
+                if nxt is not None:
+                    if nxt in deps:
+                        deps[nxt] += 1
+                    else:
+                        deps[nxt] = 1
+                        if nxt not in roots_set:
+                            stack.append(nxt)
+    else:
+        parents = {}
+        while stack:
+            node = stack.pop()
+            for nxt, _ in node.next_functions:
+                if nxt is not None:
+                    parents.setdefault(nxt, []).append(node)
+                    if nxt in deps:
+                        deps[nxt] += 1
+                    else:
+                        deps[nxt] = 1
+                        if nxt not in roots_set:
+                            stack.append(nxt)
+    seen = deps.keys() | roots_set if inputs is not None else None
 
     captures: dict[tuple[Node, int], int] | None = None
     needed: set | None = None
@@ -220,68 +233,99 @@ def run_backward(
     # 2. execution
     prev_mode = GradMode.enabled
     GradMode.enabled = create_graph
+    heappop, heappush = heapq.heappop, heapq.heappush
+    follow = None  # a node made ready by the last one while nothing else waits: skip the heap
     try:
-        while ready:
-            _, node = heapq.heappop(ready)
+        while True:
+            if follow is not None:
+                node = follow
+                follow = None
+            elif ready:
+                node = heappop(ready)[1]
+            else:
+                break
             grads = buffers.pop(node)
-            if needed is not None and node not in needed:
-                continue
-            if type(node) is AccumulateGrad:
+            if node.__class__ is AccumulateGrad:
                 _accumulate(node, grads[0], backend, create_graph, accumulate, captures, captured)
                 continue
-            grads = _run_pre_hooks(node, grads, backend)
+            hooks = node._hooks
             if captures is not None:
-                for nr, g in enumerate(grads):
-                    k = captures.get((node, nr))
-                    if k is not None:
-                        captured[k] = g
-                if not any(nxt in needed for nxt, _ in node.next_functions if nxt is not None):
+                if node not in needed:
+                    continue
+                if hooks is not None:
+                    grads = _run_pre_hooks(hooks, grads, backend)
+                if _capture(node, grads, captures, captured, needed):
                     if not retain_graph:
                         node.release()
                     continue
-            if all(g is None for g in grads):
-                outs = [None] * len(node.next_functions)
-            else:
+            elif hooks is not None:
+                grads = _run_pre_hooks(hooks, grads, backend)
+            if grads[0] is not None or any(g is not None for g in grads):
                 outs = node.apply(grads, backend)
-            if node._post_hooks:
-                _run_post_hooks(node, outs, grads, backend)
-            if not retain_graph:
+            else:
+                outs = [None] * len(node.next_functions)
+            if hooks is not None and hooks.post:
+                _run_post_hooks(hooks.post, outs, grads, backend)
+            if not retain_graph and node._saved:
                 node.release()
-            for (nxt, nr), g in zip(node.next_functions, outs):
-                if nxt is None:
-                    continue
-                buf = buffers.get(nxt)
-                if buf is None:
-                    buf = buffers[nxt] = [None] * _num_outputs(nxt)
-                if g is not None:
-                    buf[nr] = g if buf[nr] is None else buf[nr] + g
-                left = deps[nxt] - 1
-                deps[nxt] = left
-                if left == 0:
-                    heapq.heappush(ready, (-nxt._seq, nxt))
+            i = 0
+            for nxt, nr in node.next_functions:
+                if nxt is not None:
+                    g = outs[i]
+                    buf = buffers.get(nxt)
+                    if buf is None:
+                        meta = nxt._meta
+                        if meta is None or meta[1] is None:
+                            buffers[nxt] = [g]
+                        else:
+                            buf = buffers[nxt] = [None] * len(meta[1])
+                            buf[nr] = g
+                    elif g is not None:
+                        old = buf[nr]
+                        buf[nr] = g if old is None else old + g
+                    left = deps[nxt] - 1
+                    deps[nxt] = left
+                    if not left:
+                        if follow is None and not ready:
+                            follow = nxt
+                        else:
+                            if follow is not None:
+                                heappush(ready, (-follow._seq, follow))
+                                follow = None
+                            heappush(ready, (-nxt._seq, nxt))
+                i += 1
     finally:
         GradMode.enabled = prev_mode
     return captured
 
 
-def _run_pre_hooks(node: Node, grads: list, backend: Any) -> list:
+def _capture(node: Node, grads: list, captures: dict, captured: list, needed: set) -> bool:
+    """Records the gradients of requested inputs; True when nothing past this node is needed."""
+    for nr, g in enumerate(grads):
+        k = captures.get((node, nr))
+        if k is not None:
+            captured[k] = g
+    return not any(nxt in needed for nxt, _ in node.next_functions if nxt is not None)
+
+
+def _run_pre_hooks(node_hooks: Any, grads: list, backend: Any) -> list:
     """Tensor hooks (may replace the gradient), then retain_grad (always last), then node
     pre-hooks."""
-    if node._tensor_hooks:
-        for nr, hooks in node._tensor_hooks.items():
+    if node_hooks.tensor:
+        for nr, hooks in node_hooks.tensor.items():
             for fn in list(hooks.values()):
                 if grads[nr] is None:
                     continue
                 new = fn(backend.wrap(grads[nr]))
                 if new is not None:
                     grads[nr] = backend.unwrap(_check_hook_result(new, grads[nr]))
-    if node._retained:
-        for nr, ref in node._retained.items():
+    if node_hooks.retained:
+        for nr, ref in node_hooks.retained.items():
             t = ref()
             if t is not None and grads[nr] is not None:
                 _store_grad(t, grads[nr], backend, backend.creates_graph)
-    if node._pre_hooks:
-        for fn in list(node._pre_hooks.values()):
+    if node_hooks.pre:
+        for fn in list(node_hooks.pre.values()):
             new = fn(tuple(backend.wrap(g) if g is not None else None for g in grads))
             if new is not None:
                 grads = [backend.unwrap(g) if g is not None else None for g in new]
@@ -294,11 +338,11 @@ def _check_hook_result(new: Any, old: Any) -> Tensor:
     return new
 
 
-def _run_post_hooks(node: Node, outs: list, grads: list, backend: Any) -> None:
+def _run_post_hooks(post: dict, outs: list, grads: list, backend: Any) -> None:
     wrap = backend.wrap
     grad_inputs = tuple(wrap(g) if g is not None else None for g in outs)
     grad_outputs = tuple(wrap(g) if g is not None else None for g in grads)
-    for fn in list(node._post_hooks.values()):
+    for fn in list(post.values()):
         new = fn(grad_inputs, grad_outputs)
         if new is not None:
             outs[:] = [backend.unwrap(g) if g is not None else None for g in new]
@@ -329,14 +373,15 @@ def _accumulate(
             return
         if k is None:
             return
-    if node._pre_hooks:
-        for fn in list(node._pre_hooks.values()):
+    hooks = node._hooks
+    if hooks is not None and hooks.pre:
+        for fn in list(hooks.pre.values()):
             new = fn((backend.wrap(g),))
             if new is not None:
                 g = backend.unwrap(new[0])
     _store_grad(var, g, backend, create_graph)
-    if node._post_hooks:
-        for fn in list(node._post_hooks.values()):
+    if hooks is not None and hooks.post:
+        for fn in list(hooks.post.values()):
             fn((), (backend.wrap(g),))
 
 

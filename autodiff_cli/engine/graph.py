@@ -9,6 +9,7 @@ the hooks registered on it. Leaves that require grad are reached through their `
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -47,6 +48,19 @@ class RemovableHandle:
         return f"<torch.utils.hooks.RemovableHandle object at {id(self):#x}>"
 
 
+class NodeHooks:
+    """The hooks of one node; most nodes have none, so they live apart from the node."""
+
+    __slots__ = ("pre", "post", "tensor", "retained", "metadata")
+
+    def __init__(self) -> None:
+        self.pre: dict | None = None
+        self.post: dict | None = None
+        self.tensor: dict | None = None
+        self.retained: dict | None = None
+        self.metadata: dict = {}
+
+
 class Node:
     """Base of every grad_fn. Subclasses set `op` (an `OpDef`) or override `apply`."""
 
@@ -57,11 +71,7 @@ class Node:
         "_versions",
         "_params",
         "_meta",
-        "_pre_hooks",
-        "_post_hooks",
-        "_tensor_hooks",
-        "_retained",
-        "metadata",
+        "_hooks",
         "__weakref__",
     )
     op: Any = None
@@ -73,11 +83,7 @@ class Node:
         self._versions = None
         self._params = None
         self._meta = None
-        self._pre_hooks = None
-        self._post_hooks = None
-        self._tensor_hooks = None
-        self._retained = None
-        self.metadata = {}
+        self._hooks = None
 
     def name(self) -> str:
         return type(self).__name__
@@ -85,31 +91,50 @@ class Node:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
+    def hooks(self) -> NodeHooks:
+        h = self._hooks
+        if h is None:
+            h = self._hooks = NodeHooks()
+        return h
+
+    @property
+    def metadata(self) -> dict:
+        return self.hooks().metadata
+
     # -- hooks -------------------------------------------------------------------------------
     def register_hook(self, fn: Callable) -> RemovableHandle:
         """`fn(grad_inputs, grad_outputs)` runs after this node computed its input gradients."""
-        if self._post_hooks is None:
-            self._post_hooks = {}
-        handle = RemovableHandle(self._post_hooks)
-        self._post_hooks[handle._key] = fn
+        h = self.hooks()
+        if h.post is None:
+            h.post = {}
+        handle = RemovableHandle(h.post)
+        h.post[handle._key] = fn
         return handle
 
     def register_prehook(self, fn: Callable) -> RemovableHandle:
         """`fn(grad_outputs)` runs before this node; it may return replacement gradients."""
-        if self._pre_hooks is None:
-            self._pre_hooks = {}
-        handle = RemovableHandle(self._pre_hooks)
-        self._pre_hooks[handle._key] = fn
+        h = self.hooks()
+        if h.pre is None:
+            h.pre = {}
+        handle = RemovableHandle(h.pre)
+        h.pre[handle._key] = fn
         return handle
 
     def add_tensor_hook(self, output_nr: int, fn: Callable) -> RemovableHandle:
         """A hook registered on the tensor this node produced (`tensor.register_hook`)."""
-        if self._tensor_hooks is None:
-            self._tensor_hooks = {}
-        hooks = self._tensor_hooks.setdefault(output_nr, {})
+        h = self.hooks()
+        if h.tensor is None:
+            h.tensor = {}
+        hooks = h.tensor.setdefault(output_nr, {})
         handle = RemovableHandle(hooks)
         hooks[handle._key] = fn
         return handle
+
+    def retain_output(self, output_nr: int, tensor: Any) -> None:
+        h = self.hooks()
+        if h.retained is None:
+            h.retained = {}
+        h.retained[output_nr] = weakref.ref(tensor)
 
     # -- saved tensors -----------------------------------------------------------------------
     def release(self) -> None:
@@ -226,28 +251,51 @@ class OpNode(Node):
 
     def apply(self, grads: list, backend: Any) -> list:
         op = self.op
-        saved = self.saved_values() if self._saved else ()
-        unpack = backend.unpack
-        args = [unpack(v, self) for v in saved] if saved else []
-        if op.n_outputs == 1:
-            g = grads[0]
-        else:
-            g = [
-                gi if gi is not None else backend.zeros(shape, dt)
-                for gi, (shape, dt) in zip(grads, self._meta[1])
-            ]
-        params = self._params or {}
-        results = []
-        in_meta = self._meta[0] if self._meta is not None else None
-        for i, (edge_node, _) in enumerate(self.next_functions):
-            if edge_node is None:
-                results.append(None)
-                continue
-            if op.variadic:
-                gi = op.grads[0](backend, g, i, *args, **params)
+        saved = self._saved
+        if saved:
+            if saved is RELEASED or self._versions is not None:
+                saved = self.saved_values()
+            if backend is NumpyBackend:
+                args = [v._data if isinstance(v, _Tensor) else v for v in saved]
             else:
-                gi = op.grads[i](backend, g, *args, **params)
-            if in_meta is not None and gi is not None:
-                gi = backend.conform(gi, *in_meta[i])
-            results.append(gi)
+                args = [backend.unpack(v, self) for v in saved]
+        else:
+            args = ()
+        meta = self._meta
+        if meta is None:
+            g = grads[0]
+            in_meta = None
+        else:
+            in_meta = meta[0]
+            if meta[1] is None:
+                g = grads[0]
+            else:
+                g = [
+                    gi if gi is not None else backend.zeros(shape, dt)
+                    for gi, (shape, dt) in zip(grads, meta[1])
+                ]
+        params = self._params
+        formulas = op.grads
+        variadic = op.variadic
+        results = []
+        i = 0
+        for edge in self.next_functions:
+            if edge[0] is None:
+                results.append(None)
+            else:
+                if variadic:
+                    gi = formulas[0](backend, g, i, *args, **params)
+                elif params:
+                    gi = formulas[i](backend, g, *args, **params)
+                else:
+                    gi = formulas[i](backend, g, *args)
+                if in_meta is not None and gi is not None:
+                    gi = backend.conform(gi, *in_meta[i])
+                results.append(gi)
+            i += 1
         return results
+
+
+from .backends import NumpyBackend  # noqa: E402  (backends import nothing from here)
+
+_Tensor: type = object  # the Tensor class; tensor.py sets it (it imports this module first)

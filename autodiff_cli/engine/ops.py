@@ -9,6 +9,7 @@ and version checks are done by the machinery (`tensor.apply_op`), not here.
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy as np
 from . import dtypes
 from .backends import _sigmoid
 from .optable import defop
-from .tensor import Size, Tensor, _norm_dim, apply_inplace, apply_op
+from .tensor import Size, Tensor, _norm_dim, apply_binary, apply_inplace, apply_op
 
 LN2 = math.log(2.0)
 LN10 = math.log(10.0)
@@ -37,7 +38,7 @@ def _is_integral(x: Any) -> bool:
 def _true_divide(a: Any, b: Any) -> Any:
     if _is_integral(a) and _is_integral(b):
         a = np.asarray(a, dtype=dtypes.get_default_dtype().np)
-    return np.true_divide(a, b)
+    return a / b
 
 
 def _float_input(fn: Any) -> Any:
@@ -172,15 +173,15 @@ def _extreme_grad(B: Any, g: Any, a: Any, r: Any) -> Any:
 # --------------------------------------------------------------------------------------------
 
 # arithmetic
-ADD = defop("add", "AddBackward0", np.add, lambda B, g: g, lambda B, g: g, rules=("1", "1"))
-SUB = defop("sub", "SubBackward0", np.subtract, lambda B, g: g, lambda B, g: -g, rules=("1", "-1"))
+ADD = defop("add", "AddBackward0", operator.add, lambda B, g: g, lambda B, g: g, rules=("1", "1"))
+SUB = defop("sub", "SubBackward0", operator.sub, lambda B, g: g, lambda B, g: -g, rules=("1", "-1"))
 RSUB = defop(
     "rsub", "RsubBackward1", lambda a, other: np.subtract(other, a), lambda B, g: -g, rules=("-1",)
 )
 MUL = defop(
     "mul",
     "MulBackward0",
-    np.multiply,
+    operator.mul,
     lambda B, g, a, b: g * b,
     lambda B, g, a, b: g * a,
     saves=(0, 1),
@@ -196,7 +197,7 @@ DIV = defop(
     saves=(0, 1),
     rules=("1 / other", "-self / other²"),
 )
-NEG = defop("neg", "NegBackward0", np.negative, lambda B, g: -g, rules=("-1",))
+NEG = defop("neg", "NegBackward0", operator.neg, lambda B, g: -g, rules=("-1",))
 POW = defop(
     "pow_scalar",
     "PowBackward0",
@@ -704,12 +705,8 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     if alpha != 1:
         other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     if not isinstance(input, Tensor):
-        return (
-            apply_op(ADD, (_operand(other), input))
-            if isinstance(other, Tensor)
-            else _scalar_op(np.add, input, other)
-        )
-    return apply_op(ADD, (input, _operand(other)))
+        return apply_binary(ADD, other, _operand(input))
+    return apply_binary(ADD, input, _operand(other))
 
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
@@ -717,7 +714,7 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
         other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     if not isinstance(input, Tensor):
         return rsub(other, input)
-    return apply_op(SUB, (input, _operand(other)))
+    return apply_binary(SUB, input, _operand(other))
 
 
 def rsub(input: Tensor, other: Any) -> Tensor:
@@ -728,8 +725,8 @@ def rsub(input: Tensor, other: Any) -> Tensor:
 
 def mul(input: Any, other: Any) -> Tensor:
     if not isinstance(input, Tensor):
-        return apply_op(MUL, (other, _operand(input)))
-    return apply_op(MUL, (input, _operand(other)))
+        return apply_binary(MUL, other, _operand(input))
+    return apply_binary(MUL, input, _operand(other))
 
 
 def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
@@ -739,7 +736,7 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
         return trunc(div(input, other))
     if not isinstance(input, Tensor):
         return mul(reciprocal(other), input)
-    return apply_op(DIV, (input, _operand(other)))
+    return apply_binary(DIV, input, _operand(other))
 
 
 true_divide = divide = div
@@ -766,10 +763,6 @@ def _as_tensor(value: Any, like: Tensor) -> Tensor:
     from .creation import tensor as make
 
     return make(value)
-
-
-def _scalar_op(fn: Any, a: Any, b: Any) -> Any:
-    return fn(a, b)
 
 
 def pow(input: Any, exponent: Any) -> Tensor:
@@ -1411,13 +1404,34 @@ def _attach_tensor_methods() -> None:
 
         return method
 
-    Tensor.__add__ = _binary(add)
-    Tensor.__radd__ = lambda self, other: add(self, other) if _is_number(other) else NotImplemented
-    Tensor.__sub__ = _binary(sub)
+    def _fast(op: Any, slow: Any):
+        """`x * y` with a Tensor or float straight to the machinery; the rest via `slow`."""
+
+        def method(self: Tensor, other: Any) -> Any:
+            cls = other.__class__
+            if cls is float or cls is Tensor:
+                return apply_binary(op, self, other)
+            if not isinstance(other, (Tensor, bool, int, float, np.generic)):
+                return NotImplemented
+            return slow(self, other)
+
+        return method
+
+    def _fast_reflected(op: Any):
+        def method(self: Tensor, other: Any) -> Any:
+            if other.__class__ is float:
+                return apply_binary(op, self, other)
+            return apply_binary(op, self, _operand(other)) if _is_number(other) else NotImplemented
+
+        return method
+
+    Tensor.__add__ = _fast(ADD, add)
+    Tensor.__radd__ = _fast_reflected(ADD)
+    Tensor.__sub__ = _fast(SUB, sub)
     Tensor.__rsub__ = lambda self, other: rsub(self, other) if _is_number(other) else NotImplemented
-    Tensor.__mul__ = _binary(mul)
-    Tensor.__rmul__ = lambda self, other: mul(self, other) if _is_number(other) else NotImplemented
-    Tensor.__truediv__ = _binary(div)
+    Tensor.__mul__ = _fast(MUL, mul)
+    Tensor.__rmul__ = _fast_reflected(MUL)
+    Tensor.__truediv__ = _fast(DIV, div)
     Tensor.__rtruediv__ = lambda self, other: (
         mul(reciprocal(self), other) if _is_number(other) else NotImplemented
     )

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, graph
 from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
 from .grad_mode import GradMode
-from .graph import NO_EDGE, AccumulateGrad, Node, RemovableHandle
+from .graph import NO_EDGE, AccumulateGrad, Node, RemovableHandle, _sequence
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -30,6 +30,7 @@ NON_LEAF_GRAD_WARNING = (
 LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 FLOAT_ONLY_MESSAGE = "only Tensors of floating point dtype can require gradients"
 _new = object.__new__
+_next_seq = _sequence.__next__
 _ndarray = np.ndarray
 _generic = np.generic
 
@@ -219,10 +220,7 @@ class Tensor:
         if self._grad_fn is None or self._retains_grad:
             return
         self._retains_grad = True
-        node = self._grad_fn
-        if node._retained is None:
-            node._retained = {}
-        node._retained[self._output_nr] = weakref.ref(self)
+        self._grad_fn.retain_output(self._output_nr, self)
 
     def register_hook(self, hook: Callable) -> RemovableHandle:
         """`hook(grad)` runs when the gradient of this tensor is computed; it may return a
@@ -363,6 +361,9 @@ class Tensor:
         return out
 
 
+graph._Tensor = Tensor
+
+
 def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Node | None, output_nr: int) -> None:
     t._data = data
     t._requires_grad = requires_grad
@@ -450,6 +451,57 @@ def promote(datas: list, inputs: tuple) -> tuple[list, np.dtype]:
     return out, target
 
 
+def _edge(x: Tensor) -> tuple:
+    fn = x._grad_fn
+    if fn is not None:
+        return (fn, x._output_nr)
+    if x._requires_grad:
+        return (x._accumulator(), 0)
+    return NO_EDGE
+
+
+def _new_node(op: Any, edges: tuple) -> Node:
+    node = _new(op.node_cls)
+    node.next_functions = edges
+    node._seq = _next_seq()
+    node._saved = ()
+    node._versions = None
+    node._params = None
+    node._meta = None
+    node._hooks = None
+    return node
+
+
+def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
+    """The hot path of `apply_op` for a Tensor with a Tensor or Python float of the same kind."""
+    ad = a._data
+    cls = b.__class__
+    if cls is Tensor:
+        bd = b._data
+        if ad.dtype is not bd.dtype and ad.dtype != bd.dtype:
+            return apply_op(op, (a, b))
+        b_grad = b._requires_grad
+    elif cls is float and ad.dtype.kind == "f":
+        bd = b
+        b_grad = False
+    else:
+        return apply_op(op, (a, b))
+    out = op.forward(ad, bd)
+    if not ((a._requires_grad or b_grad) and GradMode.enabled):
+        return _wrap(out)
+    node = _new_node(op, (_edge(a), _edge(b) if b_grad else NO_EDGE))
+    result = _wrap(out, True, node, 0)
+    shape = out.shape
+    if ad.shape != shape or (cls is Tensor and bd.shape != shape):
+        node._meta = (
+            ((ad.shape, ad.dtype), (bd.shape, bd.dtype) if cls is Tensor else (None, None)),
+            None,
+        )
+    if op.saves:
+        _save(node, op, (a, b), result)
+    return result
+
+
 def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
     """Runs `op` forward on `inputs` (Tensors or Python numbers) and records it in the graph."""
     datas = []
@@ -461,24 +513,14 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
                 needs_grad = True
         else:
             datas.append(x)
-    if op.promotes:
+    if op.promotes and len(inputs) > 1:
         datas, _ = promote(datas, inputs)
     out = op.forward(*datas, **params) if params else op.forward(*datas)
     if not (needs_grad and GradMode.enabled and op.grads is not None):
         if op.n_outputs == 1:
             return _wrap(out)
         return tuple(_wrap(o) for o in out)
-    node = op.node_cls()
-    node.next_functions = tuple(
-        (
-            (x._grad_fn or x._accumulator(), x._output_nr)
-            if x._grad_fn is not None or x._requires_grad
-            else NO_EDGE
-        )
-        if isinstance(x, Tensor)
-        else NO_EDGE
-        for x in inputs
-    )
+    node = _new_node(op, tuple(_edge(x) if isinstance(x, Tensor) else NO_EDGE for x in inputs))
     if params and op.keeps_params:
         node._params = params
     if op.n_outputs == 1:
@@ -506,24 +548,38 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
     return result
 
 
+def _saved_tensor(x: Tensor, i: int, versions: list) -> Tensor:
+    box = x._vbox
+    if box is None:
+        box = x._vbox = [0]
+    versions.append((i, box, box[0]))
+    return x
+
+
 def _save(node: Node, op: Any, inputs: tuple, result: Any) -> None:
-    saved = []
-    versions = []
-    for i, what in enumerate(op.saves):
-        if what == "result":
-            saved.append(result._data)
-            versions.append((i, result._version_box(), result._version))
+    """Saves what the op's formulas need, with the version each saved tensor had."""
+    versions: list = []
+    if op.cross_saves:  # mul, mm, ...: each input is needed only for the other's gradient
+        a, b = inputs
+        a_grad = isinstance(a, Tensor) and a._requires_grad
+        b_grad = isinstance(b, Tensor) and b._requires_grad
+        sa = _saved_tensor(a, 0, versions) if b_grad else None
+        if a_grad:
+            sb = _saved_tensor(b, 1, versions) if isinstance(b, Tensor) else b
         else:
-            x = inputs[what]
-            if op.cross_saves:
-                partner = inputs[1 - what]
-                if not (isinstance(partner, Tensor) and partner._requires_grad):
-                    x = None
-            saved.append(x)
-            if isinstance(x, Tensor):
-                box = x._version_box()
-                versions.append((i, box, box[0]))
-    node._saved = tuple(saved)
+            sb = None
+        node._saved = (sa, sb)
+    else:
+        saved = []
+        for i, what in enumerate(op.saves):
+            if what == "result":
+                box = result._vbox = [0]
+                saved.append(result._data)
+                versions.append((i, box, 0))
+            else:
+                x = inputs[what]
+                saved.append(_saved_tensor(x, i, versions) if isinstance(x, Tensor) else x)
+        node._saved = tuple(saved)
     node._versions = tuple(versions) if versions else None
 
 

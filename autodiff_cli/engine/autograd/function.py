@@ -135,6 +135,7 @@ class Function(metaclass=FunctionMeta):
             )
         )
         node.ctx = ctx
+        node._saved = (ctx,)  # released after backward unless retain_graph
         node.fn_cls = cls
         node.n_outputs = len(outputs)
         node.out_meta = tuple(
