@@ -65,6 +65,15 @@ class NumpyBackend:
         return np.broadcast_to(g, shape)
 
     @staticmethod
+    def const(array: Any) -> Any:
+        """A constant the formula uses (a weight): as is."""
+        return array
+
+    @staticmethod
+    def softplus_neg(x: Any) -> Any:
+        return np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)
+
+    @staticmethod
     def reshape(g: Any, shape: tuple) -> np.ndarray:
         return np.reshape(g, shape)
 
@@ -194,6 +203,18 @@ class TensorBackend:
     @staticmethod
     def expand(g: Any, shape: tuple) -> Any:
         return g.expand(shape)
+
+    @staticmethod
+    def const(array: Any) -> Any:
+        from .tensor import _wrap
+
+        return _wrap(array)
+
+    @staticmethod
+    def softplus_neg(x: Any) -> Any:
+        from . import ops
+
+        return ops.softplus(-x)
 
     @staticmethod
     def reshape(g: Any, shape: tuple) -> Any:

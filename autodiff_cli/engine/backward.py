@@ -23,7 +23,7 @@ from .graph import AccumulateGrad, Node
 from .tensor import Tensor, _wrap
 
 UNUSED_MESSAGE = (
-    "One of the differentiated Tensors appears to not have been used in the graph. Set "
+    "The differentiated Tensor at index {} appears to not have been used in the graph. Set "
     "allow_unused=True if this is the desired behavior."
 )
 
@@ -121,23 +121,29 @@ def grad(
     for t in ins:
         if not isinstance(t, Tensor):
             raise TypeError(f"inputs must be Tensors, not {type(t).__name__}")
-        if not t._requires_grad:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
     if allow_unused is None:
         allow_unused = materialize_grads
     root_grads = make_root_grads(outs, gouts, create_graph)
+    for i, t in enumerate(outs):
+        if not t._requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+    for t in ins:
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
     captured = run_backward(
         outs, root_grads, retain_graph, create_graph, inputs=ins, accumulate=False
     )
     backend = TensorBackend if create_graph else NumpyBackend
     result = []
-    for t, g in zip(ins, captured):
+    for i, (t, g) in enumerate(zip(ins, captured)):
         if g is None:
             if materialize_grads:
                 result.append(_wrap(np.zeros(t._data.shape, t._data.dtype)))
                 continue
             if not allow_unused:
-                raise RuntimeError(UNUSED_MESSAGE)
+                raise RuntimeError(UNUSED_MESSAGE.format(i))
             result.append(None)
         else:
             result.append(g if backend.creates_graph else _wrap(g))

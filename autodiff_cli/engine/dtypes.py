@@ -25,6 +25,7 @@ class dtype:  # noqa: N801 - named as PyTorch names it
         return self.name
 
 
+dtype.__module__ = "torch"
 bool_ = dtype("bool", np.bool_, 0)
 uint8 = dtype("uint8", np.uint8, 1)
 int8 = dtype("int8", np.int8, 1)

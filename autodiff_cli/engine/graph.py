@@ -196,6 +196,9 @@ class AccumulateGrad(Node):
         super().__init__(())
         self.variable = variable
 
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
 
 def _as_saved_tensor(value: Any, node: Node | None) -> Any:
     """Saved values as PyTorch shows them: Python numbers as wrapped 0-d tensors."""

@@ -16,6 +16,9 @@ class CopySlices(Node):
 
     __slots__ = ("index", "value_shape")
 
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
+
     def apply(self, grads: list, backend: Any) -> list:
         g = grads[0]
         creates = backend.creates_graph

@@ -108,9 +108,42 @@ def _norm(a: Any, p: float = 2, dim: Any = None, keepdim: bool = False) -> Any:
     return out.astype(a.dtype) if hasattr(out, "astype") else out
 
 
-def _bce_with_logits(x: Any, t: Any, reduction: str = "mean") -> Any:
-    loss = np.maximum(x, 0) - x * t + np.log1p(np.exp(-np.abs(x)))
-    return _reduce_loss(loss.astype(x.dtype), reduction)
+def _softplus_neg(x: Any) -> Any:
+    """log(1 + exp(-x)), computed without overflow."""
+    return np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)
+
+
+def _bce_with_logits(
+    x: Any, t: Any, reduction: str = "mean", weight: Any = None, pos_weight: Any = None
+) -> Any:
+    log_weight = 1 if pos_weight is None else (pos_weight - 1) * t + 1
+    loss = (1 - t) * x + log_weight * _softplus_neg(x)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce_loss(np.asarray(loss).astype(x.dtype), reduction)
+
+
+def _bce_input_grad(
+    B: Any, g: Any, x: Any, t: Any, reduction: str, weight: Any, pos_weight: Any
+) -> Any:
+    if pos_weight is None:
+        d = B.sigmoid(x) - t
+    else:
+        d = (1 - t) - ((B.const(pos_weight) - 1) * t + 1) * (1 - B.sigmoid(x))
+    if weight is not None:
+        d = d * B.const(weight)
+    return d * _loss_scale(g, reduction, _numel(x))
+
+
+def _bce_target_grad(
+    B: Any, g: Any, x: Any, t: Any, reduction: str, weight: Any, pos_weight: Any
+) -> Any:
+    d = -x
+    if pos_weight is not None:
+        d = d + (B.const(pos_weight) - 1) * B.softplus_neg(x)
+    if weight is not None:
+        d = d * B.const(weight)
+    return d * _loss_scale(g, reduction, _numel(x))
 
 
 def _reduce_loss(loss: Any, reduction: str) -> Any:
@@ -176,7 +209,7 @@ def _extreme_grad(B: Any, g: Any, a: Any, r: Any) -> Any:
 ADD = defop("add", "AddBackward0", operator.add, lambda B, g: g, lambda B, g: g, rules=("1", "1"))
 SUB = defop("sub", "SubBackward0", operator.sub, lambda B, g: g, lambda B, g: -g, rules=("1", "-1"))
 RSUB = defop(
-    "rsub", "RsubBackward1", lambda a, other: np.subtract(other, a), lambda B, g: -g, rules=("-1",)
+    "rsub", "RsubBackward1", lambda a, other: other - a, lambda B, g, other: -g, rules=("-1",)
 )
 MUL = defop(
     "mul",
@@ -670,8 +703,8 @@ BCE_WITH_LOGITS = defop(
     "binary_cross_entropy_with_logits",
     "BinaryCrossEntropyWithLogitsBackward0",
     _bce_with_logits,
-    lambda B, g, x, t, reduction="mean": (B.sigmoid(x) - t) * _loss_scale(g, reduction, _numel(x)),
-    lambda B, g, x, t, reduction="mean": -x * _loss_scale(g, reduction, _numel(x)),
+    _bce_input_grad,
+    _bce_target_grad,
     saves=(0, 1),
     arg_names=("self", "target"),
     rules=("(sigmoid(input) - target) / n", "-input / n"),
@@ -1270,13 +1303,14 @@ def binary_cross_entropy_with_logits(
         raise ValueError(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
         )
-    if weight is not None or pos_weight is not None:
-        from .losses import bce_with_logits_weighted
-
-        return bce_with_logits_weighted(input, target, weight, pos_weight, reduction)
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    return apply_op(BCE_WITH_LOGITS, (input, target), {"reduction": reduction})
+    params = {
+        "reduction": reduction,
+        "weight": None if weight is None else np.asarray(weight._data),
+        "pos_weight": None if pos_weight is None else np.asarray(pos_weight._data),
+    }
+    return apply_op(BCE_WITH_LOGITS, (input, target), params)
 
 
 # --------------------------------------------------------------------------------------------

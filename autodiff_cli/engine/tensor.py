@@ -201,7 +201,11 @@ class Tensor:
             )
         if value is not None:
             if value._data.shape != self._data.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{_dims_text(value._data.shape)}' to "
+                    f"a tensor of size '{_dims_text(self._data.shape)}'. Please ensure that the "
+                    "gradient and the tensor are the same size"
+                )
             if value._data.dtype != self._data.dtype:
                 raise RuntimeError("assigned grad has data of a different type")
         self._grad = value
@@ -362,6 +366,7 @@ class Tensor:
 
 
 graph._Tensor = Tensor
+Tensor.__module__ = Size.__module__ = "torch"  # printed as <class 'torch.Tensor'>
 
 
 def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Node | None, output_nr: int) -> None:
@@ -393,6 +398,34 @@ def _wrap(
     t._leaf_hooks = None
     t._base = None
     return t
+
+
+def _dims_text(shape: tuple) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def broadcast_error(shapes: list) -> RuntimeError:
+    """PyTorch's message for operands whose shapes do not broadcast."""
+    a, b = shapes[0], shapes[1] if len(shapes) > 1 else ()
+    n = max(len(a), len(b))
+    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    for i in range(n - 1, -1, -1):
+        if pa[i] != pb[i] and pa[i] != 1 and pb[i] != 1:
+            return RuntimeError(
+                f"The size of tensor a ({pa[i]}) must match the size of tensor b ({pb[i]}) at "
+                f"non-singleton dimension {i}"
+            )
+    return RuntimeError(f"shapes {list(a)} and {list(b)} cannot be broadcast together")
+
+
+def _forward(op: Any, datas: list, params: dict | None) -> Any:
+    """Runs a forward; numpy's broadcasting ValueError becomes PyTorch's RuntimeError."""
+    try:
+        return op.forward(*datas, **params) if params else op.forward(*datas)
+    except ValueError as e:
+        if "broadcast" in str(e):
+            raise broadcast_error([getattr(d, "shape", ()) for d in datas]) from None
+        raise
 
 
 def _norm_dim(dim: int, ndim: int) -> int:
@@ -486,7 +519,10 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         b_grad = False
     else:
         return apply_op(op, (a, b))
-    out = op.forward(ad, bd)
+    try:
+        out = op.forward(ad, bd)
+    except ValueError:
+        out = _forward(op, [ad, bd], None)
     if not ((a._requires_grad or b_grad) and GradMode.enabled):
         return _wrap(out)
     node = _new_node(op, (_edge(a), _edge(b) if b_grad else NO_EDGE))
@@ -515,7 +551,7 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
             datas.append(x)
     if op.promotes and len(inputs) > 1:
         datas, _ = promote(datas, inputs)
-    out = op.forward(*datas, **params) if params else op.forward(*datas)
+    out = _forward(op, datas, params)
     if not (needs_grad and GradMode.enabled and op.grads is not None):
         if op.n_outputs == 1:
             return _wrap(out)

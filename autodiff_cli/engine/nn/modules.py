@@ -38,6 +38,9 @@ class Parameter(Tensor):
     __str__ = __repr__
 
 
+Parameter.__module__ = "torch.nn.parameter"
+
+
 class Module:
     """Base class: submodules and parameters are found through attribute assignment."""
 

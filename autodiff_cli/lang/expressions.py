@@ -1,0 +1,709 @@
+"""Compiling expression trees into closures `fn(frame) -> value`.
+
+A frame is a list: slot 0 the global namespace, slot 1 the return value, then the variables
+of the running function (see `scopes`). Every closure that can fail records its location on
+the exception (the innermost one wins), so errors are reported where they happened.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from lark import Token, Tree
+
+from autodiff_cli.lang import fstrings, sandbox
+from autodiff_cli.lang.errors import CompileError, Location, Source, attach_location
+from autodiff_cli.lang.runtime import UNBOUND, checked_power, checked_repeat
+from autodiff_cli.lang.scopes import CLASS_DICT_SLOT, Scope
+
+Fn = Callable[[list], Any]
+
+
+def _binary(op: Callable[[Any, Any], Any], left: Fn, right: Fn, where: Location) -> Fn:
+    def binary(f: list) -> Any:
+        try:
+            return op(left(f), right(f))
+        except BaseException as error:
+            attach_location(error, where)
+            raise
+
+    return binary
+
+
+def _add(left: Fn, right: Fn, where: Location) -> Fn:
+    def add(f: list) -> Any:
+        try:
+            return left(f) + right(f)
+        except BaseException as error:
+            attach_location(error, where)
+            raise
+
+    return add
+
+
+def _sub(left: Fn, right: Fn, where: Location) -> Fn:
+    def sub(f: list) -> Any:
+        try:
+            return left(f) - right(f)
+        except BaseException as error:
+            attach_location(error, where)
+            raise
+
+    return sub
+
+
+def _mul(left: Fn, right: Fn, where: Location) -> Fn:
+    sequences = (str, list, tuple)
+
+    def mul(f: list) -> Any:
+        try:
+            a = left(f)
+            b = right(f)
+            if isinstance(a, sequences) or isinstance(b, sequences):
+                return checked_repeat(a, b)
+            return a * b
+        except BaseException as error:
+            attach_location(error, where)
+            raise
+
+    return mul
+
+
+def _truediv(left: Fn, right: Fn, where: Location) -> Fn:
+    def truediv(f: list) -> Any:
+        try:
+            return left(f) / right(f)
+        except BaseException as error:
+            attach_location(error, where)
+            raise
+
+    return truediv
+
+
+_BINARY_FACTORIES = {"+": _add, "-": _sub, "*": _mul, "/": _truediv}
+_BINARY_OPERATORS = {
+    "@": operator.matmul, "//": operator.floordiv, "%": operator.mod, "**": checked_power,
+    "^": checked_power, "&": operator.and_, "|": operator.or_, "<<": operator.lshift,
+    ">>": operator.rshift,
+}  # fmt: skip
+AUGMENTED_OPERATORS = {
+    "+=": operator.iadd, "-=": operator.isub, "*=": operator.imul, "@=": operator.imatmul,
+    "/=": operator.itruediv, "%=": operator.imod, "&=": operator.iand, "|=": operator.ior,
+    "^=": operator.ipow, "<<=": operator.ilshift, ">>=": operator.irshift,
+    "**=": operator.ipow, "//=": operator.ifloordiv,
+}  # fmt: skip
+_COMPARISONS = {
+    "<": operator.lt, ">": operator.gt, "==": operator.eq, ">=": operator.ge, "<=": operator.le,
+    "!=": operator.ne, "in": lambda a, b: a in b, "notin": lambda a, b: a not in b,
+    "is": operator.is_, "isnot": operator.is_not,
+}  # fmt: skip
+_UNARY = {"-": operator.neg, "+": operator.pos, "~": operator.invert}
+
+
+def _power_augmented(target: Any, value: Any) -> Any:
+    if type(target) is int and type(value) is int:
+        return checked_power(target, value)
+    return operator.ipow(target, value)
+
+
+AUGMENTED_OPERATORS["**="] = AUGMENTED_OPERATORS["^="] = _power_augmented
+
+
+class ExpressionCompiler:
+    """Expression half of the compiler; `Compiler` adds statements and function bodies."""
+
+    source: Source
+    scope: Scope
+    scopes: dict[int, Scope]
+    fstring_pieces: dict[int, list]
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def where(self, node: Tree | Token) -> Location:
+        if isinstance(node, Token):
+            return Location(self.source, node.line or 1, node.column or 1)
+        meta = node.meta
+        return Location(self.source, getattr(meta, "line", 1), getattr(meta, "column", 1))
+
+    def error(self, message: str, node: Tree | Token) -> CompileError:
+        return CompileError(message, self.where(node))
+
+    def expr(self, node: Tree | Token) -> Fn:
+        method = getattr(self, f"expr_{node.data}", None)
+        if method is None:
+            raise self.error(f"'{node.data}' cannot be used here", node)
+        return method(node)
+
+    def constant_value(self, node: Tree | Token) -> tuple[bool, Any]:
+        """(True, value) when `node` is a literal known at compile time."""
+        if isinstance(node, Tree):
+            if node.data == "number" or (node.data == "strings" and not self._is_fstring(node)):
+                return True, self._literal(node)
+            simple = {"const_none": None, "const_true": True, "const_false": False}
+            if node.data in simple:
+                return True, simple[node.data]
+            if node.data == "ellipsis":
+                return True, Ellipsis
+        return False, None
+
+    @staticmethod
+    def constant(value: Any) -> Fn:
+        return lambda f: value
+
+    # -- names ------------------------------------------------------------------------------
+
+    def expr_var(self, node: Tree) -> Fn:
+        return self.load_name(str(node.children[0]), self.where(node))
+
+    def load_name(self, name: str, where: Location, scope: Scope | None = None) -> Fn:
+        scope = scope or self.scope
+        kind = scope.kind_of(name)
+        if kind == "local":
+            slot = scope.slots[name]
+            message = (
+                f"cannot access local variable '{name}' where it is not associated with a value"
+            )
+
+            def load_local(f: list) -> Any:
+                value = f[slot]
+                if value is UNBOUND:
+                    error = UnboundLocalError(message)
+                    attach_location(error, where)
+                    raise error
+                return value
+
+            return load_local
+        if kind in ("cell", "free"):
+            slot = scope.slots[name]
+            message = (
+                f"cannot access free variable '{name}' where it is not associated with a value "
+                "in enclosing scope"
+                if kind == "free"
+                else f"cannot access local variable '{name}' where it is not associated with a value"
+            )
+            error_type = NameError if kind == "free" else UnboundLocalError
+
+            def load_cell(f: list) -> Any:
+                value = f[slot].v
+                if value is UNBOUND:
+                    error = error_type(message)
+                    attach_location(error, where)
+                    raise error
+                return value
+
+            return load_cell
+        load_global = self._load_global(name, where)
+        if kind == "class":
+            fallback = load_global
+            if name in scope.free:
+                fallback = self.load_name(name, where, _FreeView(scope))
+
+            def load_class_name(f: list) -> Any:
+                namespace = f[CLASS_DICT_SLOT]
+                if name in namespace:
+                    return namespace[name]
+                return fallback(f)
+
+            return load_class_name
+        return load_global
+
+    @staticmethod
+    def _load_global(name: str, where: Location) -> Fn:
+        message = f"name '{name}' is not defined"
+
+        def load_global(f: list) -> Any:
+            try:
+                return f[0][name]
+            except KeyError:
+                error = NameError(message)
+                attach_location(error, where)
+                raise error from None
+
+        return load_global
+
+    # -- literals ---------------------------------------------------------------------------
+
+    def expr_number(self, node: Tree) -> Fn:
+        return self.constant(self._literal(node))
+
+    def expr_const_none(self, node: Tree) -> Fn:
+        return self.constant(None)
+
+    def expr_const_true(self, node: Tree) -> Fn:
+        return self.constant(True)
+
+    def expr_const_false(self, node: Tree) -> Fn:
+        return self.constant(False)
+
+    def expr_ellipsis(self, node: Tree) -> Fn:
+        return self.constant(Ellipsis)
+
+    def _literal(self, node: Tree) -> Any:
+        if node.data == "number":
+            token = node.children[0]
+            text = str(token).replace("_", "")
+            if token.type == "IMAG_NUMBER":
+                return complex(text)
+            if token.type == "FLOAT_NUMBER":
+                return float(text)
+            return int(text, 0)
+        pieces = []
+        for token in node.children:
+            prefix, _, _ = fstrings.split_prefix(str(token))
+            if "b" in prefix:
+                raise self.error("bytes literals are not supported", token)
+            pieces.append(fstrings.decode_plain(str(token)))
+        return "".join(pieces)
+
+    @staticmethod
+    def _is_fstring(node: Tree) -> bool:
+        return any("f" in fstrings.split_prefix(str(token))[0] for token in node.children)
+
+    def expr_strings(self, node: Tree) -> Fn:
+        if not self._is_fstring(node):
+            return self.constant(self._literal(node))
+        parts: list[Fn] = []
+        for token in node.children:
+            prefix, _, _ = fstrings.split_prefix(str(token))
+            if "f" not in prefix:
+                parts.append(self.constant(self._literal(Tree("strings", [token]))))
+                continue
+            pieces = self.fstring_pieces[id(token)]
+            parts.extend(self._fstring_pieces(pieces, token))
+        if len(parts) == 1:
+            return parts[0]
+        parts_tuple = tuple(parts)
+        return lambda f: "".join([part(f) for part in parts_tuple])
+
+    def _fstring_pieces(self, pieces: list, token: Token) -> list[Fn]:
+        result: list[Fn] = []
+        for piece in pieces:
+            if isinstance(piece, str):
+                result.append(self.constant(piece))
+            else:
+                result.append(self._fstring_field(piece, token))
+        return result
+
+    def _fstring_field(self, field: fstrings.Field, token: Token) -> Fn:
+        where = fstrings.token_location(self.source, token, field.offset)
+        value = self.expr(field.tree)
+        conversion = {"r": repr, "s": str, "a": ascii, None: None}[field.conversion]
+        spec_parts = self._fstring_pieces(field.spec, token) if field.spec else None
+        prefix = field.debug_text or ""
+
+        def render(f: list) -> str:
+            try:
+                result = value(f)
+                if conversion is not None:
+                    result = conversion(result)
+                spec = "".join([part(f) for part in spec_parts]) if spec_parts else ""
+                return prefix + format(result, spec)
+            except BaseException as error:
+                attach_location(error, where)
+                raise
+
+        return render
+
+    # -- operators --------------------------------------------------------------------------
+
+    def _binary_chain(self, node: Tree) -> Fn:
+        children = node.children
+        result = self.expr(children[0])
+        where = self.where(node)
+        for index in range(1, len(children), 2):
+            symbol = str(children[index])
+            right = self.expr(children[index + 1])
+            factory = _BINARY_FACTORIES.get(symbol)
+            if factory is not None:
+                result = factory(result, right, where)
+            else:
+                result = _binary(_BINARY_OPERATORS[symbol], result, right, where)
+        return result
+
+    expr_arith_expr = expr_term = expr_shift_expr = expr_and_expr = expr_or_expr = _binary_chain
+
+    def expr_power(self, node: Tree) -> Fn:
+        base, _, exponent = node.children
+        return _binary(checked_power, self.expr(base), self.expr(exponent), self.where(node))
+
+    def expr_unary(self, node: Tree) -> Fn:
+        symbol, operand = node.children
+        op = _UNARY[str(symbol)]
+        known, value = self.constant_value(operand)
+        if known and isinstance(value, (int, float, complex)) and not isinstance(value, bool):
+            return self.constant(op(value))
+        inner = self.expr(operand)
+        where = self.where(node)
+
+        def unary(f: list) -> Any:
+            try:
+                return op(inner(f))
+            except BaseException as error:
+                attach_location(error, where)
+                raise
+
+        return unary
+
+    def expr_not_op(self, node: Tree) -> Fn:
+        inner = self.expr(node.children[0])
+        where = self.where(node)
+
+        def not_op(f: list) -> bool:
+            try:
+                return not inner(f)
+            except BaseException as error:
+                attach_location(error, where)
+                raise
+
+        return not_op
+
+    def expr_comparison(self, node: Tree) -> Fn:
+        children = node.children
+        operands = [self.expr(child) for child in children[0::2]]
+        ops = [_COMPARISONS["".join(str(t) for t in op.children)] for op in children[1::2]]
+        where = self.where(node)
+        if len(ops) == 1:
+            left, right, op = operands[0], operands[1], ops[0]
+
+            def compare(f: list) -> Any:
+                try:
+                    return op(left(f), right(f))
+                except BaseException as error:
+                    attach_location(error, where)
+                    raise
+
+            return compare
+        pairs = tuple(zip(ops, operands[1:]))
+        first = operands[0]
+
+        def compare_chain(f: list) -> Any:
+            try:
+                left = first(f)
+                result: Any = True
+                for op, operand in pairs:
+                    right = operand(f)
+                    result = op(left, right)
+                    if not result:
+                        return result
+                    left = right
+                return result
+            except BaseException as error:
+                attach_location(error, where)
+                raise
+
+        return compare_chain
+
+    def expr_or_test(self, node: Tree) -> Fn:
+        operands = tuple(self.expr(child) for child in node.children)
+
+        def or_test(f: list) -> Any:
+            value = None
+            for operand in operands:
+                value = operand(f)
+                if value:
+                    return value
+            return value
+
+        return or_test
+
+    def expr_and_test(self, node: Tree) -> Fn:
+        operands = tuple(self.expr(child) for child in node.children)
+
+        def and_test(f: list) -> Any:
+            value = None
+            for operand in operands:
+                value = operand(f)
+                if not value:
+                    return value
+            return value
+
+        return and_test
+
+    def expr_ternary(self, node: Tree) -> Fn:
+        body, test, orelse = (self.expr(child) for child in node.children)
+        return lambda f: body(f) if test(f) else orelse(f)
+
+    # -- containers -------------------------------------------------------------------------
+
+    def _items(self, children: list) -> Fn:
+        """A function building a list from items that may include `*iterable`."""
+        parts = []
+        for child in children:
+            if isinstance(child, Tree) and child.data == "star_expr":
+                parts.append((True, self.expr(child.children[0])))
+            else:
+                parts.append((False, self.expr(child)))
+        if not any(star for star, _ in parts):
+            items = tuple(fn for _, fn in parts)
+            return lambda f: [item(f) for item in items]
+        parts_tuple = tuple(parts)
+
+        def build(f: list) -> list:
+            result: list = []
+            for star, item in parts_tuple:
+                if star:
+                    result.extend(item(f))
+                else:
+                    result.append(item(f))
+            return result
+
+        return build
+
+    def expr_tuple(self, node: Tree) -> Fn:
+        children = [child for child in node.children if child is not None]
+        if len(children) == 2 and not any(_is_star(child) for child in children):
+            first, second = self.expr(children[0]), self.expr(children[1])
+            return lambda f: (first(f), second(f))
+        build = self._items(children)
+        return lambda f: tuple(build(f))
+
+    def expr_list(self, node: Tree) -> Fn:
+        return self._items([child for child in node.children if child is not None])
+
+    def expr_set(self, node: Tree) -> Fn:
+        build = self._items([child for child in node.children if child is not None])
+        return lambda f: set(build(f))
+
+    def expr_dict(self, node: Tree) -> Fn:
+        parts = []
+        for child in node.children:
+            if child is None:
+                continue
+            if child.data == "double_star":
+                parts.append((None, self.expr(child.children[0])))
+            else:
+                parts.append((self.expr(child.children[0]), self.expr(child.children[1])))
+        parts_tuple = tuple(parts)
+        where = self.where(node)
+
+        def build(f: list) -> dict:
+            result: dict = {}
+            try:
+                for key, value in parts_tuple:
+                    if key is None:
+                        result.update(value(f))
+                    else:
+                        result[key(f)] = value(f)
+            except BaseException as error:
+                attach_location(error, where)
+                raise
+            return result
+
+        return build
+
+    # -- attribute, subscript, call ---------------------------------------------------------
+
+    def expr_getattr(self, node: Tree) -> Fn:
+        target, name = node.children
+        obj = self.expr(target)
+        getter = sandbox.make_getter(str(name))
+        where = self.where(name)
+
+        def get_attribute(f: list) -> Any:
+            value = obj(f)
+            try:
+                return getter(value)
+            except BaseException as error:
+                attach_location(error, where)
+                raise
+
+        return get_attribute
+
+    def subscript(self, node: Tree | Token) -> Fn:
+        if isinstance(node, Tree) and node.data == "slice":
+            parts = [self.expr(child) if child is not None else None for child in node.children]
+            known = [
+                self.constant_value(c) if c is not None else (True, None) for c in node.children
+            ]
+            if all(flag for flag, _ in known):
+                return self.constant(slice(*(value for _, value in known)))
+            start, stop, step = (part or self.constant(None) for part in parts)
+            return lambda f: slice(start(f), stop(f), step(f))
+        if isinstance(node, Tree) and node.data == "subscript_tuple":
+            items = tuple(self.subscript(child) for child in node.children if child is not None)
+            return lambda f: tuple([item(f) for item in items])
+        if isinstance(node, Tree) and node.data == "star_expr":
+            raise self.error("starred expressions are not supported in subscripts", node)
+        return self.expr(node)
+
+    def expr_getitem(self, node: Tree) -> Fn:
+        target, index = node.children
+        obj, key = self.expr(target), self.subscript(index)
+        where = self.where(node)
+
+        def get_item(f: list) -> Any:
+            try:
+                return obj(f)[key(f)]
+            except BaseException as error:
+                attach_location(error, where)
+                raise
+
+        return get_item
+
+    def expr_call(self, node: Tree) -> Fn:
+        function_node, arguments = node.children
+        where = self.where(node)
+        if (
+            isinstance(function_node, Tree)
+            and function_node.data == "var"
+            and str(function_node.children[0]) == "super"
+            and arguments is None
+        ):
+            return self._zero_argument_super(node)
+        function = self.expr(function_node)
+        positional, keywords, simple = self._arguments(arguments)
+        if simple and not positional:
+
+            def call0(f: list) -> Any:
+                try:
+                    return function(f)()
+                except BaseException as error:
+                    attach_location(error, where)
+                    raise
+
+            return call0
+        if simple and len(positional) == 1:
+            (arg,) = positional
+
+            def call1(f: list) -> Any:
+                try:
+                    return function(f)(arg(f))
+                except BaseException as error:
+                    attach_location(error, where)
+                    raise
+
+            return call1
+        if simple and len(positional) == 2:
+            arg1, arg2 = positional
+
+            def call2(f: list) -> Any:
+                try:
+                    return function(f)(arg1(f), arg2(f))
+                except BaseException as error:
+                    attach_location(error, where)
+                    raise
+
+            return call2
+        if simple:
+            args = tuple(positional)
+
+            def call_n(f: list) -> Any:
+                try:
+                    return function(f)(*[arg(f) for arg in args])
+                except BaseException as error:
+                    attach_location(error, where)
+                    raise
+
+            return call_n
+        build_args, build_kwargs = self._general_arguments(arguments)
+
+        def call(f: list) -> Any:
+            try:
+                return function(f)(*build_args(f), **build_kwargs(f))
+            except BaseException as error:
+                attach_location(error, where)
+                raise
+
+        return call
+
+    def _arguments(self, arguments: Tree | None) -> tuple[list[Fn], list, bool]:
+        if arguments is None:
+            return [], [], True
+        if arguments.data == "genexpr_argument":
+            return [self.expr_genexpr(arguments)], [], True
+        children = [child for child in arguments.children if child is not None]
+        simple = all(
+            not (isinstance(child, Tree) and child.data.endswith("argument")) for child in children
+        )
+        if simple:
+            return [self.expr(child) for child in children], [], True
+        return [], [], False
+
+    def _general_arguments(self, arguments: Tree) -> tuple[Fn, Fn]:
+        positional: list = []
+        keywords: list = []
+        seen: set[str] = set()
+        for child in arguments.children:
+            if child is None:
+                continue
+            kind = child.data if isinstance(child, Tree) else ""
+            if kind == "keyword_argument":
+                name = str(child.children[0])
+                if name in seen:
+                    raise self.error(f"keyword argument repeated: {name}", child)
+                seen.add(name)
+                keywords.append((name, self.expr(child.children[1])))
+            elif kind == "double_star_argument":
+                keywords.append((None, self.expr(child.children[0])))
+            elif keywords and kind != "star_argument":
+                raise self.error("positional argument follows keyword argument", child)
+            elif kind == "star_argument":
+                positional.append((True, self.expr(child.children[0])))
+            else:
+                positional.append((False, self.expr(child)))
+        positional_tuple, keywords_tuple = tuple(positional), tuple(keywords)
+
+        def build_args(f: list) -> list:
+            result: list = []
+            for star, item in positional_tuple:
+                if star:
+                    result.extend(item(f))
+                else:
+                    result.append(item(f))
+            return result
+
+        def build_kwargs(f: list) -> dict:
+            result: dict = {}
+            for name, item in keywords_tuple:
+                if name is None:
+                    for key, value in item(f).items():
+                        if key in result:
+                            raise TypeError(f"got multiple values for keyword argument '{key}'")
+                        result[key] = value
+                else:
+                    result[name] = item(f)
+            return result
+
+        return build_args, build_kwargs
+
+    def _zero_argument_super(self, node: Tree) -> Fn:
+        scope = self.scope
+        where = self.where(node)
+        params = [name for name in scope.slots if name in scope.params]
+        if not scope.is_function or "__class__" not in scope.slots or not params:
+            message = "super(): no arguments"
+
+            def no_class(f: list) -> Any:
+                error = RuntimeError(message)
+                attach_location(error, where)
+                raise error
+
+            return no_class
+        class_slot = scope.slots["__class__"]
+        first = self.load_name(scope.params[0], where)
+        return lambda f: super(f[class_slot].v, first(f))
+
+    # -- lambdas and comprehensions are compiled by the statement compiler -------------------
+
+    def expr_genexpr(self, node: Tree) -> Fn:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class _FreeView:
+    """The free-variable view of a class scope (class bodies read enclosing cells)."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+
+    def kind_of(self, name: str) -> str:
+        return "free"
+
+    @property
+    def slots(self) -> dict[str, int]:
+        return self.scope.slots
+
+
+def _is_star(node: Any) -> bool:
+    return isinstance(node, Tree) and node.data == "star_expr"

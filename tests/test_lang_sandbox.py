@@ -1,0 +1,103 @@
+"""Escapes from the sandbox that must fail, and what scripts may still do."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from autodiff_cli.lang import ScriptError, Session, run_source
+
+
+def run(source: str) -> str:
+    out = io.StringIO()
+    run_source(source, "s.py", stdout=out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("source", "type_name"),
+    [
+        ("().__class__.__bases__", "AttributeError"),
+        ("def f():\n    pass\nf.__globals__", "AttributeError"),
+        ("class A:\n    pass\nA().__dict__", "AttributeError"),
+        ("x = 1\nx.__class__", "AttributeError"),
+        ("(lambda: 0).__code__", "AttributeError"),
+        ("[].__init__", "AttributeError"),
+        ("print.__self__", "AttributeError"),
+        ("type(1).__subclasses__()", "AttributeError"),
+        ("object.__subclasses__()", "AttributeError"),
+        ("(x for x in []).gi_frame", "AttributeError"),
+        ("'{0.__class__}'.format(1)", "AttributeError"),
+        ("'{x.__class__.__bases__}'.format_map({'x': 1})", "AttributeError"),
+        ("'{x.__class__}'.format(x=1)", "AttributeError"),
+        ("getattr(1, '__class__')", "AttributeError"),
+        ("open('x', 'w')", "NameError"),
+        ("eval('1')", "NameError"),
+        ("exec('1')", "NameError"),
+        ("compile('1', 'f', 'exec')", "NameError"),
+        ("setattr(1, 'a', 2)", "NameError"),
+        ("__import__('os')", "NameError"),
+        ("globals()", "NameError"),
+        ("locals()", "NameError"),
+        ("vars()", "NameError"),
+        ("input()", "NameError"),
+        ("breakpoint()", "NameError"),
+        ("dir()", "NameError"),
+        ("import os", "ModuleNotFoundError"),
+        ("import sys", "ModuleNotFoundError"),
+        ("from os import path", "ModuleNotFoundError"),
+        ("import math.os", "ModuleNotFoundError"),
+        ("print('x', file=None)", "TypeError"),
+        ("type('X', (), {})", "TypeError"),
+        ("try:\n    1/0\nexcept Exception as e:\n    e.__traceback__", "AttributeError"),
+        ("hasattr(1, '__class__') or 1/0", "ZeroDivisionError"),
+    ],
+)
+def test_escapes_fail(source: str, type_name: str) -> None:
+    with pytest.raises(ScriptError) as info:
+        run(source)
+    assert info.value.type_name == type_name
+
+
+def test_refusal_message_is_clear() -> None:
+    with pytest.raises(ScriptError) as info:
+        run("().__class__")
+    assert "'__class__'" in info.value.message
+    assert "not allowed" in info.value.message
+
+
+def test_builtins_can_be_shadowed_and_restored() -> None:
+    assert run("print = 5\ndel print\nprint('ok')") == "ok\n"
+
+
+def test_objects_of_foreign_types_expose_no_attributes() -> None:
+    session = Session()
+    session.namespace["foreign"] = io.StringIO()
+    with pytest.raises(ScriptError, match="not allowed"):
+        session.execute("foreign.write")
+
+
+def test_allowed_attributes() -> None:
+    source = """
+class A:
+    pass
+a = A()
+a.x = 1
+def f():
+    pass
+f.tag = 'kept'
+print(a.x, f.tag, f.__name__, A.__name__, type(a).__name__, 'abc'.upper(), {'k': 1}.get('k'))
+print('{0} {k}'.format(1, k=2), '{0[0]}'.format([5]))
+"""
+    assert run(source) == "1 kept f A A ABC 1\n1 2 5\n"
+
+
+def test_math_module_is_a_per_script_copy() -> None:
+    first, second = Session(), Session()
+    first.execute("import math\nmath.pi = 3")
+    assert first.execute("math.pi") == 3
+    assert second.execute("import math\nmath.pi") != 3
+    import math
+
+    assert math.pi != 3
