@@ -6,7 +6,11 @@ import math as _math
 
 import numpy as _np
 
-from . import autograd, nn  # noqa: E402, F401  (after Tensor and the ops exist)
+from . import autograd, linalg, nn  # noqa: E402, F401  (after Tensor and the ops exist)
+from .indexing import *  # noqa: E402, F401, F403
+from .matrix import *  # noqa: E402, F401, F403
+from .reductions import *  # noqa: E402, F401, F403
+from .views import *  # noqa: E402, F401, F403
 from . import dtypes as _dtypes
 from . import methods as _methods  # noqa: F401 - attaches Tensor methods
 from . import ops as _ops
@@ -135,7 +139,6 @@ from .tensor import Size, Tensor  # noqa: F401
 
 _np.seterr(all="ignore")  # PyTorch gives nan/inf silently
 
-permute = _views.permute
 float32 = float = _dtypes.float32
 float64 = double = _dtypes.float64
 float16 = half = _dtypes.float16

@@ -74,3 +74,25 @@ def record_fill(target: Tensor) -> None:
     node = FillBackward((_edge(target),))
     target._grad_fn = node
     target._output_nr = 0
+
+
+def inplace_on_view(op: Any, target: Tensor, inputs: tuple, params: dict | None) -> Tensor:
+    """An in-place op on a view (`x[0].mul_(2)`, `y.t().add_(1)`): to be rewritten as PyTorch
+    does, the base's history becoming CopySlices. For now: refused when a graph is involved."""
+    from .tensor import apply_inplace
+
+    base = target._base
+    involved = (
+        target._requires_grad
+        or base._requires_grad
+        or any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
+    )
+    if involved:
+        raise RuntimeError(
+            "in-place operations on views of tensors in a graph are not supported yet"
+        )
+    target._base = None
+    try:
+        return apply_inplace(op, target, inputs, params)
+    finally:
+        target._base = base

@@ -155,12 +155,20 @@ def _reduce_loss(loss: Any, reduction: str) -> Any:
 
 
 def _select(a: Any, dim: int, index: int, shape: Any = None) -> Any:
-    return a[(slice(None),) * dim + (index,)]
+    return np.asarray(a)[(slice(None),) * dim + (index, Ellipsis)]  # a view, even when 0-d
 
 
 def _unbind(a: Any, dim: int = 0) -> tuple:
     lead = (slice(None),) * dim
-    return tuple(a[lead + (i,)] for i in range(a.shape[dim]))
+    a = np.asarray(a)
+    return tuple(a[lead + (i, Ellipsis)] for i in range(a.shape[dim]))
+
+
+def _basic_index(a: Any, index: tuple, shape: Any = None) -> Any:
+    """Basic indexing that returns a view (numpy returns a copied scalar for all-int indices)."""
+    if not any(p is Ellipsis for p in index):
+        index = index + (Ellipsis,)
+    return np.asarray(a)[index]
 
 
 # --------------------------------------------------------------------------------------------
@@ -588,13 +596,16 @@ OUTER = defop(
 )
 
 # shape and views
-T = defop("t", "TBackward0", lambda a: a.T, lambda B, g: B.transpose(g), rules=("transpose",))
+T = defop(
+    "t", "TBackward0", lambda a: a.T, lambda B, g: B.transpose(g), rules=("transpose",), view=True
+)
 TRANSPOSE = defop(
     "transpose",
     "TransposeBackward0",
     lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
     lambda B, g, dim0, dim1: B.transpose(g, dim0, dim1),
     rules=("transpose",),
+    view=True,
 )
 VIEW = defop(
     "view",
@@ -602,6 +613,7 @@ VIEW = defop(
     lambda a, shape, source: np.reshape(a, shape),
     lambda B, g, shape, source: B.reshape(g, source),
     rules=("reshape back",),
+    view=True,
 )
 UNSQUEEZE = defop(
     "unsqueeze",
@@ -609,6 +621,7 @@ UNSQUEEZE = defop(
     lambda a, dim: np.expand_dims(a, dim),
     lambda B, g, dim: B.reshape(g, tuple(s for i, s in enumerate(g.shape) if i != dim)),
     rules=("squeeze back",),
+    view=True,
 )
 SQUEEZE = defop(
     "squeeze",
@@ -616,6 +629,7 @@ SQUEEZE = defop(
     lambda a, source: np.reshape(a, [s for s in a.shape if s != 1]),
     lambda B, g, source: B.reshape(g, source),
     rules=("unsqueeze back",),
+    view=True,
 )
 SQUEEZE_DIM = defop(
     "squeeze_dim",
@@ -623,6 +637,7 @@ SQUEEZE_DIM = defop(
     lambda a, dim, source: np.squeeze(a, dim) if a.shape[dim] == 1 else a,
     lambda B, g, dim, source: B.reshape(g, source),
     rules=("unsqueeze back",),
+    view=True,
 )
 SQUEEZE_DIMS = defop(
     "squeeze_dims",
@@ -630,6 +645,7 @@ SQUEEZE_DIMS = defop(
     lambda a, dims, source: np.squeeze(a, tuple(d for d in dims if a.shape[d] == 1)),
     lambda B, g, dims, source: B.reshape(g, source),
     rules=("unsqueeze back",),
+    view=True,
 )
 EXPAND = defop(
     "expand",
@@ -637,6 +653,7 @@ EXPAND = defop(
     lambda a, shape: np.broadcast_to(a, shape),
     lambda B, g, shape: g,
     rules=("sum over the expanded dimensions",),
+    view=True,
 )
 CLONE = defop(
     "clone", "CloneBackward0", lambda a: np.array(a, copy=True), lambda B, g: g, rules=("1",)
@@ -655,6 +672,7 @@ SELECT = defop(
     _select,
     lambda B, g, dim, index, shape: B.select_backward(g, shape, dim, index),
     rules=("1 at the selected index",),
+    view=True,
 )
 INDEX = defop(
     "index",
@@ -666,9 +684,10 @@ INDEX = defop(
 SLICE = defop(
     "slice",
     "SliceBackward0",
-    lambda a, index, shape: a[index],
+    _basic_index,
     lambda B, g, index, shape: B.index_backward(g, shape, index),
     rules=("1 at the sliced positions",),
+    view=True,
 )
 UNBIND = defop(
     "unbind",
@@ -677,6 +696,7 @@ UNBIND = defop(
     lambda B, grads, dim=0: B.stack(grads, dim),
     n_outputs=-1,
     rules=("1 at each row",),
+    view=True,
 )
 STACK = defop(
     "stack",

@@ -32,6 +32,7 @@ class OpDef:
         "variadic",
         "arg_names",
         "cross_saves",
+        "view",
     )
 
     def __init__(
@@ -48,6 +49,7 @@ class OpDef:
         variadic: bool = False,
         arg_names: tuple = ("self", "other"),
         cross_saves: bool = False,
+        view: bool = False,
     ) -> None:
         self.name = name
         self.grad_fn = grad_fn
@@ -61,6 +63,7 @@ class OpDef:
         self.variadic = variadic
         self.arg_names = arg_names
         self.cross_saves = cross_saves
+        self.view = view
         self.node_cls = make_node_class(grad_fn, self) if grad_fn else None
 
     def __repr__(self) -> str:
@@ -80,11 +83,13 @@ def defop(
     variadic: bool = False,
     arg_names: tuple = ("self", "other"),
     cross_saves: bool = False,
+    view: bool = False,
 ) -> OpDef:
     """Declares one op. With no formulas the op is not differentiable (comparisons, argmax).
     A `variadic` op (cat, stack) has one formula `formula(B, g, i, *saved, **params)` for input i.
     `arg_names` name the inputs for `grad_fn._saved_<name>`; with `cross_saves` (mul, mm, ...) each
-    of the two inputs is saved only when the other one requires grad, as PyTorch does."""
+    of the two inputs is saved only when the other one requires grad, as PyTorch does. A `view`
+    op's output shares its input's data and version counter (`_base` is set)."""
     op = OpDef(
         name,
         grad_fn,
@@ -98,6 +103,7 @@ def defop(
         variadic,
         arg_names,
         cross_saves,
+        view,
     )
     OPS[name] = op
     return op

@@ -7,6 +7,8 @@ from typing import Any
 import numpy as np
 
 from .optable import defop
+
+__all__: list[str] = []  # torch-level functions defined here
 from .tensor import Tensor, _norm_dim, _wrap, apply_op
 
 

@@ -553,9 +553,10 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
         datas, _ = promote(datas, inputs)
     out = _forward(op, datas, params)
     if not (needs_grad and GradMode.enabled and op.grads is not None):
-        if op.n_outputs == 1:
-            return _wrap(out)
-        return tuple(_wrap(o) for o in out)
+        result = _wrap(out) if op.n_outputs == 1 else tuple(_wrap(o) for o in out)
+        if op.view:
+            mark_view(result, inputs[0])
+        return result
     node = _new_node(op, tuple(_edge(x) if isinstance(x, Tensor) else NO_EDGE for x in inputs))
     if params and op.keeps_params:
         node._params = params
@@ -581,7 +582,18 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
         node._meta = (in_meta, out_meta)
     if op.saves:
         _save(node, op, inputs, result)
+    if op.view:
+        mark_view(result, inputs[0])
     return result
+
+
+def mark_view(result: Any, source: Tensor) -> None:
+    """Outputs of a view op share their base's data and version counter, as in PyTorch."""
+    base = source._base if source._base is not None else source
+    box = source._version_box()
+    for out in result if isinstance(result, tuple) else (result,):
+        out._base = base
+        out._vbox = box
 
 
 def _saved_tensor(x: Tensor, i: int, versions: list) -> Tensor:
@@ -623,6 +635,10 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
     """Runs `op` with `target` as its first input and writes the result into `target`."""
     if GradMode.enabled and target._requires_grad and target._grad_fn is None:
         raise RuntimeError(LEAF_INPLACE_MESSAGE)
+    if target._base is not None and GradMode.enabled:
+        from .inplace import inplace_on_view
+
+        return inplace_on_view(op, target, inputs, params)
     before = _wrap(target._data, target._requires_grad, target._grad_fn, target._output_nr)
     result = apply_op(op, (before, *inputs), params)
     data = result._data
@@ -633,8 +649,6 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
                 f"{_type_word(target._data.dtype)}"
             )
         data = data.astype(target._data.dtype)
-    if target._base is not None:
-        raise RuntimeError("in-place modification of views is not supported yet")
     array = target._array()
     # `before` keeps the old array if a backward formula saved it; copy it out first
     node = result._grad_fn

@@ -7,6 +7,8 @@ from typing import Any
 import numpy as np
 
 from .optable import defop
+
+__all__ = ["permute"]
 from .tensor import Tensor, _norm_dim, apply_op
 
 PERMUTE = defop(
