@@ -6,11 +6,12 @@ import math as _math
 
 import numpy as _np
 
-from . import autograd, linalg, nn  # noqa: E402, F401  (after Tensor and the ops exist)
-from .indexing import *  # noqa: E402, F401, F403
-from .matrix import *  # noqa: E402, F401, F403
-from .reductions import *  # noqa: E402, F401, F403
-from .views import *  # noqa: E402, F401, F403
+from . import (  # noqa: E402, F401  (after Tensor and the ops exist)
+    autograd,
+    fills,  # noqa: E402, F401
+    linalg,
+    nn,
+)
 from . import dtypes as _dtypes
 from . import methods as _methods  # noqa: F401 - attaches Tensor methods
 from . import ops as _ops
@@ -44,6 +45,7 @@ from .creation import (  # noqa: F401
     zeros_like,
 )
 from .dtypes import get_default_dtype, set_default_dtype  # noqa: F401
+from .elementwise import *  # noqa: E402, F401, F403
 from .grad_mode import (  # noqa: F401
     enable_grad,
     inference_mode,
@@ -51,6 +53,8 @@ from .grad_mode import (  # noqa: F401
     no_grad,
     set_grad_enabled,
 )
+from .indexing import *  # noqa: E402, F401, F403
+from .matrix import *  # noqa: E402, F401, F403
 from .ops import (  # noqa: F401
     abs,
     absolute,
@@ -75,8 +79,6 @@ from .ops import (  # noqa: F401
     expm1,
     flatten,
     floor,
-    floor_divide,
-    fmod,
     ge,
     ger,
     gt,
@@ -91,10 +93,8 @@ from .ops import (  # noqa: F401
     lt,
     matmul,
     max,
-    maximum,
     mean,
     min,
-    minimum,
     mm,
     mul,
     multiply,
@@ -107,9 +107,7 @@ from .ops import (  # noqa: F401
     pow,
     reciprocal,
     relu,
-    remainder,
     reshape,
-    round,
     rsqrt,
     select,
     sigmoid,
@@ -135,7 +133,9 @@ from .ops import (  # noqa: F401
     where,
 )
 from .printing import set_printoptions  # noqa: F401
+from .reductions import *  # noqa: E402, F401, F403
 from .tensor import Size, Tensor  # noqa: F401
+from .views import *  # noqa: E402, F401, F403
 
 _np.seterr(all="ignore")  # PyTorch gives nan/inf silently
 
@@ -200,3 +200,22 @@ def detach(input: Tensor) -> Tensor:
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     return _ops.softplus(input, beta, threshold)
+
+
+def result_type(tensor1: object, tensor2: object) -> dtype:
+    """The dtype PyTorch's promotion rules give `tensor1 op tensor2`."""
+    dims, zeros, scalars = [], [], []
+    for x in (tensor1, tensor2):
+        if isinstance(x, Tensor):
+            (dims if x.ndim else zeros).append(x._data.dtype)
+        else:
+            scalars.append(_dtypes.scalar_np_dtype(x))
+    return _dtypes.BY_NUMPY[_dtypes.result_type(dims, zeros, scalars)]
+
+
+def promote_types(type1: dtype, type2: dtype) -> dtype:
+    return _dtypes.BY_NUMPY[_dtypes.promote_types(type1.np, type2.np)]
+
+
+def can_cast(from_: dtype, to: dtype) -> bool:
+    return _dtypes.category_of(from_.np) <= _dtypes.category_of(to.np)

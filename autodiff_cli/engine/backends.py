@@ -70,6 +70,14 @@ class NumpyBackend:
         return array
 
     @staticmethod
+    def tanh_backward(g: Any, r: Any) -> Any:
+        return g * (1 - r * r)
+
+    @staticmethod
+    def sigmoid_backward(g: Any, r: Any) -> Any:
+        return g * r * (1 - r)
+
+    @staticmethod
     def softplus_neg(x: Any) -> Any:
         return np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)
 
@@ -209,6 +217,20 @@ class TensorBackend:
         from .tensor import _wrap
 
         return _wrap(array)
+
+    @staticmethod
+    def tanh_backward(g: Any, r: Any) -> Any:
+        from .ops import TANH_BACKWARD
+        from .tensor import apply_op
+
+        return apply_op(TANH_BACKWARD, (g, r))
+
+    @staticmethod
+    def sigmoid_backward(g: Any, r: Any) -> Any:
+        from .ops import SIGMOID_BACKWARD
+        from .tensor import apply_op
+
+        return apply_op(SIGMOID_BACKWARD, (g, r))
 
     @staticmethod
     def softplus_neg(x: Any) -> Any:

@@ -399,7 +399,12 @@ def _store_grad(var: Tensor, g: Any, backend: Any, create_graph: bool) -> None:
         if g._data.shape != var._data.shape:
             g = TensorBackend.conform(g, var._data.shape, var._data.dtype)
         if current is None:
-            var._grad = g if create_graph else g.detach()
+            if create_graph:
+                from .fills import copy_of_gradient
+
+                var._grad = copy_of_gradient(var, g)
+            else:
+                var._grad = g.detach()
         elif create_graph or current._requires_grad:
             var._grad = current + g
         else:

@@ -169,6 +169,13 @@ _KIND = {
 }
 
 
+def _forward_name(node: Node) -> str:
+    """PyTorch names the op of a saved output without the Backward suffix: "output 0 of Exp"."""
+    name = node.name()
+    cut = name.rfind("Backward")
+    return name[:cut] if cut > 0 else name
+
+
 def _modified_message(item: Any, version: int, expected: int, node: Node) -> str:
     """PyTorch's message for a saved tensor changed in place; `item` is a Tensor or the saved
     result array of `node` itself."""
@@ -177,13 +184,13 @@ def _modified_message(item: Any, version: int, expected: int, node: Node) -> str
     else:
         dtype_name, shape, fn, nr = str(item.dtype), item.shape, node, 0
     dims = ", ".join(str(s) for s in shape)
-    origin = f"output {nr} of {fn.name()}" if fn is not None else "a leaf Variable"
+    origin = f", which is output {nr} of {_forward_name(fn)}," if fn is not None else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [torch.{_KIND.get(dtype_name, 'Tensor')} [{dims}]], which is {origin}, is at "
+        f"operation: [torch.{_KIND.get(dtype_name, 'Tensor')} [{dims}]]{origin} is at "
         f"version {version}; expected version {expected} instead. Hint: enable anomaly detection to "
         "find the operation that failed to compute its gradient, with "
-        "torch.autograd.set_detect_anomaly(True)."
+        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
     )
 
 
@@ -198,6 +205,9 @@ class AccumulateGrad(Node):
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
+
+
+_SAVED_ALIASES = {"self_sym_sizes": "shape", "self_sizes": "shape"}
 
 
 def _as_saved_tensor(value: Any, node: Node | None) -> Any:
@@ -247,6 +257,7 @@ class OpNode(Node):
             value = self._saved[names.index(key)]
             return _as_saved_tensor(value, self if key == "result" else None)
         params = self._params or {}
+        key = _SAVED_ALIASES.get(key, key)
         if key in params:
             value = params[key]
             return tuple(value) if isinstance(value, (list, tuple)) else value

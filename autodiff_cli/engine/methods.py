@@ -237,9 +237,6 @@ def allclose(
 def attach() -> None:
     Tensor.__getitem__ = getitem
     Tensor.__setitem__ = setitem
-    Tensor.zero_ = zero_
-    Tensor.fill_ = fill_
-    Tensor.copy_ = copy_
     Tensor.to = to
     Tensor.type = type_
     Tensor.float = _converter(dtypes.float32)

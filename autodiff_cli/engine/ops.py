@@ -37,7 +37,10 @@ def _is_integral(x: Any) -> bool:
 
 def _true_divide(a: Any, b: Any) -> Any:
     if _is_integral(a) and _is_integral(b):
-        a = np.asarray(a, dtype=dtypes.get_default_dtype().np)
+        default = dtypes.get_default_dtype().np
+        a = np.asarray(a, dtype=default)
+        if not isinstance(b, (bool, int)):
+            b = b.astype(default)
     return a / b
 
 
@@ -409,7 +412,7 @@ TANH = defop(
     "tanh",
     "TanhBackward0",
     _float_input(np.tanh),
-    lambda B, g, r: g * (1 - r * r),
+    lambda B, g, r: B.tanh_backward(g, r),
     saves=("result",),
     rules=("1 - tanh²(self)",),
 )
@@ -417,7 +420,7 @@ SIGMOID = defop(
     "sigmoid",
     "SigmoidBackward0",
     _float_input(_sigmoid),
-    lambda B, g, r: g * r * (1 - r),
+    lambda B, g, r: B.sigmoid_backward(g, r),
     saves=("result",),
     rules=("sigmoid(self) · (1 - sigmoid(self))",),
 )
@@ -462,6 +465,28 @@ FLOOR = defop("floor", "FloorBackward0", np.floor, lambda B, g: g * 0, rules=("0
 CEIL = defop("ceil", "CeilBackward0", np.ceil, lambda B, g: g * 0, rules=("0",))
 ROUND = defop("round", "RoundBackward0", np.round, lambda B, g: g * 0, rules=("0",))
 TRUNC = defop("trunc", "TruncBackward0", np.trunc, lambda B, g: g * 0, rules=("0",))
+
+# the backward formulas of tanh and sigmoid are ops of their own under create_graph, as in PyTorch
+TANH_BACKWARD = defop(
+    "tanh_backward",
+    "TanhBackwardBackward0",
+    lambda g, r: g * (1 - r * r),
+    lambda B, gg, g, r: gg * (1 - r * r),
+    lambda B, gg, g, r: gg * g * -2 * r,
+    saves=(0, 1),
+    arg_names=("grad_output", "output"),
+    rules=("1 - output²", "-2 · grad_output · output"),
+)
+SIGMOID_BACKWARD = defop(
+    "sigmoid_backward",
+    "SigmoidBackwardBackward0",
+    lambda g, r: g * r * (1 - r),
+    lambda B, gg, g, r: gg * r * (1 - r),
+    lambda B, gg, g, r: gg * g * (1 - 2 * r),
+    saves=(0, 1),
+    arg_names=("grad_output", "output"),
+    rules=("output · (1 - output)", "grad_output · (1 - 2 · output)"),
+)
 
 # comparisons and other non-differentiable ops
 EQ = defop("eq", None, np.equal)
@@ -773,6 +798,8 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
 def rsub(input: Tensor, other: Any) -> Tensor:
     if isinstance(other, Tensor):
         return apply_op(SUB, (other, input))
+    if isinstance(other, float) and input._data.dtype.kind in "biu":
+        input = to_dtype(input, dtypes.get_default_dtype())
     return apply_op(RSUB, (input,), {"other": _operand(other)})
 
 
@@ -988,11 +1015,15 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
-    return where(input >= other, input, other)
+    from .elementwise import maximum as elementwise_maximum
+
+    return elementwise_maximum(input, other)
 
 
 def minimum(input: Tensor, other: Tensor) -> Tensor:
-    return where(input <= other, input, other)
+    from .elementwise import minimum as elementwise_minimum
+
+    return elementwise_minimum(input, other)
 
 
 def _check_matmul_dtypes(a: Tensor, b: Tensor, what: str) -> None:

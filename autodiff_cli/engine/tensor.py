@@ -342,7 +342,7 @@ class Tensor:
 
     def _repr_suffixes(self) -> list[str]:
         if self._grad_fn is not None:
-            return [f"grad_fn=<{self._grad_fn.name()}>"]
+            return [f"grad_fn=<{type(self._grad_fn).__name__}>"]
         if self._requires_grad:
             return ["requires_grad=True"]
         return []
@@ -350,11 +350,9 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if not spec:
-            return repr(self)
-        if self._data.ndim == 0:
+        if self._data.ndim == 0:  # as PyTorch: a 0-d tensor formats as its Python number
             return format(self._data.item(), spec)
-        return format(repr(self), spec)
+        return object.__format__(self, spec)
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         raise TypeError("cannot pickle 'Tensor' object")
@@ -523,7 +521,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         out = op.forward(ad, bd)
     except ValueError:
         out = _forward(op, [ad, bd], None)
-    if not ((a._requires_grad or b_grad) and GradMode.enabled):
+    if not ((a._requires_grad or b_grad) and GradMode.enabled) or out.dtype.kind != "f":
         return _wrap(out)
     node = _new_node(op, (_edge(a), _edge(b) if b_grad else NO_EDGE))
     result = _wrap(out, True, node, 0)
@@ -552,7 +550,7 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
     if op.promotes and len(inputs) > 1:
         datas, _ = promote(datas, inputs)
     out = _forward(op, datas, params)
-    if not (needs_grad and GradMode.enabled and op.grads is not None):
+    if not (needs_grad and GradMode.enabled and op.grads is not None) or not _floating(out):
         result = _wrap(out) if op.n_outputs == 1 else tuple(_wrap(o) for o in out)
         if op.view:
             mark_view(result, inputs[0])
@@ -585,6 +583,12 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
     if op.view:
         mark_view(result, inputs[0])
     return result
+
+
+def _floating(out: Any) -> bool:
+    if isinstance(out, tuple):
+        return any(o.dtype.kind == "f" for o in out)
+    return out.dtype.kind == "f"
 
 
 def mark_view(result: Any, source: Tensor) -> None:

@@ -1,0 +1,257 @@
+"""Elementwise ops beyond the arithmetic core: atan2, clamp, maximum/minimum, frac, erfc, `//`, `%`."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import ops
+from .ops import _float_input, _operand
+from .optable import defop
+from .tensor import Tensor, apply_op
+
+__all__ = [
+    "atan2", "arctan2", "sgn", "clamp", "clip", "maximum", "minimum", "frac", "erfc", "exp2",
+    "floor_divide", "remainder", "fmod", "round",
+]  # fmt: skip
+
+_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+
+def _zero(B: Any, g: Any) -> Any:
+    return g * 0
+
+
+def _erfc(a: Any) -> Any:
+    return np.vectorize(math.erfc, otypes=[a.dtype])(a)
+
+
+ATAN2 = defop(
+    "atan2", "Atan2Backward0", np.arctan2,
+    lambda B, g, a, b: g * b / (a * a + b * b),
+    lambda B, g, a, b: -g * a / (a * a + b * b),
+    saves=(0, 1), rules=("other / (self² + other²)", "-self / (self² + other²)"),
+)  # fmt: skip
+SGN = defop("sgn", "SgnBackward0", np.sign, _zero, rules=("0",))
+FRAC = defop("frac", "FracBackward0", lambda a: a - np.trunc(a), lambda B, g: g, rules=("1",))
+ERFC = defop(
+    "erfc", "ErfcBackward0", _float_input(_erfc),
+    lambda B, g, a: -g * _TWO_OVER_SQRT_PI * B.exp(-(a * a)), saves=(0,),
+    rules=("-2/sqrt(pi) · exp(-self²)",),
+)  # fmt: skip
+EXP2 = defop(
+    "exp2", "Exp2Backward0", _float_input(np.exp2), lambda B, g, r: g * r * math.log(2),
+    saves=("result",), rules=("2^self · ln 2",),
+)  # fmt: skip
+CLAMP = defop(
+    "clamp", "ClampBackward1", lambda a, min, max: np.clip(a, min, max),
+    lambda B, g, a, min, max: g * B.astype_like((a >= min) * (a <= max), g),
+    saves=(0,), rules=("1 inside [min, max], else 0",),
+)  # fmt: skip
+CLAMP_MIN = defop(
+    "clamp_min", "ClampMinBackward0", lambda a, min: np.maximum(a, np.asarray(min, a.dtype)),
+    lambda B, g, a, min: g * B.astype_like(a >= min, g), saves=(0,), rules=("1 above min",),
+)  # fmt: skip
+CLAMP_MAX = defop(
+    "clamp_max", "ClampMaxBackward0", lambda a, max: np.minimum(a, np.asarray(max, a.dtype)),
+    lambda B, g, a, max: g * B.astype_like(a <= max, g), saves=(0,), rules=("1 below max",),
+)  # fmt: skip
+CLAMP_TENSOR = defop(
+    "clamp_tensor", "ClampBackward0", lambda a, lo, hi: _clamp_tensors(a, lo, hi),
+    lambda B, g, a, lo, hi: g * B.astype_like(_inside(a, lo, hi), g),
+    lambda B, g, a, lo, hi: g * B.astype_like(a < lo, g),
+    lambda B, g, a, lo, hi: g * B.astype_like(_above(a, lo, hi), g),
+    saves=(0, 1, 2), arg_names=("self", "min", "max"),
+    rules=("1 inside [min, max]", "1 below min", "1 above max"),
+)  # fmt: skip
+MAXIMUM = defop(
+    "maximum", "MaximumBackward0", np.maximum,
+    lambda B, g, a, b: g * B.astype_like(a > b, g) + g * B.astype_like(a == b, g) / 2,
+    lambda B, g, a, b: g * B.astype_like(a < b, g) + g * B.astype_like(a == b, g) / 2,
+    saves=(0, 1), rules=("1 where self > other (½ on ties)", "1 where other > self (½ on ties)"),
+)  # fmt: skip
+MINIMUM = defop(
+    "minimum", "MinimumBackward0", np.minimum,
+    lambda B, g, a, b: g * B.astype_like(a < b, g) + g * B.astype_like(a == b, g) / 2,
+    lambda B, g, a, b: g * B.astype_like(a > b, g) + g * B.astype_like(a == b, g) / 2,
+    saves=(0, 1), rules=("1 where self < other (½ on ties)", "1 where other < self (½ on ties)"),
+)  # fmt: skip
+REMAINDER = defop(
+    "remainder", "RemainderBackward0", lambda a, b: _int_checked(np.remainder, a, b),
+    lambda B, g, a, b: g,
+    lambda B, g, a, b: -g * B.floor(a / b),
+    saves=(0, 1), rules=("1", "-floor(self / other)"),
+)  # fmt: skip
+FMOD = defop(
+    "fmod", "FmodBackward0", lambda a, b: _int_checked(np.fmod, a, b), lambda B, g, a, b: g,
+    lambda B, g, a, b: -g * B.trunc(a / b), saves=(0, 1), rules=("1", "-trunc(self / other)"),
+)  # fmt: skip
+FLOOR_DIVIDE = defop(
+    "floor_divide", "NotImplemented", lambda a, b: _int_checked(np.floor_divide, a, b),
+    lambda B, g, a, b: _not_implemented("floor_divide"),
+    lambda B, g, a, b: _not_implemented("floor_divide"),
+    saves=(), rules=("not differentiable", "not differentiable"),
+)  # fmt: skip
+FLOOR_DIVIDE.node_cls.name = lambda self: "torch::autograd::NotImplemented"  # repr stays short
+ROUND_DECIMALS = defop(
+    "round_decimals", "RoundBackward1", lambda a, decimals: np.round(a, decimals).astype(a.dtype),
+    lambda B, g, decimals: g * 0, rules=("0",),
+)  # fmt: skip
+
+
+def _not_implemented(name: str) -> Any:
+    raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+
+
+def _int_checked(fn: Any, a: Any, b: Any) -> Any:
+    if (
+        np.asarray(a).dtype.kind in "iub"
+        and np.asarray(b).dtype.kind in "iub"
+        and np.any(np.asarray(b) == 0)
+    ):
+        raise RuntimeError("ZeroDivisionError")
+    return fn(a, b)
+
+
+def _clamp_tensors(a: Any, lo: Any, hi: Any) -> Any:
+    out = a
+    if lo is not None:
+        out = np.maximum(out, lo)
+    if hi is not None:
+        out = np.minimum(out, hi)
+    return out
+
+
+def _inside(a: Any, lo: Any, hi: Any) -> Any:
+    ok = True
+    if lo is not None:
+        ok = a >= lo
+    if hi is not None:
+        ok = ok * (a <= hi)
+    return ok
+
+
+def _above(a: Any, lo: Any, hi: Any) -> Any:
+    return a > hi
+
+
+def atan2(input: Tensor, other: Tensor) -> Tensor:
+    return apply_op(ATAN2, (input, other))
+
+
+arctan2 = atan2
+
+
+def sgn(input: Tensor) -> Tensor:
+    return apply_op(SGN, (input,))
+
+
+def frac(input: Tensor) -> Tensor:
+    return apply_op(FRAC, (input,))
+
+
+def erfc(input: Tensor) -> Tensor:
+    return apply_op(ERFC, (input,))
+
+
+def exp2(input: Tensor) -> Tensor:
+    return apply_op(EXP2, (input,))
+
+
+def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return apply_op(CLAMP_TENSOR, (input, min, max))
+    lo = -np.inf if min is None else _operand(min)
+    hi = np.inf if max is None else _operand(max)
+    return apply_op(CLAMP, (input,), {"min": lo, "max": hi})
+
+
+clip = clamp
+
+
+def clamp_min(input: Tensor, min: Any) -> Tensor:
+    return apply_op(CLAMP_MIN, (input,), {"min": _operand(min)})
+
+
+def clamp_max(input: Tensor, max: Any) -> Tensor:
+    return apply_op(CLAMP_MAX, (input,), {"max": _operand(max)})
+
+
+def maximum(input: Tensor, other: Tensor) -> Tensor:
+    return apply_op(MAXIMUM, (input, other))
+
+
+def minimum(input: Tensor, other: Tensor) -> Tensor:
+    return apply_op(MINIMUM, (input, other))
+
+
+def _binary_number_left(op: Any, input: Any, other: Any) -> Tensor:
+    if not isinstance(input, Tensor):
+        from .creation import tensor
+
+        input = tensor(input)
+    return apply_op(op, (input, _operand(other)))
+
+
+def floor_divide(input: Any, other: Any) -> Tensor:
+    return _binary_number_left(FLOOR_DIVIDE, input, other)
+
+
+def remainder(input: Any, other: Any) -> Tensor:
+    return _binary_number_left(REMAINDER, input, other)
+
+
+def fmod(input: Any, other: Any) -> Tensor:
+    return _binary_number_left(FMOD, input, other)
+
+
+def round(input: Tensor, *, decimals: int = 0) -> Tensor:
+    if decimals:
+        return apply_op(ROUND_DECIMALS, (input,), {"decimals": int(decimals)})
+    return apply_op(ops.ROUND, (input,))
+
+
+def _clamp_inplace(self: Tensor, min: Any, max: Any) -> Tensor:
+    from .tensor import apply_inplace
+
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    lo = -np.inf if min is None else _operand(min)
+    hi = np.inf if max is None else _operand(max)
+    return apply_inplace(CLAMP, self, (), {"min": lo, "max": hi})
+
+
+def _where_method(self: Tensor, condition: Any, other: Any) -> Tensor:
+    return ops.where(condition, self, other)
+
+
+def _number_only(fn: Any, swap: bool = False):
+    def method(self: Tensor, other: Any) -> Any:
+        if not isinstance(other, (Tensor, bool, int, float, np.generic)):
+            return NotImplemented
+        return fn(other, self) if swap else fn(self, other)
+
+    return method
+
+
+def _attach() -> None:
+    for name, fn in {
+        "atan2": atan2, "arctan2": atan2, "sgn": sgn, "frac": frac, "erfc": erfc, "exp2": exp2,
+        "clamp": clamp, "clip": clamp, "clamp_min": clamp_min, "clamp_max": clamp_max,
+        "maximum": maximum, "minimum": minimum, "floor_divide": floor_divide,
+        "remainder": remainder, "fmod": fmod, "round": round, "where": _where_method,
+    }.items():  # fmt: skip
+        setattr(Tensor, name, fn)
+    Tensor.clamp_ = lambda self, min=None, max=None: _clamp_inplace(self, min, max)
+    Tensor.clip_ = Tensor.clamp_
+    Tensor.__floordiv__ = _number_only(floor_divide)
+    Tensor.__rfloordiv__ = _number_only(floor_divide, swap=True)
+    Tensor.__mod__ = _number_only(remainder)
+    Tensor.__rmod__ = _number_only(remainder, swap=True)
+
+
+_attach()

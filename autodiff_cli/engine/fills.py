@@ -1,0 +1,52 @@
+"""In-place writes of new values: `fill_`, `zero_`, `copy_` (nothing flows back to the old value)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .optable import defop
+from .tensor import Tensor, apply_inplace, apply_op
+
+FILL = defop(
+    "fill_", "FillBackward2", lambda a, value: np.full_like(a, value), lambda B, g, value: g * 0,
+    promotes=False, rules=("0",),
+)  # fmt: skip
+ZERO = defop("zero_", "ZeroBackward0", lambda a: np.zeros_like(a), lambda B, g: g * 0, rules=("0",))
+COPY = defop(
+    "copy_", "CopyBackwards",
+    lambda a, src: np.array(np.broadcast_to(src, np.shape(a)), dtype=np.asarray(a).dtype),
+    lambda B, g: g * 0, lambda B, g: g, promotes=False, rules=("0", "1"),
+)  # fmt: skip
+COPY.node_cls.name = lambda self: "torch::autograd::CopyBackwards"
+
+
+def fill_(self: Tensor, value: Any) -> Tensor:
+    if isinstance(value, Tensor):
+        value = value.item()
+    return apply_inplace(FILL, self, (), {"value": value})
+
+
+def zero_(self: Tensor) -> Tensor:
+    return apply_inplace(ZERO, self, ())
+
+
+def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
+    if not isinstance(src, Tensor):
+        from .creation import tensor
+
+        src = tensor(src)
+    return apply_inplace(COPY, self, (src,))
+
+
+def copy_of_gradient(target: Tensor, g: Tensor) -> Tensor:
+    """The first gradient a leaf receives under create_graph: PyTorch copies it (CopyBackwards)."""
+    from .tensor import _wrap
+
+    return apply_op(COPY, (_wrap(np.zeros(target._data.shape, target._data.dtype)), g))
+
+
+Tensor.fill_ = fill_
+Tensor.zero_ = zero_
+Tensor.copy_ = copy_
