@@ -16,7 +16,6 @@ from . import dtypes as _dtypes
 from . import methods as _methods  # noqa: F401 - attaches Tensor methods
 from . import ops as _ops
 from . import reductions as _reductions  # noqa: F401
-from . import views as _views
 from .creation import (  # noqa: F401
     arange,
     as_tensor,
@@ -204,13 +203,13 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
 
 def result_type(tensor1: object, tensor2: object) -> dtype:
     """The dtype PyTorch's promotion rules give `tensor1 op tensor2`."""
-    dims, zeros, scalars = [], [], []
+    dims, zero_dims, scalars = [], [], []
     for x in (tensor1, tensor2):
         if isinstance(x, Tensor):
-            (dims if x.ndim else zeros).append(x._data.dtype)
+            (dims if x.ndim else zero_dims).append(x._data.dtype)
         else:
             scalars.append(_dtypes.scalar_np_dtype(x))
-    return _dtypes.BY_NUMPY[_dtypes.result_type(dims, zeros, scalars)]
+    return _dtypes.BY_NUMPY[_dtypes.result_type(dims, zero_dims, scalars)]
 
 
 def promote_types(type1: dtype, type2: dtype) -> dtype:
