@@ -31,7 +31,7 @@ def run(source: str) -> str:
         ("'{0.__class__}'.format(1)", "AttributeError"),
         ("'{x.__class__.__bases__}'.format_map({'x': 1})", "AttributeError"),
         ("'{x.__class__}'.format(x=1)", "AttributeError"),
-        ("getattr(1, '__class__')", "AttributeError"),
+        ("getattr(1, 'real')", "NameError"),
         ("open('x', 'w')", "NameError"),
         ("eval('1')", "NameError"),
         ("exec('1')", "NameError"),

@@ -13,6 +13,7 @@ from . import (  # noqa: E402, F401  (after Tensor and the ops exist)
     nn,
 )
 from . import dtypes as _dtypes
+from . import optim  # noqa: F401
 from . import methods as _methods  # noqa: F401 - attaches Tensor methods
 from . import ops as _ops
 from . import reductions as _reductions  # noqa: F401

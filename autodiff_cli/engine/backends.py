@@ -112,6 +112,8 @@ class NumpyBackend:
     log1p = staticmethod(np.log1p)
     expm1 = staticmethod(np.expm1)
     isnan = staticmethod(np.isnan)
+    floor = staticmethod(np.floor)
+    trunc = staticmethod(np.trunc)
 
     @staticmethod
     def sigmoid(x: Any) -> Any:
@@ -340,5 +342,7 @@ for _name in (
     "expm1",
     "sigmoid",
     "isnan",
+    "floor",
+    "trunc",
 ):
     setattr(TensorBackend, _name, _tensor_fn(_name))

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, limits
 from .ops import shape_arg
 from .tensor import Tensor, _wrap
 
@@ -111,6 +111,9 @@ def tensor(
     if isinstance(data, Tensor):
         np_dtype = dtypes.to_numpy(dtype) or data._data.dtype
         out = np.array(data._data, dtype=np_dtype, copy=True)
+    elif isinstance(data, (np.ndarray, np.generic)):
+        out = np.array(data, dtype=dtypes.to_numpy(dtype) or data.dtype, copy=True)
+        dtypes.from_numpy(out.dtype)  # unsupported numpy types raise here
     else:
         np_dtype = dtypes.to_numpy(dtype) or _infer_dtype(data)
         nested = _to_nested(data)
@@ -144,6 +147,7 @@ def legacy_tensor_data(args: tuple, dtype: Any) -> np.ndarray:
     if len(args) == 1 and isinstance(args[0], (list, tuple)):
         return np.array(args[0], dtype=np_dtype)
     shape = shape_arg(args)
+    limits.check_shape(shape)
     return np.zeros(shape, dtype=np_dtype)
 
 
@@ -156,6 +160,7 @@ def _shape_and_dtype(size: tuple, dtype: Any) -> tuple[tuple, np.dtype]:
 
 
 def _check_size(shape: tuple) -> None:
+    limits.check_shape(shape)
     for s in shape:
         if s < 0:
             raise RuntimeError(
@@ -283,16 +288,19 @@ def randint(*args: Any, size: Any = None, dtype: Any = None, requires_grad: bool
     low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
     shape = shape_arg((size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
     np_dtype = dtypes.to_numpy(dtype) or dtypes.NP_INT64
+    limits.check_shape(shape)
     return _finish(_Generator.rng.integers(low, high, shape).astype(np_dtype), requires_grad)
 
 
 def randperm(n: int, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     np_dtype = dtypes.to_numpy(dtype) or dtypes.NP_INT64
+    limits.check_elements(int(n))
     return _finish(_Generator.rng.permutation(int(n)).astype(np_dtype), requires_grad)
 
 
 def normal(mean: float = 0.0, std: float = 1.0, size: Any = None) -> Tensor:
     shape = shape_arg((size,)) if size is not None else ()
+    limits.check_shape(shape)
     return _wrap(
         (_Generator.rng.standard_normal(shape) * std + mean).astype(dtypes.get_default_dtype().np)
     )
@@ -322,6 +330,7 @@ def arange(
     if (e - s) / st < 0:
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
     n = math.ceil((e - s) / st)
+    limits.check_elements(n)
     data = (
         (s + np.arange(n, dtype=np.float64) * st) if np_dtype.kind == "f" else np.arange(s, e, st)
     )
@@ -332,6 +341,7 @@ def linspace(
     start: float, end: float, steps: int, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
+    limits.check_elements(int(steps))
     return _finish(np.linspace(start, end, int(steps)).astype(np_dtype), requires_grad)
 
 
@@ -344,6 +354,7 @@ def logspace(
     requires_grad: bool = False,
 ) -> Tensor:
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
+    limits.check_elements(int(steps))
     return _finish(np.logspace(start, end, int(steps), base=base).astype(np_dtype), requires_grad)
 
 
@@ -351,6 +362,7 @@ def eye(
     n: int, m: int | None = None, dtype: Any = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
+    limits.check_elements(int(n) * int(m if m is not None else n))
     return _finish(np.eye(int(n), int(m) if m is not None else None, dtype=np_dtype), requires_grad)
 
 

@@ -14,7 +14,7 @@ from .tensor import Tensor, apply_op
 
 __all__ = [
     "atan2", "arctan2", "sgn", "clamp", "clip", "maximum", "minimum", "frac", "erfc", "exp2",
-    "floor_divide", "remainder", "fmod", "round",
+    "floor_divide", "remainder", "fmod", "round", "clamp_min", "clamp_max",
 ]  # fmt: skip
 
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -84,9 +84,17 @@ REMAINDER = defop(
     lambda B, g, a, b: -g * B.floor(a / b),
     saves=(0, 1), rules=("1", "-floor(self / other)"),
 )  # fmt: skip
+REMAINDER_SCALAR = defop(
+    "remainder_scalar", "RemainderBackward1",
+    lambda a, other: _int_checked(np.remainder, a, other), lambda B, g, other: g, rules=("1",),
+)  # fmt: skip
 FMOD = defop(
     "fmod", "FmodBackward0", lambda a, b: _int_checked(np.fmod, a, b), lambda B, g, a, b: g,
     lambda B, g, a, b: -g * B.trunc(a / b), saves=(0, 1), rules=("1", "-trunc(self / other)"),
+)  # fmt: skip
+FMOD_SCALAR = defop(
+    "fmod_scalar", "FmodBackward1", lambda a, other: _int_checked(np.fmod, a, other),
+    lambda B, g, other: g, rules=("1",),
 )  # fmt: skip
 FLOOR_DIVIDE = defop(
     "floor_divide", "NotImplemented", lambda a, b: _int_checked(np.floor_divide, a, b),
@@ -102,7 +110,7 @@ ROUND_DECIMALS = defop(
 
 
 def _not_implemented(name: str) -> Any:
-    raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+    raise RuntimeError(f"derivative for aten::{name} is not implemented")
 
 
 def _int_checked(fn: Any, a: Any, b: Any) -> Any:
@@ -202,10 +210,14 @@ def floor_divide(input: Any, other: Any) -> Tensor:
 
 
 def remainder(input: Any, other: Any) -> Tensor:
+    if isinstance(input, Tensor) and not isinstance(other, Tensor):
+        return apply_op(REMAINDER_SCALAR, (input,), {"other": _operand(other)})
     return _binary_number_left(REMAINDER, input, other)
 
 
 def fmod(input: Any, other: Any) -> Tensor:
+    if isinstance(input, Tensor) and not isinstance(other, Tensor):
+        return apply_op(FMOD_SCALAR, (input,), {"other": _operand(other)})
     return _binary_number_left(FMOD, input, other)
 
 

@@ -1,5 +1,498 @@
-"""Indexing ops beyond `x[i]`: masked_fill, index_select, gather, scatter_add, ..."""
+"""Indexing: `x[i]`, `x[i] = v`, and masked_fill, index_select, gather, scatter, scatter_add.
+
+`x[...]` is taken apart as PyTorch does: integers become `select`, slices `slice`, `None`
+`unsqueeze` (all views, one node each: `x[0, 1]` is two SelectBackward0), then the tensor and
+list indices, if any, are applied at once (IndexBackward0). `x[i] = v` writes through the view
+the basic part selects (`fill_`/`copy_`, or `index_put_` with tensor indices): on a tensor in a
+graph that is an in-place op on a view, recorded as CopySlices (see `inplace.py`).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from typing import Any
+
+import numpy as np
+
+from . import views
+from .inplace import COPY, FILL, INDEX_PUT, after_inplace
+from .optable import defop
+from .tensor import Tensor, _norm_dim, _wrap, apply_inplace, apply_op, broadcast_error
+
+__all__ = ["masked_fill", "index_select", "gather", "scatter", "scatter_add"]
+
+ZERO_DIM_MESSAGE = (
+    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
+    "to convert a 0-dim tensor to a number"
+)
+
+
+def _dims_text(shape: Any) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+# --------------------------------------------------------------------------------------------
+# Taking an index apart
+# --------------------------------------------------------------------------------------------
+
+
+def _as_int(part: Any) -> int | None:
+    """The integer an index part stands for (Python/numpy ints, 0-d integer tensors), or None."""
+    if isinstance(part, bool):
+        return None
+    if isinstance(part, (int, np.integer)):
+        return int(part)
+    if isinstance(part, Tensor) and part._data.ndim == 0 and part._data.dtype.kind in "iu":
+        return int(part._data)
+    return None
+
+
+def _as_bool(part: Any) -> bool | None:
+    if isinstance(part, (bool, np.bool_)):
+        return bool(part)
+    if isinstance(part, Tensor) and part._data.ndim == 0 and part._data.dtype.kind == "b":
+        return bool(part._data)
+    return None
+
+
+def _advanced_array(part: Any) -> np.ndarray | None:
+    """A tensor or list index as a numpy array (None when `part` is not one)."""
+    if isinstance(part, Tensor):
+        data = np.asarray(part._data)
+    elif isinstance(part, (list, np.ndarray)):
+        data = np.asarray(
+            [p._data if isinstance(p, Tensor) else p for p in part]
+            if isinstance(part, list)
+            else part
+        )
+        if data.size == 0:
+            data = data.astype(np.int64)
+    else:
+        return None
+    if data.dtype.kind not in "biu":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return data
+
+
+def _consumed(part: Any) -> int:
+    """How many dimensions of the indexed tensor an index part uses."""
+    if part is None or part is Ellipsis or _as_bool(part) is not None:
+        return 0
+    if _as_int(part) is not None or isinstance(part, slice):
+        return 1
+    array = _advanced_array(part)
+    if array is None:
+        raise IndexError(
+            "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+            f"valid indices (got {type(part).__name__})"
+        )
+    return array.ndim if array.dtype == np.bool_ else 1
+
+
+def _slice_bounds(part: slice, size: int) -> tuple[int, int, int]:
+    if part.step is not None:
+        step = int(part.step)
+        if step == 0:
+            raise ValueError("slice step cannot be zero")
+        if step < 0:
+            raise ValueError("step must be greater than zero")
+    start, stop, step = part.indices(size)
+    return start, max(stop, start), step
+
+
+def _apply_basic(t: Tensor, parts: tuple, keep_full_slices: bool) -> tuple[Tensor, list]:
+    """Applies ints, slices, None and ... as views; returns the view and the advanced parts as
+    (dimension of the view, numpy array) pairs."""
+    ndim = t._data.ndim
+    used = sum(_consumed(p) for p in parts)
+    if used > ndim:
+        if ndim == 0:
+            raise IndexError(ZERO_DIM_MESSAGE)
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    result, dim, real_dim = t, 0, 0
+    advanced: list = []
+    expanded = False
+    for part in parts:
+        if part is Ellipsis:
+            if not expanded:  # a further `...` stands for no dimension
+                dim += ndim - used
+                real_dim += ndim - used
+                expanded = True
+            continue
+        if part is None:
+            result = views.unsqueeze(result, dim)
+            dim += 1
+            continue
+        flag = _as_bool(part)
+        if flag is not None:
+            result = views.unsqueeze(result, dim)
+            advanced.append((dim, np.array([flag])))
+            dim += 1
+            continue
+        index = _as_int(part)
+        shape = result._data.shape
+        if index is not None:
+            size = shape[dim]
+            if not -size <= index < size:
+                raise IndexError(
+                    f"index {index} is out of bounds for dimension {real_dim} with size {size}"
+                )
+            result = views.select(result, dim, index)
+            real_dim += 1
+            continue
+        if isinstance(part, slice):
+            start, stop, step = _slice_bounds(part, shape[dim])
+            if keep_full_slices or (start, stop, step) != (0, shape[dim], 1):
+                result = views.slice_dim(result, dim, start, stop, step)
+            dim += 1
+            real_dim += 1
+            continue
+        array = _advanced_array(part)
+        if array.dtype == np.bool_:
+            covered = shape[dim : dim + array.ndim]
+            for k, n in enumerate(array.shape):
+                if covered[k] != n:
+                    raise IndexError(
+                        f"The shape of the mask {_dims_text(array.shape)} at index {k} does not "
+                        f"match the shape of the indexed tensor {_dims_text(shape)} at index "
+                        f"{dim + k}"
+                    )
+        else:
+            size = shape[dim]
+            bad = array[(array >= size) | (array < -size)]
+            if bad.size:
+                raise IndexError(
+                    f"index {int(bad.flat[0])} is out of bounds for dimension {real_dim} with "
+                    f"size {size}"
+                )
+        advanced.append((dim, array))
+        width = array.ndim if array.dtype == np.bool_ else 1
+        dim += width
+        real_dim += width
+    return result, advanced
+
+
+def _numpy_index(advanced: list) -> tuple:
+    """The numpy index applying the advanced parts at their dimensions (`:` elsewhere)."""
+    index: list = []
+    dim = 0
+    for at, array in advanced:
+        index.extend([slice(None)] * (at - dim))
+        index.append(array)
+        dim = at + (array.ndim if array.dtype == np.bool_ else 1)
+    return tuple(index)
+
+
+def getitem(self: Tensor, index: Any) -> Tensor:
+    if not isinstance(index, tuple):
+        if index is Ellipsis:
+            return views.apply_view(views.ALIAS, self)
+        if isinstance(index, slice):  # a lone slice is always recorded, even `x[:]`
+            if self._data.ndim == 0:
+                raise IndexError(ZERO_DIM_MESSAGE)
+            start, stop, step = _slice_bounds(index, self._data.shape[0])
+            return views.slice_dim(self, 0, start, stop, step)
+        index = (index,)
+    result, advanced = _apply_basic(self, index, keep_full_slices=False)
+    if advanced:
+        return views.index_plain(result, _numpy_index(advanced))
+    if result is self:
+        return views.apply_view(views.ALIAS, self)
+    return result
+
+
+# --------------------------------------------------------------------------------------------
+# Index assignment
+# --------------------------------------------------------------------------------------------
+
+
+def _value_tensor(value: Any, like: Tensor) -> Tensor:
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, int, float, np.generic)):
+        return _wrap(np.asarray(value, dtype=like._data.dtype))
+    from .creation import tensor
+
+    return tensor(value, dtype=like.dtype)
+
+
+def setitem(self: Tensor, index: Any, value: Any) -> None:
+    parts = index if isinstance(index, tuple) else (index,)
+    target, advanced = _apply_basic(self, parts, keep_full_slices=False)
+    value = _value_tensor(value, self)
+    if advanced:
+        params = {"index": _numpy_index(advanced)}
+        apply_inplace(INDEX_PUT, target, (value,), params)
+    elif value._data.ndim == 0:
+        apply_inplace(FILL, target, (value,))
+    else:
+        if value._data.shape != target._data.shape:
+            value = views.expand(value, target._data.shape)
+        apply_inplace(COPY, target, (value,))
+    if target is self:
+        after_inplace(self)
+
+
+# --------------------------------------------------------------------------------------------
+# masked_fill, index_select, gather, scatter, scatter_add
+# --------------------------------------------------------------------------------------------
+
+
+def _masked_fill_forward(a: Any, *value: Any, mask: Any) -> np.ndarray:
+    fill = value[0] if value else None
+    try:
+        out = np.where(mask, np.asarray(fill).astype(a.dtype), a)
+    except ValueError:
+        raise broadcast_error([mask.shape, a.shape]) from None
+    if out.shape != a.shape:
+        raise broadcast_error([mask.shape, a.shape])
+    return out
+
+
+MASKED_FILL = defop(
+    "masked_fill",
+    "MaskedFillBackward0",
+    lambda a, mask, value: _masked_fill_forward(a, value, mask=mask),
+    lambda B, g, mask, value: B.where(B.const(mask), 0.0, g),
+    promotes=False,
+    rules=("1 where the mask is False, else 0",),
+)
+MASKED_FILL_TENSOR = defop(
+    "masked_fill_tensor",
+    "MaskedFillBackward1",
+    lambda a, value, mask: _masked_fill_forward(a, value, mask=mask),
+    lambda B, g, mask: B.where(B.const(mask), 0.0, g),
+    lambda B, g, mask: B.where(B.const(mask), g, 0.0),
+    promotes=False,
+    arg_names=("self", "value"),
+    rules=("1 where the mask is False, else 0", "sum of the gradient where the mask is True"),
+)
+
+
+def _masked_fill_args(input: Tensor, mask: Any, value: Any) -> tuple:
+    if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
+        dtype = _SCALAR_TYPE_NAMES.get(str(mask.dtype).replace("torch.", ""), str(mask.dtype))
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {dtype}"
+        )
+    if isinstance(value, Tensor) and value._data.ndim != 0:
+        raise RuntimeError(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value._data.ndim} dimension(s)."
+        )
+    return np.asarray(mask._data), value
+
+
+_SCALAR_TYPE_NAMES = {
+    "float32": "float",
+    "float64": "double",
+    "float16": "half",
+    "int64": "long",
+    "int32": "int",
+    "int16": "short",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+}
+
+
+def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
+    mask_data, value = _masked_fill_args(input, mask, value)
+    if isinstance(value, Tensor):
+        return apply_op(MASKED_FILL_TENSOR, (input, value), {"mask": mask_data})
+    return apply_op(MASKED_FILL, (input,), {"mask": mask_data, "value": value})
+
+
+def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    mask_data, value = _masked_fill_args(self, mask, value)
+    if isinstance(value, Tensor):
+        out = apply_inplace(MASKED_FILL_TENSOR, self, (value,), {"mask": mask_data})
+    else:
+        out = apply_inplace(MASKED_FILL, self, (), {"mask": mask_data, "value": value})
+    after_inplace(self)
+    return out
+
+
+def _index_grad(B: Any, g: Any, index: tuple, shape: tuple) -> Any:
+    return B.index_backward(g, shape, index)
+
+
+INDEX_SELECT = defop(
+    "index_select",
+    "IndexSelectBackward0",
+    lambda a, index, shape: a[index],
+    lambda B, g, index, shape: _index_grad(B, g, index, shape),
+    rules=("1 at the selected rows (summed where repeated)",),
+)
+GATHER = defop(
+    "gather",
+    "GatherBackward0",
+    lambda a, index, shape: a[index],
+    lambda B, g, index, shape: _index_grad(B, g, index, shape),
+    rules=("1 at the gathered positions (summed where repeated)",),
+)
+
+
+def _gather_any(B: Any, g: Any, index: tuple) -> Any:
+    if B.creates_graph:
+        return views.index_plain(g, index)
+    return g[index]
+
+
+def _scatter_add_forward(a: Any, src: Any, index: tuple, region: tuple) -> np.ndarray:
+    out = np.array(a, copy=True)
+    np.add.at(out, index, src[region])
+    return out
+
+
+def _scatter_forward(a: Any, *src: Any, index: tuple, region: tuple, value: Any = None) -> Any:
+    out = np.array(a, copy=True)
+    out[index] = src[0][region] if src else value
+    return out
+
+
+SCATTER_ADD = defop(
+    "scatter_add",
+    "ScatterAddBackward0",
+    lambda a, src, index, region: _scatter_add_forward(a, src, index, region),
+    lambda B, g, index, region: g,
+    lambda B, g, index, region: _gather_any(B, g, index),
+    arg_names=("self", "src"),
+    rules=("1", "1 at the positions it was added to"),
+)
+SCATTER = defop(
+    "scatter",
+    "ScatterBackward0",
+    lambda a, src, index, region: _scatter_forward(a, src, index=index, region=region),
+    lambda B, g, index, region: _zero_grad_at(B, g, index),
+    lambda B, g, index, region: _gather_any(B, g, index),
+    arg_names=("self", "src"),
+    rules=("1 where not overwritten", "1 at the positions it was written to"),
+)
+SCATTER_VALUE = defop(
+    "scatter_value",
+    "ScatterBackward1",
+    lambda a, index, region, value: _scatter_forward(a, index=index, region=region, value=value),
+    lambda B, g, index, region, value: _zero_grad_at(B, g, index),
+    rules=("1 where not overwritten",),
+)
+
+
+def _zero_grad_at(B: Any, g: Any, index: tuple) -> Any:
+    mask = np.ones(g.shape, dtype=bool)
+    mask[index] = False
+    return B.where(B.const(mask), g, 0.0)
+
+
+def _check_index_dtype(index: Any, what: str) -> np.ndarray:
+    data = np.asarray(index._data)
+    if data.dtype.kind not in "iu":
+        raise RuntimeError(what)
+    return data
+
+
+def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
+    data = _check_index_dtype(index, "index_select(): Expected dtype int32 or int64 for index")
+    if data.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    nd = input._data.ndim
+    dim = _norm_dim(dim, nd)
+    size = input._data.shape[dim] if nd else 1
+    data = data.reshape(-1)
+    if data.size and (data.max() >= size or data.min() < -size):
+        raise IndexError("index out of range in self")
+    if nd == 0:
+        return apply_op(views.CLONE, (input,))
+    np_index = (slice(None),) * dim + (data,)
+    return apply_op(INDEX_SELECT, (input,), {"index": np_index, "shape": input._data.shape})
+
+
+def _scatter_index(input_shape: tuple, dim: int, data: np.ndarray) -> tuple:
+    """The numpy index picking, for each position of `index`, the element along `dim`."""
+    nd = len(input_shape)
+    parts = []
+    for d in range(nd):
+        if d == dim:
+            parts.append(data)
+        else:
+            shape = [1] * nd
+            shape[d] = data.shape[d]
+            parts.append(np.arange(data.shape[d]).reshape(shape))
+    return tuple(parts)
+
+
+def _check_scatter_index(input: Tensor, dim: int, index: Tensor, name: str, what: str) -> tuple:
+    nd = input._data.ndim
+    dim = _norm_dim(dim, nd)
+    data = _check_index_dtype(index, f"{name}(): Expected dtype int32/int64 for index")
+    if data.ndim != nd:
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {what} tensor")
+    dim = _norm_dim(dim, nd)
+    size = input._data.shape[dim]
+    bad = data[(data >= size) | (data < -size)]
+    if bad.size:
+        raise RuntimeError(
+            f"index {int(bad.flat[0])} is out of bounds for dimension {dim} with size {size}"
+        )
+    return dim, data
+
+
+def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    dim, data = _check_scatter_index(input, dim, index, "gather", "input")
+    np_index = _scatter_index(input._data.shape, dim, data)
+    return apply_op(GATHER, (input,), {"index": np_index, "shape": input._data.shape})
+
+
+def _scatter_params(input: Tensor, dim: int, index: Tensor, name: str) -> dict:
+    dim, data = _check_scatter_index(input, dim, index, name, "self")
+    return {
+        "index": _scatter_index(input._data.shape, dim, data),
+        "region": tuple(slice(0, n) for n in data.shape),
+    }
+
+
+def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    return apply_op(SCATTER_ADD, (input, src), _scatter_params(input, dim, index, "scatter_add"))
+
+
+def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    params = _scatter_params(self, dim, index, "scatter_add")
+    out = apply_inplace(SCATTER_ADD, self, (src,), params)
+    after_inplace(self)
+    return out
+
+
+def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None) -> Any:
+    params = _scatter_params(input, dim, index, "scatter")
+    source = value if src is None else src
+    if isinstance(source, Tensor):
+        return apply_op(SCATTER, (input, source), params)
+    return apply_op(SCATTER_VALUE, (input,), {**params, "value": source})
+
+
+def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None) -> Any:
+    params = _scatter_params(self, dim, index, "scatter")
+    source = value if src is None else src
+    if isinstance(source, Tensor):
+        out = apply_inplace(SCATTER, self, (source,), params)
+    else:
+        out = apply_inplace(SCATTER_VALUE, self, (), {**params, "value": source})
+    after_inplace(self)
+    return out
+
+
+def _attach() -> None:
+    Tensor.__getitem__ = getitem
+    Tensor.__setitem__ = setitem
+    for name, fn in {
+        "masked_fill": masked_fill,
+        "masked_fill_": masked_fill_,
+        "index_select": index_select,
+        "gather": gather,
+        "scatter": scatter,
+        "scatter_": scatter_,
+        "scatter_add": scatter_add,
+        "scatter_add_": scatter_add_,
+    }.items():
+        setattr(Tensor, name, fn)
+
+
+_attach()

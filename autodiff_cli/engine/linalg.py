@@ -1,3 +1,128 @@
-"""`torch.linalg`: norm, vector_norm, matrix_norm, det, inv."""
+"""`torch.linalg`: norm, vector_norm, matrix_norm, det, inv (the ops are in matrix.py and ops.py)."""
 
 from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import ops
+from .matrix import DET, INV, _LinAlgError, check_square
+from .tensor import Tensor, _norm_dim, apply_op
+
+__all__ = ["norm", "vector_norm", "matrix_norm", "det", "inv", "LinAlgError"]
+
+LinAlgError = _LinAlgError
+
+
+def _float_check(x: Tensor, fn: str) -> None:
+    if x._data.dtype.kind != "f":
+        raise RuntimeError(
+            f"linalg.{fn}: Expected a floating point or complex tensor as input. Got "
+            f"{ops._type_word(x._data.dtype)}"
+        )
+
+
+def _dim_tuple(dim: Any, ndim: int) -> tuple | None:
+    if dim is None:
+        return None
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    return tuple(_norm_dim(int(d), ndim) for d in dims)
+
+
+def vector_norm(
+    x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+) -> Tensor:
+    """The p-norm of the flattened input, or along `dim` (LinalgVectorNormBackward0)."""
+    if isinstance(ord, str) or not isinstance(ord, (int, float)):
+        raise TypeError(
+            "linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
+            f"{type(ord).__name__}"
+        )
+    if dtype is not None:
+        x = x.to(dtype)
+    _float_check(x, "vector_norm")
+    params = {"p": float(ord), "dim": _dim_tuple(dim, x.ndim), "keepdim": keepdim}
+    return apply_op(ops.NORM, (x,), params)
+
+
+def matrix_norm(
+    A: Tensor,  # noqa: N803 - PyTorch's argument name
+    ord: Any = "fro",
+    dim: Any = (-2, -1),
+    keepdim: bool = False,
+    *,
+    dtype: Any = None,
+) -> Tensor:
+    """'fro', 1, -1, inf, -inf (ord 2, -2 and 'nuc' need an SVD, which is not supported)."""
+    if A.ndim < 2:
+        raise RuntimeError(
+            "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
+        )
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else None
+    if dims is None or len(dims) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {_dims_text(dim)}")
+    d0, d1 = (_norm_dim(int(d), A.ndim) for d in dims)
+    if ord == "fro":
+        return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
+    if ord in ("nuc", 2, -2):
+        raise NotImplementedError(
+            f"linalg.matrix_norm: ord={ord!r} needs a singular value decomposition, which "
+            "autodiff does not implement"
+        )
+    if isinstance(ord, str) or ord not in (1, -1, math.inf, -math.inf):
+        raise RuntimeError(f"linalg.matrix_norm: Order {_ord_text(ord)} not supported.")
+    if abs(ord) == math.inf:
+        d0, d1 = d1, d0
+    if not keepdim and d0 < d1:
+        d1 -= 1
+    sums = vector_norm(A, 1.0, d0, keepdim, dtype=dtype)
+    extreme = "amax" if ord > 0 else "amin"
+    if hasattr(Tensor, extreme):
+        return getattr(sums, extreme)(d1, keepdim)
+    return (ops.max if ord > 0 else ops.min)(sums, d1, keepdim)[0]
+
+
+def _dims_text(dim: Any) -> str:
+    if isinstance(dim, (tuple, list)):
+        return "[" + ", ".join(str(d) for d in dim) + "]"
+    return str(dim)
+
+
+def _ord_text(ord: Any) -> str:
+    return str(int(ord)) if isinstance(ord, float) and ord.is_integer() else str(ord)
+
+
+def norm(
+    A: Tensor,  # noqa: N803 - PyTorch's argument name
+    ord: Any = None,
+    dim: Any = None,
+    keepdim: bool = False,
+    *,
+    dtype: Any = None,
+) -> Tensor:
+    """A vector norm or, for a 2-D input (or a 2-tuple `dim`) with an `ord`, a matrix norm."""
+    if dim is not None:
+        dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+        if len(dims) == 2:
+            return matrix_norm(A, "fro" if ord is None else ord, dims, keepdim, dtype=dtype)
+        return vector_norm(A, 2 if ord is None else ord, dims, keepdim, dtype=dtype)
+    if ord is None:
+        return vector_norm(A, 2, None, keepdim, dtype=dtype)
+    if A.ndim not in (1, 2):
+        raise RuntimeError(
+            "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
+            f"Got {A.ndim}D."
+        )
+    if A.ndim == 2:
+        return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype)
+    return vector_norm(A, ord, None, keepdim, dtype=dtype)
+
+
+def det(A: Tensor) -> Tensor:  # noqa: N803
+    check_square(A, "det")
+    return apply_op(DET, (A,))
+
+
+def inv(A: Tensor) -> Tensor:  # noqa: N803
+    check_square(A, "inv")
+    return apply_op(INV, (A,))

@@ -1,5 +1,784 @@
-"""Matrix functions at the top level of torch: trace, diag, diagonal, tril, triu, ..."""
+"""Matrix functions at the top level of torch: the matmul family, trace, diag, diagonal, tril,
+triu, det and inverse.
+
+`matmul` follows ATen's `_matmul_impl` step by step (dot / mv / mm, folding the batch of the larger
+operand into an `mm`, or expanding both batches into a `bmm`), so its graph shows the nodes PyTorch
+shows: `UnsafeViewBackward0`, `BmmBackward0`, `ViewBackward0`, `ExpandBackward0`, ...
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from typing import Any
+
+import numpy as np
+
+from . import ops
+from .ops import SQUEEZE_DIM, TRANSPOSE, UNSQUEEZE, VIEW, expand, squeeze_dims
+from .optable import defop
+from .tensor import Tensor, _norm_dim, apply_op, broadcast_error
+
+__all__ = [
+    "matmul",
+    "mm",
+    "mv",
+    "bmm",
+    "dot",
+    "vdot",
+    "outer",
+    "ger",
+    "inner",
+    "addmm",
+    "trace",
+    "diag",
+    "diagonal",
+    "diag_embed",
+    "tril",
+    "triu",
+    "det",
+    "inverse",
+    "softmax",
+    "log_softmax",
+]
+
+# C++ scalar type names PyTorch prints in some dtype errors ("float != double").
+_CPP_TYPE = {
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+}
+
+
+class _LinAlgError(RuntimeError):
+    """`torch._C._LinAlgError`, raised for singular matrices; `torch.linalg.LinAlgError`."""
+
+
+_LinAlgError.__module__ = "torch._C"
+
+
+# --------------------------------------------------------------------------------------------
+# Backward helpers: each works on numpy arrays and, with `B.creates_graph`, on Tensors
+# --------------------------------------------------------------------------------------------
+
+
+def _np_dtype(x: Any) -> np.dtype:
+    return x._data.dtype if isinstance(x, Tensor) else np.asarray(x).dtype
+
+
+def _mT(B: Any, x: Any) -> Any:  # noqa: N802 - PyTorch's name
+    return B.transpose(x, -1, -2)
+
+
+def _as_column(B: Any, x: Any) -> Any:
+    return B.reshape(x, (x.shape[0], 1))
+
+
+def _as_row(B: Any, x: Any) -> Any:
+    return B.reshape(x, (1, x.shape[0]))
+
+
+def _matrix_grad(B: Any, g: Any, fn: Any, np_fn: Any, *args: Any) -> Any:
+    """`fn(g, *args)` on Tensors (recorded), `np_fn(g, *args)` on arrays."""
+    return fn(g, *args) if B.creates_graph else np_fn(g, *args)
+
+
+def _diagonal_np(a: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> np.ndarray:
+    """A view of the diagonal, moved to the last dim; writable when `a` is (numpy's is not)."""
+    a = np.asarray(a)
+    index = [slice(None)] * a.ndim
+    index[dim2 if offset >= 0 else dim1] = slice(abs(offset), None)
+    start = a[tuple(index)]
+    length = max(0, min(start.shape[dim1], start.shape[dim2]))
+    keep = [i for i in range(a.ndim) if i not in (dim1, dim2)]
+    shape = tuple(a.shape[i] for i in keep) + (length,)
+    strides = tuple(a.strides[i] for i in keep) + (a.strides[dim1] + a.strides[dim2],)
+    return np.lib.stride_tricks.as_strided(start, shape, strides, writeable=a.flags.writeable)
+
+
+def _diagonal_scatter_np(g: Any, shape: tuple, offset: int, dim1: int, dim2: int) -> np.ndarray:
+    out = np.zeros(shape, np.asarray(g).dtype)
+    _diagonal_np(out, offset, dim1, dim2)[...] = g
+    return out
+
+
+def _diagonal_grad(B: Any, g: Any, shape: tuple, offset: int, dim1: int, dim2: int) -> Any:
+    if B.creates_graph:
+        return apply_op(
+            DIAGONAL_BACKWARD,
+            (g,),
+            {"shape": shape, "offset": offset, "dim1": dim1, "dim2": dim2},
+        )
+    return _diagonal_scatter_np(g, shape, offset, dim1, dim2)
+
+
+def _lu(a: np.ndarray, transposed: bool = False) -> tuple[np.ndarray, int, int]:
+    """LU with partial pivoting as LAPACK's getrf does it, in `a`'s dtype: the factor, the
+    permutation sign, and LAPACK's `info` (1-based index of the first zero pivot, 0 if none).
+    PyTorch's det factors `a.T` (its row-major data read column-major), inv factors `a`;
+    mirroring that keeps the float32 rounding, and which pivot is zero, PyTorch's."""
+    u = np.array(a.T if transposed else a, dtype=a.dtype)
+    n = u.shape[0]
+    sign, info = 1, 0
+    for j in range(n):
+        p = j + int(np.argmax(np.abs(u[j:, j])))
+        if u[p, j] != 0:
+            if p != j:
+                u[[j, p]] = u[[p, j]]
+                sign = -sign
+            u[j + 1 :, j] *= np.asarray(1, a.dtype) / u[j, j]
+        elif info == 0:
+            info = j + 1
+        u[j + 1 :, j + 1 :] -= np.outer(u[j + 1 :, j], u[j, j + 1 :]).astype(a.dtype)
+    return u, sign, info
+
+
+def _det_np(a: np.ndarray) -> np.ndarray:
+    out = np.empty(a.shape[:-2], a.dtype)
+    for idx in np.ndindex(*a.shape[:-2]):
+        u, sign, _ = _lu(a[idx], transposed=True)
+        d = np.asarray(1, a.dtype)
+        for v in np.diagonal(u):
+            d = (d * v).astype(a.dtype)
+        out[idx] = d if sign > 0 else -d
+    return out
+
+
+def _inv_np(a: np.ndarray) -> np.ndarray:
+    for idx in np.ndindex(*a.shape[:-2]):
+        _, _, info = _lu(a[idx])
+        if info:
+            batch = f"(Batch element {np.ravel_multi_index(idx, a.shape[:-2])}): " if idx else ""
+            raise _LinAlgError(
+                f"linalg.inv: {batch}The diagonal element {info} is zero, the inversion could not "
+                "be completed because the input matrix is singular."
+            )
+    return np.linalg.inv(a.astype(np.float64)).astype(a.dtype)
+
+
+def _cofactor_np(a: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """d det(a) / d a: det · a⁻ᵀ, or through the SVD where a is singular."""
+    a64 = a.astype(np.float64)
+    out = np.empty(a.shape, np.float64)
+    for idx in np.ndindex(*a.shape[:-2]):
+        m = a64[idx]
+        if d[idx] != 0:
+            out[idx] = float(d[idx]) * np.linalg.inv(m).T
+            continue
+        u, s, vt = np.linalg.svd(m)
+        others = np.array([np.prod(np.delete(s, i)) for i in range(len(s))])
+        scale = np.linalg.det(u) * np.linalg.det(vt)
+        out[idx] = scale * (u * others) @ vt
+    return out.astype(a.dtype)
+
+
+def _det_grad(B: Any, g: Any, a: Any, r: Any) -> Any:
+    if not B.creates_graph:
+        g = np.asarray(g)[..., None, None]
+        return g * _cofactor_np(np.asarray(a), np.asarray(r))
+    g = g.unsqueeze(-1).unsqueeze(-1)
+    return g * r.unsqueeze(-1).unsqueeze(-1) * inverse(a).transpose(-1, -2)
+
+
+def _mm_np(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Matrix products rounded as PyTorch's CPU BLAS rounds them: for small float products, each
+    term rounded then summed in order (no fused multiply-add); otherwise numpy's BLAS."""
+    n, k, m = a.shape[-2], a.shape[-1], b.shape[-1]
+    if a.dtype.kind != "f" or k == 0 or n * k * m >= _SMALL_GEMM:
+        return np.matmul(a, b)
+    terms = a[..., :, :, None] * b[..., None, :, :]
+    out = np.array(terms[..., 0, :])
+    for i in range(1, k):
+        out += terms[..., i, :]
+    return out
+
+
+_SMALL_GEMM = 4096
+
+
+# --------------------------------------------------------------------------------------------
+# The table
+# --------------------------------------------------------------------------------------------
+
+MM = defop(
+    "mm",
+    "MmBackward0",
+    _mm_np,
+    lambda B, g, a, b: B.matmul(g, B.transpose(b)),
+    lambda B, g, a, b: B.matmul(B.transpose(a), g),
+    saves=(0, 1),
+    cross_saves=True,
+    arg_names=("self", "mat2"),
+    rules=("grad @ mat2ᵀ", "selfᵀ @ grad"),
+)
+BMM = defop(
+    "bmm",
+    "BmmBackward0",
+    _mm_np,
+    lambda B, g, a, b: B.matmul(g, _mT(B, b)),
+    lambda B, g, a, b: B.matmul(_mT(B, a), g),
+    saves=(0, 1),
+    cross_saves=True,
+    arg_names=("self", "mat2"),
+    rules=("grad @ mat2ᵀ (per batch)", "selfᵀ @ grad (per batch)"),
+)
+ADDMM = defop(
+    "addmm",
+    "AddmmBackward0",
+    lambda c, a, b: c + _mm_np(a, b),
+    lambda B, g, a, b: g,
+    lambda B, g, a, b: B.matmul(g, B.transpose(b)),
+    lambda B, g, a, b: B.matmul(B.transpose(a), g),
+    saves=(1, 2),
+    arg_names=("self", "mat1", "mat2"),
+    rules=("1", "grad @ mat2ᵀ", "mat1ᵀ @ grad"),
+)
+DOT = defop(
+    "dot",
+    "DotBackward0",
+    np.dot,
+    lambda B, g, a, b: g * b,
+    lambda B, g, a, b: g * a,
+    saves=(0, 1),
+    cross_saves=True,
+    arg_names=("self", "tensor"),
+    rules=("tensor", "self"),
+)
+MV = defop(
+    "mv",
+    "MvBackward0",
+    np.matmul,
+    lambda B, g, m, v: B.matmul(_as_column(B, g), _as_row(B, v)),
+    lambda B, g, m, v: B.matmul(B.transpose(m), g),
+    saves=(0, 1),
+    cross_saves=True,
+    arg_names=("self", "vec"),
+    rules=("outer(grad, vec)", "selfᵀ @ grad"),
+)
+UNSAFE_VIEW = defop(
+    "_unsafe_view",
+    "UnsafeViewBackward0",
+    lambda a, shape, source: np.reshape(a, shape),
+    lambda B, g, shape, source: B.reshape(g, source),
+    rules=("reshape back",),
+)
+RESHAPE_ALIAS = defop(
+    "_reshape_alias",
+    "ReshapeAliasBackward0",
+    lambda a, shape, source: np.reshape(a, shape, copy=False),
+    lambda B, g, shape, source: B.reshape(g, source),
+    rules=("reshape back",),
+    view=True,
+)
+TRACE = defop(
+    "trace",
+    "TraceBackward0",
+    lambda a, shape: np.trace(a, dtype=np.int64 if a.dtype.kind in "biu" else a.dtype),
+    lambda B, g, shape: B.expand(g, shape) * B.const(np.eye(*shape, dtype=_np_dtype(g))),
+    rules=("1 on the diagonal",),
+)
+DIAGONAL = defop(
+    "diagonal",
+    "DiagonalBackward0",
+    lambda a, offset, dim1, dim2, shape: _diagonal_np(a, offset, dim1, dim2),
+    lambda B, g, offset, dim1, dim2, shape: _diagonal_grad(B, g, shape, offset, dim1, dim2),
+    rules=("1 on the diagonal",),
+    view=True,
+)
+DIAG_COPY = defop(
+    "diag",
+    "DiagonalBackward0_copy",
+    lambda a, offset, dim1, dim2, shape: np.array(_diagonal_np(a, offset, dim1, dim2)),
+    lambda B, g, offset, dim1, dim2, shape: _diagonal_grad(B, g, shape, offset, dim1, dim2),
+    rules=("1 on the diagonal",),
+)
+DIAGONAL_BACKWARD = defop(
+    "diagonal_backward",
+    "DiagonalBackwardBackward0",
+    lambda g, shape, offset, dim1, dim2: _diagonal_scatter_np(g, shape, offset, dim1, dim2),
+    lambda B, g, shape, offset, dim1, dim2: _matrix_grad(
+        B,
+        g,
+        lambda t, *a: diagonal(t, *a),
+        lambda t, *a: np.array(_diagonal_np(t, *a)),
+        offset,
+        dim1,
+        dim2,
+    ),
+    rules=("the diagonal",),
+)
+DIAG_EMBED = defop(
+    "diag_embed",
+    "DiagEmbedBackward0",
+    lambda v, offset: _diag_embed_np(v, offset),
+    lambda B, g, offset: _matrix_grad(
+        B,
+        g,
+        lambda t: diagonal(t, offset, -2, -1),
+        lambda t: np.array(_diagonal_np(t, offset, t.ndim - 2, t.ndim - 1)),
+    ),
+    rules=("the diagonal of grad",),
+)
+TRIL = defop(
+    "tril",
+    "TrilBackward0",
+    lambda a, diagonal: np.tril(a, diagonal),
+    lambda B, g, diagonal: _matrix_grad(B, g, tril, np.tril, diagonal),
+    rules=("1 on and below the diagonal",),
+)
+TRIU = defop(
+    "triu",
+    "TriuBackward0",
+    lambda a, diagonal: np.triu(a, diagonal),
+    lambda B, g, diagonal: _matrix_grad(B, g, triu, np.triu, diagonal),
+    rules=("1 on and above the diagonal",),
+)
+DET = defop(
+    "linalg_det",
+    "LinalgDetBackward0",
+    _det_np,
+    _det_grad,
+    saves=(0, "result"),
+    arg_names=("A",),
+    rules=("det(A) · A⁻ᵀ",),
+)
+INV = defop(
+    "linalg_inv_ex",
+    "LinalgInvExBackward0",
+    _inv_np,
+    lambda B, g, r: -B.matmul(B.matmul(_mT(B, r), g), _mT(B, r)),
+    saves=("result",),
+    rules=("-A⁻ᵀ · grad · A⁻ᵀ",),
+)
+
+
+def _diag_embed_np(v: np.ndarray, offset: int) -> np.ndarray:
+    n = v.shape[-1] + abs(offset)
+    out = np.zeros(v.shape[:-1] + (n, n), v.dtype)
+    _diagonal_np(out, offset, out.ndim - 2, out.ndim - 1)[...] = v
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Reshaping as ATen's matmul does it
+# --------------------------------------------------------------------------------------------
+
+
+def _reshape(x: Tensor, shape: tuple) -> Tensor:
+    """`Tensor.reshape` with PyTorch's node: a view of a contiguous tensor (`ViewBackward0`), an
+    alias with new strides (`ReshapeAliasBackward0`), or a copy (`UnsafeViewBackward0` of a
+    `CloneBackward0`) when no view can have that shape."""
+    data = np.asarray(x._data)
+    source = data.shape
+    if data.flags.c_contiguous:
+        return apply_op(VIEW, (x,), {"shape": shape, "source": source})
+    try:
+        np.reshape(data, shape, copy=False)
+    except ValueError:
+        return apply_op(UNSAFE_VIEW, (ops.clone(x),), {"shape": shape, "source": source})
+    return apply_op(RESHAPE_ALIAS, (x,), {"shape": shape, "source": source})
+
+
+def _unsafe_view(x: Tensor, shape: tuple) -> Tensor:
+    return apply_op(UNSAFE_VIEW, (x,), {"shape": tuple(shape), "source": x._data.shape})
+
+
+def _contiguous(x: Tensor) -> Tensor:
+    return x if np.asarray(x._data).flags.c_contiguous else ops.clone(x)
+
+
+def _m_t(x: Tensor) -> Tensor:
+    nd = x.ndim
+    return apply_op(TRANSPOSE, (x,), {"dim0": nd - 2, "dim1": nd - 1})
+
+
+def _squeeze(x: Tensor, dim: int) -> Tensor:
+    nd = x.ndim
+    return apply_op(SQUEEZE_DIM, (x,), {"dim": _norm_dim(dim, nd), "source": x._data.shape})
+
+
+def _unsqueeze(x: Tensor, dim: int) -> Tensor:
+    return apply_op(UNSQUEEZE, (x,), {"dim": _norm_dim(dim, x.ndim + 1)})
+
+
+# --------------------------------------------------------------------------------------------
+# The matmul family
+# --------------------------------------------------------------------------------------------
+
+
+def _type_word(dt: np.dtype) -> str:
+    return ops._type_word(dt)
+
+
+def _shape_text(shape: tuple) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _check_2d(a: Tensor, b: Tensor) -> None:
+    if a.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if b.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+
+
+def _check_mm_shapes(a: Tensor, b: Tensor) -> None:
+    (n, k), (k2, m) = a._data.shape, b._data.shape
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+    da, db = a._data.dtype, b._data.dtype
+    if da != db:
+        raise RuntimeError(
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{_CPP_TYPE.get(str(da), str(da))} != {_CPP_TYPE.get(str(db), str(db))}"
+        )
+
+
+def mm(input: Tensor, mat2: Tensor) -> Tensor:
+    _check_2d(input, mat2)
+    _check_mm_shapes(input, mat2)
+    return apply_op(MM, (input, mat2))
+
+
+def mv(input: Tensor, vec: Tensor) -> Tensor:
+    if input.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
+    (n, k), (k2,) = input._data.shape, vec._data.shape
+    if k != k2:
+        raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{k}), vec ({k2})")
+    dm, dv = input._data.dtype, vec._data.dtype
+    if dm != dv:
+        raise RuntimeError(
+            "addmv input tensors must have the same dtype, but got "
+            f"{_type_word(dv)}, {_type_word(dm)}, and {_type_word(dv)}"
+        )
+    return apply_op(MV, (input, vec))
+
+
+def bmm(input: Tensor, mat2: Tensor) -> Tensor:
+    if input.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if mat2.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    (b, _, k), (b2, k2, _) = input._data.shape, mat2._data.shape
+    if b2 != b or k2 != k:
+        raise RuntimeError(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{b}, {k}] but got: [{b2}, {k2}]."
+        )
+    if input._data.dtype != mat2._data.dtype:
+        raise RuntimeError(
+            f"expected scalar type {_type_word(input._data.dtype)} but found "
+            f"{_type_word(mat2._data.dtype)}"
+        )
+    return apply_op(BMM, (input, mat2))
+
+
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
+    if input.ndim != 1 or tensor.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
+    n, m = input._data.shape[0], tensor._data.shape[0]
+    if n != m:
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
+            f"number of elements, but got {n} and {m} elements respectively"
+        )
+    if input._data.dtype != tensor._data.dtype:
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{_type_word(input._data.dtype)} and {_type_word(tensor._data.dtype)}"
+        )
+    return apply_op(DOT, (input, tensor))
+
+
+vdot = dot
+
+
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
+    """`input.reshape(-1, 1) * vec2`, as ATen computes it (MulBackward0)."""
+    for name, t in (("self", input), ("vec2", vec2)):
+        if t.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
+    return ops.mul(_reshape(input, (input._data.shape[0], 1)), vec2)
+
+
+ger = outer
+
+
+def inner(input: Tensor, other: Tensor) -> Tensor:
+    """Sum over the last dimensions, via `tensordot` as ATen does."""
+    if input.ndim == 0 or other.ndim == 0:
+        return ops.mul(input, other)
+    a_shape, b_shape = input._data.shape, other._data.shape
+    if a_shape[-1] != b_shape[-1]:
+        raise RuntimeError(
+            "inner() the last dimension must match on both input tensors but got shapes "
+            f"{_shape_text(a_shape)} and {_shape_text(b_shape)}"
+        )
+    from .views import permute
+
+    a = permute(input, tuple(range(input.ndim)))
+    b = permute(other, (other.ndim - 1,) + tuple(range(other.ndim - 1)))
+    out_shape = a_shape[:-1] + b_shape[:-1]
+    k = a_shape[-1]
+    if input.ndim == 1 and other.ndim == 1:
+        return _reshape(dot(a, b), out_shape)
+    rows = int(np.prod(a_shape[:-1], dtype=np.int64))
+    cols = int(np.prod(b_shape[:-1], dtype=np.int64))
+    product = mm(_reshape(a, (rows, k)), _reshape(b, (k, cols)))
+    return _reshape(product, out_shape)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """ATen's `should_fold`: multiply with one `mm` by folding the larger operand's batch."""
+    t1, t2 = (a, b) if a.ndim >= b.ndim else (b, a)
+    if not (t1.ndim >= 3 and t2.ndim <= 2):
+        return False
+    if t2.requires_grad:
+        return True
+    if a.ndim == 2:
+        return False
+    data = np.asarray(t1._data if t1 is a else np.swapaxes(t1._data, -1, -2))
+    if data.size == 0:
+        return True
+    try:
+        np.reshape(data, (-1, data.shape[-1]), copy=False)
+    except ValueError:
+        return False
+    return True
+
+
+def matmul(input: Tensor, other: Tensor) -> Tensor:
+    """Dispatches as ATen's `_matmul_impl` does, building the same chain of graph nodes."""
+    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
+        raise TypeError(
+            "matmul(): argument 'other' (position 2) must be Tensor, not "
+            f"{type(other if isinstance(input, Tensor) else input).__name__}"
+        )
+    da, db = input.ndim, other.ndim
+    if da == 0 or db == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
+        )
+    if da == 1 and db == 1:
+        return dot(input, other)
+    if da == 2 and db == 1:
+        return mv(input, other)
+    if da == 1 and db == 2:
+        if input._data.shape[0] != other._data.shape[0]:
+            k, (k2, m) = input._data.shape[0], other._data.shape
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{k} and {k2}x{m})")
+        return squeeze_dims(mm(_unsqueeze(input, 0), other), (0,))
+    if da == 2 and db == 2:
+        return mm(input, other)
+    if _should_fold(input, other):
+        return _folded_matmul(input, other)
+    return _batched_matmul(input, other)
+
+
+def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
+    transpose = b.ndim > a.ndim
+    t1 = _m_t(b) if transpose else a
+    t2 = (ops.t(a) if a.ndim == 2 else a) if transpose else b
+    sizes = t1._data.shape
+    out_shape = sizes[:-1]
+    folded = int(np.prod(out_shape, dtype=np.int64))
+    t1_folded = _reshape(t1, (folded, sizes[-1]))
+    if t2.ndim == 2:
+        out = _unsafe_view(mm(t1_folded, t2), out_shape + (t2._data.shape[1],))
+        return _contiguous(_m_t(out)) if transpose else out
+    k, k2 = sizes[-1], t2._data.shape[0]
+    if k != k2:
+        raise RuntimeError(f"size mismatch, got input ({folded}), mat ({folded}x{k}), vec ({k2})")
+    return _unsafe_view(mv(t1_folded, t2), out_shape)
+
+
+def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
+    da, db = a.ndim, b.ndim
+    sa, sb = a._data.shape, b._data.shape
+    n = sa[-2] if da > 1 else 1
+    m1 = sa[-1]
+    m2 = sb[-2] if db > 1 else sb[-1]
+    p = sb[-1] if db > 1 else 1
+    batch_a, batch_b = sa[: max(da - 2, 0)], sb[: max(db - 2, 0)]
+    if da == 3 and db == 3 and batch_a[0] != batch_b[0]:
+        if batch_a[0] == 1 and a.requires_grad:
+            return matmul(_squeeze(a, 0), b)
+        if batch_b[0] == 1 and b.requires_grad:
+            return matmul(a, _squeeze(b, 0))
+    try:
+        batch = tuple(np.broadcast_shapes(batch_a, batch_b))
+    except ValueError:
+        raise broadcast_error([batch_a, batch_b]) from None
+    count = int(np.prod(batch, dtype=np.int64))
+    if m1 != m2:
+        raise RuntimeError(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{count}, {m1}] but got: [{count}, {m2}]."
+        )
+    a_expanded = _reshape(expand(a, batch + (n, m1)), (count, n, m1))
+    vector_rhs = db == 1
+    if vector_rhs:
+        b_expanded = _unsqueeze(_reshape(expand(b, batch + (m2,)), (count, m2)), 2)
+    else:
+        b_expanded = _reshape(expand(b, batch + (m2, p)), (count, m2, p))
+    out_shape = batch + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
+    out = bmm(a_expanded, b_expanded)
+    if vector_rhs:
+        out = _squeeze(out, -1)
+    return _unsafe_view(out, out_shape)
+
+
+def addmm(
+    input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: float = 1
+) -> Tensor:
+    _check_2d(mat1, mat2)
+    _check_mm_shapes(mat1, mat2)
+    if beta != 1 or alpha != 1:
+        return ops.add(ops.mul(input, beta), ops.mul(mm(mat1, mat2), alpha))
+    return apply_op(ADDMM, (input, mat1, mat2))
+
+
+# --------------------------------------------------------------------------------------------
+# trace, diag, diagonal, tril, triu
+# --------------------------------------------------------------------------------------------
+
+
+def trace(input: Tensor) -> Tensor:
+    if input.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    return apply_op(TRACE, (input,), {"shape": input._data.shape})
+
+
+def _diagonal_params(input: Tensor, offset: int, dim1: int, dim2: int) -> dict:
+    nd = input.ndim
+    d1, d2 = _norm_dim(dim1, nd), _norm_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return {"offset": int(offset), "dim1": d1, "dim2": d2, "shape": input._data.shape}
+
+
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    return apply_op(DIAGONAL, (input,), _diagonal_params(input, offset, dim1, dim2))
+
+
+def diag(input: Tensor, diagonal: int = 0) -> Tensor:
+    if input.ndim == 1:
+        return apply_op(DIAG_EMBED, (input,), {"offset": int(diagonal)})
+    if input.ndim == 2:
+        return apply_op(DIAG_COPY, (input,), _diagonal_params(input, diagonal, 0, 1))
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
+
+
+def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    if (dim1, dim2) not in ((-2, -1), (input.ndim - 1, input.ndim)):
+        raise NotImplementedError("diag_embed: only the last two dimensions are supported")
+    return apply_op(DIAG_EMBED, (input,), {"offset": int(offset)})
+
+
+def _triangle(op: Any, name: str, input: Tensor, diagonal: int) -> Tensor:
+    if input.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return apply_op(op, (input,), {"diagonal": int(diagonal)})
+
+
+def tril(input: Tensor, diagonal: int = 0) -> Tensor:
+    return _triangle(TRIL, "tril", input, diagonal)
+
+
+def triu(input: Tensor, diagonal: int = 0) -> Tensor:
+    return _triangle(TRIU, "triu", input, diagonal)
+
+
+# --------------------------------------------------------------------------------------------
+# det, inverse
+# --------------------------------------------------------------------------------------------
+
+
+def check_square(A: Tensor, fn: str) -> None:  # noqa: N803 - PyTorch's argument name
+    """linalg's checks: a float batch of square matrices."""
+    if A.ndim < 2:
+        raise RuntimeError(f"linalg.{fn}: The input tensor A must have at least 2 dimensions.")
+    rows, cols = A._data.shape[-2:]
+    if rows != cols:
+        raise RuntimeError(
+            f"linalg.{fn}: A must be batches of square matrices, but they are {rows} by {cols} "
+            "matrices"
+        )
+    if A._data.dtype.kind != "f":
+        raise RuntimeError(
+            f"linalg.{fn}: Expected a floating point or complex tensor as input. Got "
+            f"{_type_word(A._data.dtype)}"
+        )
+
+
+def det(input: Tensor) -> Tensor:
+    check_square(input, "det")
+    return apply_op(DET, (input,))
+
+
+def inverse(input: Tensor) -> Tensor:
+    check_square(input, "inv")
+    return apply_op(INV, (input,))
+
+
+# --------------------------------------------------------------------------------------------
+# torch.softmax / torch.log_softmax live in nn.functional; these are the torch-level names
+# --------------------------------------------------------------------------------------------
+
+
+def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    from .nn import functional
+
+    return functional.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    from .nn import functional
+
+    return functional.log_softmax(input, dim, dtype=dtype)
+
+
+def _attach() -> None:
+    """Tensor methods; and the matmul family replaces the one ops.py used to define, so that
+    `ops.matmul` (used by `Tensor.__matmul__`) and the names `engine/__init__` imports from ops
+    are these functions."""
+    methods = {
+        "mm": mm,
+        "mv": mv,
+        "bmm": bmm,
+        "dot": dot,
+        "vdot": dot,
+        "inner": inner,
+        "outer": outer,
+        "ger": outer,
+        "matmul": matmul,
+        "addmm": addmm,
+        "trace": trace,
+        "diag": diag,
+        "diagonal": diagonal,
+        "diag_embed": diag_embed,
+        "tril": tril,
+        "triu": triu,
+        "det": det,
+        "inverse": inverse,
+    }
+    for name, fn in methods.items():
+        setattr(Tensor, name, fn)
+    for name in ("mm", "mv", "bmm", "dot", "inner", "outer", "ger", "matmul"):
+        setattr(ops, name, methods[name])
+
+    def _matmul_method(self: Tensor, other: Any) -> Any:
+        return matmul(self, other) if isinstance(other, Tensor) else NotImplemented
+
+    def _rmatmul_method(self: Tensor, other: Any) -> Any:
+        return matmul(other, self) if isinstance(other, Tensor) else NotImplemented
+
+    Tensor.__matmul__ = _matmul_method
+    Tensor.__rmatmul__ = _rmatmul_method
+
+
+_attach()

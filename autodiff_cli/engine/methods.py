@@ -1,4 +1,5 @@
-"""Tensor methods beyond the op table: indexing, dtype conversion, fills and copies."""
+"""Tensor methods beyond the op table: dtype conversion, fills and copies (indexing is in
+`indexing.py`, views in `views.py`)."""
 
 from __future__ import annotations
 
@@ -8,94 +9,7 @@ import numpy as np
 
 from . import dtypes, ops
 from .grad_mode import GradMode
-from .tensor import LEAF_INPLACE_MESSAGE, Tensor, _wrap, apply_op
-
-
-def _index_parts(index: Any) -> tuple:
-    return index if isinstance(index, tuple) else (index,)
-
-
-def _to_numpy_index(part: Any) -> Any:
-    if isinstance(part, Tensor):
-        data = np.asarray(part._data)
-        if data.dtype.kind == "f":
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        return data
-    if isinstance(part, list):
-        return np.asarray([_to_numpy_index(p) for p in part])
-    if (
-        isinstance(part, bool)
-        or isinstance(part, (int, np.integer, slice))
-        or part is None
-        or part is Ellipsis
-    ):
-        return part
-    raise IndexError(
-        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
-        "valid indices (got " + type(part).__name__ + ")"
-    )
-
-
-def getitem(self: Tensor, index: Any) -> Tensor:
-    """`x[i]` on one integer is `select` (SelectBackward0); `x[a:b]` is a slice (SliceBackward0);
-    anything else is advanced indexing (IndexBackward0)."""
-    parts = _index_parts(index)
-    nd = self._data.ndim
-    if (
-        len(parts) == 1
-        and isinstance(parts[0], (int, np.integer))
-        and not isinstance(parts[0], bool)
-    ):
-        if nd == 0:
-            raise IndexError(
-                "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
-            )
-        return ops.select(self, 0, parts[0])
-    np_index = tuple(_to_numpy_index(p) for p in parts)
-    _check_bounds(self._data.shape, np_index)
-    basic = all(
-        isinstance(p, (int, np.integer, slice)) or p is None or p is Ellipsis for p in np_index
-    )
-    op = ops.SLICE if basic else ops.INDEX
-    try:
-        return apply_op(op, (self,), {"index": np_index, "shape": self._data.shape})
-    except IndexError as e:
-        raise IndexError(str(e)) from None
-
-
-def _check_bounds(shape: tuple, index: tuple) -> None:
-    dim = 0
-    for p in index:
-        if p is None:
-            continue
-        if p is Ellipsis:
-            dim = len(shape) - sum(1 for q in index if q is not None and q is not Ellipsis) + dim
-            continue
-        if dim >= len(shape):
-            raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
-        if isinstance(p, (int, np.integer)) and not isinstance(p, bool):
-            if not -shape[dim] <= p < shape[dim]:
-                raise IndexError(
-                    f"index {p} is out of bounds for dimension {dim} with size {shape[dim]}"
-                )
-        dim += 1
-
-
-def setitem(self: Tensor, index: Any, value: Any) -> None:
-    if GradMode.enabled and self._requires_grad and self._grad_fn is None:
-        raise RuntimeError(LEAF_INPLACE_MESSAGE)
-    np_index = tuple(_to_numpy_index(p) for p in _index_parts(index))
-    arr = self._array()
-    src = value._data if isinstance(value, Tensor) else value
-    arr[np_index] = src
-    self._bump_version()
-    if GradMode.enabled and (
-        self._requires_grad or (isinstance(value, Tensor) and value._requires_grad)
-    ):
-        from .inplace import record_index_put
-
-        record_index_put(self, np_index, value)
+from .tensor import LEAF_INPLACE_MESSAGE, Tensor, _wrap
 
 
 def zero_(self: Tensor) -> Tensor:
@@ -175,10 +89,6 @@ def _new_filled(fill: Any):
     return make
 
 
-def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
-    return self
-
-
 def is_contiguous(self: Tensor, memory_format: Any = None) -> bool:
     data = self._data
     return not isinstance(data, np.ndarray) or data.flags.c_contiguous
@@ -190,10 +100,6 @@ def cpu(self: Tensor) -> Tensor:
 
 def get_device(self: Tensor) -> int:
     return -1
-
-
-def _index_plain(self: Tensor, index: Any) -> Tensor:
-    return apply_op(ops.INDEX, (self,), {"index": index, "shape": self._data.shape})
 
 
 def argmax(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
@@ -235,8 +141,6 @@ def allclose(
 
 
 def attach() -> None:
-    Tensor.__getitem__ = getitem
-    Tensor.__setitem__ = setitem
     Tensor.to = to
     Tensor.type = type_
     Tensor.float = _converter(dtypes.float32)
@@ -250,11 +154,9 @@ def attach() -> None:
     Tensor.new_ones = _new_filled(1)
     Tensor.new_zeros = _new_filled(0)
     Tensor.new_empty = _new_filled(0)
-    Tensor.contiguous = contiguous
     Tensor.is_contiguous = is_contiguous
     Tensor.cpu = cpu
     Tensor.get_device = get_device
-    Tensor._index_plain = _index_plain
     Tensor.argmax = argmax
     Tensor.argmin = argmin
     Tensor.all = all_

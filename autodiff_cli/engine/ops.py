@@ -17,7 +17,38 @@ import numpy as np
 from . import dtypes
 from .backends import _sigmoid
 from .optable import defop
-from .tensor import Size, Tensor, _norm_dim, apply_binary, apply_inplace, apply_op
+from .tensor import Size, Tensor, apply_binary, apply_inplace, apply_op
+from .views import (  # noqa: F401  (re-exported: the view ops used to live here)
+    INDEX,
+    SELECT,
+    SLICE,
+    SQUEEZE_DIM,
+    TRANSPOSE,
+    UNSQUEEZE,
+    VIEW,
+    _infer_shape,
+    clone,
+    expand,
+    expand_as,
+    flatten,
+    index_backward,
+    reshape,
+    select,
+    select_backward,
+    shape_arg,
+    squeeze,
+    squeeze_dims,
+    stack,
+    swapaxes,
+    swapdims,
+    transpose,
+    unbind,
+    unsqueeze,
+    view,
+)
+from .views import t as _t
+
+t = _t  # `ops.t` (the name is also a parameter below)
 
 LN2 = math.log(2.0)
 LN10 = math.log(10.0)
@@ -83,34 +114,6 @@ def _erf(a: Any) -> Any:
     return np.vectorize(math.erf, otypes=[a.dtype])(a)
 
 
-def _reduce_dtype(a: Any) -> Any:
-    return np.int64 if a.dtype.kind in "biu" else None
-
-
-def _sum(a: Any, dim: Any = None, keepdim: bool = False, shape: Any = None) -> Any:
-    return np.sum(a, axis=dim, keepdims=keepdim, dtype=_reduce_dtype(a))
-
-
-def _mean(a: Any, dim: Any = None, keepdim: bool = False, shape: Any = None) -> Any:
-    return np.mean(a, axis=dim, keepdims=keepdim, dtype=a.dtype)
-
-
-def _norm(a: Any, p: float = 2, dim: Any = None, keepdim: bool = False) -> Any:
-    if p == 2:
-        out = np.sqrt(np.sum(a * a, axis=dim, keepdims=keepdim))
-    elif p == math.inf:
-        out = np.max(np.abs(a), axis=dim, keepdims=keepdim)
-    elif p == -math.inf:
-        out = np.min(np.abs(a), axis=dim, keepdims=keepdim)
-    elif p == 0:
-        out = np.sum(a != 0, axis=dim, keepdims=keepdim).astype(a.dtype)
-    elif p == 1:
-        out = np.sum(np.abs(a), axis=dim, keepdims=keepdim)
-    else:
-        out = np.sum(np.abs(a) ** p, axis=dim, keepdims=keepdim) ** (1.0 / p)
-    return out.astype(a.dtype) if hasattr(out, "astype") else out
-
-
 def _softplus_neg(x: Any) -> Any:
     """log(1 + exp(-x)), computed without overflow."""
     return np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)
@@ -157,59 +160,13 @@ def _reduce_loss(loss: Any, reduction: str) -> Any:
     return loss
 
 
-def _select(a: Any, dim: int, index: int, shape: Any = None) -> Any:
-    return np.asarray(a)[(slice(None),) * dim + (index, Ellipsis)]  # a view, even when 0-d
-
-
-def _unbind(a: Any, dim: int = 0) -> tuple:
-    lead = (slice(None),) * dim
-    a = np.asarray(a)
-    return tuple(a[lead + (i, Ellipsis)] for i in range(a.shape[dim]))
-
-
-def _basic_index(a: Any, index: tuple, shape: Any = None) -> Any:
-    """Basic indexing that returns a view (numpy returns a copied scalar for all-int indices)."""
-    if not any(p is Ellipsis for p in index):
-        index = index + (Ellipsis,)
-    return np.asarray(a)[index]
-
-
 # --------------------------------------------------------------------------------------------
 # Backward helpers shared by several formulas (they work on both backends)
 # --------------------------------------------------------------------------------------------
 
 
-def _reduction_grad(B: Any, g: Any, dim: Any, keepdim: bool, shape: tuple) -> Any:
-    return B.expand(B.unsqueeze_dims(g, dim, keepdim, len(shape)), shape)
-
-
-def _count(shape: tuple, dim: Any) -> int:
-    if dim is None:
-        return int(np.prod(shape, dtype=np.int64)) if shape else 1
-    return int(np.prod([shape[d] for d in dim], dtype=np.int64))
-
-
 def _loss_scale(g: Any, reduction: str, n: int) -> Any:
     return g / n if reduction == "mean" else g
-
-
-def _norm_grad(B: Any, g: Any, a: Any, r: Any, p: float, dim: Any, keepdim: bool) -> Any:
-    nd = len(a.shape)
-    g = B.unsqueeze_dims(g, dim, keepdim, nd)
-    r = B.unsqueeze_dims(r, dim, keepdim, nd)
-    if p == 2:
-        return B.where(B.eq(r, 0), 0.0, g * a / r) if not B.creates_graph else g * a / r
-    if p == 1:
-        return g * B.sign(a)
-    if p in (math.inf, -math.inf):
-        mask = B.astype_like(B.eq(B.abs(a), r), a)
-        return g * B.sign(a) * mask / B.count(mask)
-    return g * a * B.abs(a) ** (p - 2) / r ** (p - 1)
-
-
-def _extreme_grad(B: Any, g: Any, a: Any, r: Any) -> Any:
-    mask = B.astype_like(B.eq(a, r), a)
-    return g * mask / B.count(mask)
 
 
 # --------------------------------------------------------------------------------------------
@@ -219,6 +176,22 @@ def _extreme_grad(B: Any, g: Any, a: Any, r: Any) -> Any:
 # arithmetic
 ADD = defop("add", "AddBackward0", operator.add, lambda B, g: g, lambda B, g: g, rules=("1", "1"))
 SUB = defop("sub", "SubBackward0", operator.sub, lambda B, g: g, lambda B, g: -g, rules=("1", "-1"))
+ADD_ALPHA = defop(
+    "add_alpha",
+    "AddBackward0",
+    lambda a, b, alpha: a + alpha * b,
+    lambda B, g, alpha: g,
+    lambda B, g, alpha: g * alpha,
+    rules=("1", "alpha"),
+)
+SUB_ALPHA = defop(
+    "sub_alpha",
+    "SubBackward0",
+    lambda a, b, alpha: a - alpha * b,
+    lambda B, g, alpha: g,
+    lambda B, g, alpha: -g * alpha,
+    rules=("1", "-alpha"),
+)
 RSUB = defop(
     "rsub", "RsubBackward1", lambda a, other: other - a, lambda B, g, other: -g, rules=("-1",)
 )
@@ -436,10 +409,8 @@ SOFTPLUS = defop(
     "softplus",
     "SoftplusBackward0",
     _softplus,
-    lambda B, g, a, beta=1.0, threshold=20.0: (
-        B.where(a * beta > threshold, g, g * B.sigmoid(a * beta))
-        if not B.creates_graph
-        else g * B.sigmoid(a * beta)
+    lambda B, g, a, beta=1.0, threshold=20.0: B.where(
+        a * beta > threshold, g, g * B.sigmoid(a * beta)
     ),
     saves=(0,),
     rules=("sigmoid(beta · self)",),
@@ -500,189 +471,9 @@ FLOOR_DIVIDE = defop("floor_divide", None, np.floor_divide)
 REMAINDER = defop("remainder", None, np.remainder)
 ISNAN = defop("isnan", None, np.isnan)
 
-# reductions
-SUM = defop(
-    "sum",
-    "SumBackward0",
-    _sum,
-    lambda B, g, dim=None, keepdim=False, shape=(): _reduction_grad(B, g, dim, keepdim, shape),
-    rules=("1",),
-)
-SUM_DIM = defop(
-    "sum_dim",
-    "SumBackward1",
-    _sum,
-    lambda B, g, dim=None, keepdim=False, shape=(): _reduction_grad(B, g, dim, keepdim, shape),
-    rules=("1",),
-)
-MEAN = defop(
-    "mean",
-    "MeanBackward0",
-    _mean,
-    lambda B, g, dim=None, keepdim=False, shape=(): (
-        _reduction_grad(B, g, dim, keepdim, shape) / _count(shape, dim)
-    ),
-    rules=("1 / n",),
-)
-MEAN_DIM = defop(
-    "mean_dim",
-    "MeanBackward1",
-    _mean,
-    lambda B, g, dim=None, keepdim=False, shape=(): (
-        _reduction_grad(B, g, dim, keepdim, shape) / _count(shape, dim)
-    ),
-    rules=("1 / n",),
-)
-NORM = defop(
-    "norm",
-    "LinalgVectorNormBackward0",
-    _norm,
-    lambda B, g, a, r, p=2, dim=None, keepdim=False: _norm_grad(B, g, a, r, p, dim, keepdim),
-    saves=(0, "result"),
-    rules=("self / ‖self‖",),
-)
-MAX_ALL = defop(
-    "max",
-    "MaxBackward1",
-    np.max,
-    lambda B, g, a, r: _extreme_grad(B, g, a, r),
-    saves=(0, "result"),
-    rules=("1 at the maximum (shared among ties)",),
-)
-MIN_ALL = defop(
-    "min",
-    "MinBackward1",
-    np.min,
-    lambda B, g, a, r: _extreme_grad(B, g, a, r),
-    saves=(0, "result"),
-    rules=("1 at the minimum (shared among ties)",),
-)
+# linear algebra: the matmul family is declared in matrix.py
 
-# linear algebra
-MM = defop(
-    "mm",
-    "MmBackward0",
-    np.matmul,
-    lambda B, g, a, b: B.matmul(g, B.transpose(b)),
-    lambda B, g, a, b: B.matmul(B.transpose(a), g),
-    saves=(0, 1),
-    cross_saves=True,
-    arg_names=("self", "mat2"),
-    rules=("grad @ mat2.T", "self.T @ grad"),
-)
-BMM = defop(
-    "bmm",
-    "BmmBackward0",
-    np.matmul,
-    lambda B, g, a, b: B.matmul(g, B.transpose(b, -1, -2)),
-    lambda B, g, a, b: B.matmul(B.transpose(a, -1, -2), g),
-    saves=(0, 1),
-    rules=("grad @ other.T", "self.T @ grad"),
-)
-MATMUL_ND = defop(
-    "matmul_nd",
-    "UnsafeViewBackward0",
-    np.matmul,
-    lambda B, g, a, b: B.matmul(g, B.transpose(b, -1, -2)),
-    lambda B, g, a, b: B.matmul(B.transpose(a, -1, -2), g),
-    saves=(0, 1),
-    rules=("grad @ other.T", "self.T @ grad"),
-)
-DOT = defop(
-    "dot",
-    "DotBackward0",
-    np.dot,
-    lambda B, g, a, b: g * b,
-    lambda B, g, a, b: g * a,
-    saves=(0, 1),
-    cross_saves=True,
-    arg_names=("self", "tensor"),
-    rules=("tensor", "self"),
-)
-MV = defop(
-    "mv",
-    "MvBackward0",
-    np.matmul,
-    lambda B, g, m, v: B.outer(g, v),
-    lambda B, g, m, v: B.matmul(B.transpose(m), g),
-    saves=(0, 1),
-    cross_saves=True,
-    arg_names=("self", "vec"),
-    rules=("outer(grad, vec)", "self.T @ grad"),
-)
-OUTER = defop(
-    "outer",
-    "OuterBackward0",
-    np.outer,
-    lambda B, g, a, b: B.matmul(g, b),
-    lambda B, g, a, b: B.matmul(B.transpose(g), a),
-    saves=(0, 1),
-    rules=("grad @ vec2", "grad.T @ self"),
-)
-
-# shape and views
-T = defop(
-    "t", "TBackward0", lambda a: a.T, lambda B, g: B.transpose(g), rules=("transpose",), view=True
-)
-TRANSPOSE = defop(
-    "transpose",
-    "TransposeBackward0",
-    lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
-    lambda B, g, dim0, dim1: B.transpose(g, dim0, dim1),
-    rules=("transpose",),
-    view=True,
-)
-VIEW = defop(
-    "view",
-    "ViewBackward0",
-    lambda a, shape, source: np.reshape(a, shape),
-    lambda B, g, shape, source: B.reshape(g, source),
-    rules=("reshape back",),
-    view=True,
-)
-UNSQUEEZE = defop(
-    "unsqueeze",
-    "UnsqueezeBackward0",
-    lambda a, dim: np.expand_dims(a, dim),
-    lambda B, g, dim: B.reshape(g, tuple(s for i, s in enumerate(g.shape) if i != dim)),
-    rules=("squeeze back",),
-    view=True,
-)
-SQUEEZE = defop(
-    "squeeze",
-    "SqueezeBackward0",
-    lambda a, source: np.reshape(a, [s for s in a.shape if s != 1]),
-    lambda B, g, source: B.reshape(g, source),
-    rules=("unsqueeze back",),
-    view=True,
-)
-SQUEEZE_DIM = defop(
-    "squeeze_dim",
-    "SqueezeBackward1",
-    lambda a, dim, source: np.squeeze(a, dim) if a.shape[dim] == 1 else a,
-    lambda B, g, dim, source: B.reshape(g, source),
-    rules=("unsqueeze back",),
-    view=True,
-)
-SQUEEZE_DIMS = defop(
-    "squeeze_dims",
-    "SqueezeBackward4",
-    lambda a, dims, source: np.squeeze(a, tuple(d for d in dims if a.shape[d] == 1)),
-    lambda B, g, dims, source: B.reshape(g, source),
-    rules=("unsqueeze back",),
-    view=True,
-)
-EXPAND = defop(
-    "expand",
-    "ExpandBackward0",
-    lambda a, shape: np.broadcast_to(a, shape),
-    lambda B, g, shape: g,
-    rules=("sum over the expanded dimensions",),
-    view=True,
-)
-CLONE = defop(
-    "clone", "CloneBackward0", lambda a: np.array(a, copy=True), lambda B, g: g, rules=("1",)
-)
+# shape and views: see views.py
 TO_COPY = defop(
     "to",
     "ToCopyBackward0",
@@ -691,56 +482,13 @@ TO_COPY = defop(
     promotes=False,
     rules=("1",),
 )
-SELECT = defop(
-    "select",
-    "SelectBackward0",
-    _select,
-    lambda B, g, dim, index, shape: B.select_backward(g, shape, dim, index),
-    rules=("1 at the selected index",),
-    view=True,
-)
-INDEX = defop(
-    "index",
-    "IndexBackward0",
-    lambda a, index, shape: a[index],
-    lambda B, g, index, shape: B.index_backward(g, shape, index),
-    rules=("1 at the indexed positions",),
-)
-SLICE = defop(
-    "slice",
-    "SliceBackward0",
-    _basic_index,
-    lambda B, g, index, shape: B.index_backward(g, shape, index),
-    rules=("1 at the sliced positions",),
-    view=True,
-)
-UNBIND = defop(
-    "unbind",
-    "UnbindBackward0",
-    _unbind,
-    lambda B, grads, dim=0: B.stack(grads, dim),
-    n_outputs=-1,
-    rules=("1 at each row",),
-    view=True,
-)
-STACK = defop(
-    "stack",
-    "StackBackward0",
-    lambda *arrays, dim=0: np.stack(arrays, axis=dim),
-    lambda B, g, i, dim=0: _select_any(B, g, dim, i),
-    variadic=True,
-    rules=("1 at its slice",),
-)
 WHERE = defop(
     "where",
     "WhereBackward0",
-    np.where,
-    None,
-    lambda B, g, c: B.where(c, g, 0.0),
-    lambda B, g, c: B.where(c, 0.0, g),
-    saves=(0,),
-    promotes=False,
-    rules=("", "1 where condition", "1 where not condition"),
+    lambda a, b, condition: np.where(condition, a, b),
+    lambda B, g, condition: B.where(B.const(condition), g, 0.0),
+    lambda B, g, condition: B.where(B.const(condition), 0.0, g),
+    rules=("1 where condition", "1 where not condition"),
 )
 
 # losses
@@ -760,12 +508,6 @@ def _numel(x: Any) -> int:
     return int(np.prod(x.shape, dtype=np.int64)) if len(x.shape) else 1
 
 
-def _select_any(B: Any, g: Any, dim: int, i: int) -> Any:
-    if B.creates_graph:
-        return g.select(dim, i)
-    return g[(slice(None),) * dim + (i,)]
-
-
 # --------------------------------------------------------------------------------------------
 # Functions: the torch.* / Tensor.* surface over the table
 # --------------------------------------------------------------------------------------------
@@ -781,7 +523,9 @@ def _operand(x: Any) -> Any:
 
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+        if isinstance(other, Tensor):
+            return apply_op(ADD_ALPHA, (input, other), {"alpha": alpha})
+        other = other * alpha
     if not isinstance(input, Tensor):
         return apply_binary(ADD, other, _operand(input))
     return apply_binary(ADD, input, _operand(other))
@@ -789,7 +533,9 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
 
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+        if isinstance(other, Tensor):
+            return apply_op(SUB_ALPHA, (input, other), {"alpha": alpha})
+        other = other * alpha
     if not isinstance(input, Tensor):
         return rsub(other, input)
     return apply_binary(SUB, input, _operand(other))
@@ -929,33 +675,9 @@ gt = greater = _compare(GT)
 ge = greater_equal = _compare(GE)
 
 
-def _dims(dim: Any, ndim: int) -> tuple | None:
-    if dim is None:
-        return None
-    if isinstance(dim, (list, tuple)):
-        return tuple(_norm_dim(int(d), ndim) for d in dim)
-    return (_norm_dim(int(dim), ndim),)
-
-
-def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-    if dtype is not None:
-        input = input.to(dtype)
-    dims = _dims(dim, input.ndim)
-    op = SUM if dims is None else SUM_DIM
-    return apply_op(op, (input,), {"dim": dims, "keepdim": keepdim, "shape": input._data.shape})
-
-
-def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-    if dtype is not None:
-        input = input.to(dtype)
-    if input._data.dtype.kind != "f":
-        raise RuntimeError(
-            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {_type_word(input._data.dtype)}"
-        )
-    dims = _dims(dim, input.ndim)
-    op = MEAN if dims is None else MEAN_DIM
-    return apply_op(op, (input,), {"dim": dims, "keepdim": keepdim, "shape": input._data.shape})
+# reductions (sum, mean, norm, max, min, ...) live in reductions.py; the method table below binds
+# these (NORM is re-exported for linalg.py)
+from .reductions import NORM, max, mean, min, norm, sum  # noqa: E402, F401
 
 
 def _type_word(dt: Any) -> str:
@@ -967,51 +689,6 @@ def _type_word(dt: Any) -> str:
         "bool": "Bool",
         "float16": "Half",
     }.get(str(dt), str(dt))
-
-
-def norm(
-    input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None
-) -> Tensor:
-    if p in ("fro", None):
-        p = 2
-    if input._data.dtype.kind != "f":
-        raise RuntimeError(
-            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-            f"{_type_word(input._data.dtype)}"
-        )
-    return apply_op(
-        NORM, (input,), {"p": float(p), "dim": _dims(dim, input.ndim), "keepdim": keepdim}
-    )
-
-
-def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
-    if isinstance(dim, Tensor):
-        return maximum(input, dim)
-    if dim is None:
-        if input._data.size == 0:
-            raise RuntimeError(
-                "max(): Expected reduction dim to be specified for input.numel() == 0. Specify "
-                "the reduction dim with the 'dim' argument."
-            )
-        return apply_op(MAX_ALL, (input,))
-    from .reductions import max_dim
-
-    return max_dim(input, dim, keepdim)
-
-
-def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
-    if isinstance(dim, Tensor):
-        return minimum(input, dim)
-    if dim is None:
-        if input._data.size == 0:
-            raise RuntimeError(
-                "min(): Expected reduction dim to be specified for input.numel() == 0. Specify "
-                "the reduction dim with the 'dim' argument."
-            )
-        return apply_op(MIN_ALL, (input,))
-    from .reductions import min_dim
-
-    return min_dim(input, dim, keepdim)
 
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
@@ -1026,218 +703,6 @@ def minimum(input: Tensor, other: Tensor) -> Tensor:
     return elementwise_minimum(input, other)
 
 
-def _check_matmul_dtypes(a: Tensor, b: Tensor, what: str) -> None:
-    if a._data.dtype != b._data.dtype:
-        raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {a._data.dtype} != {b._data.dtype}"
-            if what == "mm"
-            else f"expected scalar type {_type_word(a._data.dtype)} but found {_type_word(b._data.dtype)}"
-        )
-
-
-def mm(input: Tensor, mat2: Tensor) -> Tensor:
-    if input.ndim != 2 or mat2.ndim != 2:
-        raise RuntimeError(f"{'self' if input.ndim != 2 else 'mat2'} must be a matrix")
-    if input.shape[1] != mat2.shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
-            f"{mat2.shape[0]}x{mat2.shape[1]})"
-        )
-    _check_matmul_dtypes(input, mat2, "mm")
-    return apply_op(MM, (input, mat2))
-
-
-def dot(input: Tensor, other: Tensor) -> Tensor:
-    if input.ndim != 1 or other.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
-    if input.shape[0] != other.shape[0]:
-        raise RuntimeError(
-            f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] to have the same number "
-            f"of elements, but got {input.shape[0]} and {other.shape[0]} elements respectively"
-        )
-    return apply_op(DOT, (input, other))
-
-
-inner = dot
-
-
-def mv(input: Tensor, vec: Tensor) -> Tensor:
-    if input.ndim != 2 or vec.ndim != 1:
-        raise RuntimeError("vector + matrix @ vector expected")
-    if input.shape[1] != vec.shape[0]:
-        raise RuntimeError(
-            f"size mismatch, got input ({input.shape[0]}), mat ({input.shape[0]}x{input.shape[1]}), "
-            f"vec ({vec.shape[0]})"
-        )
-    return apply_op(MV, (input, vec))
-
-
-def outer(input: Tensor, vec2: Tensor) -> Tensor:
-    return apply_op(OUTER, (input, vec2))
-
-
-ger = outer
-
-
-def matmul(input: Tensor, other: Tensor) -> Tensor:
-    """Dispatches as PyTorch does: dot, mv, mm, unsqueeze-mm-squeeze, or a batched product."""
-    da, db = input.ndim, other.ndim
-    if da == 0 or db == 0:
-        raise RuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
-        )
-    if da == 1 and db == 1:
-        return dot(input, other)
-    if da == 2 and db == 1:
-        return mv(input, other)
-    if da == 1 and db == 2:
-        if input.shape[0] != other.shape[0]:
-            raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied (1x{input.shape[0]} and "
-                f"{other.shape[0]}x{other.shape[1]})"
-            )
-        return squeeze_dims(mm(unsqueeze(input, 0), other), (0,))
-    if da == 2 and db == 2:
-        return mm(input, other)
-    if input.shape[-1] != other.shape[-2 if db > 1 else 0]:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{input.shape[0]}, {input.shape[-1]}] but got: [{other.shape[0]}, {other.shape[-2 if db > 1 else 0]}]."
-        )
-    if db == 1:
-        return squeeze_dims(apply_op(MATMUL_ND, (input, unsqueeze(other, 1))), (-1,))
-    if da == 1:
-        return squeeze_dims(apply_op(MATMUL_ND, (unsqueeze(input, 0), other)), (-2,))
-    return apply_op(MATMUL_ND, (input, other))
-
-
-def bmm(input: Tensor, mat2: Tensor) -> Tensor:
-    if input.ndim != 3 or mat2.ndim != 3:
-        raise RuntimeError("batch1 must be a 3D tensor")
-    return apply_op(BMM, (input, mat2))
-
-
-def t(input: Tensor) -> Tensor:
-    if input.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
-    return apply_op(T, (input,))
-
-
-def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
-    nd = input.ndim
-    return apply_op(TRANSPOSE, (input,), {"dim0": _norm_dim(dim0, nd), "dim1": _norm_dim(dim1, nd)})
-
-
-swapaxes = swapdims = transpose
-
-
-def unsqueeze(input: Tensor, dim: int) -> Tensor:
-    return apply_op(UNSQUEEZE, (input,), {"dim": _norm_dim(dim, input.ndim + 1)})
-
-
-def squeeze(input: Tensor, dim: Any = None) -> Tensor:
-    source = input._data.shape
-    if dim is None:
-        return apply_op(SQUEEZE, (input,), {"source": source})
-    if isinstance(dim, (tuple, list)):
-        return squeeze_dims(input, tuple(dim))
-    return apply_op(SQUEEZE_DIM, (input,), {"dim": _norm_dim(dim, input.ndim), "source": source})
-
-
-def squeeze_dims(input: Tensor, dims: tuple) -> Tensor:
-    nd = input.ndim
-    dims = tuple(_norm_dim(d, nd) for d in dims)
-    return apply_op(SQUEEZE_DIMS, (input,), {"dims": dims, "source": input._data.shape})
-
-
-def _infer_shape(shape: tuple, numel: int) -> tuple:
-    shape = tuple(int(s) for s in shape)
-    if shape.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    known = 1
-    for s in shape:
-        if s != -1:
-            if s < 0:
-                raise RuntimeError(f"invalid shape dimension {s}")
-            known *= s
-    if -1 in shape:
-        if known == 0 or numel % known:
-            raise RuntimeError(
-                f"shape '[{', '.join(str(s) for s in shape)}]' is invalid for input of size {numel}"
-            )
-        shape = tuple(numel // known if s == -1 else s for s in shape)
-    elif known != numel:
-        raise RuntimeError(
-            f"shape '[{', '.join(str(s) for s in shape)}]' is invalid for input of size {numel}"
-        )
-    return shape
-
-
-def shape_arg(args: tuple) -> tuple:
-    """`f(2, 3)`, `f((2, 3))`, `f([2, 3])` and `f(torch.Size([2, 3]))` all mean shape (2, 3)."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        args = tuple(args[0])
-    out = []
-    for a in args:
-        if isinstance(a, Tensor):
-            a = a.__index__()
-        if not isinstance(a, (int, np.integer)) or isinstance(a, bool):
-            raise TypeError(f"an integer is required for each dimension (got {type(a).__name__})")
-        out.append(int(a))
-    return tuple(out)
-
-
-def reshape(input: Tensor, *shape: Any) -> Tensor:
-    target = _infer_shape(shape_arg(shape), input._data.size)
-    return apply_op(VIEW, (input,), {"shape": target, "source": input._data.shape})
-
-
-view = reshape
-
-
-def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-    shape = input._data.shape
-    if not shape:
-        return reshape(input, 1)
-    s, e = _norm_dim(start_dim, len(shape)), _norm_dim(end_dim, len(shape))
-    if s == e:
-        return input
-    n = 1
-    for d in shape[s : e + 1]:
-        n *= d
-    return reshape(input, shape[:s] + (n,) + shape[e + 1 :])
-
-
-def expand(input: Tensor, *sizes: Any) -> Tensor:
-    target = list(shape_arg(sizes))
-    shape = input._data.shape
-    if len(target) < len(shape):
-        raise RuntimeError(
-            f"expand(torch.FloatTensor{{[{', '.join(map(str, shape))}]}}, size=[{', '.join(map(str, target))}]): "
-            "the number of sizes provided ({}) must be greater or equal to the number of dimensions "
-            "in the tensor ({})".format(len(target), len(shape))
-        )
-    lead = len(target) - len(shape)
-    for i, s in enumerate(shape):
-        if target[lead + i] == -1:
-            target[lead + i] = s
-        elif s != 1 and target[lead + i] != s:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({target[lead + i]}) must match the existing size "
-                f"({s}) at non-singleton dimension {lead + i}.  Target sizes: "
-                f"[{', '.join(map(str, target))}].  Tensor sizes: [{', '.join(map(str, shape))}]"
-            )
-    return apply_op(EXPAND, (input,), {"shape": tuple(target)})
-
-
-def expand_as(input: Tensor, other: Tensor) -> Tensor:
-    return expand(input, other._data.shape)
-
-
-def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
-    return apply_op(CLONE, (input,))
-
-
 def to_dtype(input: Tensor, dtype: Any) -> Tensor:
     target = dtypes.to_numpy(dtype)
     if input._data.dtype == target:
@@ -1245,100 +710,24 @@ def to_dtype(input: Tensor, dtype: Any) -> Tensor:
     return apply_op(TO_COPY, (input,), {"dtype": target})
 
 
-def select(input: Tensor, dim: int, index: int) -> Tensor:
-    nd = input.ndim
-    if nd == 0:
-        raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    dim = _norm_dim(dim, nd)
-    size = input._data.shape[dim]
-    index = int(index)
-    if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
-    return apply_op(
-        SELECT,
-        (input,),
-        {"dim": dim, "index": index % size if size else index, "shape": input._data.shape},
-    )
-
-
-def unbind(input: Tensor, dim: int = 0) -> tuple:
-    if input.ndim == 0:
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    return apply_op(UNBIND, (input,), {"dim": _norm_dim(dim, input.ndim)})
-
-
-def stack(tensors: Any, dim: int = 0) -> Tensor:
-    tensors = list(tensors)
-    if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
-    first = tensors[0]._data.shape
-    for i, t_ in enumerate(tensors):
-        if t_._data.shape != first:
-            raise RuntimeError(
-                f"stack expects each tensor to be equal size, but got [{', '.join(map(str, first))}] "
-                f"at entry 0 and [{', '.join(map(str, t_._data.shape))}] at entry {i}"
-            )
-    return apply_op(STACK, tuple(tensors), {"dim": _norm_dim(dim, len(first) + 1)})
-
-
 def where(condition: Any, input: Any = None, other: Any = None) -> Any:
-    if input is None and other is None:
-        from .creation import tensor as make
+    """`torch.where(cond, a, b)`; the condition is a constant of the node, as in PyTorch."""
+    from .creation import tensor as make
 
-        return tuple(make(ix) for ix in np.nonzero(condition._data))
+    cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    if input is None and other is None:
+        return tuple(make(ix) for ix in np.nonzero(cond))
     from .tensor import promote
 
-    ops_ = [x if isinstance(x, Tensor) else _operand(x) for x in (input, other)]
-    datas, target = promote([x._data if isinstance(x, Tensor) else x for x in ops_], tuple(ops_))
-    a = ops_[0].to(dtypes.BY_NUMPY[target]) if isinstance(ops_[0], Tensor) else ops_[0]
-    b = ops_[1].to(dtypes.BY_NUMPY[target]) if isinstance(ops_[1], Tensor) else ops_[1]
-    cond = condition if isinstance(condition, Tensor) else _as_tensor(condition, None)
-    if cond._data.dtype != np.bool_:
-        cond = cond.to(dtypes.bool_)
+    operands = tuple(x if isinstance(x, Tensor) else _operand(x) for x in (input, other))
+    _, target = promote([x._data if isinstance(x, Tensor) else x for x in operands], operands)
+    a, b = (to_dtype(x, dtypes.BY_NUMPY[target]) if isinstance(x, Tensor) else x for x in operands)
     if not isinstance(a, Tensor) and not isinstance(b, Tensor):
-        from .creation import tensor as make
-
         a = make(a, dtype=dtypes.BY_NUMPY[target])
-    out = apply_op(WHERE, (cond, a, b))
+    out = apply_op(WHERE, (a, b), {"condition": cond.astype(np.bool_, copy=False)})
     if out._data.dtype != target:
         out._data = out._data.astype(target)
     return out
-
-
-def select_backward(g: Tensor, shape: tuple, dim: int, index: int) -> Tensor:
-    return apply_op(SELECT_BACKWARD, (g,), {"shape": shape, "dim": dim, "index": index})
-
-
-def index_backward(g: Tensor, shape: tuple, index: Any) -> Tensor:
-    return apply_op(INDEX_BACKWARD, (g,), {"shape": shape, "index": index})
-
-
-def _select_backward_np(g: Any, shape: tuple, dim: int, index: int) -> Any:
-    out = np.zeros(shape, dtype=g.dtype)
-    out[(slice(None),) * dim + (index,)] = g
-    return out
-
-
-def _index_backward_np(g: Any, shape: tuple, index: Any) -> Any:
-    out = np.zeros(shape, dtype=g.dtype)
-    np.add.at(out, index, g)
-    return out
-
-
-SELECT_BACKWARD = defop(
-    "select_backward",
-    "SelectBackwardBackward0",
-    _select_backward_np,
-    lambda B, g, shape, dim, index: _select_any(B, g, dim, index),
-    rules=("select",),
-)
-INDEX_BACKWARD = defop(
-    "index_backward",
-    "IndexPutBackward0",
-    _index_backward_np,
-    lambda B, g, shape, index: g[index] if not B.creates_graph else g._index_plain(index),
-    rules=("index",),
-)
 
 
 def binary_cross_entropy_with_logits(
@@ -1443,43 +832,10 @@ def _attach_tensor_methods() -> None:
         "min": min,
         "maximum": maximum,
         "minimum": minimum,
-        "mm": mm,
-        "dot": dot,
-        "inner": dot,
-        "mv": mv,
-        "outer": outer,
-        "ger": outer,
-        "matmul": matmul,
-        "bmm": bmm,
-        "t": t,
-        "transpose": transpose,
-        "swapaxes": transpose,
-        "swapdims": transpose,
-        "unsqueeze": unsqueeze,
-        "squeeze": squeeze,
-        "reshape": reshape,
-        "view": reshape,
-        "flatten": flatten,
-        "expand": expand,
-        "expand_as": expand_as,
-        "clone": clone,
-        "select": select,
-        "unbind": unbind,
         "softplus": softplus,
     }
     for name, fn in methods.items():
         setattr(Tensor, name, fn)
-
-    def view_as(self: Tensor, other: Tensor) -> Tensor:
-        return reshape(self, other._data.shape)
-
-    def reshape_as(self: Tensor, other: Tensor) -> Tensor:
-        return reshape(self, other._data.shape)
-
-    Tensor.view_as = view_as
-    Tensor.reshape_as = reshape_as
-    Tensor.T = property(lambda self: self if self.ndim < 2 else _permute_all(self))
-    Tensor.mT = property(lambda self: transpose(self, -2, -1))
 
     def _binary(fn: Any, swap: bool = False):
         def method(self: Tensor, other: Any) -> Any:
@@ -1526,12 +882,7 @@ def _attach_tensor_methods() -> None:
     Tensor.__rmod__ = _binary(remainder, swap=True)
     Tensor.__pow__ = _binary(pow)
     Tensor.__rpow__ = lambda self, other: pow(other, self) if _is_number(other) else NotImplemented
-    Tensor.__matmul__ = lambda self, other: (
-        matmul(self, other) if isinstance(other, Tensor) else NotImplemented
-    )
-    Tensor.__rmatmul__ = lambda self, other: (
-        matmul(other, self) if isinstance(other, Tensor) else NotImplemented
-    )
+    # `@` is attached by matrix.py with the matmul family
     Tensor.__neg__ = neg
     Tensor.__pos__ = lambda self: self
     Tensor.__abs__ = abs
@@ -1598,12 +949,6 @@ def _attach_tensor_methods() -> None:
 
 def _is_number(x: Any) -> bool:
     return isinstance(x, (bool, int, float, np.generic))
-
-
-def _permute_all(t_: Tensor) -> Tensor:
-    from .views import permute
-
-    return permute(t_, tuple(range(t_.ndim - 1, -1, -1)))
 
 
 _attach_tensor_methods()

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes, graph
+from . import dtypes, graph, limits
 from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
 from .grad_mode import GradMode
 from .graph import NO_EDGE, AccumulateGrad, Node, RemovableHandle, _sequence
@@ -150,7 +150,7 @@ class Tensor:
                     "use a computed variable in a subgraph that doesn't require differentiation "
                     "use var_no_grad = var.detach()."
                 )
-            return
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         if value and self._data.dtype.kind != "f":
             raise RuntimeError(FLOAT_ONLY_MESSAGE)
         self._requires_grad = bool(value)
@@ -207,7 +207,14 @@ class Tensor:
                     "gradient and the tensor are the same size"
                 )
             if value._data.dtype != self._data.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_C_TYPE[value._data.dtype.name]}' "
+                    f"to a tensor with grad_dtype '{_type_word(self._data.dtype)}'. The gradient "
+                    "must match the tensor's grad_dtype (defaults to the tensor's dtype). You can "
+                    "set the tensor's grad_dtype attribute with a specific dtype, or None to allow "
+                    "any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and "
+                    "its gradient may break downstream systems that assume they match."
+                )
         self._grad = value
 
     @grad.deleter
@@ -512,6 +519,8 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         if ad.dtype is not bd.dtype and ad.dtype != bd.dtype:
             return apply_op(op, (a, b))
         b_grad = b._requires_grad
+        if ad.shape != bd.shape:
+            limits.check_broadcast(ad.shape, bd.shape)
     elif cls is float and ad.dtype.kind == "f":
         bd = b
         b_grad = False
@@ -549,6 +558,8 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
             datas.append(x)
     if op.promotes and len(inputs) > 1:
         datas, _ = promote(datas, inputs)
+    if params or len(datas) > 1:
+        limits.check_op_output(op, datas, params)
     out = _forward(op, datas, params)
     if not (needs_grad and GradMode.enabled and op.grads is not None) or not _floating(out):
         result = _wrap(out) if op.n_outputs == 1 else tuple(_wrap(o) for o in out)
@@ -685,6 +696,13 @@ def _snapshot(value: Any, before: Tensor) -> Any:
         )
         return copy
     return value
+
+
+_C_TYPE = {
+    "float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+    "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+    "bool": "bool",
+}  # fmt: skip
 
 
 def _type_word(dt: np.dtype) -> str:

@@ -2,7 +2,8 @@
 
 `compile_source` parses once and compiles to closures; `run_source` runs a script in a fresh
 sandboxed namespace; `Session` keeps one namespace for a REPL or one-liners. Every failure is
-a `ScriptError`. Lark and the engine are imported only when first needed.
+a `ScriptError`. `request_interrupt` stops a running script (`--timeout`, Ctrl-C). Lark and the
+engine are imported only when first needed.
 """
 
 from __future__ import annotations
@@ -10,12 +11,23 @@ from __future__ import annotations
 from typing import IO, TYPE_CHECKING, Any
 
 from autodiff_cli.lang.errors import ScriptError
+from autodiff_cli.lang.limits import ScriptTimeout, clear_interrupt, request_interrupt
 from autodiff_cli.lang.runtime import Namespace, new_namespace
 
 if TYPE_CHECKING:
     from autodiff_cli.lang.compiler import Program
 
-__all__ = ["Namespace", "ScriptError", "Session", "compile_source", "new_namespace", "run_source"]
+__all__ = [
+    "Namespace",
+    "ScriptError",
+    "ScriptTimeout",
+    "Session",
+    "clear_interrupt",
+    "compile_source",
+    "new_namespace",
+    "request_interrupt",
+    "run_source",
+]
 
 MODES = ("exec", "eval", "single")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from lark import Tree
 
-from autodiff_cli.lang import sandbox
+from autodiff_cli.lang import limits, sandbox
 from autodiff_cli.lang.errors import (
     CompileError,
     Location,
@@ -339,8 +339,12 @@ class Compiler(ExpressionCompiler):
         test, body = self.expr(test_node), self._loop_body(body_node)
         orelse = self.suite(orelse_node) if orelse_node is not None else None
 
+        interrupt = limits.Interrupt
+
         def while_statement(f: list) -> Any:
             while test(f):
+                if interrupt.pending is not None:
+                    limits.raise_interrupt()
                 signal = body(f)
                 if signal is not None:
                     if signal is BREAK:
@@ -359,8 +363,12 @@ class Compiler(ExpressionCompiler):
         body = self._loop_body(body_node)
         orelse = self.suite(orelse_node) if orelse_node is not None else None
 
+        interrupt = limits.Interrupt
+
         def for_statement(f: list) -> Any:
             for item in iterable(f):
+                if interrupt.pending is not None:
+                    limits.raise_interrupt()
                 store(f, item)
                 signal = body(f)
                 if signal is not None:
@@ -521,6 +529,8 @@ class Compiler(ExpressionCompiler):
                 frame[inner_slot] = f[outer_slot]
             body(frame)
             namespace[sandbox.SCRIPT_MARK] = True
+            if "__del__" in namespace:
+                namespace["__del__"] = _quiet_finalizer(namespace["__del__"])
             metaclass = type
             for base in base_values:
                 if isinstance(type(base), type) and issubclass(type(base), metaclass):
@@ -842,6 +852,7 @@ def _make_with(manager: Fn, store: Callable | None, body: Stmt, where: Location)
 
 def _nest(steps: list, result: Fn) -> Callable[[list, Any], Any]:
     """A generator function running comprehension clauses left to right."""
+    interrupt = limits.Interrupt
 
     def build(index: int) -> Callable[[list], Any]:
         if index == len(steps):
@@ -864,6 +875,8 @@ def _nest(steps: list, result: Fn) -> Callable[[list, Any], Any]:
 
         def for_step(f: list) -> Any:
             for item in iterable(f):
+                if interrupt.pending is not None:
+                    limits.raise_interrupt()
                 store(f, item)
                 yield from inner(f)
 
@@ -876,10 +889,14 @@ def _nest(steps: list, result: Fn) -> Callable[[list, Any], Any]:
     def generator(f: list, iterator: Any) -> Any:
         if innermost_simple:
             for item in iterator:
+                if interrupt.pending is not None:
+                    limits.raise_interrupt()
                 first_store(f, item)
                 yield result(f)
         else:
             for item in iterator:
+                if interrupt.pending is not None:
+                    limits.raise_interrupt()
                 first_store(f, item)
                 yield from rest(f)
 
@@ -939,22 +956,49 @@ class Program:
         return self.source.filename
 
     def run(self, namespace: dict) -> Any:
-        """Run in `namespace`; a failure becomes a ScriptError located in the script."""
+        """Run in `namespace`; a failure becomes a ScriptError located in the script.
+
+        A pending `request_interrupt` is consumed by the outermost run: KeyboardInterrupt
+        propagates (located like a ScriptError's cause), a ScriptTimeout becomes a ScriptError.
+        """
         from autodiff_cli.lang.runtime import CallDepth
 
         frame = [namespace, None]
         saved_depth = CallDepth.depth
+        outermost = not _Running.depth
         limit = sys.getrecursionlimit()
         if limit < 20000:
             sys.setrecursionlimit(20000)
+        _Running.depth += 1
         try:
             result = self.code(frame)
-        except Exception as error:
+        except (Exception, limits.ScriptTimeout) as error:
             raise ScriptError.from_exception(error, None) from error
         finally:
+            _Running.depth -= 1
             CallDepth.depth = saved_depth
             sys.setrecursionlimit(limit)
+            if outermost:
+                limits.clear_interrupt()
         return result if self.mode == "eval" else frame[RETURN_SLOT]
+
+
+class _Running:
+    """How many `Program.run` calls are active (a script function may run inside another)."""
+
+    depth = 0
+
+
+def _quiet_finalizer(finalizer: Callable[[Any], Any]) -> Callable[[Any], None]:
+    """A script's `__del__` runs at unpredictable times: its errors are ignored, not printed."""
+
+    def __del__(self: Any) -> None:  # noqa: N807
+        try:
+            finalizer(self)
+        except BaseException:  # noqa: BLE001, S110 - nothing can report it
+            pass
+
+    return __del__
 
 
 def compile_tree(tree: Tree, source: Source, mode: str) -> Program:

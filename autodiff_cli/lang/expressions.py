@@ -13,9 +13,16 @@ from typing import Any
 
 from lark import Token, Tree
 
-from autodiff_cli.lang import fstrings, sandbox
+from autodiff_cli.lang import fstrings, limits, sandbox
 from autodiff_cli.lang.errors import CompileError, Location, Source, attach_location
-from autodiff_cli.lang.runtime import UNBOUND, checked_power, checked_repeat
+from autodiff_cli.lang.limits import (
+    check_sequence_result,
+    checked_lshift,
+    checked_modulo,
+    checked_multiply,
+    checked_power,
+)
+from autodiff_cli.lang.runtime import UNBOUND
 from autodiff_cli.lang.scopes import CLASS_DICT_SLOT, Scope
 
 Fn = Callable[[list], Any]
@@ -33,9 +40,14 @@ def _binary(op: Callable[[Any, Any], Any], left: Fn, right: Fn, where: Location)
 
 
 def _add(left: Fn, right: Fn, where: Location) -> Fn:
+    sequences = (str, list, tuple)
+
     def add(f: list) -> Any:
         try:
-            return left(f) + right(f)
+            result = left(f) + right(f)
+            if type(result) in sequences:
+                return check_sequence_result(result)
+            return result
         except BaseException as error:
             attach_location(error, where)
             raise
@@ -55,14 +67,14 @@ def _sub(left: Fn, right: Fn, where: Location) -> Fn:
 
 
 def _mul(left: Fn, right: Fn, where: Location) -> Fn:
-    sequences = (str, list, tuple)
+    checked = (str, list, tuple, int)
 
     def mul(f: list) -> Any:
         try:
             a = left(f)
             b = right(f)
-            if isinstance(a, sequences) or isinstance(b, sequences):
-                return checked_repeat(a, b)
+            if isinstance(a, checked) or isinstance(b, checked):
+                return checked_multiply(a, b)
             return a * b
         except BaseException as error:
             attach_location(error, where)
@@ -84,8 +96,8 @@ def _truediv(left: Fn, right: Fn, where: Location) -> Fn:
 
 _BINARY_FACTORIES = {"+": _add, "-": _sub, "*": _mul, "/": _truediv}
 _BINARY_OPERATORS = {
-    "@": operator.matmul, "//": operator.floordiv, "%": operator.mod, "**": checked_power,
-    "^": checked_power, "&": operator.and_, "|": operator.or_, "<<": operator.lshift,
+    "@": operator.matmul, "//": operator.floordiv, "%": checked_modulo, "**": checked_power,
+    "^": checked_power, "&": operator.and_, "|": operator.or_, "<<": checked_lshift,
     ">>": operator.rshift,
 }  # fmt: skip
 AUGMENTED_OPERATORS = {
@@ -109,6 +121,10 @@ def _power_augmented(target: Any, value: Any) -> Any:
 
 
 AUGMENTED_OPERATORS["**="] = AUGMENTED_OPERATORS["^="] = _power_augmented
+AUGMENTED_OPERATORS.update({
+    "*=": limits.checked_inplace_multiply, "+=": limits.checked_inplace_add,
+    "<<=": limits.checked_inplace_lshift, "%=": checked_modulo,
+})  # fmt: skip
 
 
 class ExpressionCompiler:
@@ -299,6 +315,8 @@ class ExpressionCompiler:
                 if conversion is not None:
                     result = conversion(result)
                 spec = "".join([part(f) for part in spec_parts]) if spec_parts else ""
+                if spec:
+                    limits.check_format_spec(spec)
                 return prefix + format(result, spec)
             except BaseException as error:
                 attach_location(error, where)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang.runtime import MAX_RECURSION_DEPTH, UNBOUND, CallDepth, Cell
+from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH, Interrupt, raise_interrupt
+from autodiff_cli.lang.runtime import UNBOUND, CallDepth, Cell
 from autodiff_cli.lang.sandbox import SCRIPT_MARK
 from autodiff_cli.lang.scopes import FIRST_VARIABLE_SLOT, RETURN_SLOT, Scope, Signature
 
@@ -61,8 +62,12 @@ def make_function(
     is_expression = spec.is_expression
     depth = CallDepth
 
+    interrupt = Interrupt
+
     def function(*args: Any, **kwargs: Any) -> Any:
         frame = bind(args, kwargs)
+        if interrupt.pending is not None:
+            raise_interrupt()
         if depth.depth >= MAX_RECURSION_DEPTH:
             raise RecursionError("maximum recursion depth exceeded")
         depth.depth += 1

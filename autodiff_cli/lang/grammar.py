@@ -11,6 +11,7 @@ from typing import Any
 GRAMMAR_NAME = "autodiff.lark"
 START_SYMBOLS = ["file_input", "eval_input"]
 MAX_BRACKET_DEPTH = 200  # as CPython: "too many nested parentheses"
+MAX_INDENT_DEPTH = 100  # as CPython: "too many levels of indentation"
 
 _OPENERS = {"LPAR": "(", "LSQB": "[", "LBRACE": "{"}
 _CLOSERS = {"RPAR": ")", "RSQB": "]", "RBRACE": "}"}
@@ -116,6 +117,13 @@ def _indenter_class() -> type:
             if indent < self.indent_level[-1] and indent not in self.indent_level:
                 raise LayoutError(
                     "unindent does not match any outer indentation level",
+                    token.end_line,
+                    token.end_column,
+                    indentation=True,
+                )
+            if indent > self.indent_level[-1] and len(self.indent_level) > MAX_INDENT_DEPTH:
+                raise LayoutError(
+                    "too many levels of indentation",
                     token.end_line,
                     token.end_column,
                     indentation=True,

@@ -8,13 +8,17 @@ import sys
 import types
 from typing import Any
 
-from autodiff_cli.lang import sandbox
+from autodiff_cli.lang import limits, sandbox
+from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH  # noqa: F401 - re-exported
 
 ENGINE_MODULE = "autodiff_cli.engine"
 ENGINE_TYPE_MODULES = ("autodiff_cli.engine", "torch")  # engine classes present as `torch.Tensor`
-MAX_RECURSION_DEPTH = 1000  # script function calls, as Python's default limit
-MAX_SEQUENCE_LENGTH = 10**8  # range(), and list/str/tuple repetition
-MAX_POWER_BITS = 100_000  # refuse integer powers whose result needs more bits than this
+# Engine submodules scripts may import, as PyTorch names them (the rest are engine internals).
+PUBLIC_SUBMODULES = frozenset(
+    "nn nn.functional nn.init nn.modules nn.parameter nn.utils autograd autograd.functional "
+    "autograd.function autograd.gradcheck autograd.grad_mode linalg optim optim.lr_scheduler "
+    "special fft random testing utils".split()
+)
 
 
 class _Unbound:
@@ -44,48 +48,17 @@ class CallDepth:
     depth = 0
 
 
-# ---- limits -----------------------------------------------------------------------------
-
-
-def checked_power(base: Any, exponent: Any) -> Any:
-    if type(base) is int and type(exponent) is int and exponent > 0:
-        if abs(base) > 1 and exponent * base.bit_length() > MAX_POWER_BITS:
-            raise OverflowError("integer power too large to compute in a script")
-    return base**exponent
-
-
-_SEQUENCE_TYPES = (str, list, tuple)
-
-
-def checked_repeat(left: Any, right: Any) -> Any:
-    """`left * right`, refusing enormous list/str/tuple repetitions."""
-    if isinstance(left, _SEQUENCE_TYPES) and type(right) is int:
-        if len(left) * right > MAX_SEQUENCE_LENGTH:
-            raise MemoryError("sequence repetition too large for a script")
-    elif isinstance(right, _SEQUENCE_TYPES) and type(left) is int:
-        if len(right) * left > MAX_SEQUENCE_LENGTH:
-            raise MemoryError("sequence repetition too large for a script")
-    return left * right
-
-
 # ---- builtins ---------------------------------------------------------------------------
 
 _PASSED_THROUGH = (
     "range len abs min max sum enumerate zip list tuple dict set float int str bool round "
-    "isinstance sorted reversed any all map filter repr iter next divmod object staticmethod "
+    "isinstance sorted reversed any all map filter repr next divmod object staticmethod "
     "classmethod property Exception RuntimeError TypeError ValueError IndexError KeyError "
     "ZeroDivisionError AttributeError NameError AssertionError StopIteration "
     "NotImplementedError ArithmeticError RecursionError LookupError UnboundLocalError "
     "ImportError ModuleNotFoundError OverflowError MemoryError BaseException frozenset slice "
     "callable hash chr ord bin hex oct format complex"
 ).split()
-
-
-def _script_range(*args: Any) -> range:
-    result = range(*args)
-    if len(result) > MAX_SEQUENCE_LENGTH:
-        raise MemoryError(f"range() of {len(result)} items is too large for a script")
-    return result
 
 
 def _script_type(*args: Any) -> type:
@@ -97,26 +70,35 @@ def _script_type(*args: Any) -> type:
 def _script_pow(base: Any, exponent: Any, modulo: Any = None) -> Any:
     if modulo is not None:
         return pow(base, exponent, modulo)
-    return checked_power(base, exponent)
-
-
-_NO_DEFAULT = object()
-
-
-def _script_getattr(obj: Any, name: str, default: Any = _NO_DEFAULT) -> Any:
-    """`getattr` through the sandbox's attribute checker."""
-    if not isinstance(name, str):
-        raise TypeError("attribute name must be string")
-    try:
-        return sandbox.make_getter(name)(obj)
-    except AttributeError:
-        if default is _NO_DEFAULT:
-            raise
-        return default
+    return limits.checked_power(base, exponent)
 
 
 def _script_format(value: Any, spec: str = "") -> str:
+    limits.check_format_spec(spec)
     return format(value, spec)
+
+
+_NO_SENTINEL = object()
+
+
+def _script_iter(source: Any, sentinel: Any = _NO_SENTINEL) -> Any:
+    """`iter`; the two-argument form checks for interrupts (`list(iter(int, 1))` never ends)."""
+    if sentinel is _NO_SENTINEL:
+        return iter(source)
+    if not callable(source):
+        raise TypeError("iter(v, w): v must be callable")
+    return _call_until(source, sentinel)
+
+
+def _call_until(function: Any, sentinel: Any) -> Any:
+    interrupt = limits.Interrupt
+    while True:
+        if interrupt.pending is not None:
+            limits.raise_interrupt()
+        value = function()
+        if value == sentinel:
+            return
+        yield value
 
 
 def _make_print(namespace: Namespace):  # noqa: ANN202
@@ -131,12 +113,12 @@ def make_builtins(namespace: Namespace) -> dict[str, Any]:
     table = {name: getattr(builtins, name) for name in _PASSED_THROUGH}
     table.update(
         print=_make_print(namespace),
-        range=_script_range,
+        range=limits.checked_range,
+        iter=_script_iter,
         type=_script_type,
         pow=_script_pow,
         format=_script_format,
         hasattr=sandbox.safe_hasattr,
-        getattr=_script_getattr,
         super=super,
         NotImplemented=NotImplemented,
         Ellipsis=Ellipsis,
@@ -173,6 +155,8 @@ class Namespace(dict):
             for key, value in _public_attributes(module).items():
                 if isinstance(value, types.ModuleType):
                     value = self.module_proxy(value, f"{name}.{key}")
+                elif not isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
+                    sandbox.SHARED_IDS.add(id(value))
                 setattr(proxy, key, value)
         return proxy
 
@@ -182,7 +166,11 @@ class Namespace(dict):
 
             return self.module_proxy(importlib.import_module(ENGINE_MODULE), "torch")
         if name == "math":
-            return self.module_proxy(math, "math")
+            proxy = self.module_proxy(math, "math")
+            for key, function in limits.CHECKED_MATH.items():
+                if getattr(proxy, key, None) is getattr(math, key):
+                    setattr(proxy, key, function)
+            return proxy
         raise ModuleNotFoundError(f"No module named '{name}'")
 
     def import_module(self, dotted: str) -> Any:
@@ -215,7 +203,7 @@ def _public_attributes(module: types.ModuleType) -> dict[str, Any]:
         if isinstance(value, types.ModuleType):
             if not value.__name__.startswith(module.__name__ + "."):
                 continue
-            if module.__name__ == "math":
+            if value.__name__.removeprefix(ENGINE_MODULE + ".") not in PUBLIC_SUBMODULES:
                 continue
         result[name] = value
     # Engine submodules not listed in __all__ (torch.nn, torch.autograd...) stay reachable.
@@ -223,8 +211,8 @@ def _public_attributes(module: types.ModuleType) -> dict[str, Any]:
         if (
             isinstance(value, types.ModuleType)
             and not name.startswith("_")
-            and value.__name__.startswith("autodiff_cli.engine.")
             and value.__name__.startswith(module.__name__ + ".")
+            and value.__name__.removeprefix(ENGINE_MODULE + ".") in PUBLIC_SUBMODULES
         ):
             result.setdefault(name, value)
     return result

@@ -20,6 +20,9 @@ _SAFE_BUILTIN_TYPES = {
     type({}.keys()), type({}.values()), type({}.items()),
 }  # fmt: skip
 _type_cache: dict[type, bool] = {}
+# ids of engine objects every script shares (dtypes...): scripts must not set their attributes
+SHARED_IDS: set[int] = set()
+_PADDING_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
 
 
 class ModuleProxy:
@@ -64,8 +67,22 @@ def exposes_attributes(obj: Any) -> bool:
             bool(obj.__dict__.get(SCRIPT_MARK))
             or (obj.__module__ or "").startswith(ENGINE_PREFIX)
             or _is_script_class(obj)
+            or obj in _SAFE_BUILTIN_TYPES
+            or issubclass(obj, BaseException)
         )
     return _type_is_safe(kind)
+
+
+def _writable(obj: Any) -> bool:
+    """Objects whose attributes a script may set: its own classes and functions, and objects
+    (tensors, modules...) that are not shared with the engine or other scripts."""
+    if isinstance(obj, type):
+        return _is_script_class(obj)
+    if isinstance(obj, types.FunctionType):
+        return bool(obj.__dict__.get(SCRIPT_MARK))
+    if isinstance(obj, (types.MethodType, types.BuiltinMethodType, super)):
+        return False
+    return id(obj) not in SHARED_IDS
 
 
 def _is_script_class(cls: type) -> bool:
@@ -116,6 +133,8 @@ def make_getter(name: str):  # noqa: ANN201 - returns a hot-path closure
         return refuse
     if name in ("format", "format_map"):
         return _format_getter(name)
+    if name in _PADDING_METHODS or name == "replace":
+        return _string_method_getter(name)
     cache = _type_cache
 
     def get(obj: Any) -> Any:
@@ -139,10 +158,44 @@ def _format_getter(name: str):  # noqa: ANN202
     return get
 
 
+def _string_method_getter(name: str):  # noqa: ANN202
+    """`ljust`, `center`... and `replace` of str, refusing results past the element cap."""
+    from autodiff_cli.lang import limits
+
+    def get(obj: Any) -> Any:
+        method = getattr(obj, name) if exposes_attributes(obj) else None
+        if method is None:
+            raise _refuse(obj, name)
+        if not isinstance(obj, str):
+            return method
+        if name == "replace":
+
+            def replace(old: Any, new: Any, count: int = -1) -> str:
+                if isinstance(old, str) and isinstance(new, str) and len(new) > len(old):
+                    found = obj.count(old) if count < 0 else min(count, obj.count(old))
+                    limits.check_length(len(obj) + found * (len(new) - len(old)), "str")
+                return method(old, new, count)
+
+            return replace
+
+        def pad(width: Any = 8, *args: Any) -> str:
+            limits.checked_width(width * max(1, obj.count("\t")) if name == "expandtabs" else width)
+            return method(width, *args)
+
+        return pad
+
+    return get
+
+
 def check_setattr(obj: Any, name: str) -> None:
     """Raise unless a script may assign/delete attribute `name` of `obj`."""
     if not name_allowed(name) or not exposes_attributes(obj):
         raise _refuse(obj, name)
+    if not _writable(obj):
+        raise AttributeError(
+            f"cannot set attribute '{name}' of '{type(obj).__name__}' object: it is shared "
+            "with the engine (scripts may only change their own objects)"
+        )
 
 
 def safe_hasattr(obj: Any, name: str) -> bool:
@@ -171,6 +224,12 @@ def _formatter():  # noqa: ANN202 - built on first use (keeps `import string` of
                 for is_attribute, key in rest:
                     obj = make_getter(key)(obj) if is_attribute else obj[key]
                 return obj, first
+
+            def format_field(self, value: Any, format_spec: str) -> Any:
+                from autodiff_cli.lang import limits
+
+                limits.check_format_spec(format_spec)
+                return super().format_field(value, format_spec)
 
         _FORMATTER = SafeFormatter()
     return _FORMATTER

@@ -1,22 +1,419 @@
-"""`torch.nn.functional` over the op table."""
+"""`torch.nn.functional`: activations, softmax, losses, linear and dropout over the op table.
+
+Where PyTorch has a dedicated backward node (GeluBackward0, SoftmaxBackward0, MseLossBackward0,
+NllLossBackward0, ...) the function is one op-table entry with that name; where PyTorch composes
+other ops (l1_loss, cross_entropy with probabilities, dropout) it composes the same ones.
+"""
 
 from __future__ import annotations
 
+import math
+import warnings
 from typing import Any
 
+import numpy as np
+
 from .. import ops
+from ..creation import _Generator
+from ..matrix import ADDMM, _reshape, matmul
 from ..ops import binary_cross_entropy_with_logits, relu, sigmoid, softplus, tanh  # noqa: F401
-from ..tensor import Tensor
+from ..optable import defop
+from ..tensor import Tensor, _norm_dim, _wrap, apply_op
+
+SQRT_2 = math.sqrt(2.0)
+SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+GELU_TANH_COEFF = 0.044715
+BCE_EPS = 1e-12
+LOG_CLAMP = -100.0
+REDUCTIONS = ("mean", "sum", "none")
+
+# --------------------------------------------------------------------------------------------
+# Helpers shared by forwards and formulas (formulas work on arrays and, with `B.creates_graph`,
+# on Tensors)
+# --------------------------------------------------------------------------------------------
 
 
-def _reduce(loss: Tensor, reduction: str) -> Tensor:
+def _erf(B: Any, x: Any) -> Any:
+    return ops.erf(x) if B.creates_graph else ops._erf(np.asarray(x))
+
+
+def _phi(B: Any, x: Any) -> Any:
+    """The standard normal density."""
+    return B.exp(x * x * -0.5) * INV_SQRT_2PI
+
+
+def _float_only(x: Tensor, kernel: str) -> None:
+    if x._data.dtype.kind != "f":
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{ops._type_word(x._data.dtype)}'"
+        )
+
+
+def _reduce_np(loss: np.ndarray, reduction: str) -> np.ndarray:
     if reduction == "mean":
-        return loss.mean()
+        return np.mean(loss, dtype=loss.dtype)
     if reduction == "sum":
-        return loss.sum()
+        return np.sum(loss, dtype=loss.dtype)
+    return loss
+
+
+def _loss_scale(g: Any, reduction: str, n: int) -> Any:
+    return g / n if reduction == "mean" else g
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _legacy_reduction(size_average: Any, reduce: Any, reduction: str) -> str:
+    """The deprecated `size_average` / `reduce` arguments, mapped onto `reduction`."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if not reduce:
+        return "none"
+    return "mean" if size_average else "sum"
+
+
+# --------------------------------------------------------------------------------------------
+# Forwards
+# --------------------------------------------------------------------------------------------
+
+
+def _gelu(a: np.ndarray, approximate: str) -> np.ndarray:
+    if approximate == "tanh":
+        inner = SQRT_2_OVER_PI * (a + GELU_TANH_COEFF * a**3)
+        return (0.5 * a * (1 + np.tanh(inner))).astype(a.dtype)
+    return (a * 0.5 * (1 + ops._erf(a / SQRT_2))).astype(a.dtype)
+
+
+def _gelu_grad(B: Any, g: Any, a: Any, approximate: str) -> Any:
+    if approximate == "tanh":
+        inner = (a + a * a * a * GELU_TANH_COEFF) * SQRT_2_OVER_PI
+        t = B.tanh(inner)
+        d_inner = (a * a * (3 * GELU_TANH_COEFF) + 1) * SQRT_2_OVER_PI
+        return g * ((t + 1) * 0.5 + a * 0.5 * (1 - t * t) * d_inner)
+    cdf = (_erf(B, a * (1 / SQRT_2)) + 1) * 0.5
+    return g * (cdf + a * _phi(B, a))
+
+
+def _elu(a: np.ndarray, alpha: float, scale: float, input_scale: float) -> np.ndarray:
+    negative = alpha * np.expm1(np.minimum(a, 0) * input_scale)
+    return (scale * np.where(a > 0, a, negative)).astype(a.dtype)
+
+
+def _elu_grad(B: Any, g: Any, a: Any, alpha: float, scale: float, input_scale: float) -> Any:
+    negative = g * (B.exp(a * input_scale) * (alpha * scale * input_scale))
+    return B.where(B.gt0(a), g * scale, negative)
+
+
+def _softmax(a: np.ndarray, dim: int) -> np.ndarray:
+    shifted = a - np.max(a, axis=dim, keepdims=True)
+    e = np.exp(shifted)
+    return (e / np.sum(e, axis=dim, keepdims=True)).astype(a.dtype)
+
+
+def _log_softmax(a: np.ndarray, dim: int) -> np.ndarray:
+    shifted = a - np.max(a, axis=dim, keepdims=True)
+    return (shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))).astype(a.dtype)
+
+
+def _smooth_l1(a: Any, t: Any, reduction: str, beta: float) -> np.ndarray:
+    d = np.abs(a - t)
+    loss = np.where(d < beta, 0.5 * d * d / beta if beta else 0 * d, d - 0.5 * beta)
+    return _reduce_np(np.asarray(loss, a.dtype), reduction)
+
+
+def _smooth_l1_grad(B: Any, g: Any, a: Any, t: Any, reduction: str, beta: float) -> Any:
+    d = a - t
+    inside = B.abs(d) < beta
+    slope = B.where(inside, d * (1.0 / beta) if beta else d * 0.0, B.sign(d))
+    return slope * _loss_scale(g, reduction, _numel(d))
+
+
+def _huber(a: Any, t: Any, reduction: str, delta: float) -> np.ndarray:
+    d = np.abs(a - t)
+    loss = np.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+    return _reduce_np(np.asarray(loss, a.dtype), reduction)
+
+
+def _huber_grad(B: Any, g: Any, a: Any, t: Any, reduction: str, delta: float) -> Any:
+    d = a - t
+    slope = B.where(B.abs(d) < delta, d, B.sign(d) * delta)
+    return slope * _loss_scale(g, reduction, _numel(d))
+
+
+def _bce(x: np.ndarray, t: np.ndarray, reduction: str, weight: Any) -> np.ndarray:
+    log_x = np.maximum(np.log(x), LOG_CLAMP)
+    log_1mx = np.maximum(np.log1p(-x), LOG_CLAMP)
+    loss = -(t * log_x + (1 - t) * log_1mx)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce_np(np.asarray(loss, x.dtype), reduction)
+
+
+def _bce_input_grad(B: Any, g: Any, x: Any, t: Any, reduction: str, weight: Any) -> Any:
+    denominator = (1 - x) * x
+    if not B.creates_graph:
+        denominator = np.maximum(denominator, BCE_EPS)
+    d = (x - t) / denominator
+    if weight is not None:
+        d = d * B.const(weight)
+    return d * _loss_scale(g, reduction, _numel(x))
+
+
+def _bce_target_grad(B: Any, g: Any, x: Any, t: Any, reduction: str, weight: Any) -> Any:
+    d = B.log(1 - x) - B.log(x)
+    if weight is not None:
+        d = d * B.const(weight)
+    return d * _loss_scale(g, reduction, _numel(x))
+
+
+def _numel(x: Any) -> int:
+    return int(np.prod(x.shape, dtype=np.int64)) if len(x.shape) else 1
+
+
+def _nll(a: np.ndarray, coefficients: np.ndarray, reduction: str, total: float) -> np.ndarray:
+    """The loss as a weighted sum: `coefficients` holds -weight[target] at each picked entry."""
+    picked = np.sum(a * coefficients, axis=-1, dtype=a.dtype) if a.ndim else a * coefficients
     if reduction == "none":
-        return loss
-    raise ValueError(f"{reduction} is not a valid value for reduction")
+        return np.asarray(picked, a.dtype)
+    out = np.sum(picked, dtype=a.dtype)
+    return np.asarray(out / np.asarray(total, a.dtype) if reduction == "mean" else out, a.dtype)
+
+
+def _nll_grad(B: Any, g: Any, coefficients: Any, reduction: str, total: float) -> Any:
+    c = B.const(coefficients.astype(_dtype_of(g)))
+    if reduction == "none" and len(coefficients.shape) == 2:
+        return B.reshape(g, (coefficients.shape[0], 1)) * c
+    return g * c / total if reduction == "mean" else g * c
+
+
+def _dtype_of(x: Any) -> np.dtype:
+    return x._data.dtype if isinstance(x, Tensor) else np.asarray(x).dtype
+
+
+# --------------------------------------------------------------------------------------------
+# The table
+# --------------------------------------------------------------------------------------------
+
+LEAKY_RELU = defop(
+    "leaky_relu",
+    "LeakyReluBackward0",
+    lambda a, negative_slope: np.where(a > 0, a, a * np.asarray(negative_slope, a.dtype)),
+    lambda B, g, a, negative_slope: B.where(B.gt0(a), g, g * negative_slope),
+    saves=(0,),
+    rules=("1 if self > 0 else negative_slope",),
+)
+GELU = defop(
+    "gelu",
+    "GeluBackward0",
+    _gelu,
+    _gelu_grad,
+    saves=(0,),
+    rules=("Φ(self) + self · φ(self)",),
+)
+ELU = defop(
+    "elu",
+    "EluBackward0",
+    _elu,
+    _elu_grad,
+    saves=(0,),
+    rules=("scale if self > 0 else scale · alpha · exp(self)",),
+)
+SILU = defop(
+    "silu",
+    "SiluBackward0",
+    lambda a: (a * ops._sigmoid(a)).astype(a.dtype),
+    lambda B, g, a: g * B.sigmoid(a) * (1 + a * (1 - B.sigmoid(a))),
+    saves=(0,),
+    rules=("sigmoid(self) · (1 + self · (1 - sigmoid(self)))",),
+)
+SOFTMAX = defop(
+    "softmax",
+    "SoftmaxBackward0",
+    _softmax,
+    lambda B, g, r, dim: r * (g - B.sum_dims(g * r, (dim,), True)),
+    saves=("result",),
+    rules=("softmax · (grad - Σ grad · softmax)",),
+)
+LOG_SOFTMAX = defop(
+    "log_softmax",
+    "LogSoftmaxBackward0",
+    _log_softmax,
+    lambda B, g, r, dim: g - B.exp(r) * B.sum_dims(g, (dim,), True),
+    saves=("result",),
+    rules=("grad - softmax · Σ grad",),
+)
+MSE_LOSS = defop(
+    "mse_loss",
+    "MseLossBackward0",
+    lambda a, t, reduction: _reduce_np(np.asarray((a - t) ** 2, a.dtype), reduction),
+    lambda B, g, a, t, reduction: (a - t) * 2 * _loss_scale(g, reduction, _numel(a - t)),
+    lambda B, g, a, t, reduction: (t - a) * 2 * _loss_scale(g, reduction, _numel(a - t)),
+    saves=(0, 1),
+    arg_names=("self", "target"),
+    rules=("2 · (self - target) / n", "-2 · (self - target) / n"),
+)
+SMOOTH_L1_LOSS = defop(
+    "smooth_l1_loss",
+    "SmoothL1LossBackward0",
+    _smooth_l1,
+    _smooth_l1_grad,
+    lambda B, g, a, t, reduction, beta: -_smooth_l1_grad(B, g, a, t, reduction, beta),
+    saves=(0, 1),
+    arg_names=("self", "target"),
+    rules=("(self - target) / beta inside beta, else sign", "the negative"),
+)
+HUBER_LOSS = defop(
+    "huber_loss",
+    "HuberLossBackward0",
+    _huber,
+    _huber_grad,
+    lambda B, g, a, t, reduction, delta: -_huber_grad(B, g, a, t, reduction, delta),
+    saves=(0, 1),
+    arg_names=("self", "target"),
+    rules=("self - target inside delta, else delta · sign", "the negative"),
+)
+BCE = defop(
+    "binary_cross_entropy",
+    "BinaryCrossEntropyBackward0",
+    _bce,
+    _bce_input_grad,
+    _bce_target_grad,
+    saves=(0, 1),
+    arg_names=("self", "target"),
+    rules=("(self - target) / (self · (1 - self))", "log(1 - self) - log(self)"),
+)
+NLL_LOSS = defop(
+    "nll_loss",
+    "NllLossBackward0",
+    _nll,
+    _nll_grad,
+    promotes=False,
+    rules=("-weight[target] at the target class",),
+)
+MUL_SCALAR = defop(
+    "mul_scalar",
+    "MulBackward1",
+    lambda a, other: (a * other).astype(a.dtype),
+    lambda B, g, other: g * other,
+    promotes=False,
+    rules=("other",),
+)
+DIV_SCALAR = defop(
+    "div_scalar",
+    "DivBackward1",
+    lambda a, other: (a / other).astype(a.dtype),
+    lambda B, g, other: g / other,
+    promotes=False,
+    rules=("1 / other",),
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Activations
+# --------------------------------------------------------------------------------------------
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    _float_only(input, "leaky_relu_cpu")
+    return apply_op(LEAKY_RELU, (input,), {"negative_slope": negative_slope})
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    _float_only(input, "GeluKernelImpl")
+    return apply_op(GELU, (input,), {"approximate": approximate})
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    _float_only(input, "elu_cpu")
+    return apply_op(ELU, (input,), {"alpha": alpha, "scale": 1.0, "input_scale": 1.0})
+
+
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    _float_only(input, "elu_cpu")
+    params = {"alpha": SELU_ALPHA, "scale": SELU_SCALE, "input_scale": 1.0}
+    return apply_op(ELU, (input,), params)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    _float_only(input, "silu_cpu")
+    return apply_op(SILU, (input,))
+
+
+def _softmax_dim(input: Tensor, dim: Any, name: str) -> int:
+    if dim is None:
+        warnings.warn(
+            f"Implicit dimension choice for {name} has been deprecated. Change the call to "
+            "include dim=X as an argument.",
+            UserWarning,
+            stacklevel=3,
+        )
+        dim = 0 if input.ndim in (0, 1, 3) else 1
+    return _norm_dim(int(dim), input.ndim)
+
+
+def _softmax_op(op: Any, input: Tensor, dim: Any, dtype: Any, name: str) -> Tensor:
+    if dtype is not None:
+        input = input.to(dtype)
+    d = _softmax_dim(input, dim, name)
+    if input._data.dtype.kind != "f":
+        kernel = "softmax_lastdim_kernel_impl" if d == input.ndim - 1 else "softmax_kernel_impl"
+        if op is LOG_SOFTMAX:
+            kernel = "log_" + kernel
+        _float_only(input, kernel)
+    if input.ndim == 0:
+        return apply_op(op, (input,), {"dim": None})
+    return apply_op(op, (input,), {"dim": d})
+
+
+def softmax(input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
+    return _softmax_op(SOFTMAX, input, dim, dtype, "softmax")
+
+
+def log_softmax(input: Tensor, dim: Any = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
+    return _softmax_op(LOG_SOFTMAX, input, dim, dtype, "log_softmax")
+
+
+# --------------------------------------------------------------------------------------------
+# Losses
+# --------------------------------------------------------------------------------------------
+
+
+def _broadcast_warning(input: Tensor, target: Tensor, stacklevel: int) -> None:
+    if input._data.shape != target._data.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=stacklevel + 1,
+        )
+
+
+def _pointwise_loss(
+    op: Any, kernel: str, input: Tensor, target: Tensor, reduction: str, **params: Any
+) -> Tensor:
+    _broadcast_warning(input, target, 3)
+    _check_reduction(reduction)
+    _float_only(input, kernel)
+    if input._data.shape != target._data.shape:
+        shape = tuple(np.broadcast_shapes(input._data.shape, target._data.shape))
+        if input._data.shape != shape:
+            input = ops.expand(input, shape)
+        if target._data.shape != shape:
+            target = ops.expand(target, shape)
+    return apply_op(op, (input, target), {"reduction": reduction, **params})
 
 
 def mse_loss(
@@ -25,8 +422,10 @@ def mse_loss(
     size_average: Any = None,
     reduce: Any = None,
     reduction: str = "mean",
+    weight: Any = None,
 ) -> Tensor:
-    return _reduce((input - target) ** 2, reduction)
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    return _pointwise_loss(MSE_LOSS, "mse_cpu", input, target, reduction)
 
 
 def l1_loss(
@@ -35,14 +434,248 @@ def l1_loss(
     size_average: Any = None,
     reduce: Any = None,
     reduction: str = "mean",
+    weight: Any = None,
 ) -> Tensor:
-    return _reduce((input - target).abs(), reduction)
+    """`(input - target).abs()` then the reduction, as PyTorch composes it."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _broadcast_warning(input, target, 2)
+    _check_reduction(reduction)
+    loss = (input - target).abs()
+    if reduction == "mean":
+        return loss.mean()
+    return loss.sum() if reduction == "sum" else loss
+
+
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    return _pointwise_loss(
+        SMOOTH_L1_LOSS, "smooth_l1_cpu", input, target, reduction, beta=float(beta)
+    )
+
+
+def huber_loss(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Any = None,
+) -> Tensor:
+    return _pointwise_loss(HUBER_LOSS, "huber_cpu", input, target, reduction, delta=float(delta))
+
+
+def binary_cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if input._data.shape != target._data.shape:
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}) is deprecated. Please ensure they have the same size."
+        )
+    _check_reduction(reduction)
+    x = np.asarray(input._data)
+    if np.any((x < 0) | (x > 1)):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    w = None
+    if weight is not None:
+        w = np.broadcast_to(np.asarray(weight._data, x.dtype), x.shape)
+    return apply_op(BCE, (input, target), {"reduction": reduction, "weight": w})
+
+
+def _class_targets(input: Tensor, target: Tensor) -> np.ndarray:
+    """Checks class-index targets against an (N, C) or (C,) input; returns them as int64."""
+    if target._data.ndim > 1 or input.ndim > 2:
+        if input.ndim > 2:
+            raise NotImplementedError(
+                "nll_loss / cross_entropy with K-dimensional inputs (N, C, d1, ...) is not "
+                "supported"
+            )
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target._data.dtype.kind not in "iu":
+        raise RuntimeError(
+            "expected target dtype to be Long or Byte, but got "
+            f"{ops._type_word(target._data.dtype)}"
+        )
+    if input.ndim == 2 and target._data.ndim == 1 and input.shape[0] != target.shape[0]:
+        raise ValueError(
+            f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+            f"({target.shape[0]})."
+        )
+    if input.ndim == 1 and target._data.ndim != 0:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    return np.asarray(target._data, np.int64)
+
+
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """-input[i, target[i]] · weight[target[i]], skipping `ignore_index`, then the reduction
+    (the mean divides by the total weight of the targets that count)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if input.ndim == 0:
+        raise RuntimeError("input tensor should be 1D or 2D")
+    targets = _class_targets(input, target)
+    n_classes = input._data.shape[-1]
+    class_weight = np.ones(n_classes) if weight is None else np.asarray(weight._data, np.float64)
+    rows = targets.reshape(-1)
+    coefficients = np.zeros((rows.size, n_classes), input._data.dtype)
+    total = 0.0
+    for i, t in enumerate(rows):
+        if t == ignore_index:
+            continue
+        if not 0 <= t < n_classes:
+            raise IndexError(f"Target {t} is out of bounds.")
+        coefficients[i, t] = -class_weight[t]
+        total += class_weight[t]
+    if input.ndim == 1:
+        coefficients = coefficients[0]
+    params = {"coefficients": coefficients, "reduction": reduction, "total": total}
+    return apply_op(NLL_LOSS, (input,), params)
+
+
+def _mul_scalar(x: Tensor, value: float) -> Tensor:
+    return apply_op(MUL_SCALAR, (x,), {"other": value})
+
+
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """log_softmax over the class dimension, then nll_loss (class indices) or the
+    probability-weighted sum (a float target of the input's shape), as ATen composes it."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 0 if input.ndim == 1 else 1
+    logp = log_softmax(input, class_dim)
+    if input._data.shape == target._data.shape and target._data.dtype.kind == "f":
+        return _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing)
+    loss = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
+    if label_smoothing == 0.0:
+        return loss
+    n_classes = input._data.shape[class_dim]
+    if weight is not None:
+        smooth = -(logp * weight).sum(class_dim)
+    else:
+        smooth = -logp.sum(class_dim)
+    ignored = target == ignore_index
+    smooth = ops.where(ignored, 0.0, smooth)
+    if reduction == "mean":
+        if weight is not None:
+            kept = np.asarray(target._data)[~np.asarray(ignored._data)]
+            denominator = _wrap(np.asarray(np.sum(np.asarray(weight._data)[kept])))
+        else:
+            denominator = (~ignored).sum()
+        smooth = smooth.sum() / denominator
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return _mul_scalar(loss, 1 - label_smoothing) + _mul_scalar(smooth, label_smoothing / n_classes)
+
+
+def _cross_entropy_probabilities(
+    logp: Tensor, target: Tensor, weight: Any, reduction: str, label_smoothing: float
+) -> Tensor:
+    class_dim = 0 if logp.ndim == 1 else 1
+    n_classes = logp._data.shape[class_dim]
+    if label_smoothing > 0:
+        target = target * (1 - label_smoothing) + label_smoothing / n_classes
+    terms = logp * target
+    if weight is not None:
+        shape = [1] * logp.ndim
+        shape[class_dim] = n_classes
+        terms = terms * weight.reshape(shape)
+    if reduction == "none":
+        return -terms.sum(class_dim)
+    total = -terms.sum()
+    if reduction == "sum":
+        return total
+    return apply_op(DIV_SCALAR, (total,), {"other": logp._data.size / n_classes})
+
+
+# --------------------------------------------------------------------------------------------
+# linear, dropout
+# --------------------------------------------------------------------------------------------
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    out = ops.matmul(input, weight.t())
-    return out + bias if bias is not None else out
+    """`addmm(bias, input, weight.t())` (input flattened to 2-D), or `input @ weight.t()`."""
+    weight_t = ops.t(weight)
+    if bias is None:
+        return matmul(input, weight_t)
+    if input.ndim == 2:
+        from ..matrix import _check_mm_shapes
+
+        _check_mm_shapes(input, weight_t)
+        return apply_op(ADDMM, (bias, input, weight_t))
+    if input.ndim == 0:
+        raise RuntimeError(
+            "both arguments to linear need to be at least 1D, but they are 0D and 2D"
+        )
+    shape = input._data.shape
+    flat = _reshape(input, (int(np.prod(shape[:-1], dtype=np.int64)), shape[-1]))
+    from ..matrix import _check_mm_shapes
+
+    _check_mm_shapes(flat, weight_t)
+    out = apply_op(ADDMM, (bias, flat, weight_t))
+    return _reshape(out, shape[:-1] + (weight._data.shape[0],))
 
 
-def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
-    return ops.where(input > 0, input, input * negative_slope)
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zeroes each element with probability `p` and scales the rest by 1 / (1 - p); the input
+    itself when not training or when p is 0."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    shape = input._data.shape
+    if p == 1.0:
+        mask = np.zeros(shape, input._data.dtype)
+    else:
+        keep = _Generator.rng.uniform(0.0, 1.0, shape) >= p
+        mask = (keep / (1.0 - p)).astype(input._data.dtype)
+    return input * _wrap(mask)
+
+
+# --------------------------------------------------------------------------------------------
+# Tensor methods
+# --------------------------------------------------------------------------------------------
+
+
+def _tensor_softmax(self: Tensor, dim: Any, dtype: Any = None) -> Tensor:
+    return softmax(self, dim, dtype=dtype)
+
+
+def _tensor_log_softmax(self: Tensor, dim: Any, dtype: Any = None) -> Tensor:
+    return log_softmax(self, dim, dtype=dtype)
+
+
+Tensor.softmax = _tensor_softmax
+Tensor.log_softmax = _tensor_log_softmax

@@ -1,222 +1,39 @@
-"""nn.Module and the basic layers: parameters registered by attribute assignment."""
+"""The layers: `Linear`, the containers (`Sequential`, `ModuleList`) and the activations."""
 
 from __future__ import annotations
 
 import math
+import operator
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
 
-from ..creation import _Generator
-from ..tensor import Tensor, _init
+from .. import dtypes
+from ..tensor import Tensor, _wrap
 from . import functional as F
+from . import init
+from .module import Module, _addindent
+from .parameter import Parameter
 
 
-class Parameter(Tensor):
-    """A leaf tensor that a Module registers as a parameter; printed `Parameter containing:`."""
-
-    __slots__ = ()
-
-    def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
-        if data is None:
-            array = np.zeros((0,), np.float32)
-        else:
-            array = data._array()
-        _init(self, array, False, None, 0)
-        if data is not None:
-            self._vbox = data._version_box()
-        if requires_grad:
-            self.requires_grad_(True)
-
-    def __repr__(self) -> str:
-        from ..printing import format_parameter
-
-        return format_parameter(np.asarray(self._data), self._repr_suffixes())
-
-    __str__ = __repr__
+def _empty(shape: tuple, dtype: Any) -> Tensor:
+    np_dtype = dtype.np if dtype is not None else dtypes.get_default_dtype().np
+    return _wrap(np.zeros(shape, np_dtype))
 
 
-Parameter.__module__ = "torch.nn.parameter"
+class Identity(Module):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
 
-
-class Module:
-    """Base class: submodules and parameters are found through attribute assignment."""
-
-    def __init__(self) -> None:
-        object.__setattr__(self, "_parameters", OrderedDict())
-        object.__setattr__(self, "_modules", OrderedDict())
-        object.__setattr__(self, "training", True)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        params = self.__dict__.get("_parameters")
-        if params is None:
-            raise AttributeError("cannot assign module before Module.__init__() call")
-        if isinstance(value, Parameter):
-            self._modules.pop(name, None)
-            params[name] = value
-        elif isinstance(value, Module):
-            params.pop(name, None)
-            self._modules[name] = value
-        elif name in params and value is None:
-            params[name] = None
-        else:
-            object.__setattr__(self, name, value)
-
-    def __getattr__(self, name: str) -> Any:
-        d = self.__dict__
-        if "_parameters" in d and name in d["_parameters"]:
-            return d["_parameters"][name]
-        if "_modules" in d and name in d["_modules"]:
-            return d["_modules"][name]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-
-    def __delattr__(self, name: str) -> None:
-        if name in self._parameters:
-            del self._parameters[name]
-        elif name in self._modules:
-            del self._modules[name]
-        else:
-            object.__delattr__(self, name)
-
-    def forward(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(
-            f'Module [{type(self).__name__}] is missing the required "forward" function'
-        )
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.forward(*args, **kwargs)
-
-    def named_parameters(
-        self, prefix: str = "", recurse: bool = True
-    ) -> Iterator[tuple[str, Parameter]]:
-        seen = set()
-        for mod_prefix, module in (
-            self.named_modules(prefix=prefix) if recurse else [(prefix, self)]
-        ):
-            for name, p in module._parameters.items():
-                if p is None or id(p) in seen:
-                    continue
-                seen.add(id(p))
-                yield (f"{mod_prefix}.{name}" if mod_prefix else name), p
-
-    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
-        for _, p in self.named_parameters(recurse=recurse):
-            yield p
-
-    def named_modules(self, prefix: str = "") -> Iterator[tuple[str, Module]]:
-        stack = [(prefix, self)]
-        seen = set()
-        while stack:
-            name, module = stack.pop(0)
-            if id(module) in seen:
-                continue
-            seen.add(id(module))
-            yield name, module
-            for child_name, child in module._modules.items():
-                if child is not None:
-                    stack.append((f"{name}.{child_name}" if name else child_name, child))
-
-    def modules(self) -> Iterator[Module]:
-        for _, m in self.named_modules():
-            yield m
-
-    def named_children(self) -> Iterator[tuple[str, Module]]:
-        for name, m in self._modules.items():
-            if m is not None:
-                yield name, m
-
-    def children(self) -> Iterator[Module]:
-        for _, m in self.named_children():
-            yield m
-
-    def zero_grad(self, set_to_none: bool = True) -> None:
-        for p in self.parameters():
-            if p._grad is not None:
-                if set_to_none:
-                    p._grad = None
-                else:
-                    p._grad._array()[...] = 0
-
-    def train(self, mode: bool = True) -> Module:
-        for m in self.modules():
-            object.__setattr__(m, "training", mode)
-        return self
-
-    def eval(self) -> Module:
-        return self.train(False)
-
-    def requires_grad_(self, requires_grad: bool = True) -> Module:
-        for p in self.parameters():
-            p.requires_grad_(requires_grad)
-        return self
-
-    def state_dict(self) -> OrderedDict:
-        return OrderedDict((name, p.detach()) for name, p in self.named_parameters())
-
-    def load_state_dict(self, state: dict, strict: bool = True) -> Any:
-        own = dict(self.named_parameters())
-        missing = [k for k in own if k not in state]
-        unexpected = [k for k in state if k not in own]
-        if strict and (missing or unexpected):
-            raise RuntimeError(
-                f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
-                + (
-                    f"Missing key(s) in state_dict: {', '.join(repr(k) for k in missing)}. "
-                    if missing
-                    else ""
-                )
-                + (
-                    f"Unexpected key(s) in state_dict: {', '.join(repr(k) for k in unexpected)}. "
-                    if unexpected
-                    else ""
-                )
-            )
-        for k, p in own.items():
-            if k in state:
-                p._array()[...] = state[k]._data
-        return _IncompatibleKeys(missing, unexpected)
-
-    def extra_repr(self) -> str:
-        return ""
-
-    def __repr__(self) -> str:
-        lines = []
-        extra = self.extra_repr()
-        if extra:
-            lines = extra.split("\n")
-        children = []
-        for name, m in self._modules.items():
-            mod_str = repr(m).replace("\n", "\n  ")
-            children.append(f"({name}): {mod_str}")
-        lines = lines + children
-        main = type(self).__name__ + "("
-        if lines:
-            if len(extra.split("\n")) == 1 and not children:
-                main += extra
-            else:
-                main += "\n  " + "\n  ".join(lines) + "\n"
-        return main + ")"
-
-
-class _IncompatibleKeys(tuple):
-    def __new__(cls, missing: list, unexpected: list):
-        return super().__new__(cls, (missing, unexpected))
-
-    def __repr__(self) -> str:
-        if not self[0] and not self[1]:
-            return "<All keys matched successfully>"
-        return f"_IncompatibleKeys(missing_keys={self[0]}, unexpected_keys={self[1]})"
-
-
-def _uniform(shape: tuple, bound: float) -> Tensor:
-    from ..tensor import _wrap
-
-    return _wrap(_Generator.rng.uniform(-bound, bound, shape).astype(np.float32))
+    def forward(self, input: Any) -> Any:
+        return input
 
 
 class Linear(Module):
+    """`y = x @ W.T + b`; W ~ kaiming_uniform(a=sqrt(5)), b ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
+
     def __init__(
         self,
         in_features: int,
@@ -228,11 +45,19 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        bound = 1 / math.sqrt(in_features) if in_features > 0 else 0
-        self.weight = Parameter(_uniform((out_features, in_features), bound))
-        self.bias = Parameter(_uniform((out_features,), bound)) if bias else None
-        if not bias:
-            self._parameters["bias"] = None
+        self.weight = Parameter(_empty((out_features, in_features), dtype))
+        if bias:
+            self.bias = Parameter(_empty((out_features,), dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.linear(input, self.weight, self.bias)
@@ -244,23 +69,75 @@ class Linear(Module):
         )
 
 
-class Sequential(Module):
-    def __init__(self, *modules: Module) -> None:
+class Flatten(Module):
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
-        if len(modules) == 1 and isinstance(modules[0], OrderedDict):
-            for name, m in modules[0].items():
-                self._modules[name] = m
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self) -> str:
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Dropout(Module):
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        if not self.training or self.p == 0:
+            return input
+        return F.dropout(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+# -- containers -------------------------------------------------------------------------------
+
+
+class Sequential(Module):
+    """Calls its modules in order; indexable (a slice gives a Sequential), sized, iterable."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for name, module in args[0].items():
+                self.add_module(name, module)
         else:
-            for i, m in enumerate(modules):
-                self._modules[str(i)] = m
+            for index, module in enumerate(args):
+                self.add_module(str(index), module)
 
-    def forward(self, input: Any) -> Any:
-        for m in self._modules.values():
-            input = m(input)
-        return input
+    def _index(self, idx: Any) -> int:
+        size = len(self)
+        idx = operator.index(idx)
+        if not -size <= idx < size:
+            raise IndexError(f"index {idx} is out of range")
+        return idx % size
 
-    def __getitem__(self, index: int) -> Module:
-        return list(self._modules.values())[index]
+    def __getitem__(self, idx: Any) -> Any:
+        if isinstance(idx, slice):
+            return type(self)(OrderedDict(list(self._modules.items())[idx]))
+        return list(self._modules.values())[self._index(idx)]
+
+    def __setitem__(self, idx: int, module: Module) -> None:
+        key = list(self._modules)[self._index(idx)]
+        setattr(self, key, module)
+
+    def __delitem__(self, idx: Any) -> None:
+        keys = list(self._modules)
+        for key in keys[idx] if isinstance(idx, slice) else [keys[self._index(idx)]]:
+            del self._modules[key]
+        items = list(self._modules.values())
+        self._modules.clear()
+        for index, module in enumerate(items):
+            self._modules[str(index)] = module
 
     def __len__(self) -> int:
         return len(self._modules)
@@ -268,13 +145,102 @@ class Sequential(Module):
     def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())
 
+    def append(self, module: Module) -> Sequential:
+        self.add_module(str(len(self)), module)
+        return self
+
+    def forward(self, input: Any) -> Any:
+        for module in self:
+            input = module(input)
+        return input
+
+
+class ModuleList(Module):
+    """A list of modules, registered under "0", "1", ...; repeated entries print compressed."""
+
+    def __init__(self, modules: Iterable[Module] | None = None) -> None:
+        super().__init__()
+        if modules is not None:
+            for module in modules:
+                self.append(module)
+
+    def _index(self, idx: Any) -> int:
+        size = len(self)
+        idx = operator.index(idx)
+        if not -size <= idx < size:
+            raise IndexError(f"index {idx} is out of range")
+        return idx % size
+
+    def __getitem__(self, idx: Any) -> Any:
+        if isinstance(idx, slice):
+            return type(self)(list(self._modules.values())[idx])
+        return self._modules[str(self._index(idx))]
+
+    def __setitem__(self, idx: int, module: Module) -> None:
+        setattr(self, str(self._index(idx)), module)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def append(self, module: Module) -> ModuleList:
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules: Iterable[Module]) -> ModuleList:
+        for module in modules:
+            self.append(module)
+        return self
+
+    def __repr__(self) -> str:
+        reprs = [repr(item) for item in self]
+        if not reprs:
+            return self._get_name() + "()"
+        spans = [[0, 0]]
+        blocks = [reprs[0]]
+        for i, text in enumerate(reprs[1:], 1):
+            if text == blocks[-1]:
+                spans[-1][1] += 1
+                continue
+            spans.append([i, i])
+            blocks.append(text)
+        lines = []
+        for (start, end), block in zip(spans, blocks):
+            line = f"({start}): {block}"
+            if start != end:
+                line = f"({start}-{end}): {end - start + 1} x {block}"
+            lines.append(_addindent(line, 2))
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+
+# -- activations ------------------------------------------------------------------------------
+
 
 class ReLU(Module):
     def __init__(self, inplace: bool = False) -> None:
         super().__init__()
+        self.inplace = inplace
 
     def forward(self, input: Tensor) -> Tensor:
-        return input.relu()
+        return F.relu(input)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class LeakyReLU(Module):
+    def __init__(self, negative_slope: float = 0.01, inplace: bool = False) -> None:
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.leaky_relu(input, self.negative_slope)
+
+    def extra_repr(self) -> str:
+        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
 class Tanh(Module):
@@ -287,28 +253,35 @@ class Sigmoid(Module):
         return input.sigmoid()
 
 
-class MSELoss(Module):
-    def __init__(self, reduction: str = "mean") -> None:
+class Softmax(Module):
+    def __init__(self, dim: int | None = None) -> None:
         super().__init__()
-        self.reduction = reduction
+        self.dim = dim
 
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return F.mse_loss(input, target, reduction=self.reduction)
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmax(input, self.dim)
 
-
-class L1Loss(MSELoss):
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return F.l1_loss(input, target, reduction=self.reduction)
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
 
 
-class BCEWithLogitsLoss(Module):
-    def __init__(self, weight: Any = None, reduction: str = "mean", pos_weight: Any = None) -> None:
-        super().__init__()
-        self.reduction = reduction
-        self.weight = weight
-        self.pos_weight = pos_weight
+class LogSoftmax(Softmax):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.log_softmax(input, self.dim)
 
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return F.binary_cross_entropy_with_logits(
-            input, target, self.weight, reduction=self.reduction, pos_weight=self.pos_weight
-        )
+
+for _cls, _where in [
+    (Identity, "linear"),
+    (Linear, "linear"),
+    (Flatten, "flatten"),
+    (Dropout, "dropout"),
+    (Sequential, "container"),
+    (ModuleList, "container"),
+    (ReLU, "activation"),
+    (LeakyReLU, "activation"),
+    (Tanh, "activation"),
+    (Sigmoid, "activation"),
+    (Softmax, "activation"),
+    (LogSoftmax, "activation"),
+]:
+    _cls.__module__ = f"torch.nn.modules.{_where}"

@@ -1,0 +1,31 @@
+"""The `autodiff` entry point.
+
+`main()` sends simple `autodiff grad` command lines straight to the command (`fast_path`), so the
+one-liner pays neither for importing Typer nor for building the app; everything else, `--help`
+included, goes through the Typer app in `commands`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+def main() -> None:
+    """Console-script entry point."""
+    from autodiff_cli.cli.fast_path import try_fast_grad
+
+    status = try_fast_grad(sys.argv[1:])
+    if status is not None:
+        raise SystemExit(status)
+    from autodiff_cli.cli.commands import app
+
+    app(prog_name="autodiff")
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":  # `autodiff_cli.cli.app.app`, the Typer app, built on first use
+        from autodiff_cli.cli.commands import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,260 @@
+"""Typer wiring of the `autodiff` command; each command's work lives in its own module.
+
+Only Typer is imported here: the engine, the language and Rich are imported by the command that
+needs them.
+"""
+
+from __future__ import annotations
+
+import os
+from enum import Enum
+from typing import Annotated, Optional
+
+import typer
+
+from autodiff_cli import __version__
+
+app = typer.Typer(
+    name="autodiff",
+    add_completion=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Differentiate expressions and run scripts on a PyTorch-faithful autograd engine.",
+)
+
+
+class DType(str, Enum):
+    float32 = "float32"
+    float64 = "float64"
+
+
+class GraphFormat(str, Enum):
+    tree = "tree"
+    dot = "dot"
+    mermaid = "mermaid"
+    svg = "svg"
+    png = "png"
+
+
+DebugOption = Annotated[
+    bool, typer.Option("--debug", help="Show the Python traceback behind an error.")
+]
+PlainOption = Annotated[
+    bool, typer.Option("--plain", help="No colours or styling (as NO_COLOR=1 does).")
+]
+TimeoutOption = Annotated[
+    Optional[float],  # noqa: UP045 - Typer reads the annotation at run time on Python 3.10
+    typer.Option("--timeout", metavar="SECONDS", help="Stop after SECONDS (exit status 1)."),
+]
+AtOption = Annotated[
+    list[str],
+    typer.Option(
+        "--at",
+        "-a",
+        metavar="NAME=VALUE",
+        help="A variable: a number, a \\[list] or an expression such as ones(3). Repeat it or "
+        "give a comma list: --at x=2,w=3.",
+    ),
+]
+
+
+def plain_output(plain: bool) -> None:
+    """`--plain`: turn styling off everywhere, as NO_COLOR does."""
+    if plain:
+        os.environ["NO_COLOR"] = "1"
+        os.environ.pop("FORCE_COLOR", None)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"autodiff {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    ctx: typer.Context,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+    plain: PlainOption = False,
+) -> None:
+    """Differentiate expressions and run scripts on a PyTorch-faithful autograd engine.
+
+    With no command, start the REPL.
+    """
+    plain_output(plain)
+    if ctx.invoked_subcommand is None:
+        from autodiff_cli.cli.repl import run_repl
+
+        raise typer.Exit(run_repl())
+
+
+@app.command()
+def run(
+    files: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="PATH...",
+            help="Scripts, or directories whose *.py and *.ad files run in sorted order; "
+            "'-' reads stdin.",
+        ),
+    ],
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, help="Run up to N scripts at once.")
+    ] = 1,
+    fail_fast: Annotated[
+        bool, typer.Option("--fail-fast", help="Stop at the first script that fails.")
+    ] = False,
+    timeout: TimeoutOption = None,
+    max_elements: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option("--max-elements", metavar="N", min=1, help="Largest tensor a script may make."),
+    ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="One JSON line per script: path, ok, stdout, error, seconds."),
+    ] = False,
+    plain: PlainOption = False,
+    debug: DebugOption = False,
+) -> None:
+    """Run scripts, each in a fresh namespace; stdout is what they print, errors go to stderr."""
+    from autodiff_cli.cli.run_cmd import RunOptions, run_paths
+
+    plain_output(plain)
+    options = RunOptions(
+        jobs=jobs,
+        fail_fast=fail_fast,
+        timeout=timeout,
+        max_elements=max_elements,
+        as_json=as_json,
+        debug=debug,
+    )
+    raise typer.Exit(run_paths(files, options))
+
+
+@app.command()
+def grad(
+    expr: Annotated[
+        str,
+        typer.Argument(
+            help="An expression, or ';'-separated statements ending with the expression; "
+            "'-' reads it from stdin."
+        ),
+    ],
+    at: AtOption = [],  # noqa: B006 - Typer reads the default, never mutates it
+    wrt: Annotated[
+        list[str],
+        typer.Option(
+            "--wrt", "-w", metavar="NAME", help="Differentiate only these --at variables."
+        ),
+    ] = [],  # noqa: B006
+    vjp: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--vjp", metavar="VALUE", help="The vector-Jacobian product v·J."),
+    ] = None,
+    order: Annotated[
+        int, typer.Option("--order", "-n", metavar="N", help="The N-th derivative.")
+    ] = 1,
+    hessian: Annotated[bool, typer.Option("--hessian", help="The Hessian matrix.")] = False,
+    check: Annotated[
+        bool,
+        typer.Option("--check", help="Compare with central finite differences in float64."),
+    ] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Walk through the backward pass step by step.")
+    ] = False,
+    saved: Annotated[
+        bool, typer.Option("--saved", help="Show the tensors each node saved for backward.")
+    ] = False,
+    dtype: Annotated[
+        Optional[DType],  # noqa: UP045
+        typer.Option("--dtype", help="Floating dtype of the --at values (default float32)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    timeout: TimeoutOption = None,
+    plain: PlainOption = False,
+    debug: DebugOption = False,
+) -> None:
+    """Differentiate EXPR at the point given by --at: value, grad_fn graph and derivatives.
+
+    A scalar result gives gradients; a non-scalar one its Jacobian.
+    """
+    from autodiff_cli.cli.grad_cmd import GradOptions, run_grad
+
+    plain_output(plain)
+    options = GradOptions(
+        at=at,
+        wrt=wrt,
+        vjp=vjp,
+        order=order,
+        hessian=hessian,
+        check=check,
+        explain=explain,
+        dtype=dtype.value if dtype else None,
+        with_saved=saved,
+    )
+    raise typer.Exit(run_grad(expr, options, as_json=as_json, debug=debug, timeout=timeout))
+
+
+@app.command()
+def graph(
+    expr: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Argument(help="An expression (with --at), or nothing with --file."),
+    ] = None,
+    at: AtOption = [],  # noqa: B006
+    file: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--file", metavar="SCRIPT", help="Run SCRIPT and draw the graph of --var."),
+    ] = None,
+    var: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--var", metavar="NAME", help="The tensor of SCRIPT to draw."),
+    ] = None,
+    fmt: Annotated[
+        GraphFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = GraphFormat.tree,
+    output: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--output", "-o", metavar="FILE", help="Write to FILE instead of stdout."),
+    ] = None,
+    saved: Annotated[
+        bool, typer.Option("--saved", help="Show the values each node saved for backward.")
+    ] = False,
+    backward: Annotated[
+        bool,
+        typer.Option("--backward", help="Call backward first, so nodes show their gradients."),
+    ] = False,
+    timeout: TimeoutOption = None,
+    plain: PlainOption = False,
+    debug: DebugOption = False,
+) -> None:
+    """Draw the grad_fn graph of an expression or of a script's variable."""
+    from autodiff_cli.cli.graph_cmd import GraphRequest, run_graph
+
+    plain_output(plain)
+    request = GraphRequest(
+        expression=expr,
+        at=at,
+        file=file,
+        var=var,
+        fmt=fmt.value,
+        output=output,
+        with_saved=saved,
+        backward=backward,
+        timeout=timeout,
+    )
+    raise typer.Exit(run_graph(request, debug=debug))
+
+
+@app.command()
+def repl(plain: PlainOption = False, debug: DebugOption = False) -> None:
+    """Start the REPL (also what `autodiff` alone does)."""
+    from autodiff_cli.cli.repl import run_repl
+
+    plain_output(plain)
+    raise typer.Exit(run_repl(debug=debug))

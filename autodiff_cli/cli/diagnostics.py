@@ -1,0 +1,82 @@
+"""Reporting script failures and engine warnings on stderr, never on stdout."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from autodiff_cli.cli.terminal import print_error
+
+_PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
+
+
+def report_exception(error: BaseException, *, debug: bool, context: str = "") -> None:
+    """Print a failure: a ScriptError's located text, or `Type: message` for anything else.
+
+    With `debug`, the Python traceback follows: the ScriptError's `__cause__` (the exception
+    raised inside the engine or the runtime), or the error itself when it has no cause.
+    """
+    from autodiff_cli.lang import ScriptError
+
+    if isinstance(error, ScriptError):
+        text = str(error)
+    else:
+        prefix = f"{context}: " if context else ""
+        text = f"{prefix}error\n{type(error).__name__}: {error}"
+    print_error(text)
+    if debug:
+        shown = error.__cause__ if error.__cause__ is not None else error
+        print_error("".join(traceback.format_exception(shown)).rstrip("\n"))
+
+
+def _script_line(script_name: str) -> int | None:
+    """The line of the script statement running now, read from the language's statement frames.
+
+    Compiled statements keep their `Location` in a local named `where`; the innermost one that
+    belongs to this script is the statement that triggered the warning.
+    """
+    from autodiff_cli.lang.errors import Location
+
+    frame = sys._getframe(1)
+    while frame is not None:
+        where = frame.f_locals.get("where") if frame.f_code.co_name == "run" else None
+        if isinstance(where, Location) and where.source.filename == script_name:
+            return where.line
+        frame = frame.f_back
+    return None
+
+
+@contextmanager
+def warnings_to_stderr(script_name: str) -> Iterator[None]:
+    """Show Python warnings raised while a script runs as `file:line: Category: message`.
+
+    A warning raised inside this package (the engine warning on the script's behalf) is
+    attributed to the script statement running at the time; like Python's default filter, each
+    message is shown once per script line.
+    """
+    shown: set[tuple] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if str(filename).startswith(_PACKAGE_DIR):
+            filename, lineno = script_name, _script_line(script_name)
+        key = (filename, lineno, category, str(message))
+        if key in shown:
+            return
+        shown.add(key)
+        location = filename if lineno is None else f"{filename}:{lineno}"
+        print_error(f"{location}: {category.__name__}: {message}")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = show
+        yield
+
+
+def exit_on_interrupt() -> int:
+    """The exit status after Ctrl-C, printed as Python prints it."""
+    print_error("KeyboardInterrupt")
+    return 130

@@ -1,0 +1,291 @@
+"""`autodiff grad EXPR --at NAME=VALUE ...`: differentiate an expression at a point.
+
+The expression is compiled once and run as a function of the `--wrt` leaves, so the Jacobian,
+the Hessian, higher derivatives and the finite-difference check all re-run the same program.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from autodiff_cli.cli.points import (
+    NUMBER,
+    UsageError,
+    make_tensor,
+    parse_at_options,
+    parse_wrt_options,
+)
+
+EXPR_NAME = "<expr>"
+GRADIENT, JACOBIAN, VJP, HESSIAN, ORDER = "gradient", "jacobian", "vjp", "hessian", "order"
+
+__all__ = ["GradError", "GradOptions", "GradResult", "UsageError", "compute", "run_grad"]
+
+
+class GradError(Exception):
+    """The expression ran but cannot be differentiated (e.g. it is not a tensor): exit status 1."""
+
+
+@dataclass
+class GradOptions:
+    at: list[str] = field(default_factory=list)
+    wrt: list[str] = field(default_factory=list)
+    vjp: str | None = None
+    order: int = 1
+    hessian: bool = False
+    check: bool = False
+    explain: bool = False
+    dtype: str | None = None  # "float32" or "float64"
+    with_saved: bool = False
+
+    @property
+    def mode_flags(self) -> list[str]:
+        flags = []
+        if self.vjp is not None:
+            flags.append("--vjp")
+        if self.order != 1:
+            flags.append("--order")
+        if self.hessian:
+            flags.append("--hessian")
+        return flags
+
+
+@dataclass
+class GradResult:
+    expression: str
+    result: Any  # engine Tensor: the expression's value
+    leaves: dict[str, Any]  # --at name -> its tensor (a leaf requiring grad when in --wrt)
+    wrt: list[str]
+    mode: str  # GRADIENT, JACOBIAN, VJP, HESSIAN or ORDER
+    namespace: dict[str, Any]
+    seed: Any = None  # the --vjp vector
+    gradients: dict[str, Any] | None = None  # name -> .grad (GRADIENT and VJP)
+    jacobian: dict[str, Any] | None = None  # name -> tensor of shape out.shape + in.shape
+    hessian: dict[str, dict[str, Any]] | None = None  # name -> name -> block
+    derivatives: dict[str, Any] | None = None  # name -> N-th derivative (ORDER)
+    order: int = 1
+    check: dict[str, Any] | None = None
+    explain: Any = None  # explain.Walk
+
+
+class Expression:
+    """The compiled expression as a function of the --wrt leaves (the other names stay bound)."""
+
+    def __init__(self, source: str, session: Any, wrt: list[str]) -> None:
+        from autodiff_cli.lang import compile_source
+
+        self.program = compile_source(source, EXPR_NAME, "single")
+        self.namespace = session.namespace
+        self.wrt = wrt
+
+    def __call__(self, *values: Any) -> Any:
+        for name, value in zip(self.wrt, values):
+            self.namespace[name] = value
+        return self.program.run(self.namespace)
+
+
+def _engine_dtype(name: str | None) -> Any:
+    if name is None:
+        return None
+    import autodiff_cli.engine as torch
+
+    return {"float32": torch.float32, "float64": torch.float64}[name]
+
+
+def _bind_leaves(session: Any, specs: list[tuple[str, str]], wrt: list[str], dtype: Any) -> dict:
+    import autodiff_cli.engine as torch
+
+    leaves = {}
+    for name, source in specs:
+        requires_grad = name in wrt
+        if NUMBER.fullmatch(source):
+            leaf = torch.tensor(
+                float(source), dtype=dtype or torch.float32, requires_grad=requires_grad
+            )
+        else:
+            value = session.execute(source, filename=f"<--at {name}>")
+            try:
+                leaf = make_tensor(value, dtype, requires_grad=requires_grad)
+            except TypeError as error:
+                raise GradError(f"--at {name}={source}: {error}") from None
+        leaves[name] = session.namespace[name] = leaf
+    return leaves
+
+
+def _check_result(result: Any) -> None:
+    import autodiff_cli.engine as torch
+
+    if result is None:
+        raise GradError("the expression has no value: end it with an expression to differentiate")
+    if not isinstance(result, torch.Tensor):
+        raise GradError(
+            f"the expression's value is not a tensor (it is {type(result).__name__}); "
+            "use a --at variable in it"
+        )
+    if not result.requires_grad:
+        raise GradError(
+            "the result does not depend on any --wrt variable: nothing to differentiate"
+        )
+
+
+def _engine_call(what: str, call: Any, *args: Any, **kwargs: Any) -> Any:
+    try:
+        return call(*args, **kwargs)
+    except GradError:
+        raise
+    except Exception as error:  # the engine raises PyTorch's built-in exception types
+        raise GradError(f"{what} failed: {type(error).__name__}: {error}") from error
+
+
+def _choose_mode(options: GradOptions, result: Any) -> str:
+    flags = options.mode_flags
+    if len(flags) > 1:
+        raise UsageError(f"{' and '.join(flags)} cannot be combined")
+    if options.vjp is not None:
+        return VJP
+    if options.hessian:
+        return HESSIAN
+    if options.order != 1:
+        if options.order < 1:
+            raise UsageError(f"--order must be at least 1, got {options.order}")
+        return ORDER
+    return GRADIENT if result.numel() == 1 else JACOBIAN
+
+
+def compute(expression: str, options: GradOptions) -> GradResult:
+    """Bind the leaves, run the expression and compute what the options ask for."""
+    from autodiff_cli.lang import Session
+
+    specs = parse_at_options(options.at)
+    wrt = parse_wrt_options(options.wrt, [name for name, _ in specs])
+    dtype = _engine_dtype(options.dtype)
+    session = Session(bare_torch=True)
+    leaves = _bind_leaves(session, specs, wrt, dtype)
+    function = Expression(expression, session, wrt)
+    result = function(*(leaves[name] for name in wrt))
+    _check_result(result)
+    mode = _choose_mode(options, result)
+    outcome = GradResult(expression, result, leaves, wrt, mode, dict(session.namespace))
+    outcome.order = options.order
+    inputs = tuple(leaves[name] for name in wrt)
+
+    if mode in (GRADIENT, VJP):
+        if mode == VJP:
+            seed = session.execute(options.vjp, filename="<--vjp>")
+            outcome.seed = _engine_call(
+                "--vjp", make_tensor, seed, result.dtype, requires_grad=False
+            )
+        if options.explain:
+            from autodiff_cli.cli.explain import explained_backward
+
+            outcome.explain = _engine_call(
+                "backward", explained_backward, result, outcome.seed, leaves
+            )
+        else:
+            _engine_call("backward", result.backward, outcome.seed)
+        outcome.gradients = {name: leaves[name].grad for name in wrt}
+    elif mode == JACOBIAN:
+        from autodiff_cli.engine.autograd.functional import jacobian
+
+        blocks = _engine_call("jacobian", jacobian, function, inputs)
+        outcome.jacobian = dict(zip(wrt, blocks))
+    elif mode == HESSIAN:
+        if result.numel() != 1:
+            raise GradError(
+                f"--hessian needs a scalar result; the result has shape {list(result.shape)}"
+            )
+        from autodiff_cli.engine.autograd.functional import hessian
+
+        blocks = _engine_call("hessian", hessian, lambda *xs: function(*xs).reshape(()), inputs)
+        outcome.hessian = {
+            row: dict(zip(wrt, blocks[i])) for i, row in enumerate(wrt)
+        }
+    else:
+        outcome.derivatives = _engine_call(
+            "differentiation", nth_derivatives, result, inputs, wrt, options.order
+        )
+    if options.check:
+        from autodiff_cli.cli.fdcheck import check_outcome
+
+        outcome.check = _engine_call("--check", check_outcome, outcome, function)
+    return outcome
+
+
+def nth_derivatives(result: Any, inputs: tuple, wrt: list[str], order: int) -> dict[str, Any]:
+    """For each input x, d^N result / dx^N: differentiate N times (each time the sum of the last
+    derivative, so for an elementwise function of a vector this is the elementwise derivative)."""
+    import autodiff_cli.engine as torch
+
+    derivatives = {}
+    for name, x in zip(wrt, inputs):
+        current = result
+        for step in range(order):
+            if not current.requires_grad:
+                current = torch.zeros_like(x)
+                continue
+            (current,) = torch.autograd.grad(
+                current.sum(), x, create_graph=step < order - 1, allow_unused=True
+            )
+            if current is None:
+                current = torch.zeros_like(x)
+        derivatives[name] = current.detach()
+    return derivatives
+
+
+def read_expression(expression: str) -> str:
+    """EXPR, or the text on stdin when EXPR is `-`."""
+    if expression != "-":
+        return expression
+    import sys
+
+    text = sys.stdin.read() if sys.stdin is not None else ""
+    if not text.strip():
+        raise UsageError("EXPR is '-' but standard input is empty")
+    return text.strip("\n")
+
+
+def run_grad(
+    expression: str,
+    options: GradOptions,
+    *,
+    as_json: bool = False,
+    debug: bool = False,
+    timeout: float | None = None,
+) -> int:
+    """The `grad` command: 0 on success, 1 when the expression fails, 2 on a usage error."""
+    from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
+    from autodiff_cli.cli.limits import ScriptTimeout, time_limit
+    from autodiff_cli.cli.terminal import print_error
+
+    try:
+        expression = read_expression(expression)
+        with warnings_to_stderr(EXPR_NAME), time_limit(timeout):
+            outcome = compute(expression, options)
+    except UsageError as error:
+        print_error(f"autodiff grad: error: {error}")
+        return 2
+    except GradError as error:
+        print_error(f"autodiff grad: error: {error}")
+        if debug and error.__cause__ is not None:
+            report_exception(error.__cause__, debug=True, context=EXPR_NAME)
+        return 1
+    except ScriptTimeout as error:
+        print_error(f"autodiff grad: error: {error}")
+        return 1
+    except KeyboardInterrupt:
+        from autodiff_cli.cli.diagnostics import exit_on_interrupt
+
+        return exit_on_interrupt()
+    except Exception as error:  # ScriptError from the expression or an --at value
+        report_exception(error, debug=debug, context=EXPR_NAME)
+        return 1
+    from autodiff_cli.cli.grad_report import print_json, print_report
+
+    if as_json:
+        print_json(outcome)
+    else:
+        print_report(outcome, with_saved=options.with_saved)
+    if outcome.check is not None and not outcome.check["ok"]:
+        return 1
+    return 0

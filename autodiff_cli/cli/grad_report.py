@@ -1,0 +1,197 @@
+"""The output of `autodiff grad`: a human-readable report (Rich on a terminal) or JSON."""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autodiff_cli.cli.grad_cmd import GradResult
+
+
+def _shortest_float(value: Any) -> float | str:
+    """A numpy float as the shortest decimal that reads back to the same value (JSON-safe)."""
+    number = float(str(value))
+    if math.isnan(number):
+        return "nan"
+    if math.isinf(number):
+        return "inf" if number > 0 else "-inf"
+    return number
+
+
+def tensor_to_json(tensor: Any) -> Any:
+    """A tensor's values as a number or nested lists; floats keep their dtype's precision."""
+    import numpy as np
+
+    array = np.asarray(tensor.detach().numpy())
+
+    def convert(part: Any) -> Any:
+        if isinstance(part, np.ndarray) and part.ndim > 0:
+            return [convert(item) for item in part]
+        item = part[()] if isinstance(part, np.ndarray) else part
+        if isinstance(item, np.floating):
+            return _shortest_float(item)
+        if isinstance(item, np.bool_):
+            return bool(item)
+        return int(item)
+
+    return convert(array)
+
+
+def _maybe(tensor: Any) -> Any:
+    return None if tensor is None else tensor_to_json(tensor)
+
+
+def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, Any]:
+    """The documented `--json` object (README: "`--json`"); every key is always present."""
+    from autodiff_cli.cli.graphs import node_name
+
+    result = outcome.result
+    grad_fn = result.grad_fn
+    data: dict[str, Any] = {
+        "expression": outcome.expression,
+        "value": tensor_to_json(result),
+        "dtype": result.dtype.name,
+        "shape": list(result.shape),
+        "grad_fn": node_name(grad_fn) if grad_fn is not None else None,
+        "wrt": list(outcome.wrt),
+        "mode": outcome.mode,
+        "seed": _maybe(outcome.seed),
+        "gradients": None,
+        "jacobian": None,
+        "hessian": None,
+        "order": outcome.order,
+        "derivatives": None,
+        "check": outcome.check,
+        "graph": None,
+    }
+    if outcome.gradients is not None:
+        data["gradients"] = {name: _maybe(grad) for name, grad in outcome.gradients.items()}
+    if outcome.jacobian is not None:
+        data["jacobian"] = {name: _maybe(block) for name, block in outcome.jacobian.items()}
+    if outcome.hessian is not None:
+        data["hessian"] = {
+            row: {column: _maybe(block) for column, block in blocks.items()}
+            for row, blocks in outcome.hessian.items()
+        }
+    if outcome.derivatives is not None:
+        data["derivatives"] = {name: _maybe(d) for name, d in outcome.derivatives.items()}
+    if outcome.explain is not None:
+        from autodiff_cli.cli.explain import explain_json
+
+        data["graph"] = explain_json(outcome.explain)
+    return data
+
+
+def print_json(outcome: GradResult) -> None:
+    import json
+
+    sys.stdout.write(json.dumps(result_json(outcome), allow_nan=False) + "\n")
+
+
+def _labelled(label: str, text: str) -> str:
+    """`label: text`, continuation lines of a multi-line tensor repr indented under the text."""
+    indent = " " * (len(label) + 2)
+    return f"{label}: " + text.replace("\n", "\n" + indent)
+
+
+def _superscript(number: int) -> str:
+    return str(number).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
+def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
+    """(heading, lines) for each derivative the mode computed."""
+    from autodiff_cli.cli.grad_cmd import GRADIENT, HESSIAN, JACOBIAN, VJP
+
+    sections = []
+    if outcome.mode in (GRADIENT, VJP):
+        heading = "gradients:"
+        if outcome.mode == VJP:
+            heading = f"vector-Jacobian product (seed v = {_one_line(outcome.seed)}):"
+        lines = [
+            _labelled(f"  {name}.grad", repr(grad)) for name, grad in outcome.gradients.items()
+        ]
+        sections.append((heading, lines))
+    elif outcome.mode == JACOBIAN:
+        shape = list(outcome.result.shape)
+        heading = f"jacobian (the result is not a scalar: shape {shape}; one row per element):"
+        lines = [
+            _labelled(f"  d result/d {name} {list(block.shape)}", repr(block))
+            for name, block in outcome.jacobian.items()
+        ]
+        sections.append((heading, lines))
+    elif outcome.mode == HESSIAN:
+        lines = [
+            _labelled(f"  d²result/d{row} d{column} {list(block.shape)}", repr(block))
+            for row, blocks in outcome.hessian.items()
+            for column, block in blocks.items()
+        ]
+        sections.append(("hessian:", lines))
+    else:
+        n = _superscript(outcome.order)
+        lines = [
+            _labelled(f"  d{n}result/d{name}{n}", repr(derivative))
+            for name, derivative in outcome.derivatives.items()
+        ]
+        sections.append((f"derivatives of order {outcome.order}:", lines))
+    if outcome.check is not None:
+        check = outcome.check
+        verdict = "ok" if check["ok"] else "MISMATCH"
+        where = f" ({check['where']})" if check["where"] else ""
+        sections.append(
+            (
+                "check (central differences in float64, eps=1e-06):",
+                [
+                    f"  largest error: {check['max_abs_error']:.3g} absolute{where}, "
+                    f"{check['max_rel_error']:.3g} relative: {verdict}"
+                ],
+            )
+        )
+    if outcome.explain is not None:
+        from autodiff_cli.cli.explain import explain_lines
+
+        lines = explain_lines(outcome.explain)
+        sections.append((lines[0], ["  " + line for line in lines[1:]]))
+    return sections
+
+
+def _one_line(tensor: Any) -> str:
+    return " ".join(repr(tensor).split())
+
+
+def print_report(outcome: GradResult, *, with_saved: bool = False) -> None:
+    """The human-readable report: value, grad_fn tree, derivatives; styled on a terminal."""
+    from autodiff_cli.cli.graph_tree import render_plain, tree_of
+    from autodiff_cli.cli.graphs import build_graph, collapse_chains
+    from autodiff_cli.cli.terminal import can_encode, wants_color
+
+    result = outcome.result
+    value = _labelled("value", repr(result.detach()))
+    leaf_names = {id(leaf): name for name, leaf in outcome.leaves.items()}
+    graph = collapse_chains(build_graph(result.grad_fn, leaf_names, with_saved=with_saved))
+    tree = tree_of(graph, details=with_saved)
+    sections = _sections(outcome)
+
+    if wants_color(sys.stdout):
+        from rich.console import Console
+        from rich.text import Text
+
+        from autodiff_cli.cli.graph_tree import to_rich
+
+        console = Console(highlight=False, soft_wrap=True)
+        console.print(Text(value))
+        console.print(Text("grad_fn graph:", style="bold"))
+        console.print(to_rich(tree))
+        for heading, lines in sections:
+            console.print(Text(heading, style="bold"))
+            for line in lines:
+                style = "red" if "MISMATCH" in line else None
+                console.print(Text(line, style=style or ""))
+        return
+
+    lines = [value, "grad_fn graph:", render_plain(tree, unicode=can_encode(sys.stdout, "├─│└"))]
+    for heading, body in sections:
+        lines.append(heading)
+        lines.extend(body)
+    sys.stdout.write("\n".join(lines) + "\n")

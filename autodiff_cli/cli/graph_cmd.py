@@ -1,0 +1,152 @@
+"""`autodiff graph EXPR --at ... | --file SCRIPT --var NAME`: draw a grad_fn graph."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from autodiff_cli.cli.points import UsageError
+from autodiff_cli.cli.terminal import print_error
+
+
+@dataclass
+class GraphRequest:
+    expression: str | None = None
+    at: list[str] = field(default_factory=list)
+    file: str | None = None
+    var: str | None = None
+    fmt: str = "tree"
+    output: str | None = None
+    with_saved: bool = False
+    backward: bool = False
+    timeout: float | None = None
+
+
+class GraphError(Exception):
+    """Nothing to draw (not a tensor, no grad_fn): exit status 1."""
+
+
+def _tensor_of_expression(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
+    from autodiff_cli.cli.grad_cmd import EXPR_NAME, GradOptions, _bind_leaves, read_expression
+    from autodiff_cli.cli.points import parse_at_options
+    from autodiff_cli.lang import Session
+
+    expression = read_expression(request.expression or "")
+    specs = parse_at_options(GradOptions(at=request.at).at)
+    session = Session(bare_torch=True)
+    _bind_leaves(session, specs, [name for name, _ in specs], None)
+    value = session.execute(expression, filename=EXPR_NAME)
+    return value, dict(session.namespace), "result"
+
+
+def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
+    from autodiff_cli.cli.run_cmd import read_script
+    from autodiff_cli.cli.run_cmd import UsageError as ReadError
+    from autodiff_cli.lang import run_source
+
+    if not request.var:
+        raise UsageError("--file needs --var NAME: the variable whose graph to draw")
+    try:
+        script = read_script(request.file)
+    except ReadError as error:
+        raise UsageError(str(error).removeprefix("autodiff run: error: ")) from None
+    namespace = run_source(script.source, script.name, stdout=sys.stderr)
+    if request.var not in namespace:
+        raise GraphError(f"{script.name} defines no variable {request.var!r}")
+    return namespace[request.var], dict(namespace), request.var
+
+
+def graph_of(value: Any, names: dict[str, Any], label: str, *, with_saved: bool = False) -> Any:
+    """The collapsed `Graph` of a tensor, or GraphError saying why there is none."""
+    import autodiff_cli.engine as torch
+    from autodiff_cli.cli.graphs import collapse_chains, describe_tensor_graph
+
+    if not isinstance(value, torch.Tensor):
+        raise GraphError(f"{label} is not a tensor (it is {type(value).__name__})")
+    if value.grad_fn is None:
+        kind = "a leaf tensor" if value.requires_grad else "a tensor that does not require grad"
+        raise GraphError(f"{label} has no grad_fn: it is {kind}, so it has no graph to draw")
+    return collapse_chains(
+        describe_tensor_graph(value, names, result_name=label, with_saved=with_saved)
+    )
+
+
+def _with_gradients(value: Any, names: dict[str, Any], label: str, with_saved: bool) -> Any:
+    """`--backward`: the graph with the gradient each node receives in `value.backward()`."""
+    import autodiff_cli.engine as torch
+    from autodiff_cli.cli.graphs import collapse_chains, describe_tensor_graph, probe_gradients
+
+    received = probe_gradients(value)
+    value.backward(torch.ones_like(value), retain_graph=True)
+    return collapse_chains(
+        describe_tensor_graph(
+            value, names, result_name=label, grads=received, with_saved=with_saved
+        )
+    )
+
+
+def build_request_graph(request: GraphRequest) -> Any:
+    if (request.expression is None) == (request.file is None):
+        raise UsageError("give either EXPR (with --at) or --file SCRIPT --var NAME")
+    if request.file is not None:
+        value, names, label = _tensor_of_script(request)
+    else:
+        value, names, label = _tensor_of_expression(request)
+    if request.backward:
+        graph_of(value, names, label)  # the same checks and messages
+        return _with_gradients(value, names, label, request.with_saved)
+    return graph_of(value, names, label, with_saved=request.with_saved)
+
+
+def write_output(content: str | bytes, output: str | None) -> None:
+    if output is None:
+        if isinstance(content, bytes):
+            sys.stdout.buffer.write(content)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(content)
+        return
+    mode = "wb" if isinstance(content, bytes) else "w"
+    with open(output, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as handle:
+        handle.write(content)
+
+
+def run_graph(request: GraphRequest, *, debug: bool = False) -> int:
+    from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
+    from autodiff_cli.cli.graph_export import RenderError, export
+    from autodiff_cli.cli.limits import ScriptTimeout, time_limit
+    from autodiff_cli.cli.terminal import can_encode, wants_color
+
+    if request.fmt == "png" and request.output is None and sys.stdout.isatty():
+        print_error("autodiff graph: error: PNG is binary; write it to a file with -o FILE")
+        return 2
+    try:
+        with warnings_to_stderr(request.file or "<expr>"), time_limit(request.timeout):
+            graph = build_request_graph(request)
+        if request.fmt == "tree" and request.output is None and wants_color(sys.stdout):
+            from rich.console import Console
+
+            from autodiff_cli.cli.graph_tree import to_rich, tree_of
+
+            Console(highlight=False, soft_wrap=True).print(to_rich(tree_of(graph, details=True)))
+            return 0
+        unicode = request.output is not None or can_encode(sys.stdout, "├─│└")
+        write_output(export(graph, request.fmt, unicode=unicode), request.output)
+    except UsageError as error:
+        print_error(f"autodiff graph: error: {error}")
+        return 2
+    except (GraphError, RenderError, ScriptTimeout) as error:
+        print_error(f"autodiff graph: error: {error}")
+        return 1
+    except OSError as error:
+        print_error(f"autodiff graph: error: cannot write {request.output}: {error.strerror}")
+        return 1
+    except KeyboardInterrupt:
+        from autodiff_cli.cli.diagnostics import exit_on_interrupt
+
+        return exit_on_interrupt()
+    except Exception as error:  # ScriptError from the expression, an --at value or the script
+        report_exception(error, debug=debug, context=request.file or "<expr>")
+        return 1
+    return 0

@@ -1,0 +1,317 @@
+"""The REPL's state and its meta-commands (`:help`, `:vars`, `:graph NAME`, `:save FILE`, ...)."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+REPL_NAME = "<stdin>"
+
+HELP = """\
+Statements run as in Python, with `torch` imported; an expression's value is echoed.
+A block (def, for, if, ...) ends with a blank line. Ctrl-C cancels the line or stops a
+running statement; Ctrl-D exits. Tab completes names, attributes and methods.
+
+  :help             this help
+  :vars             the variables: name, shape, dtype, requires_grad, is_leaf, grad_fn, grad
+  :graph NAME [FMT] the grad_fn graph of NAME (FMT: tree, dot or mermaid)
+  :grads            the gradients of the leaf tensors
+  :explain NAME     call NAME.backward() step by step (gradients accumulate as usual)
+  :reset            start over with a fresh namespace
+  :load FILE        run FILE in this session
+  :save FILE        write this session's successful inputs as a script for `autodiff run`
+  :quit             leave (also Ctrl-D)"""
+
+META_NAMES = ("help", "vars", "graph", "grads", "explain", "reset", "load", "save", "quit")
+
+
+class QuitRepl(Exception):
+    """`:quit`."""
+
+
+@dataclass
+class ReplState:
+    """One REPL session: the language session and the inputs that ran without error."""
+
+    debug: bool = False
+    styled: bool = False
+    session: Any = None
+    inputs: list[str] = field(default_factory=list)  # script text reproducing the session
+
+    def __post_init__(self) -> None:
+        if self.session is None:
+            self.reset()
+
+    def reset(self) -> None:
+        from autodiff_cli.lang import Session
+
+        self.session = Session()
+        self.session.execute("import torch")
+        self.inputs = []
+
+    @property
+    def namespace(self) -> dict[str, Any]:
+        return self.session.namespace
+
+    def execute(self, chunk: str) -> bool:
+        """Run one statement, echo a non-None value's repr, report an error. True on success."""
+        from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
+
+        try:
+            with warnings_to_stderr(REPL_NAME):
+                value = self.session.execute(chunk, filename=REPL_NAME)
+        except Exception as error:  # ScriptError, or a bug below the language
+            report_exception(error, debug=self.debug, context=REPL_NAME)
+            return False
+        self.inputs.append(script_text(chunk, echoed=value is not None))
+        if value is not None:
+            sys.stdout.write(repr(value) + "\n")
+        sys.stdout.flush()
+        return True
+
+
+def _split_statements(chunk: str) -> list[str]:
+    """Top-level statements of a chunk: split at newlines and `;` outside brackets/strings."""
+    parts, depth, quote, start = [], 0, "", 0
+    for index, char in enumerate(chunk):
+        if quote:
+            if char == quote and chunk[index - 1] != "\\":
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(0, depth - 1)
+        elif char in ";\n" and depth == 0:
+            parts.append(chunk[start:index])
+            start = index + 1
+    parts.append(chunk[start:])
+    return [part for part in parts if part.strip()]
+
+
+def script_text(chunk: str, *, echoed: bool) -> str:
+    """The chunk as script text; an echoed trailing expression becomes `print(repr(...))` so
+    that `autodiff run` prints what the REPL showed."""
+    text = chunk.rstrip("\n") + "\n"
+    if not echoed:
+        return text
+    statements = _split_statements(chunk.rstrip("\n"))
+    *before, last = statements
+    lines = [statement.strip() for statement in before]
+    lines.append(f"print(repr({last.strip()}))")
+    return "\n".join(lines) + "\n"
+
+
+# ---- output helpers ------------------------------------------------------------------------
+
+
+def _print_table(state: ReplState, columns: list[str], rows: list[list[str]], title: str) -> None:
+    if state.styled:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=title, title_justify="left")
+        for column in columns:
+            table.add_column(column)
+        for row in rows:
+            table.add_row(*row)
+        Console(highlight=False).print(table)
+        return
+    widths = [max(len(column), *(len(row[i]) for row in rows)) for i, column in enumerate(columns)]
+    lines = ["  ".join(column.ljust(width) for column, width in zip(columns, widths)).rstrip()]
+    for row in rows:
+        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _one_line(value: Any) -> str:
+    text = " ".join(repr(value).split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _grad_of(tensor: Any) -> Any:
+    """`.grad` without the non-leaf warning: None unless it is a leaf or retains grad."""
+    if not (tensor.is_leaf or tensor.retains_grad):
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return tensor.grad
+
+
+def _tensors(state: ReplState) -> list[tuple[str, Any]]:
+    import autodiff_cli.engine as torch
+
+    return [
+        (name, value)
+        for name, value in state.namespace.items()
+        if isinstance(value, torch.Tensor) and not name.startswith("_")
+    ]
+
+
+# ---- the commands --------------------------------------------------------------------------
+
+
+def show_vars(state: ReplState, argument: str) -> None:
+    from autodiff_cli.cli.graphs import node_name
+
+    rows = []
+    for name, tensor in _tensors(state):
+        grad = _grad_of(tensor)
+        rows.append(
+            [
+                name,
+                str(list(tensor.shape)),
+                tensor.dtype.name,
+                str(tensor.requires_grad),
+                str(tensor.is_leaf),
+                node_name(tensor.grad_fn) if tensor.grad_fn is not None else "",
+                "" if grad is None else _one_line(grad),
+            ]
+        )
+    if not rows:
+        sys.stdout.write("no tensors yet\n")
+        return
+    columns = ["name", "shape", "dtype", "requires_grad", "is_leaf", "grad_fn", "grad"]
+    _print_table(state, columns, rows, "tensors")
+
+
+def show_grads(state: ReplState, argument: str) -> None:
+    rows = [
+        [name, _one_line(_grad_of(tensor))]
+        for name, tensor in _tensors(state)
+        if tensor.is_leaf and tensor.requires_grad
+    ]
+    if not rows:
+        sys.stdout.write("no leaf tensors that require grad\n")
+        return
+    _print_table(state, ["leaf", "grad"], rows, "leaf gradients")
+
+
+def _lookup(state: ReplState, name: str, command: str) -> Any:
+    if not name:
+        raise ValueError(f"usage: :{command} NAME")
+    if name not in state.namespace:
+        raise ValueError(f"no variable named {name!r}")
+    return state.namespace[name]
+
+
+def show_graph(state: ReplState, argument: str) -> None:
+    from autodiff_cli.cli.graph_cmd import graph_of
+    from autodiff_cli.cli.graph_export import TEXT_FORMATS, export
+    from autodiff_cli.cli.graph_tree import to_rich, tree_of
+
+    name, _, fmt = argument.partition(" ")
+    fmt = fmt.strip() or "tree"
+    if fmt not in TEXT_FORMATS:
+        raise ValueError(f"format must be one of {', '.join(TEXT_FORMATS)}, not {fmt!r}")
+    graph = graph_of(_lookup(state, name, "graph"), dict(state.namespace), name)
+    if fmt == "tree" and state.styled:
+        from rich.console import Console
+
+        Console(highlight=False, soft_wrap=True).print(to_rich(tree_of(graph, details=True)))
+        return
+    sys.stdout.write(export(graph, fmt))
+
+
+def explain(state: ReplState, argument: str) -> None:
+    import autodiff_cli.engine as torch
+    from autodiff_cli.cli.explain import explain_lines, explained_backward
+
+    value = _lookup(state, argument, "explain")
+    if not isinstance(value, torch.Tensor) or value.grad_fn is None:
+        raise ValueError(f"{argument} has no grad_fn: there is no backward pass to explain")
+    leaves = {name: tensor for name, tensor in _tensors(state) if tensor.is_leaf}
+    seed = None if value.numel() == 1 else torch.ones_like(value)
+    walk = explained_backward(value, seed, leaves, retain_graph=True)
+    sys.stdout.write("\n".join(explain_lines(walk)) + "\n")
+
+
+def load(state: ReplState, argument: str) -> None:
+    from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
+    from autodiff_cli.lang import run_source
+
+    if not argument:
+        raise ValueError("usage: :load FILE")
+    try:
+        with open(argument, encoding="utf-8") as handle:
+            source = handle.read()
+    except OSError as error:
+        raise ValueError(f"cannot read {argument}: {error.strerror}") from None
+    try:
+        with warnings_to_stderr(argument):
+            run_source(source, argument, namespace=state.namespace, stdout=sys.stdout)
+    except Exception as error:
+        report_exception(error, debug=state.debug, context=argument)
+        return
+    state.inputs.append(source if source.endswith("\n") else source + "\n")
+
+
+def save(state: ReplState, argument: str) -> None:
+    if not argument:
+        raise ValueError("usage: :save FILE")
+    text = "import torch\n" + "".join(state.inputs)
+    try:
+        with open(argument, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise ValueError(f"cannot write {argument}: {error.strerror}") from None
+    sys.stdout.write(f"saved {len(state.inputs)} inputs to {argument}\n")
+
+
+def reset(state: ReplState, argument: str) -> None:
+    state.reset()
+    sys.stdout.write("the namespace is fresh again\n")
+
+
+def show_help(state: ReplState, argument: str) -> None:
+    sys.stdout.write(HELP + "\n")
+
+
+def quit_repl(state: ReplState, argument: str) -> None:
+    raise QuitRepl
+
+
+COMMANDS: dict[str, Callable[[ReplState, str], None]] = {
+    "help": show_help,
+    "vars": show_vars,
+    "graph": show_graph,
+    "grads": show_grads,
+    "explain": explain,
+    "reset": reset,
+    "load": load,
+    "save": save,
+    "quit": quit_repl,
+    "q": quit_repl,
+    "exit": quit_repl,
+}
+
+
+def is_meta_command(text: str) -> bool:
+    return text.lstrip().startswith(":")
+
+
+def run_meta_command(state: ReplState, text: str) -> bool:
+    """Run `:name argument`; report a problem on stderr. True on success; QuitRepl for :quit."""
+    from autodiff_cli.cli.terminal import print_error
+
+    name, _, argument = text.strip()[1:].partition(" ")
+    command = COMMANDS.get(name)
+    if command is None:
+        print_error(f"unknown command :{name} (:help lists the commands)")
+        return False
+    try:
+        command(state, argument.strip())
+    except QuitRepl:
+        raise
+    except ValueError as error:
+        print_error(f":{name}: {error}")
+        return False
+    except Exception as error:  # GraphError, engine errors while explaining
+        print_error(f":{name}: {type(error).__name__ if not str(error) else ''}{error}")
+        return False
+    sys.stdout.flush()
+    return True

@@ -1,0 +1,122 @@
+"""The element cap: the largest tensor the engine will allocate, checked before allocating.
+
+Creation functions check the shapes they are given; `apply_op` checks the output size it can
+predict from its inputs (broadcasting, matrix products, target shapes of `expand`-like ops,
+concatenations). `set_max_elements` lets the CLI pass `--max-elements`. Pure Python: no numpy here.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+DEFAULT_MAX_ELEMENTS = 2**27  # 1 GiB of float64
+_MATMUL_OPS = frozenset({"mm", "bmm", "matmul", "matmul_nd", "addmm", "mv", "dot", "baddbmm"})
+_OUTER_OPS = frozenset({"outer", "ger", "kron"})
+
+
+def _machine_default() -> int:
+    """2**27 elements, or fewer on a machine with little memory (a tensor may be copied a few
+    times while an op runs: keep one float64 tensor under a sixteenth of the RAM)."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return DEFAULT_MAX_ELEMENTS
+    return max(2**20, min(DEFAULT_MAX_ELEMENTS, memory // (8 * 16)))
+
+
+class _Cap:
+    max_elements: int = _machine_default()
+
+
+def set_max_elements(count: int) -> None:
+    """Set the cap (`--max-elements`): tensors of more elements are refused before allocation."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ValueError(f"the element cap must be a positive integer, not {count!r}")
+    _Cap.max_elements = count
+
+
+def get_max_elements() -> int:
+    return _Cap.max_elements
+
+
+def check_elements(count: int, shape: Any = None) -> None:
+    """Raise RuntimeError when a tensor of `count` elements (of `shape`, if known) is too big."""
+    if count > _Cap.max_elements:
+        what = f"of shape [{', '.join(str(int(s)) for s in shape)}] " if shape is not None else ""
+        raise RuntimeError(
+            f"refusing to allocate a tensor {what}with {count} elements: more than the limit "
+            f"of {_Cap.max_elements} elements"
+        )
+
+
+def check_shape(shape: Any) -> None:
+    """Check a shape given to a creation function (negative sizes are reported elsewhere)."""
+    dims = [int(s) for s in shape]
+    check_elements(math.prod(max(d, 0) for d in dims), dims)
+
+
+def broadcast_count(*shapes: tuple) -> int:
+    """Elements of the broadcast of `shapes` (size-1 dims stretch; mismatches are left to the
+    op itself, which reports them as PyTorch does)."""
+    ndim = max(len(shape) for shape in shapes)
+    count = 1
+    for axis in range(1, ndim + 1):
+        count *= max((shape[-axis] if axis <= len(shape) else 1) for shape in shapes)
+    return count
+
+
+def check_broadcast(*shapes: tuple) -> None:
+    count = broadcast_count(*shapes)
+    if count > _Cap.max_elements:
+        check_elements(count)
+
+
+def _shape(data: Any) -> tuple:
+    return getattr(data, "shape", ())
+
+
+def _matmul_count(a: tuple, b: tuple) -> int:
+    if not a or not b:
+        return math.prod(a) * math.prod(b)
+    rows = a[-2] if len(a) > 1 else 1
+    columns = b[-1] if len(b) > 1 else 1
+    return broadcast_count(a[:-2], b[:-2]) * rows * columns
+
+
+def output_count(name: str, datas: list | tuple, params: dict | None) -> int:
+    """A prediction of how many elements op `name` produces from `datas` (numpy arrays or
+    numbers) and `params`, made before it runs."""
+    shapes = [_shape(data) for data in datas]
+    if name in _MATMUL_OPS and len(shapes) >= 2:
+        return _matmul_count(shapes[-2], shapes[-1])
+    if name in _OUTER_OPS:
+        return math.prod(math.prod(shape) for shape in shapes)
+    if params:
+        # `shape`: the target of expand-like ops (elsewhere the input's shape: no larger).
+        count = 0
+        target = params.get("shape")
+        if isinstance(target, (tuple, list)) and all(isinstance(s, int) for s in target):
+            count = math.prod(abs(s) for s in target)
+        repeats = params.get("repeats")
+        if isinstance(repeats, (tuple, list)) and shapes:
+            padded = (1,) * (len(repeats) - len(shapes[0])) + tuple(shapes[0])
+            count = max(count, math.prod(padded) * math.prod(abs(int(r)) for r in repeats))
+        condition = params.get("condition")  # `where`: the condition broadcasts too
+        if condition is not None:
+            count = max(count, broadcast_count(_shape(condition), *shapes))
+        if count:
+            return count
+    if name in ("stack", "cat", "concat", "concatenate", "hstack", "vstack"):
+        return sum(math.prod(shape) for shape in shapes)
+    if len(shapes) > 1 and any(shape != shapes[0] for shape in shapes):
+        return broadcast_count(*shapes)
+    return 0  # the size of an existing input: already under the cap
+
+
+def check_op_output(op: Any, datas: list | tuple, params: dict | None) -> None:
+    """Refuse an op whose output would exceed the cap, before its forward allocates it."""
+    count = output_count(op.name, datas, params)
+    if count > _Cap.max_elements:
+        check_elements(count)

@@ -1,0 +1,57 @@
+"""`nn.Parameter`: a leaf tensor a Module registers when it is assigned as an attribute."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..tensor import Tensor, _init
+
+FLOAT_ONLY_MESSAGE = "Only Tensors of floating point and complex dtype can require gradients"
+
+
+class Parameter(Tensor):
+    """Shares its data and version counter with the tensor it wraps; printed `Parameter containing:`."""
+
+    __slots__ = ()
+
+    def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
+        if data is None:
+            array = np.zeros((0,), np.float32)
+        elif isinstance(data, Tensor):
+            array = data._array()
+        else:
+            raise TypeError(
+                f"Parameter.__new__() argument 'data' must be Tensor, not {type(data).__name__}"
+            )
+        if requires_grad and array.dtype.kind != "f":
+            raise RuntimeError(FLOAT_ONLY_MESSAGE)
+        _init(self, array, bool(requires_grad), None, 0)
+        if data is not None:
+            self._vbox = data._version_box()
+
+    def __repr__(self) -> str:
+        from ..printing import format_parameter
+
+        return format_parameter(np.asarray(self._data), self._repr_suffixes())
+
+    __str__ = __repr__
+
+    def __deepcopy__(self, memo: dict) -> Parameter:
+        out = Parameter(Tensor.__deepcopy__(self, {}), self._requires_grad)
+        memo[id(self)] = out
+        return out
+
+
+Parameter.__module__ = "torch.nn.parameter"
+
+
+def typename(value: object) -> str:
+    """`torch.typename`: `torch.FloatTensor` for tensors, the qualified class name otherwise."""
+    if isinstance(value, Tensor):
+        from ..graph import _KIND
+
+        return "torch." + _KIND.get(str(value._data.dtype), "Tensor")
+    cls = type(value)
+    if cls.__module__ in ("builtins", "__builtin__", None):
+        return cls.__qualname__
+    return f"{cls.__module__}.{cls.__qualname__}"

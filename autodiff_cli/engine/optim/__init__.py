@@ -1,0 +1,10 @@
+"""`torch.optim`: SGD, Adam, AdamW, RMSprop, with PyTorch's update arithmetic (single-tensor path)."""
+
+from __future__ import annotations
+
+from .adam import Adam, AdamW
+from .optimizer import Optimizer
+from .rmsprop import RMSprop
+from .sgd import SGD
+
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop"]

@@ -1,0 +1,178 @@
+"""`Optimizer`: parameter groups, per-parameter state, `zero_grad`, `step`, `state_dict`."""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from ..grad_mode import enable_grad
+from ..nn.module import zero_param_grad
+from ..nn.parameter import typename
+from ..tensor import Tensor, _wrap
+
+
+class defaultdict(collections.defaultdict):  # noqa: N801 - printed as PyTorch's `defaultdict(...)`
+    """`collections.defaultdict` (same repr), defined here so scripts may call its methods."""
+
+
+class _RequiredParameter:
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+
+class Optimizer:
+    """Base class: subclasses give `defaults` and implement `_update(group, params)`."""
+
+    def __init__(self, params: Any, defaults: dict) -> None:
+        self.defaults = defaults
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or "
+                "dicts, but got " + typename(params)
+            )
+        self.state: defaultdict = defaultdict(dict)
+        self.param_groups: list[dict] = []
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group: dict) -> None:
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError(
+                "optimizer parameters need to be organized in ordered collections, but the "
+                "ordering of tensors in sets will change between runs. Please use a list instead."
+            )
+        else:
+            param_group["params"] = list(params)
+        for param in param_group["params"]:
+            if not isinstance(param, Tensor):
+                raise TypeError(
+                    "optimizer can only optimize Tensors, but one of the params is "
+                    + typename(param)
+                )
+            if not (param.is_leaf or param._retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError(
+                    "parameter group didn't specify a value of required optimization parameter "
+                    + name
+                )
+            param_group.setdefault(name, default)
+        existing = {id(p) for group in self.param_groups for p in group["params"]}
+        if any(id(p) in existing for p in param_group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for group in self.param_groups:
+            for param in group["params"]:
+                zero_param_grad(param, set_to_none)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            params = [p for p in group["params"] if p._grad is not None]
+            if params:
+                self._update(group, params)
+        return loss
+
+    def _update(self, group: dict, params: list) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- helpers for the subclasses -----------------------------------------------------------
+    @staticmethod
+    def _grad(param: Tensor, maximize: bool) -> np.ndarray:
+        grad = np.asarray(param._grad._data)
+        return -grad if maximize else grad
+
+    @staticmethod
+    def _write(target: Tensor, value: np.ndarray) -> None:
+        """An in-place update of a parameter or state tensor (bumps its version, as `add_`)."""
+        array = target._array()
+        np.copyto(array, value, casting="unsafe")
+        target._bump_version()
+
+    @staticmethod
+    def _zeros_like(param: Tensor) -> Tensor:
+        return _wrap(np.zeros(param._data.shape, param._data.dtype))
+
+    @staticmethod
+    def _step_tensor() -> Tensor:
+        return _wrap(np.array(0.0, np.float32))
+
+    def _advance(self, step: Tensor) -> float:
+        """`step_t += 1`, then its value as a Python float."""
+        self._write(step, np.asarray(step._data) + np.float32(1))
+        return float(step._data)
+
+    # -- printing and (de)serialisation -------------------------------------------------------
+    def __repr__(self) -> str:
+        text = type(self).__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            text += f"\nParameter Group {i}\n"
+            for key in sorted(group):
+                if key != "params":
+                    text += f"    {key}: {group[key]}\n"
+        return text + ")"
+
+    def state_dict(self) -> dict:
+        index: dict[int, int] = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for p in group["params"]:
+                index.setdefault(id(p), len(index))
+            packed["params"] = [index[id(p)] for p in group["params"]]
+            groups.append(packed)
+        state = {index[id(p)]: v for p, v in self.state.items() if id(p) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        saved_groups = state_dict["param_groups"]
+        if len(saved_groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(
+            len(g["params"]) != len(s["params"]) for g, s in zip(self.param_groups, saved_groups)
+        ):
+            raise ValueError(
+                "loaded state dict contains a parameter group that doesn't match the size of "
+                "optimizer's group"
+            )
+        by_index = {}
+        for group, saved in zip(self.param_groups, saved_groups):
+            by_index.update(zip(saved["params"], group["params"]))
+        self.state = defaultdict(dict)
+        for key, value in state_dict["state"].items():
+            param = by_index.get(key)
+            if param is None:
+                continue
+            self.state[param] = {
+                k: (_wrap(np.array(v._data, copy=True)) if isinstance(v, Tensor) else v)
+                for k, v in value.items()
+            }
+        for i, saved in enumerate(saved_groups):
+            new_group = {k: v for k, v in saved.items() if k != "params"}
+            new_group["params"] = self.param_groups[i]["params"]
+            self.param_groups[i] = new_group
+
+
+Optimizer.__module__ = "torch.optim.optimizer"

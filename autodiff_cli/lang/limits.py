@@ -1,0 +1,189 @@
+"""Resource limits of scripts: sizes refused before Python would allocate them, and interrupts.
+
+Sequences (repetition, `range`, string padding, format widths) share the engine's element cap
+when the engine is loaded (`autodiff_cli.engine.limits`, set by `--max-elements`); integers are
+limited to `MAX_INT_BITS`. `request_interrupt` stops a running script at its next loop iteration
+or function call, from a signal handler or another thread.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import re
+import sys
+from typing import Any
+
+DEFAULT_MAX_ELEMENTS = 2**27
+MAX_INT_BITS = 1_000_000  # ~300,000 decimal digits: instant to compute, refused beyond
+MAX_RECURSION_DEPTH = 1000  # script function calls, as Python's default limit
+_SEQUENCES = (str, list, tuple)
+_LN2 = math.log(2)
+
+
+# ---- interrupts -------------------------------------------------------------------------
+
+
+class ScriptTimeout(BaseException):
+    """Stops a script that ran out of time. A BaseException, so `except Exception` in the
+    script does not swallow it; a bare `except:` that does is interrupted again at once."""
+
+
+class Interrupt:
+    """The pending interrupt; read on every loop iteration and script function call."""
+
+    pending: BaseException | None = None
+
+
+def request_interrupt(error: BaseException | None = None) -> None:
+    """Stop the running script at its next loop iteration or function call by raising `error`
+    (default KeyboardInterrupt). Safe from a signal handler or another thread. The request
+    stays pending until the run it stops ends (a request made between runs stops the next)."""
+    Interrupt.pending = error if error is not None else KeyboardInterrupt()
+
+
+def clear_interrupt() -> None:
+    Interrupt.pending = None
+
+
+def raise_interrupt() -> None:
+    """Raise the pending interrupt again (it is located where it is raised this time)."""
+    pending = Interrupt.pending
+    if pending is not None:
+        from autodiff_cli.lang.errors import LOCATION_ATTRIBUTE
+
+        if getattr(pending, LOCATION_ATTRIBUTE, None) is not None:
+            setattr(pending, LOCATION_ATTRIBUTE, None)
+        raise pending.with_traceback(None)
+
+
+# ---- sizes ------------------------------------------------------------------------------
+
+
+def max_elements() -> int:
+    """The engine's element cap if the engine is loaded (it holds `--max-elements`)."""
+    engine_limits = sys.modules.get("autodiff_cli.engine.limits")
+    if engine_limits is not None:
+        return engine_limits.get_max_elements()
+    return DEFAULT_MAX_ELEMENTS
+
+
+def check_length(length: int, what: str) -> None:
+    cap = max_elements()
+    if length > cap:
+        raise MemoryError(f"{what} of {length} items is larger than the limit of {cap} items")
+
+
+def check_int_bits(bits: float) -> None:
+    if bits > MAX_INT_BITS:
+        raise OverflowError(
+            f"integer result too large: about {int(bits)} bits, the limit is {MAX_INT_BITS}"
+        )
+
+
+def checked_power(base: Any, exponent: Any) -> Any:
+    if type(base) is int and type(exponent) is int and exponent > 0 and abs(base) > 1:
+        check_int_bits(exponent * (base.bit_length() - 1))
+    return base**exponent
+
+
+def checked_multiply(left: Any, right: Any) -> Any:
+    """`left * right`, refusing enormous repetitions and integer products."""
+    if isinstance(left, _SEQUENCES) and isinstance(right, int):
+        check_length(len(left) * right, f"'{type(left).__name__}' repetition")
+    elif isinstance(right, _SEQUENCES) and isinstance(left, int):
+        check_length(len(right) * left, f"'{type(right).__name__}' repetition")
+    elif type(left) is int and type(right) is int:
+        check_int_bits(left.bit_length() + right.bit_length())
+    return left * right
+
+
+def checked_inplace_multiply(left: Any, right: Any) -> Any:
+    """`*=`: lists grow in place, as in Python, after the same checks as `*`."""
+    if isinstance(left, _SEQUENCES) and isinstance(right, int):
+        check_length(len(left) * right, f"'{type(left).__name__}' repetition")
+        return operator.imul(left, right)
+    if isinstance(right, _SEQUENCES) or (type(left) is int and type(right) is int):
+        return checked_multiply(left, right)
+    return operator.imul(left, right)
+
+
+def checked_inplace_add(left: Any, right: Any) -> Any:
+    return check_sequence_result(operator.iadd(left, right))
+
+
+def checked_inplace_lshift(left: Any, right: Any) -> Any:
+    if type(left) is int:
+        return checked_lshift(left, right)
+    return operator.ilshift(left, right)
+
+
+def checked_lshift(left: Any, right: Any) -> Any:
+    if type(left) is int and type(right) is int and left and right > 0:
+        check_int_bits(left.bit_length() + right)
+    return left << right
+
+
+def check_sequence_result(result: Any) -> Any:
+    """After `+`/`+=`: a str/list/tuple past the cap is refused (doubling stops at the cap)."""
+    if type(result) in (str, list, tuple) and len(result) > max_elements():
+        check_length(len(result), f"'{type(result).__name__}'")
+    return result
+
+
+def checked_range(*args: Any) -> range:
+    result = range(*args)
+    check_length(len(result), "range()")
+    return result
+
+
+# `{:>100000000000}`, `%100000000000d`: any number in a format spec or %-template is a width
+_NUMBERS = re.compile(r"\d+")
+
+
+def check_format_spec(spec: str) -> None:
+    """Refuse a format spec (or %-template) whose width/precision is past the cap."""
+    if spec and any(len(digits) > 6 for digits in _NUMBERS.findall(spec)):
+        for digits in _NUMBERS.findall(spec):
+            check_length(int(digits) if len(digits) < 30 else 10**30, "formatted field")
+
+
+def checked_modulo(left: Any, right: Any) -> Any:
+    """`%`: for a str template, refuse huge widths, also `*` widths taken from the values."""
+    if isinstance(left, str):
+        check_format_spec(left)
+        if "*" in left:
+            for value in right if isinstance(right, tuple) else (right,):
+                if type(value) is int:
+                    check_length(abs(value), "formatted field")
+    return left % right
+
+
+def checked_width(width: Any) -> None:
+    if isinstance(width, int):
+        check_length(width, "padded string")
+
+
+def _log2_factorial(n: int) -> float:
+    return math.lgamma(n + 1) / _LN2
+
+
+def safe_factorial(n: Any) -> int:
+    if isinstance(n, int) and n > 2:
+        check_int_bits(_log2_factorial(n))
+    return math.factorial(n)
+
+
+def safe_comb(n: Any, k: Any) -> int:
+    if isinstance(n, int) and isinstance(k, int) and 0 <= k <= n:
+        check_int_bits(_log2_factorial(n) - _log2_factorial(k) - _log2_factorial(n - k))
+    return math.comb(n, k)
+
+
+def safe_perm(n: Any, k: Any = None) -> int:
+    if isinstance(n, int) and n >= 0 and (k is None or isinstance(k, int) and 0 <= k <= n):
+        check_int_bits(_log2_factorial(n) - _log2_factorial(n - (n if k is None else k)))
+    return math.perm(n, k)
+
+
+CHECKED_MATH = {"factorial": safe_factorial, "comb": safe_comb, "perm": safe_perm}

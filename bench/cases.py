@@ -1,0 +1,206 @@
+"""Benchmark cases, each written once as torch-style code and run on a given `torch` module.
+
+Run as `python bench/cases.py BACKEND CASE...` (BACKEND: autodiff | torch | numpy); prints one JSON
+object per case. `bench/run.py` drives it and compares backends side by side.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def best_of(fn: Callable[[], float], repeats: int) -> float:
+    """The smallest of `repeats` timings (each `fn()` returns seconds): the least noisy estimate."""
+    return min(fn() for _ in range(repeats))
+
+
+def load_backend(name: str) -> Any:
+    if name == "torch":
+        import torch
+
+        torch.set_num_threads(1)
+        return torch
+    sys.path.insert(0, str(ROOT))
+    import autodiff_cli.engine as engine
+
+    return engine
+
+
+# -- 1. scalar chain ------------------------------------------------------------------------------
+def scalar_chain(torch: Any, n: int = 20_000, repeats: int = 7) -> dict:
+    def once() -> float:
+        x = torch.tensor(1.0, requires_grad=True)
+        start = time.perf_counter()
+        y = x
+        for _ in range(n):
+            y = y * 1.0001 + 0.0001
+        y.backward()
+        return time.perf_counter() - start
+
+    seconds = best_of(once, repeats)
+    return {"us_per_op": seconds / (2 * n) * 1e6}
+
+
+# -- 2./3. MLP training steps ---------------------------------------------------------------------
+def _mlp_data(np: Any, batch: int, hidden: int) -> tuple:
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((batch, 2)).astype(np.float32)
+    y = (x[:, :1] * x[:, 1:] > 0).astype(np.float32)
+    shapes = [(2, hidden), (hidden,), (hidden, hidden), (hidden,), (hidden, 1), (1,)]
+    params = [(rng.standard_normal(s) * 0.3).astype(np.float32) for s in shapes]
+    return x, y, params
+
+
+def mlp_step(torch: Any, batch: int, hidden: int, steps: int, repeats: int) -> dict:
+    import numpy as np
+
+    x_np, y_np, params_np = _mlp_data(np, batch, hidden)
+    x, y = torch.tensor(x_np), torch.tensor(y_np)
+    params = [torch.tensor(p, requires_grad=True) for p in params_np]
+    w1, b1, w2, b2, w3, b3 = params
+    F = torch.nn.functional
+
+    def step() -> None:
+        h = torch.tanh(x @ w1 + b1)
+        h = torch.tanh(h @ w2 + b2)
+        loss = F.binary_cross_entropy_with_logits(h @ w3 + b3, y)
+        loss.backward()
+        with torch.no_grad():
+            for p in params:
+                p -= 0.1 * p.grad
+                p.grad = None
+
+    def once() -> float:
+        start = time.perf_counter()
+        for _ in range(steps):
+            step()
+        return time.perf_counter() - start
+
+    step()
+    return {"us_per_step": best_of(once, repeats) / steps * 1e6}
+
+
+def mlp_step_numpy(batch: int, hidden: int, steps: int, repeats: int) -> dict:
+    """The floor: the same step written by hand in numpy (forward, backward, SGD)."""
+    import numpy as np
+
+    x, y, params = _mlp_data(np, batch, hidden)
+    w1, b1, w2, b2, w3, b3 = params
+    n = y.size
+
+    def step() -> None:
+        a1 = np.tanh(x @ w1 + b1)
+        a2 = np.tanh(a1 @ w2 + b2)
+        z = a2 @ w3 + b3
+        _ = np.mean(np.maximum(z, 0) - z * y + np.log1p(np.exp(-np.abs(z))))
+        dz = (1 / (1 + np.exp(-z)) - y) / n
+        dw3, db3 = a2.T @ dz, dz.sum(0)
+        d2 = (dz @ w3.T) * (1 - a2 * a2)
+        dw2, db2 = a1.T @ d2, d2.sum(0)
+        d1 = (d2 @ w2.T) * (1 - a1 * a1)
+        dw1, db1 = x.T @ d1, d1.sum(0)
+        for p, g in zip((w1, b1, w2, b2, w3, b3), (dw1, db1, dw2, db2, dw3, db3)):
+            p -= 0.1 * g
+
+    def once() -> float:
+        start = time.perf_counter()
+        for _ in range(steps):
+            step()
+        return time.perf_counter() - start
+
+    step()
+    return {"us_per_step": best_of(once, repeats) / steps * 1e6}
+
+
+# -- 7. memory --------------------------------------------------------------------------------------
+def memory_growth(torch: Any, passes: int = 20) -> dict:
+    """Traced memory after repeated forward+backward passes on a 512x512 graph (saved tensors
+    must be freed, so it stays flat)."""
+    import tracemalloc
+
+    w = torch.ones(512, 512, requires_grad=True)
+    x = torch.ones(512, 512)
+
+    def one_pass() -> None:
+        y = ((x @ w).tanh() * 2.0).sum()
+        y.backward()
+
+    one_pass()
+    gc.collect()
+    tracemalloc.start()
+    one_pass()
+    gc.collect()
+    first = tracemalloc.get_traced_memory()[0]
+    for _ in range(passes):
+        one_pass()
+    gc.collect()
+    last, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"growth_mib": (last - first) / 2**20, "peak_mib": peak / 2**20}
+
+
+def peak_memory_graph(torch: Any) -> dict:
+    """Peak resident memory added by building and differentiating a 1024x1024 graph."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    w = torch.ones(1024, 1024, requires_grad=True)
+    h = w
+    for _ in range(8):
+        h = (h * 1.01).tanh()
+    h.sum().backward()
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"peak_rss_mib": (after - before) / 1024}
+
+
+# -- 8. deep graphs ----------------------------------------------------------------------------------
+def deep_chain(torch: Any, n: int = 200_000) -> dict:
+    start = time.perf_counter()
+    x = torch.tensor(1.0, requires_grad=True)
+    y = x
+    for _ in range(n):
+        y = y * 1.0
+    y.backward()
+    ok = float(x.grad) == 1.0
+    del y
+    return {"ok": ok, "seconds": time.perf_counter() - start}
+
+
+CASES = {
+    "scalar_chain": lambda torch: scalar_chain(torch),
+    "small_mlp": lambda torch: mlp_step(torch, 100, 16, steps=200, repeats=7),
+    "large_mlp": lambda torch: mlp_step(torch, 4096, 256, steps=10, repeats=5),
+    "memory": lambda torch: memory_growth(torch),
+    "peak_memory": lambda torch: peak_memory_graph(torch),
+    "deep_chain": lambda torch: deep_chain(torch),
+}
+NUMPY_CASES = {
+    "small_mlp": lambda: mlp_step_numpy(100, 16, steps=200, repeats=7),
+    "large_mlp": lambda: mlp_step_numpy(4096, 256, steps=10, repeats=5),
+}
+
+
+def main(argv: list[str]) -> None:
+    backend, names = argv[0], argv[1:]
+    gc.set_threshold(*_GC_THRESHOLDS)  # the same collector settings for every backend
+    if backend == "numpy":
+        for name in names:
+            print(json.dumps({"case": name, **NUMPY_CASES[name]()}), flush=True)
+        return
+    torch = load_backend(backend)
+    for name in names:
+        result = CASES[name](torch)
+        print(json.dumps({"case": name, **result}), flush=True)
+
+
+_GC_THRESHOLDS = (100_000, 50, 100)
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

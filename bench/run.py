@@ -1,0 +1,254 @@
+"""The benchmark suite: one command, one table, ratios measured side by side in one run.
+
+    python bench/run.py [--torch-python PATH] [--quick]
+
+Engine cases run in fresh subprocesses per backend (`bench/cases.py`): autodiff, PyTorch (when a
+Python with torch is found: this interpreter, or --torch-python) and hand-written numpy (the floor).
+The language's own overhead, parsing speed and start-up are measured here directly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = Path(__file__).resolve().parent / "cases.py"
+sys.path.insert(0, str(ROOT))
+
+ENGINE_CASES = ["scalar_chain", "small_mlp", "large_mlp", "memory", "peak_memory", "deep_chain"]
+
+
+def run_cases(python: str, backend: str, names: list[str]) -> dict[str, dict]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run(
+        [python, str(CASES), backend, *names],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=1800,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"{backend} cases failed:\n{out.stderr}")
+    results = {}
+    for line in out.stdout.splitlines():
+        row = json.loads(line)
+        results[row.pop("case")] = row
+    return results
+
+
+def find_torch_python(explicit: str | None) -> str | None:
+    candidates = [explicit] if explicit else [sys.executable, os.environ.get("AUTODIFF_TORCH_PYTHON")]
+    for python in candidates:
+        if python and shutil.which(python) or (python and Path(python).exists()):
+            probe = subprocess.run(
+                [python, "-c", "import torch"], capture_output=True, check=False, timeout=120
+            )
+            if probe.returncode == 0:
+                return python
+    return None
+
+
+# -- 4. the language's overhead -------------------------------------------------------------------
+LOOP = "y = x\nfor i in range(N):\n    y = y * 1.0001 + 0.0001\ny.backward()\n"
+
+
+def script_overhead(n: int = 20_000, repeats: int = 7) -> dict:
+    import gc
+
+    import autodiff_cli.engine as torch
+    from autodiff_cli import lang
+
+    gc.set_threshold(100_000, 50, 100)
+    program = lang.compile_source(LOOP, "<bench>")
+
+    def python_loop() -> float:
+        x = torch.tensor(1.0, requires_grad=True)
+        start = time.perf_counter()
+        y = x
+        for _ in range(n):
+            y = y * 1.0001 + 0.0001
+        y.backward()
+        return time.perf_counter() - start
+
+    def script_loop() -> float:
+        namespace = lang.new_namespace()
+        namespace["x"] = torch.tensor(1.0, requires_grad=True)
+        namespace["N"] = n
+        start = time.perf_counter()
+        program.run(namespace)
+        return time.perf_counter() - start
+
+    python_s = script_s = float("inf")
+    for _ in range(repeats):  # interleaved, so both see the same machine
+        python_s = min(python_s, python_loop())
+        script_s = min(script_s, script_loop())
+    return {"python_s": python_s, "script_s": script_s, "ratio": script_s / python_s}
+
+
+# -- 5. parsing speed -----------------------------------------------------------------------------
+def make_script(lines: int) -> str:
+    block = [
+        "def f(x, w=2.0):",
+        "    y = x * w + 1",
+        "    if y.sum() > 0:",
+        "        return y.exp().mean()",
+        "    return (y ** 2).sum()",
+        "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)",
+        "for i in range(10):",
+        "    z = f(x, w=0.5 * i)",
+        "    print(f'step {i}: {z.item():.4f}', [a for a in range(3)])",
+        "    x.grad = None",
+    ]
+    out = []
+    while len(out) < lines:
+        out.extend(block)
+    return "\n".join(out[:lines]) + "\n"
+
+
+def parse_speed(lines: int = 10_000, repeats: int = 3) -> dict:
+    from lark import Lark
+    from lark.indenter import PythonIndenter
+
+    from autodiff_cli.lang import parser as ours
+    from autodiff_cli.lang.errors import Source
+
+    text = make_script(lines)
+    python_lark = Lark.open_from_package(
+        "lark", "python.lark", ["grammars"], parser="lalr", postlex=PythonIndenter(),
+        start="file_input",
+    )  # fmt: skip
+    source = Source("<bench>", tuple(text.split("\n")))
+    ours.parse(text, source)  # load tables once, as both parsers are reused
+
+    def time_it(fn) -> float:
+        best = float("inf")
+        for _ in range(repeats):
+            start = time.perf_counter()
+            fn()
+            best = min(best, time.perf_counter() - start)
+        return best
+
+    ours_s = time_it(lambda: ours.parse(text, source))
+    lark_s = time_it(lambda: python_lark.parse(text))
+    return {
+        "ours_lines_per_s": lines / ours_s,
+        "lark_lines_per_s": lines / lark_s,
+        "ratio": lark_s / ours_s,
+    }
+
+
+# -- 6. start-up --------------------------------------------------------------------------------------
+def startup(repeats: int = 15) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    one_liner = [sys.executable, "-m", "autodiff_cli", "grad", "x**2*sin(x)", "--at", "x=3"]
+    numpy_only = [sys.executable, "-c", "import numpy"]
+
+    def time_cmd(cmd: list[str]) -> float:
+        start = time.perf_counter()
+        subprocess.run(cmd, env=env, capture_output=True, check=True)
+        return time.perf_counter() - start
+
+    ours = theirs = float("inf")
+    for _ in range(repeats):  # interleaved
+        theirs = min(theirs, time_cmd(numpy_only))
+        ours = min(ours, time_cmd(one_liner))
+    return {"one_liner_s": ours, "numpy_s": theirs, "ratio": ours / theirs}
+
+
+def fmt(value: float, digits: int = 2) -> str:
+    return f"{value:,.{digits}f}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--torch-python", help="a Python interpreter with torch installed")
+    ap.add_argument("--json", action="store_true", help="print the raw results as JSON")
+    args = ap.parse_args()
+
+    torch_python = find_torch_python(args.torch_python)
+    ours = run_cases(sys.executable, "autodiff", ENGINE_CASES)
+    theirs = (
+        run_cases(torch_python, "torch", ["scalar_chain", "small_mlp", "memory", "peak_memory"])
+        if torch_python
+        else {}
+    )
+    floor = run_cases(sys.executable, "numpy", ["small_mlp", "large_mlp"])
+    overhead = script_overhead()
+    parsing = parse_speed()
+    start = startup()
+
+    rows = []
+
+    def row(case: str, measured: str, ratio: float | None, goal: str, ok: bool | None) -> None:
+        verdict = "n/a" if ok is None else ("ok" if ok else "MISSED")
+        rows.append((case, measured, "-" if ratio is None else fmt(ratio), goal, verdict))
+
+    sc = ours["scalar_chain"]["us_per_op"]
+    if theirs:
+        ratio = sc / theirs["scalar_chain"]["us_per_op"]
+        row("scalar chain, autodiff / PyTorch",
+            f"{fmt(sc)} vs {fmt(theirs['scalar_chain']['us_per_op'])} µs/op", ratio, "≤ 0.33",
+            ratio <= 0.33)  # fmt: skip
+    else:
+        row("scalar chain, autodiff / PyTorch", f"{fmt(sc)} µs/op", None, "≤ 0.33", None)
+    sm = ours["small_mlp"]["us_per_step"]
+    if theirs:
+        ratio = sm / theirs["small_mlp"]["us_per_step"]
+        row("small MLP, autodiff / PyTorch",
+            f"{fmt(sm, 1)} vs {fmt(theirs['small_mlp']['us_per_step'], 1)} µs/step", ratio,
+            "≤ 0.5", ratio <= 0.5)  # fmt: skip
+    else:
+        row("small MLP, autodiff / PyTorch", f"{fmt(sm, 1)} µs/step", None, "≤ 0.5", None)
+    ratio = sm / floor["small_mlp"]["us_per_step"]
+    row("small MLP, autodiff / numpy floor",
+        f"{fmt(sm, 1)} vs {fmt(floor['small_mlp']['us_per_step'], 1)} µs/step", ratio, "≤ 2.0",
+        ratio <= 2.0)  # fmt: skip
+    lm = ours["large_mlp"]["us_per_step"]
+    ratio = lm / floor["large_mlp"]["us_per_step"]
+    row("large MLP, autodiff / numpy floor",
+        f"{fmt(lm / 1000, 1)} vs {fmt(floor['large_mlp']['us_per_step'] / 1000, 1)} ms/step",
+        ratio, "≤ 1.15", ratio <= 1.15)  # fmt: skip
+    row("script loop, `autodiff run` / engine from Python",
+        f"{fmt(overhead['script_s'] * 1e3, 1)} vs {fmt(overhead['python_s'] * 1e3, 1)} ms",
+        overhead["ratio"], "≤ 1.5", overhead["ratio"] <= 1.5)  # fmt: skip
+    row("one-liner start-up / `import numpy`",
+        f"{fmt(start['one_liner_s'] * 1e3, 0)} vs {fmt(start['numpy_s'] * 1e3, 0)} ms",
+        start["ratio"], "≤ 1.8", start["ratio"] <= 1.8)  # fmt: skip
+    row("parsing speed / Lark's python.lark",
+        f"{fmt(parsing['ours_lines_per_s'], 0)} vs {fmt(parsing['lark_lines_per_s'], 0)} lines/s",
+        parsing["ratio"], "≥ 1.5", parsing["ratio"] >= 1.5)  # fmt: skip
+    growth = ours["memory"]["growth_mib"]
+    row("memory growth over 20 passes", f"{fmt(growth, 3)} MiB", None, "< 2 MiB", growth < 2)
+    peak = ours["peak_memory"]["peak_rss_mib"]
+    if theirs:
+        row("peak memory of a graph, autodiff / PyTorch",
+            f"{fmt(peak, 1)} vs {fmt(theirs['peak_memory']['peak_rss_mib'], 1)} MiB",
+            peak / max(theirs["peak_memory"]["peak_rss_mib"], 1e-9), "(reported)", None)  # fmt: skip
+    deep = ours["deep_chain"]
+    row("200,000-node chain", f"{fmt(deep['seconds'], 2)} s", None, "works", deep["ok"])
+
+    widths = [max(len(r[i]) for r in rows + [_HEADER]) for i in range(5)]
+    for r in [_HEADER, tuple("-" * w for w in widths), *rows]:
+        print(" | ".join(cell.ljust(w) for cell, w in zip(r, widths)))
+    if not torch_python:
+        print("\n(PyTorch not found: pass --torch-python PATH to compare against it.)")
+    if args.json:
+        print(json.dumps({"autodiff": ours, "torch": theirs, "numpy": floor,
+                          "script": overhead, "parsing": parsing, "startup": start}, indent=2))  # fmt: skip
+    return 0
+
+
+_HEADER = ("case", "measured", "ratio", "goal", "result")
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory():
+        sys.exit(main())

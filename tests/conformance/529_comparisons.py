@@ -1,0 +1,17 @@
+import torch
+
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = torch.tensor([3.0, 2.0, 1.0])
+print(x < y)
+print(x <= y)
+print(x > y)
+print(x >= y)
+print(x == y)
+print(x != y)
+print(x > 1.5)
+print(2 < x)
+print(x == 2)
+print(torch.eq(x, y), torch.gt(x, 2), torch.lt(x, 2))
+print((x > 1).dtype, (x > 1).requires_grad)
+print(x.eq(y), x.ne(y), x.ge(2), x.le(2))
+print(torch.tensor(2) > 1)

@@ -1,0 +1,16 @@
+import torch
+
+i = torch.tensor([1, 2, 3])
+f = torch.tensor([1.0, 2.0, 3.0])
+print(i + 1)
+print(i * 2)
+print(i + 0.5)
+print(i * 1.5)
+print(i / 2)
+print(i + f)
+print(f * True)
+print((i + 1).dtype, (i * 1.5).dtype, (i / 2).dtype, (i + f).dtype)
+print(torch.tensor(2) ** 2, torch.tensor(2.0) ** 2)
+print(f - 1, 1 - f, f / 4, 4 / f)
+print(f + torch.tensor(1.0, dtype=torch.float64))
+print((f + torch.tensor([1.0], dtype=torch.float64)).dtype)

@@ -1,0 +1,15 @@
+import torch
+
+x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+print(x.sum(0))
+print(x.sum(1))
+print(x.sum(dim=1, keepdim=True))
+print(x.sum(-1))
+print(x.sum((0, 1)))
+print(torch.sum(x, dim=0, keepdim=True))
+out = x.sum(1, keepdim=True)
+print(out.grad_fn.name())
+(out * torch.tensor([[1.0], [2.0]])).sum().backward()
+print(x.grad)
+print(torch.tensor([[1, 2], [3, 4]]).sum(0))
+print(torch.tensor([[True, False], [True, True]]).sum(1))

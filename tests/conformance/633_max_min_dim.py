@@ -1,0 +1,27 @@
+import torch
+
+x = torch.tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], requires_grad=True)
+print(x.max())
+print(x.min())
+result = x.max(dim=1)
+print(result)
+print(result.values)
+print(result.indices)
+print(type(result).__name__)
+values, indices = x.min(0)
+print(values, indices)
+print(torch.max(x, 1, keepdim=True))
+print(result.values.grad_fn.name())
+result.values.sum().backward()
+print(x.grad)
+x.grad = None
+x.max().backward()
+print(x.grad)
+t = torch.tensor([2.0, 7.0, 7.0, 1.0], requires_grad=True)
+t.max().backward()
+print(t.grad)
+t.grad = None
+t.max(0).values.backward()
+print(t.grad)
+print(t.max(0))
+print(t.max(0)[0], t.max(0)[1])

@@ -1,0 +1,15 @@
+import torch
+
+x = torch.arange(12.0).reshape(3, 4).requires_grad_()
+print(x[1])
+print(x[:, 2])
+print(x[0:2, 1:3])
+print(x[::2, ::3])
+print(x[-1, -2:])
+print(x[1:, :-1])
+print(x[1][2])
+print(x[1, 2])
+print(x[5:])
+print(x[0:2, 1:3].grad_fn.name(), x[1].grad_fn.name(), x[::2].grad_fn.name())
+(x[0:2, 1:3].sum() + x[-1].sum() * 2 + x[1, 0] * 3).backward()
+print(x.grad)

@@ -1,0 +1,25 @@
+import torch
+
+m = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+v = torch.tensor([0.5, -1.0], requires_grad=True)
+out = torch.mv(m, v)
+print(out)
+print(out.grad_fn.name())
+out.sum().backward()
+print(m.grad)
+print(v.grad)
+a = torch.arange(12.0).reshape(2, 2, 3).requires_grad_()
+b = torch.arange(6.0).reshape(2, 3, 1).requires_grad_()
+c = torch.bmm(a, b)
+print(c)
+print(c.grad_fn.name())
+c.sum().backward()
+print(a.grad)
+print(b.grad)
+print((a @ b).grad_fn.name(), torch.matmul(a, b).shape)
+print(torch.matmul(a, torch.ones(3)).shape, torch.matmul(torch.ones(2), a).shape)
+print((a @ torch.ones(3, 4)).shape)
+try:
+    torch.bmm(a, torch.ones(2, 2, 1))
+except RuntimeError as e:
+    print(type(e).__name__, e)

@@ -1,0 +1,17 @@
+import torch
+
+i = torch.tensor([1, 2, 3])
+print(i * 1.5)
+print(i / i)
+print(torch.tensor(7) / torch.tensor(2))
+print(i // 2, (i // 2).dtype)
+print(i**2, i**0.5, (i**2).dtype)
+print(i + True)
+print(torch.tensor([True, False]) + torch.tensor([True, True]))
+print(torch.tensor([True, False]) * 2)
+print(torch.tensor([True]) + 1.5)
+print(i.sum().dtype, i.float().mean())
+print(i - 0.5, 0.5 - i)
+print(torch.tensor([1, 2], dtype=torch.int32) + torch.tensor([1, 2]))
+print((torch.tensor([1, 2], dtype=torch.int32) + 1).dtype)
+print(torch.tensor([1, 2], dtype=torch.int32) * 2.5)

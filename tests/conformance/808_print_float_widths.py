@@ -1,0 +1,16 @@
+import torch
+
+print(torch.tensor([-0.0, 0.0, 1.0]))
+print(torch.tensor([1.0, 2.0, 3.0]))
+print(torch.tensor([1.25, 2.0]))
+print(torch.tensor([100.5, -2.25]))
+print(torch.tensor([0.1, 0.2, 0.3]))
+print(torch.tensor([1 / 3, 2 / 3]))
+print(torch.tensor([99999.0, 1.0]))
+print(torch.tensor([123456.0, 1.0]))
+print(torch.tensor([-1.0, 10.0, -100.0]))
+print(torch.tensor([0.5]))
+print(torch.tensor(-0.5))
+print(torch.tensor(3.14159265))
+print(torch.tensor([1.0e-4, 1.0e-3]))
+print(torch.tensor([5.0e-5, 1.0]))

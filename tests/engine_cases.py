@@ -1,0 +1,709 @@
+"""The op table as test cases: one or more rows per differentiable op of `engine.optable.OPS`.
+
+A row is a function of a torch-like module `T` (the engine or real PyTorch) and input tensors, so
+the same table drives the finite-difference gradient checks (`test_engine_gradients.py`) and the
+comparison with PyTorch (`test_engine_torch.py`). Each input names a domain on which the op is
+smooth (positive for log, |x| < 1 for asin, away from kinks for abs and relu, ...).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+# --------------------------------------------------------------------------------------------
+# Input domains
+# --------------------------------------------------------------------------------------------
+
+
+def _real(rng: np.random.RandomState, shape: tuple) -> np.ndarray:
+    return rng.uniform(-2.0, 2.0, shape)
+
+
+def _positive(rng: np.random.RandomState, shape: tuple) -> np.ndarray:
+    return rng.uniform(0.5, 2.5, shape)
+
+
+def _unit(rng: np.random.RandomState, shape: tuple) -> np.ndarray:
+    return rng.uniform(-0.9, 0.9, shape)
+
+
+def _nonzero(rng: np.random.RandomState, shape: tuple) -> np.ndarray:
+    """Away from 0, the kink of abs/relu/sign."""
+    return rng.choice([-1.0, 1.0], shape) * rng.uniform(0.2, 2.0, shape)
+
+
+def _off_grid(rng: np.random.RandomState, shape: tuple) -> np.ndarray:
+    """Away from integers and half-integers, the jumps of floor/ceil/round/trunc."""
+    return rng.randint(-3, 4, shape) + rng.uniform(0.1, 0.4, shape)
+
+
+def _distinct(rng: np.random.RandomState, shape: tuple) -> np.ndarray:
+    """Values at least 0.2 apart in absolute value (no ties for max/min/inf-norm), none near 0."""
+    n = int(np.prod(shape, dtype=np.int64))
+    magnitudes = (rng.permutation(n) + 1) * 0.3 + rng.uniform(0.0, 0.05, n)
+    return (rng.choice([-1.0, 1.0], n) * magnitudes).reshape(shape)
+
+
+def _probability(rng: np.random.RandomState, shape: tuple) -> np.ndarray:
+    return rng.uniform(0.1, 0.9, shape)
+
+
+Domain = Callable[[np.random.RandomState, tuple], np.ndarray]
+
+
+def _uniform(low: float, high: float) -> Domain:
+    return lambda rng, shape: rng.uniform(low, high, shape)
+
+
+def _off_tenths(rng: np.random.RandomState, shape: tuple) -> np.ndarray:
+    """Away from the jumps of round(x, decimals=1)."""
+    return rng.randint(-20, 21, shape) * 0.1 + rng.uniform(0.01, 0.04, shape)
+
+
+@dataclass(frozen=True)
+class In:
+    """One tensor input of a case: its shape, its domain and whether its gradient is checked."""
+
+    shape: tuple
+    domain: Domain = _real
+    diff: bool = True
+    dtype: str = "float64"
+
+
+@dataclass(frozen=True)
+class Case:
+    """`fn(T, *inputs)` exercises op-table entry `op`; its output (or each output of a tuple) has
+    the grad_fn of that entry."""
+
+    id: str
+    op: str
+    fn: Callable[..., Any]
+    inputs: tuple[In, ...]
+    eps: float = 1e-6
+    second_order: bool = True
+    notes: str = field(default="", compare=False)
+
+    def arrays(self) -> list[np.ndarray]:
+        """The case's input values: random, fixed per case id."""
+        rng = np.random.RandomState(zlib.crc32(self.id.encode()))
+        return [np.asarray(s.domain(rng, s.shape), dtype=s.dtype) for s in self.inputs]
+
+
+def to_tensor(T: Any, array: np.ndarray, requires_grad: bool = False) -> Any:
+    """A `T` tensor with the values and dtype of a numpy array (via lists, which both modules
+    accept)."""
+    return T.tensor(array.tolist(), dtype=getattr(T, str(array.dtype)), requires_grad=requires_grad)
+
+
+def make_inputs(T: Any, case: Case) -> list[Any]:
+    """The case's inputs as `T` tensors; the differentiable ones require grad."""
+    return [to_tensor(T, a, spec.diff) for a, spec in zip(case.arrays(), case.inputs)]
+
+
+def outputs_of(result: Any) -> tuple:
+    """A case result as a tuple of tensors (ops like unbind return several)."""
+    return tuple(result) if isinstance(result, (tuple, list)) else (result,)
+
+
+def _mask(T: Any, shape: tuple) -> Any:
+    """A fixed boolean condition of `shape` with both values present."""
+    pattern = (np.arange(int(np.prod(shape))) % 3 != 1).reshape(shape)
+    return T.tensor(pattern.tolist(), dtype=T.bool)
+
+
+def _grad_of_select(T: Any, v: Any) -> Any:
+    """The create_graph gradient of `x.select(1, 2)` for a grad output `v`:
+    SelectBackwardBackward0, differentiable in `v`."""
+    x = T.zeros(3, 4, dtype=T.float64, requires_grad=True)
+    return T.autograd.grad(x.select(1, 2), x, grad_outputs=v, create_graph=True)[0]
+
+
+def _grad_of_index(T: Any, v: Any) -> Any:
+    """The create_graph gradient of `x[[0, 2, 0]]` (repeated index) for a grad output `v`."""
+    x = T.zeros(3, 4, dtype=T.float64, requires_grad=True)
+    return T.autograd.grad(x[[0, 2, 0]], x, grad_outputs=v, create_graph=True)[0]
+
+
+def _grad_of_diagonal(T: Any, v: Any) -> Any:
+    """The create_graph gradient of `x.diagonal()` for a grad output `v`:
+    DiagonalBackwardBackward0, differentiable in `v`."""
+    x = T.zeros(3, 3, dtype=T.float64, requires_grad=True)
+    return T.autograd.grad(x.diagonal(), x, grad_outputs=v, create_graph=True)[0]
+
+
+def _mul_scalar(T: Any, a: Any, value: float) -> Any:
+    """`aten::mul.Scalar` (MulBackward1): Python's `a * 0.8` wraps the number in a tensor instead."""
+    if hasattr(T, "ops") and hasattr(T.ops, "aten"):
+        return T.ops.aten.mul.Scalar(a, value)
+    return T.nn.functional._mul_scalar(a, value)
+
+
+def _well_conditioned(rng: np.random.RandomState, shape: tuple) -> np.ndarray:
+    """Matrices near 2·I: invertible, with a modest condition number."""
+    return rng.uniform(-0.5, 0.5, shape) + 2.0 * np.eye(shape[-1])
+
+
+# --------------------------------------------------------------------------------------------
+# The table
+# --------------------------------------------------------------------------------------------
+
+M = (2, 3)
+BROADCAST_SHAPES = {
+    "same": (M, M),
+    "col_row": ((3, 1), (1, 4)),
+    "matrix_vector": ((2, 3), (3,)),
+    "scalar_matrix": ((), (2, 2)),
+    "matrix_scalar": ((2, 2), ()),
+}
+
+CASES: list[Case] = []
+
+
+def case(id: str, op: str, fn: Callable[..., Any], *inputs: In, **kw: Any) -> None:
+    CASES.append(Case(id, op, fn, tuple(inputs), **kw))
+
+
+# binary arithmetic, with broadcasting
+_BINARY = {
+    "add": (lambda T, a, b: a + b, _real),
+    "sub": (lambda T, a, b: a - b, _real),
+    "mul": (lambda T, a, b: a * b, _real),
+    "div": (lambda T, a, b: a / b, _nonzero),
+    "pow": (lambda T, a, b: a**b, _real),
+}
+for _op, (_fn, _second) in _BINARY.items():
+    for _name, (_sa, _sb) in BROADCAST_SHAPES.items():
+        _first = _positive if _op == "pow" else _real
+        case(f"{_op}-{_name}", _op, _fn, In(_sa, _first), In(_sb, _second))
+case("add-alpha", "add", lambda T, a, b: T.add(a, b, alpha=2.0), In(M), In(M))
+case("add-one-side-const", "add", lambda T, a, b: a + b, In(M), In(M, diff=False))
+case("mul-one-side-const", "mul", lambda T, a, b: a * b, In(M, diff=False), In((3,)))
+case("mul-self", "mul", lambda T, a: a * a, In(M))
+case("div-torch-fn", "div", lambda T, a, b: T.div(a, b), In(M), In(M, _positive))
+case("pow-fn", "pow", lambda T, a, b: T.pow(a, b), In(M, _positive), In((), _real))
+
+# Python numbers on either side
+case("add-number-right", "add", lambda T, a: a + 2.5, In(M))
+case("add-number-left", "add", lambda T, a: 2.5 + a, In(M))
+case("add-int-number", "add", lambda T, a: a + 2, In(M))
+case("sub-number-right", "sub", lambda T, a: a - 2.5, In(M))
+case("rsub-number-left", "rsub", lambda T, a: 2.5 - a, In(M))
+case("rsub-int-number", "rsub", lambda T, a: 3 - a, In(M))
+case("mul-number-right", "mul", lambda T, a: a * 2.5, In(M))
+case("mul-number-left", "mul", lambda T, a: -1.5 * a, In(M))
+case("div-number-right", "div", lambda T, a: a / 2.5, In(M))
+case("div-number-left", "mul", lambda T, a: 2.5 / a, In(M, _nonzero), notes="reciprocal * 2.5")
+case("neg", "neg", lambda T, a: -a, In(M))
+case("pow_scalar-float", "pow_scalar", lambda T, a: a**2.5, In(M, _positive))
+case("pow_scalar-int", "pow_scalar", lambda T, a: a**3, In(M))
+case("pow_scalar-negative", "pow_scalar", lambda T, a: a**-1.5, In(M, _positive))
+case("pow_scalar-zero", "pow_scalar", lambda T, a: a**0, In(M))
+case("pow_scalar-square", "pow_scalar", lambda T, a: a.square(), In(M))
+case("rpow", "rpow", lambda T, a: 2.5**a, In(M))
+case("rpow-fn", "rpow", lambda T, a: T.pow(0.5, a), In(M))
+case("reciprocal", "reciprocal", lambda T, a: a.reciprocal(), In(M, _nonzero))
+
+# elementwise functions: (op, domain)
+_UNARY = {
+    "exp": _real,
+    "log": _positive,
+    "log2": _positive,
+    "log10": _positive,
+    "log1p": _positive,
+    "expm1": _real,
+    "sqrt": _positive,
+    "rsqrt": _positive,
+    "sin": _real,
+    "cos": _real,
+    "tan": _unit,
+    "asin": _unit,
+    "acos": _unit,
+    "atan": _real,
+    "sinh": _real,
+    "cosh": _real,
+    "tanh": _real,
+    "sigmoid": _real,
+    "relu": _nonzero,
+    "abs": _nonzero,
+    "erf": _real,
+    "sign": _nonzero,
+    "floor": _off_grid,
+    "ceil": _off_grid,
+    "round": _off_grid,
+    "trunc": _off_grid,
+}
+for _op, _domain in _UNARY.items():
+    case(_op, _op, (lambda name: lambda T, a: getattr(T, name)(a))(_op), In(M, _domain))
+    case(
+        f"{_op}-method-0d",
+        _op,
+        (lambda name: lambda T, a: getattr(a, name)())(_op),
+        In((), _domain),
+    )
+case("softplus", "softplus", lambda T, a: T.nn.functional.softplus(a), In(M))
+case(
+    "softplus-beta-threshold",
+    "softplus",
+    lambda T, a: T.nn.functional.softplus(a, beta=2.0, threshold=1.0),
+    In((3, 4), _positive),
+    notes="2.5 > x > 0.5: both sides of the threshold (x = 0.5 itself is excluded)",
+)
+
+# more elementwise ops
+case("erfc", "erfc", lambda T, a: T.erfc(a), In(M))
+case("exp2", "exp2", lambda T, a: T.exp2(a), In(M))
+case("sgn", "sgn", lambda T, a: T.sgn(a), In(M, _nonzero))
+case("frac", "frac", lambda T, a: T.frac(a), In(M, _off_grid))
+case("round_decimals", "round_decimals", lambda T, a: T.round(a, decimals=1), In(M, _off_tenths))
+case("atan2", "atan2", lambda T, a, b: T.atan2(a, b), In(M), In(M, _nonzero))
+case("atan2-bcast", "atan2", lambda T, a, b: T.atan2(a, b), In((3, 1)), In((1, 4), _nonzero))
+# a / b in (2.09, 2.8): floor and trunc are 2, away from their jumps
+_DIVIDEND, _DIVISOR = _uniform(2.2, 2.8), _uniform(1.0, 1.05)
+case("remainder", "remainder", lambda T, a, b: T.remainder(a, b), In(M, _DIVIDEND), In(M, _DIVISOR))
+case("remainder-number", "remainder", lambda T, a: a % 1.5, In(M, _uniform(0.1, 1.4)))
+case("fmod", "fmod", lambda T, a, b: T.fmod(a, b), In(M, _DIVIDEND), In((3,), _DIVISOR))
+case("fmod-negative", "fmod", lambda T, a: T.fmod(-a, 1.5), In(M, _uniform(0.1, 1.4)))
+case("clamp", "clamp", lambda T, a: a.clamp(-0.5, 0.5), In(M, _distinct))
+case("clamp-min-kw", "clamp", lambda T, a: T.clamp(a, min=0.5), In(M, _distinct))
+case("clamp_min", "clamp_min", lambda T, a: a.clamp_min(0.5), In(M, _distinct))
+case("clamp_max", "clamp_max", lambda T, a: T.clamp_max(a, 0.5), In(M, _distinct))
+case(
+    "clamp_tensor",
+    "clamp_tensor",
+    lambda T, a, lo, hi: T.clamp(a, lo, hi),
+    In(M, _distinct),
+    In(M, _uniform(-0.8, -0.7)),
+    In((3,), _uniform(0.7, 0.8)),
+)
+case("maximum", "maximum", lambda T, a, b: T.maximum(a, b), In(M), In(M))
+case("maximum-bcast", "maximum", lambda T, a, b: a.maximum(b), In((3, 1)), In((1, 4)))
+case("minimum", "minimum", lambda T, a, b: T.minimum(a, b), In(M), In((3,)))
+
+# reductions
+_R = (2, 3, 4)
+case("sum", "sum", lambda T, a: a.sum(), In(_R))
+case("sum-fn", "sum", lambda T, a: T.sum(a), In(M))
+case("sum_dim", "sum_dim", lambda T, a: a.sum(1), In(_R))
+case("sum_dim-keepdim", "sum_dim", lambda T, a: a.sum(-1, keepdim=True), In(_R))
+case("sum_dim-tuple", "sum_dim", lambda T, a: a.sum((0, 2)), In(_R))
+case("sum_dim-0d", "sum_dim", lambda T, a: a.sum(0), In(()))
+case("sum_dim-0d-keepdim", "sum_dim", lambda T, a: a.sum(-1, keepdim=True), In(()))
+case("mean", "mean", lambda T, a: a.mean(), In(_R))
+case("mean_dim-0d", "mean_dim", lambda T, a: a.mean(-1), In(()))
+case("mean_dim", "mean_dim", lambda T, a: a.mean(0), In(_R))
+case("mean_dim-keepdim", "mean_dim", lambda T, a: a.mean((1, 2), keepdim=True), In(_R))
+case("norm", "norm", lambda T, a: a.norm(), In(M))
+case("norm-p1", "norm", lambda T, a: a.norm(p=1), In(M, _nonzero))
+case("norm-p3", "norm", lambda T, a: a.norm(p=3), In(M, _nonzero))
+case("norm-inf", "norm", lambda T, a: a.norm(p=float("inf")), In(M, _distinct))
+case("norm-dim", "norm", lambda T, a: a.norm(dim=1), In(M))
+case("norm-dim-keepdim", "norm", lambda T, a: T.norm(a, dim=0, keepdim=True), In(M))
+case("max", "max", lambda T, a: a.max(), In(M, _distinct))
+case("min", "min", lambda T, a: T.min(a), In(M, _distinct))
+case("max_dim", "max_dim_values", lambda T, a: a.max(1)[0], In(_R, _distinct))
+case(
+    "max_dim-keepdim",
+    "max_dim_values",
+    lambda T, a: T.max(a, dim=0, keepdim=True).values,
+    In(M, _distinct),
+)
+case("min_dim", "min_dim_values", lambda T, a: a.min(-1).values, In(_R, _distinct))
+
+
+def _one_zero(rng: np.random.RandomState, shape: tuple) -> np.ndarray:
+    """Nonzero values but for one exact zero (the zero-safe paths of prod and cumprod)."""
+    out = _nonzero(rng, shape)
+    out.reshape(-1)[rng.randint(out.size)] = 0.0
+    return out
+
+
+def _grad_wrt_leaf(fn: Callable[[Any], Any]) -> Callable[..., Any]:
+    """The create_graph gradient of `fn(x)` for a grad output `v`, as a function of `v` only (x is
+    a constant leaf that requires grad): the backward of `fn` is an op of its own."""
+
+    def run(T: Any, x: Any, v: Any) -> Any:
+        x.requires_grad_()
+        return T.autograd.grad(fn(x), x, grad_outputs=v, create_graph=True)[0]
+
+    return run
+
+
+def _gather_of_max(T: Any, x: Any, v: Any, u: Any) -> Any:
+    """Differentiating the scatter in max's backward again: GatherBackward0, a function of u."""
+    x.requires_grad_()
+    v.requires_grad_()
+    (g,) = T.autograd.grad(x.max(1, keepdim=True).values, x, grad_outputs=v, create_graph=True)
+    return T.autograd.grad(g, v, grad_outputs=u, create_graph=True)[0]
+
+
+case("prod", "prod", lambda T, a: a.prod(), In(M, _nonzero))
+case("prod-zero", "prod", lambda T, a: T.prod(a), In(M, _one_zero))
+case("prod_dim", "prod_dim", lambda T, a: a.prod(1), In(_R, _nonzero))
+case("prod_dim-keepdim-zero", "prod_dim", lambda T, a: a.prod(0, keepdim=True), In(M, _one_zero))
+case("nansum", "nansum", lambda T, a: a.nansum(1), In(M))
+case("amax", "amax", lambda T, a: a.amax(1), In(_R, _distinct))
+case("amax-all", "amax", lambda T, a: T.amax(a), In(M, _distinct))
+case("amin-tuple-keepdim", "amin", lambda T, a: a.amin((0, 2), keepdim=True), In(_R, _distinct))
+case("median", "median", lambda T, a: a.median(), In(M, _distinct))
+case("median_dim", "median_dim_values", lambda T, a: a.median(1).values, In(_R, _distinct))
+case("var", "var", lambda T, a: a.var(), In(_R))
+case("var-dim-keepdim", "var", lambda T, a: a.var(1, keepdim=True, correction=0), In(_R))
+case("std", "std", lambda T, a: a.std(), In(M))
+case("std-tuple", "std", lambda T, a: T.std(a, (0, 2)), In(_R))
+case("logsumexp", "logsumexp", lambda T, a: T.logsumexp(a, 1), In(_R))
+case("logsumexp-tuple-keepdim", "logsumexp", lambda T, a: a.logsumexp((0, 1), True), In(_R))
+case("cumsum", "cumsum", lambda T, a: a.cumsum(1), In(_R))
+case("cumsum-0d", "cumsum", lambda T, a: T.cumsum(a, 0), In(()))
+case("cumprod", "cumprod", lambda T, a: a.cumprod(-1), In(_R, _nonzero))
+case("div_scalar", "div_scalar", _grad_wrt_leaf(lambda x: x.mean(1)), In(M, diff=False), In((2,)))
+case(
+    "reversed_scan_flip",
+    "reversed_scan_flip",
+    _grad_wrt_leaf(lambda x: x.cumsum(1)),
+    In(M, diff=False),
+    In(M),
+)
+case(
+    "scatter_along_dim",
+    "scatter_along_dim",
+    _grad_wrt_leaf(lambda x: x.max(1).values),
+    In(M, _distinct, diff=False),
+    In((2,)),
+)
+case(
+    "gather_along_dim",
+    "gather_along_dim",
+    _gather_of_max,
+    In(M, _distinct, diff=False),
+    In((2, 1), diff=False),
+    In(M),
+)
+
+# linear algebra
+case("mm", "mm", lambda T, a, b: a.mm(b), In((2, 3)), In((3, 4)))
+case("mm-matmul", "mm", lambda T, a, b: a @ b, In((2, 3)), In((3, 4)))
+case("mm-const-right", "mm", lambda T, a, b: a @ b, In((2, 3)), In((3, 4), diff=False))
+case("bmm", "bmm", lambda T, a, b: T.bmm(a, b), In((2, 2, 3)), In((2, 3, 4)))
+case("unsafe_view-3d-2d", "_unsafe_view", lambda T, a, b: a @ b, In((2, 2, 3)), In((3, 4)))
+case(
+    "unsafe_view-3d-3d",
+    "_unsafe_view",
+    lambda T, a, b: T.matmul(a, b),
+    In((2, 2, 3)),
+    In((2, 3, 4)),
+)
+case("unsafe_view-bcast", "_unsafe_view", lambda T, a, b: a @ b, In((2, 1, 2, 3)), In((3, 3, 2)))
+case("dot", "dot", lambda T, a, b: T.dot(a, b), In((4,)), In((4,)))
+case("dot-matmul", "dot", lambda T, a, b: a @ b, In((4,)), In((4,)))
+case("mv", "mv", lambda T, a, b: T.mv(a, b), In((2, 3)), In((3,)))
+case("mv-matmul", "mv", lambda T, a, b: a @ b, In((2, 3)), In((3,)))
+case("outer", "mul", lambda T, a, b: T.outer(a, b), In((3,)), In((4,)))
+case("squeeze_dims-vec-mat", "squeeze_dims", lambda T, a, b: a @ b, In((3,)), In((3, 4)))
+case("unsafe_view-3d-vec-mv", "_unsafe_view", lambda T, a, b: a @ b, In((2, 2, 3)), In((3,)))
+
+case("unsafe_view-2d-3d", "clone", lambda T, a, b: a @ b, In((2, 3)), In((2, 3, 4)))
+case("unsafe_view-3d-vec", "_unsafe_view", lambda T, a, b: a @ b, In((2, 2, 3)), In((3,)))
+case(
+    "bmm-bcast-const",
+    "_unsafe_view",
+    lambda T, a, b: a @ b,
+    In((2, 2, 3)),
+    In((1, 3, 4), diff=False),
+)
+case(
+    "reshape_alias",
+    "_reshape_alias",
+    lambda T, a: (T.matrix._reshape if hasattr(T, "matrix") else T.reshape)(a.t(), (3, 2, 1)),
+    In(M),
+    notes="the engine's Tensor.reshape does not yet choose ReshapeAlias; matrix._reshape does",
+)
+case("addmm", "addmm", lambda T, a, b, c: T.addmm(a, b, c), In((4,)), In((2, 3)), In((3, 4)))
+case(
+    "addmm-linear",
+    "addmm",
+    lambda T, x, w, b: T.nn.functional.linear(x, w, b),
+    In((2, 3)),
+    In((4, 3)),
+    In((4,)),
+)
+case("trace", "trace", lambda T, a: T.trace(a), In((3, 4)))
+case("diagonal", "diagonal", lambda T, a: a.diagonal(1), In((3, 4)))
+case("diagonal-dims", "diagonal", lambda T, a: T.diagonal(a, -1, 1, 2), In(_R))
+case("diag", "diag", lambda T, a: T.diag(a, -1), In((3, 4)))
+case("diag_embed", "diag_embed", lambda T, a: T.diag(a, 1), In((3,)))
+case("diagonal_backward", "diagonal_backward", lambda T, v: _grad_of_diagonal(T, v), In((3,)))
+case("tril", "tril", lambda T, a: T.tril(a), In((3, 4)))
+case("triu", "triu", lambda T, a: a.triu(-1), In(_R))
+case("linalg_det", "linalg_det", lambda T, a: T.det(a), In((3, 3)))
+case("linalg_det-batch", "linalg_det", lambda T, a: T.linalg.det(a), In((2, 2, 2)))
+case("linalg_inv_ex", "linalg_inv_ex", lambda T, a: T.inverse(a), In((3, 3), _well_conditioned))
+case(
+    "linalg_inv_ex-batch",
+    "linalg_inv_ex",
+    lambda T, a: T.linalg.inv(a),
+    In((2, 2, 2), _well_conditioned),
+)
+
+# torch.nn.functional
+case("leaky_relu", "leaky_relu", lambda T, a: T.nn.functional.leaky_relu(a, 0.2), In(M, _nonzero))
+case("gelu", "gelu", lambda T, a: T.nn.functional.gelu(a), In(M))
+case("gelu-tanh", "gelu", lambda T, a: T.nn.functional.gelu(a, approximate="tanh"), In(M))
+case("elu", "elu", lambda T, a: T.nn.functional.elu(a, alpha=1.5), In(M, _nonzero))
+case("selu", "elu", lambda T, a: T.nn.functional.selu(a), In(M, _nonzero))
+case("silu", "silu", lambda T, a: T.nn.functional.silu(a), In(M))
+case("softmax", "softmax", lambda T, a: T.softmax(a, 1), In(_R))
+case("softmax-method", "softmax", lambda T, a: a.softmax(0), In(M))
+case("log_softmax", "log_softmax", lambda T, a: T.nn.functional.log_softmax(a, dim=-1), In(_R))
+case("mse_loss", "mse_loss", lambda T, a, b: T.nn.functional.mse_loss(a, b), In(M), In(M))
+case(
+    "mse_loss-none",
+    "mse_loss",
+    lambda T, a, b: T.nn.functional.mse_loss(a, b, reduction="none"),
+    In(M),
+    In(M, diff=False),
+)
+case(
+    "smooth_l1_loss",
+    "smooth_l1_loss",
+    lambda T, a, b: T.nn.functional.smooth_l1_loss(a, b, reduction="sum", beta=0.5),
+    In((4, 5)),
+    In((4, 5)),
+    second_order=False,
+    notes="piecewise: the second derivative jumps where |input - target| = beta",
+)
+case(
+    "huber_loss",
+    "huber_loss",
+    lambda T, a, b: T.nn.functional.huber_loss(a, b, delta=0.7),
+    In((4, 5)),
+    In((4, 5)),
+    second_order=False,
+    notes="piecewise: the second derivative jumps where |input - target| = delta",
+)
+case(
+    "binary_cross_entropy",
+    "binary_cross_entropy",
+    lambda T, p, y: T.nn.functional.binary_cross_entropy(p, y),
+    In(M, _probability),
+    In(M, _probability),
+)
+case(
+    "binary_cross_entropy-weight",
+    "binary_cross_entropy",
+    lambda T, p, y, w: T.nn.functional.binary_cross_entropy(p, y, weight=w, reduction="none"),
+    In(M, _probability),
+    In(M, _probability, diff=False),
+    In((3,), _positive, diff=False),
+)
+case(
+    "nll_loss",
+    "nll_loss",
+    lambda T, a: T.nn.functional.nll_loss(a, T.tensor([2, 0, 1, 2])),
+    In((4, 3)),
+)
+case(
+    "nll_loss-weight-ignore",
+    "nll_loss",
+    lambda T, a, w: T.nn.functional.nll_loss(
+        a, T.tensor([2, 0, 1, 2]), weight=w, ignore_index=1, reduction="none"
+    ),
+    In((4, 3)),
+    In((3,), _positive, diff=False),
+)
+case(
+    "nll_loss-cross_entropy",
+    "nll_loss",
+    lambda T, a: T.nn.functional.cross_entropy(a, T.tensor([2, 0, 1, 2])),
+    In((4, 3)),
+)
+case(
+    "mul_scalar-label_smoothing",
+    "add",
+    lambda T, a: T.nn.functional.cross_entropy(a, T.tensor([2, 0, 1]), label_smoothing=0.2),
+    In((3, 4)),
+)
+case(
+    "mul_scalar",
+    "mul_scalar",
+    lambda T, a: _mul_scalar(T, a, 0.8),
+    In((3, 4)),
+    notes="aten::mul.Scalar, as cross_entropy's label smoothing uses it",
+)
+case(
+    "div_scalar-cross_entropy-probabilities",
+    "div_scalar",
+    lambda T, a, p: T.nn.functional.cross_entropy(a, p),
+    In((3, 4)),
+    In((3, 4), _probability, diff=False),
+)
+
+# shapes and views
+case("t", "t", lambda T, a: a.t(), In(M))
+case("t-T", "t", lambda T, a: T.t(a), In((3,)))
+case("transpose", "transpose", lambda T, a: a.transpose(0, 2), In(_R))
+case("transpose-negative", "transpose", lambda T, a: T.transpose(a, -1, -2), In(_R))
+case("permute", "permute", lambda T, a: a.permute(2, 0, 1), In(_R))
+case("view", "view", lambda T, a: a.view(3, 2), In(M))
+case("view-infer", "view", lambda T, a: a.reshape(-1), In(_R))
+case("flatten", "view", lambda T, a: a.flatten(1), In(_R))
+case("unsqueeze", "unsqueeze", lambda T, a: a.unsqueeze(1), In(M))
+case("unsqueeze-negative", "unsqueeze", lambda T, a: T.unsqueeze(a, -1), In(M))
+case("squeeze", "squeeze", lambda T, a: a.squeeze(), In((2, 1, 3, 1)))
+case("squeeze_dim", "squeeze_dim", lambda T, a: a.squeeze(1), In((2, 1, 3)))
+case("squeeze_dims", "squeeze_dims", lambda T, a: a.squeeze((1, 3)), In((2, 1, 3, 1)))
+case("expand", "expand", lambda T, a: a.expand(3, 4), In((3, 1)))
+case("expand-new-dims", "expand", lambda T, a: a.expand(2, 3, 4), In((4,)))
+case("expand_as", "expand", lambda T, a, b: a.expand_as(b), In((1, 3)), In((2, 3), diff=False))
+case("clone", "clone", lambda T, a: a.clone(), In(M))
+case(
+    "to-float64",
+    "to",
+    lambda T, a: a.to(T.float64),
+    In(M, dtype="float32"),
+    eps=2.0**-8,
+    notes="float32 input: exactly representable steps keep the difference quotient exact",
+)
+case("select", "select", lambda T, a: a.select(1, 2), In(_R))
+case("select-getitem", "select", lambda T, a: a[1], In(M))
+case("select-negative", "select", lambda T, a: a[-1], In(M))
+case("index-list", "index", lambda T, a: a[[0, 2, 0]], In((3, 4)))
+case("index-tensor", "index", lambda T, a: a[T.tensor([1, 1, 0])], In((3, 4)))
+case("index-mask", "index", lambda T, a: a[_mask(T, (3, 4))], In((3, 4)))
+case("slice", "slice", lambda T, a: a[1:3], In((4, 3)))
+case("slice-step", "slice", lambda T, a: a[:, ::2], In((3, 5)))
+case("slice-ellipsis", "slice", lambda T, a: a[..., 1:], In(_R))
+case("unbind", "unbind", lambda T, a: a.unbind(1), In((2, 3)))
+case("unbind-fn", "unbind", lambda T, a: T.unbind(a), In((3, 2)))
+case("stack", "stack", lambda T, a, b: T.stack([a, b], 1), In(M), In(M))
+case("stack-repeat", "stack", lambda T, a, b: T.stack([a, b, a]), In(M), In(M))
+case("stack-const", "stack", lambda T, a, b: T.stack([a, b], -1), In(M, diff=False), In(M))
+case("cat", "cat", lambda T, a, b: T.cat([a, b]), In(M), In((1, 3)))
+case("cat-dim1-const", "cat", lambda T, a, b: T.cat((a, b, a), 1), In(M), In((2, 1), diff=False))
+case("split", "split", lambda T, a: a.split(2, 1), In((2, 5)))
+case("chunk", "split", lambda T, a: T.chunk(a, 2), In((3, 2)))
+case("split_with_sizes", "split_with_sizes", lambda T, a: a.split([1, 3], 1), In((2, 4)))
+case("narrow", "slice", lambda T, a: a.narrow(1, 1, 2), In((2, 4)))
+case("repeat", "repeat", lambda T, a: a.repeat(2, 1, 3), In(M))
+case("flip", "flip", lambda T, a: a.flip(0, 2), In(_R))
+case("alias", "alias", lambda T, a: a[...], In(M))
+case("contiguous", "contiguous", lambda T, a: a.t().contiguous(), In(M))
+case("reshape-copy", "unsafe_view", lambda T, a: a.transpose(0, 1).reshape(-1), In(_R))
+case("masked_fill", "masked_fill", lambda T, a: a.masked_fill(_mask(T, (3, 4)), 0.5), In((3, 4)))
+case(
+    "masked_fill-tensor",
+    "masked_fill_tensor",
+    lambda T, a, v: a.masked_fill(_mask(T, (4,)), v),
+    In((3, 4)),
+    In(()),
+)
+case("index_select", "index_select", lambda T, a: a.index_select(1, T.tensor([2, 0, 2])), In(_R))
+case("gather", "gather", lambda T, a: a.gather(1, T.tensor([[2, 0, 2], [1, 1, 0]])), In((2, 4)))
+case(
+    "scatter_add",
+    "scatter_add",
+    lambda T, a, b: a.scatter_add(1, T.tensor([[0, 1, 0], [2, 2, 1]]), b),
+    In((2, 4)),
+    In((2, 3)),
+)
+case(
+    "scatter",
+    "scatter",
+    lambda T, a, b: a.scatter(0, T.tensor([[1, 0, 1, 0]]), b),
+    In((2, 4)),
+    In((1, 4)),
+)
+case("scatter-value", "scatter_value", lambda T, a: a.scatter(1, T.tensor([[2], [0]]), 0.5), In(M))
+
+
+def _index_put(T: Any, a: Any, v: Any) -> Any:
+    y = a * 1
+    y[T.tensor([2, 0])] = v
+    return y
+
+
+def _fill_all(T: Any, a: Any, v: Any) -> Any:
+    y = a * 1
+    y[...] = v
+    return y
+
+
+def _copy_all(T: Any, a: Any, v: Any) -> Any:
+    y = a * 1
+    y[...] = v
+    return y
+
+
+def _regenerated_view(T: Any, a: Any, b: Any) -> Any:
+    """A view of `y` read after an in-place op on another view of `y`: AsStridedBackward0."""
+    y = a * 1
+    first, second = y[0], y[1:]
+    second.mul_(b)
+    return first
+
+
+def _grad_of_slice(T: Any, v: Any) -> Any:
+    """The create_graph gradient of `x[1:4:2]` for a grad output `v`: SliceBackwardBackward0."""
+    x = T.zeros(5, 3, dtype=T.float64, requires_grad=True)
+    return T.autograd.grad(x[1:4:2], x, grad_outputs=v, create_graph=True)[0]
+
+
+case("index_put", "index_put", _index_put, In((3, 4)), In((4,)))
+case("fill", "fill", _fill_all, In((3, 4)), In(()))
+case("copy", "copy", _copy_all, In((3, 4)), In((4,)))
+case("as_strided", "as_strided", _regenerated_view, In((3, 4)), In((2, 4), diff=False))
+case("slice_backward", "slice_backward", _grad_of_slice, In((2, 3)))
+case("where", "where", lambda T, a, b: T.where(_mask(T, M), a, b), In(M), In(M))
+case("where-bcast", "where", lambda T, a, b: T.where(_mask(T, M), a, b), In(M), In((3,)))
+case("where-number", "where", lambda T, a: T.where(_mask(T, M), a, 0.0), In(M))
+case("where-number-first", "where", lambda T, a: T.where(_mask(T, M), 1.5, a), In(M))
+
+# losses
+_bce = "binary_cross_entropy_with_logits"
+case(
+    "bce_with_logits",
+    _bce,
+    lambda T, x, t: T.nn.functional.binary_cross_entropy_with_logits(x, t),
+    In(M),
+    In(M, _probability),
+)
+case(
+    "bce_with_logits-sum",
+    _bce,
+    lambda T, x, t: T.nn.functional.binary_cross_entropy_with_logits(x, t, reduction="sum"),
+    In(M),
+    In(M, _probability),
+)
+case(
+    "bce_with_logits-none",
+    _bce,
+    lambda T, x, t: T.nn.functional.binary_cross_entropy_with_logits(x, t, reduction="none"),
+    In(M),
+    In(M, _probability, diff=False),
+)
+
+# in-place writes on a non-leaf
+case("fill_", "fill_", lambda T, a: (a * 1).fill_(0.5), In(M))
+case("zero_", "zero_", lambda T, a: (a * 1).zero_(), In(M))
+case("copy_", "copy_", lambda T, a, b: (a * 1).copy_(b), In(M), In((3,)))
+
+
+# backward formulas that are ops of their own, reached through create_graph
+def _grad_of(fn: Callable[[Any], Any]) -> Callable[..., Any]:
+    """The create_graph gradient of `fn(x)` for a grad output `v`: differentiable in x and v."""
+    return lambda T, x, v: T.autograd.grad(fn(x), x, grad_outputs=v, create_graph=True)[0]
+
+
+case("tanh_backward", "tanh_backward", _grad_of(lambda x: x.tanh()), In(M), In(M))
+case("sigmoid_backward", "sigmoid_backward", _grad_of(lambda x: x.sigmoid()), In(M), In(M))
+
+# the backward of select and index, reached through create_graph
+case("select_backward", "select_backward", _grad_of_select, In((3,)))
+case("index_backward", "index_backward", _grad_of_index, In((3, 4)))
+
+CASES_BY_ID = {c.id: c for c in CASES}
+assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"

@@ -1,0 +1,2 @@
+# expect: NameError
+print(__builtins__)

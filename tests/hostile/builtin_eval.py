@@ -1,0 +1,2 @@
+# expect: NameError
+eval("1 + 1")

@@ -1,0 +1,2 @@
+# expect: NameError
+exec("x = 1")

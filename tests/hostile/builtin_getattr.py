@@ -1,0 +1,2 @@
+# expect: NameError
+getattr(1, "__class__")

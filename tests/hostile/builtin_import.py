@@ -1,0 +1,2 @@
+# expect: NameError
+os = __import__("os")

@@ -1,0 +1,2 @@
+# expect: NameError
+open("pwned.txt", "w").write("x")

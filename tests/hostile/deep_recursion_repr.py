@@ -1,0 +1,7 @@
+# expect: RecursionError
+class A:
+    def __repr__(self):
+        return repr(self)
+
+
+print(A())

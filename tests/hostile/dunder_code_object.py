@@ -1,0 +1,2 @@
+# expect: AttributeError
+consts = (lambda: 0).__code__.co_consts

@@ -1,0 +1,6 @@
+# expect: AttributeError
+class A:
+    pass
+
+
+A().__dict__["x"] = 1

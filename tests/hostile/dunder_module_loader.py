@@ -1,0 +1,4 @@
+# expect: AttributeError
+import math
+
+print(math.__loader__)

@@ -1,0 +1,2 @@
+# expect: AttributeError
+print(object.__mro__)

@@ -1,0 +1,2 @@
+# expect: AttributeError
+module = print.__self__

@@ -1,0 +1,5 @@
+# expect: AttributeError
+import torch
+
+x = torch.ones(2)
+x.__reduce_ex__(2)

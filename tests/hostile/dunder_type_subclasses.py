@@ -1,0 +1,2 @@
+# expect: AttributeError
+print(type(1).__subclasses__())

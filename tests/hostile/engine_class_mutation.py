@@ -1,0 +1,4 @@
+# expect: AttributeError
+import torch
+
+torch.Tensor.add = None

@@ -1,0 +1,4 @@
+# expect: AttributeError
+import torch
+
+print(torch.ops.OPS)

@@ -1,0 +1,2 @@
+# expect: ImportError
+from torch import creation

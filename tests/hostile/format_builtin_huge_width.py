@@ -1,0 +1,2 @@
+# expect: MemoryError
+print(format(1, ">99999999999"))

@@ -1,0 +1,2 @@
+# expect: MemoryError
+print("{:>10000000000}".format(1))

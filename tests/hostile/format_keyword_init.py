@@ -1,0 +1,2 @@
+# expect: AttributeError
+print("{x.__init__}".format(x=[]))

@@ -1,0 +1,6 @@
+# expect: AttributeError
+def f():
+    pass
+
+
+print("{x.__globals__}".format_map({"x": f}))

@@ -1,0 +1,2 @@
+# expect: AttributeError
+print(f"{(1).__class__}")

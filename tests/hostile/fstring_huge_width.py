@@ -1,0 +1,2 @@
+# expect: MemoryError
+print(f"{1:>10000000000}")

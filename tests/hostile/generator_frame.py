@@ -1,0 +1,2 @@
+# expect: AttributeError
+print((x for x in [1]).gi_frame.f_back)

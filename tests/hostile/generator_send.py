@@ -1,0 +1,2 @@
+# expect: AttributeError
+(x for x in [1]).send(None)

@@ -1,0 +1,2 @@
+# expect: AttributeError
+print((x for x in []).gi_code)

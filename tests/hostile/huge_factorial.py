@@ -1,0 +1,4 @@
+# expect: OverflowError
+import math
+
+x = math.factorial(10**8)

@@ -1,0 +1,2 @@
+# expect: MemoryError
+s = [0] * 10**10

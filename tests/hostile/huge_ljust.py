@@ -1,0 +1,2 @@
+# expect: MemoryError
+s = "x".ljust(10**11)

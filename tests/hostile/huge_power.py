@@ -1,0 +1,2 @@
+# expect: OverflowError
+x = 10**10**10

@@ -1,0 +1,2 @@
+# expect: MemoryError
+s = list(range(10**12))

@@ -1,0 +1,2 @@
+# expect: OverflowError
+x = 1 << 10**10

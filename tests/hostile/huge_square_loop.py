@@ -1,0 +1,4 @@
+# expect: OverflowError
+x = 3
+while True:
+    x = x * x

@@ -1,0 +1,4 @@
+# expect: RuntimeError
+import torch
+
+x = torch.ones(2**40)

@@ -1,0 +1,4 @@
+# expect: ModuleNotFoundError
+import os
+
+os.system("touch pwned.txt")

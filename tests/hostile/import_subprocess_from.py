@@ -1,0 +1,2 @@
+# expect: ModuleNotFoundError
+from subprocess import run

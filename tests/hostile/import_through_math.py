@@ -1,0 +1,2 @@
+# expect: ModuleNotFoundError
+import math.os

@@ -1,0 +1,3 @@
+# expect: TimeoutError
+# args: --timeout 1
+items = list(iter(int, 1))

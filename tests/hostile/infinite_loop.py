@@ -1,0 +1,4 @@
+# expect: TimeoutError
+# args: --timeout 1
+while True:
+    pass

@@ -1,0 +1,8 @@
+# expect: TimeoutError
+# args: --timeout 1
+while True:
+    try:
+        while True:
+            pass
+    except:
+        pass

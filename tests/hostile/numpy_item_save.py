@@ -1,0 +1,5 @@
+# expect: AttributeError
+import torch
+
+data = torch.arange(4).numpy()
+data.dump("pwned.pkl")

@@ -1,0 +1,5 @@
+# expect: AttributeError
+import torch
+
+x = torch.ones(3)
+x.numpy().tofile("pwned.bin")

@@ -1,0 +1,2 @@
+# expect: TypeError
+print("x", file=None)

@@ -1,0 +1,4 @@
+# expect: IndentationError
+if True:
+        x = 1
+    y = 2

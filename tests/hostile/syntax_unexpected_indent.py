@@ -1,0 +1,3 @@
+# expect: IndentationError
+x = 1
+    y = 2

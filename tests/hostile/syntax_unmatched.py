@@ -1,0 +1,2 @@
+# expect: SyntaxError
+x = [1, 2)

@@ -1,0 +1,3 @@
+# expect: SyntaxError
+x = '''abc
+y = 1

@@ -1,0 +1,3 @@
+# expect: SyntaxError
+if (n := 10) > 5:
+    pass

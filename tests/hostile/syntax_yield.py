@@ -1,0 +1,3 @@
+# expect: SyntaxError
+def g():
+    yield 1

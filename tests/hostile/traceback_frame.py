@@ -1,0 +1,5 @@
+# expect: AttributeError
+try:
+    1 / 0
+except Exception as e:
+    frame = e.__traceback__.tb_frame

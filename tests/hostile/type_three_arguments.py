@@ -1,0 +1,2 @@
+# expect: TypeError
+X = type("X", (), {})

@@ -1,0 +1,265 @@
+"""`autodiff run`, --version and usage errors, run as a user runs them (a subprocess)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def autodiff(*args: str, stdin: str = "", cwd: Path | None = None, **env: str):
+    """Run `python -m autodiff_cli ARGS` on the checkout; stdin is a pipe, never a terminal."""
+    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    environment["PYTHONPATH"] = str(REPO)
+    environment.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "autodiff_cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd or REPO,
+        env=environment,
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def script(tmp_path: Path):
+    def write(name: str, source: str) -> str:
+        path = tmp_path / name
+        path.write_text(source, encoding="utf-8")
+        return str(path)
+
+    return write
+
+
+def test_version():
+    from autodiff_cli import __version__
+
+    done = autodiff("--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"autodiff {__version__}"
+
+
+def test_help_lists_the_commands():
+    done = autodiff("--help")
+    assert done.returncode == 0
+    for command in ("run", "grad", "repl"):
+        assert command in done.stdout
+
+
+def test_unknown_command_and_option_are_usage_errors():
+    assert autodiff("frobnicate").returncode == 2
+    assert autodiff("run", "--no-such-option", "x.py").returncode == 2
+    assert autodiff("run").returncode == 2  # FILE... is required
+
+
+def test_run_prints_exactly_what_the_script_prints(script):
+    path = script(
+        "ok.py", "import torch\nx = torch.tensor([1.0, 2.0])\nprint(x * 2)\nprint('done')\n"
+    )
+    done = autodiff("run", path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "tensor([2., 4.])\ndone\n"
+
+
+def test_run_reads_stdin_with_dash():
+    done = autodiff("run", "-", stdin="print(1 + 2)\n")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "3\n", "")
+
+
+def test_missing_file_is_a_usage_error_and_nothing_runs(script):
+    good = script("good.py", "print('ran')\n")
+    done = autodiff("run", good, "no_such_file.py")
+    assert done.returncode == 2
+    assert "no_such_file.py" in done.stderr and "not found" in done.stderr
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+
+
+def test_syntax_error_is_located_on_stderr(script):
+    path = script("bad.py", "x = 1\ny = x +* 2\n")
+    done = autodiff("run", path)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    first, source_line, caret, last = done.stderr.splitlines()[:4]
+    assert first.startswith(f"{path}:2:")
+    assert "y = x +* 2" in source_line
+    assert caret.strip() == "^"
+    assert last.startswith("SyntaxError: ")
+    assert "Traceback" not in done.stderr
+
+
+def test_runtime_error_keeps_earlier_output_and_goes_to_stderr(script):
+    source = "import torch\nprint('before')\nz = torch.ones(2) / 0 + 1 / 0\nprint('after')\n"
+    path = script("zero.py", source)
+    done = autodiff("run", path)
+    assert done.returncode == 1
+    assert done.stdout == "before\n"
+    assert done.stderr.startswith(f"{path}:3:")
+    assert "z = torch.ones(2) / 0 + 1 / 0" in done.stderr
+    assert done.stderr.rstrip("\n").endswith("ZeroDivisionError: division by zero")
+    assert "Traceback" not in done.stderr
+
+
+def test_every_file_runs_when_one_fails(script):
+    first = script("first.py", "print('first')\n")
+    broken = script("broken.py", "print(undefined_name)\n")
+    last = script("last.py", "print('last')\n")
+    done = autodiff("run", first, broken, last)
+    assert done.returncode == 1
+    assert done.stdout == "first\nlast\n"
+    assert f"{broken}:1:" in done.stderr and "NameError" in done.stderr
+
+
+def test_each_file_gets_a_fresh_namespace(script):
+    define = script("define.py", "shared = 41\nprint(shared + 1)\n")
+    use = script("use.py", "print(shared)\n")
+    done = autodiff("run", define, use)
+    assert done.returncode == 1
+    assert done.stdout == "42\n"
+    assert "NameError" in done.stderr
+
+
+def test_debug_shows_the_python_traceback(script):
+    path = script("zero.py", "import torch\nx = 1\nx / 0\n")
+    plain = autodiff("run", path)
+    debug = autodiff("run", "--debug", path)
+    assert "Traceback" not in plain.stderr
+    assert debug.returncode == 1
+    assert debug.stderr.startswith(plain.stderr.rstrip("\n"))
+    assert "Traceback (most recent call last)" in debug.stderr
+    assert "ZeroDivisionError" in debug.stderr.split("Traceback", 1)[1]
+
+
+def test_engine_warnings_go_to_stderr_located_once_per_line(script):
+    # PyTorch warns (UserWarning) when the .grad of a non-leaf tensor is read, and returns None
+    source = (
+        "import torch\n"
+        "x = torch.ones(2, requires_grad=True)\n"
+        "y = x * 2\n"
+        "print(y.grad)\n"
+        "for i in range(3):\n"
+        "    print(y.grad)\n"
+    )
+    path = script("nonleaf.py", source)
+    done = autodiff("run", path)
+    assert done.returncode == 0
+    assert done.stdout == "None\n" * 4
+    warnings = done.stderr.splitlines()
+    assert [line.split(" UserWarning: ")[0] for line in warnings] == [f"{path}:4:", f"{path}:6:"]
+    assert all("non-leaf" in line for line in warnings)
+
+
+def test_ctrl_c_stops_a_running_script_without_a_traceback(script):
+    path = script("forever.py", "print('started', flush=True)\nwhile True:\n    pass\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    env["PYTHONPATH"] = str(REPO)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "autodiff_cli", "run", path],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert process.stdout.readline() == "started\n"
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 130
+    assert stderr.strip() == "KeyboardInterrupt"
+
+
+# ---- run: directories, jobs, fail-fast, timeout, json, max-elements -------------------------
+
+
+@pytest.fixture
+def scripts_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "suite"
+    (folder / "nested").mkdir(parents=True)
+    (folder / "b.py").write_text("print('b')\n", encoding="utf-8")
+    (folder / "a.ad").write_text("print('a')\n", encoding="utf-8")
+    (folder / "nested" / "c.py").write_text("print('c')\n", encoding="utf-8")
+    (folder / "notes.txt").write_text("not a script\n", encoding="utf-8")
+    return folder
+
+
+def test_run_a_directory_runs_its_scripts_sorted(scripts_dir: Path):
+    done = autodiff("run", str(scripts_dir))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "a\nb\nc\n"
+
+
+def test_jobs_run_in_parallel_and_print_in_file_order(scripts_dir: Path):
+    slow = scripts_dir / "0slow.py"  # sorts first, finishes last
+    slow.write_text("total = 0\nfor i in range(200000):\n    total += i\nprint(total)\n")
+    done = autodiff("run", "--jobs", "3", str(scripts_dir))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == f"{sum(range(200000))}\na\nb\nc\n"
+
+
+def test_json_lines_report_every_file(script):
+    good = script("good.py", "print('hi')\n")
+    bad = script("bad.py", "print(1)\nundefined\n")
+    done = autodiff("run", "--json", good, bad)
+    assert done.returncode == 1
+    import json
+
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [set(record) for record in records] == [{"path", "ok", "stdout", "error", "seconds"}] * 2
+    assert records[0]["path"] == good and records[0]["ok"] is True
+    assert records[0]["stdout"] == "hi\n" and records[0]["error"] is None
+    assert records[1]["ok"] is False and records[1]["stdout"] == "1\n"
+    assert "NameError" in records[1]["error"] and f"{bad}:2:" in records[1]["error"]
+    assert all(record["seconds"] >= 0 for record in records)
+
+
+def test_fail_fast_stops_at_the_first_failure_and_reports_the_rest(script):
+    first = script("first.py", "print(nope)\n")
+    second = script("second.py", "print('never')\n")
+    for extra in ([], ["--jobs", "2"]):
+        done = autodiff("run", "--fail-fast", *extra, first, second)
+        assert done.returncode == 1
+        assert "never" not in done.stdout
+        assert f"{second}: skipped" in done.stderr
+
+
+def test_timeout_stops_a_runaway_script_and_the_others_still_run(script):
+    forever = script("forever.py", "print('started')\nwhile True:\n    pass\n")
+    after = script("after.py", "print('after')\n")
+    done = autodiff("run", "--timeout", "1", forever, after)
+    assert done.returncode == 1
+    assert "after\n" in done.stdout
+    assert f"{forever}: error" in done.stderr and "stopped after 1 seconds" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_max_elements_refuses_big_tensors(script):
+    path = script("big.py", "import torch\nx = torch.zeros(1000)\nprint('made')\n")
+    assert autodiff("run", path).stdout == "made\n"
+    done = autodiff("run", "--max-elements", "100", path)
+    assert done.returncode == 1
+    assert "made" not in done.stdout
+    assert f"{path}:2:" in done.stderr
+
+
+def test_empty_directory_is_a_usage_error(tmp_path: Path):
+    done = autodiff("run", str(tmp_path))
+    assert done.returncode == 2
+    assert "no *.py or *.ad scripts" in done.stderr
+
+
+def test_plain_and_shell_completion_options_exist():
+    assert autodiff("--plain", "run", "-", stdin="print(1)\n").stdout == "1\n"
+    assert "--install-completion" in autodiff("--help").stdout
+    styled = autodiff("grad", "x*x", "--at", "x=2", "--plain", FORCE_COLOR="1")
+    assert "\x1b[" not in styled.stdout

@@ -1,0 +1,376 @@
+"""`autodiff grad`: values, gradients, the grad_fn tree, --json and its errors."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def autodiff(*args: str, **env: str):
+    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    environment["PYTHONPATH"] = str(REPO)
+    environment.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "autodiff_cli", *args],
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=environment,
+        timeout=60,
+    )
+
+
+def grad_json(*args: str) -> dict:
+    done = autodiff("grad", *args, "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    return json.loads(done.stdout)
+
+
+def test_done_when_check_x_squared_sin_x_at_3():
+    data = grad_json("x**2*sin(x)", "--at", "x=3")
+    assert data["value"] == pytest.approx(9 * math.sin(3), rel=1e-6)
+    assert data["gradients"]["x"] == pytest.approx(6 * math.sin(3) + 9 * math.cos(3), rel=1e-6)
+    assert round(data["value"], 4) == 1.2701
+    assert round(data["gradients"]["x"], 4) == -8.0632
+    assert data["dtype"] == "float32"
+    assert data["shape"] == []
+    assert data["grad_fn"] == "MulBackward0"
+    assert data["seed"] is None
+    assert data["mode"] == "gradient"
+    for key in ("jacobian", "hessian", "derivatives", "check", "graph"):
+        assert data[key] is None
+
+
+def test_json_floats_are_the_shortest_float32_decimals():
+    data = grad_json("x / 3", "--at", "x=1")
+    # 1/3 in float32 is 0.3333333432674408...; its shortest round-tripping form is 0.33333334
+    assert data["value"] == 0.33333334
+    assert data["gradients"]["x"] == 0.33333334
+
+
+def test_two_variables_and_statements_before_the_expression():
+    data = grad_json("u = x * y; u + y**2", "--at", "x=2", "--at", "y=-1.5")
+    assert data["value"] == pytest.approx(2 * -1.5 + 1.5**2)
+    assert data["gradients"] == {"x": pytest.approx(-1.5), "y": pytest.approx(2 + 2 * -1.5)}
+    assert data["grad_fn"] == "AddBackward0"
+
+
+def test_list_and_expression_values_become_float_leaves():
+    data = grad_json("(w * v).sum()", "--at", "w=[1, 2, 3]", "--at", "v=ones(3) * 2")
+    assert data["value"] == pytest.approx(12.0)
+    assert data["gradients"] == {"w": [2.0, 2.0, 2.0], "v": [1.0, 2.0, 3.0]}
+    assert data["grad_fn"] == "SumBackward0"
+
+
+def test_non_scalar_result_gives_the_jacobian_diag_2x():
+    data = grad_json("x*x", "--at", "x=[1.0, 2.0, 3.0]")
+    assert data["value"] == [1.0, 4.0, 9.0]
+    assert data["shape"] == [3]
+    assert data["mode"] == "jacobian"
+    assert data["gradients"] is None
+    assert data["jacobian"]["x"] == [[2.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 6.0]]
+    text = autodiff("grad", "x*x", "--at", "x=[1.0, 2.0]")
+    assert text.returncode == 0
+    assert "jacobian" in text.stdout and "[[2., 0.]," in text.stdout
+
+
+def test_jacobian_is_shaped_out_shape_plus_in_shape():
+    data = grad_json("w @ v", "--at", "w=[[1, 2, 3], [4, 5, 6]]", "--at", "v=[1, 1, 1]")
+    assert data["jacobian"]["v"] == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]  # (2,) + (3,)
+    block = data["jacobian"]["w"]  # (2,) + (2, 3)
+    assert [len(block), len(block[0]), len(block[0][0])] == [2, 2, 3]
+    assert block[0] == [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]]
+
+
+def test_vjp_gives_v_times_the_jacobian():
+    data = grad_json("x*x", "--at", "x=[1.0, 2.0, 3.0]", "--vjp", "[1.0, 0.0, 0.5]")
+    assert data["mode"] == "vjp"
+    assert data["seed"] == [1.0, 0.0, 0.5]
+    assert data["gradients"]["x"] == [2.0, 0.0, 3.0]
+
+
+def test_hessian_of_x_cubed_at_2_is_12():
+    data = grad_json("x**3", "--at", "x=2", "--hessian")
+    assert data["hessian"] == {"x": {"x": 12.0}}
+
+
+def test_hessian_of_two_variables_has_mixed_blocks():
+    data = grad_json("x**2 * y", "--at", "x=3,y=2", "--hessian")
+    # d2/dx2 = 2y = 4, d2/dxdy = 2x = 6, d2/dy2 = 0
+    assert data["hessian"] == {"x": {"x": 4.0, "y": 6.0}, "y": {"x": 6.0, "y": 0.0}}
+
+
+@pytest.mark.parametrize("order, expected", [(2, 12.0), (3, 6.0), (4, 0.0)])
+def test_order_n_derivatives_of_x_cubed(order, expected):
+    data = grad_json("x**3", "--at", "x=2", "--order", str(order))
+    assert data["derivatives"]["x"] == expected
+    assert data["order"] == order
+
+
+def test_second_derivative_of_sin_is_minus_sin():
+    data = grad_json("sin(x)", "--at", "x=0.5", "--order", "2", "--dtype", "float64")
+    assert data["derivatives"]["x"] == pytest.approx(-math.sin(0.5), rel=1e-12)
+    assert data["dtype"] == "float64"
+
+
+def test_wrt_makes_the_other_variables_constants():
+    data = grad_json("x * w + b", "--at", "x=2,w=3", "--at", "b=[1,2]", "--wrt", "w")
+    assert data["wrt"] == ["w"]
+    assert data["jacobian"] == {"w": [2.0, 2.0]}
+
+
+def test_at_comma_lists_keep_commas_inside_brackets():
+    data = grad_json("(v * w).sum() + x", "--at", "v=[1,2],w=ones(2, dtype=float64),x=1")
+    assert data["gradients"] == {"v": [1.0, 1.0], "w": [1.0, 2.0], "x": 1.0}
+
+
+def test_check_compares_with_finite_differences():
+    data = grad_json("x**2*sin(x)", "--at", "x=3", "--check")
+    check = data["check"]
+    assert check["ok"] is True
+    assert 0 <= check["max_abs_error"] < 1e-3
+    assert check["where"] == "x.grad"
+    text = autodiff("grad", "exp(x) @ w", "--at", "x=[0.1, 0.2],w=[1, 2]", "--check")
+    assert text.returncode == 0
+    assert "largest error" in text.stdout and ": ok" in text.stdout
+
+
+def test_check_catches_a_wrong_backward():
+    # a custom Function whose backward is off by a factor of 2
+    expression = (
+        "class Bad(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x):\n"
+        "        return x * 3\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, g):\n"
+        "        return g * 6\n"
+        "Bad.apply(x)"
+    )
+    done = autodiff("grad", expression, "--at", "x=1.5", "--check", "--json")
+    if done.returncode != 1 or not done.stdout:
+        pytest.skip(f"custom Function in a one-liner not supported here: {done.stderr}")
+    assert json.loads(done.stdout)["check"]["ok"] is False
+
+
+def test_explain_walks_the_backward_pass():
+    done = autodiff("grad", "w * x", "--at", "x=2,w=3", "--explain")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "[1] MulBackward0 receives grad = 1." in out
+    # dz/dw = dz/dy * dy/dw = 1 * x: the rule for `self` (w) is `other` (x = 2)
+    assert "∂out/∂self = other;  grad · other = 2.  → [" in out
+    assert "AccumulateGrad (w): w.grad += 2." in out
+    assert "AccumulateGrad (x): x.grad += 3." in out
+
+
+def test_explain_json_lists_steps_in_execution_order():
+    data = grad_json("x**2*sin(x)", "--at", "x=3", "--explain")
+    steps = data["graph"]
+    assert [step["name"] for step in steps][0] == "MulBackward0"
+    assert steps[-1]["name"] == "AccumulateGrad" and steps[-1]["variable"] == "x"
+    assert steps[-1]["received"] == data["gradients"]["x"]
+    assert steps[0]["sends"][0]["rule"] == "other"
+
+
+def test_expression_from_stdin():
+    done = subprocess.run(
+        [sys.executable, "-m", "autodiff_cli", "grad", "-", "--at", "x=2", "--json"],
+        input="x**3\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["gradients"]["x"] == 12.0
+
+
+def test_timeout_stops_a_runaway_expression():
+    done = autodiff("grad", "y = x\nwhile True:\n    y = y + 0\ny", "--at", "x=1", "--timeout", "1")
+    assert done.returncode == 1
+    assert "stopped after 1 seconds" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["x", "--at", "x=1", "--hessian", "--order", "2"],
+        ["x", "--at", "x=1", "--wrt", "y"],
+        ["x", "--at", "x=1", "--dtype", "int8"],
+        ["x", "--at", "x=1,x=2"],
+    ],
+)
+def test_conflicting_or_unknown_options_are_usage_errors(args):
+    done = autodiff("grad", *args)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_fast_path_and_typer_agree():
+    from autodiff_cli.cli.fast_path import parse_simple_grad
+
+    assert parse_simple_grad(["grad", "x*x", "--at", "x=2", "--json"]) is not None
+    assert parse_simple_grad(["grad", "x*x", "--at", "x=2", "--order", "2"]) is None
+    assert parse_simple_grad(["grad", "--help"]) is None
+    args = ["grad", "x*w", "--at", "x=2,w=3", "--wrt", "w", "--json"]
+    fast = autodiff(*args)
+    slow = autodiff(*args[:-1], "--order", "1", "--json")  # --order forces the Typer path
+    assert fast.returncode == slow.returncode == 0
+    assert json.loads(fast.stdout) == json.loads(slow.stdout)
+
+
+def test_an_unused_variable_has_no_gradient():
+    data = grad_json("x * 2", "--at", "x=1", "--at", "unused=5")
+    assert data["gradients"] == {"x": 2.0, "unused": None}
+
+
+def test_text_report_shows_value_tree_and_gradients():
+    done = autodiff("grad", "x**2*sin(x)", "--at", "x=3")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "value: tensor(1.2701)"
+    tree = lines[lines.index("grad_fn graph:") + 1 : lines.index("gradients:")]
+    assert tree == [
+        "MulBackward0",
+        "├── PowBackward0",
+        "│   └── AccumulateGrad (x)",
+        "└── SinBackward0",
+        "    └── AccumulateGrad (x)",
+    ]
+    assert lines[-1].strip() == "x.grad: tensor(-8.0632)"
+    assert "\x1b[" not in done.stdout  # not a terminal: no styling
+
+
+def test_constants_are_shown_in_the_tree():
+    done = autodiff("grad", "x * tensor(2.0)", "--at", "x=1")
+    assert done.returncode == 0, done.stderr
+    assert "├── AccumulateGrad (x)" in done.stdout
+    assert "└── constant" in done.stdout
+
+
+def test_force_color_styles_and_no_color_wins():
+    styled = autodiff("grad", "x*x", "--at", "x=2", FORCE_COLOR="1")
+    assert styled.returncode == 0
+    assert "\x1b[" in styled.stdout and "MulBackward0" in styled.stdout
+    plain = autodiff("grad", "x*x", "--at", "x=2", FORCE_COLOR="1", NO_COLOR="1")
+    assert "\x1b[" not in plain.stdout
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["x +* 2", "--at", "x=1"], "SyntaxError"),
+        (["y * 2", "--at", "x=1"], "NameError"),
+        (["x * 2", "--at", "x=ones(2) +"], "SyntaxError"),
+    ],
+)
+def test_errors_in_the_expression_are_located(args, expected):
+    done = autodiff("grad", *args)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert expected in done.stderr
+    assert "^" in done.stderr  # the caret under the offending column
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["2 + 3"], "not a tensor"),
+        (["tensor(2.0) * 3", "--at", "x=1"], "does not depend"),
+        (["x = 1", "--at", "y=2"], "no value"),
+        (["len('abc')", "--at", "x=1"], "not a tensor"),
+    ],
+)
+def test_results_that_cannot_be_differentiated(args, expected):
+    done = autodiff("grad", *args)
+    assert done.returncode == 1
+    assert expected in done.stderr
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("option", ["x", "x=", "2x=1", "for=1"])
+def test_malformed_at_is_a_usage_error(option):
+    done = autodiff("grad", "x", "--at", option)
+    assert done.returncode == 2
+    assert "--at" in done.stderr
+
+
+def test_unknown_option_is_a_usage_error():
+    assert autodiff("grad", "x", "--at", "x=1", "--frobnicate").returncode == 2
+
+
+# ---- the tree itself, on stand-in graph nodes -----------------------------------------------
+
+
+class Node:
+    def __init__(self, name: str, *inputs: object) -> None:
+        self._name = name
+        self.next_functions = tuple((node, 0) for node in inputs)
+
+    def name(self) -> str:
+        return self._name
+
+
+class Accumulate(Node):
+    def __init__(self, variable: object) -> None:
+        super().__init__("torch::autograd::AccumulateGrad")
+        self.variable = variable
+
+
+def test_tree_marks_shared_nodes_and_unnamed_leaves():
+    from autodiff_cli.cli.graph_tree import build_tree, render_plain
+
+    x, hidden = object(), object()
+    square = Node("MulBackward0", Accumulate(x), Accumulate(x))
+    root = Node("AddBackward0", square, Node("MulBackward0", square, Accumulate(hidden)), None)
+    tree = build_tree(root, {id(x): "x"})
+    assert render_plain(tree).splitlines() == [
+        "AddBackward0",
+        "├── MulBackward0",
+        "│   ├── AccumulateGrad (x)",
+        "│   └── AccumulateGrad (x)",
+        "├── MulBackward0",
+        "│   ├── MulBackward0 (shared, shown above)",
+        "│   └── AccumulateGrad (unnamed leaf)",
+        "└── constant",
+    ]
+    assert render_plain(tree, unicode=False).splitlines()[1:3] == [
+        "|-- MulBackward0",
+        "|   |-- AccumulateGrad (x)",
+    ]
+
+
+def test_tree_of_a_long_chain_is_collapsed():
+    from autodiff_cli.cli.graph_tree import build_tree, render_plain
+
+    node = Accumulate(object())
+    for _ in range(1000):
+        node = Node("ExpBackward0", node)
+    lines = render_plain(build_tree(node, {})).splitlines()
+    assert len(lines) == 6
+    assert lines[2].endswith("… 996 × ExpBackward0 …")
+    assert lines[-1].endswith("AccumulateGrad (unnamed leaf)")
+
+
+def test_tree_of_a_deep_graph_of_mixed_ops_is_cut_off():
+    from autodiff_cli.cli.graph_tree import MAX_DEPTH, build_tree, render_plain
+
+    node = Accumulate(object())
+    for index in range(1000):
+        node = Node("ExpBackward0" if index % 2 else "SinBackward0", node)
+    lines = render_plain(build_tree(node, {})).splitlines()
+    assert len(lines) == MAX_DEPTH + 2
+    assert lines[-1].endswith("… deeper nodes not shown")

@@ -1,0 +1,154 @@
+"""`autodiff graph`: every format, the labels, long chains, and Graphviz being absent."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+HAS_DOT = shutil.which("dot") is not None
+
+
+def autodiff(*args: str, path: str | None = None):
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    env["PYTHONPATH"] = str(REPO)
+    if path is not None:
+        env["PATH"] = path
+    return subprocess.run(
+        [sys.executable, "-m", "autodiff_cli", *args],
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=120,
+    )
+
+
+LINEAR = ["graph", "w*x+b", "--at", "x=2,w=3,b=1"]
+
+
+def test_tree_labels_leaves_with_their_names_shapes_and_values():
+    done = autodiff(*LINEAR)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "AddBackward0  shape=[]  value=7.",
+        "├── MulBackward0  shape=[]",
+        "│   ├── AccumulateGrad (w)  shape=[]  value=3.",
+        "│   └── AccumulateGrad (x)  shape=[]  value=2.",
+        "└── AccumulateGrad (b)  shape=[]  value=1.",
+    ]
+
+
+def test_dot_has_a_node_per_op_and_edges_from_inputs():
+    done = autodiff(*LINEAR, "--format", "dot")
+    assert done.returncode == 0, done.stderr
+    dot = done.stdout
+    assert dot.startswith("digraph autograd {") and dot.rstrip().endswith("}")
+    assert 'label="AddBackward0\\nshape []\\nvalue 7."' in dot
+    assert 'label="w\\nAccumulateGrad\\nshape []\\nvalue 3."' in dot
+    assert dot.count(" -> ") == 5  # w, x -> mul; mul, b -> add; add -> result
+
+
+def test_mermaid_is_graph_td_with_tensors_as_boxes_and_ops_rounded():
+    done = autodiff(*LINEAR, "-f", "mermaid")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "graph TD"
+    assert any(line.strip().startswith('n0("AddBackward0') for line in lines)
+    assert any('["x<br/>AccumulateGrad' in line for line in lines)
+    assert "    n0 --> result" in lines
+
+
+def test_backward_flag_shows_the_gradient_each_node_received():
+    done = autodiff("graph", "(x*x).sum()", "--at", "x=[1,2]", "--backward")
+    assert done.returncode == 0, done.stderr
+    assert "MulBackward0  shape=[2]  grad=[1., 1.]" in done.stdout
+    assert "AccumulateGrad (x)  shape=[2]  value=[1., 2.]  grad=[2., 4.]" in done.stdout
+
+
+def test_saved_shows_what_nodes_saved_for_backward():
+    done = autodiff("graph", "x**3", "--at", "x=2", "--saved")
+    assert done.returncode == 0, done.stderr
+    assert "saved self=2." in done.stdout and "saved exponent=3" in done.stdout
+
+
+def test_script_variable_and_a_10000_node_chain_collapses(tmp_path: Path):
+    script = tmp_path / "chain.py"
+    script.write_text(
+        "import torch\nx = torch.tensor(1.0, requires_grad=True)\ny = x\n"
+        "for i in range(10000):\n    y = y * 1.0001\n",
+        encoding="utf-8",
+    )
+    done = autodiff("graph", "--file", str(script), "--var", "y", "-f", "mermaid")
+    assert done.returncode == 0, done.stderr
+    assert "… 9,996 × MulBackward0 …" in done.stdout
+    assert len(done.stdout.splitlines()) < 20
+    tree = autodiff("graph", "--file", str(script), "--var", "y")
+    assert "… 9,996 × MulBackward0 …" in tree.stdout
+
+
+def test_graph_output_file(tmp_path: Path):
+    target = tmp_path / "g.dot"
+    done = autodiff(*LINEAR, "-f", "dot", "-o", str(target))
+    assert (done.returncode, done.stdout) == (0, "")
+    assert target.read_text(encoding="utf-8").startswith("digraph autograd {")
+
+
+@pytest.mark.skipif(not HAS_DOT, reason="Graphviz's dot is not installed")
+@pytest.mark.parametrize("fmt, magic", [("svg", b"<svg"), ("png", b"\x89PNG")])
+def test_svg_and_png_are_rendered_by_graphviz(tmp_path: Path, fmt: str, magic: bytes):
+    target = tmp_path / f"g.{fmt}"
+    done = autodiff(*LINEAR, "-f", fmt, "-o", str(target))
+    assert done.returncode == 0, done.stderr
+    data = target.read_bytes()
+    assert magic in data[:400]
+    if fmt == "svg":
+        assert b"AddBackward0" in data
+
+
+def test_missing_graphviz_names_the_package(tmp_path: Path):
+    done = autodiff(*LINEAR, "-f", "png", "-o", str(tmp_path / "g.png"), path=str(tmp_path))
+    assert done.returncode == 1
+    assert "graphviz" in done.stderr and "not installed" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "g.png").exists()
+
+
+@pytest.mark.parametrize(
+    "args, status, message",
+    [
+        (["graph", "x*2"], 1, "NameError"),
+        (["graph", "tensor(2.0)", "--at", "x=1"], 1, "no grad_fn"),
+        (["graph", "x", "--at", "x=1"], 1, "leaf tensor"),
+        (["graph"], 2, "either EXPR"),
+        (["graph", "--file", "examples/graph_export.py"], 2, "--var"),
+        (["graph", "--file", "examples/graph_export.py", "--var", "nope"], 1, "no variable"),
+        (["graph", "x", "--at", "x=1", "-f", "gif"], 2, "gif"),
+    ],
+)
+def test_graph_errors(args, status, message):
+    done = autodiff(*args)
+    assert done.returncode == status, done.stderr
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_repl_graph_module_reuses_the_same_tree():
+    from autodiff_cli.cli.graph_export import to_mermaid
+    from autodiff_cli.cli.graphs import collapse_chains, describe_tensor_graph
+
+    import autodiff_cli.engine as torch
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * 2).sum()
+    graph = collapse_chains(describe_tensor_graph(y, {"x": x, "y": y}, result_name="y"))
+    assert [node.name for node in graph.nodes] == ["SumBackward0", "MulBackward0", "AccumulateGrad"]
+    assert graph.nodes[1].shape == (2,)  # known from the gradient probe
+    assert x.grad is None  # the probe does not touch .grad
+    assert 'result["y<br/>shape []<br/>value 6."]' in to_mermaid(graph)

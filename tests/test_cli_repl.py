@@ -1,0 +1,316 @@
+"""The REPL: statements piped through stdin, and one interactive session on a pseudo-terminal."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def environment() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    env["PYTHONPATH"] = str(REPO)
+    return env
+
+
+def piped(stdin: str, *args: str):
+    return subprocess.run(
+        [sys.executable, "-m", "autodiff_cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=environment(),
+        timeout=60,
+    )
+
+
+def test_piped_statements_echo_values_without_prompts():
+    done = piped("x = torch.tensor([1.0, 2.0], requires_grad=True)\n(x * x).sum()\nNone\n1 + 1\n")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "tensor(5., grad_fn=<SumBackward0>)\n2\n"
+
+
+def test_repl_command_is_the_same_loop():
+    assert piped("2 * 21\n", "repl").stdout == "42\n"
+
+
+def test_piped_blocks_end_at_a_dedent_or_a_blank_line():
+    source = (
+        "def square(t):\n"
+        "    doubled = t * t\n"
+        "    return doubled\n"
+        "square(3)\n"
+        "for i in range(2):\n"
+        "    print(i)\n"
+        "\n"
+        "if True:\n"
+        "    print('yes')\n"
+        "else:\n"
+        "    print('no')\n"
+        "total = (1 +\n"
+        "\n"
+        "2)\n"
+        "total\n"
+    )
+    done = piped(source)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "9\n0\n1\nyes\n3\n"
+
+
+def test_an_error_is_reported_and_the_session_goes_on():
+    done = piped("a = 1\nb = a +* 2\nprint(nope)\na + 1\n")
+    assert done.returncode == 1  # piped input: any failure shows in the exit status
+    assert done.stdout == "2\n"
+    assert "SyntaxError" in done.stderr and "NameError" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_an_unfinished_statement_at_end_of_input_is_an_error():
+    done = piped("x = (1,\n")
+    assert done.returncode == 1
+    assert "SyntaxError" in done.stderr
+
+
+def spawn(tmp_path: Path, term: str = "dumb"):
+    pexpect = pytest.importorskip("pexpect")
+    env = environment()
+    env.update(TERM=term, XDG_STATE_HOME=str(tmp_path / "state"), PROMPT_TOOLKIT_NO_CPR="1")
+    env["NO_COLOR"] = "1"
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "autodiff_cli"],
+        cwd=str(tmp_path),
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(40, 200),
+    )
+
+
+def test_interactive_prompt_multiline_def_and_recovery_after_error(tmp_path: Path):
+    pexpect = pytest.importorskip("pexpect")
+    env = environment()
+    env["TERM"] = "dumb"
+    env["XDG_STATE_HOME"] = str(tmp_path / "state")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "autodiff_cli"],
+        cwd=str(REPO),
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+    )
+    try:
+        child.expect(">>> ")
+        child.sendline("def cube(t):")
+        child.expect(r"\.\.\. ")
+        child.sendline("    return t * t * t")
+        child.expect(r"\.\.\. ")
+        child.sendline("")
+        child.expect(">>> ")
+        child.sendline("x = torch.tensor(2.0, requires_grad=True)")
+        child.expect(">>> ")
+        child.sendline("y = cube(x) +* 1")
+        child.expect("SyntaxError")
+        child.expect(">>> ")
+        child.sendline("y = cube(x); y.backward(); x.grad")
+        child.expect(r"tensor\(12\.\)")
+        child.expect(">>> ")
+        child.sendline("undefined_thing")
+        child.expect("NameError")
+        child.expect(">>> ")
+        child.sendline("x.grad * 2")
+        child.expect(r"tensor\(24\.\)")
+        child.expect(">>> ")
+        child.sendintr()  # Ctrl-C cancels the line being typed
+        child.expect("KeyboardInterrupt")
+        child.expect(">>> ")
+        child.sendeof()  # Ctrl-D exits
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+
+
+def chunks_of(lines: list[str]) -> list[str]:
+    from autodiff_cli.cli.repl import StatementReader
+    from autodiff_cli.lang import Session
+
+    reader = StatementReader(Session().is_complete)
+    chunks = [chunk for line in lines for chunk in reader.feed(line)]
+    return chunks + reader.finish()
+
+
+def test_reader_keeps_else_and_column_0_comments_inside_a_block():
+    lines = ["if x:", "    a = 1", "# a comment", "else:", "    a = 2", "b = a"]
+    assert chunks_of(lines) == [
+        "if x:\n    a = 1\n# a comment\nelse:\n    a = 2\n",
+        "b = a\n",
+    ]
+
+
+def test_reader_waits_for_brackets_and_skips_blank_lines_between_statements():
+    assert chunks_of(["", "t = [1,", "", "2]", "", "   ", "t"]) == ["t = [1,\n\n2]\n", "t\n"]
+
+
+def test_reader_ends_a_one_line_compound_statement_at_the_next_statement():
+    assert chunks_of(["if True: y = 1", "y"]) == ["if True: y = 1\n", "y\n"]
+
+
+def test_meta_commands_on_piped_input(tmp_path: Path):
+    source = (
+        "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "y = (x * x).sum()\n"
+        ":vars\n"
+        ":graph y\n"
+        "y.backward()\n"
+        ":grads\n"
+        ":graph nope\n"
+    )
+    done = piped(source)
+    assert done.returncode == 1  # :graph nope failed
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == [
+        "name",
+        "shape",
+        "dtype",
+        "requires_grad",
+        "is_leaf",
+        "grad_fn",
+        "grad",
+    ]
+    assert lines[1].split() == ["x", "[2]", "float32", "True", "True"]
+    assert lines[2].split() == ["y", "[]", "float32", "True", "False", "SumBackward0"]
+    assert "SumBackward0  shape=[]  value=5." in done.stdout
+    assert "└── MulBackward0  shape=[2]" in done.stdout
+    assert any(line.split()[:1] == ["x"] and "tensor([2., 4.])" in line for line in lines)
+    assert "no variable named 'nope'" in done.stderr
+
+
+def test_save_writes_a_script_that_run_reproduces(tmp_path: Path):
+    saved = tmp_path / "session.py"
+    source = (
+        "def cube(t):\n"
+        "    return t * t * t\n"
+        "\n"
+        "x = torch.tensor(2.0, requires_grad=True)\n"
+        "y = cube(x); y.backward(); x.grad\n"
+        "broken +* 1\n"
+        "[x.grad * 2, 'a;b']\n"
+        "print('printed')\n"
+        f":save {saved}\n"
+    )
+    done = piped(source)
+    assert "SyntaxError" in done.stderr
+    echoed = done.stdout.replace(f"saved 5 inputs to {saved}\n", "")
+    assert echoed == "tensor(12.)\n[tensor(24.), 'a;b']\nprinted\n"
+    assert "broken" not in saved.read_text(encoding="utf-8")
+    rerun = subprocess.run(
+        [sys.executable, "-m", "autodiff_cli", "run", str(saved)],
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=60,
+    )
+    assert (rerun.returncode, rerun.stderr) == (0, "")
+    assert rerun.stdout == echoed
+
+
+def test_load_runs_a_file_in_the_session(tmp_path: Path):
+    script = tmp_path / "defs.py"
+    script.write_text("import torch\nw = torch.ones(2, requires_grad=True)\n", encoding="utf-8")
+    done = piped(f":load {script}\n(w * 3).sum()\n:reset\nw\n")
+    assert done.stdout.startswith("tensor(6., grad_fn=<SumBackward0>)\n")
+    assert "NameError" in done.stderr  # :reset forgot w
+
+
+def test_explain_meta_command():
+    done = piped("a = torch.tensor(3.0, requires_grad=True)\nb = a * a\n:explain b\na.grad\n")
+    assert done.returncode == 0, done.stderr
+    assert "[1] MulBackward0 receives grad = 1." in done.stdout
+    assert "a.grad += 3. from [1] + 3. from [1] = 6." in done.stdout
+    assert done.stdout.rstrip().endswith("tensor(6.)")
+
+
+def test_terminal_session_with_prompt_toolkit(tmp_path: Path):
+    pexpect = pytest.importorskip("pexpect")
+    child = spawn(tmp_path, term="xterm")
+    try:
+        child.expect(">>>")
+        # a multi-line def: Enter inside the block auto-indents; a blank line ends it
+        child.send("def square(t):\r")
+        child.send("return t * t\r")
+        child.send("\r")
+        child.expect(">>>")
+        child.send("x = torch.tensor([1.0, 2.0], requires_grad=True)\r")
+        child.expect(">>>")
+        child.send("y = square(x).sum(); y\r")
+        child.expect(r"tensor\(5\., grad_fn=<SumBackward0>\)")
+        child.send("y +* 2\r")
+        child.expect("SyntaxError")
+        child.send(":graph y\r")
+        child.expect("MulBackward0")
+        child.send(":vars\r")
+        child.expect("requires_grad")
+        child.expect("SumBackward0")
+        # Ctrl-C stops a running loop and the session goes on
+        child.send("while True:\r")
+        child.send("pass\r")
+        child.send("\r")
+        child.expect("pass")
+        import time
+
+        time.sleep(1.0)
+        child.sendintr()
+        child.expect("KeyboardInterrupt")
+        child.send("y.backward(); x.grad\r")
+        child.expect(r"tensor\(\[2\., 4\.\]\)")
+        child.sendcontrol("d")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    history = (tmp_path / "state" / "autodiff" / "history").read_text(encoding="utf-8")
+    assert "y = square(x).sum(); y" in history  # history persists across sessions
+
+
+def test_completion_lists_names_attributes_and_no_underscore_names():
+    from autodiff_cli.cli.repl_commands import ReplState
+    from autodiff_cli.cli.repl_terminal import ReplCompleter
+
+    state = ReplState()
+    state.execute("weights = torch.ones(2, requires_grad=True)\ny = weights * 2\n")
+    completer = ReplCompleter(state)
+    assert completer.candidates("wei")[1] == ["weights"]
+    word, names = completer.candidates("weights.ba")
+    assert (word, names) == ("ba", ["backward"])
+    assert "grad_fn" in completer.candidates("y.gr")[1]
+    assert all(not name.startswith("_") for name in completer.candidates("y.")[1])
+    assert "functional" in completer.candidates("torch.nn.f")[1]
+    assert completer.candidates(":gr")[1] == ["graph", "grads"]
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # reading y.grad would warn: completion must not
+        completer.candidates("y.grad.")
+
+
+def test_next_indent_and_is_finished():
+    from autodiff_cli.cli.repl_terminal import is_finished, next_indent
+    from autodiff_cli.lang import Session
+
+    complete = Session().is_complete
+    assert next_indent("def f(x):") == "    "
+    assert next_indent("def f(x):\n    return x") == ""
+    assert next_indent("for i in y:\n    if i:") == "        "
+    assert is_finished("x = 1", complete)
+    assert not is_finished("x = (1,", complete)
+    assert not is_finished("def f(x):\n    return x", complete)
+    assert is_finished("def f(x):\n    return x\n", complete)
+    assert is_finished(":vars", complete)

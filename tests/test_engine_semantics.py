@@ -1,0 +1,810 @@
+"""Autograd behaviour of the engine: graph layout, leaves, accumulation, errors, hooks, grad modes,
+in-place operations, dtype promotion, deep graphs and memory.
+
+Tests that take the `T` fixture use only the public torch API, so they run against the engine and,
+when PyTorch is importable (the /work/torchenv venv), against PyTorch too: that checks the
+expectations themselves. Tests using `E` directly are engine-only.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import re
+import tracemalloc
+import warnings
+
+import numpy as np
+import pytest
+
+import autodiff_cli.engine as E
+
+FREED = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+HINT = (
+    "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+    "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+NO_GRAD_FN = "element 0 of tensors does not require grad and does not have a grad_fn"
+UNUSED = (
+    "The differentiated Tensor at index {} appears to not have been used in the graph. Set "
+    "allow_unused=True if this is the desired behavior."
+)
+
+
+def _modules() -> list:
+    modules = [pytest.param(E, id="engine")]
+    try:
+        modules.append(pytest.param(importlib.import_module("torch"), id="torch"))
+    except ImportError:
+        pass
+    return modules
+
+
+@pytest.fixture(params=_modules())
+def T(request):
+    mode = request.param.is_grad_enabled()
+    yield request.param
+    request.param.set_grad_enabled(mode)
+
+
+def vals(t) -> np.ndarray:
+    return np.asarray(t.tolist(), dtype=np.float64)
+
+
+def leaf(T, values, dtype=None):
+    return T.tensor(values, dtype=dtype or T.float64, requires_grad=True)
+
+
+def raises_exactly(exc: type, message: str):
+    """pytest.raises for an exact message (not a regex)."""
+    return pytest.raises(exc, match="^" + re.escape(message) + "$")
+
+
+# --------------------------------------------------------------------------------------------
+# grad_fn, next_functions, AccumulateGrad
+# --------------------------------------------------------------------------------------------
+
+
+def test_next_functions_layout(T):
+    x = leaf(T, [1.0, 2.0])
+    c = T.tensor([3.0, 4.0], dtype=T.float64)
+    y = x * c
+    assert y.grad_fn.name() == "MulBackward0"
+    (acc, nr), const = y.grad_fn.next_functions
+    assert type(acc).__name__ == "AccumulateGrad"
+    assert acc.name() == "torch::autograd::AccumulateGrad"
+    assert nr == 0
+    assert const == (None, 0)
+    assert acc.variable is x
+    assert acc.next_functions == ()
+    z = y.exp() + 2
+    assert z.grad_fn.name() == "AddBackward0"
+    (exp_node, nr), number = z.grad_fn.next_functions
+    assert exp_node.name() == "ExpBackward0" and nr == 0
+    assert number == (None, 0)
+    assert exp_node.next_functions[0][0] is y.grad_fn
+
+
+def test_accumulate_grad_node_is_shared_while_the_graph_lives(T):
+    x = leaf(T, [1.0, 2.0])
+    a = x * 2
+    b = x.sin()
+    assert a.grad_fn.next_functions[0][0] is b.grad_fn.next_functions[0][0]
+    assert (x + x).grad_fn.next_functions[0][0] is a.grad_fn.next_functions[0][0]
+    add = (x + x).grad_fn
+    assert add.next_functions[0][0] is add.next_functions[1][0]
+
+
+def test_multi_output_edges_carry_output_numbers(T):
+    x = leaf(T, [1.0, 2.0, 3.0])
+    a, b, c = x.unbind()
+    assert a.grad_fn is b.grad_fn is c.grad_fn
+    assert a.grad_fn.name() == "UnbindBackward0"
+    s = c + a
+    assert s.grad_fn.next_functions == ((a.grad_fn, 2), (a.grad_fn, 0))
+    s.backward()
+    assert vals(x.grad).tolist() == [1.0, 0.0, 1.0]
+
+
+def test_leaves_and_requires_grad_propagation(T):
+    x = leaf(T, [1.0, 2.0])
+    c = T.tensor([3.0, 4.0], dtype=T.float64)
+    assert x.is_leaf and x.requires_grad and x.grad_fn is None
+    assert c.is_leaf and not c.requires_grad
+    y = x * c
+    assert not y.is_leaf and y.requires_grad
+    k = c * 2
+    assert k.is_leaf and not k.requires_grad and k.grad_fn is None
+    d = y.detach()
+    assert d.is_leaf and not d.requires_grad
+    with T.no_grad():
+        n = x * 2
+    assert n.is_leaf and not n.requires_grad
+    assert (n + y).requires_grad
+
+
+def test_requires_grad_flags(T):
+    x = leaf(T, [1.0])
+    y = x * 2
+    with raises_exactly(
+        RuntimeError,
+        "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+        "variable in a subgraph that doesn't require differentiation use var_no_grad = "
+        "var.detach().",
+    ):
+        y.requires_grad = False
+    with raises_exactly(RuntimeError, "you can only change requires_grad flags of leaf variables."):
+        y.requires_grad = True
+    with raises_exactly(RuntimeError, "only Tensors of floating point dtype can require gradients"):
+        T.tensor([1, 2]).requires_grad_()
+    with raises_exactly(
+        RuntimeError, "Only Tensors of floating point and complex dtype can require gradients"
+    ):
+        T.tensor([1, 2], requires_grad=True)
+    c = T.tensor([1.0])
+    assert c.requires_grad_() is c and c.requires_grad
+    c.requires_grad = False
+    assert not c.requires_grad
+
+
+# --------------------------------------------------------------------------------------------
+# Accumulation, retain_graph, errors
+# --------------------------------------------------------------------------------------------
+
+
+def test_gradients_accumulate_across_backward_calls(T):
+    x = leaf(T, [1.0, -2.0])
+    (x * x).sum().backward()
+    first = x.grad
+    assert vals(x.grad).tolist() == [2.0, -4.0]
+    (3 * x).sum().backward()
+    assert vals(x.grad).tolist() == [5.0, -1.0]
+    assert x.grad is first  # accumulated in place
+    x.grad.zero_()
+    assert vals(x.grad).tolist() == [0.0, 0.0]
+    x.sum().backward()
+    assert vals(x.grad).tolist() == [1.0, 1.0]
+    x.grad = None
+    (2 * x).sum().backward()
+    assert vals(x.grad).tolist() == [2.0, 2.0]
+
+
+def test_shared_subexpression_gradient_is_summed(T):
+    x = leaf(T, 3.0)
+    y = x * x
+    z = y + y * y  # dz/dx = 2x + 4x^3
+    z.backward()
+    assert x.grad.item() == 2 * 3.0 + 4 * 27.0
+
+
+def test_retain_graph_allows_a_second_backward(T):
+    x = leaf(T, [1.0, 2.0])
+    y = (x * x).sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    assert vals(x.grad).tolist() == [4.0, 8.0]
+    with raises_exactly(RuntimeError, FREED):
+        y.backward()
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda x: x.exp().sum(),
+        lambda x: (x * x).sum(),
+        lambda x: x.sin().sum(),
+        lambda x: (x / x).sum(),
+    ],
+    ids=["exp", "mul", "sin", "div"],
+)
+def test_second_backward_fails_where_tensors_were_saved(T, build):
+    x = leaf(T, [0.5, 1.5])
+    y = build(x)
+    y.backward()
+    with raises_exactly(RuntimeError, FREED):
+        y.backward()
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda x: (x + 1).sum(),
+        lambda x: (-x).sum(),
+        lambda x: x.t().mean(),
+        lambda x: x.view(2, 1).sum(),
+    ],
+    ids=["add", "neg", "t-mean", "view"],
+)
+def test_second_backward_succeeds_when_nothing_was_saved(T, build):
+    x = leaf(T, [0.5, 1.5])
+    y = build(x)
+    y.backward()
+    first = vals(x.grad)
+    y.backward()
+    np.testing.assert_array_equal(vals(x.grad), 2 * first)
+
+
+def test_saved_tensor_access_after_backward(T):
+    x = leaf(T, [0.5, 1.5])
+    y = x.sin()
+    assert vals(y.grad_fn._saved_self).tolist() == [0.5, 1.5]
+    y.sum().backward()
+    with raises_exactly(RuntimeError, FREED):
+        _ = y.grad_fn._saved_self
+
+
+def test_non_scalar_backward_needs_a_gradient(T):
+    x = leaf(T, [1.0, 2.0])
+    with raises_exactly(RuntimeError, "grad can be implicitly created only for scalar outputs"):
+        (x * 2).backward()
+
+
+def test_backward_without_grad_errors(T):
+    with raises_exactly(RuntimeError, NO_GRAD_FN):
+        T.tensor(1.0).backward()
+    x = leaf(T, [1.0, 2.0])
+    with T.no_grad():
+        y = (x * 2).sum()
+    with raises_exactly(RuntimeError, NO_GRAD_FN):
+        y.backward()
+    c = T.tensor([1.0])
+    with raises_exactly(RuntimeError, "One of the differentiated Tensors does not require grad"):
+        T.autograd.grad((x * 2).sum(), [x, c])
+    with raises_exactly(RuntimeError, UNUSED.format(1)):
+        T.autograd.grad((x * 2).sum(), [x, leaf(T, [1.0])])
+    with raises_exactly(RuntimeError, UNUSED.format(0)):
+        T.autograd.grad((x * 2).sum(), [leaf(T, [1.0]), x])
+
+
+# --------------------------------------------------------------------------------------------
+# Vector-Jacobian products and autograd.grad
+# --------------------------------------------------------------------------------------------
+
+
+def _f(T, x):
+    """f(x) = [x0 x1, sin(x0) + x2, exp(x1 x2)]."""
+    return T.stack([x[0] * x[1], x[0].sin() + x[2], (x[1] * x[2]).exp()])
+
+
+def _jacobian(x: np.ndarray) -> np.ndarray:
+    x0, x1, x2 = x
+    e = np.exp(x1 * x2)
+    return np.array([[x1, x0, 0.0], [np.cos(x0), 0.0, 1.0], [0.0, x2 * e, x1 * e]])
+
+
+def test_backward_with_vector_is_a_vector_jacobian_product(T):
+    values = [0.3, -1.2, 0.7]
+    x = leaf(T, values)
+    v = [1.5, -0.5, 2.0]
+    _f(T, x).backward(T.tensor(v, dtype=T.float64))
+    np.testing.assert_allclose(vals(x.grad), np.array(v) @ _jacobian(np.array(values)), rtol=1e-14)
+
+
+def test_jacobian_rows_from_grad_outputs(T):
+    values = [0.3, -1.2, 0.7]
+    x = leaf(T, values)
+    y = _f(T, x)
+    rows = []
+    for i in range(3):
+        onehot = T.zeros(3, dtype=T.float64)
+        onehot[i] = 1.0
+        rows.append(vals(T.autograd.grad(y, x, grad_outputs=onehot, retain_graph=True)[0]))
+    np.testing.assert_allclose(np.stack(rows), _jacobian(np.array(values)), rtol=1e-14)
+    assert x.grad is None  # autograd.grad does not accumulate
+
+
+def test_autograd_functional_jacobian(T):
+    values = [0.3, -1.2, 0.7]
+    jac = T.autograd.functional.jacobian(lambda x: _f(T, x), T.tensor(values, dtype=T.float64))
+    np.testing.assert_allclose(vals(jac), _jacobian(np.array(values)), rtol=1e-14)
+
+
+def test_autograd_grad_options(T):
+    x = leaf(T, [1.0, 2.0])
+    w = leaf(T, [3.0, 4.0])
+    y = x * x
+    (gx,) = T.autograd.grad(y, x, grad_outputs=T.tensor([1.0, 0.5], dtype=T.float64))
+    assert vals(gx).tolist() == [2.0, 2.0]
+    assert not gx.requires_grad and gx.grad_fn is None
+
+    gx, gw = T.autograd.grad((x * 3).sum(), [x, w], allow_unused=True)
+    assert vals(gx).tolist() == [3.0, 3.0] and gw is None
+
+    (gx,) = T.autograd.grad((x**3).sum(), x, create_graph=True)
+    assert gx.requires_grad and gx.grad_fn is not None
+    (ggx,) = T.autograd.grad(gx.sum(), x)
+    assert vals(ggx).tolist() == [6.0, 12.0]
+    assert x.grad is None and w.grad is None
+
+    (g,) = T.autograd.grad([(x * 2).sum(), (x * x).sum()], x)
+    assert vals(g).tolist() == [4.0, 6.0]
+
+
+def test_backward_create_graph_gives_differentiable_grad(T):
+    x = leaf(T, 2.0)
+    (x**3).backward(create_graph=True)
+    g = x.grad
+    assert g.requires_grad and g.item() == 12.0
+    (gg,) = T.autograd.grad(g, x)
+    assert gg.item() == 12.0
+
+
+# --------------------------------------------------------------------------------------------
+# Hooks and retain_grad
+# --------------------------------------------------------------------------------------------
+
+
+def test_tensor_hook_replaces_the_gradient(T):
+    x = leaf(T, [1.0, 2.0])
+    y = x * 3
+    seen = []
+    y.register_hook(lambda g: seen.append(vals(g).tolist()))
+    y.register_hook(lambda g: g * 10)
+    y.sum().backward()
+    assert seen == [[1.0, 1.0]]
+    assert vals(x.grad).tolist() == [30.0, 30.0]
+
+
+def test_hooks_run_in_registration_order_on_replaced_gradients(T):
+    x = leaf(T, [1.0])
+    y = x * 1
+    order = []
+
+    def first(g):
+        order.append(("first", g.item()))
+        return g + 1
+
+    def second(g):
+        order.append(("second", g.item()))
+        return g * 2
+
+    y.register_hook(first)
+    y.register_hook(second)
+    y.sum().backward()
+    assert order == [("first", 1.0), ("second", 2.0)]
+    assert x.grad.item() == 4.0
+
+
+def test_leaf_hook_and_remove(T):
+    x = leaf(T, [1.0, 2.0])
+    handle = x.register_hook(lambda g: g * 2)
+    (x * x).sum().backward()
+    assert vals(x.grad).tolist() == [4.0, 8.0]
+    handle.remove()
+    x.grad = None
+    (x * x).sum().backward()
+    assert vals(x.grad).tolist() == [2.0, 4.0]
+
+
+def test_removed_tensor_hook_does_not_run(T):
+    x = leaf(T, [1.0])
+    y = x * 2
+    calls = []
+    handle = y.register_hook(lambda g: calls.append(1))
+    handle.remove()
+    y.sum().backward()
+    assert calls == []
+
+
+def test_retain_grad_sees_the_hooked_gradient(T):
+    """retain_grad stores the gradient after all tensor hooks, whenever they were registered."""
+    x = leaf(T, [1.0, 2.0])
+    y = x * 3
+    y.retain_grad()
+    y.register_hook(lambda g: g * 2)
+    y.sum().backward()
+    assert vals(y.grad).tolist() == [2.0, 2.0]
+    assert vals(x.grad).tolist() == [6.0, 6.0]
+
+
+def test_hook_on_tensor_without_grad(T):
+    with raises_exactly(
+        RuntimeError, "cannot register a hook on a tensor that doesn't require gradient"
+    ):
+        T.tensor([1.0]).register_hook(lambda g: g)
+
+
+def test_retain_grad(T):
+    x = leaf(T, [1.0, 2.0])
+    y = x * x
+    y.retain_grad()
+    assert y.retains_grad and not x.retains_grad
+    z = y.sum() * 2
+    z.backward(retain_graph=True)
+    assert vals(y.grad).tolist() == [2.0, 2.0]
+    z.backward()
+    assert vals(y.grad).tolist() == [4.0, 4.0]
+    x.retain_grad()  # a no-op on leaves
+    assert not x.retains_grad
+
+
+def test_non_leaf_grad_warns_and_is_none(T):
+    x = leaf(T, [1.0])
+    y = x * 2
+    y.sum().backward()
+    with pytest.warns(UserWarning, match="is not a leaf Tensor is being accessed"):
+        assert y.grad is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert x.grad is not None
+
+
+# --------------------------------------------------------------------------------------------
+# Grad modes
+# --------------------------------------------------------------------------------------------
+
+
+def test_no_grad_and_enable_grad_contexts(T):
+    x = leaf(T, [1.0])
+    with T.no_grad():
+        assert not T.is_grad_enabled()
+        assert not (x * 2).requires_grad
+        with T.enable_grad():
+            assert T.is_grad_enabled()
+            assert (x * 2).requires_grad
+        assert not (x * 2).requires_grad
+    assert T.is_grad_enabled()
+    assert (x * 2).requires_grad
+
+
+def test_grad_mode_decorators(T):
+    x = leaf(T, [1.0])
+
+    @T.no_grad()
+    def without(t):
+        return t * 2
+
+    @T.enable_grad()
+    def with_grad(t):
+        return t * 2
+
+    @T.set_grad_enabled(False)
+    def disabled(t):
+        return t * 2
+
+    assert T.is_grad_enabled()  # the decorator form does not change the mode by itself
+    assert not without(x).requires_grad
+    assert disabled(x).grad_fn is None
+    with T.no_grad():
+        assert with_grad(x).requires_grad
+        assert not T.is_grad_enabled()
+    assert T.is_grad_enabled()
+
+
+def test_set_grad_enabled_function_and_context(T):
+    x = leaf(T, [1.0])
+    T.set_grad_enabled(False)
+    try:
+        assert not T.is_grad_enabled()
+        assert not (x * 2).requires_grad
+    finally:
+        T.set_grad_enabled(True)
+    assert T.is_grad_enabled()
+    with T.set_grad_enabled(False):
+        assert not (x * 2).requires_grad
+    assert T.is_grad_enabled()
+    with T.no_grad(), T.set_grad_enabled(True):
+        assert (x * 2).requires_grad
+
+
+def test_no_grad_restores_mode_after_an_exception(T):
+    with pytest.raises(ZeroDivisionError), T.no_grad():
+        _ = 1 / 0
+    assert T.is_grad_enabled()
+
+
+# --------------------------------------------------------------------------------------------
+# detach and in-place operations
+# --------------------------------------------------------------------------------------------
+
+
+def test_detach_shares_data_and_version_counter(T):
+    x = leaf(T, [1.0, 2.0])
+    y = x * 2
+    d = y.detach()
+    assert d.grad_fn is None and not d.requires_grad
+    d.add_(1)
+    assert vals(y).tolist() == [3.0, 5.0]
+    assert y._version == d._version == 1
+    y.mul_(2)
+    assert vals(d).tolist() == [6.0, 10.0]
+    assert d._version == 2
+
+
+def test_modifying_a_detached_saved_result_breaks_backward(T):
+    x = leaf(T, [0.0, 1.0, 2.0])
+    y = x.exp()
+    y.detach().zero_()
+    with raises_exactly(
+        RuntimeError,
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [torch.DoubleTensor [3]], which is output 0 of Exp, is at version 1; "
+        "expected version 0 instead. " + HINT,
+    ):
+        y.sum().backward()
+
+
+def test_inplace_on_non_leaf_rebases_the_history(T):
+    x = leaf(T, [1.0, 2.0])
+    y = x * 2
+    old = y.grad_fn
+    y += 1
+    assert y.grad_fn.name() == "AddBackward0"
+    assert y.grad_fn.next_functions[0] == (old, 0)
+    assert y._version == 1
+    y.sum().backward()
+    assert vals(x.grad).tolist() == [2.0, 2.0]
+
+
+def test_inplace_multiply_uses_the_value_before_the_write(T):
+    x = leaf(T, [1.0, 2.0])
+    y = x * 2
+    y *= x  # y = 2 x^2
+    assert y.grad_fn.name() == "MulBackward0"
+    y.sum().backward()
+    assert vals(x.grad).tolist() == [4.0, 8.0]
+
+
+def test_inplace_method_chain(T):
+    x = leaf(T, [0.5, 1.0])
+    y = x + 0
+    y.mul_(3).exp_()  # y = exp(3 x)
+    y.sum().backward()
+    np.testing.assert_allclose(vals(x.grad), 3 * np.exp([1.5, 3.0]), rtol=1e-14)
+
+
+def test_inplace_write_over_a_saved_result(T):
+    x = leaf(T, [0.5, 1.0])
+    y = x + 0
+    y.exp_().mul_(3)  # ExpBackward0 saved its result, which mul_ overwrites
+    with raises_exactly(
+        RuntimeError,
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [torch.DoubleTensor [2]], which is output 0 of Exp, is at version 2; "
+        "expected version 1 instead. " + HINT,
+    ):
+        y.sum().backward()
+
+
+def test_inplace_on_leaf_requiring_grad(T):
+    x = leaf(T, [1.0, 2.0])
+    with raises_exactly(RuntimeError, LEAF_INPLACE):
+        x.add_(1)
+    with raises_exactly(RuntimeError, LEAF_INPLACE):
+        x += 1
+    with raises_exactly(RuntimeError, "a view of " + LEAF_INPLACE):
+        x[0] = 5.0
+    (x * x).sum().backward()
+    with T.no_grad():
+        x -= 0.5 * x.grad
+        x.mul_(2)
+    assert vals(x).tolist() == [0.0, 0.0]
+    assert x.is_leaf and x.requires_grad and x.grad_fn is None
+    assert x._version == 2
+
+
+@pytest.mark.parametrize(
+    "modify, origin",
+    [(lambda a: a.add_(1), "Add"), (lambda a: a.mul_(2), "Mul"), (lambda a: a.tanh_(), "Tanh")],
+    ids=["add_", "mul_", "tanh_"],
+)
+def test_saved_tensor_modified_in_place(T, modify, origin):
+    """The message names the tensor's grad_fn at the time of the failure, without 'Backward0'."""
+    x = leaf(T, [1.0, 2.0, 3.0])
+    a = x + 0
+    b = a * a
+    modify(a)
+    with raises_exactly(
+        RuntimeError,
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [torch.DoubleTensor [3]], which is output 0 of {origin}, is at version 1; "
+        "expected version 0 instead. " + HINT,
+    ):
+        b.sum().backward()
+
+
+def test_saved_result_modified_in_place_names_the_saving_node(T):
+    x = leaf(T, [1.0, 2.0, 3.0])
+    b = (x * 1).sigmoid()
+    b.mul_(2)
+    assert b.grad_fn.name() == "MulBackward0"
+    with raises_exactly(
+        RuntimeError,
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [torch.DoubleTensor [3]], which is output 0 of Sigmoid, is at version 1; "
+        "expected version 0 instead. " + HINT,
+    ):
+        b.sum().backward()
+
+
+def test_saved_constant_modified_in_place(T):
+    w = leaf(T, [1.0, 2.0], dtype=T.float32)
+    c = T.tensor([3.0, 4.0])
+    y = w * c
+    c.add_(1)
+    with raises_exactly(
+        RuntimeError,
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [torch.FloatTensor [2]] is at version 1; expected version 0 instead. " + HINT,
+    ):
+        y.sum().backward()
+
+
+def test_unsaved_input_may_be_modified_in_place(T):
+    x = leaf(T, [1.0, 2.0])
+    a = x + 0
+    y = a + 1  # AddBackward0 saves nothing
+    a.add_(5)
+    y.sum().backward()
+    assert vals(x.grad).tolist() == [1.0, 1.0]
+
+
+# --------------------------------------------------------------------------------------------
+# dtypes
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "build, dtype",
+    [
+        (lambda T: T.tensor([1, 2]) * 1.5, "float32"),
+        (lambda T: T.tensor([1, 2]) / T.tensor([2, 4]), "float32"),
+        (lambda T: T.tensor([1, 2]) / 2, "float32"),
+        (lambda T: T.tensor([1, 2]) + 3, "int64"),
+        (lambda T: T.tensor([1, 2]) * True, "int64"),
+        (lambda T: T.tensor([1, 2], dtype=T.int32) + 3, "int32"),
+        (lambda T: T.tensor([True, False]) + 1, "int64"),
+        (lambda T: T.tensor([1.0, 2.0]) * T.tensor(2.0, dtype=T.float64), "float32"),
+        (lambda T: T.tensor([1.0, 2.0]) * T.tensor([2.0], dtype=T.float64), "float64"),
+        (lambda T: T.tensor([1.0, 2.0]) + 1e300, "float32"),
+        (lambda T: T.tensor([1, 2]) * T.tensor(2.5, dtype=T.float64), "float64"),
+        (lambda T: T.tensor([1, 2], dtype=T.int32) * T.tensor(3), "int32"),
+        (lambda T: T.tensor(2) * T.tensor(3.0), "float32"),
+        (lambda T: T.tensor([1.0], dtype=T.float64) * 2.5, "float64"),
+        (lambda T: T.tensor([1, 2]).exp(), "float32"),
+        (lambda T: T.tensor([4, 9]).sqrt(), "float32"),
+        (lambda T: T.tensor([1, 2]).sum(), "int64"),
+        (lambda T: 2.5 ** T.tensor([1, 2]), "float32"),
+    ],
+)
+def test_dtype_promotion(T, build, dtype):
+    assert build(T).dtype == getattr(T, dtype)
+
+
+def test_gradient_has_the_dtype_of_its_leaf(T):
+    x = leaf(T, [1.0, 2.0], dtype=T.float32)
+    w = T.tensor([0.5, 0.25], dtype=T.float64)
+    y = (x * w).sum()  # float64 result
+    assert y.dtype == T.float64
+    y.backward()
+    assert x.grad.dtype == T.float32
+
+
+def test_tensor_from_numpy_array_keeps_its_dtype(T):
+    t = T.tensor(np.array([1.5, 2.5]))
+    assert t.dtype == T.float64
+    assert T.tensor(np.arange(3)).dtype == T.int64
+    assert T.tensor(np.float32(1.5)).dtype == T.float32
+
+
+def test_grad_assignment_checks(T):
+    x = leaf(T, [1.0, 2.0])
+    with raises_exactly(
+        TypeError, "assigned grad expected to be a Tensor or None but got grad of type float"
+    ):
+        x.grad = 1.0
+    with raises_exactly(
+        RuntimeError,
+        "attempting to assign a gradient of size '[3]' to a tensor of size '[2]'. Please ensure "
+        "that the gradient and the tensor are the same size",
+    ):
+        x.grad = T.tensor([1.0, 2.0, 3.0], dtype=T.float64)
+    with raises_exactly(
+        RuntimeError,
+        "attempting to assign a gradient with dtype 'float' to a tensor with grad_dtype 'Double'. "
+        "The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can "
+        "set the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. "
+        "Set grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break "
+        "downstream systems that assume they match.",
+    ):
+        x.grad = T.tensor([1.0, 2.0], dtype=T.float32)
+    x.grad = T.tensor([5.0, 6.0], dtype=T.float64)
+    (x * 2).sum().backward()
+    assert vals(x.grad).tolist() == [7.0, 8.0]
+
+
+# --------------------------------------------------------------------------------------------
+# Deep graphs and memory (engine only)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("length", [100_000, 200_000])
+def test_long_chain_backward_is_iterative(length):
+    x = E.tensor(1.0, dtype=E.float64, requires_grad=True)
+    y = x
+    for _ in range(length):
+        y = y + 1.0
+    y.backward()
+    assert x.grad.item() == 1.0
+    assert y.item() == 1.0 + length
+    del y
+    gc.collect()
+
+
+def test_long_chain_with_saved_tensors():
+    x = E.tensor(0.5, dtype=E.float64, requires_grad=True)
+    y = x
+    for _ in range(50_000):
+        y = y * 1.0
+    (g,) = E.autograd.grad(y, x)
+    assert g.item() == 1.0
+
+
+def _train_step(w: E.Tensor, data: E.Tensor) -> None:
+    loss = ((data @ w).tanh() - 0.5).pow(2).mean()
+    loss.backward()
+    with E.no_grad():
+        w -= 0.1 * w.grad
+    w.grad.zero_()
+
+
+def test_repeated_forward_backward_does_not_grow_memory():
+    rng = np.random.RandomState(0)
+    w = E.tensor(rng.uniform(-1, 1, (20, 5)).tolist(), dtype=E.float64, requires_grad=True)
+    data = E.tensor(rng.uniform(-1, 1, (50, 20)).tolist(), dtype=E.float64)
+    for _ in range(3):
+        _train_step(w, data)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(50):
+            _train_step(w, data)
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert after - before < 1 << 20
+
+
+def test_graph_is_freed_when_the_output_is_dropped():
+    import weakref
+
+    x = E.tensor([1.0, 2.0], dtype=E.float64, requires_grad=True)
+    y = (x.exp() * x).sum()
+    node = weakref.ref(y.grad_fn)
+    del y
+    assert node() is None
+
+
+# --------------------------------------------------------------------------------------------
+# Index assignment
+# --------------------------------------------------------------------------------------------
+
+
+def test_index_assignment_routes_gradients(T):
+    x = leaf(T, [1.0, 2.0, 3.0])
+    v = leaf(T, 4.0)
+    y = x * 1
+    y[0] = v * v
+    assert type(y.grad_fn).__name__ == "CopySlices"
+    assert y.grad_fn.name() == "torch::autograd::CopySlices"
+    (y * T.tensor([1.0, 2.0, 3.0], dtype=T.float64)).sum().backward()
+    assert vals(x.grad).tolist() == [0.0, 2.0, 3.0]
+    assert v.grad.item() == 8.0
+
+
+def test_index_assignment_second_derivative(T):
+    x = leaf(T, [1.0, 2.0, 3.0])
+    y = x * 1
+    y[1] = x[0] ** 3
+    (g,) = T.autograd.grad((y * y).sum(), x, create_graph=True)  # g0 = 6 x0^5 + 2 x0, g2 = 2 x2
+    assert vals(g).tolist() == [8.0, 0.0, 6.0]
+    (gg,) = T.autograd.grad(g.sum(), x)
+    assert vals(gg).tolist() == [32.0, 0.0, 2.0]
