@@ -46,7 +46,9 @@ def run_cases(python: str, backend: str, names: list[str]) -> dict[str, dict]:
 
 
 def find_torch_python(explicit: str | None) -> str | None:
-    candidates = [explicit] if explicit else [sys.executable, os.environ.get("AUTODIFF_TORCH_PYTHON")]
+    candidates = (
+        [explicit] if explicit else [sys.executable, os.environ.get("AUTODIFF_TORCH_PYTHON")]
+    )
     for python in candidates:
         if python and shutil.which(python) or (python and Path(python).exists()):
             probe = subprocess.run(

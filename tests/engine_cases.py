@@ -180,7 +180,8 @@ for _op, (_fn, _second) in _BINARY.items():
     for _name, (_sa, _sb) in BROADCAST_SHAPES.items():
         _first = _positive if _op == "pow" else _real
         case(f"{_op}-{_name}", _op, _fn, In(_sa, _first), In(_sb, _second))
-case("add-alpha", "add", lambda T, a, b: T.add(a, b, alpha=2.0), In(M), In(M))
+case("add-alpha", "add_alpha", lambda T, a, b: T.add(a, b, alpha=2.0), In(M), In(M))
+case("sub-alpha", "sub_alpha", lambda T, a, b: T.sub(a, b, alpha=2.0), In(M), In(M))
 case("add-one-side-const", "add", lambda T, a, b: a + b, In(M), In(M, diff=False))
 case("mul-one-side-const", "mul", lambda T, a, b: a * b, In(M, diff=False), In((3,)))
 case("mul-self", "mul", lambda T, a: a * a, In(M))
@@ -265,9 +266,9 @@ case("atan2-bcast", "atan2", lambda T, a, b: T.atan2(a, b), In((3, 1)), In((1, 4
 # a / b in (2.09, 2.8): floor and trunc are 2, away from their jumps
 _DIVIDEND, _DIVISOR = _uniform(2.2, 2.8), _uniform(1.0, 1.05)
 case("remainder", "remainder", lambda T, a, b: T.remainder(a, b), In(M, _DIVIDEND), In(M, _DIVISOR))
-case("remainder-number", "remainder", lambda T, a: a % 1.5, In(M, _uniform(0.1, 1.4)))
+case("remainder-number", "remainder_scalar", lambda T, a: a % 1.5, In(M, _uniform(0.1, 1.4)))
 case("fmod", "fmod", lambda T, a, b: T.fmod(a, b), In(M, _DIVIDEND), In((3,), _DIVISOR))
-case("fmod-negative", "fmod", lambda T, a: T.fmod(-a, 1.5), In(M, _uniform(0.1, 1.4)))
+case("fmod-negative", "fmod_scalar", lambda T, a: T.fmod(-a, 1.5), In(M, _uniform(0.1, 1.4)))
 case("clamp", "clamp", lambda T, a: a.clamp(-0.5, 0.5), In(M, _distinct))
 case("clamp-min-kw", "clamp", lambda T, a: T.clamp(a, min=0.5), In(M, _distinct))
 case("clamp_min", "clamp_min", lambda T, a: a.clamp_min(0.5), In(M, _distinct))
@@ -360,7 +361,7 @@ case("logsumexp-tuple-keepdim", "logsumexp", lambda T, a: a.logsumexp((0, 1), Tr
 case("cumsum", "cumsum", lambda T, a: a.cumsum(1), In(_R))
 case("cumsum-0d", "cumsum", lambda T, a: T.cumsum(a, 0), In(()))
 case("cumprod", "cumprod", lambda T, a: a.cumprod(-1), In(_R, _nonzero))
-case("div_scalar", "div_scalar", _grad_wrt_leaf(lambda x: x.mean(1)), In(M, diff=False), In((2,)))
+case("div_by_count", "div_by_count", _grad_wrt_leaf(lambda x: x.mean(1)), In(M, diff=False), In((2,)))
 case(
     "reversed_scan_flip",
     "reversed_scan_flip",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,7 @@ def test_interactive_prompt_multiline_def_and_recovery_after_error(tmp_path: Pat
         child.sendintr()  # Ctrl-C cancels the line being typed
         child.expect("KeyboardInterrupt")
         child.expect(">>> ")
+        time.sleep(0.5)  # let the prompt switch the terminal to raw mode first
         child.sendeof()  # Ctrl-D exits
         child.expect(pexpect.EOF)
     finally:
@@ -264,13 +266,12 @@ def test_terminal_session_with_prompt_toolkit(tmp_path: Path):
         child.send("pass\r")
         child.send("\r")
         child.expect("pass")
-        import time
-
         time.sleep(1.0)
         child.sendintr()
         child.expect("KeyboardInterrupt")
         child.send("y.backward(); x.grad\r")
         child.expect(r"tensor\(\[2\., 4\.\]\)")
+        time.sleep(0.5)
         child.sendcontrol("d")
         child.expect(pexpect.EOF)
     finally:

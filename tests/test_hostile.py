@@ -1,4 +1,5 @@
-"""Hostile and broken scripts (`tests/hostile/`), run as a user runs them: `autodiff run` in a
+"""Hostile and broken scripts (`tests/hostile/*.ad`, an extension linters leave alone), run as a
+user runs them: `autodiff run` in a
 subprocess, in an empty temporary working directory.
 
 Each script's first line names the error it must end with (`# expect: AttributeError`); an
@@ -22,7 +23,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "hostile"
-SCRIPTS = sorted(HOSTILE.glob("*.py"))
+SCRIPTS = sorted(HOSTILE.glob("*.ad"))
 LOCATED = re.compile(r"^(?P<file>\S.*):(?P<line>\d+):(?P<column>\d+): error$", re.M)
 # The CLI enforces --timeout from outside the script: the script may be stopped anywhere.
 UNLOCATED_TYPES = {"TimeoutError"}

@@ -112,7 +112,9 @@ def run(
     timeout: TimeoutOption = None,
     max_elements: Annotated[
         Optional[int],  # noqa: UP045
-        typer.Option("--max-elements", metavar="N", min=1, help="Largest tensor a script may make."),
+        typer.Option(
+            "--max-elements", metavar="N", min=1, help="Largest tensor a script may make."
+        ),
     ] = None,
     as_json: Annotated[
         bool,

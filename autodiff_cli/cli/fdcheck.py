@@ -107,7 +107,9 @@ def check_outcome(outcome: GradResult, function: Expression) -> dict[str, Any]:
         if outcome.mode == ORDER:
             derivative = _derivative_function(function, outcome.order - 1, index)
             numeric = central_differences(derivative, points, index)
-            pairs.append((f"order-{outcome.order} derivative of {name}", outcome.derivatives[name], numeric))
+            pairs.append(
+                (f"order-{outcome.order} derivative of {name}", outcome.derivatives[name], numeric)
+            )
             continue
         jacobian = central_differences(value_of, points, index)
         if outcome.mode == JACOBIAN:

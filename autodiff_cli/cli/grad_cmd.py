@@ -198,9 +198,7 @@ def compute(expression: str, options: GradOptions) -> GradResult:
         from autodiff_cli.engine.autograd.functional import hessian
 
         blocks = _engine_call("hessian", hessian, lambda *xs: function(*xs).reshape(()), inputs)
-        outcome.hessian = {
-            row: dict(zip(wrt, blocks[i])) for i, row in enumerate(wrt)
-        }
+        outcome.hessian = {row: dict(zip(wrt, blocks[i])) for i, row in enumerate(wrt)}
     else:
         outcome.derivatives = _engine_call(
             "differentiation", nth_derivatives, result, inputs, wrt, options.order

@@ -41,8 +41,8 @@ def _tensor_of_expression(request: GraphRequest) -> tuple[Any, dict[str, Any], s
 
 
 def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
-    from autodiff_cli.cli.run_cmd import read_script
     from autodiff_cli.cli.run_cmd import UsageError as ReadError
+    from autodiff_cli.cli.run_cmd import read_script
     from autodiff_cli.lang import run_source
 
     if not request.var:

@@ -70,9 +70,7 @@ def to_dot(graph: Graph) -> str:
         '    node [fontname="Helvetica", fontsize=11];',
     ]
     for node in graph.nodes:
-        label = "\\n".join(
-            line.replace("\\", "\\\\").replace('"', '\\"') for line in _lines(node)
-        )
+        label = "\\n".join(line.replace("\\", "\\\\").replace('"', '\\"') for line in _lines(node))
         if node.kind == LEAF:
             style = 'shape=box, style=filled, fillcolor="#d9f2d9"'
         elif node.kind == COLLAPSED:

@@ -289,7 +289,9 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
         print_error(str(error))
         return 2
     if not set_max_elements(options.max_elements):
-        print_error("autodiff run: warning: this engine has no element limit; --max-elements ignored")
+        print_error(
+            "autodiff run: warning: this engine has no element limit; --max-elements ignored"
+        )
     try:
         with progress_bar(len(scripts)) as advance:
             printer = OrderedPrinter(len(scripts), options.as_json, advance, options.fail_fast)

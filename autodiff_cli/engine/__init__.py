@@ -11,9 +11,9 @@ from . import (  # noqa: E402, F401  (after Tensor and the ops exist)
     fills,  # noqa: E402, F401
     linalg,
     nn,
+    optim,  # noqa: F401
 )
 from . import dtypes as _dtypes
-from . import optim  # noqa: F401
 from . import methods as _methods  # noqa: F401 - attaches Tensor methods
 from . import ops as _ops
 from . import reductions as _reductions  # noqa: F401

@@ -98,8 +98,8 @@ FMOD_SCALAR = defop(
 )  # fmt: skip
 FLOOR_DIVIDE = defop(
     "floor_divide", "NotImplemented", lambda a, b: _int_checked(np.floor_divide, a, b),
-    lambda B, g, a, b: _not_implemented("floor_divide"),
-    lambda B, g, a, b: _not_implemented("floor_divide"),
+    lambda B, g: _not_implemented("floor_divide"),
+    lambda B, g: _not_implemented("floor_divide"),
     saves=(), rules=("not differentiable", "not differentiable"),
 )  # fmt: skip
 FLOOR_DIVIDE.node_cls.name = lambda self: "torch::autograd::NotImplemented"  # repr stays short

@@ -646,7 +646,7 @@ CUMPROD = defop(
 # Ops that only appear in gradients: the backward of mean and cumsum, and of max/min/median along
 # a dim.
 DIV_SCALAR = defop(
-    "div_scalar",
+    "div_by_count",
     "DivBackward1",
     lambda a, other: np.asarray(a / np.asarray(other, dtype=a.dtype), dtype=a.dtype),
     lambda B, g, other: (

@@ -609,6 +609,9 @@ def mark_view(result: Any, source: Tensor) -> None:
     for out in result if isinstance(result, tuple) else (result,):
         out._base = base
         out._vbox = box
+    from .inplace import track_view
+
+    track_view(result)
 
 
 def _saved_tensor(x: Tensor, i: int, versions: list) -> Tensor:
@@ -682,6 +685,10 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
                 (j, target._version_box(), target._version) if j == i else (j, b, e)
                 for j, b, e in node._versions
             )
+        if target._base is None:
+            from .inplace import after_inplace
+
+            after_inplace(target)  # views of target now read a new history
     return target
 
 

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from . import inplace
 from .optable import defop
 from .tensor import Size, Tensor, _norm_dim, apply_op
 
@@ -52,9 +51,7 @@ VIEW_STRIDE_MESSAGE = (
 def apply_view(op: Any, input: Tensor, params: dict | None = None) -> Any:
     """Applies a view op: the input's data is materialised first so that the view aliases it."""
     input._array()
-    out = apply_op(op, (input,), params)
-    inplace.track_view(out)
-    return out
+    return apply_op(op, (input,), params)  # apply_op marks and registers the view
 
 
 # --------------------------------------------------------------------------------------------

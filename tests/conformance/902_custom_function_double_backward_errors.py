@@ -30,7 +30,7 @@ try:
 except RuntimeError as e:
     print("RuntimeError:", e)
 try:
-    y.grad_fn.saved_tensors
+    y.grad_fn.saved_tensors  # noqa: B018
 except RuntimeError as e:
     print("RuntimeError:", e)
 

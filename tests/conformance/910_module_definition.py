@@ -60,7 +60,7 @@ net.train(False)
 print(net.training)
 
 try:
-    net.missing
+    net.missing  # noqa: B018
 except AttributeError as e:
     print("AttributeError:", e)
 try:

@@ -30,8 +30,7 @@ class FunctionCtx:
                     f"{i} is of type {type(t).__name__}"
                 )
         self._to_save = tuple(
-            (t, t._version_box(), t._version) if t is not None else (None, None, 0)
-            for t in tensors
+            (t, t._version_box(), t._version) if t is not None else (None, None, 0) for t in tensors
         )
 
     @property
@@ -207,8 +206,7 @@ def _connect(node: BackwardCFunction, args: tuple, out: Any) -> Any:
     node._meta = (
         None,
         tuple(
-            (o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None)
-            for o in outputs
+            (o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None) for o in outputs
         ),
     )
     results = []

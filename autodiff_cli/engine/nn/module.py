@@ -347,9 +347,7 @@ class Module:
                 dtype = arg
         if dtype is None:
             return self
-        return self._apply_to_tensors(
-            lambda t: t.to(dtype) if t.is_floating_point() else t
-        )
+        return self._apply_to_tensors(lambda t: t.to(dtype) if t.is_floating_point() else t)
 
     def double(self) -> Module:
         from .. import dtypes
@@ -410,11 +408,13 @@ class Module:
                 )
             if missing:
                 errors.insert(
-                    0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". "
+                    0,
+                    "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ",
                 )
         if errors:
             raise RuntimeError(
-                f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors)
+                f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                + "\n\t".join(errors)
             )
         return _IncompatibleKeys(missing, unexpected)
 

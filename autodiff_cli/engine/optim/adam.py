@@ -50,7 +50,12 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
 
     def _update(self, group: dict, params: list) -> None:
-        lr, eps, weight_decay, amsgrad = group["lr"], group["eps"], group["weight_decay"], group["amsgrad"]
+        lr, eps, weight_decay, amsgrad = (
+            group["lr"],
+            group["eps"],
+            group["weight_decay"],
+            group["amsgrad"],
+        )
         beta1, beta2 = group["betas"]
         for param in params:
             state = self.state[param]

@@ -44,7 +44,11 @@ class RMSprop(Optimizer):
 
     def _update(self, group: dict, params: list) -> None:
         lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
-        momentum, centered, weight_decay = group["momentum"], group["centered"], group["weight_decay"]
+        momentum, centered, weight_decay = (
+            group["momentum"],
+            group["centered"],
+            group["weight_decay"],
+        )
         for param in params:
             state = self.state[param]
             if not state:
