@@ -361,7 +361,9 @@ case("logsumexp-tuple-keepdim", "logsumexp", lambda T, a: a.logsumexp((0, 1), Tr
 case("cumsum", "cumsum", lambda T, a: a.cumsum(1), In(_R))
 case("cumsum-0d", "cumsum", lambda T, a: T.cumsum(a, 0), In(()))
 case("cumprod", "cumprod", lambda T, a: a.cumprod(-1), In(_R, _nonzero))
-case("div_by_count", "div_by_count", _grad_wrt_leaf(lambda x: x.mean(1)), In(M, diff=False), In((2,)))
+case(
+    "div_by_count", "div_by_count", _grad_wrt_leaf(lambda x: x.mean(1)), In(M, diff=False), In((2,))
+)
 case(
     "reversed_scan_flip",
     "reversed_scan_flip",

@@ -239,7 +239,7 @@ def test_timeout_stops_a_runaway_script_and_the_others_still_run(script):
     done = autodiff("run", "--timeout", "1", forever, after)
     assert done.returncode == 1
     assert "after\n" in done.stdout
-    assert f"{forever}: error" in done.stderr and "stopped after 1 seconds" in done.stderr
+    assert f"{forever}:2:1: error" in done.stderr and "stopped after 1 seconds" in done.stderr
     assert "Traceback" not in done.stderr
 
 

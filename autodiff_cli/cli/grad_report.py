@@ -169,7 +169,10 @@ def print_report(outcome: GradResult, *, with_saved: bool = False) -> None:
     result = outcome.result
     value = _labelled("value", repr(result.detach()))
     leaf_names = {id(leaf): name for name, leaf in outcome.leaves.items()}
-    graph = collapse_chains(build_graph(result.grad_fn, leaf_names, with_saved=with_saved))
+    root = result.grad_fn
+    if root is None and result.requires_grad:  # the result is a leaf itself: show its node
+        root = result._accumulator()
+    graph = collapse_chains(build_graph(root, leaf_names, with_saved=with_saved))
     tree = tree_of(graph, details=with_saved)
     sections = _sections(outcome)
 

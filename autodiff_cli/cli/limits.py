@@ -7,28 +7,15 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from autodiff_cli.lang.limits import ScriptTimeout, clear_interrupt, request_interrupt
+
 _RETRY = 0.1  # seconds between repeated interrupts, should a script swallow the first one
 
-
-class ScriptTimeout(BaseException):
-    """Raised inside a running script when its time is up. A BaseException, so that neither the
-    language's error handling nor a script's `except Exception` turns it into a script error."""
-
-    def __init__(self, seconds: float) -> None:
-        super().__init__(f"stopped after {seconds:g} seconds (--timeout {seconds:g})")
-        self.seconds = seconds
+__all__ = ["ScriptTimeout", "set_max_elements", "time_limit"]
 
 
-def _request_language_interrupt() -> None:
-    """Ask the language to stop at its next statement, when it offers the hook."""
-    try:
-        from autodiff_cli.lang import request_interrupt  # type: ignore[attr-defined]
-    except ImportError:
-        return
-    try:
-        request_interrupt()
-    except Exception:  # the hook is a courtesy; the exception below stops the script anyway
-        pass
+def timeout_message(seconds: float) -> str:
+    return f"stopped after {seconds:g} seconds (--timeout {seconds:g})"
 
 
 @contextmanager
@@ -49,10 +36,18 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         yield
         return
 
+    asked = False
+
     def on_alarm(signum: int, frame: object) -> None:
+        """First ask the language to stop at its next statement (a located error); if the script
+        is still running a moment later (inside one long engine call), raise right here."""
+        nonlocal asked
         signal.setitimer(signal.ITIMER_REAL, _RETRY)
-        _request_language_interrupt()
-        raise ScriptTimeout(seconds)
+        if not asked:
+            asked = True
+            request_interrupt(ScriptTimeout(timeout_message(seconds)))
+            return
+        raise ScriptTimeout(timeout_message(seconds))
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -61,6 +56,7 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        clear_interrupt()
 
 
 def set_max_elements(limit: int | None) -> bool:

@@ -27,7 +27,7 @@ SKIPPED = "skipped: an earlier script failed (--fail-fast)"
 @dataclass(frozen=True)
 class Script:
     name: str  # as the user wrote it; errors are located with it
-    source: str
+    source: str | bytes
 
 
 @dataclass
@@ -56,19 +56,17 @@ class UsageError(Exception):
 
 
 def read_script(path: str) -> Script:
+    """The script's bytes: the language decodes them, so bad bytes get a located syntax error."""
     if path == "-":
-        return Script(STDIN_NAME, sys.stdin.read() if sys.stdin is not None else "")
+        data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+        return Script(STDIN_NAME, data)
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, "rb") as handle:
             return Script(path, handle.read())
     except FileNotFoundError:
         raise UsageError(f"autodiff run: error: file not found: {path}") from None
     except IsADirectoryError:
         raise UsageError(f"autodiff run: error: is a directory, not a script: {path}") from None
-    except UnicodeDecodeError as error:
-        raise UsageError(
-            f"autodiff run: error: {path} is not UTF-8 text ({error.reason})"
-        ) from None
     except OSError as error:
         raise UsageError(f"autodiff run: error: cannot read {path}: {error.strerror}") from None
 
@@ -119,13 +117,20 @@ def run_captured(script: Script, *, debug: bool) -> Outcome:
     return Outcome(script.name, ok, out.getvalue(), error, time.perf_counter() - start)
 
 
-def _worker(script: Script, debug: bool, max_elements: int | None, connection: Any) -> None:
-    """Body of a worker process: run one script, send its Outcome back."""
-    from autodiff_cli.cli.limits import set_max_elements
+KILL_GRACE = 1.0  # seconds a worker gets past --timeout to stop by itself with a located error
+
+
+def _worker(
+    script: Script, debug: bool, max_elements: int | None, timeout: float | None, connection: Any
+) -> None:
+    """Body of a worker process: run one script, send its Outcome back. The time limit applies
+    inside too, so a script stopped in time gets a located error; the parent kills it later."""
+    from autodiff_cli.cli.limits import set_max_elements, time_limit
 
     set_max_elements(max_elements)
     try:
-        outcome = run_captured(script, debug=debug)
+        with time_limit(timeout):
+            outcome = run_captured(script, debug=debug)
     except KeyboardInterrupt:
         outcome = Outcome(script.name, False, "", "KeyboardInterrupt\n", 0.0)
     connection.send(outcome)
@@ -133,7 +138,9 @@ def _worker(script: Script, debug: bool, max_elements: int | None, connection: A
 
 
 def _timed_out(script: Script, seconds: float, elapsed: float) -> Outcome:
-    message = f"{script.name}: error\nTimeoutError: stopped after {seconds:g} seconds (--timeout)\n"
+    from autodiff_cli.cli.limits import timeout_message
+
+    message = f"{script.name}: error\nScriptTimeout: {timeout_message(seconds)}\n"
     return Outcome(script.name, False, "", message, elapsed)
 
 
@@ -166,7 +173,7 @@ def run_in_workers(
                 receiver, sender = context.Pipe(duplex=False)
                 process = context.Process(
                     target=_worker,
-                    args=(script, options.debug, options.max_elements, sender),
+                    args=(script, options.debug, options.max_elements, options.timeout, sender),
                     daemon=True,
                 )
                 process.start()
@@ -192,7 +199,7 @@ def run_in_workers(
                     except EOFError:
                         process.join(1)
                         outcome = _crashed(script, process.exitcode, now - started)
-                elif options.timeout is not None and now - started > options.timeout:
+                elif options.timeout is not None and now - started > options.timeout + KILL_GRACE:
                     process.kill()
                     outcome = _timed_out(script, options.timeout, now - started)
                 else:
@@ -211,7 +218,8 @@ def _next_wait(running: dict, timeout: float | None) -> float | None:
     if timeout is None:
         return None
     now = time.perf_counter()
-    return max(0.0, min(started + timeout - now for _, _, _, started in running.values())) + 0.01
+    deadline = timeout + KILL_GRACE
+    return max(0.0, min(started + deadline - now for _, _, _, started in running.values())) + 0.01
 
 
 class OrderedPrinter:

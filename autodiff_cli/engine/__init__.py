@@ -6,14 +6,8 @@ import math as _math
 
 import numpy as _np
 
-from . import (  # noqa: E402, F401  (after Tensor and the ops exist)
-    autograd,
-    fills,  # noqa: E402, F401
-    linalg,
-    nn,
-    optim,  # noqa: F401
-)
 from . import dtypes as _dtypes
+from . import fills  # noqa: F401 - attaches fill_/zero_/copy_
 from . import methods as _methods  # noqa: F401 - attaches Tensor methods
 from . import ops as _ops
 from . import reductions as _reductions  # noqa: F401
@@ -219,3 +213,21 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
 
 def can_cast(from_: dtype, to: dtype) -> bool:
     return _dtypes.category_of(from_.np) <= _dtypes.category_of(to.np)
+
+
+# Submodules a one-liner rarely needs load on first use, to keep start-up short.
+_LAZY_SUBMODULES = ("autograd", "linalg", "nn", "optim")
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        module = importlib.import_module(f"{__name__}.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'torch' has no attribute '{name}'")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES))

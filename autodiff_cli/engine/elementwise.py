@@ -79,21 +79,21 @@ MINIMUM = defop(
     saves=(0, 1), rules=("1 where self < other (½ on ties)", "1 where other < self (½ on ties)"),
 )  # fmt: skip
 REMAINDER = defop(
-    "remainder", "RemainderBackward0", lambda a, b: _int_checked(np.remainder, a, b),
+    "remainder", "RemainderBackward1", lambda a, b: _int_checked(np.remainder, a, b),
     lambda B, g, a, b: g,
     lambda B, g, a, b: -g * B.floor(a / b),
     saves=(0, 1), rules=("1", "-floor(self / other)"),
 )  # fmt: skip
 REMAINDER_SCALAR = defop(
-    "remainder_scalar", "RemainderBackward1",
+    "remainder_scalar", "RemainderBackward0",
     lambda a, other: _int_checked(np.remainder, a, other), lambda B, g, other: g, rules=("1",),
 )  # fmt: skip
 FMOD = defop(
-    "fmod", "FmodBackward0", lambda a, b: _int_checked(np.fmod, a, b), lambda B, g, a, b: g,
+    "fmod", "FmodBackward1", lambda a, b: _int_checked(np.fmod, a, b), lambda B, g, a, b: g,
     lambda B, g, a, b: -g * B.trunc(a / b), saves=(0, 1), rules=("1", "-trunc(self / other)"),
 )  # fmt: skip
 FMOD_SCALAR = defop(
-    "fmod_scalar", "FmodBackward1", lambda a, other: _int_checked(np.fmod, a, other),
+    "fmod_scalar", "FmodBackward0", lambda a, other: _int_checked(np.fmod, a, other),
     lambda B, g, other: g, rules=("1",),
 )  # fmt: skip
 FLOOR_DIVIDE = defop(

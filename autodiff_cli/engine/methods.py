@@ -7,37 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes, ops
-from .grad_mode import GradMode
-from .tensor import LEAF_INPLACE_MESSAGE, Tensor, _wrap
-
-
-def zero_(self: Tensor) -> Tensor:
-    return fill_(self, 0)
-
-
-def fill_(self: Tensor, value: Any) -> Tensor:
-    if GradMode.enabled and self._requires_grad and self._grad_fn is None:
-        raise RuntimeError(LEAF_INPLACE_MESSAGE)
-    if isinstance(value, Tensor):
-        value = value.item()
-    arr = self._array()
-    arr[...] = value
-    self._bump_version()
-    if self._grad_fn is not None and GradMode.enabled:
-        from .inplace import record_fill
-
-        record_fill(self)
-    return self
-
-
-def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
-    if GradMode.enabled and self._requires_grad and self._grad_fn is None:
-        raise RuntimeError(LEAF_INPLACE_MESSAGE)
-    arr = self._array()
-    arr[...] = np.broadcast_to(src._data if isinstance(src, Tensor) else src, arr.shape)
-    self._bump_version()
-    return self
+from . import dtypes, limits, ops
+from .tensor import Tensor, _wrap
 
 
 def to(self: Tensor, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
@@ -81,6 +52,7 @@ def new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool =
 def _new_filled(fill: Any):
     def make(self: Tensor, *size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
         shape = ops.shape_arg(size)
+        limits.check_shape(shape)
         out = _wrap(np.full(shape, fill, dtypes.to_numpy(dtype) or self._data.dtype))
         if requires_grad:
             out.requires_grad_(True)
@@ -100,34 +72,6 @@ def cpu(self: Tensor) -> Tensor:
 
 def get_device(self: Tensor) -> int:
     return -1
-
-
-def argmax(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    data = self._data
-    if dim is None:
-        return _wrap(np.asarray(np.argmax(data.reshape(-1)), dtype=np.int64))
-    out = np.argmax(data, axis=dim)
-    if keepdim:
-        out = np.expand_dims(out, dim)
-    return _wrap(np.asarray(out, dtype=np.int64))
-
-
-def argmin(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    data = self._data
-    if dim is None:
-        return _wrap(np.asarray(np.argmin(data.reshape(-1)), dtype=np.int64))
-    out = np.argmin(data, axis=dim)
-    if keepdim:
-        out = np.expand_dims(out, dim)
-    return _wrap(np.asarray(out, dtype=np.int64))
-
-
-def all_(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    return _wrap(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
-
-
-def any_(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    return _wrap(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
 
 
 def equal(self: Tensor, other: Tensor) -> bool:
@@ -157,10 +101,6 @@ def attach() -> None:
     Tensor.is_contiguous = is_contiguous
     Tensor.cpu = cpu
     Tensor.get_device = get_device
-    Tensor.argmax = argmax
-    Tensor.argmin = argmin
-    Tensor.all = all_
-    Tensor.any = any_
     Tensor.equal = equal
     Tensor.allclose = allclose
 

@@ -64,7 +64,7 @@ class ScriptError(Exception):
     def __str__(self) -> str:
         header = f"{self.filename}:{self.line}:{self.column}: error"
         text = f"{self.type_name}: {self.message}" if self.message else self.type_name
-        shown = self.source_line.rstrip("\r\n")
+        shown = _printable(self.source_line.rstrip("\r\n"))
         if not shown.strip():
             return f"{header}\n{text}"
         prefix = shown[: max(self.column - 1, 0)]
@@ -119,3 +119,11 @@ class CompileError(Exception):
     def __init__(self, message: str, location: Location) -> None:
         super().__init__(message)
         self.location = location
+
+
+def _printable(line: str) -> str:
+    """The source line as shown under an error: control characters (a terminal would act on them)
+    become U+FFFD, one for one, so the caret keeps its column."""
+    return "".join(
+        char if char == "\t" or (char >= " " and char != "\x7f") else "\ufffd" for char in line
+    )

@@ -40,7 +40,7 @@ def _binary(op: Callable[[Any, Any], Any], left: Fn, right: Fn, where: Location)
 
 
 def _add(left: Fn, right: Fn, where: Location) -> Fn:
-    sequences = (str, list, tuple)
+    sequences = frozenset({str, list, tuple})
 
     def add(f: list) -> Any:
         try:
@@ -67,15 +67,15 @@ def _sub(left: Fn, right: Fn, where: Location) -> Fn:
 
 
 def _mul(left: Fn, right: Fn, where: Location) -> Fn:
-    checked = (str, list, tuple, int)
+    plain = limits.PLAIN_MULTIPLICANDS
 
     def mul(f: list) -> Any:
         try:
             a = left(f)
             b = right(f)
-            if isinstance(a, checked) or isinstance(b, checked):
-                return checked_multiply(a, b)
-            return a * b
+            if type(a) in plain and type(b) in plain:
+                return a * b
+            return checked_multiply(a, b)
         except BaseException as error:
             attach_location(error, where)
             raise

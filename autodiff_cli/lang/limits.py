@@ -87,8 +87,20 @@ def checked_power(base: Any, exponent: Any) -> Any:
     return base**exponent
 
 
+# Types whose products need no check (not str/list/tuple/int): the fast path of `*`. Learned
+# as they are met, except script classes (created at run time, without bound).
+PLAIN_MULTIPLICANDS = {float, complex, bool}
+
+
+def _learn_plain(kind: type) -> None:
+    if kind.__module__ != "__main__" and not issubclass(kind, (str, list, tuple, int)):
+        PLAIN_MULTIPLICANDS.add(kind)
+
+
 def checked_multiply(left: Any, right: Any) -> Any:
     """`left * right`, refusing enormous repetitions and integer products."""
+    _learn_plain(type(left))
+    _learn_plain(type(right))
     if isinstance(left, _SEQUENCES) and isinstance(right, int):
         check_length(len(left) * right, f"'{type(left).__name__}' repetition")
     elif isinstance(right, _SEQUENCES) and isinstance(left, int):

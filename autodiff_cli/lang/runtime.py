@@ -158,6 +158,10 @@ class Namespace(dict):
                 elif not isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
                     sandbox.SHARED_IDS.add(id(value))
                 setattr(proxy, key, value)
+            for key in getattr(module, "_LAZY_SUBMODULES", ()):
+                proxy._proxy_lazy[key] = lambda key=key: self.module_proxy(
+                    getattr(module, key), f"{name}.{key}"
+                )
         return proxy
 
     def root_module(self, name: str) -> sandbox.ModuleProxy:

@@ -31,8 +31,14 @@ class ModuleProxy:
     def __init__(self, name: str, attributes: dict[str, Any]) -> None:
         self.__dict__.update(attributes)
         object.__setattr__(self, "_proxy_name", name)
+        object.__setattr__(self, "_proxy_lazy", {})
 
     def __getattr__(self, name: str) -> Any:  # only called for missing attributes
+        load = self._proxy_lazy.pop(name, None)  # a submodule the module itself loads lazily
+        if load is not None:
+            value = load()
+            object.__setattr__(self, name, value)
+            return value
         raise AttributeError(f"module '{self._proxy_name}' has no attribute '{name}'")
 
     def __repr__(self) -> str:

@@ -1,8 +1,13 @@
 import torch
 
 x = torch.tensor([0.25, 1.0, 4.0, 9.0], requires_grad=True)
-for name in ("sqrt", "rsqrt", "reciprocal", "square"):
-    out = getattr(x, name)()
+outs = [
+    ("sqrt", x.sqrt()),
+    ("rsqrt", x.rsqrt()),
+    ("reciprocal", x.reciprocal()),
+    ("square", x.square()),
+]
+for name, out in outs:
     print(name, out)
     print(out.grad_fn.name())
     out.sum().backward()

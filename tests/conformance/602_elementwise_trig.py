@@ -1,8 +1,9 @@
 import torch
 
 x = torch.tensor([-0.5, 0.0, 0.25, 0.75], requires_grad=True)
-for name in ("tan", "asin", "acos", "atan"):
-    out = getattr(torch, name)(x)
+ops = [("tan", torch.tan), ("asin", torch.asin), ("acos", torch.acos), ("atan", torch.atan)]
+for name, op in ops:
+    out = op(x)
     print(name, out)
     print(out.grad_fn.name())
     out.sum().backward()

@@ -1,8 +1,15 @@
 import torch
 
 x = torch.tensor([-2.5, -1.5, -0.4, 0.5, 1.5, 2.7], requires_grad=True)
-for name in ("floor", "ceil", "round", "trunc", "frac"):
-    out = getattr(x, name)()
+ops = [
+    ("floor", lambda t: t.floor()),
+    ("ceil", lambda t: t.ceil()),
+    ("round", lambda t: t.round()),
+    ("trunc", lambda t: t.trunc()),
+    ("frac", lambda t: t.frac()),
+]
+for name, op in ops:
+    out = op(x)
     print(name, out)
     print(out.grad_fn.name())
     out.sum().backward()

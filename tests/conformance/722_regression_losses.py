@@ -3,8 +3,11 @@ import torch.nn.functional as F
 
 pred = torch.tensor([0.5, 2.0, -1.0, 3.0], requires_grad=True)
 target = torch.tensor([1.0, 0.0, -1.0, 5.0])
-for name in ("mse_loss", "l1_loss", "smooth_l1_loss"):
-    fn = getattr(F, name)
+for name, fn in (
+    ("mse_loss", F.mse_loss),
+    ("l1_loss", F.l1_loss),
+    ("smooth_l1_loss", F.smooth_l1_loss),
+):
     loss = fn(pred, target)
     print(name, loss)
     print(loss.grad_fn.name())
