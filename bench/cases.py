@@ -201,7 +201,7 @@ def main(argv: list[str]) -> None:
         print(json.dumps({"case": name, **result}), flush=True)
 
 
-_GC_THRESHOLDS = (100_000, 50, 100)
+_GC_THRESHOLDS = (100_000, 50, 100)  # what the `autodiff` CLI sets (cli/app.py)
 
 if __name__ == "__main__":
     main(sys.argv[1:])

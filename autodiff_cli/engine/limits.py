@@ -115,8 +115,19 @@ def output_count(name: str, datas: list | tuple, params: dict | None) -> int:
     return 0  # the size of an existing input: already under the cap
 
 
+_SIZE_PARAMS = frozenset({"shape", "repeats", "condition"})  # params that can enlarge an output
+
+
 def check_op_output(op: Any, datas: list | tuple, params: dict | None) -> None:
     """Refuse an op whose output would exceed the cap, before its forward allocates it."""
+    if not params or not _SIZE_PARAMS.intersection(params):
+        # broadcasting, matmul, outer and stacking never give more elements than the product
+        # of the inputs' sizes (each counted at least 1): when that fits, so does the output
+        bound = 1
+        for data in datas:
+            bound *= getattr(data, "size", 1) or 1
+        if bound <= _Cap.max_elements:
+            return
     count = output_count(op.name, datas, params)
     if count > _Cap.max_elements:
         check_elements(count)

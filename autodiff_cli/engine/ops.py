@@ -17,7 +17,7 @@ import numpy as np
 from . import dtypes
 from .backends import _sigmoid
 from .optable import defop
-from .tensor import Size, Tensor, apply_binary, apply_inplace, apply_op
+from .tensor import Size, Tensor, apply_binary, apply_inplace, apply_op, apply_unary
 from .views import (  # noqa: F401  (re-exported: the view ops used to live here)
     INDEX,
     SELECT,
@@ -612,7 +612,7 @@ negative = neg
 
 def _unary(op: Any):
     def fn(input: Tensor) -> Tensor:
-        return apply_op(op, (input,))
+        return apply_unary(op, input)
 
     fn.__name__ = op.name
     fn.__doc__ = f"torch.{op.name} (grad_fn {op.grad_fn})"

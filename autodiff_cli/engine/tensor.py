@@ -545,6 +545,21 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     return result
 
 
+def apply_unary(op: Any, x: Tensor) -> Tensor:
+    """The hot path of `apply_op` for a one-input, one-output op without parameters."""
+    data = x._data
+    out = op.forward(data)
+    if not (x._requires_grad and GradMode.enabled) or out.dtype.kind != "f" or op.view:
+        return apply_op(op, (x,)) if op.view else _wrap(out)
+    node = _new_node(op, (_edge(x),))
+    result = _wrap(out, True, node, 0)
+    if data.shape != out.shape or data.dtype != out.dtype:
+        node._meta = (((data.shape, data.dtype),), None)
+    if op.saves:
+        _save(node, op, (x,), result)
+    return result
+
+
 def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
     """Runs `op` forward on `inputs` (Tensors or Python numbers) and records it in the graph."""
     datas = []
@@ -657,6 +672,10 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
         from .inplace import inplace_on_view
 
         return inplace_on_view(op, target, inputs, params)
+    if not GradMode.enabled or not (
+        target._requires_grad or any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
+    ):
+        return _inplace_without_graph(op, target, inputs, params)
     before = _wrap(target._data, target._requires_grad, target._grad_fn, target._output_nr)
     result = apply_op(op, (before, *inputs), params)
     data = result._data
@@ -689,6 +708,26 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
             from .inplace import after_inplace
 
             after_inplace(target)  # views of target now read a new history
+    return target
+
+
+def _inplace_without_graph(op: Any, target: Tensor, inputs: tuple, params: dict | None) -> Tensor:
+    """An in-place op that records nothing (no_grad, or no input requires grad): compute, check
+    the dtype can be kept, write into the existing array, bump the version."""
+    datas = [target._data] + [x._data if isinstance(x, Tensor) else x for x in inputs]
+    if op.promotes and len(datas) > 1:
+        datas, _ = promote(datas, (target, *inputs))
+    if params or len(datas) > 1:
+        limits.check_op_output(op, datas, params)
+    data = _forward(op, datas, params)
+    array = target._array()
+    if data.dtype != array.dtype and not np.can_cast(data.dtype, array.dtype, casting="same_kind"):
+        raise RuntimeError(
+            f"result type {_type_word(data.dtype)} can't be cast to the desired output type "
+            f"{_type_word(array.dtype)}"
+        )
+    np.copyto(array, data, casting="unsafe")
+    target._bump_version()
     return target
 
 

@@ -153,6 +153,7 @@ def get_parser() -> Any:
         start=START_SYMBOLS,
         propagate_positions=True,
         maybe_placeholders=True,
+        lexer="basic",
     )
     cache = _cache_file(text)
     if cache:
