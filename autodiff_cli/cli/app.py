@@ -10,7 +10,6 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-
 GC_THRESHOLDS = (100_000, 50, 100)
 
 

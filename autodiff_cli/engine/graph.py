@@ -265,6 +265,8 @@ class OpNode(Node):
 
     def apply(self, grads: list, backend: Any) -> list:
         op = self.op
+        if self._meta is None and self._params is None and backend is NumpyBackend:
+            return self._apply_simple(op, grads[0])
         saved = self._saved
         if saved:
             if saved is RELEASED or self._versions is not None:
@@ -306,6 +308,32 @@ class OpNode(Node):
                 if in_meta is not None and gi is not None:
                     gi = backend.conform(gi, *in_meta[i])
                 results.append(gi)
+            i += 1
+        return results
+
+    def _apply_simple(self, op: Any, g: Any) -> list:
+        """`apply` for the common case: numpy gradients, one output, no parameters, no
+        broadcasting to undo. (Plain loops: a comprehension is a function call in 3.11.)"""
+        saved = self._saved
+        if saved:
+            if saved is RELEASED or self._versions is not None:
+                saved = self.saved_values()
+            args = []
+            for v in saved:
+                args.append(v._data if isinstance(v, _Tensor) else v)
+        else:
+            args = ()
+        formulas = op.grads
+        variadic = op.variadic
+        results = []
+        i = 0
+        for edge in self.next_functions:
+            if edge[0] is None:
+                results.append(None)
+            elif variadic:
+                results.append(formulas[0](NumpyBackend, g, i, *args))
+            else:
+                results.append(formulas[i](NumpyBackend, g, *args))
             i += 1
         return results
 

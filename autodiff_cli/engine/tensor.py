@@ -540,7 +540,19 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
             ((ad.shape, ad.dtype), (bd.shape, bd.dtype) if cls is Tensor else (None, None)),
             None,
         )
-    if op.saves:
+    if op.cross_saves:  # mul: each input is saved for the other's gradient (as `_save` does)
+        versions: list = []
+        saved_a = _saved_tensor(a, 0, versions) if b_grad else None
+        if not a._requires_grad:
+            saved_b = None
+        elif cls is Tensor:
+            saved_b = _saved_tensor(b, 1, versions)
+        else:
+            saved_b = b
+        node._saved = (saved_a, saved_b)
+        if versions:
+            node._versions = tuple(versions)
+    elif op.saves:
         _save(node, op, (a, b), result)
     return result
 
