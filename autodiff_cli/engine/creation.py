@@ -14,14 +14,30 @@ from .tensor import Tensor, _wrap
 DEFAULT_SEED = 67280421310721  # PyTorch's default CPU seed
 
 
-class _Generator:
-    rng = np.random.default_rng(DEFAULT_SEED)
-    seed = DEFAULT_SEED
+class _RandomState:
+    """The engine's random generator, made on first use (importing numpy.random costs ~10 ms of
+    every one-liner's start-up)."""
+
+    def __init__(self) -> None:
+        self.seed = DEFAULT_SEED
+        self._rng: Any = None
+
+    @property
+    def rng(self) -> Any:
+        if self._rng is None:
+            self._rng = np.random.default_rng(self.seed & 0xFFFFFFFFFFFFFFFF)
+        return self._rng
+
+    def reseed(self, seed: int) -> None:
+        self.seed = int(seed)
+        self._rng = None
+
+
+_Generator = _RandomState()
 
 
 def manual_seed(seed: int) -> Any:
-    _Generator.seed = int(seed)
-    _Generator.rng = np.random.default_rng(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    _Generator.reseed(seed)
     return _GeneratorHandle()
 
 

@@ -145,6 +145,8 @@ def get_parser() -> Any:
     """The shared Lark LALR parser (built once per process; tables cached across processes)."""
     from lark import Lark
 
+    import autodiff_cli.lang.lark_loader  # noqa: F401
+
     path = grammar_path()
     text = path.read_text(encoding="utf-8")
     options: dict[str, Any] = dict(
