@@ -2,8 +2,8 @@
 
 Usage: python tests/record_goldens.py [--python PATH] [--check] [NAME_OR_GLOB ...]
 
-Each `tests/conformance/NNN_name.py` is run with the given interpreter (default
-/work/torchenv/bin/python) from the script's directory; its stdout becomes `NNN_name.out`
+Each `tests/conformance/NNN_name.py` is run with the given interpreter (default: the one named
+by AUTODIFF_TORCH_PYTHON, else this one) from the script's directory; its stdout becomes `NNN_name.out`
 (stderr is ignored). A script that PyTorch itself cannot run is a bug in the script, so a
 non-zero exit status is reported and no golden is written for it. `--check` compares
 instead of writing and exits non-zero when a golden is stale.
@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 CONFORMANCE_DIR = Path(__file__).resolve().parent / "conformance"
-DEFAULT_PYTHON = "/work/torchenv/bin/python"
+DEFAULT_PYTHON = os.environ.get("AUTODIFF_TORCH_PYTHON") or sys.executable
 TIMEOUT_SECONDS = 120
 ADDRESS = re.compile(r"0x[0-9a-f]+")
 

@@ -11,7 +11,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((REPO / "examples").glob("*.py"))
-TORCH_PYTHON = Path(os.environ.get("AUTODIFF_TORCH_PYTHON", "/work/torchenv/bin/python"))
+# a Python with torch installed, to compare the examples against (the comparison skips without)
+TORCH_PYTHON = Path(os.environ.get("AUTODIFF_TORCH_PYTHON") or sys.executable)
 
 
 def run(command: list[str]) -> subprocess.CompletedProcess:
