@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from .inplace import COPY
 from .optable import defop
 from .tensor import Tensor, apply_inplace, apply_op
 
@@ -14,12 +15,6 @@ FILL = defop(
     promotes=False, rules=("0",),
 )  # fmt: skip
 ZERO = defop("zero_", "ZeroBackward0", lambda a: np.zeros_like(a), lambda B, g: g * 0, rules=("0",))
-COPY = defop(
-    "copy_", "CopyBackwards",
-    lambda a, src: np.array(np.broadcast_to(src, np.shape(a)), dtype=np.asarray(a).dtype),
-    lambda B, g: g * 0, lambda B, g: g, promotes=False, rules=("0", "1"),
-)  # fmt: skip
-COPY.node_cls.name = lambda self: "torch::autograd::CopyBackwards"
 
 
 def fill_(self: Tensor, value: Any) -> Tensor:

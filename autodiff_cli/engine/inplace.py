@@ -313,21 +313,3 @@ INDEX_PUT = defop(
     arg_names=("self", "values"),
     rules=("1 outside the written positions", "1 at the written positions"),
 )
-
-
-class FillBackward(Node):
-    """`fill_` / `zero_` on a tensor in a graph: nothing flows back to the old value."""
-
-    __slots__ = ()
-
-    def apply(self, grads: list, backend: Any) -> list:
-        return [None]
-
-
-FillBackward.__name__ = FillBackward.__qualname__ = "FillBackward0"
-
-
-def record_fill(target: Tensor) -> None:
-    node = FillBackward((_edge(target),))
-    target._grad_fn = node
-    target._output_nr = 0

@@ -16,7 +16,15 @@ import numpy as np
 from .. import ops
 from ..creation import _Generator
 from ..matrix import ADDMM, _reshape, matmul
-from ..ops import binary_cross_entropy_with_logits, relu, sigmoid, softplus, tanh  # noqa: F401
+from ..ops import (  # noqa: F401
+    _loss_scale,  # noqa: F401
+    binary_cross_entropy_with_logits,
+    relu,
+    sigmoid,
+    softplus,
+    tanh,
+)
+from ..ops import _reduce_loss as _reduce_np
 from ..optable import defop
 from ..tensor import Tensor, _norm_dim, _wrap, apply_op
 
@@ -48,18 +56,6 @@ def _float_only(x: Tensor, kernel: str) -> None:
         raise NotImplementedError(
             f"\"{kernel}\" not implemented for '{ops._type_word(x._data.dtype)}'"
         )
-
-
-def _reduce_np(loss: np.ndarray, reduction: str) -> np.ndarray:
-    if reduction == "mean":
-        return np.mean(loss, dtype=loss.dtype)
-    if reduction == "sum":
-        return np.sum(loss, dtype=loss.dtype)
-    return loss
-
-
-def _loss_scale(g: Any, reduction: str, n: int) -> Any:
-    return g / n if reduction == "mean" else g
 
 
 def _check_reduction(reduction: str) -> None:
