@@ -692,7 +692,7 @@ case(
 # in-place writes on a non-leaf
 case("fill_", "fill_", lambda T, a: (a * 1).fill_(0.5), In(M))
 case("zero_", "zero_", lambda T, a: (a * 1).zero_(), In(M))
-case("copy_", "copy_", lambda T, a, b: (a * 1).copy_(b), In(M), In((3,)))
+case("copy_", "copy", lambda T, a, b: (a * 1).copy_(b), In(M), In((3,)))
 
 
 # backward formulas that are ops of their own, reached through create_graph

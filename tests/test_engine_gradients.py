@@ -16,6 +16,7 @@ import pytest
 from engine_cases import CASES, Case, make_inputs, outputs_of, to_tensor
 
 import autodiff_cli.engine as E
+import autodiff_cli.engine.nn.functional  # noqa: F401  (loads lazily elsewhere; registers its ops)
 from autodiff_cli.engine.optable import OPS
 
 RTOL = 1e-6

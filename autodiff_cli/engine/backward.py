@@ -176,40 +176,31 @@ def run_backward(
             )
         starts.append(_edge_of(t))
 
-    # 1. dependency counts (and the reverse edges, to prune the walk for autograd.grad)
+    # 1. dependency counts: pending[node] = [edges still to deliver, gradient buffer]
+    #    (one dict entry per node; the reverse edges too when autograd.grad prunes the walk)
     roots_set = {node for node, _ in starts}
-    deps: dict[Node, int] = {}
+    pending: dict[Node, list] = {}
     stack = list(roots_set)
-    if inputs is None:
-        parents = None
-        while stack:
-            for nxt, _ in stack.pop().next_functions:
-                if nxt is not None:
-                    if nxt in deps:
-                        deps[nxt] += 1
-                    else:
-                        deps[nxt] = 1
-                        if nxt not in roots_set:
-                            stack.append(nxt)
-    else:
-        parents = {}
-        while stack:
-            node = stack.pop()
-            for nxt, _ in node.next_functions:
-                if nxt is not None:
+    parents: dict[Node, list] | None = None if inputs is None else {}
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                if parents is not None:
                     parents.setdefault(nxt, []).append(node)
-                    if nxt in deps:
-                        deps[nxt] += 1
-                    else:
-                        deps[nxt] = 1
-                        if nxt not in roots_set:
-                            stack.append(nxt)
-    seen = deps.keys() | roots_set if inputs is not None else None
+                entry = pending.get(nxt)
+                if entry is not None:
+                    entry[0] += 1
+                else:
+                    pending[nxt] = [1, None]
+                    if nxt not in roots_set:
+                        stack.append(nxt)
 
     captures: dict[tuple[Node, int], int] | None = None
     needed: set | None = None
     captured: list | None = None
     if inputs is not None:
+        seen = pending.keys() | roots_set
         captures = {}
         captured = [None] * len(inputs)
         for k, t in enumerate(inputs):
@@ -224,16 +215,15 @@ def run_backward(
             needed.add(node)
             frontier.extend(parents.get(node, ()))
 
-    buffers: dict[Node, list] = {}
     for (node, nr), g in zip(starts, root_grads):
-        buf = buffers.get(node)
-        if buf is None:
-            buf = buffers[node] = [None] * _num_outputs(node)
+        entry = pending.get(node)
+        if entry is None:
+            entry = pending[node] = [0, None]
+        if entry[1] is None:
+            entry[1] = [None] * _num_outputs(node)
+        buf = entry[1]
         buf[nr] = g if buf[nr] is None else buf[nr] + g
-    ready: list = []
-    for node in buffers:
-        if deps.get(node, 0) == 0:
-            ready.append((-node._seq, node))
+    ready = [(-node._seq, node) for node in roots_set if pending[node][0] == 0]
     heapq.heapify(ready)
 
     # 2. execution
@@ -241,16 +231,19 @@ def run_backward(
     GradMode.enabled = create_graph
     heappop, heappush = heapq.heappop, heapq.heappush
     follow = None  # a node made ready by the last one while nothing else waits: skip the heap
+    follow_entry: list = []
     try:
         while True:
             if follow is not None:
-                node = follow
+                node, entry = follow, follow_entry
                 follow = None
             elif ready:
                 node = heappop(ready)[1]
+                entry = pending[node]
             else:
                 break
-            grads = buffers.pop(node)
+            grads = entry[1]
+            entry[1] = None  # the buffer is not needed past this node
             if node.__class__ is AccumulateGrad:
                 _accumulate(node, grads[0], backend, create_graph, accumulate, captures, captured)
                 continue
@@ -278,22 +271,23 @@ def run_backward(
             for nxt, nr in node.next_functions:
                 if nxt is not None:
                     g = outs[i]
-                    buf = buffers.get(nxt)
+                    target = pending[nxt]
+                    buf = target[1]
                     if buf is None:
                         meta = nxt._meta
                         if meta is None or meta[1] is None:
-                            buffers[nxt] = [g]
+                            target[1] = [g]
                         else:
-                            buf = buffers[nxt] = [None] * len(meta[1])
+                            buf = target[1] = [None] * len(meta[1])
                             buf[nr] = g
                     elif g is not None:
                         old = buf[nr]
                         buf[nr] = g if old is None else old + g
-                    left = deps[nxt] - 1
-                    deps[nxt] = left
+                    left = target[0] - 1
+                    target[0] = left
                     if not left:
                         if follow is None and not ready:
-                            follow = nxt
+                            follow, follow_entry = nxt, target
                         else:
                             if follow is not None:
                                 heappush(ready, (-follow._seq, follow))

@@ -532,8 +532,30 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         out = _forward(op, [ad, bd], None)
     if not ((a._requires_grad or b_grad) and GradMode.enabled) or out.dtype.kind != "f":
         return _wrap(out)
-    node = _new_node(op, (_edge(a), _edge(b) if b_grad else NO_EDGE))
-    result = _wrap(out, True, node, 0)
+    # _new_node, _edge and _wrap inlined: this is the hottest path of a scalar loop
+    node = _new(op.node_cls)
+    fn = a._grad_fn
+    node.next_functions = (
+        (fn, a._output_nr) if fn is not None else _edge(a),
+        _edge(b) if b_grad else NO_EDGE,
+    )
+    node._seq = _next_seq()
+    node._saved = ()
+    node._versions = None
+    node._params = None
+    node._meta = None
+    node._hooks = None
+    result = _new(Tensor)
+    result._data = out
+    result._requires_grad = True
+    result._grad_fn = node
+    result._output_nr = 0
+    result._grad = None
+    result._vbox = None
+    result._accum_ref = None
+    result._retains_grad = False
+    result._leaf_hooks = None
+    result._base = None
     shape = out.shape
     if ad.shape != shape or (cls is Tensor and bd.shape != shape):
         node._meta = (
