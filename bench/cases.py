@@ -1,7 +1,7 @@
 """Benchmark cases, each written once as torch-style code and run on a given `torch` module.
 
-Run as `python bench/cases.py BACKEND CASE...` (BACKEND: autodiff | torch | numpy); prints one JSON
-object per case. `bench/run.py` drives it and compares backends side by side.
+Run as `python bench/cases.py BACKEND CASE...` (BACKEND: autodiff | torch); prints one JSON object
+per case. The MLP cases also time the hand-written numpy floor, alternately in the same process. `bench/run.py` drives it and compares backends side by side.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def _mlp_data(np: Any, batch: int, hidden: int) -> tuple:
     return x, y, params
 
 
-def mlp_step(torch: Any, batch: int, hidden: int, steps: int, repeats: int) -> dict:
+def _engine_step(torch: Any, batch: int, hidden: int) -> Callable[[], None]:
     import numpy as np
 
     x_np, y_np, params_np = _mlp_data(np, batch, hidden)
@@ -78,17 +78,10 @@ def mlp_step(torch: Any, batch: int, hidden: int, steps: int, repeats: int) -> d
                 p -= 0.1 * p.grad
                 p.grad = None
 
-    def once() -> float:
-        start = time.perf_counter()
-        for _ in range(steps):
-            step()
-        return time.perf_counter() - start
-
-    step()
-    return {"us_per_step": best_of(once, repeats) / steps * 1e6}
+    return step
 
 
-def mlp_step_numpy(batch: int, hidden: int, steps: int, repeats: int) -> dict:
+def _numpy_step(batch: int, hidden: int) -> Callable[[], None]:
     """The floor: the same step written by hand in numpy (forward, backward, SGD)."""
     import numpy as np
 
@@ -110,14 +103,33 @@ def mlp_step_numpy(batch: int, hidden: int, steps: int, repeats: int) -> dict:
         for p, g in zip((w1, b1, w2, b2, w3, b3), (dw1, db1, dw2, db2, dw3, db3)):
             p -= 0.1 * g
 
-    def once() -> float:
-        start = time.perf_counter()
-        for _ in range(steps):
-            step()
-        return time.perf_counter() - start
+    return step
 
-    step()
-    return {"us_per_step": best_of(once, repeats) / steps * 1e6}
+
+def _time_steps(step: Callable[[], None], steps: int) -> float:
+    start = time.perf_counter()
+    for _ in range(steps):
+        step()
+    return time.perf_counter() - start
+
+
+def mlp_step(
+    torch: Any, batch: int, hidden: int, steps: int, repeats: int, with_floor: bool = False
+) -> dict:
+    """µs per training step; with `with_floor`, the numpy floor too, timed alternately in this
+    same process so that both see the same machine."""
+    engine_step = _engine_step(torch, batch, hidden)
+    floor_step = _numpy_step(batch, hidden) if with_floor else None
+    engine_step()
+    best_engine = best_floor = float("inf")
+    for _ in range(repeats):
+        best_engine = min(best_engine, _time_steps(engine_step, steps))
+        if floor_step is not None:
+            best_floor = min(best_floor, _time_steps(floor_step, steps))
+    result = {"us_per_step": best_engine / steps * 1e6}
+    if floor_step is not None:
+        result["floor_us_per_step"] = best_floor / steps * 1e6
+    return result
 
 
 # -- 7. memory --------------------------------------------------------------------------------------
@@ -176,25 +188,17 @@ def deep_chain(torch: Any, n: int = 200_000) -> dict:
 
 CASES = {
     "scalar_chain": lambda torch: scalar_chain(torch),
-    "small_mlp": lambda torch: mlp_step(torch, 100, 16, steps=200, repeats=7),
-    "large_mlp": lambda torch: mlp_step(torch, 4096, 256, steps=10, repeats=5),
+    "small_mlp": lambda torch: mlp_step(torch, 100, 16, steps=200, repeats=7, with_floor=True),
+    "large_mlp": lambda torch: mlp_step(torch, 4096, 256, steps=10, repeats=7, with_floor=True),
     "memory": lambda torch: memory_growth(torch),
     "peak_memory": lambda torch: peak_memory_graph(torch),
     "deep_chain": lambda torch: deep_chain(torch),
-}
-NUMPY_CASES = {
-    "small_mlp": lambda: mlp_step_numpy(100, 16, steps=200, repeats=7),
-    "large_mlp": lambda: mlp_step_numpy(4096, 256, steps=10, repeats=5),
 }
 
 
 def main(argv: list[str]) -> None:
     backend, names = argv[0], argv[1:]
     gc.set_threshold(*_GC_THRESHOLDS)  # the same collector settings for every backend
-    if backend == "numpy":
-        for name in names:
-            print(json.dumps({"case": name, **NUMPY_CASES[name]()}), flush=True)
-        return
     torch = load_backend(backend)
     for name in names:
         result = CASES[name](torch)

@@ -2,8 +2,9 @@
 
     python bench/run.py [--torch-python PATH] [--quick]
 
-Engine cases run in fresh subprocesses per backend (`bench/cases.py`): autodiff, PyTorch (when a
-Python with torch is found: this interpreter, or --torch-python) and hand-written numpy (the floor).
+Engine cases run in fresh subprocesses per backend (`bench/cases.py`): autodiff (with the
+hand-written numpy floor timed alternately in the same process) and PyTorch (when a Python with
+torch is found: this interpreter, or --torch-python).
 The language's own overhead, parsing speed and start-up are measured here directly.
 """
 
@@ -22,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).resolve().parent / "cases.py"
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 ENGINE_CASES = ["scalar_chain", "small_mlp", "large_mlp", "memory", "peak_memory", "deep_chain"]
 
@@ -150,25 +152,10 @@ def parse_speed(lines: int = 10_000, repeats: int = 3) -> dict:
 
 # -- 6. start-up --------------------------------------------------------------------------------------
 def startup(repeats: int = 15) -> dict:
-    """Both commands as an installed package runs them: with compiled bytecode (pip compiles it
-    at install time; numpy's is there), so the project's .pyc files are compiled first."""
-    import compileall
+    from startup import best_of  # bench/startup.py, beside this file
 
-    compileall.compile_dir(str(ROOT / "autodiff_cli"), quiet=1)
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    one_liner = [sys.executable, "-m", "autodiff_cli", "grad", "x**2*sin(x)", "--at", "x=3"]
-    numpy_only = [sys.executable, "-c", "import numpy"]
-
-    def time_cmd(cmd: list[str]) -> float:
-        start = time.perf_counter()
-        subprocess.run(cmd, env=env, capture_output=True, check=True)
-        return time.perf_counter() - start
-
-    ours = theirs = float("inf")
-    for _ in range(repeats):  # interleaved
-        theirs = min(theirs, time_cmd(numpy_only))
-        ours = min(ours, time_cmd(one_liner))
-    return {"one_liner_s": ours, "numpy_s": theirs, "ratio": ours / theirs}
+    numpy_s, one_liner_s = best_of(repeats)
+    return {"one_liner_s": one_liner_s, "numpy_s": numpy_s, "ratio": one_liner_s / numpy_s}
 
 
 def fmt(value: float, digits: int = 2) -> str:
@@ -188,7 +175,10 @@ def main() -> int:
         if torch_python
         else {}
     )
-    floor = run_cases(sys.executable, "numpy", ["small_mlp", "large_mlp"])
+    floor = {
+        name: {"us_per_step": ours[name]["floor_us_per_step"]}
+        for name in ("small_mlp", "large_mlp")
+    }
     overhead = script_overhead()
     parsing = parse_speed()
     start = startup()
