@@ -263,3 +263,17 @@ def test_plain_and_shell_completion_options_exist():
     assert "--install-completion" in autodiff("--help").stdout
     styled = autodiff("grad", "x*x", "--at", "x=2", "--plain", FORCE_COLOR="1")
     assert "\x1b[" not in styled.stdout
+
+
+def test_settings_of_one_script_do_not_leak_into_the_next(script):
+    first = script(
+        "first.py",
+        "import torch\ntorch.set_printoptions(precision=2)\ntorch.set_grad_enabled(False)\n"
+        "torch.set_default_dtype(torch.float64)\nprint(torch.tensor(1/3))\n",
+    )
+    second = script(
+        "second.py", "import torch\nprint(torch.tensor(1/3), torch.is_grad_enabled())\n"
+    )
+    done = autodiff("run", first, second)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "tensor(0.33)\ntensor(0.3333) True\n"  # float64 is the default there

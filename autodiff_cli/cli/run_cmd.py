@@ -96,6 +96,7 @@ def run_script(script: Script, *, debug: bool, stdout: Any = None) -> bool:
     from autodiff_cli.lang import run_source
 
     stream = stdout if stdout is not None else sys.stdout
+    _reset_engine()
     try:
         with warnings_to_stderr(script.name):
             run_source(script.source, script.name, stdout=stream)
@@ -105,6 +106,13 @@ def run_script(script: Script, *, debug: bool, stdout: Any = None) -> bool:
     finally:
         stream.flush()
     return True
+
+
+def _reset_engine() -> None:
+    """Each script starts from the engine's defaults (grad mode, dtype, print options, seed)."""
+    engine = sys.modules.get("autodiff_cli.engine")
+    if engine is not None:  # nothing to reset before the first script imports it
+        engine.reset_global_state()
 
 
 def run_captured(script: Script, *, debug: bool) -> Outcome:

@@ -231,3 +231,15 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY_SUBMODULES))
+
+
+def reset_global_state() -> None:
+    """Back to a fresh process's settings: grad mode, default dtype, print options, random seed.
+    The CLI calls it between scripts so that one script's settings never leak into the next."""
+    from .creation import DEFAULT_SEED
+    from .grad_mode import GradMode
+
+    GradMode.enabled = True
+    set_default_dtype(float32)
+    set_printoptions(profile="default")
+    manual_seed(DEFAULT_SEED)

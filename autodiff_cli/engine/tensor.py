@@ -345,7 +345,11 @@ class Tensor:
     def __repr__(self) -> str:
         from .printing import format_tensor
 
-        return format_tensor(np.asarray(self._data), suffixes=self._repr_suffixes())
+        return format_tensor(
+            np.asarray(self._data),
+            suffixes=self._repr_suffixes(),
+            default_dtype=dtypes.get_default_dtype().name,
+        )
 
     def _repr_suffixes(self) -> list[str]:
         if self._grad_fn is not None:

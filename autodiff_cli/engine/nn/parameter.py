@@ -30,9 +30,12 @@ class Parameter(Tensor):
             self._vbox = data._version_box()
 
     def __repr__(self) -> str:
+        from ..dtypes import get_default_dtype
         from ..printing import format_parameter
 
-        return format_parameter(np.asarray(self._data), self._repr_suffixes())
+        return format_parameter(
+            np.asarray(self._data), self._repr_suffixes(), default_dtype=get_default_dtype().name
+        )
 
     __str__ = __repr__
 
