@@ -16,7 +16,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -48,11 +47,13 @@ def run_cases(python: str, backend: str, names: list[str]) -> dict[str, dict]:
 
 
 def find_torch_python(explicit: str | None) -> str | None:
+    """The interpreter to run the PyTorch side with: --torch-python, else this one or
+    $AUTODIFF_TORCH_PYTHON, whichever imports torch."""
     candidates = (
         [explicit] if explicit else [sys.executable, os.environ.get("AUTODIFF_TORCH_PYTHON")]
     )
     for python in candidates:
-        if python and shutil.which(python) or (python and Path(python).exists()):
+        if python and (shutil.which(python) or Path(python).exists()):
             probe = subprocess.run(
                 [python, "-c", "import torch"], capture_output=True, check=False, timeout=120
             )
@@ -247,5 +248,4 @@ def main() -> int:
 _HEADER = ("case", "measured", "ratio", "goal", "result")
 
 if __name__ == "__main__":
-    with tempfile.TemporaryDirectory():
-        sys.exit(main())
+    sys.exit(main())

@@ -467,8 +467,6 @@ LE = defop("le", None, np.less_equal)
 GT = defop("gt", None, np.greater)
 GE = defop("ge", None, np.greater_equal)
 LOGICAL_NOT = defop("logical_not", None, np.logical_not)
-FLOOR_DIVIDE = defop("floor_divide", None, np.floor_divide)
-REMAINDER = defop("remainder", None, np.remainder)
 ISNAN = defop("isnan", None, np.isnan)
 
 # linear algebra: the matmul family is declared in matrix.py
@@ -557,6 +555,8 @@ def mul(input: Any, other: Any) -> Tensor:
 
 def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode == "floor":
+        from .elementwise import floor_divide  # the op lives with `//` and `%`
+
         return floor_divide(input, other)
     if rounding_mode == "trunc":
         return trunc(div(input, other))
@@ -568,21 +568,6 @@ def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
 true_divide = divide = div
 multiply = mul
 subtract = sub
-
-
-def floor_divide(input: Any, other: Any) -> Tensor:
-    if not isinstance(input, Tensor):
-        return apply_op(FLOOR_DIVIDE, (_as_tensor(input, other), other))
-    return apply_op(FLOOR_DIVIDE, (input, _operand(other)))
-
-
-def remainder(input: Any, other: Any) -> Tensor:
-    if not isinstance(input, Tensor):
-        return apply_op(REMAINDER, (_as_tensor(input, other), other))
-    return apply_op(REMAINDER, (input, _operand(other)))
-
-
-fmod = remainder
 
 
 def _as_tensor(value: Any, like: Tensor) -> Tensor:
@@ -777,9 +762,6 @@ def _attach_tensor_methods() -> None:
         "square": square,
         "neg": neg,
         "negative": neg,
-        "floor_divide": floor_divide,
-        "remainder": remainder,
-        "fmod": remainder,
         "exp": exp,
         "log": log,
         "log2": log2,
@@ -876,10 +858,6 @@ def _attach_tensor_methods() -> None:
     Tensor.__rtruediv__ = lambda self, other: (
         mul(reciprocal(self), other) if _is_number(other) else NotImplemented
     )
-    Tensor.__floordiv__ = _binary(floor_divide)
-    Tensor.__rfloordiv__ = _binary(floor_divide, swap=True)
-    Tensor.__mod__ = _binary(remainder)
-    Tensor.__rmod__ = _binary(remainder, swap=True)
     Tensor.__pow__ = _binary(pow)
     Tensor.__rpow__ = lambda self, other: pow(other, self) if _is_number(other) else NotImplemented
     # `@` is attached by matrix.py with the matmul family
