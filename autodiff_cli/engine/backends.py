@@ -22,6 +22,9 @@ def _sum_to_axes(shape: tuple, target: tuple) -> tuple[int, ...]:
     return tuple(axes)
 
 
+_add_reduce = np.add.reduce  # np.sum without its Python wrapper
+
+
 class NumpyBackend:
     """Formulas on plain numpy arrays: the fast path of an ordinary backward pass."""
 
@@ -52,9 +55,12 @@ class NumpyBackend:
         if shape is None:
             return g
         if g.shape != shape:
+            if g.shape[1:] == shape:  # the common case of a bias: sum over the first axis
+                g = _add_reduce(g, 0)
+                return g if g.dtype == dtype or dtype.kind != "f" else g.astype(dtype)
             axes = _sum_to_axes(g.shape, shape)
             if axes:
-                g = np.sum(g, axis=axes, keepdims=True)
+                g = _add_reduce(g, axes, None, None, True)
             g = np.reshape(g, shape)
         if g.dtype != dtype and dtype.kind == "f":
             g = g.astype(dtype)
@@ -121,6 +127,8 @@ class NumpyBackend:
 
     @staticmethod
     def transpose(g: Any, d0: int = 0, d1: int = 1) -> Any:
+        if g.__class__ is np.ndarray:
+            return g.swapaxes(d0, d1) if g.ndim >= 2 else g
         return np.swapaxes(g, d0, d1) if np.ndim(g) >= 2 else g
 
     @staticmethod
@@ -163,8 +171,7 @@ class NumpyBackend:
 
 
 def _sigmoid(x: Any) -> Any:
-    with np.errstate(over="ignore"):
-        return 1.0 / (1.0 + np.exp(-x))
+    return 1.0 / (1.0 + np.exp(-x))  # overflow to inf gives 0, silently (engine's np.seterr)
 
 
 class TensorBackend:

@@ -404,7 +404,7 @@ def _store_grad(var: Tensor, g: Any, backend: Any, create_graph: bool) -> None:
         else:
             current._data = current._data + g._data
         return
-    if np.shape(g) != var._data.shape:
+    if (g.shape if g.__class__ is np.ndarray else np.shape(g)) != var._data.shape:
         g = NumpyBackend.conform(g, var._data.shape, var._data.dtype)
     if current is None:
         var._grad = _wrap(np.array(g, dtype=var._data.dtype, copy=True))

@@ -306,7 +306,9 @@ class OpNode(Node):
                 else:
                     gi = formulas[i](backend, g, *args)
                 if in_meta is not None and gi is not None:
-                    gi = backend.conform(gi, *in_meta[i])
+                    shape, dtype = in_meta[i]
+                    if shape is not None and (gi.shape != shape or gi.dtype != dtype):
+                        gi = backend.conform(gi, shape, dtype)
                 results.append(gi)
             i += 1
         return results

@@ -67,6 +67,12 @@ def broadcast_count(*shapes: tuple) -> int:
     return count
 
 
+def check_broadcast_arrays(a: Any, b: Any) -> None:
+    """Refuse broadcasting numpy arrays `a` and `b` to more elements than the cap."""
+    if (a.size or 1) * (b.size or 1) > _Cap.max_elements:  # a bound of the broadcast's size
+        check_broadcast(a.shape, b.shape)
+
+
 def check_broadcast(*shapes: tuple) -> None:
     count = broadcast_count(*shapes)
     if count > _Cap.max_elements:

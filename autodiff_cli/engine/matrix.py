@@ -185,10 +185,18 @@ def _det_grad(B: Any, g: Any, a: Any, r: Any) -> Any:
 
 
 def _mm_np(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Matrix products rounded as PyTorch's CPU BLAS rounds them: for small float products, each
-    term rounded then summed in order (no fused multiply-add); otherwise numpy's BLAS."""
+    """Matrix products rounded as PyTorch's CPU BLAS (MKL) rounds them: small float products whose
+    MKL kernel sums each rounded term in order (no fused multiply-add) are emulated so; the rest
+    go to numpy's BLAS, which rounds as MKL's kernels do for wide outputs (measured against
+    PyTorch 2.13 over a grid of shapes: tests/test_matmul_rounding.py)."""
     n, k, m = a.shape[-2], a.shape[-1], b.shape[-1]
-    if a.dtype.kind != "f" or k == 0 or n * k * m >= _SMALL_GEMM:
+    if (
+        a.dtype.kind != "f"
+        or k == 0
+        or n * k * m >= _SMALL_GEMM
+        or (m >= 16 and n >= 4)  # MKL's wide kernel: numpy's BLAS matches it
+        or (m == 1 and n >= 2 and k >= 8 and n * k >= 32)  # MKL's gemv: neither matches; fast
+    ):
         return np.matmul(a, b)
     terms = a[..., :, :, None] * b[..., None, :, :]
     out = np.array(terms[..., 0, :])
@@ -573,7 +581,8 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{k} and {k2}x{m})")
         return squeeze_dims(mm(_unsqueeze(input, 0), other), (0,))
     if da == 2 and db == 2:
-        return mm(input, other)
+        _check_mm_shapes(input, other)
+        return apply_op(MM, (input, other))
     if _should_fold(input, other):
         return _folded_matmul(input, other)
     return _batched_matmul(input, other)
@@ -772,6 +781,9 @@ def _attach() -> None:
         setattr(ops, name, methods[name])
 
     def _matmul_method(self: Tensor, other: Any) -> Any:
+        if self._data.ndim == 2 and other.__class__ is Tensor and other._data.ndim == 2:
+            _check_mm_shapes(self, other)  # the common case of `matmul`, without its dispatch
+            return apply_op(MM, (self, other))
         return matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 
     def _rmatmul_method(self: Tensor, other: Any) -> Any:

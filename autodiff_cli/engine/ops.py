@@ -153,8 +153,8 @@ def _bce_target_grad(
 
 
 def _reduce_loss(loss: Any, reduction: str) -> Any:
-    if reduction == "mean":
-        return np.mean(loss, dtype=loss.dtype)
+    if reduction == "mean":  # np.mean's arithmetic, without its Python wrapper
+        return loss.dtype.type(np.add.reduce(loss, axis=None, dtype=loss.dtype) / loss.size)
     if reduction == "sum":
         return np.sum(loss, dtype=loss.dtype)
     return loss
@@ -174,8 +174,8 @@ def _loss_scale(g: Any, reduction: str, n: int) -> Any:
 # --------------------------------------------------------------------------------------------
 
 # arithmetic
-ADD = defop("add", "AddBackward0", operator.add, lambda B, g: g, lambda B, g: g, rules=("1", "1"))
-SUB = defop("sub", "SubBackward0", operator.sub, lambda B, g: g, lambda B, g: -g, rules=("1", "-1"))
+ADD = defop("add", "AddBackward0", np.add, lambda B, g: g, lambda B, g: g, rules=("1", "1"))
+SUB = defop("sub", "SubBackward0", np.subtract, lambda B, g: g, lambda B, g: -g, rules=("1", "-1"))
 ADD_ALPHA = defop(
     "add_alpha",
     "AddBackward0",
@@ -198,7 +198,7 @@ RSUB = defop(
 MUL = defop(
     "mul",
     "MulBackward0",
-    operator.mul,
+    np.multiply,
     lambda B, g, a, b: g * b,
     lambda B, g, a, b: g * a,
     saves=(0, 1),
@@ -503,7 +503,7 @@ BCE_WITH_LOGITS = defop(
 
 
 def _numel(x: Any) -> int:
-    return int(np.prod(x.shape, dtype=np.int64)) if len(x.shape) else 1
+    return math.prod(x.shape)
 
 
 # --------------------------------------------------------------------------------------------
@@ -886,6 +886,8 @@ def _attach_tensor_methods() -> None:
 
     def _iop(op: Any):
         def method(self: Tensor, other: Any) -> Any:
+            if other.__class__ is Tensor or other.__class__ is float:
+                return apply_inplace(op, self, (other,))
             if not isinstance(other, (Tensor, bool, int, float, np.generic)):
                 return NotImplemented
             return inplace(op, self, other)

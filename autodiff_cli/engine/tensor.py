@@ -32,6 +32,7 @@ FLOAT_ONLY_MESSAGE = "only Tensors of floating point dtype can require gradients
 _new = object.__new__
 _next_seq = _sequence.__next__
 _ndarray = np.ndarray
+_ufunc = np.ufunc
 _generic = np.generic
 
 
@@ -524,7 +525,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
             return apply_op(op, (a, b))
         b_grad = b._requires_grad
         if ad.shape != bd.shape:
-            limits.check_broadcast(ad.shape, bd.shape)
+            limits.check_broadcast_arrays(ad, bd)
     elif cls is float and ad.dtype.kind == "f":
         bd = b
         b_grad = False
@@ -602,14 +603,22 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
     """Runs `op` forward on `inputs` (Tensors or Python numbers) and records it in the graph."""
     datas = []
     needs_grad = False
+    first_dtype = None
+    uniform = True  # every input a Tensor of one dtype: nothing to promote
     for x in inputs:
         if isinstance(x, Tensor):
-            datas.append(x._data)
+            d = x._data
+            datas.append(d)
             if x._requires_grad:
                 needs_grad = True
+            if first_dtype is None:
+                first_dtype = d.dtype
+            elif uniform and d.dtype != first_dtype:
+                uniform = False
         else:
             datas.append(x)
-    if op.promotes and len(inputs) > 1:
+            uniform = False
+    if op.promotes and not uniform and len(inputs) > 1:
         datas, _ = promote(datas, inputs)
     if params or len(datas) > 1:
         limits.check_op_output(op, datas, params)
@@ -619,9 +628,14 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
         if op.view:
             mark_view(result, inputs[0])
         return result
-    node = _new_node(op, tuple(_edge(x) if isinstance(x, Tensor) else NO_EDGE for x in inputs))
-    if params and op.keeps_params:
-        node._params = params
+    node = _new(op.node_cls)
+    node.next_functions = tuple([_edge(x) if isinstance(x, Tensor) else NO_EDGE for x in inputs])
+    node._seq = _next_seq()
+    node._saved = ()
+    node._versions = None
+    node._params = params if params and op.keeps_params else None
+    node._meta = None
+    node._hooks = None
     if op.n_outputs == 1:
         result = _wrap(out, True, node, 0)
         out_shape, out_dtype = out.shape, out.dtype
@@ -634,12 +648,15 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
     for x in inputs:
         if isinstance(x, Tensor):
             d = x._data
-            if d.shape != out_shape or d.dtype != out_dtype:
-                in_meta = tuple(
-                    (x._data.shape, x._data.dtype) if isinstance(x, Tensor) else (None, None)
-                    for x in inputs
-                )
-                break
+            if d.shape == out_shape and d.dtype == out_dtype:
+                continue
+        else:
+            continue
+        in_meta = tuple(
+            (x._data.shape, x._data.dtype) if isinstance(x, Tensor) else (None, None)
+            for x in inputs
+        )
+        break
     if in_meta is not None or out_meta is not None:
         node._meta = (in_meta, out_meta)
     if op.saves:
@@ -752,6 +769,22 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
 def _inplace_without_graph(op: Any, target: Tensor, inputs: tuple, params: dict | None) -> Tensor:
     """An in-place op that records nothing (no_grad, or no input requires grad): compute, check
     the dtype can be kept, write into the existing array, bump the version."""
+    if not params and len(inputs) == 1 and op.forward.__class__ is _ufunc:
+        # a ufunc writes straight into the target's array when nothing needs promoting
+        array, other = target._data, inputs[0]
+        if isinstance(other, Tensor):
+            other = other._data
+            same_kind = other.dtype == array.dtype
+        else:
+            same_kind = other.__class__ is float and array.dtype.kind == "f"
+        if same_kind and array.__class__ is _ndarray:
+            try:
+                op.forward(array, other, out=array)
+            except (ValueError, TypeError):
+                pass  # read-only, or a shape that does not fit: the general path reports it
+            else:
+                target._bump_version()
+                return target
     datas = [target._data] + [x._data if isinstance(x, Tensor) else x for x in inputs]
     if op.promotes and len(datas) > 1:
         datas, _ = promote(datas, (target, *inputs))
