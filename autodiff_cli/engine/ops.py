@@ -174,8 +174,8 @@ def _loss_scale(g: Any, reduction: str, n: int) -> Any:
 # --------------------------------------------------------------------------------------------
 
 # arithmetic
-ADD = defop("add", "AddBackward0", np.add, lambda B, g: g, lambda B, g: g, rules=("1", "1"))
-SUB = defop("sub", "SubBackward0", np.subtract, lambda B, g: g, lambda B, g: -g, rules=("1", "-1"))
+ADD = defop("add", "AddBackward0", operator.add, lambda B, g: g, lambda B, g: g, rules=("1", "1"))
+SUB = defop("sub", "SubBackward0", operator.sub, lambda B, g: g, lambda B, g: -g, rules=("1", "-1"))
 ADD_ALPHA = defop(
     "add_alpha",
     "AddBackward0",
@@ -198,7 +198,7 @@ RSUB = defop(
 MUL = defop(
     "mul",
     "MulBackward0",
-    np.multiply,
+    operator.mul,
     lambda B, g, a, b: g * b,
     lambda B, g, a, b: g * a,
     saves=(0, 1),

@@ -8,6 +8,7 @@ declared in `ops.py`.
 
 from __future__ import annotations
 
+import operator
 import warnings
 import weakref
 from collections.abc import Callable
@@ -32,7 +33,8 @@ FLOAT_ONLY_MESSAGE = "only Tensors of floating point dtype can require gradients
 _new = object.__new__
 _next_seq = _sequence.__next__
 _ndarray = np.ndarray
-_ufunc = np.ufunc
+# forwards that are Python operators, and the ufuncs that run them in place (`out=`)
+_INPLACE_UFUNCS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply}
 _generic = np.generic
 
 
@@ -769,8 +771,9 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
 def _inplace_without_graph(op: Any, target: Tensor, inputs: tuple, params: dict | None) -> Tensor:
     """An in-place op that records nothing (no_grad, or no input requires grad): compute, check
     the dtype can be kept, write into the existing array, bump the version."""
-    if not params and len(inputs) == 1 and op.forward.__class__ is _ufunc:
-        # a ufunc writes straight into the target's array when nothing needs promoting
+    ufunc = _INPLACE_UFUNCS.get(op.forward)
+    if ufunc is not None and not params and len(inputs) == 1:
+        # the ufunc writes straight into the target's array when nothing needs promoting
         array, other = target._data, inputs[0]
         if isinstance(other, Tensor):
             other = other._data
@@ -779,7 +782,7 @@ def _inplace_without_graph(op: Any, target: Tensor, inputs: tuple, params: dict 
             same_kind = other.__class__ is float and array.dtype.kind == "f"
         if same_kind and array.__class__ is _ndarray:
             try:
-                op.forward(array, other, out=array)
+                ufunc(array, other, out=array)
             except (ValueError, TypeError):
                 pass  # read-only, or a shape that does not fit: the general path reports it
             else:
