@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -315,3 +316,74 @@ def test_next_indent_and_is_finished():
     assert not is_finished("def f(x):\n    return x", complete)
     assert is_finished("def f(x):\n    return x\n", complete)
     assert is_finished(":vars", complete)
+
+
+class _Log:
+    """Collects what the child printed (pexpect's `logfile_read`)."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def _vars_table(tmp_path: Path, no_color: bool, *args: str) -> str:
+    """A terminal session that runs `:vars`; returns what the REPL printed from the table on."""
+    pexpect = pytest.importorskip("pexpect")
+    env = environment()
+    env.update(TERM="xterm-256color", XDG_STATE_HOME=str(tmp_path / "state"))
+    env["PROMPT_TOOLKIT_NO_CPR"] = "1"
+    if no_color:
+        env["NO_COLOR"] = "1"
+    log = _Log()
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "autodiff_cli", *args],
+        cwd=str(tmp_path),
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(40, 200),
+    )
+    child.logfile_read = log
+    try:
+        child.expect(">>>")
+        child.send("w = torch.tensor([1.0, 2.0], requires_grad=True)\r")
+        child.expect(">>>")
+        child.send("loss = (w * w).sum(); loss.backward()\r")
+        child.expect(">>>")
+        child.send(":vars\r")
+        child.expect("SumBackward0")
+        child.expect(">>>")
+        child.sendcontrol("d")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    out = "".join(log.parts)
+    return out[out.index("requires_grad") - 200 :]
+
+
+_COLOURS = re.compile(r"\x1b\[([0-9;]*)m")  # ANSI colour and style sequences
+
+
+def test_terminal_output_is_styled_rich_tables(tmp_path: Path):
+    table = _vars_table(tmp_path, no_color=False)
+    assert "SumBackward0" in table
+    assert "┃" in table or "│" in table  # Rich's table borders
+    codes = [c for c in _COLOURS.findall(table) if c not in ("", "0")]
+    assert any(c.split(";")[0] == "1" for c in codes), codes[:10]  # bold headers
+    assert any(part in ("3" + d for d in "1234567") or part.startswith("38") for c in codes
+               for part in c.split(";")), codes[:10]  # fmt: skip  # a foreground colour
+
+
+@pytest.mark.parametrize("how", ["NO_COLOR", "--plain"])
+def test_no_color_and_plain_turn_styling_off(tmp_path: Path, how: str):
+    args = ("repl", "--plain") if how == "--plain" else ()
+    table = _vars_table(tmp_path, how == "NO_COLOR", *args)
+    table = table[: table.index("SumBackward0") + 40]  # Rich's table, not the next prompt
+    assert "requires_grad" in table
+    assert [c for c in _COLOURS.findall(table) if c not in ("", "0")] == []
