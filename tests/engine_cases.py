@@ -406,7 +406,7 @@ case("dot-matmul", "dot", lambda T, a, b: a @ b, In((4,)), In((4,)))
 case("mv", "mv", lambda T, a, b: T.mv(a, b), In((2, 3)), In((3,)))
 case("mv-matmul", "mv", lambda T, a, b: a @ b, In((2, 3)), In((3,)))
 case("outer", "mul", lambda T, a, b: T.outer(a, b), In((3,)), In((4,)))
-case("squeeze_dims-vec-mat", "squeeze_dims", lambda T, a, b: a @ b, In((3,)), In((3, 4)))
+case("squeeze_-vec-mat", "squeeze_dim_", lambda T, a, b: a @ b, In((3,)), In((3, 4)))
 case("unsafe_view-3d-vec-mv", "_unsafe_view", lambda T, a, b: a @ b, In((2, 2, 3)), In((3,)))
 
 case("unsafe_view-2d-3d", "clone", lambda T, a, b: a @ b, In((2, 3)), In((2, 3, 4)))
@@ -696,6 +696,11 @@ case("copy_", "copy", lambda T, a, b: (a * 1).copy_(b), In(M), In((3,)))
 
 
 # backward formulas that are ops of their own, reached through create_graph
+def _grad_of_nn(fn: Callable[[Any, Any], Any]) -> Callable[..., Any]:
+    """`_grad_of` for `fn(T, x)`, which needs the module (`T.nn.functional`)."""
+    return lambda T, x, v: T.autograd.grad(fn(T, x), x, grad_outputs=v, create_graph=True)[0]
+
+
 def _grad_of(fn: Callable[[Any], Any]) -> Callable[..., Any]:
     """The create_graph gradient of `fn(x)` for a grad output `v`: differentiable in x and v."""
     return lambda T, x, v: T.autograd.grad(fn(x), x, grad_outputs=v, create_graph=True)[0]
@@ -703,6 +708,99 @@ def _grad_of(fn: Callable[[Any], Any]) -> Callable[..., Any]:
 
 case("tanh_backward", "tanh_backward", _grad_of(lambda x: x.tanh()), In(M), In(M))
 case("sigmoid_backward", "sigmoid_backward", _grad_of(lambda x: x.sigmoid()), In(M), In(M))
+
+
+def _grad_of_loss(name: str, **kwargs: Any) -> Callable[..., Any]:
+    """The create_graph gradient in `x` of `F.<name>(x, t, **kwargs)` for a grad output `v`:
+    differentiable in x, t and v."""
+
+    def fn(T: Any, x: Any, t: Any, v: Any) -> Any:
+        loss = getattr(T.nn.functional, name)(x, t, **kwargs)
+        return T.autograd.grad(loss, x, grad_outputs=v, create_graph=True)[0]
+
+    return fn
+
+
+def _grad_of_nll(T: Any, x: Any, v: Any) -> Any:
+    loss = T.nn.functional.nll_loss(x, T.tensor([2, 0, 1]), reduction="sum")
+    return T.autograd.grad(loss, x, grad_outputs=v, create_graph=True)[0]
+
+
+_F = "_softmax_backward_data"
+case(_F, _F, _grad_of(lambda x: x.softmax(1)), In(M), In(M))
+_F = "_log_softmax_backward_data"
+case(_F, _F, _grad_of(lambda x: x.log_softmax(-1)), In(M), In(M))
+case(
+    "gelu_backward",
+    "gelu_backward",
+    _grad_of_nn(lambda T, x: T.nn.functional.gelu(x)),
+    In(M),
+    In(M),
+)
+case(
+    "gelu_backward-tanh",
+    "gelu_backward",
+    _grad_of_nn(lambda T, x: T.nn.functional.gelu(x, approximate="tanh")),
+    In(M),
+    In(M),
+)
+case(
+    "elu_backward",
+    "elu_backward",
+    _grad_of_nn(lambda T, x: T.nn.functional.elu(x, alpha=1.5)),
+    In(M, _nonzero),
+    In(M),
+)
+case(
+    "leaky_relu_backward",
+    "leaky_relu_backward",
+    _grad_of_nn(lambda T, x: T.nn.functional.leaky_relu(x, 0.2)),
+    In(M, _nonzero),
+    In(M),
+)
+_F = "mse_loss_backward"
+case(_F, _F, _grad_of_loss("mse_loss"), In(M), In(M), In(()))
+case(_F + "-none", _F, _grad_of_loss("mse_loss", reduction="none"), In(M), In(M), In(M))
+_F = "smooth_l1_loss_backward"
+case(
+    _F,
+    _F,
+    _grad_of_loss("smooth_l1_loss", beta=0.5),
+    In(M),
+    In(M),
+    In(()),
+    second_order=False,
+    notes="piecewise: the derivative jumps where |input - target| = beta",
+)
+_F = "huber_loss_backward"
+case(
+    _F,
+    _F,
+    _grad_of_loss("huber_loss", reduction="sum", delta=0.7),
+    In(M),
+    In(M),
+    In(()),
+    second_order=False,
+    notes="piecewise: the derivative jumps where |input - target| = delta",
+)
+_F = "binary_cross_entropy_backward"
+case(
+    _F,
+    _F,
+    _grad_of_loss("binary_cross_entropy"),
+    In(M, _probability),
+    In(M, _probability),
+    In(()),
+)
+case(
+    _F + "-none",
+    _F,
+    _grad_of_loss("binary_cross_entropy", reduction="none"),
+    In(M, _probability),
+    In(M, _probability),
+    In(M),
+)
+case("nll_loss_backward", "nll_loss_backward", _grad_of_nll, In((3, 4)), In(()))
 
 # the backward of select and index, reached through create_graph
 case("select_backward", "select_backward", _grad_of_select, In((3,)))

@@ -203,9 +203,13 @@ class TensorBackend:
 
     @staticmethod
     def conform(g: Any, shape: tuple | None, dtype: Any) -> Any:
+        """PyTorch's sum_to: a 0-d target takes `g.sum()` (SumBackward0), others sum with
+        keepdim then view off the leading dimensions."""
         if shape is None:
             return g
-        if tuple(g.shape) != shape:
+        if shape == () and g.ndim:
+            g = g.sum()
+        elif tuple(g.shape) != shape:
             axes = _sum_to_axes(tuple(g.shape), shape)
             if axes:
                 g = g.sum(axes, keepdim=True)
@@ -280,8 +284,14 @@ class TensorBackend:
         return ops.where(cond, a, b)
 
     @staticmethod
-    def transpose(g: Any, d0: int = 0, d1: int = 1) -> Any:
-        return g.transpose(d0, d1) if g.ndim >= 2 else g
+    def transpose(g: Any, d0: int | None = None, d1: int | None = None) -> Any:
+        """`transpose(g)` of a matrix is PyTorch's `g.t()` (TBackward0), as in the mm
+        formulas; explicit dims are `g.transpose(d0, d1)` (TransposeBackward0)."""
+        if g.ndim < 2:
+            return g
+        if d0 is None:
+            return g.t() if g.ndim == 2 else g.transpose(0, 1)
+        return g.transpose(d0, d1)
 
     @staticmethod
     def zeros_like(x: Any) -> Any:

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from . import ops
+from .formula_ops import mul_scalar
 from .ops import _float_input, _operand
 from .optable import defop
 from .tensor import Tensor, apply_op
@@ -28,10 +29,17 @@ def _erfc(a: Any) -> Any:
     return np.vectorize(math.erfc, otypes=[a.dtype])(a)
 
 
+def _atan2_grad(B: Any, g: Any, numerator: Any, a: Any, b: Any) -> Any:
+    """g · numerator / (self² + other²); on Tensors PyTorch's `grad * other * recip` (MulBackward0)."""
+    if B.creates_graph:
+        return g * numerator * (1 / (a * a + b * b))
+    return g * numerator / (a * a + b * b)
+
+
 ATAN2 = defop(
     "atan2", "Atan2Backward0", np.arctan2,
-    lambda B, g, a, b: g * b / (a * a + b * b),
-    lambda B, g, a, b: -g * a / (a * a + b * b),
+    lambda B, g, a, b: _atan2_grad(B, g, b, a, b),
+    lambda B, g, a, b: _atan2_grad(B, g, -a, a, b),
     saves=(0, 1), rules=("other / (self² + other²)", "-self / (self² + other²)"),
 )  # fmt: skip
 SGN = defop("sgn", "SgnBackward0", np.sign, _zero, rules=("0",))
@@ -42,7 +50,7 @@ ERFC = defop(
     rules=("-2/sqrt(pi) · exp(-self²)",),
 )  # fmt: skip
 EXP2 = defop(
-    "exp2", "Exp2Backward0", _float_input(np.exp2), lambda B, g, r: g * r * math.log(2),
+    "exp2", "Exp2Backward0", _float_input(np.exp2), lambda B, g, r: mul_scalar(B, g * r, math.log(2)),
     saves=("result",), rules=("2^self · ln 2",),
 )  # fmt: skip
 CLAMP = defop(

@@ -215,18 +215,31 @@ def _value_tensor(value: Any, like: Tensor) -> Tensor:
     return tensor(value, dtype=like.dtype)
 
 
+def _without_leading_ones(shape: tuple) -> tuple:
+    """PyTorch's slicePrefix1sSize: the shape with its leading size-1 dimensions dropped."""
+    k = 0
+    while k < len(shape) and shape[k] == 1:
+        k += 1
+    return shape[k:]
+
+
 def setitem(self: Tensor, index: Any, value: Any) -> None:
     parts = index if isinstance(index, tuple) else (index,)
     target, advanced = _apply_basic(self, parts, keep_full_slices=False)
     value = _value_tensor(value, self)
     if advanced:
+        if _without_leading_ones(value._data.shape) != value._data.shape:
+            value = views.view(value, _without_leading_ones(value._data.shape))
         params = {"index": _numpy_index(advanced)}
         apply_inplace(INDEX_PUT, target, (value,), params)
     elif value._data.ndim == 0:
         apply_inplace(FILL, target, (value,))
     else:
         if value._data.shape != target._data.shape:
-            value = views.expand(value, target._data.shape)
+            # PyTorch's copy_to: a view without the leading 1s, then expand if still needed
+            value = views.view(value, _without_leading_ones(value._data.shape))
+            if value._data.shape != target._data.shape:
+                value = views.expand(value, target._data.shape)
         apply_inplace(COPY, target, (value,))
     if target is self:
         after_inplace(self)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .optable import defop
-from .tensor import Size, Tensor, _norm_dim, apply_op
+from .tensor import Size, Tensor, _norm_dim, _wrap, apply_op
 
 __all__ = [
     "permute",
@@ -204,7 +204,7 @@ UNSQUEEZE = defop(
     "unsqueeze",
     "UnsqueezeBackward0",
     lambda a, dim: np.expand_dims(a, dim),
-    lambda B, g, dim: B.reshape(g, tuple(s for i, s in enumerate(g.shape) if i != dim)),
+    lambda B, g, dim: g.squeeze(dim),  # arrays and Tensors alike (SqueezeBackward1)
     rules=("squeeze back",),
     view=True,
 )
@@ -226,6 +226,15 @@ SQUEEZE_DIM = defop(
 )
 SQUEEZE_DIMS = defop(
     "squeeze_dims",
+    "SqueezeBackward2",
+    lambda a, dims, source: np.squeeze(a, tuple(d for d in dims if a.shape[d] == 1)),
+    lambda B, g, dims, source: B.reshape(g, source),
+    rules=("unsqueeze back",),
+    view=True,
+)
+# the in-place `squeeze_(dim)` matmul applies to its own fresh result (vector @ matrix)
+SQUEEZE_DIM_ = defop(
+    "squeeze_dim_",
     "SqueezeBackward4",
     lambda a, dims, source: np.squeeze(a, tuple(d for d in dims if a.shape[d] == 1)),
     lambda B, g, dims, source: B.reshape(g, source),
@@ -350,18 +359,20 @@ SLICE_BACKWARD = defop(
 )
 
 
-def _index_backward_np(g: Any, shape: tuple, index: Any) -> Any:
-    out = np.zeros(shape, dtype=g.dtype)
+def _index_backward_np(zeros: Any, g: Any, index: Any) -> Any:
+    out = np.array(zeros, dtype=g.dtype)
     np.add.at(out, index, g)
     return out
 
 
 INDEX_BACKWARD = defop(
     "index_backward",
-    "IndexPutBackward0",
+    "IndexPutImplBackward0",
     _index_backward_np,
-    lambda B, g, shape, index: g[index] if not B.creates_graph else index_plain(g, index),
-    rules=("index",),
+    lambda B, g, index: g,
+    lambda B, g, index: g[index] if not B.creates_graph else index_plain(g, index),
+    arg_names=("self", "values"),
+    rules=("1", "index"),
 )
 
 
@@ -505,14 +516,17 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:
     if dim is None:
         return apply_view(SQUEEZE, input, {"source": source})
     if isinstance(dim, (tuple, list)):
-        return squeeze_dims(input, tuple(dim))
+        dims = tuple(_norm_dim(d, input.ndim) for d in dim)
+        return apply_view(SQUEEZE_DIMS, input, {"dims": dims, "source": source})
     return apply_view(SQUEEZE_DIM, input, {"dim": _norm_dim(dim, input.ndim), "source": source})
 
 
 def squeeze_dims(input: Tensor, dims: tuple) -> Tensor:
+    """matmul's in-place `squeeze_(dim)` of its own result (SqueezeBackward4); `x.squeeze(dims)`
+    is `squeeze`."""
     nd = input.ndim
     dims = tuple(_norm_dim(d, nd) for d in dims)
-    return apply_view(SQUEEZE_DIMS, input, {"dims": dims, "source": input._data.shape})
+    return apply_view(SQUEEZE_DIM_, input, {"dims": dims, "source": input._data.shape})
 
 
 def expand(input: Tensor, *sizes: Any) -> Tensor:
@@ -711,7 +725,10 @@ def select_backward(g: Tensor, shape: tuple, dim: int, index: int) -> Tensor:
 
 
 def index_backward(g: Tensor, shape: tuple, index: Any) -> Tensor:
-    return apply_op(INDEX_BACKWARD, (g,), {"shape": shape, "index": index})
+    """PyTorch's `_index_put_impl_(zeros, index, g, accumulate=True)`: IndexPutImplBackward0,
+    whose first edge (the zeros) is empty."""
+    zeros = _wrap(np.zeros(shape, g._data.dtype))
+    return apply_op(INDEX_BACKWARD, (zeros, g), {"index": index})
 
 
 def index_plain(input: Tensor, index: tuple) -> Tensor:

@@ -15,24 +15,34 @@ import numpy as np
 
 from .. import ops
 from ..creation import _Generator
+from ..formula_ops import DIV_SCALAR, MUL_SCALAR, div_scalar, run
 from ..matrix import ADDMM, _reshape, matmul
+from ..ops import _reduce_loss as _reduce_np
 from ..ops import (  # noqa: F401
-    _loss_scale,  # noqa: F401
     binary_cross_entropy_with_logits,
     relu,
     sigmoid,
     softplus,
     tanh,
 )
-from ..ops import _reduce_loss as _reduce_np
 from ..optable import defop
 from ..tensor import Tensor, _norm_dim, _wrap, apply_op
+from .backward_ops import (
+    BCE_BACKWARD,
+    ELU_BACKWARD,
+    GELU_BACKWARD,
+    HUBER_LOSS_BACKWARD,
+    LEAKY_RELU_BACKWARD,
+    LOG_SOFTMAX_BACKWARD,
+    MSE_LOSS_BACKWARD,
+    NLL_LOSS_BACKWARD,
+    SMOOTH_L1_LOSS_BACKWARD,
+    SOFTMAX_BACKWARD,
+)
 
 SQRT_2 = math.sqrt(2.0)
 SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
-INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 GELU_TANH_COEFF = 0.044715
-BCE_EPS = 1e-12
 LOG_CLAMP = -100.0
 REDUCTIONS = ("mean", "sum", "none")
 
@@ -40,15 +50,6 @@ REDUCTIONS = ("mean", "sum", "none")
 # Helpers shared by forwards and formulas (formulas work on arrays and, with `B.creates_graph`,
 # on Tensors)
 # --------------------------------------------------------------------------------------------
-
-
-def _erf(B: Any, x: Any) -> Any:
-    return ops.erf(x) if B.creates_graph else ops._erf(np.asarray(x))
-
-
-def _phi(B: Any, x: Any) -> Any:
-    """The standard normal density."""
-    return B.exp(x * x * -0.5) * INV_SQRT_2PI
 
 
 def _float_only(x: Tensor, kernel: str) -> None:
@@ -86,24 +87,9 @@ def _gelu(a: np.ndarray, approximate: str) -> np.ndarray:
     return (a * 0.5 * (1 + ops._erf(a / SQRT_2))).astype(a.dtype)
 
 
-def _gelu_grad(B: Any, g: Any, a: Any, approximate: str) -> Any:
-    if approximate == "tanh":
-        inner = (a + a * a * a * GELU_TANH_COEFF) * SQRT_2_OVER_PI
-        t = B.tanh(inner)
-        d_inner = (a * a * (3 * GELU_TANH_COEFF) + 1) * SQRT_2_OVER_PI
-        return g * ((t + 1) * 0.5 + a * 0.5 * (1 - t * t) * d_inner)
-    cdf = (_erf(B, a * (1 / SQRT_2)) + 1) * 0.5
-    return g * (cdf + a * _phi(B, a))
-
-
 def _elu(a: np.ndarray, alpha: float, scale: float, input_scale: float) -> np.ndarray:
     negative = alpha * np.expm1(np.minimum(a, 0) * input_scale)
     return (scale * np.where(a > 0, a, negative)).astype(a.dtype)
-
-
-def _elu_grad(B: Any, g: Any, a: Any, alpha: float, scale: float, input_scale: float) -> Any:
-    negative = g * (B.exp(a * input_scale) * (alpha * scale * input_scale))
-    return B.where(B.gt0(a), g * scale, negative)
 
 
 def _softmax(a: np.ndarray, dim: int) -> np.ndarray:
@@ -123,23 +109,10 @@ def _smooth_l1(a: Any, t: Any, reduction: str, beta: float) -> np.ndarray:
     return _reduce_np(np.asarray(loss, a.dtype), reduction)
 
 
-def _smooth_l1_grad(B: Any, g: Any, a: Any, t: Any, reduction: str, beta: float) -> Any:
-    d = a - t
-    inside = B.abs(d) < beta
-    slope = B.where(inside, d * (1.0 / beta) if beta else d * 0.0, B.sign(d))
-    return slope * _loss_scale(g, reduction, _numel(d))
-
-
 def _huber(a: Any, t: Any, reduction: str, delta: float) -> np.ndarray:
     d = np.abs(a - t)
     loss = np.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
     return _reduce_np(np.asarray(loss, a.dtype), reduction)
-
-
-def _huber_grad(B: Any, g: Any, a: Any, t: Any, reduction: str, delta: float) -> Any:
-    d = a - t
-    slope = B.where(B.abs(d) < delta, d, B.sign(d) * delta)
-    return slope * _loss_scale(g, reduction, _numel(d))
 
 
 def _bce(x: np.ndarray, t: np.ndarray, reduction: str, weight: Any) -> np.ndarray:
@@ -151,21 +124,13 @@ def _bce(x: np.ndarray, t: np.ndarray, reduction: str, weight: Any) -> np.ndarra
     return _reduce_np(np.asarray(loss, x.dtype), reduction)
 
 
-def _bce_input_grad(B: Any, g: Any, x: Any, t: Any, reduction: str, weight: Any) -> Any:
-    denominator = (1 - x) * x
-    if not B.creates_graph:
-        denominator = np.maximum(denominator, BCE_EPS)
-    d = (x - t) / denominator
-    if weight is not None:
-        d = d * B.const(weight)
-    return d * _loss_scale(g, reduction, _numel(x))
-
-
 def _bce_target_grad(B: Any, g: Any, x: Any, t: Any, reduction: str, weight: Any) -> Any:
-    d = B.log(1 - x) - B.log(x)
+    """PyTorch's binary_cross_entropy_target_backward: -logit(self) · grad (· weight), then
+    `/ numel` (DivBackward1) for the mean."""
+    d = (B.log(1 - x) - B.log(x)) * g
     if weight is not None:
         d = d * B.const(weight)
-    return d * _loss_scale(g, reduction, _numel(x))
+    return div_scalar(B, d, _numel(x)) if reduction == "mean" else d
 
 
 def _numel(x: Any) -> int:
@@ -181,17 +146,6 @@ def _nll(a: np.ndarray, coefficients: np.ndarray, reduction: str, total: float) 
     return np.asarray(out / np.asarray(total, a.dtype) if reduction == "mean" else out, a.dtype)
 
 
-def _nll_grad(B: Any, g: Any, coefficients: Any, reduction: str, total: float) -> Any:
-    c = B.const(coefficients.astype(_dtype_of(g)))
-    if reduction == "none" and len(coefficients.shape) == 2:
-        return B.reshape(g, (coefficients.shape[0], 1)) * c
-    return g * c / total if reduction == "mean" else g * c
-
-
-def _dtype_of(x: Any) -> np.dtype:
-    return x._data.dtype if isinstance(x, Tensor) else np.asarray(x).dtype
-
-
 # --------------------------------------------------------------------------------------------
 # The table
 # --------------------------------------------------------------------------------------------
@@ -200,7 +154,9 @@ LEAKY_RELU = defop(
     "leaky_relu",
     "LeakyReluBackward0",
     lambda a, negative_slope: np.where(a > 0, a, a * np.asarray(negative_slope, a.dtype)),
-    lambda B, g, a, negative_slope: B.where(B.gt0(a), g, g * negative_slope),
+    lambda B, g, a, negative_slope: run(
+        B, LEAKY_RELU_BACKWARD, g, a, negative_slope=negative_slope
+    ),
     saves=(0,),
     rules=("1 if self > 0 else negative_slope",),
 )
@@ -208,7 +164,7 @@ GELU = defop(
     "gelu",
     "GeluBackward0",
     _gelu,
-    _gelu_grad,
+    lambda B, g, a, approximate: run(B, GELU_BACKWARD, g, a, approximate=approximate),
     saves=(0,),
     rules=("Φ(self) + self · φ(self)",),
 )
@@ -216,7 +172,7 @@ ELU = defop(
     "elu",
     "EluBackward0",
     _elu,
-    _elu_grad,
+    lambda B, g, a, **params: run(B, ELU_BACKWARD, g, a, **params),
     saves=(0,),
     rules=("scale if self > 0 else scale · alpha · exp(self)",),
 )
@@ -232,7 +188,7 @@ SOFTMAX = defop(
     "softmax",
     "SoftmaxBackward0",
     _softmax,
-    lambda B, g, r, dim: r * (g - B.sum_dims(g * r, (dim,), True)),
+    lambda B, g, r, dim: run(B, SOFTMAX_BACKWARD, g, r, dim=dim),
     saves=("result",),
     rules=("softmax · (grad - Σ grad · softmax)",),
 )
@@ -240,7 +196,7 @@ LOG_SOFTMAX = defop(
     "log_softmax",
     "LogSoftmaxBackward0",
     _log_softmax,
-    lambda B, g, r, dim: g - B.exp(r) * B.sum_dims(g, (dim,), True),
+    lambda B, g, r, dim: run(B, LOG_SOFTMAX_BACKWARD, g, r, dim=dim),
     saves=("result",),
     rules=("grad - softmax · Σ grad",),
 )
@@ -248,8 +204,8 @@ MSE_LOSS = defop(
     "mse_loss",
     "MseLossBackward0",
     lambda a, t, reduction: _reduce_np(np.asarray((a - t) ** 2, a.dtype), reduction),
-    lambda B, g, a, t, reduction: (a - t) * 2 * _loss_scale(g, reduction, _numel(a - t)),
-    lambda B, g, a, t, reduction: (t - a) * 2 * _loss_scale(g, reduction, _numel(a - t)),
+    lambda B, g, a, t, reduction: run(B, MSE_LOSS_BACKWARD, g, a, t, reduction=reduction),
+    lambda B, g, a, t, reduction: run(B, MSE_LOSS_BACKWARD, g, t, a, reduction=reduction),
     saves=(0, 1),
     arg_names=("self", "target"),
     rules=("2 · (self - target) / n", "-2 · (self - target) / n"),
@@ -258,8 +214,8 @@ SMOOTH_L1_LOSS = defop(
     "smooth_l1_loss",
     "SmoothL1LossBackward0",
     _smooth_l1,
-    _smooth_l1_grad,
-    lambda B, g, a, t, reduction, beta: -_smooth_l1_grad(B, g, a, t, reduction, beta),
+    lambda B, g, a, t, **params: run(B, SMOOTH_L1_LOSS_BACKWARD, g, a, t, **params),
+    lambda B, g, a, t, **params: run(B, SMOOTH_L1_LOSS_BACKWARD, g, t, a, **params),
     saves=(0, 1),
     arg_names=("self", "target"),
     rules=("(self - target) / beta inside beta, else sign", "the negative"),
@@ -268,8 +224,8 @@ HUBER_LOSS = defop(
     "huber_loss",
     "HuberLossBackward0",
     _huber,
-    _huber_grad,
-    lambda B, g, a, t, reduction, delta: -_huber_grad(B, g, a, t, reduction, delta),
+    lambda B, g, a, t, **params: run(B, HUBER_LOSS_BACKWARD, g, a, t, **params),
+    lambda B, g, a, t, **params: run(B, HUBER_LOSS_BACKWARD, g, t, a, **params),
     saves=(0, 1),
     arg_names=("self", "target"),
     rules=("self - target inside delta, else delta · sign", "the negative"),
@@ -278,7 +234,7 @@ BCE = defop(
     "binary_cross_entropy",
     "BinaryCrossEntropyBackward0",
     _bce,
-    _bce_input_grad,
+    lambda B, g, x, t, **params: run(B, BCE_BACKWARD, g, x, t, **params),
     _bce_target_grad,
     saves=(0, 1),
     arg_names=("self", "target"),
@@ -288,28 +244,11 @@ NLL_LOSS = defop(
     "nll_loss",
     "NllLossBackward0",
     _nll,
-    _nll_grad,
+    lambda B, g, a, **params: run(B, NLL_LOSS_BACKWARD, g, a, **params),
+    saves=(0,),
     promotes=False,
     rules=("-weight[target] at the target class",),
 )
-MUL_SCALAR = defop(
-    "mul_scalar",
-    "MulBackward1",
-    lambda a, other: (a * other).astype(a.dtype),
-    lambda B, g, other: g * other,
-    promotes=False,
-    rules=("other",),
-)
-DIV_SCALAR = defop(
-    "div_scalar",
-    "DivBackward1",
-    lambda a, other: (a / other).astype(a.dtype),
-    lambda B, g, other: g / other,
-    promotes=False,
-    rules=("1 / other",),
-)
-
-
 # --------------------------------------------------------------------------------------------
 # Activations
 # --------------------------------------------------------------------------------------------
@@ -583,7 +522,7 @@ def cross_entropy(
     else:
         smooth = -logp.sum(class_dim)
     ignored = target == ignore_index
-    smooth = ops.where(ignored, 0.0, smooth)
+    smooth.masked_fill_(ignored, 0.0)
     if reduction == "mean":
         if weight is not None:
             kept = np.asarray(target._data)[~np.asarray(ignored._data)]

@@ -1,0 +1,60 @@
+"""Ops that backward formulas call, so a create_graph gradient has PyTorch's grad_fn.
+
+PyTorch's backward formulas are C++: they call dedicated ops (`_softmax_backward_data`,
+`mse_loss_backward`, ...) and multiply or divide by C++ numbers (`aten::mul.Scalar`, MulBackward1;
+`aten::div.Scalar`, DivBackward1). `run` applies such an op inside a formula: on numpy arrays it is
+just the op's forward (the plain backward pass pays nothing), on Tensors it is recorded in the graph
+with its own grad_fn and its own backward formulas.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .optable import OpDef, defop
+from .tensor import apply_op
+
+
+def run(B: Any, op: OpDef, *inputs: Any, **params: Any) -> Any:
+    """`op` applied inside a backward formula on backend `B`."""
+    if B.creates_graph:
+        return apply_op(op, inputs, params)
+    return op.forward(*inputs, **params)
+
+
+def mul_scalar(B: Any, x: Any, factor: float) -> Any:
+    """`x * factor` with a C++ number: MulBackward1 under create_graph."""
+    return run(B, MUL_SCALAR, x, other=factor)
+
+
+def div_scalar(B: Any, x: Any, divisor: float) -> Any:
+    """`x / divisor` with a C++ number: DivBackward1 under create_graph."""
+    return run(B, DIV_SCALAR, x, other=divisor)
+
+
+def _times(a: Any, other: float) -> Any:
+    return np.asarray(a * other, dtype=np.asarray(a).dtype)
+
+
+def _over(a: Any, other: float) -> Any:
+    return np.asarray(a / other, dtype=np.asarray(a).dtype)
+
+
+MUL_SCALAR = defop(
+    "mul_scalar",
+    "MulBackward1",
+    _times,
+    lambda B, g, other: mul_scalar(B, g, other),
+    promotes=False,
+    rules=("other",),
+)
+DIV_SCALAR = defop(
+    "div_scalar",
+    "DivBackward1",
+    _over,
+    lambda B, g, other: div_scalar(B, g, other),
+    promotes=False,
+    rules=("1 / other",),
+)
