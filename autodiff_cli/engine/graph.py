@@ -200,7 +200,14 @@ class AccumulateGrad(Node):
     __slots__ = ("variable",)
 
     def __init__(self, variable: Any) -> None:
-        super().__init__(())
+        # Node.__init__ inlined: every leaf gets a new one per graph (each training step)
+        self.next_functions = ()
+        self._seq = next(_sequence)
+        self._saved = ()
+        self._versions = None
+        self._params = None
+        self._meta = None
+        self._hooks = None
         self.variable = variable
 
     def name(self) -> str:

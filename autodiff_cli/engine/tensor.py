@@ -648,17 +648,12 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
         out_meta = tuple((o.shape, o.dtype) for o in out)
     in_meta = None
     for x in inputs:
-        if isinstance(x, Tensor):
-            d = x._data
-            if d.shape == out_shape and d.dtype == out_dtype:
-                continue
-        else:
-            continue
-        in_meta = tuple(
-            (x._data.shape, x._data.dtype) if isinstance(x, Tensor) else (None, None)
-            for x in inputs
-        )
-        break
+        if isinstance(x, Tensor) and (x._data.shape != out_shape or x._data.dtype != out_dtype):
+            in_meta = tuple(
+                (x._data.shape, x._data.dtype) if isinstance(x, Tensor) else (None, None)
+                for x in inputs
+            )
+            break
     if in_meta is not None or out_meta is not None:
         node._meta = (in_meta, out_meta)
     if op.saves:
