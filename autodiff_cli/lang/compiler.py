@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from lark import Tree
+from lark.tree import Tree
 
 from autodiff_cli.lang import limits, sandbox
 from autodiff_cli.lang.errors import (

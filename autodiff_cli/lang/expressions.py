@@ -11,7 +11,8 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from lark import Token, Tree
+from lark.lexer import Token
+from lark.tree import Tree
 
 from autodiff_cli.lang import fstrings, limits, sandbox
 from autodiff_cli.lang.errors import CompileError, Location, Source, attach_location

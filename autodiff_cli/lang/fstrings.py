@@ -208,7 +208,8 @@ def prepare_fstring(token: Any, source: Any) -> list[str | Field]:
 
 def _relocate(node: Any, where: Any) -> None:
     """Give a field's nodes the location of the field in the script."""
-    from lark import Token, Tree
+    from lark.lexer import Token
+    from lark.tree import Tree
 
     if isinstance(node, Tree):
         node.meta.line, node.meta.column = where.line, where.column

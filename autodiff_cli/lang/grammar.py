@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -56,111 +56,137 @@ def grammar_path() -> Path:
     raise FileNotFoundError(f"grammar file {GRAMMAR_NAME} not found near {package_dir}")
 
 
-def _cache_file(grammar_text: str) -> str | bool:
-    """A writable cache path for the LALR tables (keyed by the grammar), or False for no cache."""
+def _cache_file(grammar_text: str) -> tuple[str | None, str]:
+    """(A writable cache path or None, the key of the tables).
+
+    The key is the text the tables are built from: the cache format, the Lark version (its
+    package `__init__`, which holds `__version__`, read as text: asking for `lark.__version__`
+    would load all of Lark, see lark_loader) and the grammar. The cache stores the whole key and
+    is used only when it matches exactly; the file name carries a checksum of it."""
+    import sys
+    import zlib
+
+    from autodiff_cli.lang.parse_tables import TABLE_FORMAT
+
+    try:
+        lark_init = Path(sys.modules["lark"].__file__).read_text(encoding="utf-8")
+    except (OSError, TypeError, ValueError):  # not a package on disk: its version, the slow way
+        import lark
+
+        lark_init = lark.__version__
+    key = f"{TABLE_FORMAT}\n{lark_init}\n{grammar_text}"
+    checksum = zlib.crc32(key.encode())
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     directory = Path(base) / "autodiff"
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError:
-        return False
+        return None, key
     if not os.access(directory, os.W_OK):
-        return False
-    import lark
-
-    digest = hashlib.sha256(f"{lark.__version__}\n{grammar_text}".encode()).hexdigest()[:16]
-    return str(directory / f"grammar-{digest}.lark-cache")
+        return None, key
+    return str(directory / f"grammar-{checksum:08x}.tables"), key
 
 
-def _indenter_class() -> type:
-    from lark.indenter import PythonIndenter
+class ScriptIndenter:
+    """Python's indentation rules as a Lark post-lexer (the `PostLex` protocol: `process`):
+    injects _INDENT/_DEDENT tokens after each line break outside brackets, as Lark's
+    `PythonIndenter`, and reports unmatched brackets and too deep nesting as located errors."""
 
-    class ScriptIndenter(PythonIndenter):
-        """Python's indenter, plus bracket matching and a nesting limit reported as errors."""
+    NL_type = "_NEWLINE"
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+    always_accept = (NL_type,)
 
-        def _process(self, stream):  # noqa: ANN001, ANN202 - Lark's PostLex protocol
-            brackets: list[Any] = []
-            token = None
-            for token in stream:
-                kind = token.type
-                if kind == self.NL_type:
-                    if not brackets:
-                        yield from self.handle_NL(token)
-                    continue
-                if kind in _OPENERS:
-                    brackets.append(token)
-                    if len(brackets) > MAX_BRACKET_DEPTH:
-                        raise LayoutError.at_token("too many nested parentheses", token)
-                elif kind in _CLOSERS:
-                    if not brackets:
-                        raise LayoutError.at_token(f"unmatched '{token}'", token)
-                    opener = brackets.pop()
-                    if _MATCHING[str(opener)] != str(token):
-                        raise LayoutError.at_token(
-                            f"closing parenthesis '{token}' does not match opening "
-                            f"parenthesis '{opener}'",
-                            token,
-                        )
-                self.paren_level = len(brackets)
-                yield token
-            if brackets:
-                raise LayoutError.at_token(
-                    f"'{brackets[-1]}' was never closed", brackets[-1], at_end=True
-                )
-            while len(self.indent_level) > 1:
-                self.indent_level.pop()
-                yield self._dedent_at_end(token)
+    def __init__(self) -> None:
+        from lark.lexer import Token
 
-        def handle_NL(self, token):  # noqa: ANN001, ANN202, N802 - Lark's name
-            indent_str = token.rsplit("\n", 1)[1]
-            indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
-            if indent < self.indent_level[-1] and indent not in self.indent_level:
-                raise LayoutError(
-                    "unindent does not match any outer indentation level",
-                    token.end_line,
-                    token.end_column,
-                    indentation=True,
-                )
-            if indent > self.indent_level[-1] and len(self.indent_level) > MAX_INDENT_DEPTH:
-                raise LayoutError(
-                    "too many levels of indentation",
-                    token.end_line,
-                    token.end_column,
-                    indentation=True,
-                )
-            yield from super().handle_NL(token)
+        self._token = Token
+        self.indent_level = [0]
 
-        def _dedent_at_end(self, token):  # noqa: ANN001, ANN202
-            from lark.lexer import Token
+    def process(self, stream: Iterator[Any]) -> Iterator[Any]:
+        self.indent_level = [0]
+        return self._process(stream)
 
-            if token is None:
-                return Token(self.DEDENT_type, "", 0, 1, 1, 1, 1, 0)
-            return Token.new_borrow_pos(self.DEDENT_type, "", token)
+    def _process(self, stream: Iterator[Any]) -> Iterator[Any]:
+        brackets: list[Any] = []
+        token = None
+        for token in stream:
+            kind = token.type
+            if kind == self.NL_type:
+                if not brackets:
+                    yield from self.handle_NL(token)
+                continue
+            if kind in _OPENERS:
+                brackets.append(token)
+                if len(brackets) > MAX_BRACKET_DEPTH:
+                    raise LayoutError.at_token("too many nested parentheses", token)
+            elif kind in _CLOSERS:
+                if not brackets:
+                    raise LayoutError.at_token(f"unmatched '{token}'", token)
+                opener = brackets.pop()
+                if _MATCHING[str(opener)] != str(token):
+                    raise LayoutError.at_token(
+                        f"closing parenthesis '{token}' does not match opening "
+                        f"parenthesis '{opener}'",
+                        token,
+                    )
+            yield token
+        if brackets:
+            raise LayoutError.at_token(
+                f"'{brackets[-1]}' was never closed", brackets[-1], at_end=True
+            )
+        while len(self.indent_level) > 1:
+            self.indent_level.pop()
+            yield self._dedent_at_end(token)
 
-    return ScriptIndenter
+    def handle_NL(self, token: Any) -> Iterator[Any]:  # noqa: N802 - Lark's name
+        indent_str = token.rsplit("\n", 1)[1]
+        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+        levels = self.indent_level
+        if indent < levels[-1] and indent not in levels:
+            raise LayoutError(
+                "unindent does not match any outer indentation level",
+                token.end_line,
+                token.end_column,
+                indentation=True,
+            )
+        if indent > levels[-1] and len(levels) > MAX_INDENT_DEPTH:
+            raise LayoutError(
+                "too many levels of indentation",
+                token.end_line,
+                token.end_column,
+                indentation=True,
+            )
+        yield token
+        if indent > levels[-1]:
+            levels.append(indent)
+            yield self._token.new_borrow_pos(self.INDENT_type, indent_str, token)
+        else:
+            while indent < levels[-1]:
+                levels.pop()
+                yield self._token.new_borrow_pos(self.DEDENT_type, indent_str, token)
+
+    def _dedent_at_end(self, token: Any) -> Any:
+        if token is None:
+            return self._token(self.DEDENT_type, "", 0, 1, 1, 1, 1, 0)
+        return self._token.new_borrow_pos(self.DEDENT_type, "", token)
 
 
 @lru_cache(maxsize=1)
 def get_parser() -> Any:
-    """The shared Lark LALR parser (built once per process; tables cached across processes)."""
-    from lark import Lark
-
+    """The shared parser (built once per process; its tables cached across processes)."""
     import autodiff_cli.lang.lark_loader  # noqa: F401
+    from autodiff_cli.lang import parse_tables
 
-    path = grammar_path()
-    text = path.read_text(encoding="utf-8")
-    options: dict[str, Any] = dict(
-        parser="lalr",
-        postlex=_indenter_class()(),
-        start=START_SYMBOLS,
-        propagate_positions=True,
-        maybe_placeholders=True,
-        lexer="basic",
-    )
-    cache = _cache_file(text)
-    if cache:
-        try:
-            return Lark(text, cache=cache, **options)
-        except OSError:
-            pass
-    return Lark(text, **options)
+    text = grammar_path().read_text(encoding="utf-8")
+    path, key = _cache_file(text)
+    tables = parse_tables.load_tables(path, key) if path else None
+    if tables is None:
+        tables = parse_tables.build_tables(text, START_SYMBOLS, key)
+        if path:
+            try:
+                parse_tables.save_tables(tables, path)
+            except Exception:  # noqa: BLE001 - a failed write only costs the next start-up
+                pass
+    return parse_tables.ScriptParser(tables, ScriptIndenter())

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from lark import Token, Tree
+from lark.lexer import Token
+from lark.tree import Tree
 
 FUNCTION_NODES = {"funcdef", "lambdef", "lambdef_nocond"}
 COMPREHENSION_NODES = {"listcomp", "setcomp", "dictcomp", "genexpr", "genexpr_argument"}
