@@ -19,6 +19,8 @@ from .tensor import Size, Tensor, _norm_dim, _wrap, apply_op
 
 __all__ = [
     "permute",
+    "movedim",
+    "moveaxis",
     "t",
     "transpose",
     "swapaxes",
@@ -503,6 +505,31 @@ def permute(input: Tensor, *dims: Any) -> Tensor:
     return apply_view(PERMUTE, input, {"dims": dims})
 
 
+def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
+    """Moves the `source` dims to the `destination` positions, the others keep their order:
+    a permute (PermuteBackward0), as in PyTorch."""
+    nd = input.ndim
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({src} dims) should contain "
+            f"the same number of dims as destination ({dst} dims)"
+        )
+    src = [_norm_dim(d, nd) for d in src]
+    dst = [_norm_dim(d, nd) for d in dst]
+    for name, dims in (("source", src), ("destination", dst)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
+    order = [d for d in range(nd) if d not in src]
+    for to, frm in sorted(zip(dst, src)):
+        order.insert(to, frm)
+    return permute(input, tuple(order))
+
+
+moveaxis = movedim
+
+
 def _permute_all(input: Tensor) -> Tensor:
     return permute(input, tuple(range(input.ndim - 1, -1, -1)))
 
@@ -743,6 +770,8 @@ def _attach() -> None:
         "swapaxes": transpose,
         "swapdims": transpose,
         "permute": permute,
+        "movedim": movedim,
+        "moveaxis": movedim,
         "unsqueeze": unsqueeze,
         "squeeze": squeeze,
         "reshape": reshape,
