@@ -143,6 +143,18 @@ def _mul_scalar(T: Any, a: Any, value: float) -> Any:
     return T.nn.functional._mul_scalar(a, value)
 
 
+def _scalar_op(T: Any, name: str, a: Any, value: float) -> Any:
+    """`aten::add.Scalar` / `aten::sub.Scalar` (AddBackward1, SubBackward1), which PyTorch's
+    backward formulas call: Python's `a + 1.5` wraps the number in a tensor instead."""
+    if hasattr(T, "ops") and hasattr(T.ops, "aten"):
+        return getattr(T.ops.aten, name).Scalar(a, value)
+    from autodiff_cli.engine import formula_ops
+    from autodiff_cli.engine.tensor import apply_op
+
+    op = {"add": formula_ops.ADD_SCALAR, "sub": formula_ops.SUB_SCALAR}[name]
+    return apply_op(op, (a,), {"other": value})
+
+
 def _well_conditioned(rng: np.random.RandomState, shape: tuple) -> np.ndarray:
     """Matrices near 2·I: invertible, with a modest condition number."""
     return rng.uniform(-0.5, 0.5, shape) + 2.0 * np.eye(shape[-1])
@@ -444,6 +456,14 @@ case("tril", "tril", lambda T, a: T.tril(a), In((3, 4)))
 case("triu", "triu", lambda T, a: a.triu(-1), In(_R))
 case("linalg_det", "linalg_det", lambda T, a: T.det(a), In((3, 3)))
 case("linalg_det-batch", "linalg_det", lambda T, a: T.linalg.det(a), In((2, 2, 2)))
+case(
+    "linalg_solve_ex",
+    "linalg_solve_ex",
+    lambda T, a, v: T.autograd.grad(T.linalg.det(a), a, grad_outputs=v, create_graph=True)[0],
+    In((3, 3), _well_conditioned),
+    In(()),
+    notes="aten::linalg_solve_ex, as det's formula calls it under create_graph",
+)
 case("linalg_inv_ex", "linalg_inv_ex", lambda T, a: T.inverse(a), In((3, 3), _well_conditioned))
 case(
     "linalg_inv_ex-batch",
@@ -536,6 +556,20 @@ case(
     lambda T, a: _mul_scalar(T, a, 0.8),
     In((3, 4)),
     notes="aten::mul.Scalar, as cross_entropy's label smoothing uses it",
+)
+case(
+    "add_scalar",
+    "add_scalar",
+    lambda T, a: _scalar_op(T, "add", a, 1.5),
+    In((3, 4)),
+    notes="aten::add.Scalar, as the asin/acos formulas use it",
+)
+case(
+    "sub_scalar",
+    "sub_scalar",
+    lambda T, a: _scalar_op(T, "sub", a, 1.5),
+    In((3, 4)),
+    notes="aten::sub.Scalar, as pow's formula uses it",
 )
 case(
     "div_scalar-cross_entropy-probabilities",
@@ -708,6 +742,20 @@ def _grad_of(fn: Callable[[Any], Any]) -> Callable[..., Any]:
 
 case("tanh_backward", "tanh_backward", _grad_of(lambda x: x.tanh()), In(M), In(M))
 case("sigmoid_backward", "sigmoid_backward", _grad_of(lambda x: x.sigmoid()), In(M), In(M))
+_F = "threshold_backward"
+case(_F, _F, _grad_of(lambda x: x.relu()), In(M, _nonzero), In(M))
+case(_F + "-method-0d", _F, _grad_of(lambda x: x.relu()), In((), _nonzero), In(()))
+_F = "softplus_backward"
+case(_F, _F, _grad_of_nn(lambda T, x: T.nn.functional.softplus(x)), In(M), In(M))
+case(
+    _F + "-beta-threshold",
+    _F,
+    _grad_of_nn(lambda T, x: T.nn.functional.softplus(x, beta=2.0, threshold=1.0)),
+    In(M, _uniform(-1.0, 1.5)),
+    In(M),
+    second_order=False,
+    notes="piecewise: the derivative jumps where beta · x = threshold",
+)
 
 
 def _grad_of_loss(name: str, **kwargs: Any) -> Callable[..., Any]:

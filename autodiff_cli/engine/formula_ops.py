@@ -1,8 +1,9 @@
 """Ops that backward formulas call, so a create_graph gradient has PyTorch's grad_fn.
 
 PyTorch's backward formulas are C++: they call dedicated ops (`_softmax_backward_data`,
-`mse_loss_backward`, ...) and multiply or divide by C++ numbers (`aten::mul.Scalar`, MulBackward1;
-`aten::div.Scalar`, DivBackward1). `run` applies such an op inside a formula: on numpy arrays it is
+`mse_loss_backward`, ...) and add, subtract, multiply or divide C++ numbers (`aten::add.Scalar`,
+AddBackward1; `aten::sub.Scalar`, SubBackward1; `aten::mul.Scalar`, MulBackward1; `aten::div.Scalar`,
+DivBackward1). `run` applies such an op inside a formula: on numpy arrays it is
 just the op's forward (the plain backward pass pays nothing), on Tensors it is recorded in the graph
 with its own grad_fn and its own backward formulas.
 """
@@ -24,6 +25,16 @@ def run(B: Any, op: OpDef, *inputs: Any, **params: Any) -> Any:
     return op.forward(*inputs, **params)
 
 
+def add_scalar(B: Any, x: Any, other: float) -> Any:
+    """`x + other` with a C++ number: AddBackward1 under create_graph."""
+    return run(B, ADD_SCALAR, x, other=other)
+
+
+def sub_scalar(B: Any, x: Any, other: float) -> Any:
+    """`x - other` with a C++ number: SubBackward1 under create_graph."""
+    return run(B, SUB_SCALAR, x, other=other)
+
+
 def mul_scalar(B: Any, x: Any, factor: float) -> Any:
     """`x * factor` with a C++ number: MulBackward1 under create_graph."""
     return run(B, MUL_SCALAR, x, other=factor)
@@ -34,6 +45,14 @@ def div_scalar(B: Any, x: Any, divisor: float) -> Any:
     return run(B, DIV_SCALAR, x, other=divisor)
 
 
+def _plus(a: Any, other: float) -> Any:
+    return np.asarray(a + other, dtype=np.asarray(a).dtype)
+
+
+def _minus(a: Any, other: float) -> Any:
+    return np.asarray(a - other, dtype=np.asarray(a).dtype)
+
+
 def _times(a: Any, other: float) -> Any:
     return np.asarray(a * other, dtype=np.asarray(a).dtype)
 
@@ -42,6 +61,22 @@ def _over(a: Any, other: float) -> Any:
     return np.asarray(a / other, dtype=np.asarray(a).dtype)
 
 
+ADD_SCALAR = defop(
+    "add_scalar",
+    "AddBackward1",
+    _plus,
+    lambda B, g, other: g,
+    promotes=False,
+    rules=("1",),
+)
+SUB_SCALAR = defop(
+    "sub_scalar",
+    "SubBackward1",
+    _minus,
+    lambda B, g, other: g,
+    promotes=False,
+    rules=("1",),
+)
 MUL_SCALAR = defop(
     "mul_scalar",
     "MulBackward1",

@@ -74,17 +74,14 @@ def _mT(B: Any, x: Any) -> Any:  # noqa: N802 - PyTorch's name
     return B.transpose(x, -1, -2)
 
 
-def _as_column(B: Any, x: Any) -> Any:
-    return B.reshape(x, (x.shape[0], 1))
-
-
-def _as_row(B: Any, x: Any) -> Any:
-    return B.reshape(x, (1, x.shape[0]))
-
-
 def _matrix_grad(B: Any, g: Any, fn: Any, np_fn: Any, *args: Any) -> Any:
     """`fn(g, *args)` on Tensors (recorded), `np_fn(g, *args)` on arrays."""
     return fn(g, *args) if B.creates_graph else np_fn(g, *args)
+
+
+def _bmm(B: Any, x: Any, y: Any) -> Any:
+    """`x.bmm(y)` in a formula (BmmBackward0 on Tensors), as PyTorch's bmm formulas call it."""
+    return bmm(x, y) if B.creates_graph else np.matmul(x, y)
 
 
 def _diagonal_np(a: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> np.ndarray:
@@ -180,8 +177,19 @@ def _det_grad(B: Any, g: Any, a: Any, r: Any) -> Any:
     if not B.creates_graph:
         g = np.asarray(g)[..., None, None]
         return g * _cofactor_np(np.asarray(a), np.asarray(r))
+    if np.all(r._data != 0):
+        # PyTorch's linalg_det_backward: solve(Aᴴ, diag_embed(grad · det)ᴴ) (LinalgSolveExBackward0)
+        scaled = (g * r).unsqueeze(-1).expand(tuple(a.shape[:-1]))
+        return _solve_adjoint(B, a, diag_embed(scaled).transpose(-2, -1))
     g = g.unsqueeze(-1).unsqueeze(-1)
     return g * r.unsqueeze(-1).unsqueeze(-1) * inverse(a).transpose(-1, -2)
+
+
+def _solve_adjoint(B: Any, a: Any, rhs: Any) -> Any:
+    """A⁻ᴴ · rhs: `linalg_solve(A.mH(), rhs)` on Tensors (LinalgSolveExBackward0)."""
+    if B.creates_graph:
+        return apply_op(LINALG_SOLVE_EX, (a.transpose(-2, -1), rhs))
+    return np.linalg.solve(np.swapaxes(a, -1, -2), rhs)
 
 
 def _mm_np(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -227,8 +235,8 @@ BMM = defop(
     "bmm",
     "BmmBackward0",
     _mm_np,
-    lambda B, g, a, b: B.matmul(g, _mT(B, b)),
-    lambda B, g, a, b: B.matmul(_mT(B, a), g),
+    lambda B, g, a, b: _bmm(B, g, B.transpose(b, 1, 2)),
+    lambda B, g, a, b: _bmm(B, B.transpose(a, 1, 2), g),
     saves=(0, 1),
     cross_saves=True,
     arg_names=("self", "mat2"),
@@ -260,7 +268,7 @@ MV = defop(
     "mv",
     "MvBackward0",
     np.matmul,
-    lambda B, g, m, v: B.matmul(_as_column(B, g), _as_row(B, v)),
+    lambda B, g, m, v: B.outer(g, v),
     lambda B, g, m, v: B.matmul(B.transpose(m), g),
     saves=(0, 1),
     cross_saves=True,
@@ -353,6 +361,16 @@ DET = defop(
     saves=(0, "result"),
     arg_names=("A",),
     rules=("det(A) · A⁻ᵀ",),
+)
+LINALG_SOLVE_EX = defop(
+    "linalg_solve_ex",
+    "LinalgSolveExBackward0",
+    np.linalg.solve,  # matrix right-hand sides only: reached from det's formula, not torch.linalg
+    lambda B, g, a, x: -B.matmul(_solve_adjoint(B, a, g), _mT(B, x)),
+    lambda B, g, a, x: _solve_adjoint(B, a, g),
+    saves=(0, "result"),
+    arg_names=("A", "B"),
+    rules=("-A⁻ᴴ · grad · resultᴴ", "A⁻ᴴ · grad"),
 )
 INV = defop(
     "linalg_inv_ex",
