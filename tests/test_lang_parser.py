@@ -241,3 +241,46 @@ def test_parsing_loads_only_larks_runtime_and_lark_stays_whole(tmp_path: Path):
     assert [run.returncode for run in runs] == [0, 0], runs[-1].stderr
     assert runs[0].stdout.split() == ["True", "start"]  # no cache yet: Lark builds the tables
     assert runs[1].stdout.split() == ["False", "start"]
+
+
+LEXER_EDGE_CASES = [
+    'x = """a\nb\n"""  # doc\ny = 1\n',
+    "iffy = notin + isnot + in_ + orange\n",
+    "a = 1.5e-3j + 0x1F + 0b101 + 0o17 + 1_000\n",
+    "s = 'it''s' \"q\" f'{x!r:>4}'\n",
+    "x = (1,\n     2)  # comment\n\n\n# trailing\n",
+    "a = 1 $ 2\n",
+    "b = `x`\n",
+    "c = 'unterminated\n",
+    "\tif x:\n\t\tpass\n",
+]
+
+
+def _tokens(lexer: object, text: str) -> list:
+    from lark.lexer import LexerThread
+
+    out = []
+    try:
+        for token in LexerThread.from_text(lexer, text).lex(None):
+            out.append((token.type, str(token), token.start_pos, token.line, token.column,
+                        token.end_line, token.end_column, token.end_pos))  # fmt: skip
+    except Exception as error:  # noqa: BLE001 - Lark's lexing errors, compared as data
+        out.append((type(error).__name__, getattr(error, "line", None),
+                    getattr(error, "column", None), getattr(error, "pos_in_stream", None)))  # fmt: skip
+    return out
+
+
+def test_the_inlined_lexer_gives_larks_tokens_and_errors():
+    from lark.common import LexerConf
+    from lark.lexer import BasicLexer
+
+    from autodiff_cli.lang.lexer import ScriptLexer
+
+    ours = grammar.get_parser()._lexer.lexer
+    assert isinstance(ours, ScriptLexer)
+    conf = LexerConf(list(ours.terminals), ours.re, list(ours.ignore_types), skip_validation=True)
+    lark_lexer = BasicLexer(conf)
+    texts = LEXER_EDGE_CASES + corpus()[:400]
+    for text in texts:
+        assert _tokens(ours, text) == _tokens(lark_lexer, text), text
+    assert any(_tokens(ours, text)[-1][0] == "UnexpectedCharacters" for text in texts)

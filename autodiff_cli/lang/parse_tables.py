@@ -3,8 +3,8 @@
 Lark builds the tables (`build_tables`, slow: only when the cache is missing or stale). They are
 cached with pickle, which loads at C speed, rather than with Lark's own cache, which stores them
 as nested dicts that Lark then rebuilds object by object in Python on every start-up.
-The tables are run by Lark's LALR parser and basic lexer; reductions build the tree with
-`tree_builder` callbacks.
+The tables are run by Lark's LALR parser and basic lexer (its token loop inlined: `lexer.py`);
+reductions build the tree with `tree_builder` callbacks.
 """
 
 from __future__ import annotations
@@ -141,13 +141,14 @@ class ScriptParser:
 
     def __init__(self, tables: dict[str, Any], postlex: Any) -> None:
         from lark.common import LexerConf
-        from lark.lexer import BasicLexer
         from lark.parsers.lalr_analysis import IntParseTable
         from lark.parsers.lalr_parser import _Parser
 
+        from autodiff_cli.lang.lexer import ScriptLexer
+
         terminals = tables["terminals"]
         conf = LexerConf(terminals, re, tables["ignore"], postlex, skip_validation=True)
-        self._lexer = _PostLexConnector(BasicLexer(conf), postlex)
+        self._lexer = _PostLexConnector(ScriptLexer(conf), postlex)
         self._terminals = {terminal.name: terminal for terminal in terminals}
         callbacks = {rule: make_callback(rule.plan) for rule in tables["reductions"]}
         table = IntParseTable(tables["states"], tables["start_states"], tables["end_states"])
