@@ -123,11 +123,13 @@ def _softplus_neg(x: Any) -> Any:
 def _bce_with_logits(
     x: Any, t: Any, reduction: str = "mean", weight: Any = None, pos_weight: Any = None
 ) -> Any:
-    log_weight = 1 if pos_weight is None else (pos_weight - 1) * t + 1
-    loss = (1 - t) * x + log_weight * _softplus_neg(x)
+    softplus = _softplus_neg(x)
+    if pos_weight is not None:
+        softplus = ((pos_weight - 1) * t + 1) * softplus
+    loss = (1 - t) * x + softplus
     if weight is not None:
         loss = loss * weight
-    return _reduce_loss(np.asarray(loss).astype(x.dtype), reduction)
+    return _reduce_loss(np.asarray(loss).astype(x.dtype, copy=False), reduction)
 
 
 def _bce_input_grad(
