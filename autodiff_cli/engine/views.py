@@ -226,11 +226,19 @@ SQUEEZE_DIM = defop(
     rules=("unsqueeze back",),
     view=True,
 )
+def _squeeze_listed(a: Any, dims: tuple, source: tuple) -> Any:
+    return np.squeeze(a, tuple(d for d in dims if a.shape[d] == 1))
+
+
+def _unsqueeze_back(B: Any, g: Any, dims: tuple, source: tuple) -> Any:
+    return B.reshape(g, source)
+
+
 SQUEEZE_DIMS = defop(
     "squeeze_dims",
     "SqueezeBackward2",
-    lambda a, dims, source: np.squeeze(a, tuple(d for d in dims if a.shape[d] == 1)),
-    lambda B, g, dims, source: B.reshape(g, source),
+    _squeeze_listed,
+    _unsqueeze_back,
     rules=("unsqueeze back",),
     view=True,
 )
@@ -238,8 +246,8 @@ SQUEEZE_DIMS = defop(
 SQUEEZE_DIM_ = defop(
     "squeeze_dim_",
     "SqueezeBackward4",
-    lambda a, dims, source: np.squeeze(a, tuple(d for d in dims if a.shape[d] == 1)),
-    lambda B, g, dims, source: B.reshape(g, source),
+    _squeeze_listed,
+    _unsqueeze_back,
     rules=("unsqueeze back",),
     view=True,
 )
