@@ -19,7 +19,7 @@ import numpy as np
 
 from .backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
-from .graph import AccumulateGrad, Node
+from .graph import AccumulateGrad, Node, OpNode
 from .tensor import Tensor, _wrap
 
 UNUSED_MESSAGE = (
@@ -230,6 +230,8 @@ def run_backward(
     prev_mode = GradMode.enabled
     GradMode.enabled = create_graph
     heappop, heappush = heapq.heappop, heapq.heappush
+    simple = backend is NumpyBackend
+    opnode_apply = OpNode.apply
     follow = None  # a node made ready by the last one while nothing else waits: skip the heap
     follow_entry: list = []
     try:
@@ -259,7 +261,13 @@ def run_backward(
                     continue
             elif hooks is not None:
                 grads = _run_pre_hooks(hooks, grads, backend)
-            if grads[0] is not None or any(g is not None for g in grads):
+            g0 = grads[0]
+            if node.__class__.apply is opnode_apply and g0 is not None and simple:
+                if node._meta is None and node._params is None:
+                    outs = node._apply_simple(node.op, g0)  # `apply`'s own fast path, inlined
+                else:
+                    outs = opnode_apply(node, grads, backend)
+            elif g0 is not None or any(g is not None for g in grads):
                 outs = node.apply(grads, backend)
             else:
                 outs = [None] * len(node.next_functions)

@@ -570,14 +570,12 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
             None,
         )
     if op.cross_saves:  # mul: each input is saved for the other's gradient (as `_save` does)
+        if cls is not Tensor:  # a number: only the tensor `a` needs a gradient, and `b` for it
+            node._saved = (None, b)
+            return result
         versions: list = []
         saved_a = _saved_tensor(a, 0, versions) if b_grad else None
-        if not a._requires_grad:
-            saved_b = None
-        elif cls is Tensor:
-            saved_b = _saved_tensor(b, 1, versions)
-        else:
-            saved_b = b
+        saved_b = _saved_tensor(b, 1, versions) if a._requires_grad else None
         node._saved = (saved_a, saved_b)
         if versions:
             node._versions = tuple(versions)
