@@ -226,6 +226,8 @@ SQUEEZE_DIM = defop(
     rules=("unsqueeze back",),
     view=True,
 )
+
+
 def _squeeze_listed(a: Any, dims: tuple, source: tuple) -> Any:
     return np.squeeze(a, tuple(d for d in dims if a.shape[d] == 1))
 
