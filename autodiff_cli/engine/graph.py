@@ -324,19 +324,25 @@ class OpNode(Node):
         """`apply` for the common case: numpy gradients, one output, no parameters, no
         broadcasting to undo. (Plain loops: a comprehension is a function call in 3.11.)"""
         saved = self._saved
-        if saved:
-            if saved is RELEASED or self._versions is not None:
-                saved = self.saved_values()
-            args = []
-            for v in saved:
-                args.append(v._data if isinstance(v, _Tensor) else v)
-        else:
+        if not saved:
             args = ()
+        elif self._versions is None and saved is not RELEASED:
+            args = saved  # numbers only: a saved tensor always comes with its version
+        else:
+            args = []
+            for v in self.saved_values():
+                args.append(v._data if isinstance(v, _Tensor) else v)
         formulas = op.grads
+        edges = self.next_functions
+        if len(edges) == 2 and not op.variadic:  # binary ops, most of a graph: unrolled
+            return [
+                None if edges[0][0] is None else formulas[0](NumpyBackend, g, *args),
+                None if edges[1][0] is None else formulas[1](NumpyBackend, g, *args),
+            ]
         variadic = op.variadic
         results = []
         i = 0
-        for edge in self.next_functions:
+        for edge in edges:
             if edge[0] is None:
                 results.append(None)
             elif variadic:
