@@ -17,6 +17,7 @@ from lark.tree import Tree
 from autodiff_cli.lang import fstrings, limits, sandbox
 from autodiff_cli.lang.errors import CompileError, Location, Source, attach_location
 from autodiff_cli.lang.limits import (
+    check_concatenation,
     check_sequence_result,
     checked_lshift,
     checked_modulo,
@@ -45,7 +46,11 @@ def _add(left: Fn, right: Fn, where: Location) -> Fn:
 
     def add(f: list) -> Any:
         try:
-            result = left(f) + right(f)
+            a = left(f)
+            b = right(f)
+            if type(a) in sequences:
+                check_concatenation(a, b)
+            result = a + b
             if type(result) in sequences:
                 return check_sequence_result(result)
             return result

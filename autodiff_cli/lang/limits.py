@@ -18,6 +18,7 @@ DEFAULT_MAX_ELEMENTS = 2**27
 MAX_INT_BITS = 1_000_000  # ~300,000 decimal digits: instant to compute, refused beyond
 MAX_RECURSION_DEPTH = 1000  # script function calls, as Python's default limit
 _SEQUENCES = (str, list, tuple)
+_SEQUENCE_TYPES = frozenset(_SEQUENCES)
 _LN2 = math.log(2)
 
 
@@ -120,7 +121,15 @@ def checked_inplace_multiply(left: Any, right: Any) -> Any:
     return operator.imul(left, right)
 
 
+def check_concatenation(left: Any, right: Any) -> None:
+    """Before `+`/`+=` of two sequences: refuse a result past the cap before it is allocated."""
+    kind = type(left)
+    if kind in _SEQUENCE_TYPES and isinstance(right, _SEQUENCES):
+        check_length(len(left) + len(right), f"'{kind.__name__}'")
+
+
 def checked_inplace_add(left: Any, right: Any) -> Any:
+    check_concatenation(left, right)
     return check_sequence_result(operator.iadd(left, right))
 
 
