@@ -230,6 +230,7 @@ MM = defop(
     cross_saves=True,
     arg_names=("self", "mat2"),
     rules=("grad @ mat2ᵀ", "selfᵀ @ grad"),
+    exact_grads=True,
 )
 BMM = defop(
     "bmm",
@@ -241,6 +242,7 @@ BMM = defop(
     cross_saves=True,
     arg_names=("self", "mat2"),
     rules=("grad @ mat2ᵀ (per batch)", "selfᵀ @ grad (per batch)"),
+    exact_grads=True,
 )
 ADDMM = defop(
     "addmm",
@@ -263,6 +265,7 @@ DOT = defop(
     cross_saves=True,
     arg_names=("self", "tensor"),
     rules=("tensor", "self"),
+    exact_grads=True,
 )
 MV = defop(
     "mv",
@@ -274,6 +277,7 @@ MV = defop(
     cross_saves=True,
     arg_names=("self", "vec"),
     rules=("outer(grad, vec)", "selfᵀ @ grad"),
+    exact_grads=True,
 )
 UNSAFE_VIEW = defop(
     "_unsafe_view",

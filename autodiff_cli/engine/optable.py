@@ -33,6 +33,7 @@ class OpDef:
         "arg_names",
         "cross_saves",
         "view",
+        "exact_grads",
     )
 
     def __init__(
@@ -50,6 +51,7 @@ class OpDef:
         arg_names: tuple = ("self", "other"),
         cross_saves: bool = False,
         view: bool = False,
+        exact_grads: bool = False,
     ) -> None:
         self.name = name
         self.grad_fn = grad_fn
@@ -64,6 +66,7 @@ class OpDef:
         self.arg_names = arg_names
         self.cross_saves = cross_saves
         self.view = view
+        self.exact_grads = exact_grads
         self.node_cls = make_node_class(grad_fn, self) if grad_fn else None
 
     def __repr__(self) -> str:
@@ -84,12 +87,15 @@ def defop(
     arg_names: tuple = ("self", "other"),
     cross_saves: bool = False,
     view: bool = False,
+    exact_grads: bool = False,
 ) -> OpDef:
     """Declares one op. With no formulas the op is not differentiable (comparisons, argmax).
     A `variadic` op (cat, stack) has one formula `formula(B, g, i, *saved, **params)` for input i.
     `arg_names` name the inputs for `grad_fn._saved_<name>`; with `cross_saves` (mul, mm, ...) each
     of the two inputs is saved only when the other one requires grad, as PyTorch does. A `view`
-    op's output shares its input's data and version counter (`_base` is set)."""
+    op's output shares its input's data and version counter (`_base` is set). With `exact_grads`
+    (mm, mv, ...) every formula returns its input's shape and dtype, so the node keeps no input
+    shapes to conform gradients to (the backward pass takes its fast path)."""
     op = OpDef(
         name,
         grad_fn,
@@ -104,6 +110,7 @@ def defop(
         arg_names,
         cross_saves,
         view,
+        exact_grads,
     )
     OPS[name] = op
     return op
