@@ -124,9 +124,19 @@ def output_count(name: str, datas: list | tuple, params: dict | None) -> int:
 _SIZE_PARAMS = frozenset({"shape", "repeats", "condition"})  # params that can enlarge an output
 
 
+def _input_shape_only(datas: list | tuple, params: dict) -> bool:
+    """`shape` is the input's own shape (reductions, index_select, ...): it enlarges nothing."""
+    return (
+        "repeats" not in params
+        and "condition" not in params
+        and bool(datas)
+        and params.get("shape") == getattr(datas[0], "shape", None)
+    )
+
+
 def check_op_output(op: Any, datas: list | tuple, params: dict | None) -> None:
     """Refuse an op whose output would exceed the cap, before its forward allocates it."""
-    if not params or not _SIZE_PARAMS.intersection(params):
+    if not params or not _SIZE_PARAMS.intersection(params) or _input_shape_only(datas, params):
         # broadcasting, matmul, outer and stacking never give more elements than the product
         # of the inputs' sizes (each counted at least 1): when that fits, so does the output
         bound = 1

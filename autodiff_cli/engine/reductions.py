@@ -19,6 +19,8 @@ from . import dtypes
 from .optable import defop
 from .tensor import Tensor, _norm_dim, _wrap, apply_op
 
+_add_reduce = np.add.reduce
+
 __all__ = [
     "all",
     "amax",
@@ -288,7 +290,7 @@ def _evenly(B: Any, g: Any, a: Any, r: Any, dims: tuple | None, keepdim: bool) -
 
 def _sum(a: Any, dim: Any, keepdim: bool, shape: tuple, dtype: Any = None) -> Any:
     acc = _integral_accumulator(a, dtype)
-    return np.sum(a, axis=_axis(dim, a.shape), keepdims=keepdim, dtype=acc)
+    return _add_reduce(a, _axis(dim, a.shape), acc, None, keepdim)  # np.sum without its wrapper
 
 
 def _mean(a: Any, dim: Any, keepdim: bool, shape: tuple, dtype: Any = None) -> Any:
