@@ -232,6 +232,7 @@ def run_backward(
     heappop, heappush = heapq.heappop, heapq.heappush
     simple = backend is NumpyBackend
     opnode_apply = OpNode.apply
+    ndarray = np.ndarray if simple else None  # numpy gradients only (create_graph: Tensors)
     follow = None  # a node made ready by the last one while nothing else waits: skip the heap
     follow_entry: list = []
     try:
@@ -247,7 +248,20 @@ def run_backward(
             grads = entry[1]
             entry[1] = None  # the buffer is not needed past this node
             if node.__class__ is AccumulateGrad:
-                _accumulate(node, grads[0], backend, create_graph, accumulate, captures, captured)
+                g0 = grads[0]
+                var = node.variable
+                if (  # the common first gradient of a leaf: `_store_grad`'s copy, inlined
+                    g0.__class__ is ndarray
+                    and captures is None
+                    and var._grad is None
+                    and node._hooks is None
+                    and not var._leaf_hooks
+                    and g0.dtype == var._data.dtype
+                    and g0.shape == var._data.shape
+                ):
+                    var._grad = _wrap(g0.copy())
+                else:
+                    _accumulate(node, g0, backend, create_graph, accumulate, captures, captured)
                 continue
             hooks = node._hooks
             if captures is not None:
