@@ -176,10 +176,10 @@ def run_backward(
             )
         starts.append(_edge_of(t))
 
-    # 1. dependency counts: pending[node] = [edges still to deliver, gradient buffer]
-    #    (one dict entry per node; the reverse edges too when autograd.grad prunes the walk)
+    # 1. dependency counts: counts[node] = edges still to deliver (the roots start at 0; the
+    #    reverse edges too when autograd.grad prunes the walk). Gradients wait in buffers[node].
     roots_set = {node for node, _ in starts}
-    pending: dict[Node, list] = {}
+    counts: dict[Node, int] = dict.fromkeys(roots_set, 0)
     stack = list(roots_set)
     parents: dict[Node, list] | None = None if inputs is None else {}
     while stack:
@@ -188,19 +188,17 @@ def run_backward(
             if nxt is not None:
                 if parents is not None:
                     parents.setdefault(nxt, []).append(node)
-                entry = pending.get(nxt)
-                if entry is not None:
-                    entry[0] += 1
+                if nxt in counts:
+                    counts[nxt] += 1
                 else:
-                    pending[nxt] = [1, None]
-                    if nxt not in roots_set:
-                        stack.append(nxt)
+                    counts[nxt] = 1
+                    stack.append(nxt)
 
     captures: dict[tuple[Node, int], int] | None = None
     needed: set | None = None
     captured: list | None = None
     if inputs is not None:
-        seen = pending.keys() | roots_set
+        seen = counts.keys()
         captures = {}
         captured = [None] * len(inputs)
         for k, t in enumerate(inputs):
@@ -215,15 +213,13 @@ def run_backward(
             needed.add(node)
             frontier.extend(parents.get(node, ()))
 
+    buffers: dict[Node, list] = {}
     for (node, nr), g in zip(starts, root_grads):
-        entry = pending.get(node)
-        if entry is None:
-            entry = pending[node] = [0, None]
-        if entry[1] is None:
-            entry[1] = [None] * _num_outputs(node)
-        buf = entry[1]
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * _num_outputs(node)
         buf[nr] = g if buf[nr] is None else buf[nr] + g
-    ready = [(-node._seq, node) for node in roots_set if pending[node][0] == 0]
+    ready = [(-node._seq, node) for node in roots_set if counts[node] == 0]
     heapq.heapify(ready)
 
     # 2. execution
@@ -234,19 +230,16 @@ def run_backward(
     opnode_apply = OpNode.apply
     ndarray = np.ndarray if simple else None  # numpy gradients only (create_graph: Tensors)
     follow = None  # a node made ready by the last one while nothing else waits: skip the heap
-    follow_entry: list = []
     try:
         while True:
             if follow is not None:
-                node, entry = follow, follow_entry
+                node = follow
                 follow = None
             elif ready:
                 node = heappop(ready)[1]
-                entry = pending[node]
             else:
                 break
-            grads = entry[1]
-            entry[1] = None  # the buffer is not needed past this node
+            grads = buffers.pop(node)  # the buffer is not needed past this node
             if node.__class__ is AccumulateGrad:
                 g0 = grads[0]
                 var = node.variable
@@ -293,23 +286,22 @@ def run_backward(
             for nxt, nr in node.next_functions:
                 if nxt is not None:
                     g = outs[i]
-                    target = pending[nxt]
-                    buf = target[1]
+                    buf = buffers.get(nxt)
                     if buf is None:
                         meta = nxt._meta
                         if meta is None or meta[1] is None:
-                            target[1] = [g]
+                            buffers[nxt] = [g]
                         else:
-                            buf = target[1] = [None] * len(meta[1])
+                            buf = buffers[nxt] = [None] * len(meta[1])
                             buf[nr] = g
                     elif g is not None:
                         old = buf[nr]
                         buf[nr] = g if old is None else old + g
-                    left = target[0] - 1
-                    target[0] = left
+                    left = counts[nxt] - 1
+                    counts[nxt] = left
                     if not left:
                         if follow is None and not ready:
-                            follow, follow_entry = nxt, target
+                            follow = nxt
                         else:
                             if follow is not None:
                                 heappush(ready, (-follow._seq, follow))
