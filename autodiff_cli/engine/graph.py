@@ -195,14 +195,19 @@ def _modified_message(item: Any, version: int, expected: int, node: Node) -> str
 
 
 class AccumulateGrad(Node):
-    """The node of a leaf that requires grad: gradients arriving here accumulate into `.grad`."""
+    """The node of a leaf that requires grad: gradients arriving here accumulate into `.grad`.
+
+    As in PyTorch, its sequence number is the largest there is (UINT64_MAX): a leaf accumulates
+    as soon as it is ready, before any other ready node. Two ready leaves tie, and the ready
+    queue (a binary heap, as std::priority_queue is) orders ties by its structure alone: hence
+    `__lt__` is always False."""
 
     __slots__ = ("variable",)
 
     def __init__(self, variable: Any) -> None:
         # Node.__init__ inlined: every leaf gets a new one per graph (each training step)
         self.next_functions = ()
-        self._seq = next(_sequence)
+        self._seq = ACCUMULATE_SEQUENCE_NR
         self._saved = ()
         self._versions = None
         self._params = None
@@ -212,6 +217,12 @@ class AccumulateGrad(Node):
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
+
+    def __lt__(self, other: Any) -> bool:
+        return False
+
+
+ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 
 
 _SAVED_ALIASES = {"self_sym_sizes": "shape", "self_sizes": "shape"}
