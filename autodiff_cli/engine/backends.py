@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from . import float32_math
+
 
 def _sum_to_axes(shape: tuple, target: tuple) -> tuple[int, ...]:
     lead = len(shape) - len(target)
@@ -75,13 +77,8 @@ class NumpyBackend:
         """A constant the formula uses (a weight): as is."""
         return array
 
-    @staticmethod
-    def tanh_backward(g: Any, r: Any) -> Any:
-        return g * (1 - r * r)
-
-    @staticmethod
-    def sigmoid_backward(g: Any, r: Any) -> Any:
-        return g * r * (1 - r)
+    tanh_backward = staticmethod(float32_math.tanh_backward)
+    sigmoid_backward = staticmethod(float32_math.sigmoid_backward)
 
     @staticmethod
     def softplus_neg(x: Any) -> Any:
@@ -105,25 +102,25 @@ class NumpyBackend:
     matmul = staticmethod(np.matmul)
     outer = staticmethod(np.outer)
     where = staticmethod(np.where)
-    exp = staticmethod(np.exp)
-    log = staticmethod(np.log)
-    sin = staticmethod(np.sin)
-    cos = staticmethod(np.cos)
-    tanh = staticmethod(np.tanh)
+    exp = staticmethod(float32_math.exp)
+    log = staticmethod(float32_math.log)
+    sin = staticmethod(float32_math.sin)
+    cos = staticmethod(float32_math.cos)
+    tanh = staticmethod(float32_math.tanh)
     sqrt = staticmethod(np.sqrt)
     sign = staticmethod(np.sign)
     abs = staticmethod(np.abs)
-    cosh = staticmethod(np.cosh)
-    sinh = staticmethod(np.sinh)
-    log1p = staticmethod(np.log1p)
-    expm1 = staticmethod(np.expm1)
+    cosh = staticmethod(float32_math.cosh)
+    sinh = staticmethod(float32_math.sinh)
+    log1p = staticmethod(float32_math.log1p)
+    expm1 = staticmethod(float32_math.expm1)
     isnan = staticmethod(np.isnan)
     floor = staticmethod(np.floor)
     trunc = staticmethod(np.trunc)
 
     @staticmethod
     def sigmoid(x: Any) -> Any:
-        return _sigmoid(x)
+        return float32_math.sigmoid(x)
 
     @staticmethod
     def transpose(g: Any, d0: int = 0, d1: int = 1) -> Any:
@@ -168,10 +165,6 @@ class NumpyBackend:
     @staticmethod
     def count(x: Any) -> int:
         return np.count_nonzero(x)
-
-
-def _sigmoid(x: Any) -> Any:
-    return 1.0 / (1.0 + np.exp(-x))  # overflow to inf gives 0, silently (engine's np.seterr)
 
 
 class TensorBackend:

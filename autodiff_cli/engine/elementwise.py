@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from . import ops
+from . import float32_math, ops
 from .formula_ops import mul_scalar
 from .ops import _float_input, _operand
 from .optable import defop
@@ -50,7 +50,7 @@ ERFC = defop(
     rules=("-2/sqrt(pi) · exp(-self²)",),
 )  # fmt: skip
 EXP2 = defop(
-    "exp2", "Exp2Backward0", _float_input(np.exp2), lambda B, g, r: mul_scalar(B, g * r, math.log(2)),
+    "exp2", "Exp2Backward0", _float_input(float32_math.exp2), lambda B, g, r: mul_scalar(B, g * r, math.log(2)),
     saves=("result",), rules=("2^self · ln 2",),
 )  # fmt: skip
 CLAMP = defop(

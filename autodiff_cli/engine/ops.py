@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes
-from .backends import _sigmoid
+from . import dtypes, float32_math
 from .formula_ops import add_scalar, div_scalar, mul_scalar, run, sub_scalar
 from .optable import defop
 from .tensor import Size, Tensor, apply_binary, apply_inplace, apply_op, apply_unary
@@ -283,7 +282,7 @@ RECIPROCAL = defop(
 EXP = defop(
     "exp",
     "ExpBackward0",
-    _float_input(np.exp),
+    _float_input(float32_math.exp),
     lambda B, g, r: g * r,
     saves=("result",),
     rules=("exp(self)",),
@@ -291,7 +290,7 @@ EXP = defop(
 LOG = defop(
     "log",
     "LogBackward0",
-    _float_input(np.log),
+    _float_input(float32_math.log),
     lambda B, g, a: g / a,
     saves=(0,),
     rules=("1 / self",),
@@ -299,7 +298,7 @@ LOG = defop(
 LOG2 = defop(
     "log2",
     "Log2Backward0",
-    _float_input(np.log2),
+    _float_input(float32_math.log2),
     lambda B, g, a: g / (a * LN2),
     saves=(0,),
     rules=("1 / (self · ln 2)",),
@@ -307,7 +306,7 @@ LOG2 = defop(
 LOG10 = defop(
     "log10",
     "Log10Backward0",
-    _float_input(np.log10),
+    _float_input(float32_math.log10),
     lambda B, g, a: g / (a * LN10),
     saves=(0,),
     rules=("1 / (self · ln 10)",),
@@ -315,7 +314,7 @@ LOG10 = defop(
 LOG1P = defop(
     "log1p",
     "Log1PBackward0",
-    _float_input(np.log1p),
+    _float_input(float32_math.log1p),
     lambda B, g, a: g / (a + 1),
     saves=(0,),
     rules=("1 / (1 + self)",),
@@ -323,7 +322,7 @@ LOG1P = defop(
 EXPM1 = defop(
     "expm1",
     "Expm1Backward0",
-    _float_input(np.expm1),
+    _float_input(float32_math.expm1),
     lambda B, g, r: g * (r + 1),
     saves=("result",),
     rules=("exp(self)",),
@@ -347,7 +346,7 @@ RSQRT = defop(
 SIN = defop(
     "sin",
     "SinBackward0",
-    _float_input(np.sin),
+    _float_input(float32_math.sin),
     lambda B, g, a: g * B.cos(a),
     saves=(0,),
     rules=("cos(self)",),
@@ -355,7 +354,7 @@ SIN = defop(
 COS = defop(
     "cos",
     "CosBackward0",
-    _float_input(np.cos),
+    _float_input(float32_math.cos),
     lambda B, g, a: -g * B.sin(a),
     saves=(0,),
     rules=("-sin(self)",),
@@ -363,7 +362,7 @@ COS = defop(
 TAN = defop(
     "tan",
     "TanBackward0",
-    _float_input(np.tan),
+    _float_input(float32_math.tan),
     lambda B, g, r: g * (r * r + 1),
     saves=("result",),
     rules=("1 + tan²(self)",),
@@ -371,7 +370,7 @@ TAN = defop(
 ASIN = defop(
     "asin",
     "AsinBackward0",
-    _float_input(np.arcsin),
+    _float_input(float32_math.arcsin),
     lambda B, g, a: g * _rsqrt_one_minus_square(B, a),
     saves=(0,),
     rules=("1 / sqrt(1 - self²)",),
@@ -379,7 +378,7 @@ ASIN = defop(
 ACOS = defop(
     "acos",
     "AcosBackward0",
-    _float_input(np.arccos),
+    _float_input(float32_math.arccos),
     lambda B, g, a: g * -_rsqrt_one_minus_square(B, a),
     saves=(0,),
     rules=("-1 / sqrt(1 - self²)",),
@@ -387,7 +386,7 @@ ACOS = defop(
 ATAN = defop(
     "atan",
     "AtanBackward0",
-    _float_input(np.arctan),
+    _float_input(float32_math.arctan),
     lambda B, g, a: g / (a * a + 1),
     saves=(0,),
     rules=("1 / (1 + self²)",),
@@ -395,7 +394,7 @@ ATAN = defop(
 SINH = defop(
     "sinh",
     "SinhBackward0",
-    _float_input(np.sinh),
+    _float_input(float32_math.sinh),
     lambda B, g, a: g * B.cosh(a),
     saves=(0,),
     rules=("cosh(self)",),
@@ -403,7 +402,7 @@ SINH = defop(
 COSH = defop(
     "cosh",
     "CoshBackward0",
-    _float_input(np.cosh),
+    _float_input(float32_math.cosh),
     lambda B, g, a: g * B.sinh(a),
     saves=(0,),
     rules=("sinh(self)",),
@@ -411,7 +410,7 @@ COSH = defop(
 TANH = defop(
     "tanh",
     "TanhBackward0",
-    _float_input(np.tanh),
+    _float_input(float32_math.tanh),
     lambda B, g, r: B.tanh_backward(g, r),
     saves=("result",),
     rules=("1 - tanh²(self)",),
@@ -419,7 +418,7 @@ TANH = defop(
 SIGMOID = defop(
     "sigmoid",
     "SigmoidBackward0",
-    _float_input(_sigmoid),
+    _float_input(float32_math.sigmoid),
     lambda B, g, r: B.sigmoid_backward(g, r),
     saves=("result",),
     rules=("sigmoid(self) · (1 - sigmoid(self))",),
@@ -469,7 +468,7 @@ TRUNC = defop("trunc", "TruncBackward0", np.trunc, lambda B, g: g * 0, rules=("0
 TANH_BACKWARD = defop(
     "tanh_backward",
     "TanhBackwardBackward0",
-    lambda g, r: g * (1 - r * r),
+    float32_math.tanh_backward,
     lambda B, gg, g, r: B.tanh_backward(gg, r),
     lambda B, gg, g, r: gg * (mul_scalar(B, r, -2) * g),
     saves=(0, 1),
@@ -479,7 +478,7 @@ TANH_BACKWARD = defop(
 SIGMOID_BACKWARD = defop(
     "sigmoid_backward",
     "SigmoidBackwardBackward0",
-    lambda g, r: g * r * (1 - r),
+    float32_math.sigmoid_backward,
     lambda B, gg, g, r: B.sigmoid_backward(gg, r),
     lambda B, gg, g, r: gg * g * add_scalar(B, mul_scalar(B, r, -2), 1),
     saves=(0, 1),

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import ops
+from .. import float32_math, ops
 from ..creation import _Generator
 from ..formula_ops import DIV_SCALAR, MUL_SCALAR, div_scalar, run
 from ..matrix import ADDMM, _reshape, matmul
@@ -179,7 +179,7 @@ ELU = defop(
 SILU = defop(
     "silu",
     "SiluBackward0",
-    lambda a: (a * ops._sigmoid(a)).astype(a.dtype),
+    lambda a: (a * float32_math.sigmoid(a)).astype(a.dtype),
     lambda B, g, a: g * B.sigmoid(a) * (1 + a * (1 - B.sigmoid(a))),
     saves=(0,),
     rules=("sigmoid(self) · (1 + self · (1 - sigmoid(self)))",),
