@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from . import float32_math
+from .cascade_sum import ordered_sum
 
 
 def _sum_to_axes(shape: tuple, target: tuple) -> tuple[int, ...]:
@@ -22,9 +23,6 @@ def _sum_to_axes(shape: tuple, target: tuple) -> tuple[int, ...]:
         if size == 1 and shape[lead + i] != 1:
             axes.append(lead + i)
     return tuple(axes)
-
-
-_add_reduce = np.add.reduce  # np.sum without its Python wrapper
 
 
 class NumpyBackend:
@@ -58,11 +56,11 @@ class NumpyBackend:
             return g
         if g.shape != shape:
             if g.shape[1:] == shape:  # the common case of a bias: sum over the first axis
-                g = _add_reduce(g, 0)
+                g = ordered_sum(g, 0)
                 return g if g.dtype == dtype or dtype.kind != "f" else g.astype(dtype)
             axes = _sum_to_axes(g.shape, shape)
             if axes:
-                g = _add_reduce(g, axes, None, None, True)
+                g = ordered_sum(g, axes, True)
             g = np.reshape(g, shape)
         if g.dtype != dtype and dtype.kind == "f":
             g = g.astype(dtype)
@@ -97,7 +95,7 @@ class NumpyBackend:
 
     @staticmethod
     def sum_dims(g: Any, dims: tuple, keepdim: bool) -> Any:
-        return np.sum(g, axis=dims, keepdims=keepdim)
+        return ordered_sum(g, dims, keepdim)
 
     matmul = staticmethod(np.matmul)
     outer = staticmethod(np.outer)

@@ -347,18 +347,63 @@ def arange(
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
     n = math.ceil((e - s) / st)
     limits.check_elements(n)
-    data = (
-        (s + np.arange(n, dtype=np.float64) * st) if np_dtype.kind == "f" else np.arange(s, e, st)
-    )
+    if np_dtype in _ROUNDED_RANGES:
+        data = _arange_floats(s, st, n, np_dtype)
+    elif np_dtype.kind == "f":
+        data = s + np.arange(n, dtype=np.float64) * st
+    else:
+        data = np.arange(s, e, st)
     return _finish(data.astype(np_dtype), requires_grad)
+
+
+# PyTorch's range kernels compute `start + step * i` with the multiply-add contracted (one
+# rounding). A long double (64-bit mantissa on x86) holds the product exactly for the sizes a
+# script may create, so its sum rounds as the fused operation does; where long double is only
+# a double, a rare last-bit difference remains.
+_ROUNDED_RANGES = (np.dtype(np.float32), np.dtype(np.float64))
+_LONG = np.longdouble
+
+
+def _arange_floats(start: float, step: float, n: int, np_dtype: np.dtype) -> np.ndarray:
+    """arange's values as PyTorch's CPU kernel makes them: in double, `start + step * i`, then
+    rounded to the dtype; within each run of two SIMD vectors, each vector's lanes are counted
+    on from its (rounded) first value instead."""
+    index = np.arange(n)
+    out = (_LONG(start) + _LONG(step) * index.astype(_LONG)).astype(np.float64).astype(np_dtype)
+    width = 32 // np_dtype.itemsize  # AVX2 vectors: PyTorch's default kernels
+    vectorised = (n // (2 * width)) * 2 * width
+    if vectorised:
+        firsts = out[:vectorised:width].astype(_LONG)
+        lanes = np.arange(width).astype(_LONG) * _LONG(step)
+        out[:vectorised] = (firsts[:, None] + lanes[None, :]).astype(np.float64).reshape(-1)
+    return out
+
+
+def _linspace_floats(start: float, end: float, steps: int, np_dtype: np.dtype) -> np.ndarray:
+    """linspace's values as PyTorch's CPU kernel makes them, in the dtype: `start + step * i`
+    for the first half, `end - step * (steps - 1 - i)` for the second."""
+    scalar = np_dtype.type
+    first, last = scalar(start), scalar(end)
+    if steps == 1:
+        return np.array([first], np_dtype)
+    step = _LONG((last - first) / scalar(steps - 1))
+    index = np.arange(steps)
+    half = steps // 2
+    out = np.empty(steps, np_dtype)
+    out[:half] = _LONG(first) + step * index[:half].astype(_LONG)
+    out[half:] = _LONG(last) - step * (steps - 1 - index[half:]).astype(_LONG)
+    return out
 
 
 def linspace(
     start: float, end: float, steps: int, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
-    limits.check_elements(int(steps))
-    return _finish(np.linspace(start, end, int(steps)).astype(np_dtype), requires_grad)
+    steps = int(steps)
+    limits.check_elements(steps)
+    if np_dtype in _ROUNDED_RANGES and steps > 0:
+        return _finish(_linspace_floats(start, end, steps, np_dtype), requires_grad)
+    return _finish(np.linspace(start, end, steps).astype(np_dtype), requires_grad)
 
 
 def logspace(

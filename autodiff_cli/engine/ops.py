@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from . import dtypes, float32_math
+from .cascade_sum import ordered_sum
 from .formula_ops import add_scalar, div_scalar, mul_scalar, run, sub_scalar
 from .optable import defop
 from .tensor import Size, Tensor, apply_binary, apply_inplace, apply_op, apply_unary
@@ -92,7 +93,25 @@ def _pow_scalar(a: Any, exponent: Any) -> Any:
             a = a.astype(dtypes.get_default_dtype().np)
         elif exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
+        return np.power(a, exponent)
+    if a.dtype.kind == "f":
+        special = _FLOAT_POWERS.get(exponent) if isinstance(exponent, (int, float)) else None
+        if special is not None:
+            return special(a)
+        return float32_math.power(a, exponent)
     return np.power(a, exponent)
+
+
+# PyTorch's float kernels for these exponents (products and quotients, rounded step by step);
+# others go through `pow`.
+_FLOAT_POWERS = {
+    2: lambda a: a * a,
+    3: lambda a: a * a * a,
+    -2: lambda a: 1 / (a * a),
+    -1: lambda a: 1 / a,
+    0.5: np.sqrt,
+    -0.5: lambda a: 1 / np.sqrt(a),
+}
 
 
 def _rpow(a: Any, base: Any) -> Any:
@@ -160,10 +179,10 @@ def _bce_target_grad(
 
 
 def _reduce_loss(loss: Any, reduction: str) -> Any:
-    if reduction == "mean":  # np.mean's arithmetic, without its Python wrapper
-        return loss.dtype.type(np.add.reduce(loss, axis=None, dtype=loss.dtype) / loss.size)
+    if reduction == "mean":  # PyTorch's loss.mean(): the sum, then / n
+        return loss.dtype.type(ordered_sum(loss) / loss.dtype.type(loss.size))
     if reduction == "sum":
-        return np.sum(loss, dtype=loss.dtype)
+        return loss.dtype.type(ordered_sum(loss))
     return loss
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from . import dtypes
+from .cascade_sum import ordered_sum
 from .optable import defop
 from .tensor import Tensor, _norm_dim, _wrap, apply_op
 
@@ -290,13 +291,14 @@ def _evenly(B: Any, g: Any, a: Any, r: Any, dims: tuple | None, keepdim: bool) -
 
 def _sum(a: Any, dim: Any, keepdim: bool, shape: tuple, dtype: Any = None) -> Any:
     acc = _integral_accumulator(a, dtype)
+    if acc is a.dtype:
+        return ordered_sum(a, _axis(dim, a.shape), keepdim)
     return _add_reduce(a, _axis(dim, a.shape), acc, None, keepdim)  # np.sum without its wrapper
 
 
 def _mean(a: Any, dim: Any, keepdim: bool, shape: tuple, dtype: Any = None) -> Any:
     a = a if dtype is None else a.astype(dtype)
-    axis = _axis(dim, a.shape)
-    total = np.sum(a, axis=axis, keepdims=keepdim, dtype=a.dtype)
+    total = ordered_sum(a, _axis(dim, a.shape), keepdim)  # PyTorch: the sum, then / n
     return np.asarray(total / np.asarray(_count(a.shape, dim), dtype=a.dtype), dtype=a.dtype)
 
 

@@ -5,7 +5,12 @@ import torch
 values = [-7.25, -3.0, -1.5, -0.75, -0.1, 0.001, 0.3, 0.5, 1.0, 1.7, 2.5, 3.3, 6.0, 9.75, 15.5]
 positive = [0.001, 0.02, 0.3, 0.5, 1.0, 1.7, 2.5, 3.3, 6.0, 9.75, 15.5, 123.0, 4567.0]
 
-for name, fn in [("exp", torch.exp), ("expm1", torch.expm1), ("tanh", torch.tanh), ("sigmoid", torch.sigmoid)]:
+for name, fn in [
+    ("exp", torch.exp),
+    ("expm1", torch.expm1),
+    ("tanh", torch.tanh),
+    ("sigmoid", torch.sigmoid),
+]:
     print(name, [fn(torch.tensor(v)).item() for v in values])
     x = torch.tensor(values, requires_grad=True)
     fn(x).sum().backward()
