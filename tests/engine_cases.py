@@ -479,6 +479,7 @@ case("gelu-tanh", "gelu", lambda T, a: T.nn.functional.gelu(a, approximate="tanh
 case("elu", "elu", lambda T, a: T.nn.functional.elu(a, alpha=1.5), In(M, _nonzero))
 case("selu", "elu", lambda T, a: T.nn.functional.selu(a), In(M, _nonzero))
 case("silu", "silu", lambda T, a: T.nn.functional.silu(a), In(M))
+case("logsigmoid", "log_sigmoid", lambda T, a: T.nn.functional.logsigmoid(a), In(M))
 case("softmax", "softmax", lambda T, a: T.softmax(a, 1), In(_R))
 case("softmax-method", "softmax", lambda T, a: a.softmax(0), In(M))
 case("log_softmax", "log_softmax", lambda T, a: T.nn.functional.log_softmax(a, dim=-1), In(_R))
@@ -797,6 +798,13 @@ case(
     "elu_backward",
     _grad_of_nn(lambda T, x: T.nn.functional.elu(x, alpha=1.5)),
     In(M, _nonzero),
+    In(M),
+)
+case(
+    "log_sigmoid_backward",
+    "log_sigmoid_backward",
+    _grad_of_nn(lambda T, x: T.nn.functional.logsigmoid(x)),
+    In(M),
     In(M),
 )
 case(

@@ -7,23 +7,31 @@ from .loss import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    HuberLoss,
     L1Loss,
     MSELoss,
     NLLLoss,
+    SmoothL1Loss,
 )
 from .module import Module  # noqa: F401
 from .modules import (  # noqa: F401
+    ELU,
+    GELU,
+    SELU,
     Dropout,
     Flatten,
     Identity,
     LeakyReLU,
     Linear,
+    LogSigmoid,
     LogSoftmax,
     ModuleList,
     ReLU,
     Sequential,
     Sigmoid,
+    SiLU,
     Softmax,
+    Softplus,
     Tanh,
 )
 from .parameter import Parameter  # noqa: F401

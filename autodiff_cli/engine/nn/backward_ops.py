@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import ops
+from .. import float32_math, ops
 from ..formula_ops import div_scalar, mul_scalar, run
 from ..optable import defop
 
@@ -144,6 +144,31 @@ ELU_BACKWARD = defop(
     saves=(0, 1),
     arg_names=("grad_output", "self_or_result"),
     rules=("elu'(self)", "grad_output · elu''(self)"),
+)
+
+
+def _log_sigmoid_backward(g: Any, x: Any) -> Any:
+    """PyTorch's log_sigmoid_backward: (max_deriv - sign · z / (1 + z)) · grad, z = exp(-|x|)."""
+    z = float32_math.exp(-np.abs(x))
+    negative = x < 0
+    slope = np.where(negative, 1 - z / (1 + z), z / (1 + z))
+    return np.asarray(slope * g, x.dtype)
+
+
+def _log_sigmoid_self_grad(B: Any, gg: Any, g: Any, x: Any) -> Any:
+    """d/dx of grad · sigmoid(-x): -grad · sigmoid(-x) · sigmoid(x)."""
+    return -(gg * g) * B.sigmoid(-x) * B.sigmoid(x)
+
+
+LOG_SIGMOID_BACKWARD = defop(
+    "log_sigmoid_backward",
+    "LogSigmoidBackwardBackward0",
+    _log_sigmoid_backward,
+    lambda B, gg, g, x: run(B, LOG_SIGMOID_BACKWARD, gg, x),
+    _log_sigmoid_self_grad,
+    saves=(0, 1),
+    arg_names=("grad_output", "self"),
+    rules=("sigmoid(-self)", "-grad_output · sigmoid(self) · sigmoid(-self)"),
 )
 LEAKY_RELU_BACKWARD = defop(
     "leaky_relu_backward",

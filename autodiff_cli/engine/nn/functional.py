@@ -33,6 +33,7 @@ from .backward_ops import (
     GELU_BACKWARD,
     HUBER_LOSS_BACKWARD,
     LEAKY_RELU_BACKWARD,
+    LOG_SIGMOID_BACKWARD,
     LOG_SOFTMAX_BACKWARD,
     MSE_LOSS_BACKWARD,
     NLL_LOSS_BACKWARD,
@@ -176,6 +177,16 @@ ELU = defop(
     saves=(0,),
     rules=("scale if self > 0 else scale · alpha · exp(self)",),
 )
+LOG_SIGMOID = defop(
+    "log_sigmoid",
+    "LogSigmoidBackward0",
+    lambda a: np.asarray(
+        np.minimum(a, 0) - float32_math.log1p(float32_math.exp(-np.abs(a))), a.dtype
+    ),
+    lambda B, g, a: run(B, LOG_SIGMOID_BACKWARD, g, a),
+    saves=(0,),
+    rules=("sigmoid(-self)",),
+)
 SILU = defop(
     "silu",
     "SiluBackward0",
@@ -279,6 +290,11 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
     _float_only(input, "elu_cpu")
     params = {"alpha": SELU_ALPHA, "scale": SELU_SCALE, "input_scale": 1.0}
     return apply_op(ELU, (input,), params)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    _float_only(input, "log_sigmoid_cpu")
+    return apply_op(LOG_SIGMOID, (input,))
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:

@@ -98,5 +98,29 @@ class NLLLoss(_WeightedLoss):
         )  # fmt: skip
 
 
-for _cls in (MSELoss, L1Loss, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, NLLLoss):
+class SmoothL1Loss(_Loss):
+    def __init__(
+        self, size_average: Any = None, reduce: Any = None, reduction: str = "mean",
+        beta: float = 1.0,
+    ) -> None:  # fmt: skip
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+for _cls in (
+    MSELoss, L1Loss, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, NLLLoss, SmoothL1Loss,
+    HuberLoss,
+):  # fmt: skip
     _cls.__module__ = "torch.nn.modules.loss"
