@@ -249,6 +249,7 @@ def run_backward(
                     and var._grad is None
                     and node._hooks is None
                     and not var._leaf_hooks
+                    and var._post_accumulate_hooks is None
                     and g0.dtype == var._data.dtype
                     and g0.shape == var._data.shape
                 ):
@@ -394,6 +395,11 @@ def _accumulate(
             if new is not None:
                 g = backend.unwrap(new[0])
     _store_grad(var, g, backend, create_graph)
+    if var._post_accumulate_hooks:
+        for fn in list(var._post_accumulate_hooks.values()):
+            result = fn(var)
+            if result is not None:
+                raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
     if hooks is not None and hooks.post:
         for fn in list(hooks.post.values()):
             fn((), (backend.wrap(g),))

@@ -75,6 +75,7 @@ class Tensor:
         "_accum_ref",
         "_retains_grad",
         "_leaf_hooks",
+        "_post_accumulate_hooks",
         "_base",
         "__weakref__",
     )
@@ -249,6 +250,20 @@ class Tensor:
         self._leaf_hooks[handle._key] = hook
         return handle
 
+    def register_post_accumulate_grad_hook(self, hook: Callable) -> RemovableHandle:
+        """`hook(tensor)` runs on a leaf after backward has accumulated its `.grad`."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors"
+            )
+        if self._post_accumulate_hooks is None:
+            self._post_accumulate_hooks = {}
+        handle = RemovableHandle(self._post_accumulate_hooks)
+        self._post_accumulate_hooks[handle._key] = hook
+        return handle
+
     def _accumulator(self) -> AccumulateGrad:
         """The leaf's AccumulateGrad node: the same object while any graph holds it."""
         ref = self._accum_ref
@@ -391,6 +406,7 @@ def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Node | None, outpu
     t._accum_ref = None
     t._retains_grad = False
     t._leaf_hooks = None
+    t._post_accumulate_hooks = None
     t._base = None
 
 
@@ -408,6 +424,7 @@ def _wrap(
     t._accum_ref = None
     t._retains_grad = False
     t._leaf_hooks = None
+    t._post_accumulate_hooks = None
     t._base = None
     return t
 
@@ -562,6 +579,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     result._accum_ref = None
     result._retains_grad = False
     result._leaf_hooks = None
+    result._post_accumulate_hooks = None
     result._base = None
     shape = out.shape
     if ad.shape != shape or (cls is Tensor and bd.shape != shape):
