@@ -38,6 +38,7 @@ from .creation import (  # noqa: F401
     zeros,
     zeros_like,
 )
+from .devices import device  # noqa: F401
 from .dtypes import get_default_dtype, set_default_dtype  # noqa: F401
 from .elementwise import *  # noqa: E402, F401, F403
 from .grad_mode import (  # noqa: F401
@@ -216,7 +217,7 @@ def can_cast(from_: dtype, to: dtype) -> bool:
 
 
 # Submodules a one-liner rarely needs load on first use, to keep start-up short.
-_LAZY_SUBMODULES = ("autograd", "linalg", "nn", "optim")
+_LAZY_SUBMODULES = ("autograd", "backends", "cuda", "linalg", "nn", "optim")
 
 
 def __getattr__(name: str) -> object:

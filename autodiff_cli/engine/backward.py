@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .backends import NumpyBackend, TensorBackend
+from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
 from .graph import AccumulateGrad, Node, OpNode
 from .tensor import Tensor, _wrap

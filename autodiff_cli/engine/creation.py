@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from . import dtypes, limits
+from .devices import check_device
 from .ops import shape_arg
 from .tensor import Tensor, _wrap
 
@@ -124,6 +125,7 @@ def tensor(
     pin_memory: bool = False,
 ) -> Tensor:
     """`torch.tensor`: always copies `data`; infers the dtype as PyTorch does."""
+    check_device(device)
     if isinstance(data, Tensor):
         np_dtype = dtypes.to_numpy(dtype) or data._data.dtype
         out = np.array(data._data, dtype=np_dtype, copy=True)
@@ -146,6 +148,7 @@ def tensor(
 
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    check_device(device)
     if isinstance(data, Tensor) and (dtype is None or dtypes.to_numpy(dtype) == data._data.dtype):
         return data
     return tensor(data, dtype=dtype)
@@ -187,6 +190,7 @@ def _check_size(shape: tuple) -> None:
 def ones(
     *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None
 ) -> Tensor:
+    check_device(device)
     shape, np_dtype = _shape_and_dtype(size, dtype)
     _check_size(shape)
     return _finish(np.ones(shape, np_dtype), requires_grad)
@@ -195,6 +199,7 @@ def ones(
 def zeros(
     *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None
 ) -> Tensor:
+    check_device(device)
     shape, np_dtype = _shape_and_dtype(size, dtype)
     _check_size(shape)
     return _finish(np.zeros(shape, np_dtype), requires_grad)
@@ -206,6 +211,7 @@ empty = zeros
 def full(
     size: Any, fill_value: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
+    check_device(device)
     shape = shape_arg((size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
     _check_size(shape)
     np_dtype = dtypes.to_numpy(dtype) or (
@@ -233,6 +239,7 @@ def ones_like(
     requires_grad: bool = False,
     memory_format: Any = None,
 ) -> Tensor:
+    check_device(device)
     shape, np_dtype = _like(input, dtype)
     return _finish(np.ones(shape, np_dtype), requires_grad)
 
@@ -244,6 +251,7 @@ def zeros_like(
     requires_grad: bool = False,
     memory_format: Any = None,
 ) -> Tensor:
+    check_device(device)
     shape, np_dtype = _like(input, dtype)
     return _finish(np.zeros(shape, np_dtype), requires_grad)
 
@@ -258,16 +266,23 @@ def full_like(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
+    check_device(device)
     shape, np_dtype = _like(input, dtype)
     return _finish(np.full(shape, fill_value, np_dtype), requires_grad)
 
 
-def rand_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def rand_like(
+    input: Tensor, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    check_device(device)
     shape, np_dtype = _like(input, dtype)
     return _finish(_Generator.rng.random(shape).astype(np_dtype), requires_grad)
 
 
-def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def randn_like(
+    input: Tensor, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    check_device(device)
     shape, np_dtype = _like(input, dtype)
     return _finish(_Generator.rng.standard_normal(shape).astype(np_dtype), requires_grad)
 
@@ -279,6 +294,7 @@ def rand(
     requires_grad: bool = False,
     generator: Any = None,
 ) -> Tensor:
+    check_device(device)
     shape, np_dtype = _shape_and_dtype(size, dtype)
     _check_size(shape)
     return _finish(_Generator.rng.random(shape).astype(np_dtype), requires_grad)
@@ -291,12 +307,21 @@ def randn(
     requires_grad: bool = False,
     generator: Any = None,
 ) -> Tensor:
+    check_device(device)
     shape, np_dtype = _shape_and_dtype(size, dtype)
     _check_size(shape)
     return _finish(_Generator.rng.standard_normal(shape).astype(np_dtype), requires_grad)
 
 
-def randint(*args: Any, size: Any = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def randint(
+    *args: Any,
+    size: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    check_device(device)
     if size is None:
         *bounds, size = args
     else:
@@ -308,13 +333,28 @@ def randint(*args: Any, size: Any = None, dtype: Any = None, requires_grad: bool
     return _finish(_Generator.rng.integers(low, high, shape).astype(np_dtype), requires_grad)
 
 
-def randperm(n: int, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def randperm(
+    n: int,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    check_device(device)
     np_dtype = dtypes.to_numpy(dtype) or dtypes.NP_INT64
     limits.check_elements(int(n))
     return _finish(_Generator.rng.permutation(int(n)).astype(np_dtype), requires_grad)
 
 
-def normal(mean: float = 0.0, std: float = 1.0, size: Any = None) -> Tensor:
+def normal(
+    mean: float = 0.0,
+    std: float = 1.0,
+    size: Any = None,
+    *,
+    device: Any = None,
+    generator: Any = None,
+) -> Tensor:
+    check_device(device)
     shape = shape_arg((size,)) if size is not None else ()
     limits.check_shape(shape)
     return _wrap(
@@ -330,6 +370,7 @@ def arange(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
+    check_device(device)
     if end is None:
         start, end = 0, start
     values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
@@ -396,8 +437,14 @@ def _linspace_floats(start: float, end: float, steps: int, np_dtype: np.dtype) -
 
 
 def linspace(
-    start: float, end: float, steps: int, dtype: Any = None, requires_grad: bool = False
+    start: float,
+    end: float,
+    steps: int,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
+    check_device(device)
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
     steps = int(steps)
     limits.check_elements(steps)
@@ -412,8 +459,10 @@ def logspace(
     steps: int,
     base: float = 10.0,
     dtype: Any = None,
+    device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
+    check_device(device)
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
     limits.check_elements(int(steps))
     return _finish(np.logspace(start, end, int(steps), base=base).astype(np_dtype), requires_grad)
@@ -422,6 +471,7 @@ def logspace(
 def eye(
     n: int, m: int | None = None, dtype: Any = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
+    check_device(device)
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
     limits.check_elements(int(n) * int(m if m is not None else n))
     return _finish(np.eye(int(n), int(m) if m is not None else None, dtype=np_dtype), requires_grad)

@@ -364,6 +364,6 @@ class OpNode(Node):
         return results
 
 
-from .backends import NumpyBackend  # noqa: E402  (backends import nothing from here)
+from .formula_backends import NumpyBackend  # noqa: E402  (backends import nothing from here)
 
 _Tensor: type = object  # the Tensor class; tensor.py sets it (it imports this module first)

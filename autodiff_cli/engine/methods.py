@@ -8,18 +8,28 @@ from typing import Any
 import numpy as np
 
 from . import dtypes, limits, ops
+from .devices import check_device, is_device_arg
 from .tensor import Tensor, _wrap
 
 
 def to(self: Tensor, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
+    """`.to(dtype)`, `.to(device)`, `.to(device, dtype)`, `.to(other)`: the CPU is the only
+    device (others fail as in a CPU-only PyTorch build)."""
     for a in args:
         if isinstance(a, dtypes.dtype):
             dtype = a
         elif isinstance(a, Tensor):
             dtype = a.dtype
+        elif is_device_arg(a) or isinstance(a, int):
+            check_device(a)
+    check_device(kwargs.get("device"))
     if dtype is None:
         return self
     return ops.to_dtype(self, dtype)
+
+
+def cuda(self: Any, device: Any = None, non_blocking: bool = False) -> Any:
+    check_device("cuda")
 
 
 def type_(self: Tensor, dtype: Any = None) -> Any:
@@ -43,14 +53,20 @@ def _converter(target: dtypes.dtype):
     return convert
 
 
-def new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def new_tensor(
+    self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    check_device(device)
     from .creation import tensor
 
     return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 
 def _new_filled(fill: Any):
-    def make(self: Tensor, *size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    def make(
+        self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+    ) -> Tensor:
+        check_device(device)
         shape = ops.shape_arg(size)
         limits.check_shape(shape)
         out = _wrap(np.full(shape, fill, dtypes.to_numpy(dtype) or self._data.dtype))
@@ -100,6 +116,7 @@ def attach() -> None:
     Tensor.new_empty = _new_filled(0)
     Tensor.is_contiguous = is_contiguous
     Tensor.cpu = cpu
+    Tensor.cuda = cuda
     Tensor.get_device = get_device
     Tensor.equal = equal
     Tensor.allclose = allclose

@@ -1,8 +1,8 @@
 """The op table: every differentiable op declared once, and the functions that apply them.
 
 Each `defop` entry reads like a line of PyTorch's derivatives.yaml: name, grad_fn name, numpy
-forward, one backward formula per input (written against the backend `B`, see `backends.py`), what
-the formulas need saved, and the local derivative rule in words. Broadcast reduction, dtype promotion
+forward, one backward formula per input (written against the backend `B`, see
+`formula_backends.py`), what the formulas need saved, and the local derivative rule in words. Broadcast reduction, dtype promotion
 and version checks are done by the machinery (`tensor.apply_op`), not here.
 """
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from . import dtypes, graph, limits
+from .devices import CPU
 from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
 from .grad_mode import GradMode
 from .graph import NO_EDGE, AccumulateGrad, Node, RemovableHandle, _sequence
@@ -82,7 +83,7 @@ class Tensor:
     __array_priority__ = 1000
     is_cuda = False
     is_sparse = False
-    device = "cpu"
+    device = CPU
 
     def __init__(
         self, *args: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False

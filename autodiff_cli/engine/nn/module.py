@@ -339,12 +339,21 @@ class Module:
         return self
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
+        """`.to(dtype)`, `.to(device)`, `.to(device, dtype)`, `.to(tensor)`: floating
+        parameters and buffers change dtype; the CPU is the only device."""
+        from ..devices import check_device, is_device_arg
         from ..dtypes import dtype as dtype_cls
+        from ..tensor import Tensor
 
         dtype = kwargs.get("dtype")
+        check_device(kwargs.get("device"))
         for arg in args:
             if isinstance(arg, dtype_cls):
                 dtype = arg
+            elif isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif is_device_arg(arg) or isinstance(arg, int):
+                check_device(arg)
         if dtype is None:
             return self
         return self._apply_to_tensors(lambda t: t.to(dtype) if t.is_floating_point() else t)
@@ -360,6 +369,12 @@ class Module:
         return self.to(dtypes.float32)
 
     def cpu(self) -> Module:
+        return self
+
+    def cuda(self, device: Any = None) -> Module:
+        from ..devices import check_device
+
+        check_device("cuda")
         return self
 
     def state_dict(

@@ -1,0 +1,6 @@
+"""`torch.backends` of a CPU-only build: the flags scripts set for reproducibility
+(`torch.backends.cudnn.deterministic = True`) and the availability checks."""
+
+from __future__ import annotations
+
+from . import cudnn, mps  # noqa: F401

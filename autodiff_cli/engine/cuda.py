@@ -1,0 +1,44 @@
+"""`torch.cuda` of a CPU-only build: nothing is available, seeding is a no-op, and asking for a
+device fails as PyTorch fails."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_NO_CUDA = "Torch not compiled with CUDA enabled"
+
+
+def is_available() -> bool:
+    return False
+
+
+def device_count() -> int:
+    return 0
+
+
+def is_initialized() -> bool:
+    return False
+
+
+def manual_seed(seed: int) -> None:
+    """Seeds CUDA generators: there are none."""
+
+
+def manual_seed_all(seed: int) -> None:
+    """Seeds every CUDA generator: there are none."""
+
+
+def empty_cache() -> None:
+    """Frees cached CUDA memory: there is none."""
+
+
+def current_device() -> int:
+    raise AssertionError(_NO_CUDA)
+
+
+def synchronize(device: Any = None) -> None:
+    raise AssertionError(_NO_CUDA)
+
+
+def get_device_name(device: Any = None) -> str:
+    raise AssertionError(_NO_CUDA)
