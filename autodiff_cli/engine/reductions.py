@@ -293,6 +293,8 @@ def _sum(a: Any, dim: Any, keepdim: bool, shape: tuple, dtype: Any = None) -> An
     acc = _integral_accumulator(a, dtype)
     if acc is a.dtype:
         return ordered_sum(a, _axis(dim, a.shape), keepdim)
+    if np.dtype(acc).kind == "f":  # PyTorch casts first, then sums in the new dtype
+        return ordered_sum(a.astype(acc), _axis(dim, a.shape), keepdim)
     return _add_reduce(a, _axis(dim, a.shape), acc, None, keepdim)  # np.sum without its wrapper
 
 

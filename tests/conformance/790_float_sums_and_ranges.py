@@ -30,3 +30,8 @@ out = ((inputs * 1.5 + bias) ** 2).mean()
 out.backward()
 print(out.item(), bias.grad.tolist())
 print((inputs.detach() ** -1).sum().item(), (inputs.detach() ** -2)[0].tolist())
+
+x = torch.linspace(-1, 1, 333)
+print(x.sum(dtype=torch.float64).item(), x.sum(dtype=torch.float64).dtype)
+print(torch.arange(10).sum(dtype=torch.float32), torch.arange(10).float().mean())
+print(x.reshape(9, 37).sum(0, dtype=torch.float64)[:3].tolist())
