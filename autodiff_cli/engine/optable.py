@@ -2,9 +2,9 @@
 
 An entry names the op, its PyTorch grad_fn, its numpy forward, one backward formula per
 differentiable input, what the formulas need saved, and the local derivative rule in words (for
-`--explain`). Formulas have the signature `formula(B, g, *saved, **params)` where `B` is the backend
-(see `formula_backends.py`), `g` the gradient of the output and `saved` the values listed in `saves`, in order:
-input positions (0 = self, 1 = other, ...) or "result".
+`--explain`). Formulas have the signature `formula(B, g, *saved, **params)` where `B` is the
+backend (see `formula_backends.py`), `g` the gradient of the output and `saved` the values listed
+in `saves`, in order: input positions (0 = self, 1 = other, ...) or "result".
 """
 
 from __future__ import annotations
