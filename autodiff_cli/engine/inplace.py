@@ -20,11 +20,8 @@ import numpy as np
 from .grad_mode import GradMode
 from .graph import NO_EDGE, RELEASED, Node
 from .optable import defop
-from .tensor import Tensor, _new_node, _wrap, apply_inplace
+from .tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _new_node, _wrap, apply_inplace
 
-VIEW_OF_LEAF_MESSAGE = (
-    "a view of a leaf Variable that requires grad is being used in an in-place operation."
-)
 NO_GRAD_VIEW_MESSAGE = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
     "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
@@ -218,7 +215,8 @@ def inplace_on_view(op: Any, target: Tensor, inputs: tuple, params: dict | None)
         or base._requires_grad
         or any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
     )
-    if involved and base._grad_fn is None and base._requires_grad:
+    if involved and target._requires_grad and base._grad_fn is None:
+        # PyTorch: a view that requires grad, of a leaf (one that requires grad or not)
         raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
     base_edge = _edge(base)
     target._base = None

@@ -30,6 +30,9 @@ NON_LEAF_GRAD_WARNING = (
     "github.com/pytorch/pytorch/pull/30531 for more information."
 )
 LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_MESSAGE = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+)
 FLOAT_ONLY_MESSAGE = "only Tensors of floating point dtype can require gradients"
 _new = object.__new__
 _next_seq = _sequence.__next__
@@ -733,10 +736,15 @@ def _save(node: Node, op: Any, inputs: tuple, result: Any) -> None:
     node._versions = tuple(versions) if versions else None
 
 
+def leaf_inplace_error(target: Tensor) -> RuntimeError:
+    """PyTorch's error for modifying a leaf that requires grad in place (worded for a view)."""
+    return RuntimeError(VIEW_OF_LEAF_MESSAGE if target._base is not None else LEAF_INPLACE_MESSAGE)
+
+
 def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = None) -> Tensor:
     """Runs `op` with `target` as its first input and writes the result into `target`."""
     if GradMode.enabled and target._requires_grad and target._grad_fn is None:
-        raise RuntimeError(LEAF_INPLACE_MESSAGE)
+        raise leaf_inplace_error(target)
     if target._base is not None and GradMode.enabled:
         from .inplace import inplace_on_view
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..grad_mode import GradMode, no_grad
 from ..graph import FREED_MESSAGE, NO_EDGE, Node, _modified_message
-from ..tensor import LEAF_INPLACE_MESSAGE, Tensor, _edge, _wrap
+from ..tensor import Tensor, _edge, _wrap, leaf_inplace_error
 
 
 class FunctionCtx:
@@ -217,7 +217,7 @@ def _connect(node: BackwardCFunction, args: tuple, out: Any) -> Any:
             )
             if id(o) in node._dirty:
                 if o._requires_grad and o._grad_fn is None:
-                    raise RuntimeError(LEAF_INPLACE_MESSAGE)
+                    raise leaf_inplace_error(o)
                 o._bump_version()
             elif any(o is a for a in args):
                 alias = _wrap(o._array())
