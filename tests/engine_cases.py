@@ -700,6 +700,65 @@ case("where-bcast", "where", lambda T, a, b: T.where(_mask(T, M), a, b), In(M), 
 case("where-number", "where", lambda T, a: T.where(_mask(T, M), a, 0.0), In(M))
 case("where-number-first", "where", lambda T, a: T.where(_mask(T, M), 1.5, a), In(M))
 
+# addcmul, addcdiv: three inputs, broadcast, a `value`, as functions, methods and in place
+case("addcmul", "addcmul", lambda T, a, b, c: T.addcmul(a, b, c), In(M), In(M), In(M))
+case(
+    "addcmul-broadcast-value",
+    "addcmul",
+    lambda T, a, b, c: T.addcmul(a, b, c, value=0.5),
+    In((3,)),
+    In((2, 1)),
+    In((2, 3)),
+)
+case(
+    "addcmul-method-const-tensor2",
+    "addcmul",
+    lambda T, a, b, c: a.addcmul(b, c, value=-2),
+    In(M),
+    In((3,)),
+    In(M, diff=False),
+)
+case(
+    "addcmul_-inplace",
+    "addcmul",
+    lambda T, a, b, c: (a * 1).addcmul_(b, c, value=1.5),
+    In(M),
+    In(M),
+    In((3,)),
+)
+case(
+    "addcdiv",
+    "addcdiv",
+    lambda T, a, b, c: T.addcdiv(a, b, c),
+    In(M),
+    In(M),
+    In(M, _nonzero),
+)
+case(
+    "addcdiv-broadcast-value",
+    "addcdiv",
+    lambda T, a, b, c: T.addcdiv(a, b, c, value=0.5),
+    In(()),
+    In((2, 1)),
+    In((3,), _positive),
+)
+case(
+    "addcdiv-method-const-tensor1",
+    "addcdiv",
+    lambda T, a, b, c: a.addcdiv(b, c, value=3),
+    In(M),
+    In(M, diff=False),
+    In(M, _nonzero),
+)
+case(
+    "addcdiv_-inplace",
+    "addcdiv",
+    lambda T, a, b, c: (a * 1).addcdiv_(b, c, value=-0.75),
+    In(M),
+    In((3,)),
+    In(M, _positive),
+)
+
 # losses
 _bce = "binary_cross_entropy_with_logits"
 case(
@@ -861,6 +920,258 @@ case("nll_loss_backward", "nll_loss_backward", _grad_of_nll, In((3, 4)), In(()))
 # the backward of select and index, reached through create_graph
 case("select_backward", "select_backward", _grad_of_select, In((3,)))
 case("index_backward", "index_backward", _grad_of_index, In((3, 4)))
+
+CASES_BY_ID = {c.id: c for c in CASES}
+assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
+
+
+# --------------------------------------------------------------------------------------------
+# embedding, layer_norm, hardtanh, pad, xlogy (kl_div); their backward ops via create_graph
+# --------------------------------------------------------------------------------------------
+
+_IDX = [[0, 2, 0], [4, 3, 2]]
+
+
+def _embedding(padding_idx: Any = None) -> Callable[..., Any]:
+    return lambda T, w: T.nn.functional.embedding(T.tensor(_IDX), w, padding_idx=padding_idx)
+
+
+def _grad_of_embedding(padding_idx: Any = None) -> Callable[..., Any]:
+    """The create_graph gradient of the weight for a grad output `v`: repeated rows summed."""
+
+    def fn(T: Any, v: Any) -> Any:
+        w = T.zeros(5, 3, dtype=T.float64, requires_grad=True)
+        out = T.nn.functional.embedding(T.tensor(_IDX), w, padding_idx=padding_idx)
+        return T.autograd.grad(out, w, grad_outputs=v, create_graph=True)[0]
+
+    return fn
+
+
+def _grad_of_layer_norm(T: Any, x: Any, w: Any, v: Any) -> Any:
+    """The create_graph gradients of input, weight and bias: three NativeLayerNormBackwardBackward0
+    outputs, differentiable in x, w and v (the bias's value does not enter them)."""
+    b = T.zeros(4, dtype=T.float64, requires_grad=True)
+    out = T.nn.functional.layer_norm(x, (4,), w, b)
+    return T.autograd.grad(out, (x, w, b), grad_outputs=v, create_graph=True)
+
+
+def _grad_of_layer_norm_plain(T: Any, x: Any, v: Any) -> Any:
+    out = T.nn.functional.layer_norm(x, (2, 3))
+    return T.autograd.grad(out, x, grad_outputs=v, create_graph=True)[0]
+
+
+_LN = (2, 3, 4)
+case("embedding", "embedding", _embedding(), In((5, 3)))
+case(
+    "embedding-padding_idx",
+    "embedding",
+    _embedding(-4),
+    In((5, 3)),
+    notes="row 1 (-4) is not looked up: PyTorch's zero padding gradient is no derivative",
+)
+case("embedding_dense_backward", "embedding_dense_backward", _grad_of_embedding(), In((2, 3, 3)))
+_F = "embedding_dense_backward-padding_idx"
+case(_F, "embedding_dense_backward", _grad_of_embedding(2), In((2, 3, 3)))
+case(
+    "layer_norm",
+    "native_layer_norm",
+    lambda T, x, w, b: T.nn.functional.layer_norm(x, (4,), w, b),
+    In(_LN),
+    In((4,)),
+    In((4,)),
+)
+case(
+    "layer_norm-2d-plain",
+    "native_layer_norm",
+    lambda T, x: T.nn.functional.layer_norm(x, (3, 4), eps=1e-3),
+    In(_LN),
+)
+case(
+    "layer_norm-weight-only",
+    "native_layer_norm",
+    lambda T, x, w: T.nn.functional.layer_norm(x, [4], w),
+    In((3, 4)),
+    In((4,)),
+)
+_F = "native_layer_norm_backward"
+_NOTE = (
+    "PyTorch's layer_norm_double_backward holds the saved mean and rstd constant, so the "
+    "derivative of these gradients in the input (layer_norm's third) is not the true one; "
+    "test_engine_torch checks it is PyTorch's"
+)
+case(_F, _F, _grad_of_layer_norm, In(_LN), In((4,)), In(_LN), second_order=False, notes=_NOTE)
+case(
+    _F + "-plain",
+    _F,
+    _grad_of_layer_norm_plain,
+    In((2, 2, 3)),
+    In((2, 2, 3)),
+    second_order=False,
+    notes=_NOTE,
+)
+case("hardtanh", "hardtanh", lambda T, a: T.nn.functional.hardtanh(a), In(M, _nonzero))
+case(
+    "hardtanh-relu6",
+    "hardtanh",
+    lambda T, a: T.nn.functional.relu6(a * 4.0),
+    In((3, 4), _distinct),
+    notes="4·a in ±(1.2 .. 14.4): both sides of 0 and of 6, none near them",
+)
+case(
+    "hardtanh_backward",
+    "hardtanh_backward",
+    _grad_of_nn(lambda T, x: T.nn.functional.hardtanh(x, -0.5, 0.5)),
+    In((3, 4), _distinct),
+    In((3, 4)),
+)
+case("constant_pad_nd", "constant_pad_nd", lambda T, a: T.nn.functional.pad(a, (1, 2)), In(M))
+case(
+    "constant_pad_nd-crop-value",
+    "constant_pad_nd",
+    lambda T, a: T.nn.functional.pad(a, (1, -1, 0, 2, 1, 0), value=1.5),
+    In(_LN),
+)
+
+
+def _grad_of_pad(shape: tuple, pad: tuple, mode: str = "constant") -> Callable[..., Any]:
+    """The create_graph gradient of `F.pad(x, pad, mode)` for a grad output `v` (x zeros)."""
+
+    def fn(T: Any, v: Any) -> Any:
+        x = T.zeros(*shape, dtype=T.float64, requires_grad=True)
+        out = T.nn.functional.pad(x, pad, mode=mode)
+        return T.autograd.grad(out, x, grad_outputs=v, create_graph=True)[0]
+
+    return fn
+
+
+case("constant_pad_nd-create_graph", "constant_pad_nd", _grad_of_pad(M, (2, -1)), In((2, 4)))
+for _mode in ("reflect", "replicate"):
+    _pads = {
+        1: ((2, 4, 5), (2, 1)),
+        2: ((1, 3, 4), (1, 2, 2, 0)),
+        3: ((1, 3, 3, 3), (1, 1, 2, 0, 0, 1)),
+    }
+    for _dims, (_shape, _pad) in _pads.items():
+        _op = f"{'reflection' if _mode == 'reflect' else 'replication'}_pad{_dims}d"
+        _fn = (lambda p, m: lambda T, x: T.nn.functional.pad(x, p, mode=m))(_pad, _mode)
+        case(_op, _op, _fn, In(_shape))
+        _widths = [(0, 0)] * (len(_shape) - _dims)
+        _widths += [(_pad[2 * k], _pad[2 * k + 1]) for k in reversed(range(_dims))]
+        _grad_shape = tuple(np.pad(np.zeros(_shape), _widths).shape)
+        _fn = _grad_of_pad(_shape, _pad, _mode)
+        case(_op + "_backward", _op + "_backward", _fn, In(_grad_shape))
+case("xlogy", "xlogy", lambda T, a, b: a.xlogy(b), In(M), In(M, _positive))
+case("xlogy-bcast", "xlogy", lambda T, a, b: a.xlogy(b), In((3,)), In(M, _positive))
+case(
+    "xlogy-kl_div",
+    "sub",
+    lambda T, a, t: T.nn.functional.kl_div(a, t, reduction="none"),
+    In(M),
+    In(M, _probability),
+)
+case(
+    "xlogy-kl_div-batchmean",
+    "div",
+    lambda T, a, t: T.nn.functional.kl_div(a.log_softmax(1), t, reduction="batchmean"),
+    In((3, 4)),
+    In((3, 4), _probability, diff=False),
+)
+case("normalize-div", "div", lambda T, a: T.nn.functional.normalize(a), In(M))
+case(
+    "normalize-p1-dim0-div",
+    "div",
+    lambda T, a: T.nn.functional.normalize(a, p=1, dim=0),
+    In(M, _nonzero),
+)
+case(
+    "cosine_similarity-sum_dim",
+    "sum_dim",
+    lambda T, a, b: T.nn.functional.cosine_similarity(a, b),
+    In(M),
+    In(M),
+)
+case(
+    "cosine_similarity-bcast-sum_dim",
+    "sum_dim",
+    lambda T, a, b: T.nn.functional.cosine_similarity(a, b, dim=-1),
+    In((1, 3)),
+    In((2, 3)),
+)
+case("softmin-softmax", "softmax", lambda T, a: T.nn.functional.softmin(a, dim=1), In(M))
+case(
+    "kl_div-log_target-mean",
+    "mean",
+    lambda T, a, t: T.nn.functional.kl_div(a, t, reduction="mean", log_target=True),
+    In(M),
+    In(M),
+)
+
+CASES_BY_ID = {c.id: c for c in CASES}
+assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
+
+
+# --------------------------------------------------------------------------------------------
+# nll_loss / cross_entropy on (N, C, d1, ...) inputs (nll_loss2d, as PyTorch's nll_loss_nd: a 4-d
+# input directly, any other viewed as (N, C, 1, -1)); nll_loss2d_backward via create_graph
+# --------------------------------------------------------------------------------------------
+
+_T4 = [[[2, 0], [1, 2]], [[0, 0], [2, 1]]]  # targets of a (2, 3, 2, 2) input
+_T3 = [[2, 0, 1, 1], [0, 2, 2, 1]]  # of a (2, 3, 4) input
+_T5 = [[[[1, 2]], [[0, 0]]], [[[2, 1]], [[1, 0]]]]  # of a (2, 3, 2, 1, 2) input
+
+
+def _nll_nd(target: list, name: str = "nll_loss", **kwargs: Any) -> Callable[..., Any]:
+    """`F.<name>(x, target, **kwargs)`, or with a class weight `w` when the row has one."""
+
+    def fn(T: Any, x: Any, w: Any = None) -> Any:
+        loss = getattr(T.nn.functional, name)
+        return loss(x, T.tensor(target), weight=w, **kwargs)
+
+    return fn
+
+
+def _grad_of_nll_nd(target: list, **kwargs: Any) -> Callable[..., Any]:
+    """The create_graph gradient in `x` of `F.nll_loss(x, target, **kwargs)` for a grad output
+    `v` (NllLoss2DBackwardBackward0, differentiable in v; a class weight `w` when given)."""
+
+    def fn(T: Any, x: Any, v: Any, w: Any = None) -> Any:
+        loss = T.nn.functional.nll_loss(x, T.tensor(target), weight=w, **kwargs)
+        return T.autograd.grad(loss, x, grad_outputs=v, create_graph=True)[0]
+
+    return fn
+
+
+_N4, _N3, _N5 = (2, 3, 2, 2), (2, 3, 4), (2, 3, 2, 1, 2)
+_W = In((3,), _positive, diff=False)
+case("nll_loss2d", "nll_loss2d", _nll_nd(_T4), In(_N4))
+case("nll_loss2d-sum", "nll_loss2d", _nll_nd(_T4, reduction="sum"), In(_N4))
+case("nll_loss2d-none", "nll_loss2d", _nll_nd(_T4, reduction="none"), In(_N4))
+case("nll_loss2d-weight", "nll_loss2d", _nll_nd(_T4), In(_N4), _W)
+case("nll_loss2d-weight-ignore", "nll_loss2d", _nll_nd(_T4, ignore_index=2), In(_N4), _W)
+_F = "nll_loss2d-weight-ignore-none"
+case(_F, "nll_loss2d", _nll_nd(_T4, ignore_index=0, reduction="none"), In(_N4), _W)
+case("nll_loss2d-ignore-sum", "nll_loss2d", _nll_nd(_T4, ignore_index=1, reduction="sum"), In(_N4))
+case("nll_loss2d-3d", "nll_loss2d", _nll_nd(_T3), In(_N3))
+case("nll_loss2d-3d-none-view", "view", _nll_nd(_T3, reduction="none"), In(_N3))
+case("nll_loss2d-5d-sum", "nll_loss2d", _nll_nd(_T5, reduction="sum"), In(_N5), _W)
+case("nll_loss2d-5d-none-view", "view", _nll_nd(_T5, reduction="none", ignore_index=1), In(_N5))
+case("nll_loss2d-cross_entropy", "nll_loss2d", _nll_nd(_T4, "cross_entropy"), In(_N4))
+case("nll_loss2d-cross_entropy-3d", "nll_loss2d", _nll_nd(_T3, "cross_entropy"), In(_N3), _W)
+_F = "nll_loss2d-cross_entropy-5d-ignore"
+case(_F, "nll_loss2d", _nll_nd(_T5, "cross_entropy", ignore_index=0), In(_N5))
+_F = "nll_loss2d-cross_entropy-label_smoothing-add"
+case(_F, "add", _nll_nd(_T4, "cross_entropy", label_smoothing=0.2), In(_N4))
+_F = "nll_loss2d-cross_entropy-label_smoothing-weight-ignore-add"
+_G = _nll_nd(_T3, "cross_entropy", label_smoothing=0.1, ignore_index=1)
+case(_F, "add", _G, In(_N3), _W)
+_F = "nll_loss2d-cross_entropy-label_smoothing-none-add"
+case(_F, "add", _nll_nd(_T5, "cross_entropy", label_smoothing=0.3, reduction="none"), In(_N5))
+_F = "nll_loss2d_backward"
+case(_F, _F, _grad_of_nll_nd(_T4, reduction="sum"), In(_N4), In(()))
+case(_F + "-mean-weight", _F, _grad_of_nll_nd(_T4, ignore_index=2), In(_N4), In(()), _W)
+_G = _grad_of_nll_nd(_T4, reduction="none", ignore_index=0)
+case(_F + "-none-weight-ignore", _F, _G, In(_N4), In((2, 2, 2)), _W)
+case(_F + "-3d-view", "view", _grad_of_nll_nd(_T3), In(_N3), In(()))
 
 CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"

@@ -1,4 +1,5 @@
-"""Elementwise ops beyond the arithmetic core: atan2, clamp, maximum/minimum, frac, erfc, `//`, `%`."""
+"""Elementwise ops beyond the arithmetic core: atan2, clamp, maximum/minimum, frac, erfc, `//`, `%`,
+addcmul, addcdiv."""
 
 from __future__ import annotations
 
@@ -8,14 +9,15 @@ from typing import Any
 import numpy as np
 
 from . import float32_math, ops
-from .formula_ops import mul_scalar
+from .formula_ops import mul_scalar, run
+from .fused import fma as _fma
 from .ops import _float_input, _operand
 from .optable import defop
-from .tensor import Tensor, apply_op
+from .tensor import Tensor, apply_op, broadcast_error
 
 __all__ = [
     "atan2", "arctan2", "sgn", "clamp", "clip", "maximum", "minimum", "frac", "erfc", "exp2",
-    "floor_divide", "remainder", "fmod", "round", "clamp_min", "clamp_max",
+    "floor_divide", "remainder", "fmod", "round", "clamp_min", "clamp_max", "addcmul", "addcdiv",
 ]  # fmt: skip
 
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -114,6 +116,50 @@ FLOOR_DIVIDE.node_cls.name = lambda self: "torch::autograd::NotImplemented"  # r
 ROUND_DECIMALS = defop(
     "round_decimals", "RoundBackward1", lambda a, decimals: np.round(a, decimals).astype(a.dtype),
     lambda B, g, decimals: g * 0, rules=("0",),
+)  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------
+# addcmul, addcdiv: `input + value * tensor1 * tensor2` and `input + value * tensor1 / tensor2`
+# --------------------------------------------------------------------------------------------
+
+
+def _addcmul_forward(a: Any, t1: Any, t2: Any, value: Any) -> np.ndarray:
+    """PyTorch's CPU kernel: `self + (value * t1) * t2` with the last multiply-add fused; the
+    value in the computation dtype (truncated for integers); float16 computed in float32."""
+    dtype = np.result_type(a, t1, t2)
+    if dtype.kind in "iu":
+        v = np.asarray(value).astype(dtype)
+        return np.asarray(a + v * t1 * t2, dtype)
+    work = np.dtype(np.float32) if dtype == np.float16 else dtype
+    a, t1, t2 = (np.asarray(x, work) for x in (a, t1, t2))
+    product = work.type(value) * t1
+    return np.asarray(_fma(product, t2, a, work), dtype)
+
+
+def _addcdiv_forward(a: Any, t1: Any, t2: Any, value: Any) -> np.ndarray:
+    """PyTorch's CPU kernel: `self + (value * t1) / t2`, rounded at each step."""
+    dtype = np.result_type(a, t1, t2)
+    work = np.dtype(np.float32) if dtype == np.float16 else dtype
+    a, t1, t2 = (np.asarray(x, work) for x in (a, t1, t2))
+    return np.asarray(a + work.type(value) * t1 / t2, dtype)
+
+
+ADDCMUL = defop(
+    "addcmul", "AddcmulBackward0", _addcmul_forward,
+    lambda B, g, t1, t2, value: g,
+    lambda B, g, t1, t2, value: g * mul_scalar(B, t2, value),
+    lambda B, g, t1, t2, value: g * mul_scalar(B, t1, value),
+    saves=(1, 2), arg_names=("self", "tensor1", "tensor2"),
+    rules=("1", "value · tensor2", "value · tensor1"),
+)  # fmt: skip
+ADDCDIV = defop(
+    "addcdiv", "AddcdivBackward0", _addcdiv_forward,
+    lambda B, g, t1, t2, value: g,
+    lambda B, g, t1, t2, value: g * run(B, ops.DIV, value, t2),
+    lambda B, g, t1, t2, value: -g * (mul_scalar(B, t1, value) / (t2 * t2)),
+    saves=(1, 2), arg_names=("self", "tensor1", "tensor2"),
+    rules=("1", "value / tensor2", "-value · tensor1 / tensor2²"),
 )  # fmt: skip
 
 
@@ -235,6 +281,121 @@ def round(input: Tensor, *, decimals: int = 0) -> Tensor:
     return apply_op(ops.ROUND, (input,))
 
 
+_ADDCDIV_INTEGER_MESSAGE = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will "
+    "perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
+    "implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer "
+    "inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
+    "behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all "
+    "dtypes."
+)
+
+
+def _addc_args(name: str, tensors: tuple, first: int, value: Any) -> Any:
+    """PyTorch's argument checks: three Tensors and a Number (a 0-d Tensor counts as its item)."""
+    for arg, x, position in zip(
+        ("input", "tensor1", "tensor2")[-len(tensors) :], tensors, range(first, 4)
+    ):
+        if not isinstance(x, Tensor):
+            raise TypeError(
+                f"{name}(): argument '{arg}' (position {position}) must be Tensor, not "
+                f"{type(x).__name__}"
+            )
+    if isinstance(value, Tensor) and value.ndim == 0:
+        return value.item()
+    if isinstance(value, np.generic):
+        return value.item()
+    if not isinstance(value, (bool, int, float)):
+        kind = "torch.dtype" if type(value).__name__ == "dtype" else type(value).__name__
+        raise TypeError(f"{name}(): argument 'value' must be Number, not {kind}")
+    return value
+
+
+def _addc_check(name: str, op: Any, tensors: tuple) -> tuple:
+    """The broadcast shape (PyTorch's message when there is none) and dtype checks."""
+    shape: tuple = tensors[0]._data.shape
+    for x in tensors[1:]:
+        try:
+            shape = tuple(np.broadcast_shapes(shape, x._data.shape))
+        except ValueError:
+            raise broadcast_error([shape, x._data.shape]) from None
+    kinds = [x._data.dtype.kind for x in tensors]
+    if op is ADDCDIV and kinds[1] in "biu" and kinds[2] in "biu":
+        raise RuntimeError(_ADDCDIV_INTEGER_MESSAGE)
+    if all(k == "b" for k in kinds):
+        raise NotImplementedError(f"\"{name}_cpu_out\" not implemented for 'Bool'")
+    return shape
+
+
+def _keep_needed_saves(result: Tensor, op: Any, tensor1: Tensor, tensor2: Tensor) -> Tensor:
+    """PyTorch saves tensor1 only when tensor2 requires grad, and (addcmul) tensor2 only when
+    tensor1 does: a tensor not needed is neither shown by `_saved_*` nor version-checked."""
+    node = result._grad_fn
+    if node is None or type(node) is not op.node_cls:
+        return result
+    keep = (tensor2._requires_grad, tensor1._requires_grad or op is ADDCDIV)
+    if all(keep) or node._saved is None:
+        return result
+    node._saved = tuple(v if k else None for v, k in zip(node._saved, keep))
+    if node._versions is not None:
+        versions = tuple(entry for entry in node._versions if keep[entry[0]])
+        node._versions = versions or None
+    return result
+
+
+def _addc(op: Any, name: str, input: Any, tensor1: Any, tensor2: Any, value: Any) -> Tensor:
+    value = _addc_args(name, (input, tensor1, tensor2), 1, value)
+    _addc_check(name, op, (input, tensor1, tensor2))
+    result = apply_op(op, (input, tensor1, tensor2), {"value": value})
+    return _keep_needed_saves(result, op, tensor1, tensor2)
+
+
+def _addc_(op: Any, name: str, self: Tensor, tensor1: Any, tensor2: Any, value: Any) -> Tensor:
+    from .grad_mode import GradMode
+    from .tensor import apply_inplace, leaf_inplace_error
+
+    value = _addc_args(f"{name}_", (tensor1, tensor2), 1, value)
+    if GradMode.enabled and self._requires_grad and self._grad_fn is None:
+        raise leaf_inplace_error(self)
+    shape = _addc_check(name, op, (self, tensor1, tensor2))
+    if shape != self._data.shape:
+        raise RuntimeError(
+            f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
+            f"{list(shape)}"
+        )
+    apply_inplace(op, self, (tensor1, tensor2), {"value": value})
+    return _keep_needed_saves(self, op, tensor1, tensor2)
+
+
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+    """`input + value * tensor1 * tensor2`, broadcast (AddcmulBackward0)."""
+    return _addc(ADDCMUL, "addcmul", input, tensor1, tensor2, value)
+
+
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+    """`input + value * tensor1 / tensor2`, broadcast (AddcdivBackward0); not for integer
+    tensor1 and tensor2."""
+    return _addc(ADDCDIV, "addcdiv", input, tensor1, tensor2, value)
+
+
+def _addcmul_method(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+    value = _addc_args("addcmul", (tensor1, tensor2), 1, value)
+    return addcmul(self, tensor1, tensor2, value=value)
+
+
+def _addcdiv_method(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+    value = _addc_args("addcdiv", (tensor1, tensor2), 1, value)
+    return addcdiv(self, tensor1, tensor2, value=value)
+
+
+def _addcmul_inplace(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+    return _addc_(ADDCMUL, "addcmul", self, tensor1, tensor2, value)
+
+
+def _addcdiv_inplace(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+    return _addc_(ADDCDIV, "addcdiv", self, tensor1, tensor2, value)
+
+
 def _clamp_inplace(self: Tensor, min: Any, max: Any) -> Tensor:
     from .tensor import apply_inplace
 
@@ -264,6 +425,8 @@ def _attach() -> None:
         "clamp": clamp, "clip": clamp, "clamp_min": clamp_min, "clamp_max": clamp_max,
         "maximum": maximum, "minimum": minimum, "floor_divide": floor_divide,
         "remainder": remainder, "fmod": fmod, "round": round, "where": _where_method,
+        "addcmul": _addcmul_method, "addcdiv": _addcdiv_method,
+        "addcmul_": _addcmul_inplace, "addcdiv_": _addcdiv_inplace,
     }.items():  # fmt: skip
         setattr(Tensor, name, fn)
     Tensor.clamp_ = lambda self, min=None, max=None: _clamp_inplace(self, min, max)

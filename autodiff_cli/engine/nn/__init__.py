@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import functional, init  # noqa: F401
+from . import functional, init, utils  # noqa: F401
 from .loss import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,
@@ -25,7 +25,10 @@ from .modules import (  # noqa: F401
     Linear,
     LogSigmoid,
     LogSoftmax,
+    ModuleDict,
     ModuleList,
+    ParameterDict,
+    ParameterList,
     ReLU,
     Sequential,
     Sigmoid,
@@ -34,4 +37,5 @@ from .modules import (  # noqa: F401
     Softplus,
     Tanh,
 )
+from .modules_extra import Embedding, Hardtanh, LayerNorm, ReLU6  # noqa: F401
 from .parameter import Parameter  # noqa: F401

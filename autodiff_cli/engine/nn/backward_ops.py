@@ -347,3 +347,51 @@ NLL_LOSS_BACKWARD = defop(
     arg_names=("grad_output", "self"),
     rules=("nll_loss of the gradient", "0"),
 )
+
+
+def _nll2d_backward(
+    g: Any,
+    a: Any,
+    target: Any,
+    weight: Any,
+    ignore_index: int,
+    reduction: str,
+    total_weight: Any,
+) -> np.ndarray:
+    """PyTorch's nll_loss2d_backward: -weight[t] · grad at each target class, in the input's
+    dtype; under a reduction the scale is `-(grad / total_weight)` (mean) or `-grad`, then
+    `weight[t] · scale`."""
+    dtype = np.asarray(a).dtype
+    g = np.asarray(g, dtype)
+    out = np.zeros(np.shape(a), dtype)
+    keep = target != ignore_index
+    safe = np.where(keep, target, 0)
+    if reduction == "none":
+        w = np.ones((), dtype) if weight is None else weight[safe]
+        values = np.asarray(-w * g, dtype)
+    else:
+        scale = -(g / np.asarray(total_weight, dtype)) if reduction == "mean" else -g
+        values = np.broadcast_to(
+            np.asarray(scale, dtype) if weight is None else weight[safe] * scale, target.shape
+        )
+    b, h, w_ = np.nonzero(keep)
+    out[b, safe[b, h, w_], h, w_] = values[b, h, w_]
+    return out
+
+
+def _nll2d_grad_output_grad(B: Any, gg: Any, **params: Any) -> Any:
+    """nll_loss2d of the incoming gradient, as PyTorch's derivative of nll_loss2d_backward."""
+    from .functional import NLL_LOSS2D
+
+    return run(B, NLL_LOSS2D, gg, **params)
+
+
+NLL_LOSS2D_BACKWARD = defop(
+    "nll_loss2d_backward",
+    "NllLoss2DBackwardBackward0",
+    _nll2d_backward,
+    _nll2d_grad_output_grad,
+    lambda B, gg, **params: B.zeros_like(gg),
+    arg_names=("grad_output", "self"),
+    rules=("nll_loss2d of the gradient", "0"),
+)

@@ -36,6 +36,7 @@ from .backward_ops import (
     LOG_SIGMOID_BACKWARD,
     LOG_SOFTMAX_BACKWARD,
     MSE_LOSS_BACKWARD,
+    NLL_LOSS2D_BACKWARD,
     NLL_LOSS_BACKWARD,
     SMOOTH_L1_LOSS_BACKWARD,
     SOFTMAX_BACKWARD,
@@ -147,6 +148,70 @@ def _nll(a: np.ndarray, coefficients: np.ndarray, reduction: str, total: float) 
     return np.asarray(out / np.asarray(total, a.dtype) if reduction == "mean" else out, a.dtype)
 
 
+_CASCADE_LEVELS = 8
+
+
+def _cascade_sum(values: np.ndarray, positions: np.ndarray, count: int) -> np.generic:
+    """The sum of `values` in the order of PyTorch's nll_loss2d cascade: each value is added to
+    level 0; after the value at flat position p, level j carries into level j + 1 as long as the
+    j-th group of `level_power` bits of p is zero (at p = 0 every level carries); the levels are
+    added up at the end. `count` is the number of positions (ignored ones included)."""
+    dtype = values.dtype
+    ceil_log2 = 1 if count <= 2 else (count - 1).bit_length()
+    power = max(4, ceil_log2 // _CASCADE_LEVELS)
+    mask = (1 << power) - 1
+    zero = dtype.type(0)
+    partial = [zero] * _CASCADE_LEVELS
+    carries = np.flatnonzero((positions & mask) == 0).tolist()
+    start = 0
+    for k in carries + [len(values)]:
+        end = min(k + 1, len(values))
+        if end > start:  # sequential float adds: cumsum accumulates left to right
+            run = np.concatenate((np.asarray([partial[0]], dtype), values[start:end]))
+            partial[0] = np.cumsum(run, dtype=dtype)[-1]
+        start = end
+        if k == len(values):
+            break
+        p = int(positions[k])
+        for j in range(_CASCADE_LEVELS - 1):
+            if p & (mask << (j * power)):
+                break
+            partial[j + 1] = dtype.type(partial[j + 1] + partial[j])
+            partial[j] = zero
+    total = zero
+    for value in partial:
+        total = dtype.type(total + value)
+    return total
+
+
+def _nll2d(
+    a: np.ndarray,
+    target: np.ndarray,
+    weight: Any,
+    ignore_index: int,
+    reduction: str,
+    total_weight: Any,
+) -> np.ndarray:
+    """PyTorch's nll_loss2d forward on (N, C, H, W) input and (N, H, W) targets: -input at the
+    target class · weight[target] (0 where ignored); summed in PyTorch's cascade order and, for
+    the mean, divided by the total weight."""
+    dtype = a.dtype
+    keep = target != ignore_index
+    safe = np.where(keep, target, 0)
+    picked = np.take_along_axis(a, safe[:, None], axis=1)[:, 0]
+    if weight is not None:
+        picked = np.asarray(picked * weight[safe], dtype)
+    if reduction == "none":
+        return np.where(keep, np.negative(picked), dtype.type(0)).astype(dtype)
+    if target.size == 0:
+        return np.asarray(np.nan if reduction == "mean" else 0, dtype)
+    flat = keep.reshape(-1)
+    loss = _cascade_sum(np.negative(picked.reshape(-1)[flat]), np.flatnonzero(flat), target.size)
+    if reduction == "mean":
+        loss = loss / np.asarray(total_weight, dtype)
+    return np.asarray(loss, dtype)
+
+
 # --------------------------------------------------------------------------------------------
 # The table
 # --------------------------------------------------------------------------------------------
@@ -256,6 +321,15 @@ NLL_LOSS = defop(
     "NllLossBackward0",
     _nll,
     lambda B, g, a, **params: run(B, NLL_LOSS_BACKWARD, g, a, **params),
+    saves=(0,),
+    promotes=False,
+    rules=("-weight[target] at the target class",),
+)
+NLL_LOSS2D = defop(
+    "nll_loss2d",
+    "NllLoss2DBackward0",
+    _nll2d,
+    lambda B, g, a, **params: run(B, NLL_LOSS2D_BACKWARD, g, a, **params),
     saves=(0,),
     promotes=False,
     rules=("-weight[target] at the target class",),
@@ -447,27 +521,41 @@ def binary_cross_entropy(
     return apply_op(BCE, (input, target), {"reduction": reduction, "weight": w})
 
 
-def _class_targets(input: Tensor, target: Tensor) -> np.ndarray:
-    """Checks class-index targets against an (N, C) or (C,) input; returns them as int64."""
-    if target._data.ndim > 1 or input.ndim > 2:
-        if input.ndim > 2:
-            raise NotImplementedError(
-                "nll_loss / cross_entropy with K-dimensional inputs (N, C, d1, ...) is not "
-                "supported"
+def _class_targets(input: Tensor, target: Tensor, weight: Tensor | None) -> np.ndarray:
+    """Checks class-index targets against an (N, C) or (C,) input, in PyTorch's order; returns
+    them as int64 (a (C,) input's target as a 0-d array)."""
+    target_shape = target._data.shape
+    if input.ndim == 2:
+        target_n = target_shape[0] if target_shape else 0
+        if input.shape[0] != target_n:
+            raise ValueError(
+                f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                f"({target_n})."
             )
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if target._data.dtype.kind not in "iu":
+    elif target._data.ndim == 1:
+        if target_shape[0] != 1:
+            raise ValueError(
+                f"For 1D input, 1D target must have size 1, but got target size: {target_shape[0]}"
+            )
+        target = target.reshape(())
+    from ..grad_mode import GradMode
+
+    if weight is not None and GradMode.enabled and weight.requires_grad:
         raise RuntimeError(
-            "expected target dtype to be Long or Byte, but got "
-            f"{ops._type_word(target._data.dtype)}"
+            "The function 'nll_loss_forward' is not differentiable with respect to argument "
+            "'weight'. This input cannot have requires_grad True."
         )
-    if input.ndim == 2 and target._data.ndim == 1 and input.shape[0] != target.shape[0]:
-        raise ValueError(
-            f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-            f"({target.shape[0]})."
-        )
-    if input.ndim == 1 and target._data.ndim != 0:
+    if target._data.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    kind = _SCALAR_TYPE.get(target._data.dtype.name, target._data.dtype.name)
+    if kind not in ("Long", "Byte"):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {kind}")
+    n_classes = input._data.shape[-1]
+    if weight is not None and (weight.ndim != 1 or weight._data.size != n_classes):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {n_classes} classes or no classes "
+            f"but got weight tensor of shape: {list(weight.shape)}"
+        )
     return np.asarray(target._data, np.int64)
 
 
@@ -485,8 +573,10 @@ def nll_loss(
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if input.ndim == 0:
-        raise RuntimeError("input tensor should be 1D or 2D")
-    targets = _class_targets(input, target)
+        raise ValueError("Expected 1 or more dimensions (got 0)")
+    if input.ndim > 2:
+        return _nll_loss_nd(input, target, weight, ignore_index, reduction)
+    targets = _class_targets(input, target, weight)
     n_classes = input._data.shape[-1]
     class_weight = np.ones(n_classes) if weight is None else np.asarray(weight._data, np.float64)
     rows = targets.reshape(-1)
@@ -505,6 +595,93 @@ def nll_loss(
     return apply_op(NLL_LOSS, (input,), params)
 
 
+_SCALAR_TYPE = {
+    "float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+    "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+}  # fmt: skip
+
+
+def _nll_loss_nd(
+    input: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int, reduction: str
+) -> Tensor:
+    """nll_loss on (N, C, d1, ...) input, as ATen's nll_loss_nd: a 4-D input goes straight to
+    nll_loss2d (NllLoss2DBackward0); any other is made contiguous, viewed as (N, C, 1, -1), and
+    a reduction='none' result viewed back to (N, d1, ...)."""
+    from .. import views
+    from ..grad_mode import GradMode
+
+    shape = input._data.shape
+    target_shape = target._data.shape
+    n, c = shape[0], shape[1]
+    target_n = target_shape[0] if target_shape else 0
+    if target_n != n:
+        raise ValueError(
+            f"Expected input batch_size ({n}) to match target batch_size ({target_n})."
+        )
+    x, targets = input, np.asarray(target._data)
+    if input.ndim != 4:
+        out_size = (n,) + shape[2:]
+        if target_shape[1:] != shape[2:]:
+            raise RuntimeError(f"Expected target size {list(out_size)}, got {list(target_shape)}")
+        empty = input._data.size == 0
+        x = views.view(views.contiguous(input), (n, c, 0, 0) if empty else (n, c, 1, -1))
+        targets = targets.reshape((n, 0, 0) if targets.size == 0 else (n, 1, -1))
+    if weight is not None and GradMode.enabled and weight.requires_grad:
+        raise RuntimeError(
+            "The function 'nll_loss2d_forward' is not differentiable with respect to argument "
+            "'weight'. This input cannot have requires_grad True."
+        )
+    if targets.ndim != 3:
+        raise RuntimeError(
+            "only batches of spatial targets supported (3D tensors) but got targets of "
+            f"dimension: {targets.ndim}"
+        )
+    target_type = _SCALAR_TYPE.get(targets.dtype.name, targets.dtype.name)
+    if target_type not in ("Long", "Byte"):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target_type}")
+    if weight is not None and weight._data.size != c:
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    x_shape = x._data.shape
+    if (x_shape[0], x_shape[2], x_shape[3]) != targets.shape:
+        raise RuntimeError(
+            f"size mismatch (got input: {list(x_shape)} , target: {list(targets.shape)}"
+        )
+    dtype = x._data.dtype
+    _float_only(x, "nll_loss2d_forward_out_frame")
+    w = None
+    if weight is not None:
+        if weight._data.dtype != dtype:
+            raise RuntimeError(
+                f"expected scalar type {_SCALAR_TYPE[dtype.name]} but found "
+                f"{_SCALAR_TYPE.get(weight._data.dtype.name, weight._data.dtype.name)}"
+            )
+        w = np.asarray(weight._data).reshape(-1)
+    if target_type == "Byte":
+        raise RuntimeError("expected scalar type Long but found Byte")
+    keep = targets != ignore_index
+    bad = keep & ((targets < 0) | (targets >= c))
+    if bad.any() and (reduction == "none" or targets.size):
+        raise IndexError(f"Target {int(targets[bad][0])} is out of bounds.")
+    if w is None:
+        total = dtype.type(np.count_nonzero(keep))
+    elif targets.size:
+        flat = keep.reshape(-1)
+        total = _cascade_sum(w[targets.reshape(-1)[flat]], np.flatnonzero(flat), targets.size)
+    else:
+        total = dtype.type(0)
+    params = {
+        "target": targets,
+        "weight": w,
+        "ignore_index": ignore_index,
+        "reduction": reduction,
+        "total_weight": total,
+    }
+    out = apply_op(NLL_LOSS2D, (x,), params)
+    if reduction == "none" and input.ndim != 4:
+        out = views.view(out, out_size)
+    return out
+
+
 def _mul_scalar(x: Tensor, value: float) -> Tensor:
     return apply_op(MUL_SCALAR, (x,), {"other": value})
 
@@ -519,22 +696,43 @@ def cross_entropy(
     reduction: str = "mean",
     label_smoothing: float = 0.0,
 ) -> Tensor:
-    """log_softmax over the class dimension, then nll_loss (class indices) or the
-    probability-weighted sum (a float target of the input's shape), as ATen composes it."""
+    """log_softmax over the class dimension, then nll_loss (class indices, any number of
+    dimensions after the class one) or the probability-weighted sum (a float target of the
+    input's shape), as ATen composes it."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input.ndim == 1 else 1
-    logp = log_softmax(input, class_dim)
-    if input._data.shape == target._data.shape and target._data.dtype.kind == "f":
+    if input._data.shape == target._data.shape:
+        if target._data.dtype.kind != "f":
+            kind = _SCALAR_TYPE.get(target._data.dtype.name, target._data.dtype.name)
+            raise RuntimeError(
+                f"Expected floating point type for target with class probabilities, got {kind}"
+            )
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        n_classes = input._data.shape[class_dim]
+        if weight is not None and (weight.ndim != 1 or weight._data.size != n_classes):
+            raise RuntimeError(
+                f"cross_entropy: weight tensor should be defined either for all {n_classes} "
+                f"classes or no classes but got weight tensor of shape: {list(weight.shape)}"
+            )
+        logp = log_softmax(input, class_dim)
+        if label_smoothing > 1.0:
+            raise RuntimeError(
+                f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}"
+            )
         return _cross_entropy_probabilities(logp, target, weight, reduction, label_smoothing)
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    logp = log_softmax(input, class_dim)
     loss = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
-    if label_smoothing == 0.0:
+    if not label_smoothing > 0.0:
         return loss
     n_classes = input._data.shape[class_dim]
     if weight is not None:
-        smooth = -(logp * weight).sum(class_dim)
+        shape = [1] * logp.ndim
+        shape[class_dim] = weight._data.shape[0]
+        smooth = -(logp * weight.view(shape)).sum(class_dim)
     else:
         smooth = -logp.sum(class_dim)
     ignored = target == ignore_index
@@ -542,7 +740,7 @@ def cross_entropy(
     if reduction == "mean":
         if weight is not None:
             kept = np.asarray(target._data)[~np.asarray(ignored._data)]
-            denominator = _wrap(np.asarray(np.sum(np.asarray(weight._data)[kept])))
+            denominator = _wrap(np.asarray(weight._data)[kept.reshape(-1)]).sum()
         else:
             denominator = (~ignored).sum()
         smooth = smooth.sum() / denominator
@@ -630,3 +828,4 @@ def _tensor_log_softmax(self: Tensor, dim: Any, dtype: Any = None) -> Tensor:
 
 Tensor.softmax = _tensor_softmax
 Tensor.log_softmax = _tensor_log_softmax
+from .functional_extra import *  # noqa: E402, F401, F403  (embedding, layer_norm, pad, kl_div...)

@@ -8,3 +8,7 @@ from .rmsprop import RMSprop
 from .sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop"]
+
+from .adagrad import Adagrad  # noqa: E402
+
+__all__ += ["Adagrad"]
