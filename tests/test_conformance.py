@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from torch_cpu import torch_runs_avx512
 
 CONFORMANCE_DIR = Path(__file__).resolve().parent / "conformance"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -108,9 +109,18 @@ def test_script_matches_pytorch(script: Path) -> None:
     assert_matches_golden(script, result)
 
 
+# Goldens whose PyTorch output depends on the CPU: a float64 second derivative that cancels to
+# exactly 0 with the AVX2 kernels and leaves 2.8e-17 with the AVX-512 ones.
+AVX2_ONLY_GOLDENS = {"733_second_order_nn_linalg.py"}
+
+
 @pytest.mark.skipif(not TORCH_AVAILABLE, reason="torch is not importable in this interpreter")
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
 def test_golden_is_current_under_torch(script: Path) -> None:
+    import torch
+
+    if script.name in AVX2_ONLY_GOLDENS and torch_runs_avx512(torch):
+        pytest.xfail("PyTorch's AVX-512 kernels leave a rounding residual (tests/torch_cpu.py)")
     result = run([sys.executable, script.name], script)
     assert result.returncode == 0, f"PyTorch cannot run {script.name}:\n{result.stderr}"
     assert_matches_golden(script, result)

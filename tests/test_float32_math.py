@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from torch_cpu import torch_runs_avx512
 
 import autodiff_cli.engine as E
 from autodiff_cli.engine import float32_math as F
@@ -77,6 +78,8 @@ AGREEMENT = {
     "sinh": 0.98, "cosh": 0.98, "sin": 0.9, "cos": 0.9, "log": 0.88, "arctan": 0.9,
     "arcsin": 0.9, "arccos": 0.9,
 }  # fmt: skip
+# Where PyTorch's AVX-512 kernels round a few more values differently (tests/torch_cpu.py)
+AVX512_AGREEMENT = {"tanh": 0.98}
 TORCH_NAME = {"arctan": "atan", "arcsin": "asin", "arccos": "acos"}
 
 
@@ -90,7 +93,10 @@ def test_agreement_with_torch(name: str) -> None:
     got = np.concatenate([fn(E.tensor(c)).numpy() for c in np.split(x, 4)])  # 1,000 each
     share = np.mean((got == expected) | (np.isnan(got) & np.isnan(expected)))
     numpy_share = np.mean(getattr(np, name)(x) == expected)
-    assert share >= AGREEMENT[name], (name, share)
+    least = AGREEMENT[name]
+    if torch_runs_avx512(torch):
+        least = AVX512_AGREEMENT.get(name, least)
+    assert share >= least, (name, share)
     assert share > numpy_share, (name, share, numpy_share)
 
 
@@ -107,4 +113,6 @@ def test_gradients_agree_with_torch(name: str, least: float) -> None:
     getattr(torch, name)(t).backward(torch.from_numpy(g))
     e = E.tensor(x, requires_grad=True)
     getattr(E, name)(e).backward(E.tensor(g))
+    if torch_runs_avx512(torch):  # a few forward values round differently there
+        least = min(least, 0.99)
     assert np.mean(e.grad.numpy() == t.grad.numpy()) >= least

@@ -11,6 +11,7 @@ import itertools
 
 import numpy as np
 import pytest
+from torch_cpu import torch_runs_avx512
 
 import autodiff_cli.engine as E
 
@@ -52,7 +53,13 @@ def test_bitwise_equal_to_torch(shape: tuple) -> None:
     torch = pytest.importorskip("torch")
     torch.set_num_threads(1)
     rng = np.random.default_rng(sum(shape))
+    fused = torch_runs_avx512(torch)
     for _ in range(5):
         a, b = _operands(rng, *shape)
         expected = (torch.from_numpy(a) @ torch.from_numpy(b)).numpy()
-        assert np.array_equal((E.tensor(a) @ E.tensor(b)).numpy(), expected), shape
+        got = (E.tensor(a) @ E.tensor(b)).numpy()
+        if fused:  # other kernels (tests/torch_cpu.py): both within float32 summation error
+            bound = shape[1] * np.finfo(np.float32).eps * (np.abs(a) @ np.abs(b))
+            assert np.all(np.abs(got - expected) <= bound), shape
+        else:
+            assert np.array_equal(got, expected), shape
