@@ -177,14 +177,6 @@ def xlogy(input: Tensor, other: Tensor) -> Tensor:
     return apply_op(XLOGY, (input, other))
 
 
-def _legacy_enum(size_average: Any, reduce: Any) -> str:
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    if size_average and reduce:
-        return "mean"
-    return "sum" if reduce else "none"
-
-
 def kl_div(
     input: Tensor,
     target: Tensor,
@@ -196,7 +188,9 @@ def kl_div(
     """`xlogy(t, t) - t · input` (or `exp(t) · (t - input)` with log_target), reduced;
     'batchmean' is the sum over the batch size (DivBackward0)."""
     if size_average is not None or reduce is not None:
-        kind = _legacy_enum(size_average, reduce)
+        from .functional import _legacy_reduction
+
+        kind = _legacy_reduction(size_average, reduce, reduction)
     else:
         if reduction == "mean":
             warnings.warn(

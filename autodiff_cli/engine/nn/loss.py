@@ -11,21 +11,10 @@ from .module import Module
 _REDUCTIONS = ("none", "mean", "sum")
 
 
-def _legacy_reduction(size_average: Any, reduce: Any) -> str:
-    """The old `size_average`/`reduce` flags as a `reduction` string (PyTorch's rule)."""
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    if size_average and reduce:
-        return "mean"
-    return "sum" if reduce else "none"
-
-
 class _Loss(Module):
     def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean"):
         super().__init__()
-        if size_average is not None or reduce is not None:
-            reduction = _legacy_reduction(size_average, reduce)
-        self.reduction = reduction
+        self.reduction = F._legacy_reduction(size_average, reduce, reduction)
 
 
 class _WeightedLoss(_Loss):
