@@ -11,6 +11,7 @@ from . import fills  # noqa: F401 - attaches fill_/zero_/copy_
 from . import methods as _methods  # noqa: F401 - attaches Tensor methods
 from . import ops as _ops
 from . import reductions as _reductions  # noqa: F401
+from .bitwise import *  # noqa: E402, F401, F403
 from .creation import (  # noqa: F401
     arange,
     as_tensor,

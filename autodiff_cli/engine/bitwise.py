@@ -1,0 +1,125 @@
+"""Bitwise and logical ops: `&`, `|`, `^`, `~`, torch.bitwise_* and torch.logical_*.
+
+None is differentiable: PyTorch gives their results no grad_fn. The bitwise ops take integer and
+bool tensors only (after PyTorch's type promotion); the logical ones take any dtype and give bool.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .ops import LOGICAL_NOT, _operand
+from .optable import defop
+from .tensor import Tensor, _type_word, apply_inplace, apply_op
+
+__all__ = [
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+    "logical_and", "logical_or", "logical_xor",
+]  # fmt: skip
+
+
+def _integral(name: str, fn: Any) -> Any:
+    """`fn` on integer or bool arrays; PyTorch's error for a floating dtype."""
+
+    def forward(*arrays: Any) -> np.ndarray:
+        dtype = np.result_type(*arrays)
+        if dtype.kind not in "biu":
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_type_word(dtype)}'")
+        return fn(*arrays)
+
+    return forward
+
+
+BITWISE_AND = defop("bitwise_and", None, _integral("bitwise_and", np.bitwise_and))
+BITWISE_OR = defop("bitwise_or", None, _integral("bitwise_or", np.bitwise_or))
+BITWISE_XOR = defop("bitwise_xor", None, _integral("bitwise_xor", np.bitwise_xor))
+BITWISE_NOT = defop("bitwise_not", None, _integral("bitwise_not", np.invert))
+LOGICAL_AND = defop("logical_and", None, np.logical_and, promotes=False)
+LOGICAL_OR = defop("logical_or", None, np.logical_or, promotes=False)
+LOGICAL_XOR = defop("logical_xor", None, np.logical_xor, promotes=False)
+
+
+def _tensor_operands(input: Any, other: Any) -> tuple[Tensor, Any]:
+    if not isinstance(input, Tensor):
+        from .creation import tensor
+
+        input = tensor(input)
+    return input, _operand(other)
+
+
+def _binary(op: Any) -> Any:
+    def fn(input: Any, other: Any) -> Tensor:
+        if op.name.startswith("logical"):  # PyTorch has no Scalar overloads of these
+            for position, (arg, value) in enumerate((("input", input), ("other", other)), 1):
+                if not isinstance(value, Tensor):
+                    raise TypeError(
+                        f"{op.name}(): argument '{arg}' (position {position}) must be Tensor, "
+                        f"not {type(value).__name__}"
+                    )
+        return apply_op(op, _tensor_operands(input, other))
+
+    fn.__name__ = op.name
+    fn.__doc__ = f"torch.{op.name} (not differentiable)"
+    return fn
+
+
+bitwise_and = _binary(BITWISE_AND)
+bitwise_or = _binary(BITWISE_OR)
+bitwise_xor = _binary(BITWISE_XOR)
+logical_and = _binary(LOGICAL_AND)
+logical_or = _binary(LOGICAL_OR)
+logical_xor = _binary(LOGICAL_XOR)
+
+
+def bitwise_not(input: Tensor) -> Tensor:
+    """torch.bitwise_not: `~` on integers, logical not on bool (not differentiable)."""
+    op = LOGICAL_NOT if input._data.dtype == np.bool_ else BITWISE_NOT
+    return apply_op(op, (input,))
+
+
+def _invert(self: Tensor) -> Tensor:
+    if self._data.dtype.kind not in "biu":
+        raise TypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
+    return bitwise_not(self)
+
+
+def _inplace(op: Any) -> Any:
+    def method(self: Tensor, other: Any) -> Tensor:
+        if op.name.startswith("bitwise") and self._data.dtype.kind not in "biu":
+            op.forward(self._data, self._data)  # raises PyTorch's error for the dtype
+        return apply_inplace(op, self, (_operand(other),))
+
+    return method
+
+
+def _dunder(fn: Any, swap: bool = False) -> Any:
+    def method(self: Tensor, other: Any) -> Any:
+        if not isinstance(other, (Tensor, bool, int, float, np.generic)):
+            return NotImplemented
+        return fn(other, self) if swap else fn(self, other)
+
+    return method
+
+
+def _attach() -> None:
+    for name, fn in {
+        "bitwise_and": bitwise_and, "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor,
+        "bitwise_not": bitwise_not, "logical_and": logical_and, "logical_or": logical_or,
+        "logical_xor": logical_xor,
+        "bitwise_and_": _inplace(BITWISE_AND), "bitwise_or_": _inplace(BITWISE_OR),
+        "bitwise_xor_": _inplace(BITWISE_XOR), "logical_and_": _inplace(LOGICAL_AND),
+        "logical_or_": _inplace(LOGICAL_OR), "logical_xor_": _inplace(LOGICAL_XOR),
+        "__and__": _dunder(bitwise_and), "__rand__": _dunder(bitwise_and, swap=True),
+        "__or__": _dunder(bitwise_or), "__ror__": _dunder(bitwise_or, swap=True),
+        "__xor__": _dunder(bitwise_xor), "__rxor__": _dunder(bitwise_xor, swap=True),
+        "__iand__": _inplace(BITWISE_AND), "__ior__": _inplace(BITWISE_OR),
+        "__ixor__": _inplace(BITWISE_XOR), "__invert__": _invert,
+    }.items():  # fmt: skip
+        setattr(Tensor, name, fn)
+
+
+_attach()
