@@ -12,3 +12,5 @@ __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop"]
 from .adagrad import Adagrad  # noqa: E402
 
 __all__ += ["Adagrad"]
+
+from . import lr_scheduler  # noqa: E402, F401 - after the optimizers it schedules
