@@ -1175,3 +1175,63 @@ case(_F + "-3d-view", "view", _grad_of_nll_nd(_T3), In(_N3), In(()))
 
 CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
+
+
+# --------------------------------------------------------------------------------------------
+# sorting.py: sort, sort(stable=...), msort, topk, kthvalue; their backward scatters the
+# gradient back (ScatterBackward0 under create_graph)
+# --------------------------------------------------------------------------------------------
+
+case("sort", "sort", lambda T, a: a.sort(1).values, In(_R, _distinct))
+case(
+    "sort-descending",
+    "sort",
+    lambda T, a: T.sort(a, dim=0, descending=True).values,
+    In(M, _distinct),
+)
+case("sort-0d", "sort", lambda T, a: T.sort(a).values, In(()))
+case("msort", "sort", lambda T, a: T.msort(a), In(_R, _distinct))
+case(
+    "sort_stable",
+    "sort_stable",
+    lambda T, a: T.sort(a, stable=True, dim=-1, descending=True).values,
+    In(_R, _distinct),
+)
+case("topk", "topk", lambda T, a: a.topk(2, 1).values, In(_R, _distinct))
+case(
+    "topk-smallest-unsorted",
+    "topk",
+    lambda T, a: T.topk(a, 3, dim=-1, largest=False, sorted=False).values,
+    In(_R, _distinct),
+)
+case("kthvalue", "kthvalue", lambda T, a: a.kthvalue(2, 1).values, In(_R, _distinct))
+case(
+    "kthvalue-keepdim",
+    "kthvalue",
+    lambda T, a: T.kthvalue(a, 1, dim=0, keepdim=True).values,
+    In(M, _distinct),
+)
+case(
+    "scatter_along_dim-sort",
+    "scatter_along_dim",
+    _grad_wrt_leaf(lambda x: x.sort(1, descending=True).values),
+    In(M, _distinct, diff=False),
+    In(M),
+)
+case(
+    "scatter_along_dim-topk",
+    "scatter_along_dim",
+    _grad_wrt_leaf(lambda x: x.topk(2).values),
+    In(M, _distinct, diff=False),
+    In((2, 2)),
+)
+case(
+    "scatter_along_dim-kthvalue",
+    "scatter_along_dim",
+    _grad_wrt_leaf(lambda x: x.kthvalue(2, 0).values),
+    In(M, _distinct, diff=False),
+    In((3,)),
+)
+
+CASES_BY_ID = {c.id: c for c in CASES}
+assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"

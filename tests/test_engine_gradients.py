@@ -101,6 +101,13 @@ NON_DIFFERENTIABLE = {
     "ge": lambda x: x >= 0.5,
     "logical_not": lambda x: ~(x > 0.5),
     "isnan": lambda x: E.isnan(x),
+    "bitwise_and": lambda x: (x > 0.5) & (x < 1.5),
+    "bitwise_or": lambda x: (x > 0.5) | (x < 0.3),
+    "bitwise_xor": lambda x: E.bitwise_xor(x > 0.5, x < 1.5),
+    "bitwise_not": lambda x: E.bitwise_not((x * 4).long()),
+    "logical_and": lambda x: E.logical_and(x, x - 0.5),
+    "logical_or": lambda x: E.logical_or(x, x - 0.5),
+    "logical_xor": lambda x: E.logical_xor(x, x - 0.5),
 }
 
 

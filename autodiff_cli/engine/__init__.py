@@ -130,6 +130,7 @@ from .ops import (  # noqa: F401
 )
 from .printing import set_printoptions  # noqa: F401
 from .reductions import *  # noqa: E402, F401, F403
+from .sorting import *  # noqa: E402, F401, F403
 from .tensor import Size, Tensor  # noqa: F401
 from .views import *  # noqa: E402, F401, F403
 
