@@ -9,7 +9,7 @@ import numpy as np
 
 from . import dtypes, limits, ops
 from .devices import check_device, is_device_arg
-from .tensor import Tensor, _wrap
+from .tensor import Tensor, _norm_dim, _wrap
 
 
 def to(self: Tensor, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
@@ -82,6 +82,41 @@ def is_contiguous(self: Tensor, memory_format: Any = None) -> bool:
     return not isinstance(data, np.ndarray) or data.flags.c_contiguous
 
 
+def stride(self: Tensor, dim: int | None = None) -> Any:
+    """Strides in elements, as PyTorch lays out the same view (numpy's own arrangement except
+    where numpy leaves a size-1 dimension at stride 0: PyTorch gives it the next dimension's
+    extent, as its unsqueeze does)."""
+    data = self._data
+    if not isinstance(data, np.ndarray) or data.ndim == 0:
+        strides: tuple = ()
+    elif data.size == 0:  # PyTorch's contiguous strides, a size-0 dim counting as 1
+        extents = [max(n, 1) for n in data.shape]
+        strides = tuple(int(np.prod(extents[d + 1 :])) for d in range(data.ndim))
+    else:
+        raw = [s // data.itemsize for s in data.strides]
+        for d in range(data.ndim - 1, -1, -1):
+            if raw[d] == 0 and data.shape[d] == 1:
+                raw[d] = raw[d + 1] * data.shape[d + 1] if d + 1 < data.ndim else 1
+        strides = tuple(raw)
+    if dim is None:
+        return strides
+    if not strides:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return strides[_norm_dim(dim, len(strides))]
+
+
+def storage_offset(self: Tensor) -> int:
+    """Elements between the start of the memory this tensor views and its first element."""
+    data = self._data
+    owner = data
+    while isinstance(owner, np.ndarray) and isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    if owner is data or not isinstance(data, np.ndarray) or data.size == 0:
+        return 0
+    start = data.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    return start // data.itemsize
+
+
 def cpu(self: Tensor) -> Tensor:
     return self
 
@@ -115,6 +150,8 @@ def attach() -> None:
     Tensor.new_zeros = _new_filled(0)
     Tensor.new_empty = _new_filled(0)
     Tensor.is_contiguous = is_contiguous
+    Tensor.stride = stride
+    Tensor.storage_offset = storage_offset
     Tensor.cpu = cpu
     Tensor.cuda = cuda
     Tensor.get_device = get_device
