@@ -61,7 +61,7 @@ def attribute_names(obj: Any) -> list[str]:
     from autodiff_cli.lang.sandbox import ModuleProxy, exposes_attributes
 
     if isinstance(obj, ModuleProxy):
-        names = list(vars(obj))
+        names = list(vars(obj)) + list(obj._proxy_lazy)  # lazy submodules too (nn, optim...)
     elif exposes_attributes(obj):
         names = [name for klass in type(obj).__mro__ for name in vars(klass)]
         instance_dict = getattr(type(obj), "__dict__", {}).get("__dict__")
@@ -99,7 +99,8 @@ class ReplCompleter(Completer):
 
     def _resolve(self, parts: list[str]) -> Any:
         """The object a dotted prefix names, looking through dictionaries only (no getattr on
-        objects: a property could run code); attributes of non-modules are not followed."""
+        objects: a property could run code, except to load a lazy submodule such as torch.nn);
+        attributes of non-modules are not followed."""
         from autodiff_cli.lang.sandbox import ModuleProxy
 
         namespace = self.state.namespace
@@ -107,9 +108,14 @@ class ReplCompleter(Completer):
             return None
         obj = dict.__getitem__(namespace, parts[0])
         for part in parts[1:]:
-            if not isinstance(obj, ModuleProxy) or part not in vars(obj):
+            if not isinstance(obj, ModuleProxy):
                 return None
-            obj = vars(obj)[part]
+            if part in vars(obj):
+                obj = vars(obj)[part]
+            elif part in obj._proxy_lazy:
+                obj = getattr(obj, part)  # loads a lazy submodule: an import, no script code
+            else:
+                return None
         return obj
 
     def get_completions(self, document: Any, complete_event: Any) -> Iterator[Completion]:
