@@ -16,7 +16,15 @@ import numpy as np
 from . import views
 from .inplace import COPY, FILL, INDEX_PUT, after_inplace
 from .optable import defop
-from .tensor import Tensor, _norm_dim, _wrap, apply_inplace, apply_op, broadcast_error
+from .tensor import (
+    Tensor,
+    _dims_text,
+    _norm_dim,
+    _wrap,
+    apply_inplace,
+    apply_op,
+    broadcast_error,
+)
 
 __all__ = ["masked_fill", "index_select", "gather", "scatter", "scatter_add"]
 
@@ -24,10 +32,6 @@ ZERO_DIM_MESSAGE = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
     "to convert a 0-dim tensor to a number"
 )
-
-
-def _dims_text(shape: Any) -> str:
-    return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
 # --------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import numpy as np
 from . import ops
 from .ops import SQUEEZE_DIM, TRANSPOSE, UNSQUEEZE, VIEW, expand, squeeze_dims
 from .optable import defop
-from .tensor import Tensor, _norm_dim, apply_op, broadcast_error
+from .tensor import Tensor, _dims_text, _norm_dim, apply_op, broadcast_error
 
 __all__ = [
     "matmul",
@@ -444,10 +444,6 @@ def _type_word(dt: np.dtype) -> str:
     return ops._type_word(dt)
 
 
-def _shape_text(shape: tuple) -> str:
-    return "[" + ", ".join(str(s) for s in shape) + "]"
-
-
 def _check_2d(a: Tensor, b: Tensor) -> None:
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -546,7 +542,7 @@ def inner(input: Tensor, other: Tensor) -> Tensor:
     if a_shape[-1] != b_shape[-1]:
         raise RuntimeError(
             "inner() the last dimension must match on both input tensors but got shapes "
-            f"{_shape_text(a_shape)} and {_shape_text(b_shape)}"
+            f"{_dims_text(a_shape)} and {_dims_text(b_shape)}"
         )
     from .views import permute
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .optable import defop
-from .tensor import Size, Tensor, _norm_dim, _wrap, apply_op
+from .tensor import Size, Tensor, _dims_text, _norm_dim, _wrap, apply_op
 
 __all__ = [
     "permute",
@@ -391,10 +391,6 @@ INDEX_BACKWARD = defop(
 # --------------------------------------------------------------------------------------------
 # Functions
 # --------------------------------------------------------------------------------------------
-
-
-def _dims_text(shape: Any) -> str:
-    return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
 def shape_arg(args: tuple) -> tuple:

@@ -17,7 +17,7 @@ from .. import ops
 from ..formula_ops import run
 from ..grad_mode import no_grad
 from ..optable import defop
-from ..tensor import Tensor, _wrap, apply_op
+from ..tensor import Tensor, _dims_text, _wrap, apply_op
 from .layers import embedding, layer_norm
 
 __all__ = [
@@ -344,10 +344,6 @@ PAD_OPS = {
 PAD_MODES = ("constant", "reflect", "replicate", "circular")
 
 
-def _shape_text(shape: tuple) -> str:
-    return "[" + ", ".join(str(s) for s in shape) + "]"
-
-
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pads (or, with negative sizes, crops) the last `len(pad) // 2` dims."""
     pad = tuple(int(p) for p in pad)
@@ -390,7 +386,7 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
             raise RuntimeError(
                 "Argument #4: Padding size should be less than the corresponding input "
                 f"dimension, but got: padding ({pad[2 * k]}, {pad[2 * k + 1]}) at dimension {d} "
-                f"of input {_shape_text(tuple(input.shape))}"
+                f"of input {_dims_text(tuple(input.shape))}"
             )
         if min(pad[2 * k], pad[2 * k + 1]) < 0:
             raise NotImplementedError("pad: negative sizes are only supported in constant mode")

@@ -20,7 +20,7 @@ import numpy as np
 from .. import ops
 from ..formula_ops import div_scalar, mul_scalar, run
 from ..optable import defop
-from ..tensor import Tensor, apply_op
+from ..tensor import Tensor, _dims_text, apply_op
 
 # --------------------------------------------------------------------------------------------
 # embedding
@@ -368,10 +368,6 @@ LAYER_NORM = defop(
 )
 
 
-def _shape_text(shape: tuple) -> str:
-    return "[" + ", ".join(str(s) for s in shape) + "]"
-
-
 def layer_norm(
     input: Tensor,
     normalized_shape: Any,
@@ -390,14 +386,14 @@ def layer_norm(
         if p is not None and tuple(p.shape) != normalized_shape:
             raise RuntimeError(
                 f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
-                f"shape {_shape_text(tuple(p.shape))} and normalized_shape = "
-                f"{_shape_text(normalized_shape)}"
+                f"shape {_dims_text(tuple(p.shape))} and normalized_shape = "
+                f"{_dims_text(normalized_shape)}"
             )
     if k == 0 or len(shape) < k or shape[len(shape) - k :] != normalized_shape:
         raise RuntimeError(
-            f"Given normalized_shape={_shape_text(normalized_shape)}, expected input with shape "
+            f"Given normalized_shape={_dims_text(normalized_shape)}, expected input with shape "
             f"[*, {', '.join(str(s) for s in normalized_shape)}], but got input of size"
-            f"{_shape_text(shape)}"
+            f"{_dims_text(shape)}"
         )
     if input._data.dtype.kind != "f":
         raise NotImplementedError(

@@ -5,21 +5,14 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-import numpy as np
-
-from .. import dtypes
 from ..grad_mode import no_grad
-from ..tensor import Tensor, _wrap
+from ..tensor import Tensor
 from . import init
 from .functional_extra import hardtanh
 from .layers import embedding, layer_norm
 from .module import Module
+from .modules import _empty
 from .parameter import Parameter
-
-
-def _empty(shape: tuple, dtype: Any) -> Tensor:
-    np_dtype = dtype.np if dtype is not None else dtypes.get_default_dtype().np
-    return _wrap(np.zeros(shape, np_dtype))
 
 
 class Embedding(Module):
