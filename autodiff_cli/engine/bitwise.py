@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .ops import LOGICAL_NOT, _operand
+from .ops import LOGICAL_NOT, _operand, operator_method
 from .optable import defop
 from .tensor import Tensor, _type_word, apply_inplace, apply_op
 
@@ -96,15 +96,6 @@ def _inplace(op: Any) -> Any:
     return method
 
 
-def _dunder(fn: Any, swap: bool = False) -> Any:
-    def method(self: Tensor, other: Any) -> Any:
-        if not isinstance(other, (Tensor, bool, int, float, np.generic)):
-            return NotImplemented
-        return fn(other, self) if swap else fn(self, other)
-
-    return method
-
-
 def _attach() -> None:
     for name, fn in {
         "bitwise_and": bitwise_and, "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor,
@@ -113,9 +104,12 @@ def _attach() -> None:
         "bitwise_and_": _inplace(BITWISE_AND), "bitwise_or_": _inplace(BITWISE_OR),
         "bitwise_xor_": _inplace(BITWISE_XOR), "logical_and_": _inplace(LOGICAL_AND),
         "logical_or_": _inplace(LOGICAL_OR), "logical_xor_": _inplace(LOGICAL_XOR),
-        "__and__": _dunder(bitwise_and), "__rand__": _dunder(bitwise_and, swap=True),
-        "__or__": _dunder(bitwise_or), "__ror__": _dunder(bitwise_or, swap=True),
-        "__xor__": _dunder(bitwise_xor), "__rxor__": _dunder(bitwise_xor, swap=True),
+        "__and__": operator_method(bitwise_and),
+        "__rand__": operator_method(bitwise_and, swap=True),
+        "__or__": operator_method(bitwise_or),
+        "__ror__": operator_method(bitwise_or, swap=True),
+        "__xor__": operator_method(bitwise_xor),
+        "__rxor__": operator_method(bitwise_xor, swap=True),
         "__iand__": _inplace(BITWISE_AND), "__ior__": _inplace(BITWISE_OR),
         "__ixor__": _inplace(BITWISE_XOR), "__invert__": _invert,
     }.items():  # fmt: skip

@@ -11,7 +11,7 @@ import numpy as np
 from . import float32_math, ops
 from .formula_ops import mul_scalar, run
 from .fused import fma as _fma
-from .ops import _float_input, _operand
+from .ops import _float_input, _operand, operator_method
 from .optable import defop
 from .tensor import Tensor, apply_op, broadcast_error
 
@@ -410,15 +410,6 @@ def _where_method(self: Tensor, condition: Any, other: Any) -> Tensor:
     return ops.where(condition, self, other)
 
 
-def _number_only(fn: Any, swap: bool = False):
-    def method(self: Tensor, other: Any) -> Any:
-        if not isinstance(other, (Tensor, bool, int, float, np.generic)):
-            return NotImplemented
-        return fn(other, self) if swap else fn(self, other)
-
-    return method
-
-
 def _attach() -> None:
     for name, fn in {
         "atan2": atan2, "arctan2": atan2, "sgn": sgn, "frac": frac, "erfc": erfc, "exp2": exp2,
@@ -431,10 +422,10 @@ def _attach() -> None:
         setattr(Tensor, name, fn)
     Tensor.clamp_ = lambda self, min=None, max=None: _clamp_inplace(self, min, max)
     Tensor.clip_ = Tensor.clamp_
-    Tensor.__floordiv__ = _number_only(floor_divide)
-    Tensor.__rfloordiv__ = _number_only(floor_divide, swap=True)
-    Tensor.__mod__ = _number_only(remainder)
-    Tensor.__rmod__ = _number_only(remainder, swap=True)
+    Tensor.__floordiv__ = operator_method(floor_divide)
+    Tensor.__rfloordiv__ = operator_method(floor_divide, swap=True)
+    Tensor.__mod__ = operator_method(remainder)
+    Tensor.__rmod__ = operator_method(remainder, swap=True)
 
 
 _attach()

@@ -737,6 +737,18 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     return apply_op(SOFTPLUS, (input,), {"beta": beta, "threshold": threshold})
 
 
+def operator_method(fn: Any, swap: bool = False) -> Any:
+    """`fn` as a Tensor operator method (`__eq__`, `__rmod__`...): NotImplemented for operands
+    that are not tensors or numbers, so Python tries the other side."""
+
+    def method(self: Tensor, other: Any) -> Any:
+        if not isinstance(other, (Tensor, bool, int, float, np.generic)):
+            return NotImplemented
+        return fn(other, self) if swap else fn(self, other)
+
+    return method
+
+
 def _compare(op: Any):
     def fn(input: Any, other: Any) -> Tensor:
         if not isinstance(input, Tensor):
@@ -914,14 +926,6 @@ def _attach_tensor_methods() -> None:
     for name, fn in methods.items():
         setattr(Tensor, name, fn)
 
-    def _binary(fn: Any, swap: bool = False):
-        def method(self: Tensor, other: Any) -> Any:
-            if not isinstance(other, (Tensor, bool, int, float, np.generic)):
-                return NotImplemented
-            return fn(other, self) if swap else fn(self, other)
-
-        return method
-
     def _fast(op: Any, slow: Any):
         """`x * y` with a Tensor or float straight to the machinery; the rest via `slow`."""
 
@@ -953,19 +957,19 @@ def _attach_tensor_methods() -> None:
     Tensor.__rtruediv__ = lambda self, other: (
         mul(reciprocal(self), other) if _is_number(other) else NotImplemented
     )
-    Tensor.__pow__ = _binary(pow)
+    Tensor.__pow__ = operator_method(pow)
     Tensor.__rpow__ = lambda self, other: pow(other, self) if _is_number(other) else NotImplemented
     # `@` is attached by matrix.py with the matmul family
     Tensor.__neg__ = neg
     Tensor.__pos__ = lambda self: self
     Tensor.__abs__ = abs
     Tensor.__invert__ = logical_not
-    Tensor.__eq__ = _binary(eq)
-    Tensor.__ne__ = _binary(ne)
-    Tensor.__lt__ = _binary(lt)
-    Tensor.__le__ = _binary(le)
-    Tensor.__gt__ = _binary(gt)
-    Tensor.__ge__ = _binary(ge)
+    Tensor.__eq__ = operator_method(eq)
+    Tensor.__ne__ = operator_method(ne)
+    Tensor.__lt__ = operator_method(lt)
+    Tensor.__le__ = operator_method(le)
+    Tensor.__gt__ = operator_method(gt)
+    Tensor.__ge__ = operator_method(ge)
     Tensor.__hash__ = lambda self: id(self)
 
     def _inplace_method(op: Any):
