@@ -258,25 +258,21 @@ class _initial_mode:
         self.o._is_initial = False
 
 
-class LambdaLR(LRScheduler):
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
-        last_epoch: int = -1,
-    ) -> None:
-        self.optimizer = optimizer
+class _LambdaScheduler(LRScheduler):
+    """LambdaLR's and MultiplicativeLR's `lr_lambdas`, one per param group; state_dict saves those
+    that are callable objects (their `__dict__`), not plain functions."""
 
-        self.lr_lambdas: list[Callable[[int], float]]
+    lr_lambdas: list[Callable[[int], float]]
+
+    @staticmethod
+    def _lambdas_per_group(optimizer: Optimizer, lr_lambda: Any) -> list[Callable[[int], float]]:
         if not isinstance(lr_lambda, list) and not isinstance(lr_lambda, tuple):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(
-                    f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}"
-                )
-            self.lr_lambdas = list(lr_lambda)
-        super().__init__(optimizer, last_epoch)
+            return [lr_lambda] * len(optimizer.param_groups)
+        if len(lr_lambda) != len(optimizer.param_groups):
+            raise ValueError(
+                f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}"
+            )
+        return list(lr_lambda)
 
     def state_dict(self) -> dict[str, Any]:
         state_dict = {
@@ -302,6 +298,19 @@ class LambdaLR(LRScheduler):
         for idx, fn in enumerate(lr_lambdas):
             if fn is not None:
                 self.lr_lambdas[idx].__dict__.update(fn)
+
+
+class LambdaLR(_LambdaScheduler):
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
+        last_epoch: int = -1,
+    ) -> None:
+        self.optimizer = optimizer
+
+        self.lr_lambdas = self._lambdas_per_group(optimizer, lr_lambda)
+        super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float | Tensor]:
         _warn_get_lr_called_within_step(self)
@@ -312,7 +321,7 @@ class LambdaLR(LRScheduler):
         ]
 
 
-class MultiplicativeLR(LRScheduler):
+class MultiplicativeLR(_LambdaScheduler):
     def __init__(
         self,
         optimizer: Optimizer,
@@ -321,46 +330,13 @@ class MultiplicativeLR(LRScheduler):
     ) -> None:
         self.optimizer = optimizer
 
-        self.lr_lambdas: list[Callable[[int], float]]
-        if not isinstance(lr_lambda, list) and not isinstance(lr_lambda, tuple):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(
-                    f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}"
-                )
-            self.lr_lambdas = list(lr_lambda)
+        self.lr_lambdas = self._lambdas_per_group(optimizer, lr_lambda)
         for lr_lambda in self.lr_lambdas:
             if not callable(lr_lambda):
                 raise TypeError(
                     f"lr_lambda should be a function, but got {type(lr_lambda).__name__}"
                 )
         super().__init__(optimizer, last_epoch)
-
-    def state_dict(self) -> dict[str, Any]:
-        state_dict = {
-            key: value
-            for key, value in self.__dict__.items()
-            if key not in ("optimizer", "lr_lambdas")
-        }
-        state_dict["lr_lambdas"] = [None] * len(self.lr_lambdas)
-
-        for idx, fn in enumerate(self.lr_lambdas):
-            if not isinstance(fn, types.FunctionType):
-                state_dict["lr_lambdas"][idx] = fn.__dict__.copy()
-
-        return state_dict
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        lr_lambdas = state_dict.pop("lr_lambdas")
-        self.__dict__.update(state_dict)
-        # Restore state_dict keys in order to prevent side effects
-        # https://github.com/pytorch/pytorch/issues/32756
-        state_dict["lr_lambdas"] = lr_lambdas
-
-        for idx, fn in enumerate(lr_lambdas):
-            if fn is not None:
-                self.lr_lambdas[idx].__dict__.update(fn)
 
     def get_lr(self) -> list[float | Tensor]:
         _warn_get_lr_called_within_step(self)
