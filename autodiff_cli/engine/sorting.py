@@ -295,14 +295,14 @@ def _unrows(rows: np.ndarray, shape: tuple, dim: int, n: int) -> np.ndarray:
     return np.ascontiguousarray(np.moveaxis(rows.reshape(moved_shape), -1, dim))
 
 
-def _any_ties(rows: np.ndarray) -> bool:
-    """Whether some row has equal elements (two NaNs are equal; so are -0.0 and 0.0)."""
-    if rows.shape[1] < 2:
+def _any_ties(ordered: np.ndarray) -> bool:
+    """Whether some row of these sorted rows has equal elements (two NaNs are equal; so are
+    -0.0 and 0.0)."""
+    if ordered.shape[1] < 2:
         return False
-    ordered = np.sort(rows, axis=1)
     if (ordered[:, 1:] == ordered[:, :-1]).any():
         return True
-    return rows.dtype.kind == "f" and bool((np.isnan(rows).sum(axis=1) > 1).any())
+    return ordered.dtype.kind == "f" and bool((np.isnan(ordered).sum(axis=1) > 1).any())
 
 
 def _sort_row(row: np.ndarray, descending: bool, stable: bool) -> np.ndarray:
@@ -322,12 +322,13 @@ def _sort_indices(a: np.ndarray, dim: int, descending: bool, stable: bool) -> np
             np.arange(n).reshape((n,) + (1,) * (a.ndim - dim - 1)), a.shape
         ).astype(np.int64)
     rows = _rows(a, dim)
-    if not _any_ties(rows):  # every algorithm agrees: numpy's order, reversed for descending
-        order = np.argsort(rows, axis=1, kind="stable")
+    order = np.argsort(rows, axis=1, kind="stable")
+    if not _any_ties(np.take_along_axis(rows, order, axis=1)):
+        # every algorithm agrees: numpy's order, reversed for descending
         return _unrows(order[:, ::-1] if descending else order, a.shape, dim, n)
     if rows.size > EMULATED_MAX_ELEMENTS:  # too big to replay in Python: a stable order
         if not descending:
-            return _unrows(np.argsort(rows, axis=1, kind="stable"), a.shape, dim, n)
+            return _unrows(order, a.shape, dim, n)
         flipped = np.argsort(rows[:, ::-1], axis=1, kind="stable")[:, ::-1]
         return _unrows(n - 1 - flipped, a.shape, dim, n)
     out = np.empty(rows.shape, dtype=np.int64)
