@@ -14,15 +14,29 @@ PyTorch's order with numpy's exactly rounded element-wise adds:
 3. Column results land in the output with `out += partial`, in iteration order, which adds up the
    further reduced dims.
 
+All of that depends only on the array's shape, strides and dtype and on the axes, so it is worked
+out once per such key into a *plan*: a closure making just the numpy calls that do the adds, kept
+in a bounded cache (`ordered_sum`, `cascade_sum`). The builders below (`_sequential`,
+`_multi_row_sum`, `_row_sum`, `_inner_vectorized`, `_lane_sums`) each return such a closure for a
+(rows, lanes) array of a given size; the numpy call counts, not the adds, are what small sums cost.
+
 It runs for float32 and float64 tensors of up to `EXACT_MAX_ELEMENTS` elements: beyond PyTorch's
 grain size (32,768) its reductions may be split across threads. Vectors are taken as 256-bit
 (AVX2: 8 floats), which is what PyTorch 2.13's sum kernel matched on this project's AVX-512
 machines.
+
+A note on zeros: the kernel's accumulators start at +0; the plans start running sums from their
+first row or from +0 as is cheaper, and skip adding accumulators that are still zero. That can
+only change the sign of a zero, which never changes a non-zero sum, and every result is made
+clean of -0 as the kernel's is (a final `+ 0`, or a final running sum started from +0), so the
+results agree bit for bit. (NaN payloads are left to numpy: when NaNs of different payloads or
+signs meet in one sum, which of them comes out may depend on how numpy's loops split lanes.)
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -31,110 +45,236 @@ EXACT_MAX_ELEMENTS = 32768
 VECTOR_BYTES = 32
 ILP = 4  # partial sums kept per row (`row_sum`'s ilp_factor)
 LEVELS = 4  # cascade levels of `multi_row_sum`
+MAX_PLANS = 2048  # plans kept per entry point; the cache starts over when full
 _EXACT_KINDS = (np.dtype(np.float32), np.dtype(np.float64))
 _accumulate = np.add.accumulate  # strictly left to right, unlike np.add.reduce on an inner axis
 _add_reduce = np.add.reduce
+_concatenate = np.concatenate
 
-
-def _running_sum(x: np.ndarray, axis: int) -> np.ndarray:
-    """Left-to-right sums along `axis` (not the last). np.add.reduce adds row after row when
-    its inner loop runs over contiguous lanes; with a single lane it would sum pairwise, so
-    that case takes the (strictly sequential, slower) accumulate."""
-    if x.shape[-1] > 1 and x.strides[-1] == x.itemsize and x.flags.c_contiguous:
-        return _add_reduce(x, axis)
-    return np.take(_accumulate(x, axis=axis), -1, axis=axis)
-
-
-def _sequential(start: Any, rows: np.ndarray) -> Any:
-    """`start + rows[0] + rows[1] + ...` per lane, left to right (`start` None is zero)."""
-    if rows.shape[0] <= 4:  # a few adds cost less than gathering them for one call
-        total = start
-        for row in rows:
-            total = row if total is None else total + row
-        return total
-    if start is not None:
-        rows = np.concatenate((start[None], rows))
-    return _running_sum(rows, 0)
+Plan = Callable[[np.ndarray], Any]
 
 
 def _ceil_log2(n: int) -> int:
     return 1 if n <= 2 else (n - 1).bit_length()
 
 
-def _group_sums(x: np.ndarray, size: int) -> tuple[np.ndarray, Any]:
-    """Running sums over consecutive groups of `size` rows: (one per full group, the running sum
-    of the rows left over or None)."""
-    groups = x.shape[0] // size
-    rest = _sequential(None, x[groups * size :]) if groups * size < x.shape[0] else None
-    if not groups:
-        return x[:0], rest
-    full = _running_sum(x[: groups * size].reshape(groups, size, -1), 1)
-    return full.reshape((groups,) + x.shape[1:]), rest
+# -- the kernel's pieces, as plans over a (rows, lanes) array with its lanes contiguous ------------
+# `clean` asks for the `+ 0` the result ends with (a -0 becomes +0): a running sum then starts
+# from +0 instead (np.add.reduce's `initial`), which rounds alike and costs nothing, and a sum
+# `p + q` is clean when `p` is.
+def _first_row(x: np.ndarray) -> np.ndarray:
+    return x[0]
 
 
-def _multi_row_sum(x: np.ndarray) -> np.ndarray:
-    """`multi_row_sum`: each lane (column) of `x` summed down its rows in a cascade: running sums
-    of blocks of `step` rows, of `step` such sums, of `step` of those, and one of all the rest.
-    Evaluated level by level (each level a few numpy calls, whatever the length) rather than row
-    by row; the adds and their order are the kernel's. Zero accumulators are None: adding them
-    is exact."""
-    m = x.shape[0]
+def _first_row_clean(x: np.ndarray) -> np.ndarray:
+    return x[0] + 0
+
+
+def _two_rows(x: np.ndarray) -> np.ndarray:
+    return x[0] + x[1]
+
+
+def _add_rows(x: np.ndarray) -> np.ndarray:
+    return _add_reduce(x, 0)
+
+
+def _add_rows_clean(x: np.ndarray) -> np.ndarray:
+    return _add_reduce(x, 0, None, None, False, 0)
+
+
+def _add_lane(x: np.ndarray) -> np.ndarray:
+    return _accumulate(x.reshape(-1))[-1:]
+
+
+def _add_lane_clean(x: np.ndarray) -> np.ndarray:
+    return _accumulate(x.reshape(-1))[-1:] + 0
+
+
+def _sequential(rows: int, lanes: int, clean: bool = False) -> Plan:
+    """`x[0] + x[1] + ...` per lane, left to right, for `rows` (>= 1) rows. np.add.reduce adds
+    row after row when its inner loop runs over several contiguous lanes; with a single lane it
+    would sum pairwise, so that case takes the (strictly sequential) accumulate."""
+    if rows == 1:
+        return _first_row_clean if clean else _first_row
+    if lanes == 1:
+        return _add_lane_clean if clean else _add_lane
+    if rows == 2 and not clean:  # one add costs less than a reduction
+        return _two_rows
+    return _add_rows_clean if clean else _add_rows
+
+
+def _block_sums(groups: int, step: int, lanes: int) -> Plan:
+    """The running sums of `groups` consecutive blocks of `step` rows, as (groups, lanes). numpy
+    pays for every row it reduces, so many blocks of few lanes are first copied side by side
+    into `step` long rows (the same adds, in the same order). Only whole 64-byte vectors of lanes
+    are moved, which keeps even NaN payloads where numpy's loops put them."""
+    if lanes % 16 == 0 and (groups >= 8 and lanes <= 64 or groups >= 16 and lanes <= 128):
+        side_by_side = (step, groups * lanes)
+
+        def wide(x: np.ndarray) -> np.ndarray:
+            blocks = x.reshape(groups, step, lanes).transpose(1, 0, 2)
+            rows = np.ascontiguousarray(blocks).reshape(side_by_side)
+            return _add_reduce(rows, 0).reshape(groups, lanes)
+
+        return wide
+    return lambda x: _add_reduce(x.reshape(groups, step, lanes), 1)
+
+
+def _multi_row_sum(m: int, lanes: int, clean: bool = False) -> Plan:
+    """`multi_row_sum` of `m` (>= 1) rows: each lane (column) summed down its rows in a cascade:
+    running sums of blocks of `step` rows, of `step` such sums, of `step` of those, and one of all
+    the rest. Evaluated level by level (each level a few numpy calls, whatever the length) rather
+    than row by row; the adds and their order are the kernel's, the level sums added last, in
+    order (zero ones skipped). `lanes` is at least 4 (4 partials per lane, or 4 columns)."""
     step = 1 << max(4, _ceil_log2(m) // LEVELS)
     if m < step:  # no block completes: one running sum
-        return _sequential(None, x) if m else np.zeros(x.shape[1:], x.dtype)
-    acc: list[Any] = [None] * LEVELS
-    level = x
-    for j in range(LEVELS - 1):
-        level, acc[j] = _group_sums(level, step)
-        if not level.shape[0]:
+        return _sequential(m, lanes, clean)
+    # per level: the rows in full blocks, the blocks, the running sum of the rows left over
+    levels: list[tuple[int, Plan, Plan | None]] = []
+    n, first = m, clean  # the first sum added up is the one to start from +0
+    for _ in range(LEVELS - 1):
+        groups, left = divmod(n, step)
+        rest = _sequential(left, lanes, first) if left else None
+        levels.append((groups * step, _block_sums(groups, step, lanes) if groups else None, rest))
+        first = first and not left
+        n = groups
+        if not groups:
             break
-    else:
-        acc[LEVELS - 1] = _sequential(None, level)
-    total = None
-    for partial in acc:
-        if partial is not None:
+    top = _sequential(n, lanes, first) if n else None  # the last level: its blocks' running sum
+    if len(levels) == 2 and levels[1][1] is None:  # one level of blocks (m < step**2): inline
+        end, blocks, rest = levels[0]
+        clean = clean and rest is None  # else `rest` is the clean one
+        if end == step:  # one block
+            last = _add_rows_clean if clean else _add_rows
+            if rest is None:
+                return last
+            return lambda x: rest(x[step:]) + _add_reduce(x[:step], 0)
+        last = _sequential(end // step, lanes, clean)
+        if rest is None:
+            return lambda x: last(blocks(x))
+        return lambda x: rest(x[end:]) + last(blocks(x[:end]))
+
+    def plan(x: np.ndarray) -> np.ndarray:
+        total = None
+        for end, blocks, rest in levels:
+            if rest is not None:
+                partial = rest(x[end:])
+                total = partial if total is None else total + partial
+            if blocks is not None:
+                x = blocks(x[:end])
+        if top is not None:
+            partial = top(x)
             total = partial if total is None else total + partial
-    return np.zeros(x.shape[1:], x.dtype) if total is None else total
+        return total
+
+    return plan
 
 
-def _row_sum(x: np.ndarray) -> np.ndarray:
-    """`row_sum`: each lane of `x` (rows, lanes) read as rows of `ILP` interleaved partial sums,
-    the leftover rows added to the first, then the partials added in order."""
-    m, lanes = x.shape
-    k = m // ILP
-    if 16 <= k < 256 and lanes > 1 and x.flags.c_contiguous:
-        partials = _one_level_sum(x[: k * ILP].reshape(k, ILP * lanes)).reshape(ILP, lanes)
-    else:
-        partials = _multi_row_sum(x[: k * ILP].reshape(k, ILP * lanes)).reshape(ILP, lanes)
-    if k * ILP < m:
-        partials = partials.copy()
-        for row in x[k * ILP :]:
-            partials[0] += row
-    return _running_sum(partials, 0)
+def _row_sum(m: int, lanes: int, clean: bool = False) -> Plan:
+    """`row_sum` of `m` (>= 1) rows: each lane read as rows of `ILP` interleaved partial sums,
+    the leftover rows added to the first, then the partials added in order; that is one running
+    sum down [partial 0, leftover rows, partials 1 to 3]. With no full row of partials they stay
+    zero and the leftover rows are the sum."""
+    k, left = divmod(m, ILP)
+    if not k:
+        return _sequential(m, lanes, clean)
+    partials = _multi_row_sum(k, ILP * lanes)
+    width = ILP * lanes
+    if not left:
+        final = _sequential(ILP, lanes, clean)
+        return lambda x: final(partials(x.reshape(k, width)).reshape(ILP, lanes))
+    final = _sequential(ILP + left, lanes, clean)
+    end = k * ILP
+
+    def plan(x: np.ndarray) -> np.ndarray:
+        p = partials(x[:end].reshape(k, width)).reshape(ILP, lanes)
+        return final(_concatenate((p[:1], x[end:], p[1:])))
+
+    return plan
 
 
-def _one_level_sum(x: np.ndarray) -> np.ndarray:
-    """`_multi_row_sum` for 16 to 255 contiguous rows of several lanes: blocks of 16 rows summed
-    in a running sum of their own, the rows after the last block in another, added last."""
-    blocks = x.shape[0] // 16
-    block_sums = _add_reduce(x[: blocks * 16].reshape(blocks, 16, x.shape[1]), 1)
-    total = _add_reduce(block_sums, 0) if blocks > 1 else block_sums[0]
-    if blocks * 16 < x.shape[0]:
-        return _add_reduce(x[blocks * 16 :], 0) + total
-    return total
+def _inner_vectorized(m: int, lanes: int, width: int, clean: bool = False) -> Plan:
+    """`vectorized_inner_sum` of `m` (>= `width`) rows: a lane's rows read as SIMD vectors of
+    `width` summed by `_row_sum`; the rows left over, then the vector's own lanes, added to a
+    scalar from zero."""
+    vectors, left = divmod(m, width)
+    end = vectors * width
+    vector_sums = _row_sum(vectors, width * lanes)
+    final = _sequential(left + width, lanes, clean)
+    if not left:
+        return lambda x: final(vector_sums(x.reshape(vectors, width * lanes)).reshape(width, lanes))
+
+    def plan(x: np.ndarray) -> np.ndarray:
+        sums = vector_sums(x[:end].reshape(vectors, width * lanes))
+        return final(_concatenate((x[end:], sums.reshape(width, lanes))))
+
+    return plan
 
 
-def _inner_vectorized(x: np.ndarray, width: int) -> np.ndarray:
-    """`vectorized_inner_sum`: a lane's rows read as SIMD vectors of `width` summed by `_row_sum`;
-    the rows left over, then the vector's own lanes, added to a scalar from zero."""
-    m, lanes = x.shape
-    vectors = m // width
-    vector_sums = _row_sum(x[: vectors * width].reshape(vectors, width * lanes))
-    return _sequential(
-        None, np.concatenate((x[vectors * width :], vector_sums.reshape(width, lanes)))
+def _lane_sums(
+    size0: int, nlanes: int, size1: int, s0: int, s1: int, width: int, clean: bool = False
+) -> Plan:
+    """The 2-D kernel on (size0 rows, nlanes lanes): one sum per lane, lane j of every group of
+    `size1` being the kernel's column j."""
+    if s0 == 1 and size0 >= width:
+        return _inner_vectorized(size0, nlanes, width, clean)
+    if s1 == 1 and size1 >= width:  # vectorised outer: blocks of 4 vectors cascade directly
+        block = (size1 // (4 * width)) * 4 * width
+    elif s0 < s1:  # scalar inner
+        return _row_sum(size0, nlanes, clean)
+    else:  # scalar outer: blocks of 4 columns cascade directly
+        block = (size1 // 4) * 4
+    if block == 0:
+        return _row_sum(size0, nlanes, clean)
+    groups = nlanes // size1
+    cascaded = _multi_row_sum(size0, groups * block, clean)
+    if block == size1:
+        return cascaded
+    rest = _row_sum(size0, groups * (size1 - block), clean)
+
+    def plan(x: np.ndarray) -> np.ndarray:
+        columns = x.reshape(size0, groups, size1)
+        first = cascaded(columns[:, :, :block].reshape(size0, -1)).reshape(groups, block)
+        last = rest(columns[:, :, block:].reshape(size0, -1)).reshape(groups, size1 - block)
+        return _concatenate((first, last), axis=1).reshape(nlanes)
+
+    return plan
+
+
+def _flat_sum(n: int, zero: Any) -> Plan:
+    """The whole of a contiguous 1-D array of `n` elements, as a numpy scalar: the common
+    `t.sum()`, `t.mean()` and loss (`_inner_vectorized` with one lane, then `+ 0`)."""
+    width = VECTOR_BYTES // zero.itemsize
+    if n < width:  # scalar `row_sum`: x[0:4] are the partials, x[4:] go to the first
+        if n < ILP:
+
+            def tiny(x: np.ndarray) -> Any:
+                total = x[0]
+                for v in x[1:]:
+                    total = total + v
+                return total + zero
+
+            return tiny
+
+        def scalar(x: np.ndarray) -> Any:
+            total, x1, x2, x3, *rest = x
+            for v in rest:
+                total = total + v
+            return total + x1 + x2 + x3 + zero
+
+        return scalar
+    vectors, left = divmod(n, width)
+    end = vectors * width
+    vector_sums = _row_sum(vectors, width)
+    if not left:
+        return lambda x: _accumulate(vector_sums(x.reshape(vectors, width)))[-1] + zero
+    return lambda x: (
+        _accumulate(_concatenate((x[end:], vector_sums(x[:end].reshape(vectors, width)))))[-1]
+        + zero
     )
 
 
+# -- the layout ----------------------------------------------------------------------------------
 def _layout(a: np.ndarray, reduced_axes: set) -> list[tuple[int, int, bool, list[int]]]:
     """The iteration TensorIterator builds: (size, input stride, reduced, original axes) per dim,
     fastest first, contiguous neighbours merged."""
@@ -181,26 +321,129 @@ def _layout(a: np.ndarray, reduced_axes: set) -> list[tuple[int, int, bool, list
     return merged
 
 
-def _lane_sums(lanes_x: np.ndarray, size1: int, s0: int, s1: int, width: int) -> np.ndarray:
-    """The 2-D kernel on (size0 rows, lanes): one sum per lane, lane j of every group of
-    `size1` being the kernel's column j."""
-    size0, nlanes = lanes_x.shape
-    if s0 == 1 and size0 >= width:
-        return _inner_vectorized(lanes_x, width)
-    if s1 == 1 and size1 >= width:  # vectorised outer: blocks of 4 vectors cascade directly
-        block = (size1 // (4 * width)) * 4 * width
-    elif s0 < s1:  # scalar inner
-        return _row_sum(lanes_x)
-    else:  # scalar outer: blocks of 4 columns cascade directly
-        block = (size1 // 4) * 4
-    if block == 0:
-        return _row_sum(lanes_x)
-    columns = lanes_x.reshape(size0, nlanes // size1, size1)
-    cascaded = _multi_row_sum(columns[:, :, :block].reshape(size0, -1)).reshape(-1, block)
-    if block == size1:
-        return cascaded.reshape(nlanes)
-    rest = _row_sum(columns[:, :, block:].reshape(size0, -1)).reshape(-1, size1 - block)
-    return np.concatenate((cascaded, rest), axis=1).reshape(nlanes)
+def _general_sum(a: np.ndarray, reduced_axes: set, out_shape: tuple, zero: Any) -> Plan:
+    """Any layout: the lanes gathered into a contiguous (size0, lanes) array in iteration order,
+    summed by the kernel, then `out += partial` over the reduced dims among the lanes."""
+    dims = _layout(a, reduced_axes)
+    if not dims or not dims[0][2]:  # nothing of size > 1 is reduced: `out = 0 + a`
+        return lambda x: np.reshape(x + zero, out_shape)
+    size0, s0 = dims[0][0], dims[0][1]
+    size1, s1 = (dims[1][0], dims[1][1]) if len(dims) > 1 else (1, 0)
+    # (rows, lanes): the reduced dim's axes, then the other dims' axes slowest first, so the
+    # kernel's columns run fastest (size-1 axes anywhere: they do not move anything)
+    order = [d for d in range(a.ndim) if a.shape[d] == 1] + dims[0][3]
+    for d in reversed(dims[1:]):
+        order += d[3]
+    order_t = tuple(order)
+    # out += partial, in iteration order: the reduced dims among the lanes add up left to right
+    lane_dims = list(reversed(dims[1:]))
+    kept = [i for i, d in enumerate(lane_dims) if not d[2]]
+    summed = [i for i, d in enumerate(lane_dims) if d[2]]
+    width = VECTOR_BYTES // a.itemsize
+    kernel = _lane_sums(size0, a.size // size0, size1, s0, s1, width, clean=not summed)
+
+    def lanes_of(x: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(x.transpose(order_t).reshape(size0, -1))
+
+    if not summed:
+        return lambda x: kernel(lanes_of(x)).reshape(out_shape)
+    sizes = tuple(d[0] for d in lane_dims)
+    perm = tuple(kept + summed)
+    kept_size = math.prod(lane_dims[i][0] for i in kept)
+
+    def plan(x: np.ndarray) -> np.ndarray:
+        table = kernel(lanes_of(x)).reshape(sizes).transpose(perm).reshape(kept_size, -1)
+        return (_accumulate(table, axis=1)[:, -1] + zero).reshape(out_shape)
+
+    return plan
+
+
+# -- entry points --------------------------------------------------------------------------------
+def _reduced_axes(axis: Any, ndim: int) -> set:
+    if axis is None:
+        return set(range(ndim))
+    if isinstance(axis, int):
+        return {axis % ndim}
+    return {d % ndim for d in axis}
+
+
+def _column_sums(x_shape: tuple, rows: int, columns: int, zero: Any, out_shape: tuple) -> Plan:
+    """Sums over the leading axes of a contiguous array (a bias's gradient), `columns` > 1."""
+    width = VECTOR_BYTES // zero.itemsize
+    kernel = _lane_sums(rows, columns, columns, columns, 1, width, clean=True)
+    if out_shape == (columns,):
+        return kernel if x_shape == (rows, columns) else lambda x: kernel(x.reshape(rows, columns))
+    return lambda x: kernel(x.reshape(rows, columns)).reshape(out_shape)
+
+
+def _flat_into(n: int, zero: Any, out_shape: tuple) -> Plan:
+    """A contiguous array's whole sum, reshaped to `out_shape` (one element; `()` keeps the
+    numpy scalar)."""
+    flat = _flat_sum(n, zero)
+    return lambda x: flat(x.reshape(-1)).reshape(out_shape)
+
+
+def _cascade_plan(a: np.ndarray, axis: Any, keepdims: bool) -> Plan:
+    ndim = a.ndim
+    reduced_axes = _reduced_axes(axis, ndim)
+    out_shape = tuple(
+        1 if d in reduced_axes else n
+        for d, n in enumerate(a.shape)
+        if keepdims or d not in reduced_axes
+    )
+    zero = a.dtype.type(0)
+    contiguous = a.flags.c_contiguous
+    if contiguous and len(reduced_axes) == ndim:
+        if not out_shape:
+            flat = _flat_sum(a.size, zero)
+            return flat if ndim == 1 else lambda x: flat(x.reshape(-1))
+        return _flat_into(a.size, zero, out_shape)
+    if contiguous and reduced_axes == set(range(len(reduced_axes))):
+        # leading axes (a bias gradient): rows are the reduced index, lanes the columns
+        columns = math.prod(a.shape[len(reduced_axes) :])
+        rows = a.size // columns
+        if columns == 1:
+            return _flat_into(a.size, zero, out_shape)
+        if rows > 1:
+            return _column_sums(a.shape, rows, columns, zero, out_shape)
+    if contiguous and reduced_axes == set(range(ndim - len(reduced_axes), ndim)):
+        # trailing axes (a row sum): lanes are the rows, each summed along its contiguous run
+        length = math.prod(a.shape[ndim - len(reduced_axes) :])
+        rows = a.size // length
+        if length > 1 and rows > 1:
+            width = VECTOR_BYTES // a.itemsize
+            kernel = _lane_sums(length, rows, rows, 1, length, width, clean=True)
+            return lambda x: kernel(np.ascontiguousarray(x.reshape(rows, length).T)).reshape(
+                out_shape
+            )
+    return _general_sum(a, reduced_axes, out_shape, zero)
+
+
+def _ordered_plan(a: np.ndarray, axis: Any, keepdims: bool) -> Plan:
+    if a.dtype not in _EXACT_KINDS or not 1 < a.size <= EXACT_MAX_ELEMENTS:
+        return lambda x: _add_reduce(x, axis, None, None, keepdims)
+    if not keepdims and a.flags.c_contiguous:
+        if axis is None:
+            flat = _flat_sum(a.size, a.dtype.type(0))
+            return flat if a.ndim == 1 else lambda x: flat(x.reshape(-1))
+        if axis == 0 and a.shape[0] > 1:  # a bias's gradient: column sums
+            zero = a.dtype.type(0)
+            columns = a.size // a.shape[0]
+            if columns == 1:
+                return _flat_into(a.size, zero, a.shape[1:])
+            return _column_sums(a.shape, a.shape[0], columns, zero, a.shape[1:])
+    return _cascade_plan(a, axis, keepdims)
+
+
+_ORDERED_PLANS: dict = {}
+_CASCADE_PLANS: dict = {}
+
+
+def _remember(plans: dict, key: tuple, plan: Plan) -> Plan:
+    if len(plans) >= MAX_PLANS:  # bounded: start over
+        plans.clear()
+    plans[key] = plan
+    return plan
 
 
 def exact_for(a: Any) -> bool:
@@ -208,121 +451,27 @@ def exact_for(a: Any) -> bool:
     return a.dtype in _EXACT_KINDS and 1 < a.size <= EXACT_MAX_ELEMENTS
 
 
-def _flat_sum(x: np.ndarray) -> Any:
-    """The whole of a contiguous 1-D `x`: the common `t.sum()`, `t.mean()` and loss, taken
-    without the general layout (fewer numpy calls; the same adds in the same order)."""
-    n = x.shape[0]
-    width = VECTOR_BYTES // x.itemsize
-    vectors = n // width
-    if vectors == 0:  # scalar `row_sum`: x[0:4] are the partials, x[4:] go to the first
-        if n < ILP:
-            total = x[0]
-            for v in x[1:]:
-                total = total + v
-        else:
-            total = x[0]
-            for v in x[ILP:]:
-                total = total + v
-            total = total + x[1] + x[2] + x[3]
-        return total + x.dtype.type(0)
-    k = vectors // ILP
-    if k < 16:  # one cascade block at most: a running sum of rows of 4 vectors
-        if k:
-            partials = _running_sum(x[: k * ILP * width].reshape(k, ILP * width), 0)
-            partials = partials.reshape(ILP, width)
-        else:
-            partials = np.zeros((ILP, width), x.dtype)
-        for r in range(k * ILP, vectors):  # `partials` is a new array: add in place
-            partials[0] += x[r * width : (r + 1) * width]
-        vector_sum = _add_reduce(partials, 0)  # 4 rows of `width` lanes: row after row
-    else:
-        vector_sum = _row_sum(x[: vectors * width].reshape(vectors, width))
-    if vectors * width < n:
-        vector_sum = np.concatenate((x[vectors * width :], vector_sum))
-    return _accumulate(vector_sum)[-1] + x.dtype.type(0)
-
-
 def cascade_sum(a: np.ndarray, axis: Any = None, keepdims: bool = False) -> Any:
     """`a.sum(axis)` added in PyTorch's order; float32 and float64 arrays with `exact_for`.
     A full sum gives a numpy scalar, like np.add.reduce."""
-    ndim = a.ndim
-    if axis is None:
-        reduced_axes = set(range(ndim))
-    elif isinstance(axis, int):
-        reduced_axes = {axis % ndim}
-    else:
-        reduced_axes = {d % ndim for d in axis}
-    out_shape = tuple(
-        1 if d in reduced_axes else n
-        for d, n in enumerate(a.shape)
-        if keepdims or d not in reduced_axes
-    )
-    contiguous = a.flags.c_contiguous
-    if contiguous and len(reduced_axes) == ndim:
-        total = _flat_sum(a.reshape(-1))
-        return total if not out_shape else np.reshape(total, out_shape)
-    if contiguous and reduced_axes == set(range(len(reduced_axes))):
-        # leading axes (a bias gradient): rows are the reduced index, lanes the columns
-        columns = math.prod(a.shape[len(reduced_axes) :])
-        rows = a.size // columns
-        if columns == 1:
-            return np.reshape(_flat_sum(a.reshape(-1)), out_shape)
-        if rows > 1:
-            width = VECTOR_BYTES // a.itemsize
-            out = _lane_sums(a.reshape(rows, columns), columns, columns, 1, width)
-            return (out + a.dtype.type(0)).reshape(out_shape)
-    if contiguous and reduced_axes == set(range(ndim - len(reduced_axes), ndim)):
-        # trailing axes (a row sum): lanes are the rows, each summed along its contiguous run
-        length = math.prod(a.shape[ndim - len(reduced_axes) :])
-        rows = a.size // length
-        if length > 1 and rows > 1:
-            width = VECTOR_BYTES // a.itemsize
-            lanes_x = np.ascontiguousarray(a.reshape(rows, length).T)
-            out = _lane_sums(lanes_x, rows, 1, length, width)
-            return (out + a.dtype.type(0)).reshape(out_shape)
-    return _general_sum(a, reduced_axes, out_shape)
-
-
-def _general_sum(a: np.ndarray, reduced_axes: set, out_shape: tuple) -> np.ndarray:
-    dims = _layout(a, reduced_axes)
-    if not dims or not dims[0][2]:  # nothing of size > 1 is reduced: `out = 0 + a`
-        return np.reshape(a + a.dtype.type(0), out_shape)
-    size0, s0 = dims[0][0], dims[0][1]
-    size1, s1 = (dims[1][0], dims[1][1]) if len(dims) > 1 else (1, 0)
-    # (rows, lanes): lanes in iteration order, the kernel's columns fastest
-    view = np.lib.stride_tricks.as_strided(
-        a,
-        [d[0] for d in reversed(dims)],
-        [d[1] * a.itemsize for d in reversed(dims)],
-        writeable=False,
-    )
-    lanes_x = np.ascontiguousarray(view.reshape(-1, size0).T)
-    partials = _lane_sums(lanes_x, size1, s0, s1, VECTOR_BYTES // a.itemsize)
-    # out += partial, in iteration order: the reduced dims among the lanes add up left to right
-    lane_dims = list(reversed(dims[1:]))
-    partials = partials.reshape([d[0] for d in lane_dims])
-    kept = [i for i, d in enumerate(lane_dims) if not d[2]]
-    summed = [i for i, d in enumerate(lane_dims) if d[2]]
-    kept_size = math.prod(lane_dims[i][0] for i in kept)
-    table = np.transpose(partials, kept + summed).reshape(kept_size, -1)
-    zero = np.zeros((kept_size, 1), a.dtype)
-    out = _accumulate(np.concatenate((zero, table), axis=1), axis=1)[:, -1]
-    return out.reshape(out_shape)
+    key = (a.shape, a.strides, a.dtype, axis, axis.__class__, keepdims)
+    try:
+        plan = _CASCADE_PLANS.get(key)
+    except TypeError:  # an unhashable axis (a list): planned each time
+        return _cascade_plan(a, axis, keepdims)(a)
+    if plan is None:
+        plan = _remember(_CASCADE_PLANS, key, _cascade_plan(a, axis, keepdims))
+    return plan(a)
 
 
 def ordered_sum(a: np.ndarray, axis: Any = None, keepdims: bool = False) -> Any:
     """`np.add.reduce(a, axis, keepdims=keepdims)`, added in PyTorch's order where that order
     is replayed (`exact_for`)."""
-    if a.dtype not in _EXACT_KINDS or not 1 < a.size <= EXACT_MAX_ELEMENTS:
-        return _add_reduce(a, axis, None, None, keepdims)
-    if not keepdims and a.flags.c_contiguous:
-        if axis is None:
-            return _flat_sum(a.reshape(-1))
-        if axis == 0 and a.shape[0] > 1:  # a bias's gradient: column sums
-            columns = a.size // a.shape[0]
-            if columns == 1:
-                return np.reshape(_flat_sum(a.reshape(-1)), a.shape[1:])
-            width = VECTOR_BYTES // a.itemsize
-            sums = _lane_sums(a.reshape(a.shape[0], columns), columns, columns, 1, width)
-            return (sums + a.dtype.type(0)).reshape(a.shape[1:])
-    return cascade_sum(a, axis, keepdims)
+    key = (a.shape, a.strides, a.dtype, axis, axis.__class__, keepdims)
+    try:
+        plan = _ORDERED_PLANS.get(key)
+    except TypeError:  # an unhashable axis (a list): planned each time
+        return _ordered_plan(a, axis, keepdims)(a)
+    if plan is None:
+        plan = _remember(_ORDERED_PLANS, key, _ordered_plan(a, axis, keepdims))
+    return plan(a)
