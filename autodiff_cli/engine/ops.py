@@ -141,6 +141,16 @@ def _softplus_neg(x: Any) -> Any:
 def _bce_with_logits(
     x: Any, t: Any, reduction: str = "mean", weight: Any = None, pos_weight: Any = None
 ) -> Any:
+    c = None
+    if weight is None and pos_weight is None and x.dtype == t.dtype:
+        c = float32_math.CONSTANTS.get(x.dtype)  # float32, float64
+    if c is not None:
+        # The float operations below in the same order, with fewer and cheaper numpy calls:
+        # `-|x|` as copysign(x, -1) (the same bits, NaNs too), the numbers as 0-d arrays.
+        zero, one, minus_one = c
+        softplus = np.log1p(np.exp(np.copysign(x, minus_one))) + np.maximum(-x, zero)
+        loss = (one - t) * x + softplus
+        return _reduce_loss(loss if loss.__class__ is np.ndarray else np.asarray(loss), reduction)
     softplus = _softplus_neg(x)
     if pos_weight is not None:
         softplus = ((pos_weight - 1) * t + 1) * softplus
@@ -155,6 +165,12 @@ def _bce_input_grad(
 ) -> Any:
     """PyTorch's binary_cross_entropy_with_logits_backward: the slope times the gradient, then
     the weight, then `/ numel` for the mean."""
+    if weight is None and pos_weight is None and not B.creates_graph:
+        d = B.sigmoid(x) - t
+        # `* g` for the usual gradient, a 0-d 1 of d's dtype, leaves d's (quiet) bits unchanged
+        if g.__class__ is not np.ndarray or g.ndim or g.dtype != d.dtype or g.item() != 1:
+            d = d * g
+        return _mean_of(B, d, reduction, x)
     if pos_weight is None:
         d = (B.sigmoid(x) - t) * g
     else:
@@ -180,7 +196,8 @@ def _bce_target_grad(
 
 def _reduce_loss(loss: Any, reduction: str) -> Any:
     if reduction == "mean":  # PyTorch's loss.mean(): the sum, then / n
-        return loss.dtype.type(ordered_sum(loss) / loss.dtype.type(loss.size))
+        scalar = loss.dtype.type
+        return scalar(ordered_sum(loss) / scalar(loss.size))
     if reduction == "sum":
         return loss.dtype.type(ordered_sum(loss))
     return loss
@@ -211,7 +228,12 @@ def _mean_of(B: Any, d: Any, reduction: str, x: Any) -> Any:
     gradient is recorded, a plain division on arrays."""
     if reduction != "mean":
         return d
-    return div_scalar(B, d, _numel(x)) if B.creates_graph else d / _numel(x)
+    if B.creates_graph:
+        return div_scalar(B, d, _numel(x))
+    n = _numel(x)
+    if n <= 16777216 and d.dtype in float32_math.CONSTANTS:  # n exact in float32 and float64
+        return d / np.array(n, d.dtype)  # as `d / n`, without resolving a Python int operand
+    return d / n
 
 
 # --------------------------------------------------------------------------------------------
