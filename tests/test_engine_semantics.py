@@ -808,3 +808,35 @@ def test_index_assignment_second_derivative(T):
     assert vals(g).tolist() == [8.0, 0.0, 6.0]
     (gg,) = T.autograd.grad(g.sum(), x)
     assert vals(gg).tolist() == [32.0, 0.0, 2.0]
+
+
+def test_leaf_gradients_never_share_memory_when_taken_without_a_copy() -> None:
+    """A leaf's first gradient is taken as it is when nothing else refers to it (as PyTorch's
+    AccumulateGrad does); one array reaching two leaves, a hook's tensor, or a retained non-leaf
+    gradient must still give each `.grad` its own memory."""
+    torch = E
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0], requires_grad=True)
+    (a + b).sum().backward()  # AddBackward0 passes one array on to both leaves
+    assert not np.shares_memory(a.grad._data, b.grad._data)
+    a.grad.add_(1.0)
+    assert b.grad.tolist() == [1.0, 1.0] and a.grad.tolist() == [2.0, 2.0]
+
+    seen = []
+    c = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = c * 3.0
+    h.register_hook(lambda g: seen.append(g))
+    h.retain_grad()
+    h.sum().backward()
+    assert not np.shares_memory(c.grad._data, seen[0]._data)
+    c.grad.zero_()
+    assert seen[0].tolist() == [1.0, 1.0] and h.grad.tolist() == [1.0, 1.0]
+
+    w = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    x = torch.tensor([[1.0, 0.0], [0.0, 1.0]])
+    (x @ w).sum().backward()  # a fresh matmul result: taken, and C-contiguous as a copy is
+    assert w.grad._data.flags.c_contiguous and w.grad.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+    root = torch.tensor([1.0, 2.0], requires_grad=True)
+    upstream = torch.tensor([5.0, 6.0])
+    root.backward(upstream)  # the caller's gradient tensor is never taken
+    assert not np.shares_memory(root.grad._data, upstream._data)

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import heapq
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,6 +22,8 @@ from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
 from .graph import AccumulateGrad, Node, OpNode
 from .tensor import Tensor, _wrap
+
+_refcount = sys.getrefcount
 
 UNUSED_MESSAGE = (
     "The differentiated Tensor at index {} appears to not have been used in the graph. Set "
@@ -51,7 +54,10 @@ def make_root_grads(
                         "grad can be implicitly created only for real scalar outputs but got "
                         f"{out.dtype}"
                     )
-            g = _wrap(np.ones(out._data.shape, out._data.dtype))
+            data = out._data
+            g = _wrap(
+                np.array(1, data.dtype) if data.ndim == 0 else np.ones(data.shape, data.dtype)
+            )
         elif not isinstance(g, Tensor):
             from .creation import tensor
 
@@ -253,7 +259,12 @@ def run_backward(
                     and g0.dtype == var._data.dtype
                     and g0.shape == var._data.shape
                 ):
-                    var._grad = _wrap(g0.copy())
+                    # As PyTorch's AccumulateGrad does, a gradient nothing else refers to (only
+                    # `grads` and `g0` here) is taken as it is instead of copied.
+                    if _refcount(g0) <= 3 and g0.base is None and g0.flags.c_contiguous:
+                        var._grad = _wrap(g0)
+                    else:
+                        var._grad = _wrap(g0.copy())
                 else:
                     _accumulate(node, g0, backend, create_graph, accumulate, captures, captured)
                 continue
@@ -309,6 +320,7 @@ def run_backward(
                                 follow = None
                             heappush(ready, (-nxt._seq, nxt))
                 i += 1
+            outs = g = None  # drop this node's references to the gradients it passed on
     finally:
         GradMode.enabled = prev_mode
     return captured

@@ -136,7 +136,7 @@ def _input_shape_only(datas: list | tuple, params: dict) -> bool:
 
 def check_op_output(op: Any, datas: list | tuple, params: dict | None) -> None:
     """Refuse an op whose output would exceed the cap, before its forward allocates it."""
-    if not params or not _SIZE_PARAMS.intersection(params) or _input_shape_only(datas, params):
+    if not params or _SIZE_PARAMS.isdisjoint(params) or _input_shape_only(datas, params):
         # broadcasting, matmul, outer and stacking never give more elements than the product
         # of the inputs' sizes (each counted at least 1): when that fits, so does the output
         bound = 1

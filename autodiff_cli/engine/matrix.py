@@ -15,7 +15,7 @@ import numpy as np
 from . import ops
 from .ops import SQUEEZE_DIM, TRANSPOSE, UNSQUEEZE, VIEW, expand, squeeze_dims
 from .optable import defop
-from .tensor import Tensor, _dims_text, _norm_dim, apply_op, broadcast_error
+from .tensor import Tensor, _dims_text, _norm_dim, apply_binary, apply_op, broadcast_error
 
 __all__ = [
     "matmul",
@@ -801,7 +801,7 @@ def _attach() -> None:
     def _matmul_method(self: Tensor, other: Any) -> Any:
         if self._data.ndim == 2 and other.__class__ is Tensor and other._data.ndim == 2:
             _check_mm_shapes(self, other)  # the common case of `matmul`, without its dispatch
-            return apply_op(MM, (self, other))
+            return apply_binary(MM, self, other)
         return matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 
     def _rmatmul_method(self: Tensor, other: Any) -> Any:

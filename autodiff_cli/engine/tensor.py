@@ -539,7 +539,8 @@ def _new_node(op: Any, edges: tuple) -> Node:
 
 
 def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
-    """The hot path of `apply_op` for a Tensor with a Tensor or Python float of the same kind."""
+    """The hot path of `apply_op` for a Tensor with a Tensor or Python float of the same kind:
+    element-wise ops, and `mm` (an `exact_grads` op, whose shapes the caller checked)."""
     ad = a._data
     cls = b.__class__
     if cls is Tensor:
@@ -548,7 +549,11 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
             return apply_op(op, (a, b))
         b_grad = b._requires_grad
         if ad.shape != bd.shape:
-            limits.check_broadcast_arrays(ad, bd)
+            if op.exact_grads:  # mm: shapes were checked; its output is at most a.size * b.size
+                if ad.size * bd.size > limits.get_max_elements():
+                    limits.check_op_output(op, [ad, bd], None)
+            else:
+                limits.check_broadcast_arrays(ad, bd)
     elif cls is float and ad.dtype.kind == "f":
         bd = b
         b_grad = False
@@ -586,7 +591,9 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     result._post_accumulate_hooks = None
     result._base = None
     shape = out.shape
-    if ad.shape != shape or (cls is Tensor and bd.shape != shape):
+    if op.exact_grads:
+        pass  # the formulas give each input's shape and dtype
+    elif ad.shape != shape or (cls is Tensor and bd.shape != shape):
         node._meta = (
             ((ad.shape, ad.dtype), (bd.shape, bd.dtype) if cls is Tensor else (None, None)),
             None,
@@ -616,9 +623,17 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
     result = _wrap(out, True, node, 0)
     if data.shape != out.shape or data.dtype != out.dtype:
         node._meta = (((data.shape, data.dtype),), None)
-    if op.saves:
+    saves = op.saves
+    if saves == _RESULT_ONLY:  # tanh, sigmoid, exp, ...: `_save` of the output, inlined
+        box = result._vbox = [0]
+        node._saved = (out,)
+        node._versions = ((0, box, 0),)
+    elif saves:
         _save(node, op, (x,), result)
     return result
+
+
+_RESULT_ONLY = ("result",)
 
 
 def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
