@@ -294,10 +294,8 @@ def run_backward(
                 _run_post_hooks(hooks.post, outs, grads, backend)
             if not retain_graph and node._saved:
                 node.release()
-            i = 0
-            for nxt, nr in node.next_functions:
+            for (nxt, nr), g in zip(node.next_functions, outs):
                 if nxt is not None:
-                    g = outs[i]
                     buf = buffers.get(nxt)
                     if buf is None:
                         meta = nxt._meta
@@ -319,7 +317,6 @@ def run_backward(
                                 heappush(ready, (-follow._seq, follow))
                                 follow = None
                             heappush(ready, (-nxt._seq, nxt))
-                i += 1
             outs = g = None  # drop this node's references to the gradients it passed on
     finally:
         GradMode.enabled = prev_mode

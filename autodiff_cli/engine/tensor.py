@@ -286,9 +286,7 @@ class Tensor:
         create_graph: bool = False,
         inputs: Any = None,
     ) -> None:
-        from .backward import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _backward_pass.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     # -- data access -------------------------------------------------------------------------
     def detach(self) -> Tensor:
@@ -879,3 +877,7 @@ def as_tensor_operand(x: Any) -> Any:
 
 
 __all__ = ["Tensor", "Size", "apply_op", "apply_inplace", "NP_FLOAT32", "NP_INT64", "NP_BOOL"]
+
+# imported last: backward.py imports Tensor from here (an import inside `Tensor.backward` would
+# run the import machinery on every call)
+from . import backward as _backward_pass  # noqa: E402
