@@ -60,7 +60,8 @@ def _mlp_data(np: Any, batch: int, hidden: int) -> tuple:
     return x, y, params
 
 
-def _engine_step(torch: Any, batch: int, hidden: int) -> Callable[[], None]:
+def _engine_step(torch: Any, batch: int, hidden: int) -> tuple[Callable[[], None], list]:
+    """One training step on `torch` (the engine or PyTorch), and the parameters it trains."""
     import numpy as np
 
     x_np, y_np, params_np = _mlp_data(np, batch, hidden)
@@ -79,7 +80,7 @@ def _engine_step(torch: Any, batch: int, hidden: int) -> Callable[[], None]:
                 p -= 0.1 * p.grad
                 p.grad = None
 
-    return step
+    return step, params
 
 
 def _numpy_step(batch: int, hidden: int) -> Callable[[], None]:
@@ -158,7 +159,7 @@ def mlp_step(
 ) -> dict:
     """µs per training step; with `with_floor`, the numpy floor too, timed alternately in this
     same process so that both see the same machine."""
-    engine_step = _engine_step(torch, batch, hidden)
+    engine_step = _engine_step(torch, batch, hidden)[0]
     floor_step = _numpy_step(batch, hidden) if with_floor else None
     exact_step = _exact_numpy_step(batch, hidden)[0] if with_floor else None
     engine_step()

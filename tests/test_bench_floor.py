@@ -27,21 +27,10 @@ def _load_cases():
 @pytest.mark.parametrize(("batch", "hidden"), [(100, 16), (7, 5), (33, 40)])
 def test_exact_floor_matches_the_engine_bit_for_bit(batch: int, hidden: int) -> None:
     cases = _load_cases()
-    x_np, y_np, params_np = cases._mlp_data(np, batch, hidden)
-    x, y = torch.tensor(x_np), torch.tensor(y_np)
-    params = [torch.tensor(p, requires_grad=True) for p in params_np]
-    w1, b1, w2, b2, w3, b3 = params
-    F = torch.nn.functional
+    engine_step, params = cases._engine_step(torch, batch, hidden)
     floor_step, floor_params = cases._exact_numpy_step(batch, hidden)
     for step in range(25):
-        h = torch.tanh(x @ w1 + b1)
-        h = torch.tanh(h @ w2 + b2)
-        loss = F.binary_cross_entropy_with_logits(h @ w3 + b3, y)
-        loss.backward()
-        with torch.no_grad():
-            for p in params:
-                p -= 0.1 * p.grad
-                p.grad = None
+        engine_step()
         floor_step()
         for ours, floor in zip(params, floor_params):
             assert ours._data.dtype == floor.dtype == np.float32

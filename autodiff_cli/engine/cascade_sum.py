@@ -439,11 +439,21 @@ _ORDERED_PLANS: dict = {}
 _CASCADE_PLANS: dict = {}
 
 
-def _remember(plans: dict, key: tuple, plan: Plan) -> Plan:
-    if len(plans) >= MAX_PLANS:  # bounded: start over
-        plans.clear()
-    plans[key] = plan
-    return plan
+def _run_planned(
+    plans: dict, make_plan: Callable[..., Plan], a: np.ndarray, axis: Any, keepdims: bool
+) -> Any:
+    """Runs the plan `make_plan` gives for `a`'s layout and these axes, made once and kept in
+    `plans` (bounded: it starts over when full)."""
+    key = (a.shape, a.strides, a.dtype, axis, axis.__class__, keepdims)
+    try:
+        plan = plans.get(key)
+    except TypeError:  # an unhashable axis (a list): planned each time
+        return make_plan(a, axis, keepdims)(a)
+    if plan is None:
+        if len(plans) >= MAX_PLANS:
+            plans.clear()
+        plan = plans[key] = make_plan(a, axis, keepdims)
+    return plan(a)
 
 
 def exact_for(a: Any) -> bool:
@@ -454,24 +464,10 @@ def exact_for(a: Any) -> bool:
 def cascade_sum(a: np.ndarray, axis: Any = None, keepdims: bool = False) -> Any:
     """`a.sum(axis)` added in PyTorch's order; float32 and float64 arrays with `exact_for`.
     A full sum gives a numpy scalar, like np.add.reduce."""
-    key = (a.shape, a.strides, a.dtype, axis, axis.__class__, keepdims)
-    try:
-        plan = _CASCADE_PLANS.get(key)
-    except TypeError:  # an unhashable axis (a list): planned each time
-        return _cascade_plan(a, axis, keepdims)(a)
-    if plan is None:
-        plan = _remember(_CASCADE_PLANS, key, _cascade_plan(a, axis, keepdims))
-    return plan(a)
+    return _run_planned(_CASCADE_PLANS, _cascade_plan, a, axis, keepdims)
 
 
 def ordered_sum(a: np.ndarray, axis: Any = None, keepdims: bool = False) -> Any:
     """`np.add.reduce(a, axis, keepdims=keepdims)`, added in PyTorch's order where that order
     is replayed (`exact_for`)."""
-    key = (a.shape, a.strides, a.dtype, axis, axis.__class__, keepdims)
-    try:
-        plan = _ORDERED_PLANS.get(key)
-    except TypeError:  # an unhashable axis (a list): planned each time
-        return _ordered_plan(a, axis, keepdims)(a)
-    if plan is None:
-        plan = _remember(_ORDERED_PLANS, key, _ordered_plan(a, axis, keepdims))
-    return plan(a)
+    return _run_planned(_ORDERED_PLANS, _ordered_plan, a, axis, keepdims)
