@@ -547,9 +547,8 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
             return apply_op(op, (a, b))
         b_grad = b._requires_grad
         if ad.shape != bd.shape:
-            if op.exact_grads:  # mm: shapes were checked; its output is at most a.size * b.size
-                if ad.size * bd.size > limits.get_max_elements():
-                    limits.check_op_output(op, [ad, bd], None)
+            if op.exact_grads:  # mm: its shapes were checked by the caller
+                limits.check_op_output(op, (ad, bd), None)
             else:
                 limits.check_broadcast_arrays(ad, bd)
     elif cls is float and ad.dtype.kind == "f":
@@ -589,9 +588,8 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     result._post_accumulate_hooks = None
     result._base = None
     shape = out.shape
-    if op.exact_grads:
-        pass  # the formulas give each input's shape and dtype
-    elif ad.shape != shape or (cls is Tensor and bd.shape != shape):
+    # broadcast inputs keep their shapes for the backward (mm's formulas give them already)
+    if not op.exact_grads and (ad.shape != shape or (cls is Tensor and bd.shape != shape)):
         node._meta = (
             ((ad.shape, ad.dtype), (bd.shape, bd.dtype) if cls is Tensor else (None, None)),
             None,
@@ -621,17 +619,9 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
     result = _wrap(out, True, node, 0)
     if data.shape != out.shape or data.dtype != out.dtype:
         node._meta = (((data.shape, data.dtype),), None)
-    saves = op.saves
-    if saves == _RESULT_ONLY:  # tanh, sigmoid, exp, ...: `_save` of the output, inlined
-        box = result._vbox = [0]
-        node._saved = (out,)
-        node._versions = ((0, box, 0),)
-    elif saves:
+    if op.saves:
         _save(node, op, (x,), result)
     return result
-
-
-_RESULT_ONLY = ("result",)
 
 
 def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
@@ -722,8 +712,16 @@ def _saved_tensor(x: Tensor, i: int, versions: list) -> Tensor:
     return x
 
 
+_RESULT_ONLY = ("result",)
+
+
 def _save(node: Node, op: Any, inputs: tuple, result: Any) -> None:
     """Saves what the op's formulas need, with the version each saved tensor had."""
+    if op.saves == _RESULT_ONLY:  # tanh, sigmoid, exp, ...: the output and its version
+        box = result._vbox = [0]
+        node._saved = (result._data,)
+        node._versions = ((0, box, 0),)
+        return
     versions: list = []
     if op.cross_saves:  # mul, mm, ...: each input is needed only for the other's gradient
         a, b = inputs
