@@ -92,6 +92,17 @@ def sigmoid(x: Any) -> Any:
     return one / e
 
 
+def softplus_neg(x: Any) -> Any:
+    """log(1 + exp(-x)), computed without overflow (binary_cross_entropy_with_logits). For
+    float32/float64, `-|x|` is copysign(x, -1) and the numbers are `CONSTANTS`: the same bits
+    (NaNs too) with cheaper numpy calls."""
+    constants = CONSTANTS.get(x.dtype)
+    if constants is None:
+        return np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)
+    zero, _, minus_one = constants
+    return np.log1p(np.exp(np.copysign(x, minus_one))) + np.maximum(-x, zero)
+
+
 def tanh_backward(g: Any, r: Any) -> Any:
     """PyTorch's `g · (1 - r²)`: its kernel fuses `1 - r·r` into one multiply-add (a single
     rounding), which float64 reproduces exactly for float32 `r` (r·r is exact in float64).

@@ -78,9 +78,7 @@ class NumpyBackend:
     tanh_backward = staticmethod(float32_math.tanh_backward)
     sigmoid_backward = staticmethod(float32_math.sigmoid_backward)
 
-    @staticmethod
-    def softplus_neg(x: Any) -> Any:
-        return np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)
+    softplus_neg = staticmethod(float32_math.softplus_neg)
 
     @staticmethod
     def reshape(g: Any, shape: tuple) -> np.ndarray:

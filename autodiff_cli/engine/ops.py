@@ -133,28 +133,14 @@ def _erf(a: Any) -> Any:
     return np.vectorize(math.erf, otypes=[a.dtype])(a)
 
 
-def _softplus_neg(x: Any) -> Any:
-    """log(1 + exp(-x)), computed without overflow."""
-    return np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)
-
-
 def _bce_with_logits(
     x: Any, t: Any, reduction: str = "mean", weight: Any = None, pos_weight: Any = None
 ) -> Any:
-    c = None
-    if weight is None and pos_weight is None and x.dtype == t.dtype:
-        c = float32_math.CONSTANTS.get(x.dtype)  # float32, float64
-    if c is not None:
-        # The float operations below in the same order, with fewer and cheaper numpy calls:
-        # `-|x|` as copysign(x, -1) (the same bits, NaNs too), the numbers as 0-d arrays.
-        zero, one, minus_one = c
-        softplus = np.log1p(np.exp(np.copysign(x, minus_one))) + np.maximum(-x, zero)
-        loss = (one - t) * x + softplus
-        return _reduce_loss(loss if loss.__class__ is np.ndarray else np.asarray(loss), reduction)
-    softplus = _softplus_neg(x)
+    softplus = float32_math.softplus_neg(x)
     if pos_weight is not None:
         softplus = ((pos_weight - 1) * t + 1) * softplus
-    loss = (1 - t) * x + softplus
+    one = float32_math.CONSTANTS[t.dtype][1] if t.dtype in float32_math.CONSTANTS else 1
+    loss = (one - t) * x + softplus  # `one`: 1 in t's dtype, which `1 - t` computes in
     if weight is not None:
         loss = loss * weight
     return _reduce_loss(np.asarray(loss).astype(x.dtype, copy=False), reduction)
