@@ -374,3 +374,49 @@ def test_tree_of_a_deep_graph_of_mixed_ops_is_cut_off():
     lines = render_plain(build_tree(node, {})).splitlines()
     assert len(lines) == MAX_DEPTH + 2
     assert lines[-1].endswith("… deeper nodes not shown")
+
+
+def test_check_names_what_is_not_finite_and_where():
+    done = autodiff("grad", "log(x)", "--at", "x=-1", "--check")
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[-2:] == [
+        "  no element could be compared with finite differences: not checked",
+        "  x.grad at x=-1: not finite: the expression is nan there, so finite differences "
+        "cannot check it (the derivative is -1)",
+    ]
+    done = autodiff("grad", "sqrt(x)", "--at", "x=[0, 4]", "--check", "--json")
+    assert done.returncode == 1
+    check = json.loads(done.stdout)["check"]
+    assert (check["ok"], check["verdict"], check["checked"]) == (False, "not checked", 2)
+    first = check["problems"][0]
+    assert (first["where"], first["element"], first["leaf_element"]) == ("jacobian[x]", [0, 0], [0])
+    assert first["message"] == (
+        "jacobian[x][0, 0] at x[0]=0: not finite: the expression is nan at x=-1e-06, "
+        "so finite differences cannot check it (the derivative is inf)"
+    )
+    assert [p["kind"] for p in check["problems"]] == ["not finite", "not finite"]
+
+
+def test_check_reports_kinks_with_their_one_sided_differences():
+    done = autodiff("grad", "relu(x)", "--at", "x=0", "--check")
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.splitlines()[-1] == (
+        "  x.grad at x=0: not differentiable (a kink: one-sided differences 0 from the left, "
+        "1 from the right); the derivative is 0, which lies between them"
+    )
+    data = grad_json("abs(x).sum()", "--at", "x=[2, 0, -3]", "--check")
+    check = data["check"]
+    assert check["ok"] is True and check["checked"] == 2
+    assert [(p["kind"], p["element"]) for p in check["problems"]] == [("not differentiable", [1])]
+    assert "x.grad[1] at x[1]=0" in check["problems"][0]["message"]
+    smooth = grad_json("x**2*sin(x)", "--at", "x=[3, 0]", "--check")["check"]
+    assert smooth["problems"] == [] and smooth["verdict"] == "ok"
+
+
+def test_check_flags_a_jump_in_the_differentiated_function():
+    done = autodiff("grad", "abs(x)", "--at", "x=0", "--order", "2", "--check")
+    assert done.returncode == 0
+    assert (
+        "order-2 derivative of x at x=0: not differentiable (the order-1 derivative is not "
+        "continuous there" in done.stdout
+    )

@@ -1,8 +1,14 @@
-"""`--check`: every derivative `grad` printed, against central finite differences in float64."""
+"""`--check`: every derivative `grad` printed, against central finite differences in float64.
+
+Elements the differences cannot judge are reported rather than counted as errors: where the
+function or a difference is not finite (`log(x)` at -1, `sqrt(x)` at 0), and at kinks, where
+the left and right one-sided differences disagree at two step sizes (`relu(x)` at 0).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -12,26 +18,68 @@ EPS = 1e-6
 TOLERANCES = {"float64": (1e-5, 1e-3), "float32": (1e-4, 1e-3)}  # (atol, rtol), like gradcheck
 
 
-def central_differences(func: Callable[..., Any], points: list[Any], index: int) -> Any:
-    """d func / d points[index] by central differences: shape func.shape + point.shape."""
+@dataclass
+class Differences:
+    """Finite differences of func w.r.t. one point, each of shape func.shape + point.shape."""
+
+    central: Any  # (f(x+eps) - f(x-eps)) / 2eps
+    left: Any  # (f(x) - f(x-eps/10)) / (eps/10)
+    right: Any  # (f(x+eps/10) - f(x)) / (eps/10)
+    jump: Any  # right - left one-sided differences at step eps (a kink's jump stays put)
+    unfinite: list[tuple[float, float] | None]  # per point element: (offset, f value) or None
+
+    def contracted(self, seed: Any) -> Differences:
+        """The differences of sum(seed * func): the point's shape remains."""
+        import numpy as np
+
+        def dot(array: Any) -> Any:
+            return np.tensordot(seed, array, axes=seed.ndim)
+
+        return Differences(
+            dot(self.central), dot(self.left), dot(self.right), dot(self.jump), self.unfinite
+        )
+
+
+def finite_differences(func: Callable[..., Any], points: list[Any], index: int) -> Differences:
+    """d func / d points[index] by central and one-sided differences."""
     import numpy as np
 
     point = points[index]
     base = np.asarray(func(*points), dtype=np.float64)
-    columns = np.zeros((base.size, point.size))
+    flat_base = base.reshape(-1)
+    small = EPS / 10
+    steps = (EPS, -EPS, small, -small)
+    columns = {step: np.zeros((base.size, point.size)) for step in steps}
+    unfinite: list[tuple[float, float] | None] = []
     flat = point.reshape(-1)
     for k in range(point.size):
         original = flat[k]
-        flat[k] = original + EPS
-        plus = np.asarray(func(*points), dtype=np.float64).reshape(-1)
-        flat[k] = original - EPS
-        minus = np.asarray(func(*points), dtype=np.float64).reshape(-1)
+        bad = None if np.all(np.isfinite(flat_base)) else (0.0, _first_unfinite(flat_base))
+        for step in steps:
+            flat[k] = original + step
+            shifted = np.asarray(func(*points), dtype=np.float64).reshape(-1)
+            columns[step][:, k] = shifted
+            if bad is None and not np.all(np.isfinite(shifted)):
+                bad = (step, _first_unfinite(shifted))
         flat[k] = original
-        columns[:, k] = (plus - minus) / (2 * EPS)
-    return columns.reshape(base.shape + point.shape)
+        unfinite.append(bad)
+    shape = base.shape + point.shape
+    column = flat_base[:, None]
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        central = (columns[EPS] - columns[-EPS]) / (2 * EPS)
+        left = (column - columns[-small]) / small
+        right = (columns[small] - column) / small
+        jump = (columns[EPS] - column) / EPS - (column - columns[-EPS]) / EPS
+    return Differences(*(a.reshape(shape) for a in (central, left, right, jump)), unfinite)
 
 
-def _float64_function(function: Expression, wrap_grad: bool = False) -> Callable[..., Any]:
+def _first_unfinite(values: Any) -> float:
+    import numpy as np
+
+    return float(values[~np.isfinite(values)][0])
+
+
+def _float64_function(function: Expression) -> Callable[..., Any]:
     """The expression on float64 numpy arrays, returning a float64 numpy array."""
     import numpy as np
 
@@ -86,61 +134,190 @@ def _gradient_function(function: Expression, row: int) -> Callable[..., Any]:
     return evaluate
 
 
-def check_outcome(outcome: GradResult, function: Expression) -> dict[str, Any]:
-    """Compare each reported derivative with finite differences; the largest error and where."""
+@dataclass
+class _Pair:
+    label: str  # what was reported: "x.grad", "jacobian[x]", ...
+    of: str  # the function the differences were taken of
+    leaf: str  # the leaf varied
+    analytic: Any
+    numeric: Differences
+
+
+def _pairs(outcome: GradResult, function: Expression, points: list[Any]) -> list[_Pair]:
     import numpy as np
 
     from autodiff_cli.cli.grad_cmd import HESSIAN, JACOBIAN, ORDER, VJP
 
-    points = [
-        np.array(outcome.leaves[name].detach().numpy(), dtype=np.float64) for name in outcome.wrt
-    ]
     value_of = _float64_function(function)
-    pairs: list[tuple[str, Any, Any]] = []  # (label, analytic, numeric)
+    pairs = []
     for index, name in enumerate(outcome.wrt):
         if outcome.mode == HESSIAN:
             numeric_row = _gradient_function(function, index)
             for column, other in enumerate(outcome.wrt):
-                numeric = central_differences(numeric_row, points, column)
-                pairs.append((f"hessian[{name}][{other}]", outcome.hessian[name][other], numeric))
+                numeric = finite_differences(numeric_row, points, column)
+                analytic = outcome.hessian[name][other]
+                label = f"hessian[{name}][{other}]"
+                pairs.append(_Pair(label, f"the gradient d/d{name}", other, analytic, numeric))
             continue
         if outcome.mode == ORDER:
             derivative = _derivative_function(function, outcome.order - 1, index)
-            numeric = central_differences(derivative, points, index)
+            numeric = finite_differences(derivative, points, index)
+            of = "the expression"
+            if outcome.order > 1:
+                of = f"the order-{outcome.order - 1} derivative"
+            label = f"order-{outcome.order} derivative of {name}"
+            pairs.append(_Pair(label, of, name, outcome.derivatives[name], numeric))
+            continue
+        jacobian = finite_differences(value_of, points, index)
+        if outcome.mode == JACOBIAN:
             pairs.append(
-                (f"order-{outcome.order} derivative of {name}", outcome.derivatives[name], numeric)
+                _Pair(f"jacobian[{name}]", "the expression", name, outcome.jacobian[name], jacobian)
             )
             continue
-        jacobian = central_differences(value_of, points, index)
-        if outcome.mode == JACOBIAN:
-            pairs.append((f"jacobian[{name}]", outcome.jacobian[name], jacobian))
-        else:
-            out_shape = tuple(outcome.result.shape)
-            seed = (
-                np.ones(out_shape)
-                if outcome.mode != VJP
-                else np.asarray(outcome.seed.numpy(), dtype=np.float64)
-            )
-            numeric = np.tensordot(seed, jacobian, axes=len(out_shape))
-            pairs.append((f"{name}.grad", outcome.gradients[name], numeric))
-
-    atol, rtol = TOLERANCES.get(outcome.result.dtype.name, TOLERANCES["float32"])
-    worst = {"max_abs_error": 0.0, "max_rel_error": 0.0, "where": None}
-    ok = True
-    for label, analytic, numeric in pairs:
-        values = (
-            np.zeros(numeric.shape)
-            if analytic is None
-            else np.asarray(analytic.detach().numpy(), dtype=np.float64).reshape(numeric.shape)
+        seed = np.ones(tuple(outcome.result.shape))
+        if outcome.mode == VJP:
+            seed = np.asarray(outcome.seed.numpy(), dtype=np.float64)
+        numeric = jacobian.contracted(seed)
+        pairs.append(
+            _Pair(f"{name}.grad", "the expression", name, outcome.gradients[name], numeric)
         )
-        error = np.abs(values - numeric)
+    return pairs
+
+
+def _number(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def _element_text(index: tuple[int, ...]) -> str:
+    return f"[{', '.join(map(str, index))}]" if index else ""
+
+
+def _problem(
+    pair: _Pair, index: tuple[int, ...], point: Any, kind: str, message: str
+) -> dict[str, Any]:
+    """One element the differences could not judge, located by the leaf element varied."""
+    leaf_index = index[len(index) - point.ndim :] if point.ndim else ()
+    at = f"{pair.leaf}{_element_text(leaf_index)}={_number(float(point[leaf_index]))}"
+    return {
+        "where": pair.label,
+        "element": list(index),
+        "leaf": pair.leaf,
+        "leaf_element": list(leaf_index),
+        "kind": kind,
+        "message": f"{pair.label}{_element_text(index)} at {at}: {message}",
+    }
+
+
+def _unfinite_message(pair: _Pair, value: float, numeric: float, bad: Any, at: float) -> str:
+    import math
+
+    reported = f"the derivative is {_number(value)}"
+    if math.isfinite(numeric):
+        return f"not finite: {reported}, finite differences give {_number(numeric)}"
+    if bad is not None:
+        offset, f_value = bad
+        where = "there" if offset == 0 else f"at {pair.leaf}={_number(at + offset)}"
+        return (
+            f"not finite: {pair.of} is {_number(f_value)} {where}, so finite differences "
+            f"cannot check it ({reported})"
+        )
+    return f"not finite: the finite difference is {_number(numeric)} ({reported})"
+
+
+def _judge(pair: _Pair, index: tuple[int, ...], value: float, point: Any, tol: Any) -> Any:
+    """Why finite differences cannot judge an element, as (problem, reported value acceptable),
+    or None when they can."""
+    import math
+
+    import numpy as np
+
+    numeric = pair.numeric
+    central = float(numeric.central[index])
+    leaf_index = index[len(index) - point.ndim :] if point.ndim else ()
+    if not (math.isfinite(value) and math.isfinite(central)):
+        flat_leaf = int(np.ravel_multi_index(leaf_index, point.shape)) if point.ndim else 0
+        at = float(point[leaf_index])
+        text = _unfinite_message(pair, value, central, numeric.unfinite[flat_leaf], at)
+        return _problem(pair, index, point, "not finite", text), True
+    left, right = float(numeric.left[index]), float(numeric.right[index])
+    small = EPS / 10
+    rise_small, rise = (left + right) * small, central * 2 * EPS  # f(x+step) - f(x-step)
+    if abs(rise) > tol(0) and abs(rise_small) > abs(rise) / 2:
+        text = (
+            f"not differentiable ({pair.of} is not continuous there: it changes by "
+            f"{_number(rise_small)} between {pair.leaf}-{small:g} and {pair.leaf}+{small:g}); "
+            f"the derivative is {_number(value)}"
+        )
+        return _problem(pair, index, point, "not differentiable", text), True
+    jump_small, jump = abs(right - left), abs(float(numeric.jump[index]))
+    if not (jump_small > tol(max(abs(left), abs(right))) and jump_small > jump / 2):
+        return None
+    low, high = min(left, right), max(left, right)
+    between = low - tol(high) <= value <= high + tol(high)
+    verdict = "which lies between them" if between else "outside them: MISMATCH"
+    text = (
+        f"not differentiable (a kink: one-sided differences {_number(left)} from the left, "
+        f"{_number(right)} from the right); the derivative is {_number(value)}, {verdict}"
+    )
+    return _problem(pair, index, point, "not differentiable", text), between
+
+
+def check_outcome(outcome: GradResult, function: Expression) -> dict[str, Any]:
+    """Compare each reported derivative with finite differences: the largest error and where,
+    and the elements where the derivative cannot be checked (not finite, not differentiable)."""
+    import numpy as np
+
+    points = [
+        np.array(outcome.leaves[name].detach().numpy(), dtype=np.float64) for name in outcome.wrt
+    ]
+    point_of = dict(zip(outcome.wrt, points))
+    atol, rtol = TOLERANCES.get(outcome.result.dtype.name, TOLERANCES["float32"])
+
+    def tol(magnitude: Any) -> Any:
+        return atol + rtol * np.abs(magnitude)
+
+    worst = {"max_abs_error": 0.0, "max_rel_error": 0.0, "where": None}
+    mismatch = False
+    checked = 0
+    problems: list[dict[str, Any]] = []
+    for pair in _pairs(outcome, function, points):
+        central = pair.numeric.central
+        values = np.zeros(central.shape)
+        if pair.analytic is not None:
+            values = np.asarray(pair.analytic.detach().numpy(), dtype=np.float64)
+            values = values.reshape(central.shape)
+        with np.errstate(invalid="ignore", over="ignore"):
+            error = np.abs(values - central)
+            close = error <= tol(central)
+        judged = np.ones(values.shape, dtype=bool)
+        for index in np.ndindex(values.shape):
+            unjudged = _judge(pair, index, float(values[index]), point_of[pair.leaf], tol)
+            if unjudged is None:
+                mismatch = mismatch or not close[index]
+                continue
+            problem, between = unjudged
+            problems.append(problem)
+            judged[index] = False
+            mismatch = mismatch or not between
+        error, central = error[judged], central[judged]
+        checked += error.size
         if error.size == 0:
             continue
-        relative = error / np.maximum(np.abs(numeric), 1e-12)
-        if not np.all(error <= atol + rtol * np.abs(numeric)):
-            ok = False
+        relative = error / np.maximum(np.abs(central), 1e-12)
         if float(error.max()) >= worst["max_abs_error"]:
             worst["max_abs_error"] = float(error.max())
-            worst["where"] = label
+            worst["where"] = pair.label
         worst["max_rel_error"] = max(worst["max_rel_error"], float(np.min([relative.max(), 1e300])))
-    return {**worst, "eps": EPS, "atol": atol, "rtol": rtol, "ok": ok, "dtype": "float64"}
+    unfinite = any(problem["kind"] == "not finite" for problem in problems)
+    verdict = "MISMATCH" if mismatch else "not checked" if unfinite else "ok"
+    return {
+        **worst,
+        "eps": EPS,
+        "atol": atol,
+        "rtol": rtol,
+        "ok": verdict == "ok",
+        "verdict": verdict,
+        "checked": checked,
+        "dtype": "float64",
+        "problems": problems,
+    }

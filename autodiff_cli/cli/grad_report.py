@@ -136,17 +136,8 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
         ]
         sections.append((f"derivatives of order {outcome.order}:", lines))
     if outcome.check is not None:
-        check = outcome.check
-        verdict = "ok" if check["ok"] else "MISMATCH"
-        where = f" ({check['where']})" if check["where"] else ""
         sections.append(
-            (
-                "check (central differences in float64, eps=1e-06):",
-                [
-                    f"  largest error: {check['max_abs_error']:.3g} absolute{where}, "
-                    f"{check['max_rel_error']:.3g} relative: {verdict}"
-                ],
-            )
+            ("check (central differences in float64, eps=1e-06):", _check_lines(outcome.check))
         )
     if outcome.explain is not None:
         from autodiff_cli.cli.explain import explain_lines
@@ -154,6 +145,21 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
         lines = explain_lines(outcome.explain)
         sections.append((lines[0], ["  " + line for line in lines[1:]]))
     return sections
+
+
+def _check_lines(check: dict[str, Any]) -> list[str]:
+    """The largest error and the verdict, then each element the differences could not judge."""
+    where = f" ({check['where']})" if check["where"] else ""
+    if check["checked"]:
+        errors = (
+            f"largest error: {check['max_abs_error']:.3g} absolute{where}, "
+            f"{check['max_rel_error']:.3g} relative"
+        )
+    else:
+        errors = "no element could be compared with finite differences"
+    lines = [f"  {errors}: {check['verdict']}"]
+    lines.extend(f"  {problem['message']}" for problem in check["problems"])
+    return lines
 
 
 def _one_line(tensor: Any) -> str:
@@ -189,7 +195,7 @@ def print_report(outcome: GradResult, *, with_saved: bool = False) -> None:
         for heading, lines in sections:
             console.print(Text(heading, style="bold"))
             for line in lines:
-                style = "red" if "MISMATCH" in line else None
+                style = "red" if "MISMATCH" in line or "not checked" in line else None
                 console.print(Text(line, style=style or ""))
         return
 
