@@ -420,3 +420,12 @@ def test_check_flags_a_jump_in_the_differentiated_function():
         "order-2 derivative of x at x=0: not differentiable (the order-1 derivative is not "
         "continuous there" in done.stdout
     )
+
+
+def test_saved_shows_the_values_captured_before_backward_freed_them():
+    done = autodiff("grad", "sin(x)*x", "--at", "x=2", "--saved")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[2] == "MulBackward0  saved self=0.9093  saved other=2."
+    assert lines[3] == "├── SinBackward0  saved self=2."
+    assert "freed" not in done.stdout

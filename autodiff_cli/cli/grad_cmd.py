@@ -67,6 +67,7 @@ class GradResult:
     order: int = 1
     check: dict[str, Any] | None = None
     explain: Any = None  # explain.Walk
+    saved: dict[int, Any] | None = None  # --saved: graphs.saved_values before the backward
 
 
 class Expression:
@@ -168,6 +169,10 @@ def compute(expression: str, options: GradOptions) -> GradResult:
     mode = _choose_mode(options, result)
     outcome = GradResult(expression, result, leaves, wrt, mode, dict(session.namespace))
     outcome.order = options.order
+    if options.with_saved:
+        from autodiff_cli.cli.graphs import saved_values
+
+        outcome.saved = saved_values(result)
     inputs = tuple(leaves[name] for name in wrt)
 
     if mode in (GRADIENT, VJP):

@@ -178,7 +178,9 @@ def print_report(outcome: GradResult, *, with_saved: bool = False) -> None:
     root = result.grad_fn
     if root is None and result.requires_grad:  # the result is a leaf itself: show its node
         root = result._accumulator()
-    graph = collapse_chains(build_graph(root, leaf_names, with_saved=with_saved))
+    graph = collapse_chains(
+        build_graph(root, leaf_names, with_saved=with_saved, saved=outcome.saved)
+    )
     tree = tree_of(graph, details=with_saved)
     sections = _sections(outcome)
 

@@ -91,6 +91,12 @@ def _saved_of(grad_fn: Any) -> list[tuple[str, str]]:
     return saved
 
 
+def saved_values(tensor: Any) -> dict[int, list[tuple[str, str]]]:
+    """What each node below `tensor` saved for backward, described now: call it before a
+    backward pass frees the saved tensors, and pass the result to `build_graph(saved=...)`."""
+    return {id(fn): _saved_of(fn) for fn in walk(tensor.grad_fn) if not hasattr(fn, "variable")}
+
+
 def build_graph(
     grad_fn: Any,
     leaf_names: dict[int, str],
@@ -99,12 +105,14 @@ def build_graph(
     grads: dict[int, Any] | None = None,
     with_saved: bool = False,
     shapes: dict[int, tuple] | None = None,
+    saved: dict[int, list[tuple[str, str]]] | None = None,
 ) -> Graph:
     """The graph below `grad_fn`.
 
     `leaf_names` maps id(leaf tensor) to its variable name; `outputs` maps id(node) to the tensor
-    it produced (named variables, the result), `grads` id(node) to the gradient it received and
-    `shapes` id(node) to its output shape. A leaf shows its `.grad` when it has one.
+    it produced (named variables, the result), `grads` id(node) to the gradient it received,
+    `shapes` id(node) to its output shape and `saved` id(node) to its saved values as captured
+    before a backward pass freed them (`saved_values`). A leaf shows its `.grad` when it has one.
     """
     outputs = outputs or {}
     grads = grads or {}
@@ -134,7 +142,7 @@ def build_graph(
             if node.shape is None:
                 node.shape = tuple(grad.shape)
         if with_saved and not is_leaf:
-            node.saved = _saved_of(fn)
+            node.saved = saved[id(fn)] if saved and id(fn) in saved else _saved_of(fn)
         nodes.append(node)
         pending.append(fn)
         return key
