@@ -1,10 +1,14 @@
-"""`torch.optim.lr_scheduler`: a port of PyTorch's schedulers with the same float arithmetic.
+"""`torch.optim.lr_scheduler`: learning-rate schedules over an optimizer's param groups.
 
-Learning rates are computed in the order PyTorch computes them (chainable forms from the current
-`group["lr"]`, closed forms when `step(epoch)` is given), so printed lrs agree digit for digit.
+One base class, `LRScheduler`, owns the bookkeeping (`last_epoch`, `base_lrs`, `initial_lr` in
+each group, writing lrs into the groups, `get_last_lr`, warnings). A built-in scheduler only says
+how the next lrs follow from the current ones (`_rule`, run by `step()`) and, where a schedule has
+one, the closed form used by the deprecated `step(epoch)` (`_closed_form`). Scripts subclass
+`LRScheduler` by overriding `get_lr`, as in PyTorch.
 
-Ported from PyTorch 2.13's torch/optim/lr_scheduler.py: Copyright (c) 2016- Facebook, Inc (Adam
-Paszke) and the PyTorch contributors, BSD-3-Clause license (licenses/PyTorch-BSD-3-Clause.txt).
+State is an explicit list of fields per class (`_fields`): `state_dict` copies those and nothing
+else, and `load_state_dict` writes only those, so neither hands a script an attribute table nor
+lets it write attributes by names it chose.
 """
 
 from __future__ import annotations
@@ -15,23 +19,13 @@ import warnings
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial, wraps
-from math import inf
-from typing import Any, Literal, SupportsFloat, TypedDict
-from weakref import ref
+from typing import Any
 
 from ..tensor import Tensor
 from .optimizer import Optimizer
 
-
-def _to_scalar(x: Any) -> Any:
-    """A 1-element hyperparameter tensor as a 0-dim tensor; anything else unchanged."""
-    if isinstance(x, Tensor) and x.dim() != 0:
-        return x.squeeze()
-    return x
-
-
 __all__ = [
+    "LRScheduler",
     "LambdaLR",
     "MultiplicativeLR",
     "StepLR",
@@ -39,343 +33,305 @@ __all__ = [
     "ConstantLR",
     "LinearLR",
     "ExponentialLR",
-    "SequentialLR",
+    "PolynomialLR",
     "CosineAnnealingLR",
+    "SequentialLR",
     "ChainedScheduler",
     "ReduceLROnPlateau",
     "CyclicLR",
     "CosineAnnealingWarmRestarts",
     "OneCycleLR",
-    "PolynomialLR",
-    "LRScheduler",
 ]
 
-EPOCH_DEPRECATION_WARNING = (
-    "The epoch parameter in `scheduler.step()` was not necessary and is being "
-    "deprecated where possible. Please use `scheduler.step()` to step the "
-    "scheduler. During the deprecation, if epoch is different from None, the "
-    "closed form is used instead of the new chainable form, where available. "
-    "Please open an issue if you are unable to replicate your use case: "
+_HOW_TO = (
+    "See more details at https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
+)
+_EARLY_STEP = (
+    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
+    "later, you should call them in the opposite order: `optimizer.step()` before "
+    "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first value "
+    "of the learning rate schedule. " + _HOW_TO
+)
+_EPOCH_DEPRECATED = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where "
+    "possible. Please use `scheduler.step()` to step the scheduler. During the deprecation, if "
+    "epoch is different from None, the closed form is used instead of the new chainable form, "
+    "where available. Please open an issue if you are unable to replicate your use case: "
     "https://github.com/pytorch/pytorch/issues/new/choose."
+)
+_USE_GET_LAST_LR = (
+    "To get the last learning rate computed by the scheduler, please use `get_last_lr()`."
 )
 
 
-def _format_param(name: str, optimizer: Optimizer, param):
+# -- small helpers on values and param groups ----------------------------------------------------
+def _copy(value: Any) -> Any:
+    """A value as stored apart from its group: tensors cloned, numbers as they are."""
+    return value.clone() if isinstance(value, Tensor) else value
 
-    def _copy(_param):
-        return _param.clone() if isinstance(_param, Tensor) else _param
 
-    if isinstance(param, (list, tuple)):
-        if len(param) != len(optimizer.param_groups):
+def _set_group(group: dict, key: str, value: Any) -> None:
+    """`group[key] = value`, filling a tensor-valued entry in place as PyTorch does."""
+    if isinstance(group.get(key), Tensor):
+        group[key].fill_(value.squeeze() if isinstance(value, Tensor) else value)
+    else:
+        group[key] = value
+
+
+def _group_values(optimizer: Optimizer, key: str) -> list[Any]:
+    return [_copy(group[key]) for group in optimizer.param_groups]
+
+
+def _per_group(name: str, optimizer: Optimizer, value: Any) -> list[Any]:
+    """One value per param group: a list/tuple of the right length, or one value repeated."""
+    count = len(optimizer.param_groups)
+    if isinstance(value, (list, tuple)):
+        if len(value) != count:
             raise ValueError(
                 f"{name} must have the same length as optimizer.param_groups. "
-                f"{name} has {len(param)} values, param_groups has {len(optimizer.param_groups)}."
+                f"{name} has {len(value)} values, param_groups has {count}."
             )
-    else:
-        param = [param] * len(optimizer.param_groups)
-
-    return list(map(_copy, param))
+        return [_copy(v) for v in value]
+    return [_copy(value) for _ in range(count)]
 
 
-def _param_groups_val_list(optimizer: Optimizer, key: str) -> list[Any]:
-    return [
-        group[key].clone() if isinstance(group[key], Tensor) else group[key]
-        for group in optimizer.param_groups
-    ]
+def _require_optimizer(optimizer: Any) -> Optimizer:
+    if not isinstance(optimizer, Optimizer):
+        raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+    return optimizer
 
 
-def _update_param_group_val(param_group: dict[str, Any], key: str, val: float | Tensor) -> None:
-    if isinstance(param_group[key], Tensor):
-        param_group[key].fill_(_to_scalar(val))
-    else:
-        param_group[key] = val
-
-
-class LRScheduler:
-    _get_lr_called_within_step: bool = False
-    _is_initial: bool = False
-
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        last_epoch: int = -1,
-    ) -> None:
-        # Attach optimizer
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
-        self.optimizer = optimizer
-
-        # Initialize epoch and base learning rates
-        if last_epoch == -1:
-            for group in optimizer.param_groups:
-                initial_lr = group["lr"]
-                if isinstance(initial_lr, Tensor):
-                    initial_lr = initial_lr.clone()
-                group.setdefault("initial_lr", initial_lr)
-        else:
-            for i, group in enumerate(optimizer.param_groups):
-                if "initial_lr" not in group:
-                    raise KeyError(
-                        f"param 'initial_lr' is not specified in param_groups[{i}] when resuming scheduler with last_epoch >= 0.\n"
-                        "This typically happens when:\n"
-                        "1. You're trying to resume training from a checkpoint but haven't properly loaded the optimizer state\n"
-                        "2. You're using last_epoch >= 0 for a fresh training run (not recommended)"
-                    )
-        self.base_lrs: list[float | Tensor] = _param_groups_val_list(optimizer, "initial_lr")
-        self.last_epoch = last_epoch
-
-        # Following https://github.com/pytorch/pytorch/issues/20124
-        # We would like to ensure that `lr_scheduler.step()` is called after
-        # `optimizer.step()`
-        def patch_track_step_called(opt: Optimizer):
-            if hasattr(opt.step, "_wrapped_by_lr_sched"):
-                # we've already patched
-                return opt.step
-
-            def wrap_step(step_fn):
-                opt_ref = ref(self.optimizer)
-                func = step_fn.__func__
-
-                @wraps(func)
-                def wrapper(*args, **kwargs):
-                    opt = opt_ref()
-                    opt._opt_called = True  # type: ignore[union-attr]
-                    return func.__get__(opt, opt.__class__)(*args, **kwargs)
-
-                wrapper._wrapped_by_lr_sched = True  # type: ignore[attr-defined]
-                return wrapper
-
-            opt.step = wrap_step(opt.step)  # type: ignore[method-assign]
-
-        patch_track_step_called(self.optimizer)
-        self._initial_step()
-
-    def _initial_step(self) -> None:
-        self._step_count = 0
-        with _initial_mode(self):
-            self.step()
-
-    def state_dict(self) -> dict[str, Any]:
-        return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        self.__dict__.update(state_dict)
-
-    def get_last_lr(self) -> list[float | Tensor]:
-        # We always update self._last_lr with _param_groups_val_list, so it's a
-        # .clone() of the group["lr"]s. If we didn't do this, the user could
-        # corrupt their learning rates by modifying the outputs in place.
-        return self._last_lr
-
-    def get_lr(self) -> list[float | Tensor]:
-        raise NotImplementedError
-
-    def step(self, epoch: int | None = None) -> None:
-        # Raise a warning if old pattern is detected
-        # https://github.com/pytorch/pytorch/issues/20124
-        if self._step_count == 1:
-            if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
-                warnings.warn(
-                    "Seems like `optimizer.step()` has been overridden after learning rate scheduler "
-                    "initialization. Please, make sure to call `optimizer.step()` before "
-                    "`lr_scheduler.step()`. See more details at "
-                    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
-                    UserWarning,
-                    stacklevel=2,
-                )
-
-            # Just check if there were two first lr_scheduler.step() calls before optimizer.step()
-            elif not getattr(self.optimizer, "_opt_called", False):
-                warnings.warn(
-                    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. "
-                    "In PyTorch 1.1.0 and later, you should call them in the opposite order: "
-                    "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this "
-                    "will result in PyTorch skipping the first value of the learning rate schedule. "
-                    "See more details at "
-                    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
-                    UserWarning,
-                    stacklevel=2,
-                )
-
-        self._step_count += 1
-        if epoch is not None:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
-        self._update_lr(epoch)
-
-    def _update_lr(self, epoch: int | None = None) -> None:
-        with _enable_get_lr_call(self):
-            if epoch is None:
-                self.last_epoch += 1
-                values = self.get_lr()
-            else:
-                self.last_epoch = epoch
-                if hasattr(self, "_get_closed_form_lr"):
-                    values = self._get_closed_form_lr()
-                else:
-                    values = self.get_lr()
-
-        for param_group, lr in zip(self.optimizer.param_groups, values, strict=True):
-            _update_param_group_val(param_group, "lr", lr)
-
-        self._last_lr: list[float | Tensor] = _param_groups_val_list(self.optimizer, "lr")
-
-
-def _warn_get_lr_called_within_step(lr_scheduler: LRScheduler) -> None:
-    if not lr_scheduler._get_lr_called_within_step:
-        warnings.warn(
-            "To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
-            UserWarning,
-            stacklevel=2,
+def _require_self(scheduler: Any, method: str) -> None:
+    """Engine methods act only on schedulers, never on an object a script passes as `self`."""
+    if not isinstance(scheduler, LRScheduler):
+        raise TypeError(
+            f"descriptor '{method}' for 'LRScheduler' objects doesn't apply to a "
+            f"'{type(scheduler).__name__}' object"
         )
 
 
-# Including _LRScheduler for backwards compatibility
-# Subclass instead of assign because we want __name__ of _LRScheduler to be _LRScheduler (assigning would make it LRScheduler).
-class _LRScheduler(LRScheduler):
-    pass
+_PLAIN = (bool, int, float, str, type(None), Tensor)
 
 
-class _enable_get_lr_call:
-    def __init__(self, o: LRScheduler) -> None:
-        self.o = o
-
-    def __enter__(self) -> _enable_get_lr_call:
-        self.o._get_lr_called_within_step = True
-        return self
-
-    def __exit__(self, type, value, traceback) -> None:
-        self.o._get_lr_called_within_step = False
-
-
-class _initial_mode:
-    def __init__(self, o: LRScheduler) -> None:
-        self.o = o
-
-    def __enter__(self):
-        self.o._is_initial = True
-
-    def __exit__(self, type, value, traceback):
-        self.o._is_initial = False
+def _callable_state(fn: Any) -> dict | None:
+    """What PyTorch saves of an lr lambda or scale function: nothing for a function; for a
+    callable object, its public attributes holding plain values (a copy, never the object's own
+    attribute table, and nothing of a class)."""
+    if isinstance(fn, (types.FunctionType, types.MethodType, types.BuiltinFunctionType, type)):
+        return None
+    try:
+        table = vars(fn)
+    except TypeError:
+        return None
+    return {
+        name: value
+        for name, value in table.items()
+        if isinstance(name, str) and not name.startswith("_") and isinstance(value, _PLAIN)
+    }
 
 
-class _LambdaScheduler(LRScheduler):
-    """LambdaLR's and MultiplicativeLR's `lr_lambdas`, one per param group; state_dict saves those
-    that are callable objects (their `__dict__`), not plain functions."""
+def _restore_callable_state(fn: Any, saved: Any) -> None:
+    """Give a callable object back the attributes `_callable_state` saved, with the same
+    rules: public names of attributes it already has, plain values."""
+    if not isinstance(saved, dict) or _callable_state(fn) is None:
+        return
+    for name, value in saved.items():
+        if (
+            isinstance(name, str)
+            and name.isidentifier()
+            and not name.startswith("_")
+            and isinstance(value, _PLAIN)
+            and name in vars(fn)
+        ):
+            setattr(fn, name, value)
 
-    lr_lambdas: list[Callable[[int], float]]
 
-    @staticmethod
-    def _lambdas_per_group(optimizer: Optimizer, lr_lambda: Any) -> list[Callable[[int], float]]:
-        if not isinstance(lr_lambda, list) and not isinstance(lr_lambda, tuple):
-            return [lr_lambda] * len(optimizer.param_groups)
-        if len(lr_lambda) != len(optimizer.param_groups):
+# -- the base class -------------------------------------------------------------------------------
+class LRScheduler:
+    """Base of the schedulers: `step()` moves `last_epoch` on and writes the new lrs."""
+
+    # The state `state_dict` saves (PyTorch's key names); subclasses add theirs.
+    _fields: tuple[str, ...] = (
+        "_get_lr_called_within_step",
+        "_is_initial",
+        "_last_lr",
+        "_step_count",
+        "base_lrs",
+        "last_epoch",
+    )
+
+    def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
+        self.optimizer = _require_optimizer(optimizer)
+        for i, group in enumerate(optimizer.param_groups):
+            if last_epoch == -1:
+                group.setdefault("initial_lr", _copy(group["lr"]))
+            elif "initial_lr" not in group:
+                raise KeyError(
+                    f"param 'initial_lr' is not specified in param_groups[{i}] when resuming "
+                    "scheduler with last_epoch >= 0.\nThis typically happens when:\n"
+                    "1. You're trying to resume training from a checkpoint but haven't properly "
+                    "loaded the optimizer state\n"
+                    "2. You're using last_epoch >= 0 for a fresh training run (not recommended)"
+                )
+        self.base_lrs: list[Any] = _group_values(optimizer, "initial_lr")
+        self.last_epoch = last_epoch
+        self._get_lr_called_within_step = False
+        self._initial_step()
+
+    def _initial_step(self) -> None:
+        """The step every scheduler takes when it is made: lrs for `last_epoch + 1`."""
+        self._step_count = 0
+        self._is_initial = True
+        try:
+            self.step()
+        finally:
+            self._is_initial = False
+
+    # -- the schedule ---------------------------------------------------------------------------
+    def get_lr(self) -> list[Any]:
+        """The lrs for the current `last_epoch` (scripts' subclasses override this)."""
+        if not self._get_lr_called_within_step:
+            warnings.warn(_USE_GET_LAST_LR, UserWarning, stacklevel=2)
+        return self._rule()
+
+    def _rule(self) -> list[Any]:
+        raise NotImplementedError
+
+    def _current_lrs(self) -> list[Any]:
+        return _group_values(self.optimizer, "lr")
+
+    def get_last_lr(self) -> list[Any]:
+        return self._last_lr
+
+    def step(self, epoch: int | None = None) -> None:
+        if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
+            warnings.warn(_EARLY_STEP, UserWarning, stacklevel=2)
+        self._step_count += 1
+        if epoch is not None:
+            warnings.warn(_EPOCH_DEPRECATED, UserWarning, stacklevel=2)
+        self._advance(epoch)
+
+    def _advance(self, epoch: int | None) -> None:
+        """Move to `epoch` (closed form, where there is one) or to the next epoch (the rule)."""
+        self._get_lr_called_within_step = True
+        try:
+            if epoch is None:
+                self.last_epoch += 1
+                lrs = self.get_lr()
+            else:
+                self.last_epoch = epoch
+                closed_form = getattr(type(self), "_closed_form", None)
+                lrs = closed_form(self) if closed_form else self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
+        self._write_lrs(lrs)
+
+    def _write_lrs(self, lrs: Iterable[Any]) -> None:
+        lrs = list(lrs)
+        if len(lrs) != len(self.optimizer.param_groups):
             raise ValueError(
-                f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}"
+                f"get_lr() returned {len(lrs)} values for "
+                f"{len(self.optimizer.param_groups)} param groups"
             )
-        return list(lr_lambda)
+        for group, lr in zip(self.optimizer.param_groups, lrs):
+            _set_group(group, "lr", lr)
+        self._last_lr = self._current_lrs()
 
+    # -- state ----------------------------------------------------------------------------------
     def state_dict(self) -> dict[str, Any]:
-        state_dict = {
-            key: value
-            for key, value in self.__dict__.items()
-            if key not in ("optimizer", "lr_lambdas")
-        }
-        state_dict["lr_lambdas"] = [None] * len(self.lr_lambdas)
-
-        for idx, fn in enumerate(self.lr_lambdas):
-            if not isinstance(fn, types.FunctionType):
-                state_dict["lr_lambdas"][idx] = fn.__dict__.copy()
-
-        return state_dict
+        _require_self(self, "state_dict")
+        return {name: getattr(self, name) for name in self._fields if hasattr(self, name)}
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        lr_lambdas = state_dict.pop("lr_lambdas")
-        self.__dict__.update(state_dict)
-        # Restore state_dict keys in order to prevent side effects
-        # https://github.com/pytorch/pytorch/issues/32756
-        state_dict["lr_lambdas"] = lr_lambdas
+        _require_self(self, "load_state_dict")
+        for name in self._fields:
+            if name in state_dict:
+                setattr(self, name, state_dict[name])
 
-        for idx, fn in enumerate(lr_lambdas):
-            if fn is not None:
-                self.lr_lambdas[idx].__dict__.update(fn)
+
+class _LRScheduler(LRScheduler):
+    """The old name of the base class, kept as PyTorch keeps it."""
+
+
+# -- schedules from a function of the epoch -------------------------------------------------------
+class _LambdaScheduler(LRScheduler):
+    """LambdaLR and MultiplicativeLR: one function of the epoch per param group."""
+
+    _fields = LRScheduler._fields + ("lr_lambdas",)
+
+    def __init__(self, optimizer: Optimizer, lr_lambda: Any, last_epoch: int = -1) -> None:
+        groups = _require_optimizer(optimizer).param_groups
+        if isinstance(lr_lambda, (list, tuple)):
+            if len(lr_lambda) != len(groups):
+                raise ValueError(f"Expected {len(groups)} lr_lambdas, but got {len(lr_lambda)}")
+            self.lr_lambdas = list(lr_lambda)
+        else:
+            self.lr_lambdas = [lr_lambda] * len(groups)
+        super().__init__(optimizer, last_epoch)
+
+    def state_dict(self) -> dict[str, Any]:
+        state = super().state_dict()
+        state["lr_lambdas"] = [_callable_state(fn) for fn in self.lr_lambdas]
+        return state
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        saved = state_dict.get("lr_lambdas") or []
+        super().load_state_dict({k: v for k, v in state_dict.items() if k != "lr_lambdas"})
+        for fn, fn_state in zip(self.lr_lambdas, saved):
+            _restore_callable_state(fn, fn_state)
 
 
 class LambdaLR(_LambdaScheduler):
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
-        last_epoch: int = -1,
-    ) -> None:
-        self.optimizer = optimizer
+    """lr = initial lr * lr_lambda(epoch)."""
 
-        self.lr_lambdas = self._lambdas_per_group(optimizer, lr_lambda)
-        super().__init__(optimizer, last_epoch)
-
-    def get_lr(self) -> list[float | Tensor]:
-        _warn_get_lr_called_within_step(self)
-
-        return [
-            base_lr * lmbda(self.last_epoch)
-            for lmbda, base_lr in zip(self.lr_lambdas, self.base_lrs, strict=True)
-        ]
+    def _rule(self) -> list[Any]:
+        return [base * fn(self.last_epoch) for fn, base in zip(self.lr_lambdas, self.base_lrs)]
 
 
 class MultiplicativeLR(_LambdaScheduler):
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
-        last_epoch: int = -1,
-    ) -> None:
-        self.optimizer = optimizer
+    """lr = previous lr * lr_lambda(epoch)."""
 
-        self.lr_lambdas = self._lambdas_per_group(optimizer, lr_lambda)
-        for lr_lambda in self.lr_lambdas:
-            if not callable(lr_lambda):
-                raise TypeError(
-                    f"lr_lambda should be a function, but got {type(lr_lambda).__name__}"
-                )
-        super().__init__(optimizer, last_epoch)
+    def __init__(self, optimizer: Optimizer, lr_lambda: Any, last_epoch: int = -1) -> None:
+        candidates = lr_lambda if isinstance(lr_lambda, (list, tuple)) else [lr_lambda]
+        for fn in candidates:
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
+        super().__init__(optimizer, lr_lambda, last_epoch)
 
-    def get_lr(self) -> list[float | Tensor]:
-        _warn_get_lr_called_within_step(self)
-
-        if not self._is_initial:
-            return [
-                group["lr"] * lmbda(self.last_epoch)
-                for lmbda, group in zip(self.lr_lambdas, self.optimizer.param_groups, strict=True)
-            ]
-        else:
-            return _param_groups_val_list(self.optimizer, "lr")
+    def _rule(self) -> list[Any]:
+        if self._is_initial:
+            return self._current_lrs()
+        return [lr * fn(self.last_epoch) for fn, lr in zip(self.lr_lambdas, self._current_lrs())]
 
 
+# -- step and exponential decays -------------------------------------------------------------------
 class StepLR(LRScheduler):
+    """lr times gamma every `step_size` epochs."""
+
+    _fields = LRScheduler._fields + ("step_size", "gamma")
+
     def __init__(
-        self,
-        optimizer: Optimizer,
-        step_size: int,
-        gamma: float = 0.1,
-        last_epoch: int = -1,
+        self, optimizer: Optimizer, step_size: int, gamma: float = 0.1, last_epoch: int = -1
     ) -> None:
         self.step_size = step_size
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self) -> list[float | Tensor]:
-        _warn_get_lr_called_within_step(self)
+    def _rule(self) -> list[Any]:
+        lrs = self._current_lrs()
+        if self.last_epoch == 0 or self.last_epoch % self.step_size:
+            return lrs
+        return [lr * self.gamma for lr in lrs]
 
-        if (self.last_epoch == 0) or (self.last_epoch % self.step_size != 0):
-            return _param_groups_val_list(self.optimizer, "lr")
-        return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
-
-    def _get_closed_form_lr(self) -> list[float | Tensor]:
-        return [
-            base_lr * self.gamma ** (self.last_epoch // self.step_size) for base_lr in self.base_lrs
-        ]
+    def _closed_form(self) -> list[Any]:
+        return [base * self.gamma ** (self.last_epoch // self.step_size) for base in self.base_lrs]
 
 
 class MultiStepLR(LRScheduler):
+    """lr times gamma at each milestone (a milestone given twice counts twice)."""
+
+    _fields = LRScheduler._fields + ("milestones", "gamma")
+
     def __init__(
         self,
         optimizer: Optimizer,
@@ -387,25 +343,40 @@ class MultiStepLR(LRScheduler):
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self) -> list[float | Tensor]:
-        _warn_get_lr_called_within_step(self)
+    def _rule(self) -> list[Any]:
+        times = self.milestones.get(self.last_epoch, 0)
+        lrs = self._current_lrs()
+        return [lr * self.gamma**times for lr in lrs] if times else lrs
 
-        if self.last_epoch not in self.milestones:
-            return _param_groups_val_list(self.optimizer, "lr")
-        return [
-            group["lr"] * self.gamma ** self.milestones[self.last_epoch]
-            for group in self.optimizer.param_groups
-        ]
-
-    def _get_closed_form_lr(self):
-        milestones = sorted(self.milestones.elements())
-        return [
-            base_lr * self.gamma ** bisect_right(milestones, self.last_epoch)
-            for base_lr in self.base_lrs
-        ]
+    def _closed_form(self) -> list[Any]:
+        passed = bisect_right(sorted(self.milestones.elements()), self.last_epoch)
+        return [base * self.gamma**passed for base in self.base_lrs]
 
 
+class ExponentialLR(LRScheduler):
+    """lr times gamma every epoch."""
+
+    _fields = LRScheduler._fields + ("gamma",)
+
+    def __init__(self, optimizer: Optimizer, gamma: float, last_epoch: int = -1) -> None:
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def _rule(self) -> list[Any]:
+        lrs = self._current_lrs()
+        return lrs if self._is_initial else [lr * self.gamma for lr in lrs]
+
+    def _closed_form(self) -> list[Any]:
+        return [base * self.gamma**self.last_epoch for base in self.base_lrs]
+
+
+# -- warm-up and polynomial schedules (factor f(t) of the initial lr; the rule applies
+#    f(t) / f(t-1) to the current lr, so changes a script makes to the lr carry on) ----------------
 class ConstantLR(LRScheduler):
+    """lr times `factor` until epoch `total_iters`, then the initial lr."""
+
+    _fields = LRScheduler._fields + ("factor", "total_iters")
+
     def __init__(
         self,
         optimizer: Optimizer,
@@ -413,32 +384,30 @@ class ConstantLR(LRScheduler):
         total_iters: int = 5,
         last_epoch: int = -1,
     ) -> None:
-        if factor > 1.0 or factor < 0:
+        if not 0 <= factor <= 1.0:
             raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
-
         self.factor = factor
         self.total_iters = total_iters
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self) -> list[float | Tensor]:
-        _warn_get_lr_called_within_step(self)
-
+    def _rule(self) -> list[Any]:
+        lrs = self._current_lrs()
         if self.last_epoch == 0:
-            return [group["lr"] * self.factor for group in self.optimizer.param_groups]
+            return [lr * self.factor for lr in lrs]
+        if self.last_epoch == self.total_iters:
+            return [lr * (1.0 / self.factor) for lr in lrs]
+        return lrs
 
-        if self.last_epoch != self.total_iters:
-            return _param_groups_val_list(self.optimizer, "lr")
-
-        return [group["lr"] * (1.0 / self.factor) for group in self.optimizer.param_groups]
-
-    def _get_closed_form_lr(self):
-        return [
-            base_lr * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
-            for base_lr in self.base_lrs
-        ]
+    def _closed_form(self) -> list[Any]:
+        factor = 1.0 if self.last_epoch >= self.total_iters else self.factor
+        return [base * factor for base in self.base_lrs]
 
 
 class LinearLR(LRScheduler):
+    """The factor goes linearly from `start_factor` to `end_factor` over `total_iters` epochs."""
+
+    _fields = LRScheduler._fields + ("start_factor", "end_factor", "total_iters")
+
     def __init__(
         self,
         optimizer: Optimizer,
@@ -447,126 +416,201 @@ class LinearLR(LRScheduler):
         total_iters: int = 5,
         last_epoch: int = -1,
     ) -> None:
-        if start_factor > 1.0 or start_factor <= 0:
+        if not 0 < start_factor <= 1.0:
             raise ValueError(
-                "Starting multiplicative factor expected to be greater than 0 and less or equal to 1."
+                "Starting multiplicative factor expected to be greater than 0 and less or "
+                "equal to 1."
             )
-
-        if end_factor > 1.0 or end_factor < 0:
+        if not 0 <= end_factor <= 1.0:
             raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
-
         self.start_factor = start_factor
         self.end_factor = end_factor
         self.total_iters = total_iters
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self) -> list[float | Tensor]:
-        _warn_get_lr_called_within_step(self)
+    def _rule(self) -> list[Any]:
+        lrs = self._current_lrs()
+        t = self.last_epoch
+        if t == 0:
+            return [lr * self.start_factor for lr in lrs]
+        if self._is_initial or t > self.total_iters:
+            return lrs
+        # f(t) / f(t-1) = 1 + slope / f(t-1), with f in units of 1/total_iters
+        rise = self.end_factor - self.start_factor
+        ratio = 1.0 + rise / (self.total_iters * self.start_factor + (t - 1) * rise)
+        return [lr * ratio for lr in lrs]
 
-        if self.last_epoch == 0:
-            return [group["lr"] * self.start_factor for group in self.optimizer.param_groups]
-
-        if self._is_initial or self.last_epoch > self.total_iters:
-            return _param_groups_val_list(self.optimizer, "lr")
-
-        return [
-            group["lr"]
-            * (
-                1.0
-                + (self.end_factor - self.start_factor)
-                / (
-                    self.total_iters * self.start_factor
-                    + (self.last_epoch - 1) * (self.end_factor - self.start_factor)
-                )
-            )
-            for group in self.optimizer.param_groups
-        ]
-
-    def _get_closed_form_lr(self):
-        return [
-            base_lr
-            * (
-                self.start_factor
-                + (self.end_factor - self.start_factor)
-                * min(self.total_iters, self.last_epoch)
-                / self.total_iters
-            )
-            for base_lr in self.base_lrs
-        ]
+    def _closed_form(self) -> list[Any]:
+        done = min(self.total_iters, self.last_epoch) / self.total_iters
+        factor = self.start_factor + (self.end_factor - self.start_factor) * done
+        return [base * factor for base in self.base_lrs]
 
 
-class ExponentialLR(LRScheduler):
+class PolynomialLR(LRScheduler):
+    """The factor (1 - t / total_iters) ** power, then 0."""
+
+    _fields = LRScheduler._fields + ("total_iters", "power")
+
+    def __init__(
+        self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0, last_epoch: int = -1
+    ) -> None:
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def _rule(self) -> list[Any]:
+        lrs = self._current_lrs()
+        t, total = self.last_epoch, self.total_iters
+        if self._is_initial or t > total:
+            return lrs
+        ratio = ((1.0 - t / total) / (1.0 - (t - 1) / total)) ** self.power
+        return [lr * ratio for lr in lrs]
+
+    def _closed_form(self) -> list[Any]:
+        remaining = 1.0 - min(self.total_iters, self.last_epoch) / self.total_iters
+        return [base * remaining**self.power for base in self.base_lrs]
+
+
+# -- cosine schedules -------------------------------------------------------------------------------
+def _cosine(low: Any, high: Any, progress: float) -> Any:
+    """`low + (high - low) * (1 + cos(pi * progress)) / 2`: from `high` at 0 to `low` at 1."""
+    return low + (high - low) * (1 + math.cos(math.pi * progress)) / 2
+
+
+class CosineAnnealingLR(LRScheduler):
+    """The documented recursive cosine annealing between the initial lr and `eta_min`."""
+
+    _fields = LRScheduler._fields + ("T_max", "eta_min")
+
+    def __init__(
+        self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0, last_epoch: int = -1
+    ) -> None:
+        self.T_max = T_max
+        self.eta_min = eta_min
+        super().__init__(optimizer, last_epoch)
+
+    def _rule(self) -> list[Any]:
+        lrs = self._current_lrs()
+        t, period, low = self.last_epoch, self.T_max, self.eta_min
+        if self._is_initial:
+            return lrs
+        if self._step_count == 1 and t > 0:  # resumed at epoch t: start from the closed form
+            return self._closed_form()
+        if (t - 1 - period) % (2 * period) == 0:
+            # leaving the bottom of the curve, where the ratio below would divide by zero
+            rise = (1 - math.cos(math.pi / period)) / 2
+            return [lr + (base - low) * rise for lr, base in zip(lrs, self.base_lrs)]
+        ratio = (1 + math.cos(math.pi * t / period)) / (1 + math.cos(math.pi * (t - 1) / period))
+        return [low + ratio * (lr - low) for lr in lrs]
+
+    def _closed_form(self) -> list[Any]:
+        progress = self.last_epoch / self.T_max
+        return [_cosine(self.eta_min, base, progress) for base in self.base_lrs]
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing restarted every `T_i` epochs, `T_i` growing by `T_mult` each cycle."""
+
+    _fields = LRScheduler._fields + ("T_0", "T_i", "T_mult", "eta_min", "T_cur")
+
     def __init__(
         self,
         optimizer: Optimizer,
-        gamma: float,
+        T_0: int,
+        T_mult: int = 1,
+        eta_min: float = 0.0,
         last_epoch: int = -1,
     ) -> None:
-        self.gamma = gamma
+        if not isinstance(T_0, int) or T_0 <= 0:
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if not isinstance(T_mult, int) or T_mult < 1:
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(
+                f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}"
+            )
+        self.T_0 = self.T_i = T_0
+        self.T_mult = T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self) -> list[float | Tensor]:
-        _warn_get_lr_called_within_step(self)
+    def _rule(self) -> list[Any]:
+        progress = self.T_cur / self.T_i
+        return [_cosine(self.eta_min, base, progress) for base in self.base_lrs]
 
-        # when loading from a checkpoint, we don't want _initial_step (called from the constructor)
-        # to update the lr one more step ahead of itself.
-        if self._is_initial:
-            return _param_groups_val_list(self.optimizer, "lr")
-        return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
+    def step(self, epoch: float | None = None) -> None:
+        if epoch is None and self.last_epoch >= 0:
+            epoch = self.last_epoch + 1
+            self.T_cur += 1
+            if self.T_cur >= self.T_i:
+                self.T_cur -= self.T_i
+                self.T_i *= self.T_mult
+        else:
+            epoch = 0 if epoch is None else epoch
+            if epoch < 0:
+                raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+            self._restart_at(epoch)
+        self.last_epoch = math.floor(epoch)
+        self._get_lr_called_within_step = True
+        try:
+            lrs = self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
+        self._write_lrs(lrs)
 
-    def _get_closed_form_lr(self):
-        return [base_lr * self.gamma**self.last_epoch for base_lr in self.base_lrs]
+    def _restart_at(self, epoch: float) -> None:
+        """`T_i` and `T_cur` for an epoch given directly: skip the whole cycles before it."""
+        if self.T_mult == 1:
+            self.T_i, self.T_cur = self.T_0, epoch % self.T_0
+            return
+        self.T_i, self.T_cur = self.T_0, epoch
+        while self.T_cur >= self.T_i:
+            self.T_cur -= self.T_i
+            self.T_i *= self.T_mult
 
 
-class _SchedulerOfSchedulers(LRScheduler):
-    """SequentialLR's and ChainedScheduler's checks of their inner schedulers, and their state:
-    their own, with each inner scheduler's."""
+# -- schedulers of schedulers -----------------------------------------------------------------------
+class _SchedulerGroup(LRScheduler):
+    """SequentialLR and ChainedScheduler: inner schedulers of one optimizer; the state holds
+    each inner scheduler's state."""
 
-    def _check_schedulers(self, schedulers: Sequence[LRScheduler], optimizer: Optimizer) -> None:
-        """PyTorch's checks of the inner schedulers, with its messages."""
-        for scheduler_idx, scheduler in enumerate(schedulers):
-            if not hasattr(scheduler, "optimizer"):
-                raise TypeError(
-                    f"{self.__class__.__name__} at index {scheduler_idx} should have `optimizer` as its attribute."
-                )
+    def _take(self, schedulers: Sequence[LRScheduler], optimizer: Optimizer) -> None:
+        name = type(self).__name__
+        for i, scheduler in enumerate(schedulers):
+            if not isinstance(scheduler, LRScheduler):
+                raise TypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
             if isinstance(scheduler, ReduceLROnPlateau):
                 raise ValueError(
-                    f"{self.__class__.__name__} does not support `ReduceLROnPlateau` scheduler as it "
-                    "requires additional kwargs to be specified when calling `step`, "
-                    f"but got one at index {scheduler_idx} in the given schedulers sequence."
+                    f"{name} does not support `ReduceLROnPlateau` scheduler as it requires "
+                    "additional kwargs to be specified when calling `step`, but got one at "
+                    f"index {i} in the given schedulers sequence."
                 )
-            if optimizer != scheduler.optimizer:
+            if scheduler.optimizer is not optimizer:
                 raise ValueError(
-                    f"{self.__class__.__name__} expects all schedulers to belong to the same optimizer, but "
-                    f"got scheduler {scheduler.__class__.__name__} at index {scheduler_idx} has {scheduler.optimizer}, "
-                    f"which is different from {optimizer.__class__.__name__}."
+                    f"{name} expects all schedulers to belong to the same optimizer, but got "
+                    f"scheduler {type(scheduler).__name__} at index {i} has "
+                    f"{scheduler.optimizer}, which is different from {type(optimizer).__name__}."
                 )
+        self._schedulers = list(schedulers)
+        self.optimizer = optimizer
 
     def state_dict(self) -> dict[str, Any]:
-        state_dict = {
-            key: value
-            for key, value in self.__dict__.items()
-            if key not in ("optimizer", "_schedulers")
-        }
-        state_dict["_schedulers"] = [None] * len(self._schedulers)
-
-        for idx, s in enumerate(self._schedulers):
-            state_dict["_schedulers"][idx] = s.state_dict()
-
-        return state_dict
+        state = super().state_dict()
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        _schedulers = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        # Restore state_dict keys in order to prevent side effects
-        # https://github.com/pytorch/pytorch/issues/32756
-        state_dict["_schedulers"] = _schedulers
-
-        for idx, s in enumerate(_schedulers):
-            self._schedulers[idx].load_state_dict(s)
+        super().load_state_dict({k: v for k, v in state_dict.items() if k != "_schedulers"})
+        for scheduler, saved in zip(self._schedulers, state_dict.get("_schedulers") or []):
+            scheduler.load_state_dict(saved)
 
 
-class SequentialLR(_SchedulerOfSchedulers):
+class SequentialLR(_SchedulerGroup):
+    """Hands the optimizer to one scheduler after another, at the given milestones."""
+
+    _fields = ("_last_lr", "_milestones", "last_epoch")
+
     def __init__(
         self,
         optimizer: Optimizer,
@@ -576,166 +620,99 @@ class SequentialLR(_SchedulerOfSchedulers):
     ) -> None:
         if len(schedulers) < 1:
             raise ValueError(
-                f"{self.__class__.__name__} expects at least one scheduler, but got no scheduler."
+                f"{type(self).__name__} expects at least one scheduler, but got no scheduler."
             )
-
-        self._check_schedulers(schedulers, optimizer)
-
+        self._take(schedulers, optimizer)
         if len(milestones) != len(schedulers) - 1:
             raise ValueError(
-                "Sequential Schedulers expects number of schedulers provided to be one more "
-                f"than the number of milestone points, but got number of schedulers {len(schedulers)} and the "
-                f"number of milestones to be equal to {len(milestones)}"
+                "Sequential Schedulers expects number of schedulers provided to be one more than "
+                f"the number of milestone points, but got number of schedulers {len(schedulers)} "
+                f"and the number of milestones to be equal to {len(milestones)}"
             )
-        self._schedulers = schedulers
-        self._milestones = milestones
+        self._milestones = list(milestones)
         self.last_epoch = last_epoch + 1
-        self.optimizer = optimizer
-
-        # Reset learning rates back to initial values
-        for group in self.optimizer.param_groups:
-            _update_param_group_val(group, "lr", group["initial_lr"])
-
-        # "Undo" the step performed by other schedulers
-        self.recursive_undo()
-
-        # Perform the initial step for only the scheduler meant to run at step 0.
-        idx = bisect_right(self._milestones, 0)
-        self._schedulers[idx]._initial_step()
-
-        self._last_lr = schedulers[idx].get_last_lr()
-
-    def recursive_undo(self, sched=None) -> None:
-        scheds = self if sched is None else sched
-
-        if hasattr(scheds, "_schedulers"):
-            for s in scheds._schedulers:
-                self.recursive_undo(s)
-        elif hasattr(scheds, "last_epoch"):
-            scheds.last_epoch -= 1
+        # The inner schedulers each took their initial step when made: take those back and let
+        # only the first one start, from the initial lrs.
+        for group in optimizer.param_groups:
+            _set_group(group, "lr", group["initial_lr"])
+        for scheduler in self._schedulers:
+            _rewind(scheduler)
+        first = self._schedulers[bisect_right(self._milestones, 0)]
+        first._initial_step()
+        self._last_lr = first.get_last_lr()
 
     def step(self) -> None:  # type: ignore[override]
         self.last_epoch += 1
-        idx = bisect_right(self._milestones, self.last_epoch)
-        scheduler = self._schedulers[idx]
-        if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
-            scheduler._update_lr(0)
+        index = bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[index]
+        if index > 0 and self._milestones[index - 1] == self.last_epoch:
+            scheduler._advance(0)  # a scheduler taking over starts at its epoch 0
         else:
             scheduler.step()
-
         self._last_lr = scheduler.get_last_lr()
 
 
-class PolynomialLR(LRScheduler):
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        total_iters: int = 5,
-        power: float = 1.0,
-        last_epoch: int = -1,
-    ) -> None:
-        self.total_iters = total_iters
-        self.power = power
-        super().__init__(optimizer, last_epoch)
-
-    def get_lr(self) -> list[float | Tensor]:
-        _warn_get_lr_called_within_step(self)
-
-        if self._is_initial or self.last_epoch > self.total_iters:
-            return _param_groups_val_list(self.optimizer, "lr")
-
-        decay_factor = (
-            (1.0 - self.last_epoch / self.total_iters)
-            / (1.0 - (self.last_epoch - 1) / self.total_iters)
-        ) ** self.power
-        return [group["lr"] * decay_factor for group in self.optimizer.param_groups]
-
-    def _get_closed_form_lr(self) -> list[float | Tensor]:
-        return [
-            (
-                base_lr
-                * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
-            )
-            for base_lr in self.base_lrs
-        ]
+def _rewind(scheduler: LRScheduler) -> None:
+    """Undo the epoch count of a scheduler's initial step (of each inner one for a group)."""
+    if isinstance(scheduler, _SchedulerGroup):
+        for inner in scheduler._schedulers:
+            _rewind(inner)
+    else:
+        scheduler.last_epoch -= 1
 
 
-class CosineAnnealingLR(LRScheduler):
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        T_max: int,
-        eta_min: float = 0.0,
-        last_epoch: int = -1,
-    ) -> None:
-        self.T_max = T_max
-        self.eta_min = eta_min
-        super().__init__(optimizer, last_epoch)
+class ChainedScheduler(_SchedulerGroup):
+    """Steps every scheduler in turn: their changes to the lr compound."""
 
-    def get_lr(self) -> list[float | Tensor]:
-        _warn_get_lr_called_within_step(self)
+    _fields = ("_last_lr",)
 
-        if self._is_initial:
-            return _param_groups_val_list(self.optimizer, "lr")
-        elif self._step_count == 1 and self.last_epoch > 0:
-            return [
-                self.eta_min
-                + (base_lr - self.eta_min)
-                * (1 + math.cos((self.last_epoch) * math.pi / self.T_max))
-                / 2
-                for base_lr, group in zip(self.base_lrs, self.optimizer.param_groups, strict=True)
-            ]
-        elif (self.last_epoch - 1 - self.T_max) % (2 * self.T_max) == 0:
-            return [
-                group["lr"] + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
-                for base_lr, group in zip(self.base_lrs, self.optimizer.param_groups, strict=True)
-            ]
-        return [
-            (1 + math.cos(math.pi * self.last_epoch / self.T_max))
-            / (1 + math.cos(math.pi * (self.last_epoch - 1) / self.T_max))
-            * (group["lr"] - self.eta_min)
-            + self.eta_min
-            for group in self.optimizer.param_groups
-        ]
-
-    def _get_closed_form_lr(self) -> list[float | Tensor]:
-        return [
-            self.eta_min
-            + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
-            for base_lr in self.base_lrs
-        ]
-
-
-class ChainedScheduler(_SchedulerOfSchedulers):
     def __init__(
         self, schedulers: Sequence[LRScheduler], optimizer: Optimizer | None = None
     ) -> None:
         if len(schedulers) < 1:
             raise ValueError(
-                f"{self.__class__.__name__} expects at least one scheduler to be chained, but got no scheduler."
+                f"{type(self).__name__} expects at least one scheduler to be chained, but got "
+                "no scheduler."
             )
-
-        optimizer = optimizer or schedulers[0].optimizer
-        self._check_schedulers(schedulers, optimizer)
-        self._schedulers = schedulers
-        self.optimizer = optimizer
-        self._last_lr = _param_groups_val_list(self._schedulers[-1].optimizer, "lr")
+        self._take(schedulers, optimizer or schedulers[0].optimizer)
+        self._last_lr = self._current_lrs()
 
     def step(self) -> None:  # type: ignore[override]
         for scheduler in self._schedulers:
             scheduler.step()
-        self._last_lr = _param_groups_val_list(self._schedulers[-1].optimizer, "lr")
+        self._last_lr = self._current_lrs()
 
 
+# -- lr driven by a metric ----------------------------------------------------------------------------
 class ReduceLROnPlateau(LRScheduler):
+    """lr times `factor` when the metric has not improved for more than `patience` steps."""
+
+    _fields = (
+        "_last_lr",
+        "best",
+        "cooldown",
+        "cooldown_counter",
+        "default_min_lr",
+        "eps",
+        "factor",
+        "last_epoch",
+        "min_lrs",
+        "mode",
+        "mode_worse",
+        "num_bad_epochs",
+        "patience",
+        "threshold",
+        "threshold_mode",
+    )
+
     def __init__(
         self,
         optimizer: Optimizer,
-        mode: Literal["min", "max"] = "min",
+        mode: str = "min",
         factor: float = 0.1,
         patience: int = 10,
         threshold: float = 1e-4,
-        threshold_mode: Literal["rel", "abs"] = "rel",
+        threshold_mode: str = "rel",
         cooldown: int = 0,
         min_lr: list[float] | float = 0,
         eps: float = 1e-8,
@@ -743,126 +720,131 @@ class ReduceLROnPlateau(LRScheduler):
         if factor >= 1.0:
             raise ValueError("Factor should be < 1.0.")
         self.factor = factor
-
-        # Attach optimizer
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
-        self.optimizer = optimizer
-
+        self.optimizer = _require_optimizer(optimizer)
+        groups = len(optimizer.param_groups)
         if isinstance(min_lr, (list, tuple)):
-            if len(min_lr) != len(optimizer.param_groups):
-                raise ValueError(
-                    f"expected {len(optimizer.param_groups)} min_lrs, got {len(min_lr)}"
-                )
+            if len(min_lr) != groups:
+                raise ValueError(f"expected {groups} min_lrs, got {len(min_lr)}")
             self.default_min_lr = None
             self.min_lrs = list(min_lr)
         else:
             self.default_min_lr = min_lr
-            self.min_lrs = [min_lr] * len(optimizer.param_groups)
-
+            self.min_lrs = [min_lr] * groups
         self.patience = patience
         self.cooldown = cooldown
         self.eps = eps
         self.last_epoch = 0
-        self._last_lr = _param_groups_val_list(self.optimizer, "lr")
-        self._init_is_better(mode=mode, threshold=threshold, threshold_mode=threshold_mode)
-        self._reset()
-
-    def _reset(self) -> None:
+        self._last_lr = self._current_lrs()
+        self._set_mode(mode, threshold, threshold_mode)
         self.best = self.mode_worse
         self.cooldown_counter = 0
         self.num_bad_epochs = 0
 
-    def step(self, metrics: SupportsFloat, epoch=None) -> None:  # type: ignore[override]
-        # convert `metrics` to float, in case it's a zero-dim Tensor
-        current = float(metrics)
-        if epoch is None:
-            epoch = self.last_epoch + 1
-        else:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
-        self.last_epoch = epoch
-
-        if self._is_better(current, self.best):
-            self.best = current
-            self.num_bad_epochs = 0
-        else:
-            self.num_bad_epochs += 1
-
-        if self.in_cooldown:
-            self.cooldown_counter -= 1
-            self.num_bad_epochs = 0  # ignore any bad epochs in cooldown
-
-        if self.num_bad_epochs > self.patience:
-            self._reduce_lr(epoch)
-            self.cooldown_counter = self.cooldown
-            self.num_bad_epochs = 0
-
-        self._last_lr = _param_groups_val_list(self.optimizer, "lr")
-
-    def _reduce_lr(self, epoch) -> None:
-        if len(self.optimizer.param_groups) != len(self.min_lrs):
-            if self.default_min_lr is None:
-                raise RuntimeError(
-                    "The number of param groups in the `optimizer` "
-                    f"({len(self.optimizer.param_groups)}) differs "
-                    f"from when `ReduceLROnPlateau` was initialized "
-                    f"({len(self.min_lrs)}), usually due to a new "
-                    "param group being added to the optimizer. Please "
-                    "modify the `min_lrs` field to match the length "
-                    "of the `optimizer` param groups."
-                )
-            else:
-                self.min_lrs = [self.default_min_lr] * len(self.optimizer.param_groups)
-
-        for i, param_group in enumerate(self.optimizer.param_groups):
-            old_lr = float(param_group["lr"])
-            new_lr = max(old_lr * self.factor, self.min_lrs[i])
-            if old_lr - new_lr > self.eps:
-                _update_param_group_val(param_group, "lr", new_lr)
+    def _set_mode(self, mode: str, threshold: float, threshold_mode: str) -> None:
+        if mode not in ("min", "max"):
+            raise ValueError("mode " + mode + " is unknown!")
+        if threshold_mode not in ("rel", "abs"):
+            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
+        self.mode_worse = math.inf if mode == "min" else -math.inf
 
     @property
-    def in_cooldown(self):
+    def in_cooldown(self) -> bool:
         return self.cooldown_counter > 0
 
-    def _is_better(self, a, best):
-        if self.mode == "min" and self.threshold_mode == "rel":
-            rel_epsilon = 1.0 - self.threshold
-            return a < best * rel_epsilon
+    def _is_better(self, a: float, best: float) -> bool:
+        """Whether metric `a` improves on `best` by more than the threshold."""
+        minimise = self.mode == "min"
+        if self.threshold_mode == "rel":
+            bar = best * (1.0 - self.threshold) if minimise else best * (self.threshold + 1.0)
+        else:
+            bar = best - self.threshold if minimise else best + self.threshold
+        return a < bar if minimise else a > bar
 
-        elif self.mode == "min" and self.threshold_mode == "abs":
-            return a < best - self.threshold
+    def step(self, metrics: Any, epoch: int | None = None) -> None:  # type: ignore[override]
+        current = float(metrics)
+        if epoch is not None:
+            warnings.warn(_EPOCH_DEPRECATED, UserWarning, stacklevel=2)
+        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
+        if self._is_better(current, self.best):
+            self.best, self.num_bad_epochs = current, 0
+        else:
+            self.num_bad_epochs += 1
+        if self.in_cooldown:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0  # bad epochs in cooldown do not count
+        if self.num_bad_epochs > self.patience:
+            self._reduce()
+            self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
+        self._last_lr = self._current_lrs()
 
-        elif self.mode == "max" and self.threshold_mode == "rel":
-            rel_epsilon = self.threshold + 1.0
-            return a > best * rel_epsilon
-
-        else:  # mode == 'max' and epsilon_mode == 'abs':
-            return a > best + self.threshold
-
-    def _init_is_better(self, mode, threshold, threshold_mode) -> None:
-        if mode not in {"min", "max"}:
-            raise ValueError("mode " + mode + " is unknown!")
-        if threshold_mode not in {"rel", "abs"}:
-            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
-
-        # the worse value for the chosen mode
-        if mode == "min":
-            self.mode_worse = inf
-        else:  # mode == 'max':
-            self.mode_worse = -inf
-
-        self.mode = mode
-        self.threshold = threshold
-        self.threshold_mode = threshold_mode
+    def _reduce(self) -> None:
+        groups = self.optimizer.param_groups
+        if len(groups) != len(self.min_lrs):
+            if self.default_min_lr is None:
+                raise RuntimeError(
+                    f"The number of param groups in the `optimizer` ({len(groups)}) differs from "
+                    f"when `ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), usually due "
+                    "to a new param group being added to the optimizer. Please modify the "
+                    "`min_lrs` field to match the length of the `optimizer` param groups."
+                )
+            self.min_lrs = [self.default_min_lr] * len(groups)
+        for group, min_lr in zip(groups, self.min_lrs):
+            old = float(group["lr"])
+            new = max(old * self.factor, min_lr)
+            if old - new > self.eps:
+                _set_group(group, "lr", new)
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        self.__dict__.update(state_dict)
-        self._init_is_better(
-            mode=self.mode, threshold=self.threshold, threshold_mode=self.threshold_mode
+        super().load_state_dict(state_dict)
+        self._set_mode(self.mode, self.threshold, self.threshold_mode)
+
+
+# -- cyclical schedules -------------------------------------------------------------------------------
+def _set_momentum(group: dict, value: Any, use_beta1: bool) -> None:
+    if use_beta1:
+        group["betas"] = (value, *group["betas"][1:])
+    else:
+        group["momentum"] = value
+
+
+def _momentum_kind(optimizer: Optimizer) -> bool:
+    """Whether the optimizer's momentum is `betas[0]` (Adam) rather than `momentum` (SGD)."""
+    if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+        raise ValueError(
+            "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
         )
+    return "betas" in optimizer.defaults
+
+
+def _init_momentum(optimizer: Optimizer, maxima: list, bases: list, last_epoch: int) -> bool:
+    """Check and (for a fresh run) set each group's momentum range; return `use_beta1`."""
+    use_beta1 = _momentum_kind(optimizer)
+    if last_epoch == -1:
+        for group, high, low in zip(optimizer.param_groups, maxima, bases):
+            _set_momentum(group, high, use_beta1)
+            group["max_momentum"], group["base_momentum"] = high, low
+    return use_beta1
 
 
 class CyclicLR(LRScheduler):
+    """lr goes up and down between `base_lr` and `max_lr` (triangle waves), momentum the other
+    way; `triangular2` halves the height each cycle, `exp_range` scales it by gamma**step."""
+
+    _fields = LRScheduler._fields + (
+        "_scale_fn_custom",
+        "base_momentums",
+        "cycle_momentum",
+        "gamma",
+        "max_lrs",
+        "max_momentums",
+        "mode",
+        "scale_mode",
+        "step_ratio",
+        "total_size",
+        "use_beta1",
+    )
+
     def __init__(
         self,
         optimizer: Optimizer,
@@ -870,234 +852,100 @@ class CyclicLR(LRScheduler):
         max_lr: float | list[float],
         step_size_up: int = 2000,
         step_size_down: int | None = None,
-        mode: Literal["triangular", "triangular2", "exp_range"] = "triangular",
+        mode: str = "triangular",
         gamma: float = 1.0,
         scale_fn: Callable[[float], float] | None = None,
-        scale_mode: Literal["cycle", "iterations"] = "cycle",
+        scale_mode: str = "cycle",
         cycle_momentum: bool = True,
         base_momentum: float = 0.8,
         max_momentum: float = 0.9,
         last_epoch: int = -1,
     ) -> None:
-        # Attach optimizer
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
-        self.optimizer = optimizer
-
-        base_lrs = _format_param("base_lr", optimizer, base_lr)
+        _require_optimizer(optimizer)
+        base_lrs = _per_group("base_lr", optimizer, base_lr)
         if last_epoch == -1:
-            for lr, group in zip(base_lrs, optimizer.param_groups, strict=True):
-                _update_param_group_val(group, "lr", lr)
-
-        self.max_lrs = _format_param("max_lr", optimizer, max_lr)
-        step_size_up = float(step_size_up)
-        step_size_down = float(step_size_down) if step_size_down is not None else step_size_up
-        self.total_size = step_size_up + step_size_down
-        self.step_ratio = step_size_up / self.total_size
-
-        if mode not in ["triangular", "triangular2", "exp_range"] and scale_fn is None:
+            for group, lr in zip(optimizer.param_groups, base_lrs):
+                _set_group(group, "lr", lr)
+        self.max_lrs = _per_group("max_lr", optimizer, max_lr)
+        up = float(step_size_up)
+        down = float(step_size_down) if step_size_down is not None else up
+        self.total_size = up + down
+        self.step_ratio = up / self.total_size
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
             raise ValueError("mode is invalid and scale_fn is None")
-
         self.mode = mode
         self.gamma = gamma
-
-        self._scale_fn_ref: Callable[[float], float]
         self._scale_fn_custom = scale_fn
         self.scale_mode = scale_mode
-        self._init_scale_fn()
-
+        if scale_fn is None:
+            self.scale_mode = "iterations" if mode == "exp_range" else "cycle"
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
-            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError(
-                    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
-                )
-
-            self.use_beta1 = "betas" in self.optimizer.defaults
-            self.base_momentums = _format_param("base_momentum", optimizer, base_momentum)
-            self.max_momentums = _format_param("max_momentum", optimizer, max_momentum)
-            if last_epoch == -1:
-                for m_momentum, b_momentum, group in zip(
-                    self.max_momentums,
-                    self.base_momentums,
-                    optimizer.param_groups,
-                    strict=True,
-                ):
-                    if self.use_beta1:
-                        group["betas"] = (m_momentum, *group["betas"][1:])
-                    else:
-                        group["momentum"] = m_momentum
-                    group["max_momentum"] = m_momentum
-                    group["base_momentum"] = b_momentum
-
+            self.base_momentums = _per_group("base_momentum", optimizer, base_momentum)
+            self.max_momentums = _per_group("max_momentum", optimizer, max_momentum)
+            self.use_beta1 = _init_momentum(
+                optimizer, self.max_momentums, self.base_momentums, last_epoch
+            )
         super().__init__(optimizer, last_epoch)
         self.base_lrs = base_lrs
 
-    def _init_scale_fn(self) -> None:
-        if self._scale_fn_custom is not None:
-            return
-        if self.mode == "triangular":
-            self._scale_fn_ref = self._triangular_scale_fn
-            self.scale_mode = "cycle"
-        elif self.mode == "triangular2":
-            self._scale_fn_ref = self._triangular2_scale_fn
-            self.scale_mode = "cycle"
-        elif self.mode == "exp_range":
-            self._scale_fn_ref = partial(self._exp_range_scale_fn, self.gamma)
-            self.scale_mode = "iterations"
-
-    def scale_fn(self, x) -> float:
+    def scale_fn(self, x: float) -> float:
         if self._scale_fn_custom is not None:
             return self._scale_fn_custom(x)
-        else:
-            return self._scale_fn_ref(x)  # static method
-
-    @staticmethod
-    def _triangular_scale_fn(x: float) -> float:
+        if self.mode == "triangular2":
+            return 1 / (2.0 ** (x - 1))
+        if self.mode == "exp_range":
+            return self.gamma**x
         return 1.0
 
-    @staticmethod
-    def _triangular2_scale_fn(x: float) -> float:
-        return 1 / (2.0 ** (x - 1))
-
-    @staticmethod
-    def _exp_range_scale_fn(gamma: float, x: float) -> float:
-        return gamma**x
-
-    def get_lr(self) -> list[float | Tensor]:
-        _warn_get_lr_called_within_step(self)
-
-        cycle = math.floor(1 + self.last_epoch / self.total_size)
-        x = 1.0 + self.last_epoch / self.total_size - cycle
+    def _rule(self) -> list[Any]:
+        position = self.last_epoch / self.total_size  # in cycles
+        cycle = math.floor(1 + position)
+        x = 1.0 + position - cycle  # fraction of the current cycle
         if x <= self.step_ratio:
-            scale_factor = x / self.step_ratio
+            height = x / self.step_ratio
         else:
-            scale_factor = (x - 1) / (self.step_ratio - 1)
-
-        lrs = []
-        for base_lr, max_lr in zip(self.base_lrs, self.max_lrs, strict=True):
-            base_height = (max_lr - base_lr) * scale_factor
-            if self.scale_mode == "cycle":
-                lr = base_lr + base_height * self.scale_fn(cycle)
-            else:
-                lr = base_lr + base_height * self.scale_fn(self.last_epoch)
-            lrs.append(lr)
-
+            height = (x - 1) / (self.step_ratio - 1)
+        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
+        lrs = [
+            base + (high - base) * height * scale for base, high in zip(self.base_lrs, self.max_lrs)
+        ]
         if self.cycle_momentum:
-            momentums = []
-            for base_momentum, max_momentum in zip(
-                self.base_momentums, self.max_momentums, strict=True
+            for group, low, high in zip(
+                self.optimizer.param_groups, self.base_momentums, self.max_momentums
             ):
-                base_height = (max_momentum - base_momentum) * scale_factor
-                if self.scale_mode == "cycle":
-                    momentum = max_momentum - base_height * self.scale_fn(cycle)
-                else:
-                    momentum = max_momentum - base_height * self.scale_fn(self.last_epoch)
-                momentums.append(momentum)
-            for param_group, momentum in zip(self.optimizer.param_groups, momentums, strict=True):
-                if self.use_beta1:
-                    param_group["betas"] = (momentum, *param_group["betas"][1:])
-                else:
-                    param_group["momentum"] = momentum
-
+                _set_momentum(group, high - (high - low) * height * scale, self.use_beta1)
         return lrs
 
     def state_dict(self) -> dict[str, Any]:
         state = super().state_dict()
-        # We are dropping the `_scale_fn_ref` attribute because it is a
-        # `weakref.WeakMethod` and can't be pickled.
-        state.pop("_scale_fn_ref", None)
-        fn = state.pop("_scale_fn_custom")
-        state["_scale_fn_custom"] = None
-        if fn is not None and not isinstance(fn, types.FunctionType):
-            # The _scale_fn_custom will only be saved if it is a callable object
-            # and not if it is a function or lambda.
-            state["_scale_fn_custom"] = fn.__dict__.copy()
-
+        state["_scale_fn_custom"] = _callable_state(self._scale_fn_custom)
         return state
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        fn = state_dict.pop("_scale_fn_custom")
-        super().load_state_dict(state_dict)
-        if fn is not None:
-            self._scale_fn_custom.__dict__.update(fn)
-        self._init_scale_fn()
+        fn_state = state_dict.get("_scale_fn_custom")
+        super().load_state_dict({k: v for k, v in state_dict.items() if k != "_scale_fn_custom"})
+        _restore_callable_state(self._scale_fn_custom, fn_state)
 
 
-class CosineAnnealingWarmRestarts(LRScheduler):
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        T_0: int,
-        T_mult: int = 1,
-        eta_min: float = 0.0,
-        last_epoch: int = -1,
-    ) -> None:
-        if T_0 <= 0 or not isinstance(T_0, int):
-            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
-        if T_mult < 1 or not isinstance(T_mult, int):
-            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
-        if not isinstance(eta_min, (float, int)):
-            raise ValueError(
-                f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}"
-            )
-        self.T_0 = T_0
-        self.T_i = T_0
-        self.T_mult = T_mult
-        self.eta_min = eta_min
-        self.T_cur = last_epoch
-        super().__init__(optimizer, last_epoch)
-
-    def get_lr(self) -> list[float | Tensor]:
-        _warn_get_lr_called_within_step(self)
-
-        return [
-            self.eta_min
-            + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
-            for base_lr in self.base_lrs
-        ]
-
-    def step(self, epoch=None) -> None:
-        if epoch is None and self.last_epoch < 0:
-            epoch = 0
-
-        if epoch is None:
-            epoch = self.last_epoch + 1
-            self.T_cur = self.T_cur + 1
-            if self.T_cur >= self.T_i:
-                self.T_cur = self.T_cur % self.T_i
-                self.T_i = self.T_i * self.T_mult
-        else:
-            if epoch < 0:
-                raise ValueError(f"Expected non-negative epoch, but got {epoch}")
-            if epoch >= self.T_0:
-                if self.T_mult == 1:
-                    self.T_cur = epoch % self.T_0
-                else:
-                    n = int(math.log((epoch / self.T_0 * (self.T_mult - 1) + 1), self.T_mult))
-                    self.T_cur = epoch - self.T_0 * (self.T_mult**n - 1) / (self.T_mult - 1)
-                    self.T_i = self.T_0 * self.T_mult ** (n)
-            else:
-                self.T_i = self.T_0
-                self.T_cur = epoch
-        self.last_epoch = math.floor(epoch)
-
-        with _enable_get_lr_call(self):
-            for param_group, lr in zip(self.optimizer.param_groups, self.get_lr(), strict=True):
-                _update_param_group_val(param_group, "lr", lr)
-
-        self._last_lr = _param_groups_val_list(self.optimizer, "lr")
-
-
-class _SchedulePhase(TypedDict):
-    end_step: float
-    start_lr: str
-    end_lr: str
-    start_momentum: str
-    end_momentum: str
+def _anneal(strategy: str, start: Any, end: Any, pct: float) -> Any:
+    if strategy == "cos":
+        return _cosine(end, start, pct)
+    return (end - start) * pct + start
 
 
 class OneCycleLR(LRScheduler):
+    """The 1cycle policy: lr from max_lr/div_factor up to max_lr, then down to
+    initial/final_div_factor (with `three_phase`, back to the initial lr first)."""
+
+    _fields = LRScheduler._fields + (
+        "_anneal_func_type",
+        "_schedule_phases",
+        "cycle_momentum",
+        "total_steps",
+        "use_beta1",
+    )
+
     def __init__(
         self,
         optimizer: Optimizer,
@@ -1106,7 +954,7 @@ class OneCycleLR(LRScheduler):
         epochs: int | None = None,
         steps_per_epoch: int | None = None,
         pct_start: float = 0.3,
-        anneal_strategy: Literal["cos", "linear"] = "cos",
+        anneal_strategy: str = "cos",
         cycle_momentum: bool = True,
         base_momentum: float | list[float] = 0.85,
         max_momentum: float | list[float] = 0.95,
@@ -1115,170 +963,100 @@ class OneCycleLR(LRScheduler):
         three_phase: bool = False,
         last_epoch: int = -1,
     ) -> None:
-        # Validate optimizer
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
-        self.optimizer = optimizer
-
-        # Validate total_steps
-        if total_steps is not None:
-            if total_steps <= 0 or not isinstance(total_steps, int):
-                raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
-            self.total_steps = total_steps
-        elif epochs is not None and steps_per_epoch is not None:
-            if not isinstance(epochs, int) or epochs <= 0:
-                raise ValueError(f"Expected positive integer epochs, but got {epochs}")
-            if not isinstance(steps_per_epoch, int) or steps_per_epoch <= 0:
-                raise ValueError(
-                    f"Expected positive integer steps_per_epoch, but got {steps_per_epoch}"
-                )
-            self.total_steps = epochs * steps_per_epoch
-        else:
-            raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
-
-        self._schedule_phases: list[_SchedulePhase]
-        if three_phase:
-            self._schedule_phases = [
-                {
-                    "end_step": float(pct_start * self.total_steps) - 1,
-                    "start_lr": "initial_lr",
-                    "end_lr": "max_lr",
-                    "start_momentum": "max_momentum",
-                    "end_momentum": "base_momentum",
-                },
-                {
-                    "end_step": float(2 * pct_start * self.total_steps) - 2,
-                    "start_lr": "max_lr",
-                    "end_lr": "initial_lr",
-                    "start_momentum": "base_momentum",
-                    "end_momentum": "max_momentum",
-                },
-                {
-                    "end_step": self.total_steps - 1,
-                    "start_lr": "initial_lr",
-                    "end_lr": "min_lr",
-                    "start_momentum": "max_momentum",
-                    "end_momentum": "max_momentum",
-                },
-            ]
-        else:
-            self._schedule_phases = [
-                {
-                    "end_step": float(pct_start * self.total_steps) - 1,
-                    "start_lr": "initial_lr",
-                    "end_lr": "max_lr",
-                    "start_momentum": "max_momentum",
-                    "end_momentum": "base_momentum",
-                },
-                {
-                    "end_step": self.total_steps - 1,
-                    "start_lr": "max_lr",
-                    "end_lr": "min_lr",
-                    "start_momentum": "base_momentum",
-                    "end_momentum": "max_momentum",
-                },
-            ]
-
-        # Validate pct_start
-        if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
+        _require_optimizer(optimizer)
+        self.total_steps = self._count_steps(total_steps, epochs, steps_per_epoch)
+        if not isinstance(pct_start, float) or not 0 <= pct_start <= 1:
             raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
-
-        # Validate anneal_strategy
-        if anneal_strategy not in ["cos", "linear"]:
+        if anneal_strategy not in ("cos", "linear"):
             raise ValueError(
                 f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}"
             )
-        else:
-            self._anneal_func_type = anneal_strategy
-
-        # Initialize learning rate variables
-        max_lrs = _format_param("max_lr", self.optimizer, max_lr)
+        self._anneal_func_type = anneal_strategy
+        self._schedule_phases = self._phases(pct_start * self.total_steps, three_phase)
+        max_lrs = _per_group("max_lr", optimizer, max_lr)
         if last_epoch == -1:
-            for idx, group in enumerate(self.optimizer.param_groups):
-                group["initial_lr"] = max_lrs[idx] / div_factor
-                group["max_lr"] = max_lrs[idx]
+            for group, high in zip(optimizer.param_groups, max_lrs):
+                group["initial_lr"] = high / div_factor
+                group["max_lr"] = high
                 group["min_lr"] = group["initial_lr"] / final_div_factor
-
-        # Initialize momentum variables
         self.cycle_momentum = cycle_momentum
-        if self.cycle_momentum:
-            if "momentum" not in self.optimizer.defaults and "betas" not in self.optimizer.defaults:
-                raise ValueError(
-                    "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
-                )
-            self.use_beta1 = "betas" in self.optimizer.defaults
-            max_momentums = _format_param("max_momentum", optimizer, max_momentum)
-            base_momentums = _format_param("base_momentum", optimizer, base_momentum)
-            if last_epoch == -1:
-                for m_momentum, b_momentum, group in zip(
-                    max_momentums, base_momentums, optimizer.param_groups, strict=True
-                ):
-                    if self.use_beta1:
-                        group["betas"] = (m_momentum, *group["betas"][1:])
-                    else:
-                        group["momentum"] = m_momentum
-                    group["max_momentum"] = m_momentum
-                    group["base_momentum"] = b_momentum
-
+        if cycle_momentum:
+            maxima = _per_group("max_momentum", optimizer, max_momentum)
+            bases = _per_group("base_momentum", optimizer, base_momentum)
+            self.use_beta1 = _init_momentum(optimizer, maxima, bases, last_epoch)
         super().__init__(optimizer, last_epoch)
 
-    def _anneal_func(self, *args, **kwargs):
-        if hasattr(self, "_anneal_func_type"):
-            if self._anneal_func_type == "cos":
-                return self._annealing_cos(*args, **kwargs)
-            elif self._anneal_func_type == "linear":
-                return self._annealing_linear(*args, **kwargs)
-            else:
-                raise ValueError(f"Unknown _anneal_func_type: {self._anneal_func_type}")
-        else:
-            # For BC
-            return self.anneal_func(*args, **kwargs)  # type: ignore[attr-defined]
-
     @staticmethod
-    def _annealing_cos(start, end, pct):
-        cos_out = math.cos(math.pi * pct) + 1
-        return end + (start - end) / 2.0 * cos_out
-
-    @staticmethod
-    def _annealing_linear(start, end, pct):
-        return (end - start) * pct + start
-
-    def get_lr(self) -> list[float | Tensor]:
-        _warn_get_lr_called_within_step(self)
-
-        lrs = []
-        step_num = self.last_epoch
-
-        if step_num > self.total_steps:
+    def _count_steps(total_steps: Any, epochs: Any, steps_per_epoch: Any) -> int:
+        if total_steps is not None:
+            if not isinstance(total_steps, int) or total_steps <= 0:
+                raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
+            return total_steps
+        if epochs is None or steps_per_epoch is None:
+            raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
+        if not isinstance(epochs, int) or epochs <= 0:
+            raise ValueError(f"Expected positive integer epochs, but got {epochs}")
+        if not isinstance(steps_per_epoch, int) or steps_per_epoch <= 0:
             raise ValueError(
-                f"Tried to step {step_num} times. The specified number of total steps is {self.total_steps}"
+                f"Expected positive integer steps_per_epoch, but got {steps_per_epoch}"
             )
+        return epochs * steps_per_epoch
 
+    def _phases(self, warmup: float, three_phase: bool) -> list[dict[str, Any]]:
+        """The phases: last step of each, and the group keys of the lr/momentum at its ends."""
+
+        def phase(end: float, lrs: tuple[str, str], momenta: tuple[str, str]) -> dict[str, Any]:
+            return {
+                "end_step": end,
+                "start_lr": lrs[0],
+                "end_lr": lrs[1],
+                "start_momentum": momenta[0],
+                "end_momentum": momenta[1],
+            }
+
+        up = phase(float(warmup) - 1, ("initial_lr", "max_lr"), ("max_momentum", "base_momentum"))
+        last = self.total_steps - 1
+        if not three_phase:
+            return [up, phase(last, ("max_lr", "min_lr"), ("base_momentum", "max_momentum"))]
+        return [
+            up,
+            phase(
+                float(2 * warmup) - 2, ("max_lr", "initial_lr"), ("base_momentum", "max_momentum")
+            ),
+            phase(last, ("initial_lr", "min_lr"), ("max_momentum", "max_momentum")),
+        ]
+
+    def _rule(self) -> list[Any]:
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(
+                f"Tried to step {step} times. The specified number of total steps is "
+                f"{self.total_steps}"
+            )
+        start = 0.0
+        for current in self._schedule_phases:
+            if step <= current["end_step"] or current is self._schedule_phases[-1]:
+                break
+            start = current["end_step"]
+        pct = (step - start) / (current["end_step"] - start)
+        lrs = []
         for group in self.optimizer.param_groups:
-            start_step = 0.0
-            for i, phase in enumerate(self._schedule_phases):
-                end_step = phase["end_step"]
-                if step_num <= end_step or i == len(self._schedule_phases) - 1:
-                    pct = (step_num - start_step) / (end_step - start_step)
-                    computed_lr = self._anneal_func(
-                        group[phase["start_lr"]], group[phase["end_lr"]], pct
-                    )
-                    if self.cycle_momentum:
-                        computed_momentum = self._anneal_func(
-                            group[phase["start_momentum"]],
-                            group[phase["end_momentum"]],
-                            pct,
-                        )
-                    break
-                start_step = phase["end_step"]
-
-            lrs.append(computed_lr)  # type: ignore[possibly-undefined]
+            lrs.append(
+                _anneal(
+                    self._anneal_func_type,
+                    group[current["start_lr"]],
+                    group[current["end_lr"]],
+                    pct,
+                )
+            )
             if self.cycle_momentum:
-                if self.use_beta1:
-                    group["betas"] = (computed_momentum, *group["betas"][1:])  # type: ignore[possibly-undefined]
-                else:
-                    group["momentum"] = computed_momentum  # type: ignore[possibly-undefined]
-
+                momentum = _anneal(
+                    self._anneal_func_type,
+                    group[current["start_momentum"]],
+                    group[current["end_momentum"]],
+                    pct,
+                )
+                _set_momentum(group, momentum, self.use_beta1)
         return lrs
 
 

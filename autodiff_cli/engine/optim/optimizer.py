@@ -85,6 +85,7 @@ class Optimizer:
                 zero_param_grad(param, set_to_none)
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        self._opt_called = True  # read by the lr schedulers' "step order" warning
         loss = None
         if closure is not None:
             with enable_grad():

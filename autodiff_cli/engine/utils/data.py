@@ -1,21 +1,22 @@
 """`torch.utils.data`: datasets, samplers, the default collate and a single-process DataLoader.
 
-Follows `torch/utils/data/{dataset,sampler,dataloader}.py` and `_utils/collate.py`: the same
-batching, lengths, collate rules (tuples become lists, floats float64, ints int64) and error
-messages. Shuffling draws from the engine's generator (reproducible under `torch.manual_seed`,
-but not PyTorch's random order). `num_workers` is accepted and ignored: loading always runs in
-the calling process.
+A DataLoader is a sampler of indices, grouped into batches, each batch's samples fetched from the
+dataset and collated: tensors stacked, numbers made tensors (floats float64, ints int64), dicts
+and sequences collated field by field (tuples come out as lists). Shuffling draws from the
+engine's generator: reproducible under `torch.manual_seed`, not PyTorch's random order.
+`num_workers` is accepted and ignored: loading always runs in the calling process.
+
+Collating builds new dicts and lists; it never copies a sample object (which could run a
+script's `__reduce_ex__` or write its attributes).
 """
 
 from __future__ import annotations
 
 import bisect
-import collections.abc
-import copy
 import itertools
 import math
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -35,7 +36,6 @@ __all__ = [
     "RandomSampler",
     "Sampler",
     "SequentialSampler",
-    "StackDataset",
     "Subset",
     "SubsetRandomSampler",
     "TensorDataset",
@@ -46,28 +46,21 @@ __all__ = [
 ]
 
 
-def _rng(generator: Any) -> Any:
-    """The numpy generator behind `generator` (None: the engine's global generator)."""
+def _rng(generator: Any) -> np.random.Generator:
+    """The numpy generator to draw from: the engine's, or one seeded from `generator`."""
     if generator is None:
         return _Generator.rng
-    rng = getattr(generator, "rng", None)
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(generator, np.random.Generator):
-        return generator
     seed = getattr(generator, "initial_seed", None)
-    if callable(seed):
-        return np.random.default_rng(int(seed()) & 0xFFFFFFFFFFFFFFFF)
-    raise TypeError(f"expected a torch.Generator, but got {type(generator).__name__}")
+    if not callable(seed):
+        raise TypeError(f"expected a torch.Generator, but got {type(generator).__name__}")
+    return np.random.default_rng(int(seed()) & 0xFFFFFFFFFFFFFFFF)
 
 
-def _randperm(n: int, generator: Any) -> list[int]:
-    return [int(i) for i in _rng(generator).permutation(int(n))]
+def _permutation(n: int, generator: Any) -> list[int]:
+    return _rng(generator).permutation(int(n)).tolist()
 
 
-# -- datasets ---------------------------------------------------------------------------------
-
-
+# -- datasets -------------------------------------------------------------------------------------
 class Dataset:
     """A map-style dataset: subclasses define `__getitem__` (and usually `__len__`)."""
 
@@ -84,15 +77,12 @@ class IterableDataset(Dataset):
     def __iter__(self) -> Iterator[Any]:
         raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
 
-    def __add__(self, other: Dataset) -> ChainDataset:
-        return ChainDataset([self, other])
-
 
 class TensorDataset(Dataset):
     """Sample `i` is `tuple(t[i] for t in tensors)`; all tensors share their first dimension."""
 
     def __init__(self, *tensors: Tensor) -> None:
-        if any(tensors[0].size(0) != t.size(0) for t in tensors):
+        if any(t.size(0) != tensors[0].size(0) for t in tensors):
             raise AssertionError("Size mismatch between tensors")
         self.tensors = tensors
 
@@ -103,89 +93,28 @@ class TensorDataset(Dataset):
         return self.tensors[0].size(0)
 
 
-class StackDataset(Dataset):
-    """Zips datasets of equal length: samples are tuples (positional) or dicts (keywords)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        if args:
-            if kwargs:
-                raise ValueError(
-                    "Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) "
-                    "like input/output, but both types are given."
-                )
-            datasets: Any = args
-            parts = list(args)
-        elif kwargs:
-            datasets = kwargs
-            parts = list(kwargs.values())
-        else:
-            raise ValueError("At least one dataset should be passed")
-        self._length = len(parts[0])
-        if any(self._length != len(d) for d in parts):
-            raise ValueError("Size mismatch between datasets")
-        self.datasets = datasets
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(self.datasets, dict):
-            return {k: d[index] for k, d in self.datasets.items()}
-        return tuple(d[index] for d in self.datasets)
-
-    def __len__(self) -> int:
-        return self._length
-
-
 class ConcatDataset(Dataset):
-    """The datasets one after the other."""
-
-    @staticmethod
-    def cumsum(sequence: Iterable[Any]) -> list[int]:
-        out, total = [], 0
-        for e in sequence:
-            total += len(e)
-            out.append(total)
-        return out
+    """The datasets one after the other; `cumulative_sizes[i]` ends dataset `i`."""
 
     def __init__(self, datasets: Iterable[Dataset]) -> None:
         self.datasets = list(datasets)
         if not self.datasets:
             raise AssertionError("datasets should not be an empty iterable")
-        for d in self.datasets:
-            if isinstance(d, IterableDataset):
-                raise AssertionError("ConcatDataset does not support IterableDataset")
-        self.cumulative_sizes = self.cumsum(self.datasets)
+        if any(isinstance(d, IterableDataset) for d in self.datasets):
+            raise AssertionError("ConcatDataset does not support IterableDataset")
+        self.cumulative_sizes = list(itertools.accumulate(len(d) for d in self.datasets))
 
     def __len__(self) -> int:
         return self.cumulative_sizes[-1]
 
-    def __getitem__(self, idx: int) -> Any:
-        if idx < 0:
-            if -idx > len(self):
+    def __getitem__(self, index: int) -> Any:
+        if index < 0:
+            if -index > len(self):
                 raise ValueError("absolute value of index should not exceed dataset length")
-            idx = len(self) + idx
-        dataset_idx = bisect.bisect_right(self.cumulative_sizes, idx)
-        sample_idx = idx if dataset_idx == 0 else idx - self.cumulative_sizes[dataset_idx - 1]
-        return self.datasets[dataset_idx][sample_idx]
-
-
-class ChainDataset(IterableDataset):
-    """Iterable datasets chained one after the other."""
-
-    def __init__(self, datasets: Iterable[Dataset]) -> None:
-        self.datasets = datasets
-
-    def __iter__(self) -> Iterator[Any]:
-        for d in self.datasets:
-            if not isinstance(d, IterableDataset):
-                raise AssertionError("ChainDataset only supports IterableDataset")
-            yield from d
-
-    def __len__(self) -> int:
-        total = 0
-        for d in self.datasets:
-            if not isinstance(d, IterableDataset):
-                raise AssertionError("ChainDataset only supports IterableDataset")
-            total += len(d)
-        return total
+            index += len(self)
+        which = bisect.bisect_right(self.cumulative_sizes, index)
+        start = self.cumulative_sizes[which - 1] if which else 0
+        return self.datasets[which][index - start]
 
 
 class Subset(Dataset):
@@ -194,63 +123,50 @@ class Subset(Dataset):
     def __init__(self, dataset: Dataset, indices: Sequence[int]) -> None:
         self.dataset = dataset
         self.indices = indices
-        cls = type(self)
-        if cls.__getitem__ is not Subset.__getitem__ and cls.__getitems__ is Subset.__getitems__:
-            raise NotImplementedError(
-                f"{cls.__name__} overrides __getitem__ but not __getitems__. When subclassing "
-                "Subset and overriding __getitem__, you must also override __getitems__ to "
-                "ensure DataLoader works correctly with your custom logic. A simple "
-                "implementation:\n\ndef __getitems__(self, indices):\n"
-                "    return [self.__getitem__(idx) for idx in indices]"
-            )
 
-    def __getitem__(self, idx: Any) -> Any:
-        if isinstance(idx, list):
-            return self.dataset[[self.indices[i] for i in idx]]
-        return self.dataset[self.indices[idx]]
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, list):
+            return self.dataset[[self.indices[i] for i in index]]
+        return self.dataset[self.indices[index]]
 
     def __getitems__(self, indices: list[int]) -> list:
-        getitems = getattr(self.dataset, "__getitems__", None)
-        if callable(getitems):
-            return getitems([self.indices[i] for i in indices])
         return [self.dataset[self.indices[i]] for i in indices]
 
     def __len__(self) -> int:
         return len(self.indices)
 
 
+def _split_sizes(total: int, fractions: Sequence[float]) -> list[int]:
+    """Lengths for fractions of `total`: floors, the remainder handed out one by one."""
+    for i, fraction in enumerate(fractions):
+        if not 0 <= fraction <= 1:
+            raise ValueError(f"Fraction at index {i} is not between 0 and 1")
+    sizes = [math.floor(total * f) for f in fractions]
+    for i in range(total - sum(sizes)):
+        sizes[i % len(sizes)] += 1
+    for i, size in enumerate(sizes):
+        if size == 0:
+            warnings.warn(
+                f"Length of split at index {i} is 0. This might result in an empty dataset.",
+                stacklevel=3,
+            )
+    return sizes
+
+
 def random_split(
     dataset: Dataset, lengths: Sequence[int | float], generator: Any = None
 ) -> list[Subset]:
-    """Splits `dataset` into non-overlapping random Subsets of the given lengths or fractions."""
+    """Non-overlapping random Subsets of the given lengths, or fractions summing to 1."""
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
-        subset_lengths: list[int] = []
-        for i, frac in enumerate(lengths):
-            if frac < 0 or frac > 1:
-                raise ValueError(f"Fraction at index {i} is not between 0 and 1")
-            subset_lengths.append(math.floor(len(dataset) * frac))
-        remainder = len(dataset) - sum(subset_lengths)
-        for i in range(remainder):
-            subset_lengths[i % len(subset_lengths)] += 1
-        lengths = subset_lengths
-        for i, length in enumerate(lengths):
-            if length == 0:
-                warnings.warn(
-                    f"Length of split at index {i} is 0. This might result in an empty dataset.",
-                    stacklevel=2,
-                )
+        lengths = _split_sizes(len(dataset), lengths)
     if sum(lengths) != len(dataset):
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    indices = _randperm(sum(lengths), generator)
-    return [
-        Subset(dataset, indices[offset - length : offset])
-        for offset, length in zip(itertools.accumulate(lengths), lengths)
-    ]
+    order = _permutation(sum(lengths), generator)
+    ends = list(itertools.accumulate(lengths))
+    return [Subset(dataset, order[end - n : end]) for end, n in zip(ends, lengths)]
 
 
-# -- samplers ---------------------------------------------------------------------------------
-
-
+# -- samplers -------------------------------------------------------------------------------------
 class Sampler:
     """Yields dataset indices (or lists of them)."""
 
@@ -275,7 +191,7 @@ class SequentialSampler(Sampler):
 
 
 class RandomSampler(Sampler):
-    """A random permutation of the indices (or `num_samples` draws with replacement)."""
+    """Whole random permutations of the indices, or `num_samples` draws with replacement."""
 
     def __init__(
         self,
@@ -288,9 +204,9 @@ class RandomSampler(Sampler):
         self.replacement = replacement
         self._num_samples = num_samples
         self.generator = generator
-        if not isinstance(self.replacement, bool):
+        if not isinstance(replacement, bool):
             raise TypeError(
-                f"replacement should be a boolean value, but got replacement={self.replacement}"
+                f"replacement should be a boolean value, but got replacement={replacement}"
             )
         if not isinstance(self.num_samples, int) or self.num_samples <= 0:
             raise ValueError(
@@ -303,14 +219,11 @@ class RandomSampler(Sampler):
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self) -> Iterator[int]:
-        n = len(self.data_source)
+        n, wanted = len(self.data_source), self.num_samples
         if self.replacement:
-            rng = _rng(self.generator)
-            yield from (int(i) for i in rng.integers(0, n, self.num_samples))
-            return
-        for _ in range(self.num_samples // n):
-            yield from _randperm(n, self.generator)
-        yield from _randperm(n, self.generator)[: self.num_samples % n]
+            return iter(_rng(self.generator).integers(0, n, wanted).tolist())
+        permutations = (_permutation(n, self.generator) for _ in range(-(-wanted // n)))
+        return itertools.islice(itertools.chain.from_iterable(permutations), wanted)
 
     def __len__(self) -> int:
         return self.num_samples
@@ -324,120 +237,76 @@ class SubsetRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self) -> Iterator[Any]:
-        for i in _randperm(len(self.indices), self.generator):
-            yield self.indices[i]
+        return (self.indices[i] for i in _permutation(len(self.indices), self.generator))
 
     def __len__(self) -> int:
         return len(self.indices)
 
 
 class BatchSampler(Sampler):
-    """Groups another sampler's indices into lists of `batch_size`."""
+    """Another sampler's indices in lists of `batch_size` (the last one shorter or dropped)."""
 
     def __init__(self, sampler: Iterable[int], batch_size: int, drop_last: bool) -> None:
-        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
-            raise ValueError(
-                f"batch_size should be a positive integer value, but got batch_size={batch_size}"
-            )
-        if not isinstance(drop_last, bool):
-            raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
+        _check_batching(batch_size, drop_last)
         self.sampler = sampler
         self.batch_size = batch_size
         self.drop_last = drop_last
 
     def __iter__(self) -> Iterator[list[int]]:
-        sampler_iter = iter(self.sampler)
-        if self.drop_last:
-            for batch in zip(*[sampler_iter] * self.batch_size):
-                yield [*batch]
-        else:
-            batch = [*itertools.islice(sampler_iter, self.batch_size)]
-            while batch:
-                yield batch
-                batch = [*itertools.islice(sampler_iter, self.batch_size)]
+        indices = iter(self.sampler)
+        while batch := list(itertools.islice(indices, self.batch_size)):
+            if len(batch) < self.batch_size and self.drop_last:
+                return
+            yield batch
 
     def __len__(self) -> int:
         if self.drop_last:
             return len(self.sampler) // self.batch_size
-        return (len(self.sampler) + self.batch_size - 1) // self.batch_size
+        return -(-len(self.sampler) // self.batch_size)
 
 
-class _InfiniteConstantSampler(Sampler):
-    def __iter__(self) -> Iterator[None]:
-        while True:
-            yield None
-
-
-# -- collate ----------------------------------------------------------------------------------
-
+# -- collate --------------------------------------------------------------------------------------
 _COLLATE_ERROR = (
     "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
 )
 
 
 def default_convert(data: Any) -> Any:
-    """What the DataLoader applies to each sample when automatic batching is off."""
-    if isinstance(data, Tensor):
+    """What the DataLoader applies to each sample when automatic batching is off: numpy data
+    becomes tensors, inside dicts and sequences too (tuples come out as lists)."""
+    if isinstance(data, Tensor) or isinstance(data, (str, bytes)):
         return data
     if isinstance(data, (np.ndarray, np.generic)) and not isinstance(data, np.str_):
         return as_tensor(data)
-    if isinstance(data, collections.abc.Mapping):
-        if isinstance(data, collections.abc.MutableMapping):
-            clone = copy.copy(data)
-            clone.update({key: default_convert(data[key]) for key in data})
-            return clone
+    if isinstance(data, Mapping):
         return {key: default_convert(data[key]) for key in data}
-    if isinstance(data, tuple) and hasattr(data, "_fields"):
-        return type(data)(*(default_convert(d) for d in data))
-    if isinstance(data, tuple):
-        return [default_convert(d) for d in data]
-    if isinstance(data, collections.abc.Sequence) and not isinstance(data, (str, bytes)):
-        if isinstance(data, collections.abc.MutableSequence):
-            clone = copy.copy(data)
-            for i, d in enumerate(data):
-                clone[i] = default_convert(d)
-            return clone
-        return [default_convert(d) for d in data]
+    if isinstance(data, (list, tuple)):
+        return [default_convert(item) for item in data]
     return data
 
 
-def default_collate(batch: Any) -> Any:
-    """Stacks tensors, turns numbers into tensors and recurses into dicts, tuples and lists."""
-    elem = batch[0]
-    elem_type = type(elem)
-    if isinstance(elem, Tensor):
-        return stack(batch, 0)
-    if isinstance(elem, np.ndarray):
-        return default_collate([as_tensor(b) for b in batch])
-    if isinstance(elem, (np.bool_, np.number)):
+def default_collate(batch: Sequence[Any]) -> Any:
+    """One batch from a list of samples, by the type of the first sample."""
+    first = batch[0]
+    if isinstance(first, Tensor):
+        return stack(list(batch), 0)
+    if isinstance(first, np.ndarray):
+        return stack([as_tensor(b) for b in batch], 0)
+    if isinstance(first, (np.bool_, np.number)):
         return as_tensor(np.asarray(batch))
-    if isinstance(elem, float):
-        return _make_tensor(batch, dtype=float64)
-    if isinstance(elem, int):
-        return _make_tensor(batch)
-    if isinstance(elem, (str, bytes)):
+    if isinstance(first, float):
+        return _make_tensor(list(batch), dtype=float64)
+    if isinstance(first, int):  # bools included: they give a bool tensor
+        return _make_tensor(list(batch))
+    if isinstance(first, (str, bytes)):
         return batch
-    if isinstance(elem, collections.abc.Mapping):
-        collated = {key: default_collate([d[key] for d in batch]) for key in elem}
-        if isinstance(elem, collections.abc.MutableMapping):
-            clone = copy.copy(elem)
-            clone.update(collated)
-            return clone
-        return collated
-    if isinstance(elem, tuple) and hasattr(elem, "_fields"):
-        return elem_type(*(default_collate(samples) for samples in zip(*batch)))
-    if isinstance(elem, collections.abc.Sequence):
-        size = len(elem)
-        if not all(len(e) == size for e in batch):
+    if isinstance(first, Mapping):
+        return {key: default_collate([sample[key] for sample in batch]) for key in first}
+    if isinstance(first, (list, tuple)):
+        if any(len(sample) != len(first) for sample in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        transposed = list(zip(*batch))
-        if isinstance(elem, collections.abc.MutableSequence):
-            clone = copy.copy(elem)
-            for i, samples in enumerate(transposed):
-                clone[i] = default_collate(samples)
-            return clone
-        return [default_collate(samples) for samples in transposed]
-    raise TypeError(_COLLATE_ERROR.format(elem_type))
+        return [default_collate(field) for field in zip(*batch)]
+    raise TypeError(_COLLATE_ERROR.format(type(first)))
 
 
 def get_worker_info() -> None:
@@ -445,16 +314,53 @@ def get_worker_info() -> None:
     return None
 
 
-# -- DataLoader -------------------------------------------------------------------------------
-
-_FROZEN_ATTRIBUTES = (
-    "batch_size",
-    "batch_sampler",
-    "sampler",
-    "drop_last",
-    "dataset",
-    "persistent_workers",
+# -- DataLoader -----------------------------------------------------------------------------------
+_FROZEN = frozenset(
+    {"batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers"}
 )
+
+
+def _check_worker_options(
+    num_workers: int, timeout: float, prefetch_factor: int | None, persistent_workers: bool
+) -> None:
+    """PyTorch's checks of the multiprocessing options (which then have no effect here)."""
+    if num_workers < 0:
+        raise ValueError(
+            "num_workers option should be non-negative; "
+            "use num_workers=0 to disable multiprocessing."
+        )
+    if timeout < 0:
+        raise ValueError("timeout option should be non-negative")
+    if num_workers == 0 and prefetch_factor is not None:
+        raise ValueError(
+            "prefetch_factor option could only be specified in multiprocessing."
+            "let num_workers > 0 to enable multiprocessing, otherwise set prefetch_factor "
+            "to None."
+        )
+    if prefetch_factor is not None and prefetch_factor < 0:
+        raise ValueError("prefetch_factor option should be non-negative")
+    if persistent_workers and num_workers == 0:
+        raise ValueError("persistent_workers option needs num_workers > 0")
+
+
+def _check_iterable_options(shuffle: Any, sampler: Any, batch_sampler: Any) -> None:
+    """An IterableDataset gives its own order: no shuffle, sampler or batch_sampler."""
+    given = [("shuffle", shuffle)] if shuffle not in (None, False) else []
+    given += [(n, v) for n, v in (("sampler", sampler), ("batch_sampler", batch_sampler)) if v]
+    for name, value in given[:1]:
+        raise ValueError(
+            f"DataLoader with IterableDataset: expected unspecified {name} option, "
+            f"but got {name}={value}"
+        )
+
+
+def _check_batching(batch_size: Any, drop_last: Any) -> None:
+    if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+        raise ValueError(
+            f"batch_size should be a positive integer value, but got batch_size={batch_size}"
+        )
+    if not isinstance(drop_last, bool):
+        raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
 
 
 class DataLoader:
@@ -482,53 +388,11 @@ class DataLoader:
         in_order: bool = True,
     ) -> None:
         object.__setattr__(self, "_initialized", False)
-        if num_workers < 0:
-            raise ValueError(
-                "num_workers option should be non-negative; "
-                "use num_workers=0 to disable multiprocessing."
-            )
-        if timeout < 0:
-            raise ValueError("timeout option should be non-negative")
-        if num_workers == 0 and prefetch_factor is not None:
-            raise ValueError(
-                "prefetch_factor option could only be specified in multiprocessing."
-                "let num_workers > 0 to enable multiprocessing, otherwise set prefetch_factor "
-                "to None."
-            )
-        if num_workers > 0 and prefetch_factor is None:
-            prefetch_factor = 2
-        elif prefetch_factor is not None and prefetch_factor < 0:
-            raise ValueError("prefetch_factor option should be non-negative")
-        if persistent_workers and num_workers == 0:
-            raise ValueError("persistent_workers option needs num_workers > 0")
-        self.dataset = dataset
-        self.num_workers = num_workers
-        self.prefetch_factor = prefetch_factor
-        self.pin_memory = pin_memory
-        self.pin_memory_device = pin_memory_device
-        self.timeout = timeout
-        self.worker_init_fn = worker_init_fn
-        self.multiprocessing_context = multiprocessing_context
-        self.in_order = in_order
-        self._iterable = isinstance(dataset, IterableDataset)
-        if self._iterable:
-            if shuffle not in {False, None}:
-                raise ValueError(
-                    "DataLoader with IterableDataset: expected unspecified shuffle option, "
-                    f"but got shuffle={shuffle}"
-                )
-            if sampler is not None:
-                raise ValueError(
-                    "DataLoader with IterableDataset: expected unspecified sampler option, "
-                    f"but got sampler={sampler}"
-                )
-            if batch_sampler is not None:
-                raise ValueError(
-                    "DataLoader with IterableDataset: expected unspecified batch_sampler "
-                    f"option, but got batch_sampler={batch_sampler}"
-                )
-        else:
-            shuffle = bool(shuffle)
+        _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers)
+        iterable = isinstance(dataset, IterableDataset)
+        if iterable:
+            _check_iterable_options(shuffle, sampler, batch_sampler)
+        shuffle = bool(shuffle)
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
         if batch_sampler is not None:
@@ -537,119 +401,111 @@ class DataLoader:
                     "batch_sampler option is mutually exclusive with batch_size, shuffle, "
                     "sampler, and drop_last"
                 )
-            batch_size = None
-            drop_last = False
+            batch_size, drop_last = None, False
         elif batch_size is None and drop_last:
             raise ValueError(
                 "batch_size=None option disables auto-batching and is mutually exclusive with "
                 "drop_last"
             )
-        if sampler is None:
-            if self._iterable:
-                sampler = _InfiniteConstantSampler()
-            elif shuffle:
-                sampler = RandomSampler(dataset, generator=generator)
-            else:
-                sampler = SequentialSampler(dataset)
-        if batch_size is not None and batch_sampler is None:
-            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        if sampler is None and not iterable:
+            sampler = (
+                RandomSampler(dataset, generator=generator)
+                if shuffle
+                else SequentialSampler(dataset)
+            )
+        if batch_size is not None:
+            _check_batching(batch_size, drop_last)
+            if not iterable:
+                batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        self.dataset = dataset
         self.batch_size = batch_size
         self.drop_last = drop_last
         self.sampler = sampler
         self.batch_sampler = batch_sampler
         self.generator = generator
-        if collate_fn is None:
-            collate_fn = default_collate if batch_sampler is not None else default_convert
-        self.collate_fn = collate_fn
+        self.num_workers = num_workers
+        self.prefetch_factor = 2 if num_workers > 0 and prefetch_factor is None else prefetch_factor
+        self.pin_memory = pin_memory
+        self.pin_memory_device = pin_memory_device
+        self.timeout = timeout
+        self.worker_init_fn = worker_init_fn
+        self.multiprocessing_context = multiprocessing_context
+        self.in_order = in_order
         self.persistent_workers = persistent_workers
+        batched = batch_size is not None or batch_sampler is not None
+        self.collate_fn = collate_fn or (default_collate if batched else default_convert)
         object.__setattr__(self, "_initialized", True)
 
-    def __setattr__(self, attr: str, val: Any) -> None:
-        if self._initialized and attr in _FROZEN_ATTRIBUTES:
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self._initialized and name in _FROZEN:
             raise ValueError(
-                f"{attr} attribute should not be set after {type(self).__name__} is initialized"
+                f"{name} attribute should not be set after {type(self).__name__} is initialized"
             )
-        object.__setattr__(self, attr, val)
+        object.__setattr__(self, name, value)
 
-    @property
-    def _auto_collation(self) -> bool:
-        return self.batch_sampler is not None
+    def _batches(self) -> Iterator[Any]:
+        """The collated batches of one pass (samples, when batching is off)."""
+        collate = self.collate_fn
+        if isinstance(self.dataset, IterableDataset):
+            samples = iter(self.dataset)
+            if self.batch_size is None:
+                yield from (collate(sample) for sample in samples)
+                return
+            while batch := list(itertools.islice(samples, self.batch_size)):
+                if len(batch) < self.batch_size and self.drop_last:
+                    return
+                yield collate(batch)
+            return
+        if self.batch_sampler is None:
+            yield from (collate(self.dataset[index]) for index in self.sampler)
+            return
+        for indices in self.batch_sampler:
+            yield collate([self.dataset[index] for index in indices])
 
-    @property
-    def _index_sampler(self) -> Any:
-        return self.batch_sampler if self._auto_collation else self.sampler
+    def __iter__(self) -> _LoaderIterator:
+        return _LoaderIterator(self._batches(), len(self) if self._has_len() else None)
 
-    def __iter__(self) -> _SingleProcessDataLoaderIter:
-        return _SingleProcessDataLoaderIter(self)
+    def _has_len(self) -> bool:
+        try:
+            len(self)
+        except TypeError:
+            return False
+        return True
 
     def __len__(self) -> int:
-        if self._iterable:
+        if isinstance(self.dataset, IterableDataset):
             length = len(self.dataset)
-            if self.batch_size is not None:
-                if self.drop_last:
-                    return length // self.batch_size
-                return math.ceil(length / self.batch_size)
-            return length
-        return len(self._index_sampler)
+            if self.batch_size is None:
+                return length
+            if self.drop_last:
+                return length // self.batch_size
+            return -(-length // self.batch_size)
+        return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
 
 
-class _SingleProcessDataLoaderIter:
-    """One pass over a DataLoader."""
+class _LoaderIterator:
+    """One pass over a DataLoader (an iterator that also knows its length)."""
 
-    def __init__(self, loader: DataLoader) -> None:
-        self._dataset = loader.dataset
-        self._auto_collation = loader._auto_collation
-        self._drop_last = loader.drop_last
-        self._index_sampler = loader._index_sampler
-        self._collate_fn = loader.collate_fn
-        self._sampler_iter = iter(self._index_sampler)
-        self._num_yielded = 0
-        self._dataset_iter = iter(self._dataset) if loader._iterable else None
-        self._ended = False
+    def __init__(self, batches: Iterator[Any], length: int | None) -> None:
+        self._batches = batches
+        self._length = length
 
-    def __iter__(self) -> _SingleProcessDataLoaderIter:
+    def __iter__(self) -> _LoaderIterator:
         return self
 
-    def _fetch(self, index: Any) -> Any:
-        if self._dataset_iter is not None:
-            if self._ended:
-                raise StopIteration
-            if not self._auto_collation:
-                return self._collate_fn(next(self._dataset_iter))
-            data = []
-            for _ in index:
-                try:
-                    data.append(next(self._dataset_iter))
-                except StopIteration:
-                    self._ended = True
-                    break
-            if not data or (self._drop_last and len(data) < len(index)):
-                raise StopIteration
-            return self._collate_fn(data)
-        if not self._auto_collation:
-            return self._collate_fn(self._dataset[index])
-        getitems = getattr(self._dataset, "__getitems__", None)
-        if getitems:
-            data = getitems(index)
-        else:
-            data = [self._dataset[idx] for idx in index]
-        return self._collate_fn(data)
-
     def __next__(self) -> Any:
-        data = self._fetch(next(self._sampler_iter))
-        self._num_yielded += 1
-        return data
+        return next(self._batches)
 
     def __len__(self) -> int:
-        return len(self._index_sampler)
+        if self._length is None:
+            raise TypeError("this DataLoader's dataset has no len()")
+        return self._length
 
 
-for _cls in (Dataset, IterableDataset, TensorDataset, StackDataset, ConcatDataset):
-    _cls.__module__ = "torch.utils.data.dataset"
-for _cls in (ChainDataset, Subset):
+for _cls in (Dataset, IterableDataset, TensorDataset, ConcatDataset, Subset):
     _cls.__module__ = "torch.utils.data.dataset"
 for _cls in (Sampler, SequentialSampler, RandomSampler, SubsetRandomSampler, BatchSampler):
     _cls.__module__ = "torch.utils.data.sampler"
-_InfiniteConstantSampler.__module__ = "torch.utils.data.dataloader"
 DataLoader.__module__ = "torch.utils.data.dataloader"
-_SingleProcessDataLoaderIter.__module__ = "torch.utils.data.dataloader"
+_LoaderIterator.__module__ = "torch.utils.data.dataloader"
+del _cls
