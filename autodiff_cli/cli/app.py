@@ -20,6 +20,10 @@ def main() -> None:
     # A graph is many small objects that live until backward: collecting the young generation
     # every 700 allocations (the default) costs a third of a scalar op's time.
     gc.set_threshold(*GC_THRESHOLDS)
+    from autodiff_cli.cli.isolation import isolation_available, limit_blas_threads
+
+    if isolation_available():  # before numpy loads: children cannot start BLAS threads
+        limit_blas_threads()
     from autodiff_cli.cli.fast_path import try_fast_grad
 
     status = try_fast_grad(sys.argv[1:])

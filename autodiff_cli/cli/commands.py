@@ -42,9 +42,54 @@ DebugOption = Annotated[
 PlainOption = Annotated[
     bool, typer.Option("--plain", help="No colours or styling (as NO_COLOR=1 does).")
 ]
+MAX_TIMEOUT = 1e6  # seconds (11.5 days): a larger --timeout is a typo, not a wish
+
+
+def _check_timeout(value: Optional[float]) -> Optional[float]:  # noqa: UP045
+    """--timeout must be a finite number of seconds above 0 (`nan`, `inf`, `0` are refused)."""
+    if value is not None and not (0 < value <= MAX_TIMEOUT):  # False for nan
+        raise typer.BadParameter(f"must be more than 0 and at most {MAX_TIMEOUT:g} seconds")
+    return value
+
+
+def _check_size(value: Optional[str]) -> Optional[int]:  # noqa: UP045
+    """A size option: `512M`, `2G`, `64MB` or bytes."""
+    if value is None:
+        return None
+    from autodiff_cli.cli.isolation import parse_size
+
+    try:
+        return parse_size(value)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+
+
 TimeoutOption = Annotated[
     Optional[float],  # noqa: UP045 - Typer reads the annotation at run time on Python 3.10
-    typer.Option("--timeout", metavar="SECONDS", help="Stop after SECONDS (exit status 1)."),
+    typer.Option(
+        "--timeout",
+        metavar="SECONDS",
+        callback=_check_timeout,
+        help="Stop after SECONDS (exit status 1).",
+    ),
+]
+MaxMemoryOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--max-memory",
+        metavar="SIZE",
+        callback=_check_size,
+        help="Memory the untrusted code may use, e.g. 512M or 4G (default 2G).",
+    ),
+]
+MaxOutputOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--max-output",
+        metavar="SIZE",
+        callback=_check_size,
+        help="Output a script may print, e.g. 1M (default 64M); past it the script is stopped.",
+    ),
 ]
 AtOption = Annotated[
     list[str],
@@ -120,11 +165,23 @@ def run(
         bool,
         typer.Option("--json", help="One JSON line per script: path, ok, stdout, error, seconds."),
     ] = False,
+    max_memory: MaxMemoryOption = None,
+    max_output: MaxOutputOption = None,
+    max_script_size: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--max-script-size",
+            metavar="SIZE",
+            callback=_check_size,
+            help="Largest script file accepted (default 1M).",
+        ),
+    ] = None,
     plain: PlainOption = False,
     debug: DebugOption = False,
 ) -> None:
-    """Run scripts, each in a fresh namespace; stdout is what they print, errors go to stderr."""
-    from autodiff_cli.cli.run_cmd import RunOptions, run_paths
+    """Run scripts, each in a fresh namespace and its own locked-down process; stdout is what
+    they print, errors go to stderr."""
+    from autodiff_cli.cli.run_cmd import DEFAULT_MAX_SCRIPT_SIZE, RunOptions, run_paths
 
     plain_output(plain)
     options = RunOptions(
@@ -134,6 +191,9 @@ def run(
         max_elements=max_elements,
         as_json=as_json,
         debug=debug,
+        max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
+        max_output=max_output,  # type: ignore[arg-type]
+        max_script_size=max_script_size or DEFAULT_MAX_SCRIPT_SIZE,  # type: ignore[arg-type]
     )
     raise typer.Exit(run_paths(files, options))
 

@@ -1,14 +1,16 @@
 """`autodiff run PATH... | -`: run scripts, each in a fresh namespace.
 
-Scripts run in this process, their output streaming, unless `--jobs`, `--timeout` or `--json`
-ask otherwise: with `--json` each script's output is captured; with `--jobs N` or `--timeout`
-each script runs in a worker process (killed when its time is up), and outputs are printed in
-the order of the files.
+Each script runs in its own child process (`isolation`), forked from this warm one, locked down
+and killed at its deadline; up to `--jobs` at once, their outputs printed in the order of the
+files. Alone and without `--json`, a script's output streams as it comes. Where processes cannot
+be forked (or `AUTODIFF_ISOLATION=0`), scripts run one after the other in this process.
 """
 
 from __future__ import annotations
 
 import io
+import os
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -17,11 +19,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from autodiff_cli.cli.isolation import write_text
 from autodiff_cli.cli.terminal import print_error
 
 STDIN_NAME = "<stdin>"
 SCRIPT_SUFFIXES = (".py", ".ad")
 SKIPPED = "skipped: an earlier script failed (--fail-fast)"
+DEFAULT_MAX_SCRIPT_SIZE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -49,44 +53,81 @@ class RunOptions:
     max_elements: int | None = None
     as_json: bool = False
     debug: bool = False
+    max_memory: int | None = None  # bytes; None: the default (2 GiB)
+    max_output: int | None = None  # bytes per script; None: the default (64 MiB)
+    max_script_size: int = DEFAULT_MAX_SCRIPT_SIZE
 
 
 class UsageError(Exception):
     """A path that cannot be read: reported before any script runs, exit status 2."""
 
 
-def read_script(path: str) -> Script:
-    """The script's bytes: the language decodes them, so bad bytes get a located syntax error."""
+def read_script(path: str, max_size: int = DEFAULT_MAX_SCRIPT_SIZE) -> Script:
+    """The script's bytes (the language decodes them, so bad bytes get a located syntax error).
+
+    Only a regular file (or stdin) of at most `max_size` bytes: a FIFO, a device or a directory
+    is a usage error, never a hang.
+    """
     if path == "-":
-        data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+        data = sys.stdin.buffer.read(max_size + 1) if sys.stdin is not None else b""
+        _check_size(STDIN_NAME, len(data), max_size)
         return Script(STDIN_NAME, data)
     try:
-        with open(path, "rb") as handle:
-            return Script(path, handle.read())
+        info = os.stat(path)
     except FileNotFoundError:
         raise UsageError(f"autodiff run: error: file not found: {path}") from None
-    except IsADirectoryError:
-        raise UsageError(f"autodiff run: error: is a directory, not a script: {path}") from None
     except OSError as error:
         raise UsageError(f"autodiff run: error: cannot read {path}: {error.strerror}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise UsageError(f"autodiff run: error: is a directory, not a script: {path}")
+    if not stat.S_ISREG(info.st_mode):
+        raise UsageError(f"autodiff run: error: not a regular file: {path}")
+    _check_size(path, info.st_size, max_size)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_size + 1)
+    except OSError as error:
+        raise UsageError(f"autodiff run: error: cannot read {path}: {error.strerror}") from None
+    _check_size(path, len(data), max_size)
+    return Script(path, data)
+
+
+def _check_size(name: str, size: int, max_size: int) -> None:
+    if size > max_size:
+        raise UsageError(
+            f"autodiff run: error: {name} is larger than {max_size} bytes (--max-script-size)"
+        )
 
 
 def expand_paths(paths: list[str]) -> list[str]:
-    """Files as given; a directory becomes the *.py and *.ad files below it, sorted."""
+    """Files as given; a directory becomes the *.py and *.ad files below it, sorted. A symbolic
+    link found in a directory that leads outside it is skipped (with a note on stderr): only a
+    file named on the command line may live elsewhere."""
     files: list[str] = []
     for path in paths:
         if path != "-" and Path(path).is_dir():
-            found = sorted(
-                str(item)
-                for item in Path(path).rglob("*")
-                if item.suffix in SCRIPT_SUFFIXES and item.is_file()
-            )
+            found = _scripts_in(Path(path))
             if not found:
                 raise UsageError(f"autodiff run: error: no *.py or *.ad scripts in {path}")
             files.extend(found)
         else:
             files.append(path)
     return files
+
+
+def _scripts_in(folder: Path) -> list[str]:
+    root = folder.resolve()
+    found = []
+    for item in sorted(folder.rglob("*")):
+        if item.suffix not in SCRIPT_SUFFIXES:
+            continue
+        target = item.resolve()
+        if target != root and root not in target.parents:
+            print_error(f"autodiff run: skipped {item}: a symbolic link to outside {folder}")
+            continue
+        if item.is_file():
+            found.append(str(item))
+    return found
 
 
 def run_script(script: Script, *, debug: bool, stdout: Any = None) -> bool:
@@ -115,119 +156,85 @@ def _reset_engine() -> None:
         engine.reset_global_state()
 
 
-def run_captured(script: Script, *, debug: bool) -> Outcome:
-    """Run a script with its output and its error report captured as text."""
+def run_limited(script: Script, *, debug: bool, timeout: float | None) -> bool:
+    """`run_script` under the time limit: a script stopped in time gets a located error."""
+    from autodiff_cli.cli.limits import ScriptTimeout, time_limit
+
+    try:
+        with time_limit(timeout):
+            return run_script(script, debug=debug)
+    except ScriptTimeout as error:  # raised between statements, outside the script's frames
+        print_error(f"{script.name}: error\nScriptTimeout: {error}")
+        return False
+
+
+def run_captured(script: Script, *, debug: bool, timeout: float | None = None) -> Outcome:
+    """Run a script in this process with its output and its error report captured as text."""
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
     with redirect_stdout(out), redirect_stderr(err):
-        ok = run_script(script, debug=debug, stdout=out)
+        ok = run_limited(script, debug=debug, timeout=timeout)
     error = err.getvalue() or None
     return Outcome(script.name, ok, out.getvalue(), error, time.perf_counter() - start)
-
-
-KILL_GRACE = 1.0  # seconds a worker gets past --timeout to stop by itself with a located error
-
-
-def _worker(
-    script: Script, debug: bool, max_elements: int | None, timeout: float | None, connection: Any
-) -> None:
-    """Body of a worker process: run one script, send its Outcome back. The time limit applies
-    inside too, so a script stopped in time gets a located error; the parent kills it later."""
-    from autodiff_cli.cli.limits import set_max_elements, time_limit
-
-    set_max_elements(max_elements)
-    try:
-        with time_limit(timeout):
-            outcome = run_captured(script, debug=debug)
-    except KeyboardInterrupt:
-        outcome = Outcome(script.name, False, "", "KeyboardInterrupt\n", 0.0)
-    connection.send(outcome)
-    connection.close()
-
-
-def _timed_out(script: Script, seconds: float, elapsed: float) -> Outcome:
-    from autodiff_cli.cli.limits import timeout_message
-
-    message = f"{script.name}: error\nScriptTimeout: {timeout_message(seconds)}\n"
-    return Outcome(script.name, False, "", message, elapsed)
 
 
 def _skipped(script: Script) -> Outcome:
     return Outcome(script.name, False, "", f"{script.name}: {SKIPPED}\n", 0.0)
 
 
-def _crashed(script: Script, code: int | None, elapsed: float) -> Outcome:
-    message = f"{script.name}: error\nRuntimeError: the worker process died (exit code {code})\n"
-    return Outcome(script.name, False, "", message, elapsed)
+def limits_of(options: RunOptions) -> Any:
+    """The child's `isolation.Limits` for these options."""
+    from autodiff_cli.cli.isolation import DEFAULT_MAX_MEMORY, DEFAULT_MAX_OUTPUT, Limits
+
+    return Limits(
+        memory=options.max_memory or DEFAULT_MAX_MEMORY,
+        output=options.max_output or DEFAULT_MAX_OUTPUT,
+        timeout=options.timeout,
+    )
 
 
-def run_in_workers(
+def _decode(data: bytes) -> str:
+    return data.decode(getattr(sys.stdout, "encoding", None) or "utf-8", "replace")
+
+
+def outcome_of(script: Script, result: Any, *, streamed: bool) -> Outcome:
+    """An `Outcome` from a child's `ChildResult`; streamed output was printed already."""
+    stdout = "" if streamed else _decode(result.stdout)
+    error = None if streamed else (_decode(result.stderr) or None)
+    if result.problem is not None:
+        error = (error or "") + f"{script.name}: error: {result.problem}\n"
+    return Outcome(script.name, result.status == 0, stdout, error, result.seconds)
+
+
+def run_isolated(
     scripts: list[Script], options: RunOptions, report: Callable[[int, Outcome], None]
 ) -> None:
-    """Run each script in its own process, up to `options.jobs` at once; kill those that run
-    past the timeout. `report(index, outcome)` is called as each one finishes."""
-    import multiprocessing
-    from multiprocessing.connection import wait
+    """Each script in its own locked-down child, up to `--jobs` at once."""
+    from autodiff_cli.cli.isolation import run_children, warm_up
 
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    waiting = list(enumerate(scripts))
-    running: dict[Any, tuple[int, Script, Any, float]] = {}  # connection -> job
+    warm_up()
+    streamed = options.jobs == 1 and not options.as_json
     failed = False
-    try:
-        while waiting or running:
-            while waiting and len(running) < options.jobs and not (failed and options.fail_fast):
-                index, script = waiting.pop(0)
-                receiver, sender = context.Pipe(duplex=False)
-                process = context.Process(
-                    target=_worker,
-                    args=(script, options.debug, options.max_elements, options.timeout, sender),
-                    daemon=True,
-                )
-                process.start()
-                sender.close()
-                running[receiver] = (index, script, process, time.perf_counter())
-            if failed and options.fail_fast:
-                for receiver, (index, script, process, _) in list(running.items()):
-                    process.kill()
-                    process.join(5)
-                    receiver.close()
-                    del running[receiver]
-                    report(index, _skipped(script))
-                for index, script in waiting:
-                    report(index, _skipped(script))
-                return
-            ready = wait(list(running), timeout=_next_wait(running, options.timeout))
-            now = time.perf_counter()
-            for receiver in list(running):
-                index, script, process, started = running[receiver]
-                if receiver in ready:
-                    try:
-                        outcome = receiver.recv()
-                    except EOFError:
-                        process.join(1)
-                        outcome = _crashed(script, process.exitcode, now - started)
-                elif options.timeout is not None and now - started > options.timeout + KILL_GRACE:
-                    process.kill()
-                    outcome = _timed_out(script, options.timeout, now - started)
-                else:
-                    continue
-                process.join(5)
-                receiver.close()
-                del running[receiver]
-                failed = failed or not outcome.ok
-                report(index, outcome)
-    finally:
-        for _, _, process, _ in running.values():
-            process.kill()
 
+    def work(script: Script) -> Callable[[], int]:
+        return lambda: 0 if run_limited(script, debug=options.debug, timeout=options.timeout) else 1
 
-def _next_wait(running: dict, timeout: float | None) -> float | None:
-    if timeout is None:
-        return None
-    now = time.perf_counter()
-    deadline = timeout + KILL_GRACE
-    return max(0.0, min(started + deadline - now for _, _, _, started in running.values())) + 0.01
+    def done(index: int, result: Any) -> bool:
+        nonlocal failed
+        outcome = outcome_of(scripts[index], result, streamed=streamed)
+        failed = failed or not outcome.ok
+        report(index, outcome)
+        return not (failed and options.fail_fast)
+
+    results = run_children(
+        [work(script) for script in scripts],
+        limits_of(options),
+        jobs=options.jobs,
+        stream=streamed,
+        on_done=done,
+    )
+    for index in range(len(results), len(scripts)):
+        report(index, _skipped(scripts[index]))
 
 
 class OrderedPrinter:
@@ -261,7 +268,7 @@ class OrderedPrinter:
             record["seconds"] = round(outcome.seconds, 6)
             sys.stdout.write(json.dumps(record) + "\n")
         else:
-            sys.stdout.write(outcome.stdout)
+            write_text(sys.stdout, outcome.stdout)
         sys.stdout.flush()
         if outcome.error and not self.as_json:
             print_error(outcome.error)
@@ -300,7 +307,7 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
     from autodiff_cli.cli.limits import set_max_elements
 
     try:
-        scripts = [read_script(path) for path in expand_paths(paths)]
+        scripts = [read_script(path, options.max_script_size) for path in expand_paths(paths)]
     except UsageError as error:
         print_error(str(error))
         return 2
@@ -315,10 +322,12 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
             def report(index: int, outcome: Outcome) -> None:
                 printer(index, outcome)
 
-            if options.jobs > 1 or options.timeout is not None:
-                run_in_workers(scripts, options, report)
+            from autodiff_cli.cli.isolation import isolation_available
+
+            if isolation_available():
+                run_isolated(scripts, options, report)
             else:
-                run_here(scripts, options, report, advance)
+                run_here(scripts, options, report)
     except KeyboardInterrupt:
         from autodiff_cli.cli.diagnostics import exit_on_interrupt
 
@@ -331,19 +340,19 @@ def run_here(
     scripts: list[Script],
     options: RunOptions,
     report: Callable[[int, Outcome], None],
-    advance: Callable[[], None],
 ) -> None:
-    """Run the scripts one after the other in this process; output streams unless --json."""
+    """Run the scripts one after the other in this process (no fork: the language's limits
+    alone, --jobs ignored); output streams unless --json."""
     failed = False
     for index, script in enumerate(scripts):
         if failed and options.fail_fast:
             report(index, _skipped(script))
             continue
         if options.as_json:
-            outcome = run_captured(script, debug=options.debug)
+            outcome = run_captured(script, debug=options.debug, timeout=options.timeout)
         else:
             start = time.perf_counter()
-            ok = run_script(script, debug=options.debug)
+            ok = run_limited(script, debug=options.debug, timeout=options.timeout)
             outcome = Outcome(script.name, ok, "", None, time.perf_counter() - start)
         failed = failed or not outcome.ok
         report(index, outcome)
