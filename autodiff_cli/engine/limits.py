@@ -83,6 +83,36 @@ def _shape(data: Any) -> tuple:
     return getattr(data, "shape", ())
 
 
+def _extent(data: Any) -> int:
+    """The product of an input's non-zero dims: its size, except that an empty input counts
+    by the dims it still has (`(n, 0) @ (0, m)` and a sum over the 0 dim are that large)."""
+    return math.prod(d for d in _shape(data) if d)
+
+
+def _padded_count(shape: tuple, pad: Any) -> int:
+    """Elements after `pad` = (before, after) pairs from the last dim backwards."""
+    dims = list(shape)
+    for k in range(min(len(pad) // 2, len(dims))):
+        dims[-1 - k] = max(dims[-1 - k] + int(pad[2 * k]) + int(pad[2 * k + 1]), 0)
+    return math.prod(dims)
+
+
+def _reduced_count(shape: tuple, params: dict) -> int:
+    """Elements of a reduction of an empty input: its zero-size dims reduced away leave the
+    others (when a zero-size dim is kept, the output is empty)."""
+    dims = params.get("dim")
+    ndim = len(shape)
+    if dims is None:
+        reduced = set(range(ndim))
+    elif isinstance(dims, int):
+        reduced = {dims % ndim} if ndim else set()
+    else:
+        reduced = {int(d) % ndim for d in dims} if ndim else set()
+    if any(size == 0 and axis not in reduced for axis, size in enumerate(shape)):
+        return 0
+    return math.prod(size for axis, size in enumerate(shape) if axis not in reduced)
+
+
 def _matmul_count(a: tuple, b: tuple) -> int:
     if not a or not b:
         return math.prod(a) * math.prod(b)
@@ -99,6 +129,11 @@ def output_count(name: str, datas: list | tuple, params: dict | None) -> int:
         return _matmul_count(shapes[-2], shapes[-1])
     if name in _OUTER_OPS:
         return math.prod(math.prod(shape) for shape in shapes)
+    if name == "diag_embed" and shapes and shapes[0]:
+        side = shapes[0][-1] + abs(int((params or {}).get("offset", 0)))
+        return math.prod(shapes[0][:-1]) * side * side
+    if params and "pad" in params and shapes:
+        return _padded_count(shapes[0], params["pad"])
     if params:
         # `shape`: the target of expand-like ops (elsewhere the input's shape: no larger).
         count = 0
@@ -118,10 +153,13 @@ def output_count(name: str, datas: list | tuple, params: dict | None) -> int:
         return sum(math.prod(shape) for shape in shapes)
     if len(shapes) > 1 and any(shape != shapes[0] for shape in shapes):
         return broadcast_count(*shapes)
+    if len(shapes) == 1 and 0 in shapes[0]:
+        return _reduced_count(shapes[0], params or {})
     return 0  # the size of an existing input: already under the cap
 
 
-_SIZE_PARAMS = frozenset({"shape", "repeats", "condition"})  # params that can enlarge an output
+# params that can enlarge an output beyond its inputs' sizes
+_SIZE_PARAMS = frozenset({"shape", "repeats", "condition", "pad", "offset"})
 
 
 def _input_shape_only(datas: list | tuple, params: dict) -> bool:
@@ -137,12 +175,9 @@ def _input_shape_only(datas: list | tuple, params: dict) -> bool:
 def check_op_output(op: Any, datas: list | tuple, params: dict | None) -> None:
     """Refuse an op whose output would exceed the cap, before its forward allocates it."""
     if not params or _SIZE_PARAMS.isdisjoint(params) or _input_shape_only(datas, params):
-        # broadcasting, matmul, outer and stacking never give more elements than the product
-        # of the inputs' sizes (each counted at least 1): when that fits, so does the output
-        bound = 1
-        for data in datas:
-            bound *= getattr(data, "size", 1) or 1
-        if bound <= _Cap.max_elements:
+        # broadcasting, matmul, outer, stacking and reductions never give more elements than
+        # the product of the inputs' extents: when that fits, so does the output
+        if math.prod(_extent(data) for data in datas) <= _Cap.max_elements:
             return
     count = output_count(op.name, datas, params)
     if count > _Cap.max_elements:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import ops
+from .. import limits, ops
 from ..formula_ops import run
 from ..grad_mode import no_grad
 from ..optable import defop
@@ -235,6 +235,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         num_classes = int(values.max()) + 1
     elif values.size and values.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
+    limits.check_shape(values.shape + (int(num_classes),))
     out = np.zeros(values.shape + (int(num_classes),), np.int64)
     if values.size:
         np.put_along_axis(out, values[..., None], 1, axis=-1)

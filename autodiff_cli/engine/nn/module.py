@@ -1,7 +1,9 @@
 """`nn.Module`: parameters, buffers and submodules registered by attribute assignment.
 
-The registration rules, traversal orders, `state_dict` keys, `load_state_dict` messages and the
-nested `repr` follow `torch/nn/modules/module.py`.
+Registration rules, traversal orders, `state_dict` keys, `load_state_dict` messages and the nested
+`repr` are PyTorch's observable behaviour. Names a script chooses (attribute names, `register_*`
+names, container keys) only ever index the three tables or pass the same checks as assignment:
+nothing here writes a special (`__dunder__`) attribute.
 """
 
 from __future__ import annotations
@@ -71,6 +73,9 @@ class Module:
 
     # -- registration -------------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
+        if name.startswith("__") and name.endswith("__"):
+            # the engine never sets special attributes: a script naming one is refused here too
+            raise AttributeError(f"'{type(self).__name__}' object attribute '{name}' cannot be set")
         d = self.__dict__
         params = d.get("_parameters")
         if isinstance(value, Parameter):
@@ -181,6 +186,8 @@ class Module:
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{typename(module)} is not a Module subclass")
         self._check_name(name, "module")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
         self._modules[name] = module
 
     register_module = add_module

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes
+from ..creation import _check_size
 from ..tensor import Tensor, _wrap
 from . import functional as F
 from . import init
@@ -19,6 +20,8 @@ from .parameter import Parameter
 
 
 def _empty(shape: tuple, dtype: Any) -> Tensor:
+    """A parameter's storage, under the element cap (`nn.Linear(16000, 16000)` is refused)."""
+    _check_size(tuple(shape))
     np_dtype = dtype.np if dtype is not None else dtypes.get_default_dtype().np
     return _wrap(np.zeros(shape, np_dtype))
 
@@ -364,6 +367,7 @@ class ParameterDict(Module):
     def __init__(self, parameters: Any = None) -> None:
         super().__init__()
         self._keys: dict[str, None] = {}
+        self._objects: dict[str, Any] = {}  # entries that are not tensors
         if parameters is not None:
             self.update(parameters)
 
@@ -376,19 +380,42 @@ class ParameterDict(Module):
             )
         return key
 
+    # Entries live in `_parameters` (tensors, as Parameters) or `_objects`, never in the
+    # instance's own attributes: a key such as "__class__" or "forward" cannot reach or replace
+    # an attribute, and is refused as one that already exists, as a parameter name would be.
     def __getitem__(self, key: str) -> Any:
-        return getattr(self, self._key_to_attr(key))
+        name = self._key_to_attr(key)
+        if name in self._keys:
+            return self._parameters[name] if name in self._parameters else self._objects[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __setitem__(self, key: str, value: Any) -> None:
-        self._keys[key] = None
-        attr = self._key_to_attr(key)
-        if isinstance(value, Tensor) and not isinstance(value, Parameter):
-            value = Parameter(value)
-        setattr(self, attr, value)
+        name = self._key_to_attr(key)
+        if isinstance(value, Tensor):
+            self._objects.pop(name, None)
+            self.register_parameter(
+                name, value if isinstance(value, Parameter) else Parameter(value)
+            )
+        elif name in self._parameters:
+            setattr(self, name, value)  # None, or the TypeError of assigning a non-Parameter
+        else:
+            self._check_name(name, "parameter")
+            if name not in self._objects and hasattr(self, name):
+                raise KeyError(f"attribute '{name}' already exists")
+            self._objects[name] = value
+        self._keys[name] = None
+
+    def __getattr__(self, name: str) -> Any:
+        objects = self.__dict__.get("_objects")
+        if objects is not None and name in objects:
+            return objects[name]
+        return super().__getattr__(name)
 
     def __delitem__(self, key: str) -> None:
-        del self._keys[key]
-        delattr(self, self._key_to_attr(key))
+        name = self._key_to_attr(key)
+        del self._keys[name]
+        self._parameters.pop(name, None)
+        self._objects.pop(name, None)
 
     def __len__(self) -> int:
         return len(self._keys)
