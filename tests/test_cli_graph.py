@@ -38,7 +38,7 @@ def test_tree_labels_leaves_with_their_names_shapes_and_values():
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         "AddBackward0  shape=[]  value=7.",
-        "├── MulBackward0  shape=[]",
+        "├── MulBackward0  shape=[]  value=6.",
         "│   ├── AccumulateGrad (w)  shape=[]  value=3.",
         "│   └── AccumulateGrad (x)  shape=[]  value=2.",
         "└── AccumulateGrad (b)  shape=[]  value=1.",
@@ -68,7 +68,7 @@ def test_mermaid_is_graph_td_with_tensors_as_boxes_and_ops_rounded():
 def test_backward_flag_shows_the_gradient_each_node_received():
     done = autodiff("graph", "(x*x).sum()", "--at", "x=[1,2]", "--backward")
     assert done.returncode == 0, done.stderr
-    assert "MulBackward0  shape=[2]  grad=[1., 1.]" in done.stdout
+    assert "MulBackward0  shape=[2]  value=[1., 4.]  grad=[1., 1.]" in done.stdout
     assert "AccumulateGrad (x)  shape=[2]  value=[1., 2.]  grad=[2., 4.]" in done.stdout
 
 
@@ -151,3 +151,28 @@ def test_repl_graph_module_reuses_the_same_tree():
     assert graph.nodes[1].shape == (2,)  # known from the gradient probe
     assert x.grad is None  # the probe does not touch .grad
     assert 'result["y<br/>shape []<br/>value 6."]' in to_mermaid(graph)
+
+
+def test_inner_nodes_show_their_values_and_gradients():
+    args = ["graph", "(w@x + b).relu().mean()", "--at", "x=[1,2],w=[[1,-2],[3,4]],b=[1,1]"]
+    done = autodiff(*args, "--backward")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:4] == [
+        "MeanBackward0  shape=[]  value=6.  grad=1.",
+        "└── ReluBackward0  shape=[2]  value=[ 0., 12.]  grad=[0.5000, 0.5000]",
+        "    └── AddBackward0  shape=[2]  value=[-2., 12.]  grad=[0.0000, 0.5000]",
+        "        ├── MvBackward0  shape=[2]  value=[-3., 11.]  grad=[0.0000, 0.5000]",
+    ]
+    dot = autodiff(*args, "--format", "dot").stdout
+    assert 'label="MvBackward0\\nshape [2]\\nvalue [-3., 11.]"' in dot
+    mermaid = autodiff("graph", "exp(x)*sin(x)", "--at", "x=[1,2]", "--format", "mermaid")
+    assert '    n0("MulBackward0<br/>shape [2]<br/>value [2.2874, 6.7188]")' in mermaid.stdout
+    assert '    n1("ExpBackward0<br/>shape [2]<br/>value [2.7183, 7.3891]")' in mermaid.stdout
+
+
+def test_an_input_used_twice_draws_two_edges():
+    dot = autodiff("graph", "x*x", "--at", "x=3", "--format", "dot")
+    assert dot.returncode == 0, dot.stderr
+    assert dot.stdout.count("    n1 -> n0;") == 2
+    mermaid = autodiff("graph", "x*x", "--at", "x=3", "--format", "mermaid").stdout
+    assert mermaid.splitlines()[-3:] == ["    n1 --> n0", "    n1 --> n0", "    n0 --> result"]

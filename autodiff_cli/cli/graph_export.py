@@ -48,15 +48,8 @@ def _result_lines(graph: Graph) -> list[str]:
 
 
 def _edges(graph: Graph) -> list[tuple[int, int]]:
-    """(input, consumer) pairs, each once, in a stable order."""
-    edges = []
-    seen = set()
-    for node in graph.nodes:
-        for key in node.inputs:
-            if key is not None and (key, node.key) not in seen:
-                seen.add((key, node.key))
-                edges.append((key, node.key))
-    return edges
+    """(input, consumer) pairs, one per input (`x * x` has two), in a stable order."""
+    return [(key, node.key) for node in graph.nodes for key in node.inputs if key is not None]
 
 
 def _dot_quote(text: str) -> str:

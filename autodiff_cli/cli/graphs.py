@@ -272,6 +272,11 @@ def describe_tensor_graph(
     shapes = {}
     if probe_shapes:
         shapes = {key: tuple(grad.shape) for key, grad in probe_gradients(tensor).items()}
+    from autodiff_cli.cli.node_values import node_outputs
+
+    for key, value in node_outputs(tensor, outputs).items():
+        if shapes.get(key, tuple(value.shape)) == tuple(value.shape):
+            outputs.setdefault(key, value)
     graph = build_graph(
         tensor.grad_fn,
         leaf_names,
