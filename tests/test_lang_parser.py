@@ -1,5 +1,5 @@
 """The parser: trees, positions and syntax errors as Lark's own tree builder gives them for the
-classic grammar; the table cache; the start-up import of Lark."""
+classic grammar; the shipped tables; the start-up import of Lark."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from lark import Lark, Token, Tree
 
-from autodiff_cli.lang import grammar, parse_tables, parser
+from autodiff_cli.lang import grammar, parse_tables, parser, table_builder
 from autodiff_cli.lang.errors import Source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,6 +98,17 @@ def shape(node: object) -> object:
     return node
 
 
+def as_our_error(error: Exception, text: str) -> Exception:
+    """Lark's syntax errors as the ones our parser raises (what they tell is the same)."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
+    if isinstance(error, UnexpectedCharacters):
+        return parse_tables.UnexpectedCharacter(text, error.pos_in_stream, error.line, error.column)
+    if isinstance(error, UnexpectedToken):
+        return parse_tables.UnexpectedToken(error.token, set(error.interactive_parser.accepts()))
+    return error
+
+
 def outcome(parse: object, text: str, start: str) -> tuple:
     """("tree", shape) or ("error", the user-facing message, whether more input could fix it)."""
     source = Source("s.py", tuple(text.split("\n")))
@@ -106,8 +117,8 @@ def outcome(parse: object, text: str, start: str) -> tuple:
         prepared = text.rstrip(" \t\f") + "\n"
         try:
             return ("tree", shape(parse(prepared, start)))
-        except Exception as error:  # noqa: BLE001 - Lark's errors, described as parse() does
-            raise parser._failure(error, source, prepared) from None
+        except Exception as error:  # noqa: BLE001 - the errors, described as parse() does
+            raise parser._failure(as_our_error(error, prepared), source, prepared) from None
     except parser.ParseFailure as failure:
         return ("error", str(failure.error), failure.at_end)
 
@@ -163,84 +174,106 @@ def test_operators_group_by_precedence(source: str, tree: str):
     assert text(parsed.children[0]) == tree
 
 
-@pytest.fixture
-def fresh_parser(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    """get_parser() with the cache under tmp_path; the shared parser is restored afterwards."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    grammar.get_parser.cache_clear()
-    yield tmp_path / "autodiff"
-    grammar.get_parser.cache_clear()
-
-
 def parses(parser_object: object) -> bool:
     tree = parser_object.parse("def f(x):\n    return (x + 1) * 2\n", "file_input")
     return tree.children[0].data == "funcdef"
 
 
-def test_tables_are_cached_and_reused(fresh_parser: Path, monkeypatch: pytest.MonkeyPatch):
-    assert parses(grammar.get_parser())
-    assert [path.suffix for path in fresh_parser.iterdir()] == [".tables"]  # no temp file left
+@pytest.fixture
+def fresh_parser():
+    """get_parser() builds anew; the shared parser is restored afterwards."""
+    grammar.get_parser.cache_clear()
+    yield
+    grammar.get_parser.cache_clear()
 
+
+def test_the_shipped_tables_are_those_the_grammar_gives():
+    """`python -m autodiff_cli.lang.table_builder` regenerates the file; it must be up to date."""
+    assert table_builder.generate() == table_builder.TABLES_PATH.read_text(encoding="utf-8")
+    assert table_builder.TABLES_PATH == parse_tables.TABLES_FILE
+
+
+def test_the_tables_do_not_depend_on_the_hash_seed(tmp_path: Path):
+    code = "from autodiff_cli.lang.table_builder import generate; print(generate(), end='')"
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)},
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(outputs) == 1
+
+
+def test_the_parser_runs_from_the_shipped_tables(fresh_parser, monkeypatch: pytest.MonkeyPatch):
     def no_build(*args: object) -> None:
-        raise AssertionError("the tables were rebuilt instead of loaded")
+        raise AssertionError("the tables were built instead of loaded")
 
-    grammar.get_parser.cache_clear()
-    monkeypatch.setattr(parse_tables, "build_tables", no_build)
+    monkeypatch.setattr(table_builder, "build_table_data", no_build)
     assert parses(grammar.get_parser())
 
 
-@pytest.mark.parametrize("damage", [b"", b"not a pickle", b"\x80\x05garbage"])
-def test_a_corrupt_cache_is_rebuilt(fresh_parser: Path, damage: bytes):
-    grammar.get_parser()
-    (cache,) = fresh_parser.iterdir()
-    cache.write_bytes(damage)
-    grammar.get_parser.cache_clear()
-    assert parses(grammar.get_parser())
-    path, key = grammar._cache_file(grammar.grammar_path().read_text(encoding="utf-8"))
-    assert path == str(cache) and parse_tables.load_tables(path, key) is not None  # rewritten
-
-
-def test_tables_of_another_grammar_or_lark_are_not_used(fresh_parser: Path):
-    grammar.get_parser()
-    (cache,) = fresh_parser.iterdir()
+def test_an_edited_grammar_is_built_in_memory(fresh_parser, monkeypatch: pytest.MonkeyPatch):
     text = grammar.grammar_path().read_text(encoding="utf-8")
-    _, key = grammar._cache_file(text)
-    assert parse_tables.load_tables(str(cache), key) is not None
-    assert parse_tables.load_tables(str(cache), key.replace("?stmt", "?statement")) is None
-    assert grammar._cache_file(text + "\n")[1] != key
-
-
-def test_an_unusable_cache_directory_still_parses(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    not_a_directory = tmp_path / "file"
-    not_a_directory.write_text("")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(not_a_directory))
+    edited = text.replace('pass_stmt: "pass"', 'pass_stmt: "pass" "!"?')
+    assert edited != text
+    monkeypatch.setattr(grammar, "_grammar_text", lambda: edited)
+    built = grammar.get_parser()
+    assert built.parse("pass !\n", "file_input").children[0].data == "pass_stmt"
+    monkeypatch.setattr(grammar, "_grammar_text", lambda: None)  # installed without the grammar
     grammar.get_parser.cache_clear()
-    try:
-        assert grammar._cache_file("x")[0] is None
-        assert parses(grammar.get_parser())
-    finally:
-        grammar.get_parser.cache_clear()
+    with pytest.raises(parse_tables.UnexpectedCharacter):
+        grammar.get_parser().parse("pass !\n", "file_input")
 
 
-def test_parsing_loads_only_larks_runtime_and_lark_stays_whole(tmp_path: Path):
-    """With the tables cached, a script runs without Lark's grammar compiler (start-up time);
+def test_a_table_file_of_another_format_is_refused(tmp_path: Path):
+    path = tmp_path / "tables.json"
+    path.write_text('{"format": 0}', encoding="utf-8")
+    with pytest.raises(ValueError, match="not a parse table file"):
+        parse_tables.load_tables(path)
+
+
+def test_running_a_script_writes_no_cache(tmp_path: Path):
+    """Nothing is written under XDG_CACHE_HOME or HOME (no table cache to poison)."""
+    cache, home, work = tmp_path / "cache", tmp_path / "home", tmp_path / "work"
+    for folder in (cache, home, work):
+        folder.mkdir()
+    (work / "s.py").write_text("x = [i * 2 for i in range(3)]\nprint(x)\n", encoding="utf-8")
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "HOME": str(home),
+           "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "autodiff_cli", "run", "s.py"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert (result.returncode, result.stdout) == (0, "[0, 2, 4]\n"), result.stderr
+    written = [str(p) for folder in (cache, home, work) for p in folder.rglob("*")]
+    assert written == [str(work / "s.py")]
+
+
+def test_parsing_loads_only_larks_token_and_tree_and_lark_stays_whole():
+    """A script compiles without Lark's grammar compiler or parsers (start-up time);
     `from lark import Lark` still gives the whole package afterwards."""
     code = (
         "import sys\n"
         "from autodiff_cli.lang import compile_source\n"
         "compile_source('x = (1 + 2) * 3\\n')\n"
-        "print('lark.load_grammar' in sys.modules)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('lark')))\n"
         "from lark import Lark\n"
         "print(Lark('start: \"a\"', parser='lalr').parse('a').data)\n"
     )
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    runs = [
-        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
-        for _ in range(2)
-    ]
-    assert [run.returncode for run in runs] == [0, 0], runs[-1].stderr
-    assert runs[0].stdout.split() == ["True", "start"]  # no cache yet: Lark builds the tables
-    assert runs[1].stdout.split() == ["False", "start"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    loaded, built = run.stdout.splitlines()
+    assert "lark.load_grammar" not in loaded and "lark.parsers" not in loaded
+    assert "'lark.lexer'" in loaded and "'lark.tree'" in loaded
+    assert built == "start"
 
 
 LEXER_EDGE_CASES = [
@@ -256,31 +289,22 @@ LEXER_EDGE_CASES = [
 ]
 
 
-def _tokens(lexer: object, text: str) -> list:
-    from lark.lexer import LexerThread
-
+def _tokens(tokens: object) -> list:
     out = []
     try:
-        for token in LexerThread.from_text(lexer, text).lex(None):
+        for token in tokens:
             out.append((token.type, str(token), token.start_pos, token.line, token.column,
                         token.end_line, token.end_column, token.end_pos))  # fmt: skip
-    except Exception as error:  # noqa: BLE001 - Lark's lexing errors, compared as data
-        out.append((type(error).__name__, getattr(error, "line", None),
-                    getattr(error, "column", None), getattr(error, "pos_in_stream", None)))  # fmt: skip
+    except Exception as error:  # noqa: BLE001 - lexing errors, compared as data
+        out.append(("error", error.line, error.column, error.pos_in_stream))
     return out
 
 
-def test_the_inlined_lexer_gives_larks_tokens_and_errors():
-    from lark.common import LexerConf
-    from lark.lexer import BasicLexer
-
-    from autodiff_cli.lang.lexer import ScriptLexer
-
-    ours = grammar.get_parser()._lexer.lexer
-    assert isinstance(ours, ScriptLexer)
-    conf = LexerConf(list(ours.terminals), ours.re, list(ours.ignore_types), skip_validation=True)
-    lark_lexer = BasicLexer(conf)
+def test_the_lexer_gives_larks_tokens_and_errors():
+    text = grammar.grammar_path().read_text(encoding="utf-8")
+    lark_parser = Lark(text, parser="lalr", lexer="basic", start=grammar.START_SYMBOLS)
+    ours = grammar.get_parser()._lexer
     texts = LEXER_EDGE_CASES + corpus()[:400]
     for text in texts:
-        assert _tokens(ours, text) == _tokens(lark_lexer, text), text
-    assert any(_tokens(ours, text)[-1][0] == "UnexpectedCharacters" for text in texts)
+        assert _tokens(ours.lex(text)) == _tokens(lark_parser.lex(text)), text
+    assert any(_tokens(ours.lex(text))[-1][0] == "error" for text in texts)

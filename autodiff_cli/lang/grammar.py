@@ -1,8 +1,7 @@
-"""Loading the Lark grammar (LALR + indenter), with the parse tables cached on disk."""
+"""The grammar file, the indentation post-lexer, and the shared parser."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -54,37 +53,6 @@ def grammar_path() -> Path:
         if candidate.is_file():
             return candidate
     raise FileNotFoundError(f"grammar file {GRAMMAR_NAME} not found near {package_dir}")
-
-
-def _cache_file(grammar_text: str) -> tuple[str | None, str]:
-    """(A writable cache path or None, the key of the tables).
-
-    The key is the text the tables are built from: the cache format, the Lark version (its
-    package `__init__`, which holds `__version__`, read as text: asking for `lark.__version__`
-    would load all of Lark, see lark_loader) and the grammar. The cache stores the whole key and
-    is used only when it matches exactly; the file name carries a checksum of it."""
-    import sys
-    import zlib
-
-    from autodiff_cli.lang.parse_tables import TABLE_FORMAT
-
-    try:
-        lark_init = Path(sys.modules["lark"].__file__).read_text(encoding="utf-8")
-    except (OSError, TypeError, ValueError):  # not a package on disk: its version, the slow way
-        import lark
-
-        lark_init = lark.__version__
-    key = f"{TABLE_FORMAT}\n{lark_init}\n{grammar_text}"
-    checksum = zlib.crc32(key.encode())
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    directory = Path(base) / "autodiff"
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None, key
-    if not os.access(directory, os.W_OK):
-        return None, key
-    return str(directory / f"grammar-{checksum:08x}.tables"), key
 
 
 class ScriptIndenter:
@@ -175,18 +143,26 @@ class ScriptIndenter:
 
 @lru_cache(maxsize=1)
 def get_parser() -> Any:
-    """The shared parser (built once per process; its tables cached across processes)."""
+    """The shared parser, from the tables shipped with the package (built once per process).
+
+    In a checkout whose grammar file was edited since the tables were generated, the tables are
+    rebuilt in memory (slow; run `python -m autodiff_cli.lang.table_builder` to update them)."""
     import autodiff_cli.lang.lark_loader  # noqa: F401
     from autodiff_cli.lang import parse_tables
 
-    text = grammar_path().read_text(encoding="utf-8")
-    path, key = _cache_file(text)
-    tables = parse_tables.load_tables(path, key) if path else None
-    if tables is None:
-        tables = parse_tables.build_tables(text, START_SYMBOLS, key)
-        if path:
-            try:
-                parse_tables.save_tables(tables, path)
-            except Exception:  # noqa: BLE001 - a failed write only costs the next start-up
-                pass
+    tables = parse_tables.load_tables()
+    text = _grammar_text()
+    if text is not None:
+        from autodiff_cli.lang import table_builder
+
+        if table_builder.grammar_checksum(text) != tables["grammar_crc32"]:
+            tables = table_builder.build_table_data(text, START_SYMBOLS)
     return parse_tables.ScriptParser(tables, ScriptIndenter())
+
+
+def _grammar_text() -> str | None:
+    """The grammar file's text, None when the package was installed without it."""
+    try:
+        return grammar_path().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None

@@ -1,7 +1,8 @@
 """Imports the parts of Lark that parsing needs, and only those. Import this module before
 anything that imports Lark.
 
-Parsing with cached tables needs Lark's lexer, tree and LALR parser modules. `import lark` runs
+Parsing from the shipped tables needs only Lark's `Token` and `Tree` (modules `lark.lexer` and
+`lark.tree`, public classes; if the layout ever differs, Lark is imported whole). `import lark` runs
 the package's `__init__`, which also loads the grammar compiler and the Earley and CYK parsers
 (~10 ms of every one-liner's start-up). So the package is registered without running its
 `__init__`, and the runtime modules are imported into it; the `__init__` runs on the first access
@@ -16,13 +17,7 @@ import importlib.util
 import sys
 from typing import Any
 
-RUNTIME_MODULES = (
-    "lark.lexer",
-    "lark.tree",
-    "lark.exceptions",
-    "lark.common",
-    "lark.parsers.lalr_parser",
-)
+RUNTIME_MODULES = ("lark.lexer", "lark.tree")
 
 
 def _without_regex(load: Any) -> None:

@@ -1,68 +1,73 @@
-"""Lark's basic lexer with its token loop written out in one function.
+"""The lexer of the language, from the shipped tables (see `table_builder`).
 
-`BasicLexer.next_token` spends most of a token's time in calls: the scanner's `match`, the line
-counter's `feed`, `Token.__new__`, and, for every name, a regex `fullmatch` against the keywords.
-`ScriptLexer.lex` does the same work inline: one regex match, the keywords looked up in a dict,
-the token's slots set directly, the line counter updated in place. It yields the same tokens with
-the same positions. Anything it does not expect (more than one regex, other callbacks, a character
-no terminal matches) is left to Lark's own `next_token`, so errors are Lark's.
+One regular expression of named alternatives (in the order Lark's basic lexer tries them) finds
+the next token; a name that is a keyword gets the keyword's terminal; ignored terminals (blanks,
+comments, line continuations) are dropped. Tokens are Lark `Token`s with Lark's positions
+(1-based line and column, end position included).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from lark.lexer import BasicLexer, PatternStr, Token, UnlessCallback
+from lark.lexer import Token
 
 _new_str = str.__new__
 
 
-class ScriptLexer(BasicLexer):
-    def _keyword_types(self) -> dict[str, dict[str, str]] | None:
-        """{terminal: {keyword text: keyword terminal}} from Lark's keyword callbacks, or None
-        when a callback is something else (then the plain loop is not used)."""
-        keywords: dict[str, dict[str, str]] = {}
-        for name, callback in self.callback.items():
-            if type(callback) is not UnlessCallback:
-                return None
-            table = keywords[name] = {}
-            for terminal in callback.scanner.terminals:
-                pattern = terminal.pattern
-                if type(pattern) is not PatternStr or pattern.flags:
-                    return None
-                table[pattern.value] = terminal.name
-        return keywords
+class UnexpectedCharacter(Exception):
+    """No terminal matches the text at `pos_in_stream` (`char`, at `line`:`column`)."""
 
-    def lex(self, state: Any, parser_state: Any) -> Iterator[Token]:
-        scanner = self.scanner  # builds the regex and the callbacks on first use
-        keywords = self._keyword_types()
-        if len(scanner._mres) != 1 or keywords is None:
-            yield from super().lex(state, parser_state)
-            return
-        match = scanner._mres[0].match
-        ignore_types, newline_types = self.ignore_types, self.newline_types
-        text, end = state.text.text, state.text.end
-        counter = state.line_ctr
-        newline = counter.newline_char
-        while counter.char_pos < end:
-            found = match(text, counter.char_pos, end)
-            if found is None:  # Lark's next_token raises its UnexpectedCharacters
-                yield self.next_token(state, parser_state)
-                continue
+    def __init__(self, text: str, pos: int, line: int, column: int) -> None:
+        self.char = text[pos]
+        self.pos_in_stream = pos
+        self.line = line
+        self.column = column
+        super().__init__(f"no terminal matches {self.char!r} at line {line} column {column}")
+
+
+def _matcher(patterns: list[str]) -> Callable[[str, int], Any]:
+    compiled = [re.compile(pattern).match for pattern in patterns]
+    if len(compiled) == 1:
+        return compiled[0]
+
+    def match(text: str, pos: int) -> Any:
+        for attempt in compiled:
+            found = attempt(text, pos)
+            if found is not None:
+                return found
+        return None
+
+    return match
+
+
+class ScriptLexer:
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._match = _matcher(data["patterns"])
+        self._keywords: dict[str, dict[str, str]] = data["keywords"]
+        self._ignore = frozenset(data["ignore"])
+        self._newline = frozenset(data["newline"])
+
+    def lex(self, text: str) -> Iterator[Token]:
+        match, keywords = self._match, self._keywords
+        ignore, newline_types = self._ignore, self._newline
+        pos, line, line_start, end = 0, 1, 0, len(text)
+        while pos < end:
+            found = match(text, pos)
+            if found is None:
+                raise UnexpectedCharacter(text, pos, line, pos - line_start + 1)
             value = found.group(0)
             kind = found.lastgroup
-            start = counter.char_pos
-            line = counter.line
-            column = counter.column
+            start, start_line, column = pos, line, pos - line_start + 1
             if kind in newline_types:
-                newlines = value.count(newline)
+                newlines = value.count("\n")
                 if newlines:
-                    counter.line += newlines
-                    counter.line_start_pos = start + value.rindex(newline) + 1
-            counter.char_pos = start + len(value)
-            counter.column = counter.char_pos - counter.line_start_pos + 1
-            if kind in ignore_types:
+                    line += newlines
+                    line_start = start + value.rindex("\n") + 1
+            pos = start + len(value)
+            if kind in ignore:
                 continue
             table = keywords.get(kind)
             if table is not None:
@@ -71,10 +76,9 @@ class ScriptLexer(BasicLexer):
             token.type = kind
             token.start_pos = start
             token.value = value
-            token.line = line
+            token.line = start_line
             token.column = column
-            token.end_line = counter.line
-            token.end_column = counter.column
-            token.end_pos = counter.char_pos
-            state.last_token = token
+            token.end_line = line
+            token.end_column = pos - line_start + 1
+            token.end_pos = pos
             yield token

@@ -1,163 +1,157 @@
-"""The LALR tables of the grammar as ready-made Python objects, and the parser that runs them.
+"""The LALR parser of the language, run from the tables shipped in `parse_tables.json`.
 
-Lark builds the tables (`build_tables`, slow: only when the cache is missing or stale). They are
-cached with pickle, which loads at C speed, rather than with Lark's own cache, which stores them
-as nested dicts that Lark then rebuilds object by object in Python on every start-up.
-The tables are run by Lark's LALR parser and basic lexer (its token loop inlined: `lexer.py`);
-reductions build the tree with `tree_builder` callbacks.
+The tables are data (JSON), built from the grammar by `table_builder` and committed with the
+package: nothing is cached or loaded from a writable place at run time, and parsing needs no
+part of Lark but its public `Token` and `Tree` classes. The driver is the textbook LALR(1)
+loop; reductions build the tree with `tree_builder` callbacks. Syntax errors are raised as
+`UnexpectedCharacter` / `UnexpectedToken`, which `parser` turns into located messages.
 """
 
 from __future__ import annotations
 
-import os
-import pickle
-import re
-import tempfile
+import json
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from autodiff_cli.lang.tree_builder import RulePlan, make_callback, plan_for
+from lark.lexer import Token
 
-TABLE_FORMAT = 4  # bump when the cached objects change shape
+from autodiff_cli.lang.lexer import ScriptLexer, UnexpectedCharacter
+from autodiff_cli.lang.tree_builder import RulePlan, make_callback
 
+TABLES_FILE = Path(__file__).resolve().parent / "parse_tables.json"
+TABLE_FORMAT = 1  # the layout `table_builder` writes
 
-class Symbol:
-    """A rule's left-hand side: Lark's parser only reads its `name`."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
+__all__ = ["ScriptParser", "UnexpectedCharacter", "UnexpectedToken", "load_tables"]
 
 
-class Reduction:
-    """A rule, as the parse table refers to it. Hashed by identity, which keeps the parser's
-    per-reduction callback look-up in C (Lark's `Rule` hashes and compares in Python)."""
+class UnexpectedToken(Exception):
+    """The parser met `token` where it accepts only the terminals in `expected`."""
 
-    __slots__ = ("origin", "expansion", "plan")
-
-    def __init__(self, origin: str, expansion: tuple[str, ...], plan: RulePlan) -> None:
-        self.origin = Symbol(origin)
-        self.expansion = expansion
-        self.plan = plan
+    def __init__(self, token: Any, expected: set[str]) -> None:
+        super().__init__(f"unexpected token {token!r} (type {token.type})")
+        self.token = token
+        self.expected = expected
 
 
-def build_tables(grammar_text: str, start: list[str], key: str) -> dict[str, Any]:
-    """Compile the grammar with Lark and keep what parsing needs, as picklable objects.
-
-    Names become plain `str` (Lark's are `Token`s, whose Python `__eq__` would run on every
-    goto look-up)."""
-    from lark import Lark
-    from lark.parsers.lalr_analysis import Reduce
-
-    import autodiff_cli.lang.lark_loader  # noqa: F401
-
-    lark = Lark(grammar_text, parser="lalr", lexer="basic", start=start, maybe_placeholders=True)
-    table = lark.parser.parser._parse_table
-    reductions: dict[Any, Reduction] = {}
-
-    def reduction(rule: Any) -> Reduction:
-        if rule not in reductions:
-            expansion = tuple(str(symbol.name) for symbol in rule.expansion)
-            reductions[rule] = Reduction(str(rule.origin.name), expansion, plan_for(rule))
-        return reductions[rule]
-
-    shared: dict[tuple, tuple] = {}  # one object per distinct action: a smaller, faster pickle
-
-    def entry(action: Any, arg: Any) -> tuple:
-        if action is Reduce:
-            rule = reduction(arg)
-            return shared.setdefault((True, id(rule)), (action, rule))
-        return shared.setdefault((False, arg), (action, arg))
-
-    states = {
-        state: {str(symbol): entry(action, arg) for symbol, (action, arg) in actions.items()}
-        for state, actions in table.states.items()
-    }
-    return {
-        "key": key,
-        "reductions": list(reductions.values()),
-        "terminals": list(lark.lexer_conf.terminals),
-        "ignore": list(lark.lexer_conf.ignore),
-        "states": states,
-        "start_states": dict(table.start_states),
-        "end_states": dict(table.end_states),
-    }
-
-
-class _TablePickler(pickle.Pickler):
-    """Pickles Lark's `Shift`/`Reduce` markers by reference: the parser compares them by identity."""
-
-    def reducer_override(self, obj: Any) -> Any:
-        from lark.parsers.lalr_analysis import Reduce, Shift
-
-        if obj is Shift:
-            return "Shift"
-        if obj is Reduce:
-            return "Reduce"
-        return NotImplemented
-
-
-def save_tables(tables: dict[str, Any], path: str) -> None:
-    """Write the tables atomically (a reader never sees half a file); errors are the caller's."""
-    directory = os.path.dirname(path)
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tables-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            _TablePickler(file, protocol=pickle.HIGHEST_PROTOCOL).dump(tables)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-
-
-def load_tables(path: str, key: str) -> dict[str, Any] | None:
-    """The cached tables, or None when the file is missing, unreadable, corrupt or stale."""
-    try:
-        with open(path, "rb") as file:
-            tables = pickle.load(file)
-    except Exception:  # noqa: BLE001 - any damage means: rebuild
-        return None
-    if not isinstance(tables, dict) or tables.get("key") != key:
-        return None
-    return tables
-
-
-class _PostLexConnector:
-    """Feeds the lexer's tokens through the indenter (as Lark's own connector)."""
-
-    def __init__(self, lexer: Any, postlex: Any) -> None:
-        self.lexer = lexer
-        self.postlex = postlex
-
-    def lex(self, lexer_state: Any, parser_state: Any) -> Any:
-        return self.postlex.process(self.lexer.lex(lexer_state, parser_state))
+def load_tables(path: Path = TABLES_FILE) -> dict[str, Any]:
+    """The tables as written by `table_builder` (a ValueError if the file is not of its format)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
+        raise ValueError(f"{path}: not a parse table file of format {TABLE_FORMAT}")
+    return data
 
 
 class ScriptParser:
-    """Lark's LALR parser and basic lexer over the cached tables."""
+    """The lexer, the post-lexer (indentation) and the LALR(1) driver over the tables."""
 
     def __init__(self, tables: dict[str, Any], postlex: Any) -> None:
-        from lark.common import LexerConf
-        from lark.parsers.lalr_analysis import IntParseTable
-        from lark.parsers.lalr_parser import _Parser
+        symbols = tables["symbols"]
+        name = symbols.__getitem__
+        self._states: list[dict[str, int]] = [
+            dict(zip(map(name, row[0::2]), row[1::2])) for row in tables["states"]
+        ]
+        self._rules: list[tuple[int, str, Any]] = []
+        plans: dict[tuple, Any] = {}  # one callback per distinct plan
+        for origin, *fields in tables["rules"]:
+            key = repr(fields)
+            if key not in plans:
+                plan_name, expand1, include, nones_after, filtered, size = fields
+                plan = RulePlan(
+                    plan_name,
+                    expand1,
+                    tuple((index, splice, nones) for index, splice, nones in include),
+                    nones_after,
+                    filtered,
+                    size,
+                )
+                plans[key] = make_callback(plan)
+            self._rules.append((fields[-1], origin, plans[key]))
+        origins = {rule[1] for rule in self._rules}
+        self._terminals = frozenset(symbols) - origins
+        self._start_states: dict[str, int] = tables["start_states"]
+        self._end_states: dict[str, int] = tables["end_states"]
+        self._literals: dict[str, str] = tables["literals"]
+        self._lexer = ScriptLexer(tables["lexer"])
+        self._postlex = postlex
 
-        from autodiff_cli.lang.lexer import ScriptLexer
-
-        terminals = tables["terminals"]
-        conf = LexerConf(terminals, re, tables["ignore"], postlex, skip_validation=True)
-        self._lexer = _PostLexConnector(ScriptLexer(conf), postlex)
-        self._terminals = {terminal.name: terminal for terminal in terminals}
-        callbacks = {rule: make_callback(rule.plan) for rule in tables["reductions"]}
-        table = IntParseTable(tables["states"], tables["start_states"], tables["end_states"])
-        self._parser = _Parser(table, callbacks)
+    def literal(self, terminal: str) -> str | None:
+        """The fixed text of a keyword or operator terminal; None for a pattern terminal."""
+        return self._literals.get(terminal)
 
     def parse(self, text: str, start: str) -> Any:
-        from lark.lexer import LexerThread
+        states, rules = self._states, self._rules
+        stack = [self._start_states[start]]
+        values: list = []
+        token = None
+        for token in self._postlex.process(self._lexer.lex(text)):
+            kind = token.type
+            while True:
+                try:
+                    code = states[stack[-1]][kind]
+                except KeyError:
+                    raise self._unexpected(token, stack) from None
+                if code >= 0:
+                    stack.append(code)
+                    values.append(token)
+                    break
+                size, origin, callback = rules[~code]
+                if size:
+                    children = values[-size:]
+                    del values[-size:]
+                    del stack[-size:]
+                else:
+                    children = []
+                values.append(callback(children))
+                stack.append(states[stack[-1]][origin])
+        return self._finish(stack, values, token, self._end_states[start])
 
-        return self._parser.parse(LexerThread.from_text(self._lexer, text), start)
+    def _finish(self, stack: list[int], values: list, last: Any, end_state: int) -> Any:
+        """Reduce at the end of input until the start symbol is complete."""
+        states, rules = self._states, self._rules
+        if last is None:
+            end = Token("$END", "", 0, 1, 1, 1, 1, 0)
+        else:
+            end = Token.new_borrow_pos("$END", "", last)
+        while True:
+            code = states[stack[-1]].get("$END")
+            if code is None or code >= 0:
+                raise self._unexpected(end, stack)
+            size, origin, callback = rules[~code]
+            if size:
+                children = values[-size:]
+                del values[-size:]
+                del stack[-size:]
+            else:
+                children = []
+            values.append(callback(children))
+            stack.append(states[stack[-1]][origin])
+            if stack[-1] == end_state:
+                return values[-1]
 
-    def get_terminal(self, name: str) -> Any:
-        return self._terminals[name]
+    def _unexpected(self, token: Any, stack: list[int]) -> UnexpectedToken:
+        expected = {
+            kind
+            for kind in self._states[stack[-1]]
+            if kind in self._terminals and self._would_shift(list(stack), kind)
+        }
+        return UnexpectedToken(token, expected)
+
+    def _would_shift(self, stack: list[int], kind: str) -> bool:
+        """Whether the terminal `kind` is shifted after the reductions it triggers (LALR tables
+        may reduce on a terminal that is then rejected)."""
+        states, rules = self._states, self._rules
+        while True:
+            code = states[stack[-1]].get(kind)
+            if code is None:
+                return False
+            if code >= 0:
+                return True
+            size, origin, _ = rules[~code]
+            if size:
+                del stack[-size:]
+            stack.append(states[stack[-1]][origin])
+
+    def tokens(self, text: str) -> Iterator[Any]:
+        """The tokens of `text` after the post-lexer (for tests and tools)."""
+        return self._postlex.process(self._lexer.lex(text))

@@ -81,24 +81,18 @@ def _error(source: Source, type_name: str, message: str, line: int, column: int)
 
 
 def _failure(error: Exception, source: Source, text: str) -> ParseFailure:
-    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
-
     from autodiff_cli.lang.grammar import LayoutError
+    from autodiff_cli.lang.parse_tables import UnexpectedCharacter, UnexpectedToken
 
     if isinstance(error, LayoutError):
         kind = "IndentationError" if error.indentation else "SyntaxError"
         return ParseFailure(
             _error(source, kind, str(error), error.line, error.column), at_end=error.at_end
         )
-    if isinstance(error, UnexpectedCharacters):
+    if isinstance(error, UnexpectedCharacter):
         return _unexpected_character(error, source, text)
     if isinstance(error, UnexpectedToken):
         return _unexpected_token(error, source)
-    if isinstance(error, UnexpectedEOF):
-        line = len(source.lines) or 1
-        return ParseFailure(
-            _error(source, "SyntaxError", "unexpected end of input", line, 1), at_end=True
-        )
     if isinstance(error, RecursionError):
         return ParseFailure(
             _error(source, "SyntaxError", "too many nested parentheses", 1, 1), at_end=False
@@ -130,7 +124,7 @@ def _unexpected_token(error: Any, source: Source) -> ParseFailure:
 
     token = error.token
     kind = token.type
-    expected = _acceptable(error)
+    expected = error.expected
     line, column = token.line, token.column
     if kind in ("_INDENT", "_DEDENT"):
         line, column = token.end_line, token.end_column
@@ -157,17 +151,6 @@ def _unexpected_token(error: Any, source: Source) -> ParseFailure:
     return ParseFailure(_error(source, "SyntaxError", message, line, column), at_end=False)
 
 
-def _acceptable(error: Any) -> set[str]:
-    """What the parser could accept (the lexer's own list can be narrower)."""
-    interactive = getattr(error, "interactive_parser", None)
-    if interactive is not None:
-        try:
-            return set(interactive.accepts())
-        except Exception:  # noqa: BLE001 - fall back to Lark's own list
-            pass
-    return set(error.expected)
-
-
 def _describe_token(token: Any) -> str:
     kind = token.type
     if kind == "_NEWLINE":
@@ -181,21 +164,10 @@ def _describe_token(token: Any) -> str:
     return f"'{token}'"
 
 
-def _terminal_text(name: str, parser: Any) -> str | None:
-    """The literal text of a keyword/operator terminal, None for a pattern terminal."""
-    try:
-        pattern = parser.get_terminal(name).pattern
-    except KeyError:
-        return None
-    return pattern.value if type(pattern).__name__ == "PatternStr" else None
-
-
 def _describe_expected(expected: set[str], parser: Any) -> str:
     if expected & _EXPRESSION_STARTS - {"NAME"}:
         return "an expression"
-    texts = sorted(
-        f"'{text}'" for text in (_terminal_text(name, parser) for name in expected) if text
-    )
+    texts = sorted(f"'{text}'" for text in map(parser.literal, expected) if text)
     if "NAME" in expected:
         return " or ".join(["a name", *texts]) if len(texts) <= 3 else "a name"
     structural = [text for text in _STRUCTURAL if text in texts]

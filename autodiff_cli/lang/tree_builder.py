@@ -51,7 +51,7 @@ class Node(Tree):
 
 
 class RulePlan:
-    """How one grammar rule's matched symbols become a node (picklable, kept in the table cache).
+    """How one grammar rule's matched symbols become a node (`table_builder` writes the plans).
 
     `include`: (index, splice, nones_before) for each kept symbol, as Lark's child filter;
     `filtered`: whether `include` drops, splices or pads anything at all.
@@ -74,31 +74,6 @@ class RulePlan:
         self.nones_after = nones_after
         self.filtered = filtered
         self.size = size
-
-
-def plan_for(rule: Any, maybe_placeholders: bool = True) -> RulePlan:
-    """The plan Lark's ParseTreeBuilder would follow for `rule` (LALR, no ambiguity)."""
-    options = rule.options
-    expansion = rule.expansion
-    empty = options.empty_indices if maybe_placeholders else ()
-    if empty:
-        flags = "".join(str(int(flag)) for flag in empty)
-        nones_at = [len(ones) for ones in flags.split("0")]
-    else:
-        nones_at = [0] * (len(expansion) + 1)
-    include = []
-    nones = 0
-    for index, symbol in enumerate(expansion):
-        nones += nones_at[index]
-        if options.keep_all_tokens or not (symbol.is_term and symbol.filter_out):
-            splice = not symbol.is_term and symbol.name.startswith("_")
-            include.append((index, splice, nones))
-            nones = 0
-    nones += nones_at[len(expansion)]
-    filtered = bool(empty) or len(include) < len(expansion) or any(s for _, s, _ in include)
-    name = str(rule.alias or options.template_source or rule.origin.name)
-    expand1 = bool(options.expand1) and not rule.alias
-    return RulePlan(name, expand1, tuple(include), nones, filtered, len(expansion))
 
 
 _first = itemgetter(0)
