@@ -387,3 +387,60 @@ def test_no_color_and_plain_turn_styling_off(tmp_path: Path, how: str):
     table = table[: table.index("SumBackward0") + 40]  # Rich's table, not the next prompt
     assert "requires_grad" in table
     assert [c for c in _COLOURS.findall(table) if c not in ("", "0")] == []
+
+
+def test_vars_and_grads_print_values_as_their_repr_does():
+    source = (
+        "x = torch.tensor([1.0, 0.5, 15.0], requires_grad=True)\n"
+        "W = torch.arange(600.).reshape(20, 30).requires_grad_()\n"
+        "(x * x).sum().backward()\n"
+        "(W * 1).sum().backward()\n"
+        ":grads\n"
+        ":vars\n"
+    )
+    done = piped(source)
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert lines[:9] == [
+        "leaf  grad",
+        "x     tensor([ 2.,  1., 30.])",
+        "W     tensor([[1., 1., 1.,  ..., 1., 1., 1.],",
+        "              [1., 1., 1.,  ..., 1., 1., 1.],",
+        "              [1., 1., 1.,  ..., 1., 1., 1.],",
+        "              ...,",
+        "              [1., 1., 1.,  ..., 1., 1., 1.],",
+        "              [1., 1., 1.,  ..., 1., 1., 1.],",
+        "              [1., 1., 1.,  ..., 1., 1., 1.]])",
+    ]
+    assert lines[10].split(maxsplit=5)[:5] == ["x", "[3]", "float32", "True", "True"]
+    assert lines[10].endswith("  tensor([ 2.,  1., 30.])")
+    assert lines[11].endswith("  tensor([[1., 1., 1.,  ..., 1., 1., 1.],")
+
+
+def test_explain_follows_the_rules_of_backward():
+    source = (
+        "a = torch.tensor(3.0, requires_grad=True)\n"
+        "unused = torch.tensor(1.0, requires_grad=True)\n"
+        "loss = a * a\n"
+        ":explain loss\n"
+        ":explain loss\n"
+        "v = a * torch.ones(2)\n"
+        ":explain v\n"
+        "a.grad\n"
+    )
+    done = piped(source)
+    assert done.returncode == 1
+    assert "unused" not in done.stdout  # not part of loss's graph
+    assert done.stdout.splitlines()[-3:] == [
+        "accumulated gradients:",
+        "  a.grad = 6.",
+        "tensor(6.)",
+    ]
+    assert done.stderr.splitlines() == [
+        ":explain: RuntimeError: Trying to backward through the graph a second time (or directly "
+        "access saved tensors after they have already been freed). Saved intermediate values of "
+        "the graph are freed when you call .backward() or autograd.grad(). Specify "
+        "retain_graph=True if you need to backward through the graph a second time or if you "
+        "need to access saved tensors after calling backward.",
+        ":explain: RuntimeError: grad can be implicitly created only for scalar outputs",
+    ]

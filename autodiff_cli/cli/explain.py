@@ -42,6 +42,13 @@ def _rule_for(fn: Any, index: int) -> tuple[str, str]:
     return argument, rule
 
 
+def leaves_of(result: Any) -> set[int]:
+    """id() of every leaf tensor whose gradient `result.backward()` would accumulate."""
+    if result.grad_fn is None:
+        return {id(result)} if result.requires_grad else set()
+    return {id(fn.variable) for fn in walk(result.grad_fn) if hasattr(fn, "variable")}
+
+
 def explained_backward(
     result: Any, seed: Any, leaves: dict[str, Any], *, retain_graph: bool = False
 ) -> Walk:
@@ -51,7 +58,7 @@ def explained_backward(
     names = {id(leaf): name for name, leaf in leaves.items()}
     records: list[tuple[Any, tuple, tuple]] = []
     handles = []
-    for fn in walk(result.grad_fn):
+    for fn in walk(result.grad_fn) if result.grad_fn is not None else ():
 
         def record(grad_inputs: tuple, grad_outputs: tuple, fn: Any = fn) -> None:
             records.append((fn, tuple(grad_inputs), tuple(grad_outputs)))

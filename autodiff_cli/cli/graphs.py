@@ -66,7 +66,7 @@ def small_value(tensor: Any) -> str | None:
         return None
     inner = text[len("tensor(") : -1] if text.startswith("tensor(") else text
     inner = inner.split(", dtype=")[0].split(", requires_grad")[0]
-    return " ".join(inner.split())
+    return " ".join(line.strip() for line in inner.splitlines())  # the repr's spacing kept
 
 
 def _saved_of(grad_fn: Any) -> list[tuple[str, str]]:

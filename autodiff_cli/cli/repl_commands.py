@@ -19,7 +19,7 @@ running statement; Ctrl-D exits. Tab completes names, attributes and methods.
   :vars             the variables: name, shape, dtype, requires_grad, is_leaf, grad_fn, grad
   :graph NAME [FMT] the grad_fn graph of NAME (FMT: tree, dot or mermaid)
   :grads            the gradients of the leaf tensors
-  :explain NAME     call NAME.backward() step by step (gradients accumulate as usual)
+  :explain NAME     call NAME.backward() step by step (gradients accumulate, the graph is freed)
   :reset            start over with a fresh namespace
   :load FILE        run FILE in this session
   :save FILE        write this session's successful inputs as a script for `autodiff run`
@@ -109,28 +109,56 @@ def script_text(chunk: str, *, echoed: bool) -> str:
 # ---- output helpers ------------------------------------------------------------------------
 
 
+MAX_CELL_LINES = 8  # a longer value shows its first and last lines around a "…" line
+
+
 def _print_table(state: ReplState, columns: list[str], rows: list[list[str]], title: str) -> None:
+    """A table whose cells may span several lines (a 2-D tensor's repr, row under row)."""
     if state.styled:
         from rich.console import Console
         from rich.table import Table
 
         table = Table(title=title, title_justify="left")
         for column in columns:
-            table.add_column(column)
+            table.add_column(column, no_wrap=True)
         for row in rows:
             table.add_row(*row)
         Console(highlight=False).print(table)
         return
-    widths = [max(len(column), *(len(row[i]) for row in rows)) for i, column in enumerate(columns)]
-    lines = ["  ".join(column.ljust(width) for column, width in zip(columns, widths)).rstrip()]
-    for row in rows:
-        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    cells = [[cell.split("\n") for cell in row] for row in rows]
+    widths = [
+        max(len(column), *(len(line) for row in cells for line in row[i]))
+        for i, column in enumerate(columns)
+    ]
+
+    def line(parts: list[str]) -> str:
+        return "  ".join(part.ljust(width) for part, width in zip(parts, widths)).rstrip()
+
+    lines = [line(columns)]
+    for row in cells:
+        height = max(len(cell) for cell in row)
+        for index in range(height):
+            lines.append(line([cell[index] if index < len(cell) else "" for cell in row]))
     sys.stdout.write("\n".join(lines) + "\n")
 
 
-def _one_line(value: Any) -> str:
-    text = " ".join(repr(value).split())
-    return text if len(text) <= 60 else text[:57] + "..."
+def tensor_cell(value: Any) -> str:
+    """A value as its repr prints it. A long tensor is summarised as PyTorch's printing does
+    past its threshold (`[a, b, c, ..., x, y, z]`), one row a line; if that is still long,
+    whole rows are left out around a "…" line."""
+    from autodiff_cli.engine import printing
+
+    text = repr(value)
+    if text.count("\n") >= MAX_CELL_LINES and getattr(value, "ndim", 0) > 0:
+        sci_mode = printing.get_printoptions()["sci_mode"]
+        with printing.printoptions(threshold=0, linewidth=1_000_000, sci_mode=sci_mode):
+            text = repr(value)
+    lines = text.split("\n")
+    if len(lines) <= MAX_CELL_LINES:
+        return text
+    head, tail = MAX_CELL_LINES // 2, MAX_CELL_LINES // 2 - 1
+    hidden = len(lines) - head - tail
+    return "\n".join([*lines[:head], f"… {hidden} more lines …", *lines[-tail:]])
 
 
 def _grad_of(tensor: Any) -> Any:
@@ -169,7 +197,7 @@ def show_vars(state: ReplState, argument: str) -> None:
                 str(tensor.requires_grad),
                 str(tensor.is_leaf),
                 node_name(tensor.grad_fn) if tensor.grad_fn is not None else "",
-                "" if grad is None else _one_line(grad),
+                "" if grad is None else tensor_cell(grad),
             ]
         )
     if not rows:
@@ -181,7 +209,7 @@ def show_vars(state: ReplState, argument: str) -> None:
 
 def show_grads(state: ReplState, argument: str) -> None:
     rows = [
-        [name, _one_line(_grad_of(tensor))]
+        [name, tensor_cell(_grad_of(tensor))]
         for name, tensor in _tensors(state)
         if tensor.is_leaf and tensor.requires_grad
     ]
@@ -218,15 +246,20 @@ def show_graph(state: ReplState, argument: str) -> None:
 
 
 def explain(state: ReplState, argument: str) -> None:
+    """`NAME.backward()` step by step, under backward()'s own rules: the graph is freed
+    afterwards, a non-scalar needs a gradient, only the leaves in NAME's graph are shown."""
     import autodiff_cli.engine as torch
-    from autodiff_cli.cli.explain import explain_lines, explained_backward
+    from autodiff_cli.cli.explain import explain_lines, explained_backward, leaves_of
 
     value = _lookup(state, argument, "explain")
-    if not isinstance(value, torch.Tensor) or value.grad_fn is None:
-        raise ValueError(f"{argument} has no grad_fn: there is no backward pass to explain")
-    leaves = {name: tensor for name, tensor in _tensors(state) if tensor.is_leaf}
-    seed = None if value.numel() == 1 else torch.ones_like(value)
-    walk = explained_backward(value, seed, leaves, retain_graph=True)
+    if not isinstance(value, torch.Tensor):
+        raise ValueError(f"{argument} is not a tensor (it is {type(value).__name__})")
+    in_graph = leaves_of(value)
+    leaves = {name: tensor for name, tensor in _tensors(state) if id(tensor) in in_graph}
+    try:
+        walk = explained_backward(value, None, leaves)
+    except RuntimeError as error:  # what `NAME.backward()` raises, as PyTorch words it
+        raise ValueError(f"RuntimeError: {error}") from None
     sys.stdout.write("\n".join(explain_lines(walk)) + "\n")
 
 
