@@ -238,6 +238,7 @@ def grad(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     timeout: TimeoutOption = None,
+    max_memory: MaxMemoryOption = None,
     plain: PlainOption = False,
     debug: DebugOption = False,
 ) -> None:
@@ -259,7 +260,15 @@ def grad(
         dtype=dtype.value if dtype else None,
         with_saved=saved,
     )
-    raise typer.Exit(run_grad(expr, options, as_json=as_json, debug=debug, timeout=timeout))
+    status = run_grad(
+        expr,
+        options,
+        as_json=as_json,
+        debug=debug,
+        timeout=timeout,
+        max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
+    )
+    raise typer.Exit(status)
 
 
 @app.command()
@@ -292,6 +301,7 @@ def graph(
         typer.Option("--backward", help="Call backward first, so nodes show their gradients."),
     ] = False,
     timeout: TimeoutOption = None,
+    max_memory: MaxMemoryOption = None,
     plain: PlainOption = False,
     debug: DebugOption = False,
 ) -> None:
@@ -309,6 +319,7 @@ def graph(
         with_saved=saved,
         backward=backward,
         timeout=timeout,
+        max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
     )
     raise typer.Exit(run_graph(request, debug=debug))
 

@@ -255,14 +255,59 @@ def run_grad(
     as_json: bool = False,
     debug: bool = False,
     timeout: float | None = None,
+    max_memory: int | None = None,
 ) -> int:
-    """The `grad` command: 0 on success, 1 when the expression fails, 2 on a usage error."""
+    """The `grad` command: 0 on success, 1 when the expression fails, 2 on a usage error.
+
+    The expression and its `--at` values run in a locked-down child (`isolation`), which also
+    prints the report; here only stdin is read and the child's end is reported.
+    """
+    from autodiff_cli.cli.isolation import isolation_available
+    from autodiff_cli.cli.terminal import print_error
+
+    try:
+        expression = read_expression(expression)
+    except UsageError as error:
+        print_error(f"autodiff grad: error: {error}")
+        return 2
+
+    def work() -> int:
+        return _grad_here(expression, options, as_json=as_json, debug=debug, timeout=timeout)
+
+    if not isolation_available():
+        return work()
+    from autodiff_cli.cli.isolation import Limits, run_isolated_command, warm_up
+
+    warm_up([expression, *options.at, options.vjp or ""], rendering=_styled())
+    import autodiff_cli.cli.grad_report  # noqa: F401 - the child prints the report
+    import autodiff_cli.cli.graph_tree  # noqa: F401
+
+    if options.explain:
+        import autodiff_cli.cli.explain  # noqa: F401
+    if options.check:
+        import autodiff_cli.cli.fdcheck  # noqa: F401
+    return run_isolated_command(
+        "autodiff grad: error: the expression was", work, Limits.of(max_memory, None, timeout)
+    )
+
+
+def _styled() -> bool:
+    import sys
+
+    from autodiff_cli.cli.terminal import wants_color
+
+    return wants_color(sys.stdout)
+
+
+def _grad_here(
+    expression: str, options: GradOptions, *, as_json: bool, debug: bool, timeout: float | None
+) -> int:
+    """Compute and print, in this process."""
     from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
     from autodiff_cli.cli.limits import ScriptTimeout, time_limit
     from autodiff_cli.cli.terminal import print_error
 
     try:
-        expression = read_expression(expression)
         with warnings_to_stderr(EXPR_NAME), time_limit(timeout):
             outcome = compute(expression, options)
     except UsageError as error:

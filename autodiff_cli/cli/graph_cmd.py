@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from autodiff_cli.cli.points import UsageError
@@ -21,6 +21,8 @@ class GraphRequest:
     with_saved: bool = False
     backward: bool = False
     timeout: float | None = None
+    max_memory: int | None = None  # bytes; None: the default (2 GiB)
+    script: Any = None  # run_cmd.Script of --file, read before the sandboxed child starts
 
 
 class GraphError(Exception):
@@ -47,10 +49,12 @@ def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
 
     if not request.var:
         raise UsageError("--file needs --var NAME: the variable whose graph to draw")
-    try:
-        script = read_script(request.file)
-    except ReadError as error:
-        raise UsageError(str(error).removeprefix("autodiff run: error: ")) from None
+    script = request.script
+    if script is None:
+        try:
+            script = read_script(request.file)
+        except ReadError as error:
+            raise UsageError(str(error).removeprefix("autodiff run: error: ")) from None
     namespace = run_source(script.source, script.name, stdout=sys.stderr)
     if request.var not in namespace:
         raise GraphError(f"{script.name} defines no variable {request.var!r}")
@@ -113,14 +117,68 @@ def write_output(content: str | bytes, output: str | None) -> None:
 
 
 def run_graph(request: GraphRequest, *, debug: bool = False) -> int:
+    """The `graph` command: 0 when drawn, 1 when the expression or script fails, 2 on a usage
+    error. The expression or script runs, and the graph is drawn, in a locked-down child
+    (`isolation`); a file (`-o`) is written, and Graphviz run for SVG/PNG, out here."""
+    from autodiff_cli.cli.isolation import isolation_available
+
+    if request.fmt == "png" and request.output is None and sys.stdout.isatty():
+        print_error("autodiff graph: error: PNG is binary; write it to a file with -o FILE")
+        return 2
+    if not isolation_available():
+        return _graph_here(request, debug=debug)
+    if request.file is not None and request.var:
+        from autodiff_cli.cli.run_cmd import UsageError as ReadError
+        from autodiff_cli.cli.run_cmd import read_script
+
+        try:
+            request = replace(request, script=read_script(request.file))
+        except ReadError as error:
+            print_error(str(error).replace("autodiff run:", "autodiff graph:"))
+            return 2
+    return _graph_in_child(request, debug=debug)
+
+
+def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
+    from autodiff_cli.cli.graph_export import RenderError, render_dot
+    from autodiff_cli.cli.isolation import Limits, run_child, run_isolated_command, warm_up
+    from autodiff_cli.cli.terminal import wants_color
+
+    sources = None if request.file is not None else [request.expression or "", *request.at]
+    warm_up(sources, rendering=wants_color(sys.stdout))
+    limits = Limits.of(request.max_memory, None, request.timeout)
+    prefix = f"autodiff graph: error: the {'script' if request.file else 'expression'} was"
+    picture = request.fmt in ("svg", "png")
+    if not picture and request.output is None:
+        return run_isolated_command(prefix, lambda: _graph_here(request, debug=debug), limits)
+    inner = replace(request, fmt="dot" if picture else request.fmt, output=None)
+    result = run_child(lambda: _graph_here(inner, debug=debug), limits, stream=False)
+    sys.stderr.write(result.stderr.decode(sys.stderr.encoding or "utf-8", "replace"))
+    if result.problem is not None:
+        print_error(f"{prefix} {result.problem}")
+    if result.status != 0:
+        return result.status
+    try:
+        content: str | bytes = result.stdout
+        if picture:
+            content = render_dot(result.stdout.decode("utf-8", "replace"), request.fmt)
+        write_output(content, request.output)
+    except RenderError as error:
+        print_error(f"autodiff graph: error: {error}")
+        return 1
+    except OSError as error:
+        print_error(f"autodiff graph: error: cannot write {request.output}: {error.strerror}")
+        return 1
+    return 0
+
+
+def _graph_here(request: GraphRequest, *, debug: bool = False) -> int:
+    """Run, draw and write the graph in this process."""
     from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
     from autodiff_cli.cli.graph_export import RenderError, export
     from autodiff_cli.cli.limits import ScriptTimeout, time_limit
     from autodiff_cli.cli.terminal import can_encode, wants_color
 
-    if request.fmt == "png" and request.output is None and sys.stdout.isatty():
-        print_error("autodiff graph: error: PNG is binary; write it to a file with -o FILE")
-        return 2
     try:
         with warnings_to_stderr(request.file or "<expr>"), time_limit(request.timeout):
             graph = build_request_graph(request)

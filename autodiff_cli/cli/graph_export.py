@@ -105,12 +105,17 @@ def to_tree_text(graph: Graph, *, unicode: bool = True) -> str:
 
 def render_picture(graph: Graph, fmt: str) -> bytes:
     """SVG or PNG bytes drawn by Graphviz's `dot`; RenderError naming the package if absent."""
+    return render_dot(to_dot(graph), fmt)
+
+
+def render_dot(dot_text: str, fmt: str) -> bytes:
+    """SVG or PNG bytes of DOT text (made in a sandboxed child, drawn by `dot` out here)."""
     dot = shutil.which("dot")
     if dot is None:
         raise RenderError(GRAPHVIZ_HINT.format(fmt=fmt.upper()))
     try:
         done = subprocess.run(
-            [dot, f"-T{fmt}"], input=to_dot(graph).encode(), capture_output=True, timeout=120
+            [dot, f"-T{fmt}"], input=dot_text.encode(), capture_output=True, timeout=120
         )
     except (OSError, subprocess.TimeoutExpired) as error:
         raise RenderError(f"Graphviz's dot failed: {error}") from None

@@ -24,7 +24,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import Any
 
 GIB = 1 << 30
 MIB = 1 << 20
@@ -49,11 +49,17 @@ class Limits:
     output: int = DEFAULT_MAX_OUTPUT
     timeout: float | None = None
 
+    @classmethod
+    def of(cls, memory: int | None, output: int | None, timeout: float | None) -> Limits:
+        """Limits from command-line values, None meaning the default."""
+        return cls(memory or DEFAULT_MAX_MEMORY, output or DEFAULT_MAX_OUTPUT, timeout)
+
 
 @dataclass
 class ChildResult:
     """How a child ended. `status` is its exit status (1 when it was killed); `problem` says
-    why it was killed or crashed, None when it exited by itself."""
+    why it was killed or crashed (`killed: out of memory ...`, to follow "the script was"),
+    None when it exited by itself."""
 
     status: int
     stdout: bytes
@@ -197,6 +203,7 @@ def _child_main(
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
         for name in ("SIGTERM", "SIGALRM", "SIGCHLD"):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
+        _keep_terminal_size(like_out)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.dup2(out_fd, 1)
@@ -225,11 +232,22 @@ def _child_main(
     os._exit(status if isinstance(status, int) and 0 <= status < 256 else INTERNAL_ERROR)
 
 
+def _keep_terminal_size(stream: Any) -> None:
+    """Rich sizes its output by the terminal; the child's stdout is a pipe, so it is told."""
+    if "COLUMNS" in os.environ or not _isatty(stream):
+        return
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return
+    os.environ["COLUMNS"], os.environ["LINES"] = str(size.columns), str(size.lines)
+
+
 def _report_internal(error: BaseException) -> int:
     if isinstance(error, SystemExit) and isinstance(error.code, int):
         return error.code
     try:
-        sys.stderr.write(f"error: {type(error).__name__} ended the child process\n")
+        sys.stderr.write(f"error: the child process failed: {type(error).__name__}: {error!r}\n")
     except BaseException:  # noqa: BLE001,S110
         pass
     return INTERNAL_ERROR
@@ -331,32 +349,32 @@ def _finish(child: _Running) -> ChildResult:
     if status == OUT_OF_MEMORY:
         return ChildResult(1, out, err, memory_problem(child.limits.memory), seconds)
     if status == INTERNAL_ERROR:
-        return ChildResult(1, out, err, "the child process failed", seconds)
+        return ChildResult(1, out, err, "stopped: its process failed", seconds)
     return ChildResult(status, out, err, None, seconds)
 
 
 def memory_problem(limit: int) -> str:
-    return f"the script was killed: out of memory (limit {format_size(limit)}, --max-memory)"
+    return f"killed: out of memory (limit {format_size(limit)}, --max-memory)"
 
 
 def _signal_problem(number: int, child: _Running) -> str:
     if number == signal.SIGXCPU:
-        return f"the script was killed: out of CPU time ({child.limits.timeout:g} s)"
+        return f"killed: out of CPU time ({child.limits.timeout:g} s)"
     if number == signal.SIGKILL:  # not ours: the kernel's out-of-memory killer
         return memory_problem(child.limits.memory)
     try:
         name = signal.Signals(number).name
     except ValueError:
         name = f"signal {number}"
-    return f"the script was killed by signal {name} (a crash)"
+    return f"killed by signal {name} (a crash)"
 
 
 def timeout_problem(seconds: float) -> str:
-    return f"the script was stopped after {seconds:g} seconds (--timeout {seconds:g})"
+    return f"stopped after {seconds:g} seconds (--timeout {seconds:g})"
 
 
 def output_problem(limit: int) -> str:
-    return f"the script was stopped: its output passed {format_size(limit)} (--max-output)"
+    return f"stopped: its output passed {format_size(limit)} (--max-output)"
 
 
 def run_children(
@@ -442,10 +460,22 @@ def run_child(work: Callable[[], int], limits: Limits, *, stream: bool = True) -
     return run_children([work], limits, stream=stream)[0]
 
 
-def binary_stdout() -> BinaryIO:
-    """The child's stdout for bytes (a PNG): the pipe under `sys.stdout`."""
-    sys.stdout.flush()
-    return sys.stdout.buffer
+def run_isolated_command(
+    prefix: str, work: Callable[[], int], limits: Limits, *, stream: bool = True
+) -> int:
+    """One command's work (`grad`, `graph`) in a child, its output streaming: the child's exit
+    status, or 1 with `PREFIX PROBLEM` on stderr when it was killed or crashed."""
+    from autodiff_cli.cli.terminal import print_error
+
+    try:
+        result = run_child(work, limits, stream=stream)
+    except KeyboardInterrupt:
+        from autodiff_cli.cli.diagnostics import exit_on_interrupt
+
+        return exit_on_interrupt()
+    if result.problem is not None:
+        print_error(f"{prefix} {result.problem}")
+    return result.status
 
 
 # ---- what the parent imports before forking -----------------------------------------------
@@ -474,30 +504,60 @@ _WARM_SOURCE = 'x = [i for i in range(2)]\ny = f"{x!r:>4}"\n'
 def warm_up(sources: Iterable[str | bytes] | None = None, *, rendering: bool = False) -> None:
     """Import, in the parent, everything a child needs: it cannot open a file once locked down.
 
-    The engine, the language with its parse tables, the error reporter; the engine's lazy
-    submodules (`nn`, `optim`, ...) all, or with `sources` only those whose name the sources
-    mention (the one-liner's start-up stays short); with `rendering`, Rich for styled output.
+    The engine, the language with its parse tables, this package's command modules; the
+    engine's lazy submodules (`nn`, `optim`, ...) all, or with `sources` only those whose name
+    the sources mention (the one-liner's start-up stays short), and numpy's random module when
+    the sources may use it; with `rendering`, Rich, warmed by drawing once (it imports parts of
+    itself while drawing).
     """
     import difflib  # noqa: F401 - suggestions in error messages
     import json  # noqa: F401 - --json output
     import traceback  # noqa: F401 - --debug
 
-    import autodiff_cli.cli.diagnostics  # noqa: F401
     import autodiff_cli.engine as engine
     from autodiff_cli.lang import compile_source
 
     compile_source(_WARM_SOURCE, "<warm-up>")
+    _import_command_modules()
     if sources is None:
         wanted, random = LAZY_SUBMODULES, True
     else:
         text = b"\n".join(s.encode(errors="replace") if isinstance(s, str) else s for s in sources)
-        wanted = tuple(name for name in LAZY_SUBMODULES if name.encode() in text)
+        wanted = tuple(
+            name for name in LAZY_SUBMODULES if name == "autograd" or name.encode() in text
+        )  # the commands themselves use autograd (jacobians, gradient probes)
         random = any(word.encode() in text for word in _RANDOM_WORDS)
     for name in wanted:
         getattr(engine, name)
     if random:
         import numpy.random  # noqa: F401
     if rendering:
-        import rich.console  # noqa: F401
-        import rich.text  # noqa: F401
-        import rich.tree  # noqa: F401
+        _warm_rich()
+
+
+_NOT_IN_CHILDREN = {"app", "commands", "repl_terminal", "__init__", "__main__"}
+
+
+def _import_command_modules() -> None:
+    """Every module of this package the children may import on the way (reports, graphs)."""
+    import importlib
+
+    folder = os.path.dirname(__file__)
+    for name in sorted(os.listdir(folder)):
+        stem, dot, suffix = name.partition(".")
+        if suffix == "py" and stem not in _NOT_IN_CHILDREN:
+            importlib.import_module(f"{__package__}.{stem}")
+
+
+def _warm_rich() -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+    from rich.tree import Tree
+
+    console = Console(file=io.StringIO(), force_terminal=True, color_system="truecolor", width=80)
+    tree = Tree(Text("a", style="bold"))
+    tree.add("b ─ é").add(Text("c", style="red"))
+    table = Table("x", "y")
+    table.add_row("1", Text("2", style="cyan"))
+    console.print(tree, table)

@@ -202,7 +202,7 @@ def outcome_of(script: Script, result: Any, *, streamed: bool) -> Outcome:
     stdout = "" if streamed else _decode(result.stdout)
     error = None if streamed else (_decode(result.stderr) or None)
     if result.problem is not None:
-        error = (error or "") + f"{script.name}: error: {result.problem}\n"
+        error = (error or "") + f"{script.name}: error: the script was {result.problem}\n"
     return Outcome(script.name, result.status == 0, stdout, error, result.seconds)
 
 
