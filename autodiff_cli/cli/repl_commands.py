@@ -117,12 +117,13 @@ def _print_table(state: ReplState, columns: list[str], rows: list[list[str]], ti
     if state.styled:
         from rich.console import Console
         from rich.table import Table
+        from rich.text import Text
 
         table = Table(title=title, title_justify="left")
         for column in columns:
-            table.add_column(column, no_wrap=True)
+            table.add_column(column)
         for row in rows:
-            table.add_row(*row)
+            table.add_row(*(Text(cell) for cell in row))  # `[nan, 1.]` is no markup
         Console(highlight=False).print(table)
         return
     cells = [[cell.split("\n") for cell in row] for row in rows]
