@@ -18,6 +18,7 @@ from autodiff_cli.engine.utils.data import (
     ConcatDataset,
     DataLoader,
     Dataset,
+    IterableDataset,
     RandomSampler,
     SequentialSampler,
     Subset,
@@ -196,6 +197,43 @@ def test_dataloader_frozen_attributes_and_workers_ignored() -> None:
     with pytest.raises(ValueError, match="batch_size attribute should not be set after"):
         loader.batch_size = 3
     assert labels(loader) == [0, 1, 2, 3]
+
+
+class _Stream(IterableDataset):
+    """An iterable dataset of `n` numbered samples."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __iter__(self):
+        return iter([{"i": i, "x": E.tensor([float(i)])} for i in range(self.n)])
+
+    def __len__(self) -> int:
+        return self.n
+
+
+@pytest.mark.parametrize(
+    ("bs", "drop_last", "ids"),
+    [(3, False, [[0, 1, 2], [3, 4, 5], [6]]), (3, True, [[0, 1, 2], [3, 4, 5]]), (8, True, [])],
+)
+def test_iterable_dataset_batches(bs: int, drop_last: bool, ids: list) -> None:
+    loader = DataLoader(_Stream(7), batch_size=bs, drop_last=drop_last)
+    batches = list(loader)
+    assert len(loader) == len(ids) and [b["i"].tolist() for b in batches] == ids
+    if batches:
+        assert batches[0]["x"].shape == (bs, 1)
+    assert [s["i"] for s in DataLoader(_Stream(3), batch_size=None)] == [0, 1, 2]
+    with pytest.raises(ValueError, match="expected unspecified shuffle option"):
+        DataLoader(_Stream(3), shuffle=True)
+
+
+def test_batch_sampler_argument_and_nested_collate() -> None:
+    loader = DataLoader(dataset(6), batch_sampler=[[5, 0], [3]])
+    assert len(loader) == 2 and labels(loader) == [5, 0, 3]
+    assert loader.batch_size is None and loader.drop_last is False
+    batch = default_collate([({"k": [1, 2.5]}, "a"), ({"k": [3, 4.5]}, "b")])
+    assert batch[1] == ("a", "b")
+    assert batch[0]["k"][0].tolist() == [1, 3] and batch[0]["k"][1].dtype == E.float64
 
 
 def test_random_split_lengths_and_fractions() -> None:

@@ -142,3 +142,108 @@ def test_errors() -> None:
         lr_scheduler.StepLR(make_optimizer(), step_size=1, last_epoch=3)
     with pytest.raises(ValueError, match="Factor should be < 1.0."):
         lr_scheduler.ReduceLROnPlateau(make_optimizer(), factor=2.0)
+
+
+# -- state is an explicit list of fields (issue 19: nothing reads or writes attribute tables) -----
+
+
+def test_state_dict_holds_only_the_declared_fields() -> None:
+    optimizer = make_optimizer(lr=0.5)
+    scheduler = lr_scheduler.StepLR(optimizer, step_size=2, gamma=0.5)
+    scheduler.note = "set by a script"
+    state = scheduler.state_dict()
+    assert sorted(state) == [
+        "_get_lr_called_within_step",
+        "_is_initial",
+        "_last_lr",
+        "_step_count",
+        "base_lrs",
+        "gamma",
+        "last_epoch",
+        "step_size",
+    ]
+    assert "note" not in state and "optimizer" not in state
+
+
+def test_load_state_dict_writes_only_known_fields() -> None:
+    class Other:
+        pass
+
+    scheduler = lr_scheduler.StepLR(make_optimizer(), step_size=2)
+    scheduler.load_state_dict(
+        {"__class__": Other, "__dict__": {}, "optimizer": None, "pwn": 1, "gamma": 0.25}
+    )
+    assert type(scheduler) is lr_scheduler.StepLR
+    assert scheduler.gamma == 0.25 and isinstance(scheduler.optimizer, E.optim.SGD)
+    assert not hasattr(scheduler, "pwn")
+    plateau = lr_scheduler.ReduceLROnPlateau(make_optimizer())
+    plateau.load_state_dict({"__class__": Other, "mode": "max", "best": 3.0})
+    assert type(plateau) is lr_scheduler.ReduceLROnPlateau
+    assert (plateau.mode, plateau.mode_worse, plateau.best) == ("max", -math.inf, 3.0)
+
+
+def test_engine_methods_refuse_a_foreign_self() -> None:
+    class Victim:
+        secret = 1
+
+    with pytest.raises(TypeError, match="doesn't apply to a 'Victim' object"):
+        lr_scheduler.StepLR.state_dict(Victim())
+    with pytest.raises(TypeError, match="doesn't apply to a 'Victim' object"):
+        lr_scheduler.LRScheduler.load_state_dict(Victim(), {"__class__": int})
+
+
+def test_callable_state_is_public_plain_values_only() -> None:
+    class Factor:
+        def __init__(self) -> None:
+            self.scale = 0.5
+            self._hidden = 2.0
+            self.helper = print  # not a plain value: never saved
+
+        def __call__(self, epoch: int) -> float:
+            return self.scale**epoch
+
+    factor = Factor()
+    optimizer = make_optimizer(lr=1.0)
+    scheduler = lr_scheduler.LambdaLR(optimizer, [factor])
+    assert scheduler.state_dict()["lr_lambdas"] == [{"scale": 0.5}]
+    scheduler.load_state_dict(
+        {"lr_lambdas": [{"scale": 0.25, "__class__": int, "_hidden": 9.0, "new": 1}]}
+    )
+    assert factor.scale == 0.25 and factor._hidden == 2.0 and type(factor) is Factor
+    assert not hasattr(factor, "new")
+    # a class or a builtin as the lambda: nothing of it is saved
+    as_class = lr_scheduler.LambdaLR(make_optimizer(lr=1.0), float)
+    assert as_class.state_dict()["lr_lambdas"] == [None]
+    cyclic = lr_scheduler.CyclicLR(make_optimizer(momentum=0.9), 0.1, 1.0, scale_fn=float)
+    assert cyclic.state_dict()["_scale_fn_custom"] is None
+
+
+def test_sequential_state_round_trip_restores_inner_schedulers() -> None:
+    def build(optimizer: E.optim.SGD) -> lr_scheduler.SequentialLR:
+        warm = lr_scheduler.LinearLR(optimizer, start_factor=0.5, total_iters=2)
+        decay = lr_scheduler.ExponentialLR(optimizer, gamma=0.5)
+        return lr_scheduler.SequentialLR(optimizer, [warm, decay], milestones=[2])
+
+    optimizer = make_optimizer(lr=1.0)
+    scheduler = build(optimizer)
+    stepped(optimizer, scheduler, 3)
+    state = scheduler.state_dict()
+    assert sorted(state) == ["_last_lr", "_milestones", "_schedulers", "last_epoch"]
+    other_optimizer = make_optimizer(lr=1.0)
+    other = build(other_optimizer)
+    other.load_state_dict(state)
+    other_optimizer.param_groups[0]["lr"] = optimizer.param_groups[0]["lr"]
+    assert other._schedulers[1].last_epoch == scheduler._schedulers[1].last_epoch
+    assert stepped(other_optimizer, other, 3) == stepped(optimizer, scheduler, 3)
+
+
+def test_warm_restarts_epoch_argument_matches_stepping() -> None:
+    optimizer = make_optimizer(lr=1.0)
+    scheduler = lr_scheduler.CosineAnnealingWarmRestarts(optimizer, T_0=3, T_mult=2, eta_min=0.1)
+    by_step = stepped(optimizer, scheduler, 20)
+    for epoch in (1, 2, 3, 8, 9, 20):
+        jumped = lr_scheduler.CosineAnnealingWarmRestarts(
+            make_optimizer(lr=1.0), T_0=3, T_mult=2, eta_min=0.1
+        )
+        jumped.step(epoch)
+        assert jumped.get_last_lr()[0] == pytest.approx(by_step[epoch - 1], rel=1e-12)
