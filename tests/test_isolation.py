@@ -1,0 +1,418 @@
+"""The OS layer (`autodiff_cli.cli.isolation`): what a locked-down child can and cannot do, and
+how the parent reports its end. Work functions here are plain Python, as if an escape from the
+language had succeeded: the OS limits must hold on their own. Then the commands as a user runs
+them (subprocess): batch isolation, --jobs, crashes, input validation, the in-process fallback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from autodiff_cli.cli import isolation
+from autodiff_cli.cli.isolation import Limits, format_size, parse_size, run_child, run_children
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the OS layer needs fork")
+REPO = Path(__file__).resolve().parent.parent
+CANARY = "canary-7f3a9c-secret"
+
+
+def child(work, **limits) -> isolation.ChildResult:
+    return run_child(work, Limits(**limits), stream=False)
+
+
+def said(text: str):
+    """A work that prints `text` and succeeds."""
+
+    def work() -> int:
+        print(text)
+        return 0
+
+    return work
+
+
+# ---- the primitive --------------------------------------------------------------------------
+
+
+def test_exit_status_and_output_come_back():
+    result = child(said("hello"))
+    assert (result.status, result.stdout, result.stderr, result.problem) == (
+        0,
+        b"hello\n",
+        b"",
+        None,
+    )
+
+    def fails() -> int:
+        print("bad", file=sys.stderr)
+        return 1
+
+    result = child(fails)
+    assert (result.status, result.stderr, result.problem) == (1, b"bad\n", None)
+
+
+def test_no_file_can_be_created_or_written(tmp_path: Path):
+    target = tmp_path / "pwned.txt"
+    existing = tmp_path / "existing.txt"
+    existing.write_text("")
+    os.chmod(tmp_path, 0o777)  # even a folder anyone may write to
+
+    def attack() -> int:
+        refusals = []
+        for attempt in (
+            lambda: open(target, "w"),
+            lambda: os.open(str(target), os.O_CREAT | os.O_WRONLY),
+            lambda: open(existing, "a"),
+            lambda: os.mkdir(str(tmp_path / "dir")),
+            lambda: os.dup(1),
+            lambda: os.pipe(),
+        ):
+            try:
+                attempt()
+            except OSError as error:
+                refusals.append(error.errno)
+        print(len(refusals))
+        return 0
+
+    result = child(attack)
+    assert result.stdout == b"6\n", result.stderr
+    assert sorted(os.listdir(tmp_path)) == ["existing.txt"]
+    assert existing.read_text() == ""
+
+
+def test_no_new_process_or_thread():
+    def attack() -> int:
+        import threading
+
+        try:
+            pid = os.fork()
+        except OSError:
+            print("no fork")
+        else:
+            if pid == 0:
+                os._exit(0)
+            print("forked")
+        try:
+            threading.Thread(target=lambda: None).start()
+        except RuntimeError:
+            print("no thread")
+        return 0
+
+    assert child(attack).stdout == b"no fork\nno thread\n"
+
+
+def test_the_child_runs_unprivileged_in_the_root_folder():
+    def where() -> int:
+        print(os.getcwd(), os.geteuid() != 0 or os.getuid() != 0)
+        return 0
+
+    assert child(where).stdout == b"/ True\n"
+
+
+def test_the_environment_is_scrubbed(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("AUTODIFF_CANARY", CANARY)
+    monkeypatch.setenv("TERM", "xterm")
+
+    def dump() -> int:
+        import posix
+
+        print(sorted(os.environ), os.environ.get("AUTODIFF_CANARY"))
+        print(CANARY.encode() in b"".join(key + value for key, value in posix.environ.items()))
+        return 0
+
+    result = child(dump)
+    assert CANARY.encode() not in result.stdout
+    assert result.stdout.decode().splitlines()[1] == "False"
+    assert "'TERM'" in result.stdout.decode() and "None" in result.stdout.decode()
+
+
+def test_memory_is_limited():
+    def hog() -> int:
+        try:
+            blocks = [bytearray(64 << 20) for _ in range(100)]  # 6.4 GB
+        except MemoryError:
+            print("MemoryError")
+            return 1
+        print(len(blocks))
+        return 0
+
+    result = child(hog, memory=512 << 20)
+    assert (result.status, result.stdout) == (1, b"MemoryError\n")
+
+
+def test_memory_error_past_the_work_is_reported_as_out_of_memory():
+    def hog() -> int:
+        return len(bytearray(8 << 30))
+
+    result = child(hog, memory=256 << 20)
+    assert result.status == 1
+    assert result.problem == "killed: out of memory (limit 256 MiB, --max-memory)"
+
+
+def test_a_crash_is_one_clean_problem():
+    def crash() -> int:
+        os.kill(os.getpid(), signal.SIGSEGV)
+        return 0
+
+    result = child(crash)
+    assert (result.status, result.problem) == (1, "killed by signal SIGSEGV (a crash)")
+
+
+def test_a_base_exception_out_of_the_work_is_one_line():
+    def escape() -> int:
+        raise KeyboardInterrupt
+
+    result = child(escape)
+    assert result.status == 1 and result.problem == "stopped: its process failed"
+    assert (
+        result.stderr
+        == b"error: the child process failed: KeyboardInterrupt: KeyboardInterrupt()\n"
+    )
+
+
+def test_the_parent_kills_a_child_past_its_deadline():
+    def stuck() -> int:
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        while True:
+            pass
+
+    start = time.monotonic()
+    result = child(stuck, timeout=0.5)
+    assert time.monotonic() - start < 0.5 + isolation.KILL_GRACE + 1.5
+    assert (result.status, result.problem) == (1, "stopped after 0.5 seconds (--timeout 0.5)")
+
+
+def test_output_is_limited_and_the_flood_stopped():
+    def flood() -> int:
+        while True:
+            sys.stdout.write("x" * 100_000)
+
+    result = child(flood, output=1 << 20)
+    assert result.problem == "stopped: its output passed 1 MiB (--max-output)"
+    assert len(result.stdout) <= 1 << 20
+
+
+def test_a_lone_surrogate_is_replaced_not_fatal():
+    result = child(said("a" + chr(0xD800) + "b"))
+    assert (result.status, result.stdout) == (0, b"a?b\n")
+
+
+def test_finalizers_do_not_run_after_the_work():
+    def leave_garbage() -> int:
+        class Loop:
+            def __del__(self) -> None:
+                while True:
+                    pass
+
+        node = Loop()
+        node.cycle = node
+        print("done")
+        return 0
+
+    start = time.monotonic()
+    assert child(leave_garbage).stdout == b"done\n"
+    assert time.monotonic() - start < 5
+
+
+def test_jobs_run_at_once_and_results_keep_their_order():
+    def sleeper(text: str):
+        def work() -> int:
+            time.sleep(0.5)
+            print(text)
+            return 0
+
+        return work
+
+    start = time.monotonic()
+    results = run_children([sleeper(str(i)) for i in range(4)], Limits(), jobs=4)
+    assert time.monotonic() - start < 1.6
+    assert [result.stdout for result in results] == [b"0\n", b"1\n", b"2\n", b"3\n"]
+
+
+def test_on_done_false_starts_no_more_children():
+    seen = []
+
+    def done(index: int, result: isolation.ChildResult) -> bool:
+        seen.append(index)
+        return False
+
+    results = run_children([said("a"), said("b")], Limits(), on_done=done)
+    assert seen == [0] and len(results) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [("512M", 512 << 20), ("2G", 2 << 30), ("64MB", 64 << 20), ("1.5GiB", 3 << 29), ("100", 100)],
+)
+def test_sizes(text: str, size: int):
+    assert parse_size(text) == size
+
+
+@pytest.mark.parametrize("text", ["", "12Q", "-1G", "0", "G"])
+def test_bad_sizes(text: str):
+    with pytest.raises(ValueError):
+        parse_size(text)
+
+
+def test_format_size():
+    assert (format_size(2 << 30), format_size(64 << 20), format_size(1500)) == (
+        "2 GiB",
+        "64 MiB",
+        "1.465 KiB",
+    )
+
+
+# ---- the commands, as a user runs them --------------------------------------------------------
+
+
+def autodiff(*args: str, stdin: str = "", cwd: Path | None = None, **env: str):
+    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    environment.update(PYTHONPATH=str(REPO), AUTODIFF_CANARY=CANARY, **env)
+    return subprocess.run(
+        [sys.executable, "-m", "autodiff_cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        errors="replace",
+        cwd=cwd or REPO,
+        env=environment,
+        timeout=90,
+    )
+
+
+@pytest.fixture
+def script(tmp_path: Path):
+    def write(name: str, source: str) -> str:
+        path = tmp_path / name
+        path.write_text(source, encoding="utf-8")
+        return str(path)
+
+    return write
+
+
+def test_engine_state_of_one_script_does_not_reach_the_next(script):
+    first = script(
+        "a.py",
+        "import torch\nclass C:\n    def __del__(self):\n        torch.set_grad_enabled(False)\n"
+        "c = C()\nc.me = c\ntorch.set_default_dtype(torch.float64)\n",
+    )
+    second = script("b.py", "import torch\nprint(torch.is_grad_enabled(), torch.ones(1).dtype)\n")
+    for jobs in ("1", "2"):
+        done = autodiff("run", "--jobs", jobs, first, second)
+        assert (done.returncode, done.stdout) == (0, "True torch.float32\n"), done.stderr
+
+
+def test_a_killed_script_is_reported_and_the_batch_goes_on(script):
+    hog = script("hog.py", "x = ['x' * 10**6 for i in range(1000)]\nprint('no')\n")
+    after = script("after.py", "print('after')\n")
+    for jobs in ("1", "2"):
+        done = autodiff("run", "--jobs", jobs, "--max-memory", "300M", hog, after)
+        assert done.returncode == 1
+        assert done.stdout == "after\n"
+        assert "MemoryError" in done.stderr or "out of memory (limit 300 MiB" in done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_a_timeout_stops_a_long_engine_call(script):
+    slow = script(
+        "slow.py", "import torch\na = torch.ones(3000, 3000)\nwhile True:\n    b = a @ a\n"
+    )
+    start = time.monotonic()
+    done = autodiff("run", "--timeout", "1", slow)
+    assert time.monotonic() - start < 8
+    assert done.returncode == 1
+    assert "stopped after 1 seconds (--timeout 1)" in done.stderr
+
+
+def test_output_flood_under_json_is_limited(script):
+    flood = script("flood.py", "s = 'x' * 100000\nwhile True:\n    print(s)\n")
+    done = autodiff("run", "--json", "--max-output", "1M", flood)
+    assert done.returncode == 1
+    record = json.loads(done.stdout)
+    assert record["ok"] is False and len(record["stdout"]) <= 1 << 20
+    assert record["error"].endswith(
+        f"{flood}: error: the script was stopped: its output passed 1 MiB (--max-output)\n"
+    )
+
+
+def test_a_lone_surrogate_does_not_crash_the_parent(script):
+    first = script("s.py", "print('a' + chr(0xd800))\n")
+    second = script("t.py", "print('next')\n")
+    for extra in ([], ["--json"], ["--jobs", "2"]):
+        done = autodiff("run", *extra, first, second)
+        assert done.returncode == 0, done.stderr
+        assert "a?" in done.stdout and "next" in done.stdout
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "1e300", "-inf"])
+def test_timeout_must_be_finite_and_positive(value: str, script):
+    path = script("ok.py", "print(1)\n")
+    for command in (["run", path], ["grad", "x*x", "--at", "x=1"], ["graph", "x*x", "--at", "x=1"]):
+        done = autodiff(*command, f"--timeout={value}")
+        assert done.returncode == 2, (command, done.stderr)
+        assert "--timeout" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_scripts_must_be_small_regular_files(tmp_path: Path, script):
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    done = autodiff("run", str(fifo))
+    assert (done.returncode, done.stderr) == (
+        2,
+        f"autodiff run: error: not a regular file: {fifo}\n",
+    )
+    assert autodiff("run", "/dev/zero").returncode == 2
+    big = script("big.py", "x = 1\n" * 100)
+    done = autodiff("run", "--max-script-size", "100", big)
+    assert done.returncode == 2
+    assert "is larger than 100 bytes (--max-script-size)" in done.stderr
+    assert autodiff("run", "--max-script-size", "1K", big).returncode == 0
+    done = autodiff("run", "--max-script-size", "100", "-", stdin="x = 1\n" * 100)
+    assert done.returncode == 2
+
+
+def test_symlinks_out_of_a_batch_folder_are_skipped(tmp_path: Path):
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    (folder / "a.py").write_text("print('a')\n")
+    (folder / "b.py").symlink_to("/proc/self/environ")
+    (folder / "c.py").symlink_to(folder / "a.py")  # inside: runs
+    done = autodiff("run", str(folder))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "a\na\n"
+    assert (
+        done.stderr
+        == f"autodiff run: skipped {folder / 'b.py'}: a symbolic link to outside {folder}\n"
+    )
+    named = autodiff("run", str(folder / "b.py"))  # named directly: the user's own choice
+    assert named.returncode == 1 and "SyntaxError" in named.stderr
+
+
+def test_grad_and_graph_run_in_the_child(tmp_path: Path):
+    done = autodiff("grad", "x.sum()", "--at", "x=ones(10**8)", "--max-memory", "200M")
+    assert done.returncode == 1
+    assert "MemoryError" in done.stderr or "out of memory" in done.stderr
+    script = tmp_path / "g.py"
+    script.write_text("import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * x).sum()\n")
+    done = autodiff(
+        "graph", "--file", str(script), "--var", "y", "-f", "dot", "-o", "out.dot", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out.dot").read_text().startswith("digraph")
+
+
+def test_in_process_fallback_still_runs_scripts(script):
+    path = script("p.py", "print('in process')\nx = 1 / 0\n")
+    for extra in ([], ["--json"], ["--timeout", "5"]):
+        done = autodiff("run", *extra, path, AUTODIFF_ISOLATION="0")
+        assert done.returncode == 1
+        assert "in process" in done.stdout and "ZeroDivisionError" in (done.stdout + done.stderr)
+    done = autodiff("grad", "x*x", "--at", "x=3", AUTODIFF_ISOLATION="0")
+    assert done.returncode == 0 and "x.grad: tensor(6.)" in done.stdout
