@@ -20,11 +20,12 @@ import numpy as np
 
 from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
-from .graph import AccumulateGrad, Node, OpNode
+from .graph import AccumulateGrad, Node, OpNode, legacy_type_name
 from .tensor import Tensor, _wrap
 
 _refcount = sys.getrefcount
 
+REPLACE_NONE_MESSAGE = "can't replace a None gradient with a non-None value"
 UNUSED_MESSAGE = (
     "The differentiated Tensor at index {} appears to not have been used in the graph. Set "
     "allow_unused=True if this is the desired behavior."
@@ -291,7 +292,7 @@ def run_backward(
             else:
                 outs = [None] * len(node.next_functions)
             if hooks is not None and hooks.post:
-                _run_post_hooks(hooks.post, outs, grads, backend)
+                outs = _run_post_hooks(hooks.post, outs, grads, backend)
             if not retain_graph and node._saved:
                 node.release()
             for (nxt, nr), g in zip(node.next_functions, outs):
@@ -338,38 +339,93 @@ def _run_pre_hooks(node_hooks: Any, grads: list, backend: Any) -> list:
     if node_hooks.tensor:
         for nr, hooks in node_hooks.tensor.items():
             for fn in list(hooks.values()):
-                if grads[nr] is None:
-                    continue
-                new = fn(backend.wrap(grads[nr]))
-                if new is not None:
-                    grads[nr] = backend.unwrap(_check_hook_result(new, grads[nr]))
+                grads[nr] = _run_tensor_hook(fn, grads[nr], backend)
     if node_hooks.retained:
         for nr, ref in node_hooks.retained.items():
             t = ref()
             if t is not None and grads[nr] is not None:
-                _store_grad(t, grads[nr], backend, backend.creates_graph)
+                _store_retained(t, grads[nr], backend)
     if node_hooks.pre:
         for fn in list(node_hooks.pre.values()):
-            new = fn(tuple(backend.wrap(g) if g is not None else None for g in grads))
-            if new is not None:
-                grads = [backend.unwrap(g) if g is not None else None for g in new]
+            grads = _run_tuple_hook(fn, (grads,), grads, backend)
     return grads
 
 
-def _check_hook_result(new: Any, old: Any) -> Tensor:
+# -- what hooks may return, checked as PyTorch checks it ----------------------------------------
+
+
+def _hook_name(fn: Any) -> str:
+    return getattr(fn, "__name__", "<unknown>")
+
+
+def _check_hook_value(fn: Any, new: Any, old: Any, backend: Any) -> Any:
+    """A hook's replacement `new` for the gradient `old` (never None): a Tensor of the same dtype
+    and shape, returned unwrapped for `backend`."""
     if not isinstance(new, Tensor):
-        raise TypeError(f"hook should return a Tensor or None, not {type(new).__name__}")
-    return new
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    old_data = old._data if isinstance(old, Tensor) else np.asarray(old)
+    if new._data.dtype != old_data.dtype:
+        raise RuntimeError(
+            f"hook '{_hook_name(fn)}' has changed the type of value (was "
+            f"{legacy_type_name(old_data.dtype)} got {legacy_type_name(new._data.dtype)})"
+        )
+    if new._data.shape != old_data.shape:
+        raise RuntimeError(f"hook '{_hook_name(fn)}' has changed the size of value")
+    return backend.unwrap(new)
 
 
-def _run_post_hooks(post: dict, outs: list, grads: list, backend: Any) -> None:
+def _run_tensor_hook(fn: Any, g: Any, backend: Any) -> Any:
+    """`tensor.register_hook(fn)`: `fn(grad)` may return a replacement. As in PyTorch, the hook
+    also runs (with None) for an output of its node that received no gradient."""
+    new = fn(None if g is None else backend.wrap(g))
+    if new is None:
+        return g
+    if g is None:
+        raise RuntimeError(REPLACE_NONE_MESSAGE)
+    return _check_hook_value(fn, new, g, backend)
+
+
+def _run_tuple_hook(fn: Any, args: tuple, grads: list, backend: Any) -> list:
+    """A node pre-hook `fn(grad_outputs)` or post-hook `fn(grad_inputs, grad_outputs)`: `args`
+    are the gradient lists it receives, the first of which (`grads`) it may replace by
+    returning a tuple of the same length."""
     wrap = backend.wrap
-    grad_inputs = tuple(wrap(g) if g is not None else None for g in outs)
-    grad_outputs = tuple(wrap(g) if g is not None else None for g in grads)
+    new = fn(*(tuple(None if g is None else wrap(g) for g in gs) for gs in args))
+    if new is None:
+        return grads
+    if not isinstance(new, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
+    if len(new) != len(grads):
+        raise RuntimeError(
+            f"hook '{_hook_name(fn)}' has returned an incorrect number of values (got {len(new)}, "
+            f"but expected {len(grads)})"
+        )
+    out = []
+    for value, old in zip(new, grads):
+        if value is None:
+            out.append(None)
+        elif old is None:
+            raise RuntimeError(REPLACE_NONE_MESSAGE)
+        else:
+            out.append(_check_hook_value(fn, value, old, backend))
+    return out
+
+
+def _run_post_hooks(post: dict, outs: list, grads: list, backend: Any) -> list:
     for fn in list(post.values()):
-        new = fn(grad_inputs, grad_outputs)
-        if new is not None:
-            outs[:] = [backend.unwrap(g) if g is not None else None for g in new]
+        outs = _run_tuple_hook(fn, (outs, grads), outs, backend)
+    return outs
+
+
+def _run_post_accumulate_hooks(var: Tensor) -> None:
+    """`fn(tensor)` after `.grad` was updated: PyTorch wants None back (or the tensor itself),
+    and checks anything else like a replacement gradient before refusing it."""
+    for fn in list(var._post_accumulate_hooks.values()):
+        result = fn(var)
+        if result is None or result is var:
+            continue
+        _check_hook_value(fn, result, var, NumpyBackend)
+        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _accumulate(
@@ -386,9 +442,7 @@ def _accumulate(
     var = node.variable
     if var._leaf_hooks:
         for fn in list(var._leaf_hooks.values()):
-            new = fn(backend.wrap(g))
-            if new is not None:
-                g = backend.unwrap(_check_hook_result(new, g))
+            g = _run_tensor_hook(fn, g, backend)
     if captures is not None:
         k = captures.get((node, 0))
         if k is not None:
@@ -400,48 +454,55 @@ def _accumulate(
     hooks = node._hooks
     if hooks is not None and hooks.pre:
         for fn in list(hooks.pre.values()):
-            new = fn((backend.wrap(g),))
-            if new is not None:
-                g = backend.unwrap(new[0])
+            (g,) = _run_tuple_hook(fn, ([g],), [g], backend)
+        if g is None:
+            return
     _store_grad(var, g, backend, create_graph)
     if var._post_accumulate_hooks:
-        for fn in list(var._post_accumulate_hooks.values()):
-            result = fn(var)
-            if result is not None:
-                raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+        _run_post_accumulate_hooks(var)
     if hooks is not None and hooks.post:
-        for fn in list(hooks.post.values()):
-            fn((), (backend.wrap(g),))
+        _run_post_hooks(hooks.post, [], [g], backend)
 
 
 def _store_grad(var: Tensor, g: Any, backend: Any, create_graph: bool) -> None:
-    """Accumulates `g` into `var.grad`: the first gradient is copied (it may be shared with other
-    leaves); later ones are added in place, so earlier references to `.grad` see the sum."""
+    """Accumulates `g` into a leaf's `.grad` as PyTorch's AccumulateGrad does: the first gradient
+    is copied (it may be shared with other leaves); under create_graph a later one makes a new
+    `.grad` (`old + g`, a graph); otherwise it is added in place, so the same tensor (and its
+    grad_fn, if an earlier create_graph gave it one) keeps the sum."""
     current = var._grad
     if backend.creates_graph:
         if g._data.shape != var._data.shape:
             g = TensorBackend.conform(g, var._data.shape, var._data.dtype)
         if current is None:
-            if create_graph:
-                from .fills import copy_of_gradient
+            from .fills import copy_of_gradient
 
-                var._grad = copy_of_gradient(var, g)
-            else:
-                var._grad = g.detach()
-        elif create_graph or current._requires_grad:
-            var._grad = current + g
+            var._grad = copy_of_gradient(var, g)
         else:
-            current._data = current._data + g._data
+            var._grad = current + g
         return
     if (g.shape if g.__class__ is np.ndarray else np.shape(g)) != var._data.shape:
         g = NumpyBackend.conform(g, var._data.shape, var._data.dtype)
     if current is None:
         var._grad = _wrap(np.array(g, dtype=var._data.dtype, copy=True))
-    elif current._requires_grad:
-        var._grad = current + _wrap(g)
+        return
+    arr = current._array()
+    if not arr.flags.writeable:
+        if any(s == 0 and n > 1 for s, n in zip(arr.strides, arr.shape)):
+            from .inplace import OVERLAP_MESSAGE
+
+            raise RuntimeError(OVERLAP_MESSAGE)  # an expanded `.grad` set by the user
+        arr = current._data = arr.copy()
+    np.add(arr, g, out=arr, casting="unsafe")
+    current._bump_version()
+
+
+def _store_retained(t: Tensor, g: Any, backend: Any) -> None:
+    """A non-leaf's retained gradient: unlike a leaf's, a copy the first time (CloneBackward0
+    under create_graph) and then a new sum each time, never added in place."""
+    current = t._grad
+    if backend.creates_graph:
+        t._grad = g.clone() if current is None else current + g
+    elif current is None:
+        t._grad = _wrap(np.array(g, copy=True))
     else:
-        arr = current._array()
-        if arr.flags.writeable:
-            np.add(arr, g, out=arr, casting="unsafe")
-        else:
-            current._data = arr + g
+        t._grad = _wrap(current._data + g)

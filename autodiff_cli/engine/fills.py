@@ -39,7 +39,9 @@ def copy_of_gradient(target: Tensor, g: Tensor) -> Tensor:
     """The first gradient a leaf receives under create_graph: PyTorch copies it (CopyBackwards)."""
     from .tensor import _wrap
 
-    return apply_op(COPY, (_wrap(np.zeros(target._data.shape, target._data.dtype)), g))
+    out = apply_op(COPY, (_wrap(np.zeros(target._data.shape, target._data.dtype)), g))
+    out._data = np.array(out._data)  # copy's forward is a read-only broadcast; `.grad` is written
+    return out
 
 
 Tensor.fill_ = fill_

@@ -136,6 +136,12 @@ class Node:
             h.retained = {}
         h.retained[output_nr] = weakref.ref(tensor)
 
+    def forget_output(self, output_nr: int, tensor: Any) -> None:
+        """Undoes `retain_output` (the tensor moved on to a new grad_fn)."""
+        retained = self._hooks.retained if self._hooks is not None else None
+        if retained and output_nr in retained and retained[output_nr]() is tensor:
+            del retained[output_nr]
+
     # -- saved tensors -----------------------------------------------------------------------
     def release(self) -> None:
         if self._saved:
@@ -167,6 +173,15 @@ _KIND = {
     "uint8": "ByteTensor",
     "bool": "BoolTensor",
 }
+
+
+def legacy_type_name(dtype: Any) -> str:
+    """How PyTorch names a CPU tensor type in messages: `torch.FloatTensor`, and `CPUBoolType` for
+    the types without a legacy class name."""
+    name = str(dtype)
+    if name == "bool":
+        return "CPUBoolType"
+    return f"torch.{_KIND[name]}" if name in _KIND else f"CPU{name.capitalize()}Type"
 
 
 def _forward_name(node: Node) -> str:

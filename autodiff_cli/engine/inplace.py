@@ -186,9 +186,7 @@ def refresh_views(base: Tensor, skip: Any = None) -> None:
             continue
         node = _new_node(AS_STRIDED, (edge,))
         node._params = {"positions": view_positions(view, base), "base_shape": base_shape}
-        view._grad_fn = node
-        view._output_nr = 0
-        view._requires_grad = True
+        view.set_history(node)
 
 
 def after_inplace(target: Tensor) -> None:
@@ -232,9 +230,7 @@ def inplace_on_view(op: Any, target: Tensor, inputs: tuple, params: dict | None)
     node.positions = view_positions(target, base)
     node.base_shape = base._data.shape
     node._saved = (fn,)  # so that the backward pass releases `fn`'s saved values with this node
-    base._grad_fn = node
-    base._output_nr = 0
-    base._requires_grad = True
+    base.set_history(node)
     refresh_views(base)
     return target
 

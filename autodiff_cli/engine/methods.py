@@ -9,7 +9,7 @@ import numpy as np
 
 from . import dtypes, limits, ops
 from .devices import check_device, is_device_arg
-from .tensor import Tensor, _norm_dim, _wrap
+from .tensor import Tensor, _norm_dim, _wrap, require_grad_new
 
 
 def to(self: Tensor, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
@@ -70,9 +70,7 @@ def _new_filled(fill: Any):
         shape = ops.shape_arg(size)
         limits.check_shape(shape)
         out = _wrap(np.full(shape, fill, dtypes.to_numpy(dtype) or self._data.dtype))
-        if requires_grad:
-            out.requires_grad_(True)
-        return out
+        return require_grad_new(out) if requires_grad else out
 
     return make
 

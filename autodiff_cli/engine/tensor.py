@@ -34,6 +34,13 @@ VIEW_OF_LEAF_MESSAGE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
 )
 FLOAT_ONLY_MESSAGE = "only Tensors of floating point dtype can require gradients"
+# PyTorch words the same refusal three ways: `requires_grad_()` above, the setter, the factories
+SETTER_FLOAT_ONLY_MESSAGE = "only Tensors of floating point and complex dtype can require gradients"
+FACTORY_FLOAT_ONLY_MESSAGE = (
+    "Only Tensors of floating point and complex dtype can require gradients"
+)
+NON_LEAF_FLAG_MESSAGE = "you can only change requires_grad flags of leaf variables."
+SCALAR_MESSAGE = "only one element tensors can be converted to Python scalars"
 _new = object.__new__
 _next_seq = _sequence.__next__
 _ndarray = np.ndarray
@@ -96,7 +103,7 @@ class Tensor:
 
         _init(self, legacy_tensor_data(args, dtype), False, None, 0)
         if requires_grad:
-            self.requires_grad_(True)
+            require_grad_new(self)
 
     # -- basic attributes --------------------------------------------------------------------
     @property
@@ -151,21 +158,32 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if value.__class__ is not bool:
+            raise RuntimeError("requires_grad must be a bool")
+        self._set_requires_grad(value, SETTER_FLOAT_ONLY_MESSAGE)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if requires_grad.__class__ is not bool:
+            raise TypeError(
+                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                f"{type(requires_grad).__name__}"
+            )
+        if self._grad_fn is not None and requires_grad:
+            return self  # a non-leaf already requires grad: PyTorch accepts the no-op
+        self._set_requires_grad(requires_grad, FLOAT_ONLY_MESSAGE)
+        return self
+
+    def _set_requires_grad(self, value: bool, float_only_message: str) -> None:
         if self._grad_fn is not None:
             if not value:
                 raise RuntimeError(
-                    "you can only change requires_grad flags of leaf variables. If you want to "
-                    "use a computed variable in a subgraph that doesn't require differentiation "
-                    "use var_no_grad = var.detach()."
+                    f"{NON_LEAF_FLAG_MESSAGE} If you want to use a computed variable in a "
+                    "subgraph that doesn't require differentiation use var_no_grad = var.detach()."
                 )
-            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+            raise RuntimeError(NON_LEAF_FLAG_MESSAGE)
         if value and self._data.dtype.kind != "f":
-            raise RuntimeError(FLOAT_ONLY_MESSAGE)
-        self._requires_grad = bool(value)
-
-    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        self.requires_grad = requires_grad
-        return self
+            raise RuntimeError(float_only_message)
+        self._requires_grad = value
 
     @property
     def _version(self) -> int:
@@ -234,12 +252,27 @@ class Tensor:
         return self._retains_grad
 
     def retain_grad(self) -> None:
+        """Keeps the gradient of this non-leaf in `.grad`. The request belongs to the tensor,
+        not to its current history: `set_history` moves it when an in-place op gives the tensor
+        a new grad_fn, so `.grad` is always the gradient of the value the tensor now holds."""
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self._grad_fn is None or self._retains_grad:
             return
         self._retains_grad = True
         self._grad_fn.retain_output(self._output_nr, self)
+
+    def set_history(self, node: Node, output_nr: int = 0) -> None:
+        """Makes `node` this tensor's grad_fn (after an in-place op, or a view's regenerated
+        history); a retained gradient follows it, tensor hooks stay on the old node."""
+        old = self._grad_fn
+        if self._retains_grad and old is not node:
+            if old is not None:
+                old.forget_output(self._output_nr, self)
+            node.retain_output(output_nr, self)
+        self._grad_fn = node
+        self._output_nr = output_nr
+        self._requires_grad = True
 
     def register_hook(self, hook: Callable) -> RemovableHandle:
         """`hook(grad)` runs when the gradient of this tensor is computed; it may return a
@@ -337,7 +370,7 @@ class Tensor:
 
     def _scalar(self, kind: type) -> Any:
         if self._data.size != 1:
-            raise TypeError("only one element tensors can be converted to Python scalars")
+            raise ValueError(SCALAR_MESSAGE)
         return kind(self._data.reshape(()).item())
 
     def __float__(self) -> float:
@@ -428,6 +461,14 @@ def _wrap(
     t._leaf_hooks = None
     t._post_accumulate_hooks = None
     t._base = None
+    return t
+
+
+def require_grad_new(t: Tensor) -> Tensor:
+    """`requires_grad=True` given to a factory function (its own wording of the dtype refusal)."""
+    if t._data.dtype.kind != "f":
+        raise RuntimeError(FACTORY_FLOAT_ONLY_MESSAGE)
+    t._requires_grad = True
     return t
 
 
@@ -782,9 +823,7 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
     np.copyto(array, data)
     target._bump_version()
     if node is not None:
-        target._grad_fn = node
-        target._output_nr = 0
-        target._requires_grad = True
+        target.set_history(node)
         if node._versions is not None and "result" in op.saves:
             i = op.saves.index("result")
             node._saved = node._saved[:i] + (array,) + node._saved[i + 1 :]

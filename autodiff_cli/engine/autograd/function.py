@@ -225,9 +225,7 @@ def _connect(node: BackwardCFunction, args: tuple, out: Any) -> Any:
                 alias._base = o._base if o._base is not None else o
                 o = alias
             if differentiable:
-                o._grad_fn = node
-                o._output_nr = i
-                o._requires_grad = True
+                o.set_history(node, i)
         results.append(o)
     return tuple(results) if isinstance(out, tuple) else results[0]
 
