@@ -10,7 +10,7 @@ import numpy as np
 from . import dtypes, limits
 from .devices import check_device
 from .ops import shape_arg
-from .tensor import Tensor, _wrap
+from .tensor import Tensor, _wrap, require_grad_new
 
 DEFAULT_SEED = 67280421310721  # PyTorch's default CPU seed
 
@@ -57,9 +57,7 @@ class _GeneratorHandle:
 
 def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
     t = _wrap(data)
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
+    return require_grad_new(t) if requires_grad else t
 
 
 def _infer_dtype(value: Any) -> np.dtype:
