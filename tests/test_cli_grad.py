@@ -429,3 +429,12 @@ def test_saved_shows_the_values_captured_before_backward_freed_them():
     assert lines[2] == "MulBackward0  saved self=0.9093  saved other=2."
     assert lines[3] == "├── SinBackward0  saved self=2."
     assert "freed" not in done.stdout
+
+
+def test_check_allows_for_the_rounding_of_large_values():
+    # f(x +- 1e-6) rounds to about 1e-7 at 1e9: the differences cannot be closer than that
+    check = grad_json("x + 1e9", "--at", "x=1", "--dtype", "float64", "--check")["check"]
+    assert (check["ok"], check["problems"]) == (True, [])
+    exact = autodiff("grad", "x * 1e9", "--at", "x=1", "--dtype", "float64", "--check")
+    assert exact.returncode == 0  # no false kink from rounding either
+    assert "not differentiable" not in exact.stdout

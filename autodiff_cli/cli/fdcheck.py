@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from autodiff_cli.cli.grad_cmd import Expression, GradResult
 
 EPS = 1e-6
+ROUNDING = 8 * 2.0**-52  # relative error allowed in one float64 evaluation of the function
 TOLERANCES = {"float64": (1e-5, 1e-3), "float32": (1e-4, 1e-3)}  # (atol, rtol), like gradcheck
 
 
@@ -26,6 +27,7 @@ class Differences:
     left: Any  # (f(x) - f(x-eps/10)) / (eps/10)
     right: Any  # (f(x+eps/10) - f(x)) / (eps/10)
     jump: Any  # right - left one-sided differences at step eps (a kink's jump stays put)
+    noise: Any  # how far rounding the function's values can move the differences
     unfinite: list[tuple[float, float] | None]  # per point element: (offset, f value) or None
 
     def contracted(self, seed: Any) -> Differences:
@@ -35,9 +37,9 @@ class Differences:
         def dot(array: Any) -> Any:
             return np.tensordot(seed, array, axes=seed.ndim)
 
-        return Differences(
-            dot(self.central), dot(self.left), dot(self.right), dot(self.jump), self.unfinite
-        )
+        arrays = (self.central, self.left, self.right, self.jump)
+        noise = np.tensordot(np.abs(seed), self.noise, axes=seed.ndim)
+        return Differences(*map(dot, arrays), noise, self.unfinite)
 
 
 def finite_differences(func: Callable[..., Any], points: list[Any], index: int) -> Differences:
@@ -70,7 +72,12 @@ def finite_differences(func: Callable[..., Any], points: list[Any], index: int) 
         left = (column - columns[-small]) / small
         right = (columns[small] - column) / small
         jump = (columns[EPS] - column) / EPS - (column - columns[-EPS]) / EPS
-    return Differences(*(a.reshape(shape) for a in (central, left, right, jump)), unfinite)
+        largest = np.abs(column)
+        for values in columns.values():
+            largest = np.maximum(largest, np.abs(values))
+        noise = ROUNDING * 2 * largest / small  # the one-sided differences at eps/10: the worst
+    arrays = (central, left, right, jump, noise)
+    return Differences(*(a.reshape(shape) for a in arrays), unfinite)
 
 
 def _first_unfinite(values: Any) -> float:
@@ -241,8 +248,9 @@ def _judge(pair: _Pair, index: tuple[int, ...], value: float, point: Any, tol: A
         return _problem(pair, index, point, "not finite", text), True
     left, right = float(numeric.left[index]), float(numeric.right[index])
     small = EPS / 10
+    noise = float(numeric.noise[index])  # of a one-sided difference at eps/10
     rise_small, rise = (left + right) * small, central * 2 * EPS  # f(x+step) - f(x-step)
-    if abs(rise) > tol(0) and abs(rise_small) > abs(rise) / 2:
+    if abs(rise) > tol(0) + noise * small and abs(rise_small) > abs(rise) / 2:
         text = (
             f"not differentiable ({pair.of} is not continuous there: it changes by "
             f"{_number(rise_small)} between {pair.leaf}-{small:g} and {pair.leaf}+{small:g}); "
@@ -250,7 +258,7 @@ def _judge(pair: _Pair, index: tuple[int, ...], value: float, point: Any, tol: A
         )
         return _problem(pair, index, point, "not differentiable", text), True
     jump_small, jump = abs(right - left), abs(float(numeric.jump[index]))
-    if not (jump_small > tol(max(abs(left), abs(right))) and jump_small > jump / 2):
+    if not (jump_small > tol(max(abs(left), abs(right))) + noise and jump_small > jump / 2):
         return None
     low, high = min(left, right), max(left, right)
     between = low - tol(high) <= value <= high + tol(high)
@@ -288,7 +296,7 @@ def check_outcome(outcome: GradResult, function: Expression) -> dict[str, Any]:
             values = values.reshape(central.shape)
         with np.errstate(invalid="ignore", over="ignore"):
             error = np.abs(values - central)
-            close = error <= tol(central)
+            close = error <= tol(central) + pair.numeric.noise * (EPS / 10) / (2 * EPS)
         judged = np.ones(values.shape, dtype=bool)
         for index in np.ndindex(values.shape):
             unjudged = _judge(pair, index, float(values[index]), point_of[pair.leaf], tol)
