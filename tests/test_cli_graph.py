@@ -176,3 +176,10 @@ def test_an_input_used_twice_draws_two_edges():
     assert dot.stdout.count("    n1 -> n0;") == 2
     mermaid = autodiff("graph", "x*x", "--at", "x=3", "--format", "mermaid").stdout
     assert mermaid.splitlines()[-3:] == ["    n1 --> n0", "    n1 --> n0", "    n0 --> result"]
+
+
+@pytest.mark.skipif(not HAS_DOT, reason="Graphviz's dot is not installed")
+def test_svg_draws_an_edge_per_input():
+    done = autodiff("graph", "x*x", "--at", "x=3", "--format", "svg")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count('class="edge"') == 3  # x -> mul twice, mul -> result

@@ -2,7 +2,9 @@
 
 Elements the differences cannot judge are reported rather than counted as errors: where the
 function or a difference is not finite (`log(x)` at -1, `sqrt(x)` at 0), and at kinks, where
-the left and right one-sided differences disagree at two step sizes (`relu(x)` at 0).
+the left and right one-sided differences disagree at two step sizes (`relu(x)` at 0). The
+tolerance allows for the rounding of the function's values (large values leave the differences
+fewer exact digits).
 """
 
 from __future__ import annotations
