@@ -19,13 +19,9 @@ from ..tensor import Tensor
 from .parameter import Parameter, typename
 
 
-def _addindent(text: str, spaces: int) -> str:
-    """Indents every line but the first (PyTorch's `_addindent`)."""
-    lines = text.split("\n")
-    if len(lines) == 1:
-        return text
-    first = lines.pop(0)
-    return first + "\n" + "\n".join(" " * spaces + line for line in lines)
+def _indent_rest(text: str, spaces: int) -> str:
+    """`text` with every line after the first indented (nested module reprs)."""
+    return text.replace("\n", "\n" + " " * spaces)
 
 
 class OrderedDict(collections.OrderedDict):
@@ -73,55 +69,39 @@ class Module:
 
     # -- registration -------------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
+        """Parameters and modules are registered in their table (leaving any other table or
+        plain attribute of that name); a name already in a table keeps its kind; anything else
+        is a plain attribute."""
         if name.startswith("__") and name.endswith("__"):
             # the engine never sets special attributes: a script naming one is refused here too
             raise AttributeError(f"'{type(self).__name__}' object attribute '{name}' cannot be set")
-        d = self.__dict__
-        params = d.get("_parameters")
-        if isinstance(value, Parameter):
-            if params is None:
-                raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._remove_name(name, d, self._buffers, self._modules)
-            self.register_parameter(name, value)
+        state = self.__dict__
+        if isinstance(value, (Parameter, Module)):
+            what = "parameters" if isinstance(value, Parameter) else "module"
+            if "_parameters" not in state:
+                raise AttributeError(f"cannot assign {what} before Module.__init__() call")
+            for table in (state, self._parameters, self._buffers, self._modules):
+                table.pop(name, None)
+            self._non_persistent_buffers_set.discard(name)
+            if isinstance(value, Parameter):
+                self.register_parameter(name, value)
+            else:
+                self._modules[name] = value
             return
-        if params is not None and name in params:
-            if value is not None:
-                raise TypeError(
-                    f"cannot assign '{typename(value)}' as parameter '{name}' "
-                    "(torch.nn.Parameter or None expected)"
-                )
-            params[name] = None
-            return
-        modules = d.get("_modules")
-        if isinstance(value, Module):
-            if modules is None:
-                raise AttributeError("cannot assign module before Module.__init__() call")
-            self._remove_name(name, d, params, self._buffers)
-            modules[name] = value
-            return
-        if modules is not None and name in modules:
-            if value is not None:
-                raise TypeError(
-                    f"cannot assign '{typename(value)}' as child module '{name}' "
-                    "(torch.nn.Module or None expected)"
-                )
-            modules[name] = value
-            return
-        buffers = d.get("_buffers")
-        if buffers is not None and name in buffers:
-            if value is not None and not isinstance(value, Tensor):
-                raise TypeError(
-                    f"cannot assign '{typename(value)}' as buffer '{name}' "
-                    "(torch.nn.Buffer, torch.Tensor or None expected)"
-                )
-            buffers[name] = value
-            return
+        for table, role, allowed, expected in (
+            ("_parameters", "parameter", (), "torch.nn.Parameter or None"),
+            ("_modules", "child module", (), "torch.nn.Module or None"),
+            ("_buffers", "buffer", (Tensor,), "torch.nn.Buffer, torch.Tensor or None"),
+        ):
+            entries = state.get(table)
+            if entries is not None and name in entries:
+                if value is not None and not isinstance(value, allowed):
+                    raise TypeError(
+                        f"cannot assign '{typename(value)}' as {role} '{name}' ({expected} expected)"
+                    )
+                entries[name] = value
+                return
         object.__setattr__(self, name, value)
-
-    def _remove_name(self, name: str, *dicts: dict) -> None:
-        for d in dicts:
-            d.pop(name, None)
-        self._non_persistent_buffers_set.discard(name)
 
     def __getattr__(self, name: str) -> Any:
         d = self.__dict__
@@ -481,7 +461,7 @@ class Module:
         extra = self.extra_repr()
         extra_lines = extra.split("\n") if extra else []
         child_lines = [
-            f"({name}): " + _addindent(repr(module), 2) for name, module in self._modules.items()
+            f"({name}): " + _indent_rest(repr(module), 2) for name, module in self._modules.items()
         ]
         lines = extra_lines + child_lines
         text = self._get_name() + "("

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections.abc as abc
+import itertools
 import math
 import operator
 from collections import OrderedDict
@@ -15,7 +17,7 @@ from ..creation import _check_size
 from ..tensor import Tensor, _wrap
 from . import functional as F
 from . import init
-from .module import Module, _addindent
+from .module import Module, _indent_rest
 from .parameter import Parameter
 
 
@@ -198,23 +200,15 @@ class ModuleList(Module):
         return self
 
     def __repr__(self) -> str:
-        reprs = [repr(item) for item in self]
-        if not reprs:
+        """Runs of equal modules print once: `(0-2): 3 x Linear(...)`."""
+        lines, start = [], 0
+        for text, run in itertools.groupby(repr(module) for module in self):
+            count = len(list(run))
+            head = f"({start}): " if count == 1 else f"({start}-{start + count - 1}): {count} x "
+            lines.append(_indent_rest(head + text, 2))
+            start += count
+        if not lines:
             return self._get_name() + "()"
-        spans = [[0, 0]]
-        blocks = [reprs[0]]
-        for i, text in enumerate(reprs[1:], 1):
-            if text == blocks[-1]:
-                spans[-1][1] += 1
-                continue
-            spans.append([i, i])
-            blocks.append(text)
-        lines = []
-        for (start, end), block in zip(spans, blocks):
-            line = f"({start}): {block}"
-            if start != end:
-                line = f"({start}-{end}): {end - start + 1} x {block}"
-            lines.append(_addindent(line, 2))
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
@@ -265,28 +259,34 @@ class ModuleDict(Module):
 
     def update(self, modules: Any) -> None:
         """Adds (key, module) pairs from a mapping or an iterable of pairs, in their order."""
-        import collections.abc as abc
+        for key, module in _update_pairs(modules, "ModuleDict", "ModuleDict", sort_dicts=False):
+            self[key] = module
 
-        if not isinstance(modules, abc.Iterable):
+
+def _update_pairs(items: Any, kind: str, caller: str, sort_dicts: bool) -> list[tuple[Any, Any]]:
+    """The (key, value) pairs a ModuleDict/ParameterDict `update` adds, with PyTorch's checks:
+    ordered containers in their order, other mappings sorted if `sort_dicts`, or pairs."""
+    if not isinstance(items, abc.Iterable):
+        raise TypeError(
+            f"{caller}.update should be called with an iterable of key/value pairs, but got "
+            + type(items).__name__
+        )
+    if isinstance(items, (OrderedDict, ModuleDict, ParameterDict)):
+        return list(items.items())
+    if isinstance(items, abc.Mapping):
+        return sorted(items.items()) if sort_dicts else list(items.items())
+    pairs = []
+    for j, pair in enumerate(items):
+        if not isinstance(pair, abc.Iterable):
             raise TypeError(
-                "ModuleDict.update should be called with an iterable of key/value pairs, "
-                "but got " + type(modules).__name__
+                f"{kind} update sequence element #{j} should be Iterable; is" + type(pair).__name__
             )
-        if isinstance(modules, (abc.Mapping, ModuleDict)):
-            for key, module in modules.items():
-                self[key] = module
-            return
-        for j, m in enumerate(modules):
-            if not isinstance(m, abc.Iterable):
-                raise TypeError(
-                    f"ModuleDict update sequence element #{j} should be Iterable; is"
-                    + type(m).__name__
-                )
-            if len(m) != 2:
-                raise ValueError(
-                    f"ModuleDict update sequence element #{j} has length {len(m)}; 2 is required"
-                )
-            self[m[0]] = m[1]
+        if len(pair) != 2:
+            raise ValueError(
+                f"{kind} update sequence element #{j} has length {len(pair)}; 2 is required"
+            )
+        pairs.append((pair[0], pair[1]))
+    return pairs
 
 
 def _container_entry(key: Any, value: Any, type_text: Any) -> str:
@@ -343,8 +343,6 @@ class ParameterList(Module):
         return self
 
     def extend(self, values: Iterable[Any]) -> ParameterList:
-        import collections.abc as abc
-
         if not isinstance(values, abc.Iterable) or isinstance(values, Tensor):
             raise TypeError(
                 "ParameterList.extend should be called with an iterable, but got "
@@ -471,32 +469,8 @@ class ParameterDict(Module):
     def update(self, parameters: Any) -> None:
         """Adds pairs from an OrderedDict/ParameterDict or iterable of pairs (in order) or from
         another mapping (sorted by key, as PyTorch does)."""
-        import collections.abc as abc
-
-        if not isinstance(parameters, abc.Iterable):
-            raise TypeError(
-                "ParametersDict.update should be called with an iterable of key/value pairs, "
-                "but got " + type(parameters).__name__
-            )
-        if isinstance(parameters, (OrderedDict, ParameterDict)):
-            for key, parameter in parameters.items():
-                self[key] = parameter
-        elif isinstance(parameters, abc.Mapping):
-            for key, parameter in sorted(parameters.items()):
-                self[key] = parameter
-        else:
-            for j, p in enumerate(parameters):
-                if not isinstance(p, abc.Iterable):
-                    raise TypeError(
-                        f"ParameterDict update sequence element #{j} should be Iterable; is"
-                        + type(p).__name__
-                    )
-                if len(p) != 2:
-                    raise ValueError(
-                        f"ParameterDict update sequence element #{j} has length {len(p)}; "
-                        "2 is required"
-                    )
-                self[p[0]] = p[1]
+        for key, value in _update_pairs(parameters, "ParameterDict", "ParametersDict", True):
+            self[key] = value
 
     def extra_repr(self) -> str:
         from .parameter import typename
