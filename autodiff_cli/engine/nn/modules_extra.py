@@ -37,11 +37,10 @@ class Embedding(Module):
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
         if padding_idx is not None:
-            if padding_idx > 0:
-                assert padding_idx < num_embeddings, "Padding_idx must be within num_embeddings"
-            elif padding_idx < 0:
-                assert padding_idx >= -num_embeddings, "Padding_idx must be within num_embeddings"
-                padding_idx = num_embeddings + padding_idx
+            within = padding_idx == 0 or -num_embeddings <= padding_idx < num_embeddings
+            assert within, "Padding_idx must be within num_embeddings"
+            if padding_idx < 0:
+                padding_idx += num_embeddings  # stored as a row number
         self.padding_idx = padding_idx
         self.max_norm = max_norm
         self.norm_type = norm_type
@@ -73,18 +72,15 @@ class Embedding(Module):
         )  # fmt: skip
 
     def extra_repr(self) -> str:
-        s = f"{self.num_embeddings}, {self.embedding_dim}"
-        if self.padding_idx is not None:
-            s += f", padding_idx={self.padding_idx}"
-        if self.max_norm is not None:
-            s += f", max_norm={self.max_norm}"
-        if self.norm_type != 2:
-            s += f", norm_type={self.norm_type}"
-        if self.scale_grad_by_freq is not False:
-            s += f", scale_grad_by_freq={self.scale_grad_by_freq}"
-        if self.sparse is not False:
-            s += ", sparse=True"
-        return s
+        options = (
+            ("padding_idx", self.padding_idx, None),
+            ("max_norm", self.max_norm, None),
+            ("norm_type", self.norm_type, 2),
+            ("scale_grad_by_freq", self.scale_grad_by_freq, False),
+            ("sparse", self.sparse, False),
+        )
+        shown = [f"{name}={value}" for name, value, default in options if value != default]
+        return ", ".join([f"{self.num_embeddings}, {self.embedding_dim}", *shown])
 
     @classmethod
     def from_pretrained(
