@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
+import random
 
 import pytest
 
@@ -439,3 +441,131 @@ def test_resource_limits(source: str, type_name: str) -> None:
     with pytest.raises(ScriptError) as info:
         run(source)
     assert info.value.type_name == type_name
+
+
+TRUTH_PRELUDE = """
+class B:
+    def __init__(self, name, value):
+        self.name = name
+        self.value = value
+
+    def __bool__(self):
+        print('bool', self.name)
+        return self.value
+
+    def __lt__(self, other):
+        print('lt', self.name, other.name)
+        return B(self.name + '<' + other.name, self.value < other.value)
+
+    def __repr__(self):
+        return self.name
+
+t, f, u = B('t', True), B('f', False), B('u', True)
+"""
+
+TRUTH_CONTEXTS = [
+    "print('value', {e})",
+    "if {e}:\n    print('then')\nelse:\n    print('else')",
+    "if f:\n    pass\nelif {e}:\n    print('elif')",
+    "print('ternary', 1 if {e} else 2)",
+    "print('filter', [i for i in range(2) if {e}])",
+    "n = 0\nwhile {e}:\n    n += 1\n    if n == 2:\n        break\nprint('while', n)",
+    "try:\n    assert {e}, 'message'\n    print('assert passed')\nexcept AssertionError as error:\n"
+    "    print('assert failed', error)",
+    "print('not', not ({e}))",
+]
+
+
+def _truth_expression(rng: random.Random, depth: int) -> str:
+    if depth == 0 or rng.random() < 0.25:
+        return rng.choice(["t", "f", "u"])
+    kind = rng.choice(["or", "and", "not", "chain", "paren", "ternary"])
+    if kind in ("or", "and"):
+        parts = [_truth_expression(rng, depth - 1) for _ in range(rng.randint(2, 3))]
+        return f" {kind} ".join(parts)
+    if kind == "not":
+        return f"not {_truth_expression(rng, depth - 1)}"
+    if kind == "chain":
+        return " < ".join(rng.choice(["t", "f", "u"]) for _ in range(rng.randint(2, 4)))
+    if kind == "ternary":
+        body, test, orelse = (_truth_expression(rng, depth - 1) for _ in range(3))
+        return f"({body} if {test} else {orelse})"
+    return f"({_truth_expression(rng, depth - 1)})"
+
+
+def test_truth_is_tested_where_and_as_often_as_python_does() -> None:
+    """`and`/`or`/`not`/chained comparisons in every test position: the same bool() and
+    comparison calls, in the same order, and the same values as Python itself."""
+    rng = random.Random(18)
+    sources = [
+        TRUTH_PRELUDE + context.format(e=_truth_expression(rng, 3))
+        for _ in range(60)
+        for context in TRUTH_CONTEXTS
+    ]
+    for source in sources:
+        expected = io.StringIO()
+        with contextlib.redirect_stdout(expected):
+            exec(compile(source, "t.py", "exec"), {})  # noqa: S102 - Python is the reference
+        assert run(source) == expected.getvalue(), source
+
+
+@pytest.mark.parametrize(
+    ("source", "printed"),
+    [
+        ("print(None or [1, 2])", "[1, 2]"),
+        ("print([] or {})", "{}"),
+        ("print(1 and [])", "[]"),
+        ("h = lambda g: print(g) or g * 2\nprint(h(3))", "3\n6"),
+        ("print(0 or 0.0 or '')", ""),
+    ],
+)
+def test_or_and_return_the_operand_itself(source: str, printed: str) -> None:
+    assert run(source) == printed + "\n"
+
+
+class _NoTruth:
+    """Stands for a tensor of several elements: it has no truth value."""
+
+    def __bool__(self) -> bool:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+
+
+@pytest.mark.parametrize(
+    ("source", "result"),
+    [
+        ("None or x", "x"),
+        ("0 or [] or x", "x"),
+        ("1 and x", "x"),
+        ("True and 1 and x", "x"),
+        ("x if 1 < 2 < 3 else 0", "x"),
+        ("(0 and 1) or x", "x"),
+        ("x if True else 0", "x"),
+        ("1 and [x][0]", "x"),
+    ],
+)
+def test_the_returned_operand_is_not_tested(source: str, result: str) -> None:
+    namespace = new_namespace()
+    namespace["x"] = marker = _NoTruth()
+    assert compile_source(source, mode="eval").run(namespace) is marker
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "column"),
+    [
+        ("y = 0\ny = x or 1", 2, 5),
+        ("y = 0\nif 1 and x:\n    pass", 2, 4),
+        ("y = 0\nwhile not x:\n    pass", 2, 7),
+        ("y = 0\nz = [i for i in [1] if i < 2 and x]", 2, 24),
+        ("y = 0\nz = (1 if (0 or x) else 2)", 2, 12),
+    ],
+)
+def test_an_operand_without_truth_value_is_a_located_error(
+    source: str, line: int, column: int
+) -> None:
+    namespace = new_namespace()
+    namespace["x"] = _NoTruth()
+    with pytest.raises(ScriptError) as caught:
+        compile_source(source, "t.py").run(namespace)
+    error = caught.value
+    assert (error.type_name, error.line, error.column) == ("RuntimeError", line, column)
+    assert error.message == "Boolean value of Tensor with more than one value is ambiguous"

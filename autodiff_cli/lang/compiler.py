@@ -199,7 +199,7 @@ class Compiler(ExpressionCompiler):
         return self.delete(node.children[0])
 
     def stmt_assert_stmt(self, node: Tree) -> Stmt:
-        test = self.expr(node.children[0])
+        test = self.condition(node.children[0])
         message = self.expr(node.children[1]) if node.children[1] is not None else None
 
         def assert_statement(f: list) -> None:
@@ -295,13 +295,13 @@ class Compiler(ExpressionCompiler):
 
     def stmt_if_stmt(self, node: Tree) -> Stmt:
         test, body, *rest = node.children
-        branches = [(self.expr(test), self.suite(body))]
+        branches = [(self.condition(test), self.suite(body))]
         orelse = None
         for child in rest:
             if child is None:
                 continue
             if child.data == "elif_clause":
-                branches.append((self.expr(child.children[0]), self.suite(child.children[1])))
+                branches.append((self.condition(child.children[0]), self.suite(child.children[1])))
             else:
                 orelse = self.suite(child)
         if len(branches) == 1:
@@ -336,7 +336,7 @@ class Compiler(ExpressionCompiler):
 
     def stmt_while_stmt(self, node: Tree) -> Stmt:
         test_node, body_node, orelse_node = node.children
-        test, body = self.expr(test_node), self._loop_body(body_node)
+        test, body = self.condition(test_node), self._loop_body(body_node)
         orelse = self.suite(orelse_node) if orelse_node is not None else None
 
         interrupt = limits.Interrupt
@@ -560,7 +560,7 @@ class Compiler(ExpressionCompiler):
                         ("for", self.store(clause.children[0]), self.expr(clause.children[1]))
                     )
                 else:
-                    steps.append(("if", self.expr(clause.children[0]), None))
+                    steps.append(("if", self.condition(clause.children[0]), None))
             if result_node.data == "key_value":
                 key, value = self.expr(result_node.children[0]), self.expr(result_node.children[1])
 

@@ -383,36 +383,38 @@ class ExpressionCompiler:
 
         return not_op
 
-    def expr_comparison(self, node: Tree) -> Fn:
+    def _comparison_parts(self, node: Tree) -> tuple[Fn, tuple, Location]:
         children = node.children
         operands = [self.expr(child) for child in children[0::2]]
         ops = [_COMPARISONS["".join(str(t) for t in op.children)] for op in children[1::2]]
-        where = self.where(node)
-        if len(ops) == 1:
-            left, right, op = operands[0], operands[1], ops[0]
+        return operands[0], tuple(zip(ops, operands[1:])), self.where(node)
+
+    def expr_comparison(self, node: Tree) -> Fn:
+        first, pairs, where = self._comparison_parts(node)
+        if len(pairs) == 1:
+            ((op, right),) = pairs
 
             def compare(f: list) -> Any:
                 try:
-                    return op(left(f), right(f))
+                    return op(first(f), right(f))
                 except BaseException as error:
                     attach_location(error, where)
                     raise
 
             return compare
-        pairs = tuple(zip(ops, operands[1:]))
-        first = operands[0]
+        *tested, (last_op, last) = pairs
 
         def compare_chain(f: list) -> Any:
+            # `a < b < c`: the truth of `a < b` is tested, the last result is returned as is
             try:
                 left = first(f)
-                result: Any = True
-                for op, operand in pairs:
+                for op, operand in tested:
                     right = operand(f)
                     result = op(left, right)
                     if not result:
                         return result
                     left = right
-                return result
+                return last_op(left, last(f))
             except BaseException as error:
                 attach_location(error, where)
                 raise
@@ -420,34 +422,143 @@ class ExpressionCompiler:
         return compare_chain
 
     def expr_or_test(self, node: Tree) -> Fn:
-        operands = tuple(self.expr(child) for child in node.children)
-
-        def or_test(f: list) -> Any:
-            value = None
-            for operand in operands:
-                value = operand(f)
-                if value:
-                    return value
-            return value
-
-        return or_test
+        return self._boolean_value(node, is_or=True)
 
     def expr_and_test(self, node: Tree) -> Fn:
-        operands = tuple(self.expr(child) for child in node.children)
+        return self._boolean_value(node, is_or=False)
 
-        def and_test(f: list) -> Any:
-            value = None
-            for operand in operands:
-                value = operand(f)
-                if not value:
-                    return value
-            return value
+    def _boolean_value(self, node: Tree, is_or: bool) -> Fn:
+        """`a or b` / `a and b`: every operand but the last is tested for truth, the operand
+        returned is not (`None or tensor` is the tensor)."""
+        if any(_is_boolean(child) for child in node.children):
+            evaluate = self._boolean(node)
+            return lambda f: evaluate(f)[0]
+        *tested, last = (self.expr(child) for child in node.children)
+        where = self.where(node)
 
-        return and_test
+        def boolean(f: list) -> Any:
+            try:
+                for operand in tested:
+                    value = operand(f)
+                    if value:
+                        if is_or:
+                            return value
+                    elif not is_or:
+                        return value
+            except BaseException as error:
+                attach_location(error, where)
+                raise
+            return last(f)
+
+        return boolean
+
+    def _boolean(self, node: Tree) -> Callable[[list], tuple[Any, bool | None]]:
+        """`and`/`or`/conditional expressions nested in one another, as (value, truth): the
+        truth is known (True/False) when an inner `or`/`and` stopped early, and then an outer
+        one does not test the value again (as Python's jumps go straight through); None when
+        it is still to be tested."""
+        if node.data == "ternary":  # CPython's jumps go through its `else` branch only
+            body_node, test_node, orelse_node = node.children
+            body, orelse = self.expr(body_node), self._operand(orelse_node)
+            test = self.condition(test_node)
+            return lambda f: (body(f), None) if test(f) else orelse(f)
+        is_or = node.data == "or_test"
+        *tested, last = (self._operand(child) for child in node.children)
+        where = self.where(node)
+
+        def evaluate(f: list) -> tuple[Any, bool | None]:
+            try:
+                for operand in tested:
+                    value, truth = operand(f)
+                    if truth is None:
+                        truth = not not value  # noqa: SIM208 - one truth test, as bool()
+                    if truth is is_or:
+                        return value, truth
+            except BaseException as error:
+                attach_location(error, where)
+                raise
+            return last(f)
+
+        return evaluate
+
+    def _operand(self, node: Tree | Token) -> Callable[[list], tuple[Any, bool | None]]:
+        if _is_boolean(node):
+            return self._boolean(node)
+        value = self.expr(node)
+        return lambda f: (value(f), None)
 
     def expr_ternary(self, node: Tree) -> Fn:
-        body, test, orelse = (self.expr(child) for child in node.children)
+        body_node, test_node, orelse_node = node.children
+        body, test, orelse = self.expr(body_node), self.condition(test_node), self.expr(orelse_node)
         return lambda f: body(f) if test(f) else orelse(f)
+
+    # -- truth tests ------------------------------------------------------------------------
+
+    def condition(self, node: Tree | Token) -> Fn:
+        """A closure whose result the caller tests for truth once (`if`, `while`, `assert`,
+        conditional expressions, comprehension filters).
+
+        As Python's jumps, `and`/`or`/`not` and chained comparisons here test each operand or
+        intermediate result once and return a bool, instead of building the value of the
+        expression and testing that again; any other test is its value.
+        """
+        if not isinstance(node, Tree):
+            return self.expr(node)
+        kind = node.data
+        if kind in ("or_test", "and_test"):
+            return self._boolean_condition(node, any_true=kind == "or_test")
+        if kind == "ternary":
+            body, test, orelse = (self.condition(child) for child in node.children)
+            return lambda f: body(f) if test(f) else orelse(f)
+        if kind == "not_op":
+            inner = self.condition(node.children[0])
+            where = self.where(node)
+
+            def negation(f: list) -> bool:
+                try:
+                    return not inner(f)
+                except BaseException as error:
+                    attach_location(error, where)
+                    raise
+
+            return negation
+        if kind == "comparison" and len(node.children) > 3:
+            first, pairs, where = self._comparison_parts(node)
+
+            def all_hold(f: list) -> bool:
+                try:
+                    left = first(f)
+                    for op, operand in pairs:
+                        right = operand(f)
+                        if not op(left, right):
+                            return False
+                        left = right
+                    return True
+                except BaseException as error:
+                    attach_location(error, where)
+                    raise
+
+            return all_hold
+        return self.expr(node)
+
+    def _boolean_condition(self, node: Tree, any_true: bool) -> Fn:
+        parts = tuple(self.condition(child) for child in node.children)
+        where = self.where(node)
+
+        def test(f: list) -> bool:
+            try:
+                for part in parts:
+                    if part(f):
+                        if any_true:
+                            return True
+                    elif not any_true:
+                        return False
+                return not any_true
+            except BaseException as error:
+                attach_location(error, where)
+                raise
+
+        return test
 
     # -- containers -------------------------------------------------------------------------
 
@@ -727,6 +838,10 @@ class _FreeView:
     @property
     def slots(self) -> dict[str, int]:
         return self.scope.slots
+
+
+def _is_boolean(node: Any) -> bool:
+    return isinstance(node, Tree) and node.data in ("or_test", "and_test", "ternary")
 
 
 def _is_star(node: Any) -> bool:
