@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +46,38 @@ class FunctionSpec:
         self.simple = (
             self.varargs_slot is None and self.varkw_slot is None and not self.keyword_only_names
         )
+        self.varargs_name, self.varkw_name = signature.varargs, signature.varkw
+        self.plain_signature: inspect.Signature | None = None  # made on first use
+
+
+def _python_signature(spec: FunctionSpec, defaults: list, kwdefaults: dict) -> inspect.Signature:
+    """What `inspect.signature` reports for a script function (the engine binds the keyword
+    arguments of a custom autograd.Function's `forward` with it). Without defaults it is the
+    same for every function made from `spec`, so it is made once."""
+    if not defaults and not kwdefaults and spec.plain_signature is not None:
+        return spec.plain_signature
+    P = inspect.Parameter
+    n_required = spec.n_positional - len(defaults)
+    params = [
+        P(
+            name,
+            P.POSITIONAL_OR_KEYWORD,
+            default=defaults[i - n_required] if i >= n_required else P.empty,
+        )
+        for i, name in enumerate(spec.positional_names)
+    ]
+    if spec.varargs_name:
+        params.append(P(spec.varargs_name, P.VAR_POSITIONAL))
+    params += [
+        P(name, P.KEYWORD_ONLY, default=kwdefaults.get(name, P.empty))
+        for name in spec.keyword_only_names
+    ]
+    if spec.varkw_name:
+        params.append(P(spec.varkw_name, P.VAR_KEYWORD))
+    signature = inspect.Signature(params)
+    if not defaults and not kwdefaults:
+        spec.plain_signature = signature
+    return signature
 
 
 def make_function(
@@ -83,6 +116,7 @@ def make_function(
     function.__qualname__ = spec.qualname
     function.__module__ = "__main__"
     function.__doc__ = spec.doc
+    function.__signature__ = _python_signature(spec, defaults, kwdefaults)
     setattr(function, SCRIPT_MARK, True)
     return function
 

@@ -9,14 +9,21 @@ inputs, shapes) and reduces broadcast gradients as PyTorch does.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ..grad_mode import GradMode, no_grad
-from ..graph import FREED_MESSAGE, NO_EDGE, Node, _modified_message
-from ..tensor import Tensor, _edge, _wrap, leaf_inplace_error
+from ..graph import FREED_MESSAGE, Node, _modified_message
+from ..tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _edge, _wrap
+
+DIRTY_LEAF_MESSAGE = "a leaf Variable that requires grad has been used in an in-place operation."
+DIRTY_NOT_RETURNED_MESSAGE = (
+    "Some elements marked as dirty during the forward method were not returned as output. The "
+    "inputs that are modified inplace must all be outputs of the Function."
+)
 
 
 class FunctionCtx:
@@ -87,10 +94,14 @@ class BackwardCFunction(Node, FunctionCtx):
         if not isinstance(result, tuple):
             result = (result,)
         result = self._check_count(result)
-        out = []
-        for i, ((edge, _), r, meta) in enumerate(zip(self.next_functions, result, self._in_meta)):
+        out = []  # one gradient per edge: the tensor inputs
+        edges = iter(self.next_functions)
+        for i, (r, meta) in enumerate(zip(result, self._in_meta)):
+            if meta is not None:
+                edge = next(edges)[0]
             if r is None:
-                out.append(None)
+                if meta is not None:
+                    out.append(None)
                 continue
             if meta is None:
                 raise RuntimeError(
@@ -109,7 +120,7 @@ class BackwardCFunction(Node, FunctionCtx):
         return out
 
     def _check_count(self, result: tuple) -> tuple:
-        expected = len(self.next_functions)
+        expected = len(self._in_meta)  # one per input of forward, tensor or not
         if len(result) > expected and all(r is None for r in result[expected:]):
             result = result[:expected]
         if len(result) != expected:
@@ -182,27 +193,78 @@ class Function(metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Runs `forward` without recording and makes its node the grad_fn of the outputs.
+        Keyword arguments are first bound to `forward`'s parameters: its inputs are positional."""
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
         separate_setup = cls.setup_context is not Function.setup_context
+        if separate_setup:
+            args, kwargs = _bind_with_defaults(cls.forward, args, kwargs)
+        elif kwargs:
+            args, kwargs = _bind_keywords(cls.forward, args, kwargs), {}
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
         with no_grad():
             if separate_setup:
                 out = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, out)
             else:
-                out = cls.forward(ctx, *args, **kwargs)
+                out = cls.forward(ctx, *args)
         if not (GradMode.enabled and any(ctx.needs_input_grad)):
             return out
         return _connect(ctx, args, out)
 
 
+def _signature(forward: Callable) -> inspect.Signature | None:
+    try:
+        return inspect.signature(forward)
+    except (TypeError, ValueError):  # a callable without one
+        return None
+
+
+def _bind_with_defaults(forward: Callable, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """With `setup_context`, PyTorch binds every call to `forward`'s signature, defaults
+    included: `setup_context` sees all the inputs (Python's own binding errors)."""
+    signature = _signature(forward)
+    if signature is None:
+        return args, kwargs
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.args, bound.kwargs
+
+
+def _bind_keywords(forward: Callable, args: tuple, kwargs: dict) -> tuple:
+    """`args` followed by the keyword arguments in the order of `forward(ctx, ...)`'s parameters,
+    as PyTorch binds them (defaults are not filled in; a keyword may not skip a parameter)."""
+    signature = _signature(forward)
+    if signature is None:
+        raise TypeError("forward() does not take keyword arguments")
+    params = list(signature.parameters.values())[1:]
+    names = [p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD]
+    end = len(args)
+    for key in kwargs:
+        if key not in names:
+            raise TypeError(f"forward() got an unexpected keyword argument '{key}'")
+        position = names.index(key)
+        if position < len(args):
+            raise TypeError(f"forward() got multiple values for argument '{key}'")
+        end = max(end, position + 1)
+    for position in range(len(args), end):
+        if names[position] not in kwargs:
+            raise TypeError(
+                f"forward() missing required argument: '{names[position]}' (position {position})"
+            )
+    return args + tuple(kwargs[name] for name in names[len(args) : end])
+
+
 def _connect(node: BackwardCFunction, args: tuple, out: Any) -> Any:
-    """Makes `node` the grad_fn of the differentiable outputs of `forward`."""
-    node.next_functions = tuple(_edge(a) if isinstance(a, Tensor) else NO_EDGE for a in args)
+    """Makes `node` the grad_fn of the differentiable outputs of `forward`. Its edges are those
+    of the tensor inputs only; other inputs have no edge (but their backward result is checked)."""
+    node.next_functions = tuple(_edge(a) for a in args if isinstance(a, Tensor))
     node._in_meta = tuple(
         (a._data.shape, a._data.dtype) if isinstance(a, Tensor) else None for a in args
     )
     outputs = out if isinstance(out, tuple) else (out,)
+    if node._dirty and not node._dirty <= {id(o) for o in outputs}:
+        raise RuntimeError(DIRTY_NOT_RETURNED_MESSAGE)
     node._meta = (
         None,
         tuple(
@@ -216,8 +278,7 @@ def _connect(node: BackwardCFunction, args: tuple, out: Any) -> Any:
                 id(o) not in node._non_differentiable and np.asarray(o._data).dtype.kind == "f"
             )
             if id(o) in node._dirty:
-                if o._requires_grad and o._grad_fn is None:
-                    raise leaf_inplace_error(o)
+                _check_dirty(o)
                 o._bump_version()
             elif any(o is a for a in args):
                 alias = _wrap(o._array())
@@ -228,6 +289,16 @@ def _connect(node: BackwardCFunction, args: tuple, out: Any) -> Any:
                 o.set_history(node, i)
         results.append(o)
     return tuple(results) if isinstance(out, tuple) else results[0]
+
+
+def _check_dirty(t: Tensor) -> None:
+    """An input `forward` modified in place (`ctx.mark_dirty`) may not be a leaf requiring grad
+    or a view of one."""
+    if t._requires_grad and t._grad_fn is None:
+        raise RuntimeError(DIRTY_LEAF_MESSAGE)
+    base = t._base
+    if base is not None and base._requires_grad and base._grad_fn is None:
+        raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
 
 
 def once_differentiable(fn: Callable) -> Callable:
