@@ -105,6 +105,7 @@ def test_collate_builds_new_containers_without_copying_samples() -> None:
         (lambda: E.zeros(0, 3 * CAP).sum(0), 3 * CAP),
         (lambda: E.zeros(0, 3 * CAP).prod(0), 3 * CAP),
         (lambda: E.zeros(2 * CAP, 0).logsumexp(1), 2 * CAP),
+        (lambda: E.zeros(0, 3 * CAP).std(0), 3 * CAP),
         (lambda: E.zeros(2000, 0) @ E.zeros(0, 2000), 4 * CAP),
         (lambda: E.bmm(E.zeros(3, 1000, 0), E.zeros(3, 0, 1000)), 3 * CAP),
         (lambda: E.diag(E.zeros(1500)), 2_250_000),
@@ -130,5 +131,9 @@ def test_empty_inputs_that_stay_small_still_work(small_cap: None) -> None:
     assert E.zeros(0, 5).sum(0).tolist() == [0.0] * 5
     assert (E.zeros(3, 0) @ E.zeros(0, 4)).tolist() == [[0.0] * 4] * 3
     assert E.zeros(0, 3 * CAP).sum().item() == 0.0
+    empty = E.zeros(0, 3 * CAP)
+    assert (empty + 1).shape == (0, 3 * CAP) and empty.cumsum(0).shape == (0, 3 * CAP)
+    assert (empty * E.zeros(5, 1, 1)).shape == (5, 0, 3 * CAP)
+    assert empty.any(1).shape == (0,) and empty.count_nonzero(1).shape == (0,)
     assert F.pad(E.zeros(2, 2), (1, 1)).shape == (2, 4)
     assert nn.Linear(1000, 1000).weight.shape == (1000, 1000)

@@ -63,7 +63,8 @@ def broadcast_count(*shapes: tuple) -> int:
     ndim = max(len(shape) for shape in shapes)
     count = 1
     for axis in range(1, ndim + 1):
-        count *= max((shape[-axis] if axis <= len(shape) else 1) for shape in shapes)
+        sizes = [shape[-axis] if axis <= len(shape) else 1 for shape in shapes]
+        count *= 0 if 0 in sizes else max(sizes)  # a 0 broadcasts with 1s to 0
     return count
 
 
@@ -97,20 +98,22 @@ def _padded_count(shape: tuple, pad: Any) -> int:
     return math.prod(dims)
 
 
-def _reduced_count(shape: tuple, params: dict) -> int:
-    """Elements of a reduction of an empty input: its zero-size dims reduced away leave the
-    others (when a zero-size dim is kept, the output is empty)."""
-    dims = params.get("dim")
+def _reduced_count(shape: tuple, dims: Any) -> int:
+    """Elements of a reduction of `shape` over `dims` (an int, a sequence, or None for all):
+    the dims left (an empty input reduced over its zero-size dims can be large)."""
     ndim = len(shape)
     if dims is None:
         reduced = set(range(ndim))
-    elif isinstance(dims, int):
-        reduced = {dims % ndim} if ndim else set()
     else:
-        reduced = {int(d) % ndim for d in dims} if ndim else set()
-    if any(size == 0 and axis not in reduced for axis, size in enumerate(shape)):
-        return 0
+        items = (dims,) if isinstance(dims, int) else tuple(dims)
+        reduced = {int(d) % ndim for d in items} if ndim else set()
     return math.prod(size for axis, size in enumerate(shape) if axis not in reduced)
+
+
+def check_reduction(shape: tuple, dims: Any) -> None:
+    """Refuse a reduction whose output is over the cap (possible only for an empty input)."""
+    if 0 in shape:
+        check_elements(_reduced_count(tuple(shape), dims))
 
 
 def _matmul_count(a: tuple, b: tuple) -> int:
@@ -153,8 +156,8 @@ def output_count(name: str, datas: list | tuple, params: dict | None) -> int:
         return sum(math.prod(shape) for shape in shapes)
     if len(shapes) > 1 and any(shape != shapes[0] for shape in shapes):
         return broadcast_count(*shapes)
-    if len(shapes) == 1 and 0 in shapes[0]:
-        return _reduced_count(shapes[0], params or {})
+    if len(shapes) == 1 and 0 in shapes[0] and params and "keepdim" in params:
+        return _reduced_count(shapes[0], params.get("dim"))  # a reduction of an empty input
     return 0  # the size of an existing input: already under the cap
 
 
