@@ -345,13 +345,16 @@ def _check_worker_options(
 
 def _check_iterable_options(shuffle: Any, sampler: Any, batch_sampler: Any) -> None:
     """An IterableDataset gives its own order: no shuffle, sampler or batch_sampler."""
-    given = [("shuffle", shuffle)] if shuffle not in (None, False) else []
-    given += [(n, v) for n, v in (("sampler", sampler), ("batch_sampler", batch_sampler)) if v]
-    for name, value in given[:1]:
-        raise ValueError(
-            f"DataLoader with IterableDataset: expected unspecified {name} option, "
-            f"but got {name}={value}"
-        )
+    for name, value, unset in (
+        ("shuffle", shuffle, shuffle is None or shuffle is False),
+        ("sampler", sampler, sampler is None),
+        ("batch_sampler", batch_sampler, batch_sampler is None),
+    ):
+        if not unset:
+            raise ValueError(
+                f"DataLoader with IterableDataset: expected unspecified {name} option, "
+                f"but got {name}={value}"
+            )
 
 
 def _check_batching(batch_size: Any, drop_last: Any) -> None:
