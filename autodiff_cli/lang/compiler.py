@@ -12,13 +12,15 @@ from typing import Any
 
 from lark.tree import Tree
 
-from autodiff_cli.lang import limits, sandbox
+from autodiff_cli.lang import limits, nesting, sandbox, typeview
 from autodiff_cli.lang.errors import (
     CompileError,
     Location,
     ScriptError,
     Source,
     attach_location,
+    is_user_interrupt,
+    mark_raised_by_script,
     set_location,
 )
 from autodiff_cli.lang.expressions import AUGMENTED_OPERATORS, ExpressionCompiler, Fn
@@ -234,6 +236,7 @@ class Compiler(ExpressionCompiler):
             if not isinstance(error, BaseException):
                 raise TypeError("exceptions must derive from BaseException")
             set_location(error, where)
+            mark_raised_by_script(error)
             if cause is not None:
                 raise error from cause(f)
             raise error
@@ -520,6 +523,8 @@ class Compiler(ExpressionCompiler):
 
         def define_class(f: list) -> None:
             base_values = tuple(base(f) for base in bases)
+            for base_value in base_values:
+                typeview.check_base(base_value)
             namespace: dict[str, Any] = {"__module__": "__main__", "__qualname__": qualname}
             if doc is not None:
                 namespace["__doc__"] = doc
@@ -528,9 +533,13 @@ class Compiler(ExpressionCompiler):
             for outer_slot, inner_slot in zip(outer_slots, inner_slots):
                 frame[inner_slot] = f[outer_slot]
             body(frame)
+            _check_class_namespace(namespace)
             namespace[sandbox.SCRIPT_MARK] = True
             if "__del__" in namespace:
                 namespace["__del__"] = _quiet_finalizer(namespace["__del__"])
+            if any(issubclass(base, int) for base in base_values):
+                for key, method in _CHECKED_INT_METHODS.items():
+                    namespace.setdefault(key, method)
             metaclass = type
             for base in base_values:
                 if isinstance(type(base), type) and issubclass(type(base), metaclass):
@@ -590,7 +599,13 @@ class Compiler(ExpressionCompiler):
 
     def expr_genexpr(self, node: Tree) -> Fn:
         first, run = self._comprehension(node)
-        return lambda f: run(f, first(f))
+        track = nesting.track_generator
+
+        def generator_expression(f: list) -> Any:
+            source = first(f)
+            return track(run(f, source), source)
+
+        return generator_expression
 
     expr_genexpr_argument = expr_genexpr
 
@@ -972,7 +987,9 @@ class Program:
         _Running.depth += 1
         try:
             result = self.code(frame)
-        except (Exception, limits.ScriptTimeout) as error:
+        except BaseException as error:
+            if is_user_interrupt(error):
+                raise
             raise ScriptError.from_exception(error, None) from error
         finally:
             _Running.depth -= 1
@@ -987,6 +1004,36 @@ class _Running:
     """How many `Program.run` calls are active (a script function may run inside another)."""
 
     depth = 0
+
+
+# Names a class body may not define: they would change what the sandbox sees of its objects
+# (`__class__` fakes isinstance for the engine) or be called by copying/pickling code.
+_RESERVED_CLASS_NAMES = frozenset(
+    "__class__ __dict__ __weakref__ __reduce__ __reduce_ex__ __getstate__ __setstate__ "
+    "__copy__ __deepcopy__ __mro_entries__ __autodiff_script__".split()
+)
+
+
+def _check_class_namespace(namespace: dict[str, Any]) -> None:
+    for key in namespace:
+        if key in _RESERVED_CLASS_NAMES:
+            raise TypeError(f"a script class cannot define '{key}'")
+
+
+def _checked_int_pow(self: int, other: Any, modulo: Any = None) -> Any:
+    if modulo is None:
+        return limits.checked_power(int.__index__(self), other)
+    return int.__pow__(self, other, modulo)
+
+
+def _checked_int_rpow(self: int, other: Any, modulo: Any = None) -> Any:
+    if modulo is None:
+        return limits.checked_power(other, int.__index__(self))
+    return int.__rpow__(self, other, modulo)
+
+
+# `**` of a script subclass of int without its own: checked like `**` of int (also `**=`).
+_CHECKED_INT_METHODS = {"__pow__": _checked_int_pow, "__rpow__": _checked_int_rpow}
 
 
 def _quiet_finalizer(finalizer: Callable[[Any], Any]) -> Callable[[Any], None]:

@@ -62,8 +62,9 @@ class ScriptError(Exception):
         return self.type_name == "SyntaxError"
 
     def __str__(self) -> str:
-        header = f"{self.filename}:{self.line}:{self.column}: error"
+        header = printable(f"{self.filename}:{self.line}:{self.column}: error")
         text = f"{self.type_name}: {self.message}" if self.message else self.type_name
+        text = printable(text, keep_newlines=True)
         shown = _printable(self.source_line.rstrip("\r\n"))
         if not shown.strip():
             return f"{header}\n{text}"
@@ -85,9 +86,9 @@ class ScriptError(Exception):
     @classmethod
     def from_exception(cls, error: BaseException, fallback: Location | None) -> ScriptError:
         """The ScriptError for an exception escaping a script, at its innermost location."""
-        location = getattr(error, LOCATION_ATTRIBUTE, None) or fallback
+        location = _own_attributes(error).get(LOCATION_ATTRIBUTE) or fallback
         type_name = type(error).__name__
-        message = str(error)
+        message = safe_str(error)
         if location is None:
             result = cls(type_name, message, "<script>", 0, 0)
         else:
@@ -96,21 +97,57 @@ class ScriptError(Exception):
         return result
 
 
+_EXCEPTION_DICT = BaseException.__dict__["__dict__"]  # the real instance dictionary
+_RAISED_BY_SCRIPT = "_autodiff_raised_by_script"
+MAX_MESSAGE_LENGTH = 20_000
+
+
+def _own_attributes(error: BaseException) -> dict:
+    """The exception's instance dictionary, read without running any code of its class (a
+    script class may define properties, `__getattribute__` or `__setattr__`)."""
+    return _EXCEPTION_DICT.__get__(error)
+
+
 def attach_location(error: BaseException, location: Location) -> None:
     """Record where `error` happened, unless an inner statement or expression already did."""
-    if getattr(error, LOCATION_ATTRIBUTE, None) is None:
-        try:
-            setattr(error, LOCATION_ATTRIBUTE, location)
-        except (AttributeError, TypeError):  # an exception type without a __dict__
-            pass
+    _own_attributes(error).setdefault(LOCATION_ATTRIBUTE, location)
 
 
 def set_location(error: BaseException, location: Location) -> None:
     """Record where `error` was raised (a `raise` statement), replacing an older location."""
+    _own_attributes(error)[LOCATION_ATTRIBUTE] = location
+
+
+def clear_location(error: BaseException) -> None:
+    _own_attributes(error).pop(LOCATION_ATTRIBUTE, None)
+
+
+def mark_raised_by_script(error: BaseException) -> None:
+    """Note that a script's `raise` raised `error` (a KeyboardInterrupt so raised is an error of
+    the script, not the user's Ctrl-C)."""
+    _own_attributes(error)[_RAISED_BY_SCRIPT] = True
+
+
+def is_user_interrupt(error: BaseException) -> bool:
+    """A KeyboardInterrupt from Ctrl-C (or `request_interrupt`), which ends a run as Python's
+    does; any other BaseException leaving a script is an error of the script."""
+    return isinstance(error, KeyboardInterrupt) and not _own_attributes(error).get(
+        _RAISED_BY_SCRIPT
+    )
+
+
+def safe_str(error: BaseException) -> str:
+    """`str(error)` for the report: a `__str__` (or an argument's `__repr__`) that fails, or
+    returns something else than text, gives Python's own placeholder; very long text is cut."""
     try:
-        setattr(error, LOCATION_ATTRIBUTE, location)
-    except (AttributeError, TypeError):
-        pass
+        text = str(error)
+        if type(text) is not str:
+            raise TypeError
+    except BaseException:  # noqa: BLE001 - whatever the script's code raised
+        return "<exception str() failed>"
+    if len(text) > MAX_MESSAGE_LENGTH:
+        text = f"{text[:MAX_MESSAGE_LENGTH]}... ({len(text) - MAX_MESSAGE_LENGTH} more characters)"
+    return text
 
 
 class CompileError(Exception):
@@ -119,6 +156,19 @@ class CompileError(Exception):
     def __init__(self, message: str, location: Location) -> None:
         super().__init__(message)
         self.location = location
+
+
+def printable(text: str, keep_newlines: bool = False) -> str:
+    """`text` with control characters (ESC, CR, BEL...; newlines unless `keep_newlines`) shown
+    as escapes, so a message cannot act on the terminal it is printed to."""
+    if text.isprintable():
+        return text
+    return "".join(
+        char
+        if char.isprintable() or char == "\t" or (keep_newlines and char == "\n")
+        else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
 
 
 def _printable(line: str) -> str:

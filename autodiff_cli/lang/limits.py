@@ -17,8 +17,9 @@ from typing import Any
 DEFAULT_MAX_ELEMENTS = 2**27
 MAX_INT_BITS = 1_000_000  # ~300,000 decimal digits: instant to compute, refused beyond
 MAX_RECURSION_DEPTH = 1000  # script function calls, as Python's default limit
-_SEQUENCES = (str, list, tuple)
+_SEQUENCES = (str, bytes, bytearray, list, tuple)
 _SEQUENCE_TYPES = frozenset(_SEQUENCES)
+MAX_ITERATOR_NESTING = 1000  # map(map(...)) deeper than this would overflow the C stack
 _LN2 = math.log(2)
 
 
@@ -51,10 +52,9 @@ def raise_interrupt() -> None:
     """Raise the pending interrupt again (it is located where it is raised this time)."""
     pending = Interrupt.pending
     if pending is not None:
-        from autodiff_cli.lang.errors import LOCATION_ATTRIBUTE
+        from autodiff_cli.lang.errors import clear_location
 
-        if getattr(pending, LOCATION_ATTRIBUTE, None) is not None:
-            setattr(pending, LOCATION_ATTRIBUTE, None)
+        clear_location(pending)
         raise pending.with_traceback(None)
 
 
@@ -82,9 +82,26 @@ def check_int_bits(bits: float) -> None:
         )
 
 
+def exact_int(value: Any) -> int | None:
+    """The plain int value of an int, bool or int subclass (no script `__index__` runs), else None.
+
+    Size checks use this, not `type(x) is int`: `True << n` and `class I(int)` must not skip them."""
+    return int.__index__(value) if isinstance(value, int) else None
+
+
+def repeat_count(value: Any) -> int | None:
+    """How many times `seq * value` repeats `seq`: the int, or `__index__()` of another object
+    (called once; the caller repeats by the returned int, so a second call cannot differ)."""
+    count = exact_int(value)
+    if count is None and hasattr(type(value), "__index__"):
+        count = int.__index__(operator.index(value))
+    return count
+
+
 def checked_power(base: Any, exponent: Any) -> Any:
-    if type(base) is int and type(exponent) is int and exponent > 0 and abs(base) > 1:
-        check_int_bits(exponent * (base.bit_length() - 1))
+    b, e = exact_int(base), exact_int(exponent)
+    if b is not None and e is not None and e > 0 and abs(b) > 1:
+        check_int_bits(e * (b.bit_length() - 1))
     return base**exponent
 
 
@@ -94,38 +111,64 @@ PLAIN_MULTIPLICANDS = {float, complex, bool}
 
 
 def _learn_plain(kind: type) -> None:
-    if kind.__module__ != "__main__" and not issubclass(kind, (str, list, tuple, int)):
+    if kind.__module__ != "__main__" and not issubclass(kind, (*_SEQUENCES, int)):
         PLAIN_MULTIPLICANDS.add(kind)
+
+
+def _repeat(sequence: Any, other: Any, sequence_first: bool) -> Any:
+    """`sequence * other` (or `other * sequence`) for a builtin sequence, refused past the cap.
+
+    As in Python, a non-builtin multiplier's own `__rmul__`/`__mul__` goes first (a tensor);
+    then its `__index__` is read once and the sequence is repeated by that int."""
+    kind = type(other)
+    special = getattr(kind, "__rmul__" if sequence_first else "__mul__", None)
+    if special is not None and kind.__module__ != "builtins":
+        result = special(other, sequence)
+        if result is not NotImplemented:
+            return result
+    count = repeat_count(other)
+    if count is None:
+        return sequence * other if sequence_first else other * sequence
+    check_length(len(sequence) * count, f"'{type(sequence).__name__}' repetition")
+    return sequence * count
+
+
+def _plain_sequence(value: Any) -> bool:
+    """A builtin sequence, or a script subclass of one that does not define its own `*`."""
+    return isinstance(value, _SEQUENCES) and type(value).__mul__ in _BUILTIN_MUL
+
+
+_BUILTIN_MUL = {kind.__mul__ for kind in _SEQUENCES}
 
 
 def checked_multiply(left: Any, right: Any) -> Any:
     """`left * right`, refusing enormous repetitions and integer products."""
     _learn_plain(type(left))
     _learn_plain(type(right))
-    if isinstance(left, _SEQUENCES) and isinstance(right, int):
-        check_length(len(left) * right, f"'{type(left).__name__}' repetition")
-    elif isinstance(right, _SEQUENCES) and isinstance(left, int):
-        check_length(len(right) * left, f"'{type(right).__name__}' repetition")
-    elif type(left) is int and type(right) is int:
-        check_int_bits(left.bit_length() + right.bit_length())
+    if _plain_sequence(left):
+        return _repeat(left, right, sequence_first=True)
+    if _plain_sequence(right):
+        return _repeat(right, left, sequence_first=False)
+    a, b = exact_int(left), exact_int(right)
+    if a is not None and b is not None:
+        check_int_bits(a.bit_length() + b.bit_length())
     return left * right
 
 
 def checked_inplace_multiply(left: Any, right: Any) -> Any:
     """`*=`: lists grow in place, as in Python, after the same checks as `*`."""
-    if isinstance(left, _SEQUENCES) and isinstance(right, int):
-        check_length(len(left) * right, f"'{type(left).__name__}' repetition")
-        return operator.imul(left, right)
-    if isinstance(right, _SEQUENCES) or (type(left) is int and type(right) is int):
-        return checked_multiply(left, right)
-    return operator.imul(left, right)
+    if _plain_sequence(left) and isinstance(left, (list, bytearray)):
+        count = repeat_count(right)
+        if count is not None:
+            check_length(len(left) * count, f"'{type(left).__name__}' repetition")
+            return operator.imul(left, count)
+    return checked_multiply(left, right)
 
 
 def check_concatenation(left: Any, right: Any) -> None:
     """Before `+`/`+=` of two sequences: refuse a result past the cap before it is allocated."""
-    kind = type(left)
-    if kind in _SEQUENCE_TYPES and isinstance(right, _SEQUENCES):
-        check_length(len(left) + len(right), f"'{kind.__name__}'")
+    if isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
+        check_length(len(left) + len(right), f"'{type(left).__name__}'")
 
 
 def checked_inplace_add(left: Any, right: Any) -> Any:
@@ -134,20 +177,21 @@ def checked_inplace_add(left: Any, right: Any) -> Any:
 
 
 def checked_inplace_lshift(left: Any, right: Any) -> Any:
-    if type(left) is int:
+    if isinstance(left, int):
         return checked_lshift(left, right)
     return operator.ilshift(left, right)
 
 
 def checked_lshift(left: Any, right: Any) -> Any:
-    if type(left) is int and type(right) is int and left and right > 0:
-        check_int_bits(left.bit_length() + right)
+    a, b = exact_int(left), exact_int(right)
+    if a is not None and b is not None and a and b > 0:
+        check_int_bits(a.bit_length() + b)
     return left << right
 
 
 def check_sequence_result(result: Any) -> Any:
     """After `+`/`+=`: a str/list/tuple past the cap is refused (doubling stops at the cap)."""
-    if type(result) in (str, list, tuple) and len(result) > max_elements():
+    if isinstance(result, _SEQUENCES) and len(result) > max_elements():
         check_length(len(result), f"'{type(result).__name__}'")
     return result
 
@@ -170,19 +214,25 @@ def check_format_spec(spec: str) -> None:
 
 
 def checked_modulo(left: Any, right: Any) -> Any:
-    """`%`: for a str template, refuse huge widths, also `*` widths taken from the values."""
-    if isinstance(left, str):
-        check_format_spec(left)
-        if "*" in left:
+    """`%`: for a str/bytes template, refuse huge widths, also `*` widths taken from the values."""
+    if isinstance(left, (str, bytes, bytearray)):
+        check_format_spec(left if isinstance(left, str) else left.decode("latin-1"))
+        star = "*" if isinstance(left, str) else b"*"
+        if star in left:
             for value in right if isinstance(right, tuple) else (right,):
-                if type(value) is int:
-                    check_length(abs(value), "formatted field")
+                count = repeat_count(value) if not isinstance(value, float) else None
+                if count is not None:
+                    check_length(abs(count), "formatted field")
     return left % right
 
 
-def checked_width(width: Any) -> None:
-    if isinstance(width, int):
-        check_length(width, "padded string")
+def checked_width(width: Any) -> int:
+    """A padding width (`ljust`, `zfill`...) as a plain int, refused past the cap."""
+    count = repeat_count(width)
+    if count is None:
+        raise TypeError(f"'{type(width).__name__}' object cannot be interpreted as an integer")
+    check_length(count, "padded string")
+    return count
 
 
 def _log2_factorial(n: int) -> float:

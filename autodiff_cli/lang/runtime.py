@@ -8,7 +8,7 @@ import sys
 import types
 from typing import Any
 
-from autodiff_cli.lang import limits, sandbox
+from autodiff_cli.lang import limits, nesting, sandbox, typeview
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH  # noqa: F401 - re-exported
 
 ENGINE_MODULE = "autodiff_cli.engine"
@@ -61,12 +61,6 @@ _PASSED_THROUGH = (
 ).split()
 
 
-def _script_type(*args: Any) -> type:
-    if len(args) != 1:
-        raise TypeError("type() takes 1 argument in scripts")
-    return type(args[0])
-
-
 def _script_pow(base: Any, exponent: Any, modulo: Any = None) -> Any:
     if modulo is not None:
         return pow(base, exponent, modulo)
@@ -115,11 +109,16 @@ def make_builtins(namespace: Namespace) -> dict[str, Any]:
         print=_make_print(namespace),
         range=limits.checked_range,
         iter=_script_iter,
-        type=_script_type,
+        type=typeview.script_type,
         pow=_script_pow,
         format=_script_format,
         hasattr=sandbox.safe_hasattr,
-        super=super,
+        super=sandbox.script_super,
+        hash=nesting.checked_hash,
+        map=nesting.ScriptMap,
+        filter=nesting.ScriptFilter,
+        zip=nesting.ScriptZip,
+        enumerate=nesting.ScriptEnumerate,
         NotImplemented=NotImplemented,
         Ellipsis=Ellipsis,
     )

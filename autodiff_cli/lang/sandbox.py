@@ -1,28 +1,38 @@
-"""The one attribute checker every script attribute access goes through, and safe `str.format`.
+"""Capabilities: the one attribute checker every script attribute access goes through.
 
-Rules: names starting with `_` are refused, except `_version`, `_saved_*`, and `__name__`/`__doc__`
-on types and functions. Only objects of safe types expose attributes at all: builtin values and
-containers, exceptions, functions/classes the script defined, module proxies, and objects whose
-type comes from `autodiff_cli.engine`.
+A script reaches only objects of types the sandbox knows (builtin values, the engine's public
+types, exceptions, its own functions and classes, module proxies) and, on each, only an explicit
+list of attributes:
+
+- builtin values: the allow-list of their type (`builtin_methods.ALLOWED`), with bounded
+  versions of the methods that allocate or walk attributes (`format`, `ljust`, `join`...);
+- exceptions: `args` and a few plain-valued fields;
+- engine objects, module proxies, script objects and functions: public names (no leading `_`,
+  except `_version` and `_saved_*`); `Tensor.numpy` is refused (numpy values stay outside);
+- classes: the same names; an engine method read from its class (`torch.Tensor.add`) refuses a
+  `self` of another type, a builtin one (`str.format`) is the bounded version;
+- `super()` objects: the attribute of the class that defines it, by the same rules.
+
+Every value read is checked on the way out (`check_out`): a class scripts may not hold becomes
+its `typeview.TypeStandIn`; a function, module or object of an unknown type is refused.
 """
 
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 from typing import Any
 
-ENGINE_PREFIX = ("autodiff_cli.engine", "torch")  # engine classes present as `torch.Tensor`
-SCRIPT_MARK = "__autodiff_script__"  # set on functions and classes a script defines
+from autodiff_cli.lang import builtin_methods as builtin
+from autodiff_cli.lang import typeview
+from autodiff_cli.lang.builtin_methods import safe_format  # noqa: F401 - re-exported
+from autodiff_cli.lang.typeview import ENGINE_PREFIX, SCRIPT_MARK, TypeStandIn
 
-_SAFE_BUILTIN_TYPES = {
-    str, int, float, complex, bool, type(None), list, tuple, dict, set, frozenset, slice, range,
-    type(Ellipsis), types.MethodType, types.BuiltinMethodType, super,
-    type({}.keys()), type({}.values()), type({}.items()),
-}  # fmt: skip
-_type_cache: dict[type, bool] = {}
+__all__ = ["ENGINE_PREFIX", "SCRIPT_MARK", "ModuleProxy", "check_setattr", "make_getter"]
+
 # ids of engine objects every script shares (dtypes...): scripts must not set their attributes
 SHARED_IDS: set[int] = set()
-_PADDING_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
+_REFUSED_ENGINE_NAMES = frozenset({"numpy"})  # would hand out a raw numpy array
 
 
 class ModuleProxy:
@@ -45,54 +55,15 @@ class ModuleProxy:
         return f"<module '{self._proxy_name}'>"
 
 
-def _type_is_safe(kind: type) -> bool:
-    safe = _type_cache.get(kind)
-    if safe is None:
-        module = getattr(kind, "__module__", "") or ""
-        safe = (
-            kind in _SAFE_BUILTIN_TYPES
-            or issubclass(kind, BaseException)
-            or kind is ModuleProxy
-            or module.startswith(ENGINE_PREFIX)
-            or bool(kind.__dict__.get(SCRIPT_MARK))
-            or any(base.__dict__.get(SCRIPT_MARK) for base in kind.__mro__[1:-1])
-        )
-        _type_cache[kind] = safe
-    return safe
+typeview.set_display_name(ModuleProxy, "module")
 
-
-def exposes_attributes(obj: Any) -> bool:
-    """True when scripts may read/write attributes of `obj`."""
-    kind = type(obj)
-    if kind is types.FunctionType:
-        return bool(obj.__dict__.get(SCRIPT_MARK)) or (obj.__module__ or "").startswith(
-            ENGINE_PREFIX
-        )
-    if isinstance(obj, type):
-        return (
-            bool(obj.__dict__.get(SCRIPT_MARK))
-            or (obj.__module__ or "").startswith(ENGINE_PREFIX)
-            or _is_script_class(obj)
-            or obj in _SAFE_BUILTIN_TYPES
-            or issubclass(obj, BaseException)
-        )
-    return _type_is_safe(kind)
-
-
-def _writable(obj: Any) -> bool:
-    """Objects whose attributes a script may set: its own classes and functions, and objects
-    (tensors, modules...) that are not shared with the engine or other scripts."""
-    if isinstance(obj, type):
-        return _is_script_class(obj)
-    if isinstance(obj, types.FunctionType):
-        return bool(obj.__dict__.get(SCRIPT_MARK))
-    if isinstance(obj, (types.MethodType, types.BuiltinMethodType, super)):
-        return False
-    return id(obj) not in SHARED_IDS
-
-
-def _is_script_class(cls: type) -> bool:
-    return any(base.__dict__.get(SCRIPT_MARK) for base in cls.__mro__)
+# Types whose values a script may receive as they are (grows with engine and script types).
+_SAFE_VALUES: set[type] = {
+    int, float, complex, bool, str, bytes, type(None), list, tuple, dict, set, frozenset, slice,
+    range, type(Ellipsis), type(NotImplemented), types.MethodType, ModuleProxy, TypeStandIn,
+    property, staticmethod, classmethod, type({}.keys()), type({}.values()), type({}.items()),
+}  # fmt: skip
+_SAFE_MODULES_OF_BUILTINS = frozenset({"builtins", "math"})
 
 
 def name_allowed(name: str) -> bool:
@@ -100,29 +71,152 @@ def name_allowed(name: str) -> bool:
     return not name.startswith("_") or name == "_version" or name.startswith("_saved_")
 
 
+def _shown_type(obj: Any) -> str:
+    kind = type(obj)
+    return typeview.display_name(kind) if kind is not type else "type"
+
+
 def _refuse(obj: Any, name: str) -> AttributeError:
     if not name_allowed(name):
         return AttributeError(
-            f"access to attribute '{name}' of '{type(obj).__name__}' object is not allowed "
+            f"access to attribute '{name}' of '{_shown_type(obj)}' object is not allowed "
             "in scripts (names starting with '_' are private)"
         )
+    if isinstance(obj, type):
+        return AttributeError(
+            f"access to attribute '{name}' of class '{typeview.display_name(obj)}' is not "
+            "allowed in scripts"
+        )
     return AttributeError(
-        f"access to attributes of '{type(obj).__name__}' objects is not allowed in scripts"
+        f"access to attribute '{name}' of '{_shown_type(obj)}' objects is not allowed in scripts"
     )
 
 
-def make_getter(name: str):  # noqa: ANN201 - returns a hot-path closure
+# ---- values on the way out -------------------------------------------------------------------
+
+
+def check_out(value: Any, obj: Any, name: str) -> Any:
+    """`value`, read as attribute `name` of `obj`, if a script may have it (see module doc)."""
+    kind = type(value)
+    if kind in _SAFE_VALUES:
+        return value
+    if isinstance(value, type):
+        return typeview.script_view_of_class(value)
+    if kind is types.FunctionType:
+        if _is_script_or_engine_function(value):
+            return value
+    elif kind is types.BuiltinFunctionType:
+        owner = value.__self__
+        if not isinstance(owner, types.ModuleType) or owner.__name__ in _SAFE_MODULES_OF_BUILTINS:
+            return value
+    elif typeview.class_is_known(kind):
+        _SAFE_VALUES.add(kind)
+        return value
+    raise AttributeError(
+        f"attribute '{name}' of '{_shown_type(obj)}' is a '{kind.__module__}.{kind.__qualname__}'"
+        " object, which scripts cannot use"
+    )
+
+
+def _is_script_or_engine_function(function: types.FunctionType) -> bool:
+    return bool(function.__dict__.get(SCRIPT_MARK)) or (function.__module__ or "").startswith(
+        _TRUSTED_FUNCTION_MODULES
+    )
+
+
+_TRUSTED_FUNCTION_MODULES = (*ENGINE_PREFIX, "autodiff_cli.lang.")  # engine + checked builtins
+
+
+# ---- readers: how attribute `name` is read from objects of one type ----------------------------
+
+Reader = Callable[[Any], Any]
+_PLAIN: Reader = lambda obj: obj  # noqa: E731 - marker: getattr, then check_out (inlined)
+
+
+def _refuser(name: str) -> Reader:
+    def refuse(obj: Any) -> Any:
+        raise _refuse(obj, name)
+
+    return refuse
+
+
+def _first_foreign_base(kind: type) -> type:
+    """The first class in `kind`'s MRO that the script did not define (`object` at worst)."""
+    for klass in kind.__mro__:
+        if not typeview.is_script_class(klass):
+            return klass
+    return object
+
+
+def _builtin_reader(owner: type, name: str) -> Reader | None:
+    """Reading `name` from an instance of the builtin `owner` (or a script subclass)."""
+    if issubclass(owner, BaseException):
+        return _PLAIN if name in builtin.EXCEPTION_ATTRIBUTES else None
+    names = builtin.allowed_names(owner)
+    if names is None or name not in names:
+        return None
+    if name in builtin.CHECKED_NAMES:
+        return lambda obj: builtin.checked_method(owner, name, obj)
+    return _PLAIN
+
+
+def _defined_by_script(obj: Any, name: str) -> bool:
+    """Whether `name` is an attribute the script itself gave `obj` or one of its classes."""
+    for klass in type(obj).__mro__:
+        if not typeview.is_script_class(klass):
+            break
+        if name in klass.__dict__:
+            return True
+    try:
+        return name in object.__getattribute__(obj, "__dict__")
+    except AttributeError:
+        return False
+
+
+def _reader_for(kind: type, name: str) -> Reader:
+    """The reader of attribute `name` for every instance of `kind` (cached by the getter)."""
+    if kind is ModuleProxy:
+        return _PLAIN
+    if kind is types.FunctionType:
+        return _function_reader(name)
+    if kind is super:
+        return lambda obj: _super_attribute(obj, name)
+    if issubclass(kind, type):
+        return lambda obj: _class_attribute(obj, name)
+    if not typeview.class_is_known(kind) or kind in typeview.SCRIPT_ITERATOR_CLASSES:
+        return _refuser(name)
+    base = _first_foreign_base(kind)
+    if typeview.is_engine_class(base):
+        return _refuser(name) if name in _REFUSED_ENGINE_NAMES else _PLAIN
+    if base is object:
+        return _PLAIN
+    inherited = _builtin_reader(base, name) or _refuser(name)
+    if base is kind:
+        return inherited
+
+    def script_subclass_of_builtin(obj: Any) -> Any:
+        if _defined_by_script(obj, name):
+            return check_out(getattr(obj, name), obj, name)
+        if inherited is _PLAIN:
+            return check_out(getattr(obj, name), obj, name)
+        return inherited(obj)
+
+    return script_subclass_of_builtin
+
+
+def _function_reader(name: str) -> Reader:
+    def read(function: types.FunctionType) -> Any:
+        if not _is_script_or_engine_function(function):
+            raise _refuse(function, name)
+        return check_out(getattr(function, name), function, name)
+
+    return read
+
+
+def make_getter(name: str) -> Reader:
     """A function `getter(obj)` reading attribute `name` under the sandbox rules."""
     if name in ("__name__", "__doc__"):
-
-        def get_name(obj: Any) -> Any:
-            if isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)):
-                return getattr(obj, name)
-            if isinstance(obj, ModuleProxy) and name == "__name__":
-                return obj._proxy_name
-            raise _refuse(obj, name)
-
-        return get_name
+        return _name_getter(name)
     if not name_allowed(name):
         if name == "__init__":  # only `super().__init__(...)`
 
@@ -132,65 +226,154 @@ def make_getter(name: str):  # noqa: ANN201 - returns a hot-path closure
                 raise _refuse(obj, name)
 
             return get_init
-
-        def refuse(obj: Any) -> Any:
-            raise _refuse(obj, name)
-
-        return refuse
-    if name in ("format", "format_map"):
-        return _format_getter(name)
-    if name in _PADDING_METHODS or name == "replace":
-        return _string_method_getter(name)
-    cache = _type_cache
+        return _refuser(name)
+    readers: dict[type, Reader] = {}
+    safe = _SAFE_VALUES
+    plain = _PLAIN
 
     def get(obj: Any) -> Any:
-        if cache.get(type(obj)) or exposes_attributes(obj):
+        reader = readers.get(type(obj))
+        if reader is plain:
+            value = getattr(obj, name)
+            if type(value) in safe:
+                return value
+            return check_out(value, obj, name)
+        if reader is None:
+            reader = readers[type(obj)] = _reader_for(type(obj), name)
+            return get(obj)
+        return reader(obj)
+
+    return get
+
+
+def _name_getter(name: str) -> Reader:
+    def get_name(obj: Any) -> Any:
+        if isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType, TypeStandIn)):
             return getattr(obj, name)
+        if isinstance(obj, ModuleProxy) and name == "__name__":
+            return obj._proxy_name
         raise _refuse(obj, name)
 
-    return get
+    return get_name
 
 
-def _format_getter(name: str):  # noqa: ANN202
-    def get(obj: Any) -> Any:
-        if isinstance(obj, str):
-            if name == "format":
-                return lambda *args, **kwargs: safe_format(obj, args, kwargs)
-            return lambda mapping: safe_format(obj, (), mapping)
-        if exposes_attributes(obj):
-            return getattr(obj, name)
-        raise _refuse(obj, name)
+# ---- classes and super() ---------------------------------------------------------------------
 
-    return get
+_UNBOUND: dict[tuple[type, str], Callable[..., Any]] = {}
 
 
-def _string_method_getter(name: str):  # noqa: ANN202
-    """`ljust`, `center`... and `replace` of str, refusing results past the element cap."""
-    from autodiff_cli.lang import limits
+def _class_attribute(cls: type, name: str) -> Any:
+    """`cls.name` for a class the script holds (see the module docstring)."""
+    found = _defining_class(cls.__mro__, name)
+    if found is None or not typeview.class_is_known(cls):
+        raise _refuse(cls, name)
+    owner, raw = found
+    if typeview.is_script_class(owner):
+        return check_out(getattr(cls, name), cls, name)
+    if typeview.is_engine_class(owner):
+        if isinstance(raw, types.FunctionType):
+            return _engine_unbound(owner, name, raw)
+        if isinstance(raw, (classmethod, staticmethod)) or not hasattr(type(raw), "__get__"):
+            return check_out(getattr(cls, name), cls, name)
+        raise _refuse(cls, name)  # a property or other descriptor: its getter takes any self
+    if owner is object or issubclass(owner, BaseException):
+        raise _refuse(cls, name)
+    names = builtin.ALLOWED.get(owner)
+    if names is None or name not in names:
+        raise _refuse(cls, name)
+    if name in builtin.CHECKED_NAMES:
+        key = (owner, name)
+        if key not in _UNBOUND:
+            _UNBOUND[key] = builtin.checked_unbound(owner, name)
+        return _UNBOUND[key]
+    return getattr(cls, name)
 
-    def get(obj: Any) -> Any:
-        method = getattr(obj, name) if exposes_attributes(obj) else None
-        if method is None:
-            raise _refuse(obj, name)
-        if not isinstance(obj, str):
-            return method
-        if name == "replace":
 
-            def replace(old: Any, new: Any, count: int = -1) -> str:
-                if isinstance(old, str) and isinstance(new, str) and len(new) > len(old):
-                    found = obj.count(old) if count < 0 else min(count, obj.count(old))
-                    limits.check_length(len(obj) + found * (len(new) - len(old)), "str")
-                return method(old, new, count)
+def _defining_class(mro: tuple[type, ...], name: str) -> tuple[type, Any] | None:
+    for klass in mro:
+        raw = klass.__dict__.get(name, _ABSENT)
+        if raw is not _ABSENT:
+            return klass, raw
+    return None
 
-            return replace
 
-        def pad(width: Any = 8, *args: Any) -> str:
-            limits.checked_width(width * max(1, obj.count("\t")) if name == "expandtabs" else width)
-            return method(width, *args)
+_ABSENT = object()
 
-        return pad
 
-    return get
+def _engine_unbound(owner: type, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """An engine method taken from its class: it refuses a `self` that is not an `owner`."""
+    key = (owner, name)
+    wrapper = _UNBOUND.get(key)
+    if wrapper is None:
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if not args or not issubclass(type(args[0]), owner):
+                given = f"a '{_shown_type(args[0])}' object" if args else "nothing"
+                raise TypeError(
+                    f"descriptor '{name}' for '{owner.__name__}' objects doesn't apply to {given}"
+                )
+            return function(*args, **kwargs)
+
+        wrapper.__name__ = wrapper.__qualname__ = name
+        wrapper.__module__ = owner.__module__  # an engine function (passes check_out)
+        _UNBOUND[key] = wrapper
+    return wrapper
+
+
+def _super_attribute(proxy: super, name: str) -> Any:
+    """`super().name`: the attribute of the next class after the script class that has it."""
+    this, start = proxy.__thisclass__, proxy.__self_class__
+    mro = start.__mro__
+    found = _defining_class(mro[mro.index(this) + 1 :], name)
+    if found is None:
+        raise _refuse(proxy, name)
+    owner, _ = found
+    target = proxy.__self__
+    if typeview.is_script_class(owner) or typeview.is_engine_class(owner):
+        return check_out(getattr(proxy, name), proxy, name)
+    reader = _builtin_reader(owner, name) if owner is not object else None
+    if reader is None or not isinstance(target, owner):
+        raise _refuse(proxy, name)
+    if reader is _PLAIN:
+        return check_out(getattr(proxy, name), proxy, name)
+    return builtin.checked_method(owner, name, target)
+
+
+def script_super(*args: Any) -> super:
+    """The script's `super(cls, obj)`: `cls` must be a class the script defined."""
+    if not args:
+        raise RuntimeError("super(): no arguments")
+    cls = args[0]
+    if not isinstance(cls, type) or not typeview.is_script_class(cls):
+        raise TypeError("super() in scripts takes a class the script defined as first argument")
+    return super(*args)
+
+
+# ---- writing ---------------------------------------------------------------------------------
+
+
+def exposes_attributes(obj: Any) -> bool:
+    """True when scripts may read (some) attributes of `obj` (REPL completion asks)."""
+    kind = type(obj)
+    if kind is types.FunctionType:
+        return _is_script_or_engine_function(obj)
+    if isinstance(obj, type):
+        return typeview.class_is_known(obj)
+    return kind is ModuleProxy or (
+        typeview.class_is_known(kind) and kind not in typeview.SCRIPT_ITERATOR_CLASSES
+    )
+
+
+def _writable(obj: Any) -> bool:
+    """Objects whose attributes a script may set: its own classes and functions, and objects
+    (tensors, modules...) that are not shared with the engine or other scripts."""
+    if isinstance(obj, type):
+        return typeview.is_script_class(obj)
+    if isinstance(obj, types.FunctionType):
+        return bool(obj.__dict__.get(SCRIPT_MARK))
+    if isinstance(obj, (types.MethodType, types.BuiltinMethodType, super, TypeStandIn)):
+        return False
+    return id(obj) not in SHARED_IDS
 
 
 def check_setattr(obj: Any, name: str) -> None:
@@ -199,7 +382,7 @@ def check_setattr(obj: Any, name: str) -> None:
         raise _refuse(obj, name)
     if not _writable(obj):
         raise AttributeError(
-            f"cannot set attribute '{name}' of '{type(obj).__name__}' object: it is shared "
+            f"cannot set attribute '{name}' of '{_shown_type(obj)}' object: it is shared "
             "with the engine (scripts may only change their own objects)"
         )
 
@@ -212,37 +395,3 @@ def safe_hasattr(obj: Any, name: str) -> bool:
     except AttributeError:
         return False
     return True
-
-
-def _formatter():  # noqa: ANN202 - built on first use (keeps `import string` off start-up)
-    global _FORMATTER
-    if _FORMATTER is None:
-        import string
-
-        class SafeFormatter(string.Formatter):
-            """`str.format` whose `{0.attr}` / `{0[key]}` fields obey the attribute rules."""
-
-            def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
-                import _string
-
-                first, rest = _string.formatter_field_name_split(field_name)
-                obj = self.get_value(first, args, kwargs)
-                for is_attribute, key in rest:
-                    obj = make_getter(key)(obj) if is_attribute else obj[key]
-                return obj, first
-
-            def format_field(self, value: Any, format_spec: str) -> Any:
-                from autodiff_cli.lang import limits
-
-                limits.check_format_spec(format_spec)
-                return super().format_field(value, format_spec)
-
-        _FORMATTER = SafeFormatter()
-    return _FORMATTER
-
-
-_FORMATTER = None
-
-
-def safe_format(template: str, args: Any, kwargs: Any) -> str:
-    return _formatter().vformat(template, args, kwargs)
