@@ -59,16 +59,18 @@ class ReplState:
     def execute(self, chunk: str) -> bool:
         """Run one statement, echo a non-None value's repr, report an error. True on success."""
         from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
+        from autodiff_cli.lang.runtime import script_repr
 
         try:
             with warnings_to_stderr(REPL_NAME):
                 value = self.session.execute(chunk, filename=REPL_NAME)
+                echo = None if value is None else script_repr(value, REPL_NAME)
         except Exception as error:  # ScriptError, or a bug below the language
             report_exception(error, debug=self.debug, context=REPL_NAME)
             return False
         self.inputs.append(script_text(chunk, echoed=value is not None))
-        if value is not None:
-            sys.stdout.write(repr(value) + "\n")
+        if echo is not None:
+            sys.stdout.write(echo + "\n")
         sys.stdout.flush()
         return True
 

@@ -29,7 +29,13 @@ def can_encode(stream: TextIO, text: str) -> bool:
 
 
 def print_error(text: str) -> None:
-    """Write a message to stderr after flushing stdout, so that the two streams keep their order."""
+    """Write a message to stderr after flushing stdout, so that the two streams keep their order.
+
+    Control characters other than newlines and tabs are written as escapes (`\x1b`): a message
+    may quote a script's text, which must not act on the terminal."""
+    from autodiff_cli.lang.errors import printable
+
     sys.stdout.flush()
+    text = printable(text, keep_newlines=True)
     sys.stderr.write(text if text.endswith("\n") else text + "\n")
     sys.stderr.flush()

@@ -233,3 +233,20 @@ def new_namespace(bare_torch: bool = False) -> Namespace:
         namespace["pi"] = math.pi
         namespace["e"] = math.e
     return namespace
+
+
+def script_repr(value: Any, filename: str = "<stdin>") -> str:
+    """`repr(value)` for the REPL's echo. A script class's `__repr__` is script code: whatever
+    it raises (but Ctrl-C), or a result that is not a str, becomes a located ScriptError."""
+    from autodiff_cli.lang.errors import Location, ScriptError, Source, is_user_interrupt
+
+    try:
+        text = repr(value)
+        if type(text) is not str:
+            raise TypeError(f"__repr__ returned non-string (type {type(text).__name__})")
+    except BaseException as error:
+        if is_user_interrupt(error):
+            raise
+        fallback = Location(Source(filename, ()), 1, 1)
+        raise ScriptError.from_exception(error, fallback) from None
+    return text
