@@ -1,8 +1,7 @@
 """Benchmark cases, each written once as torch-style code and run on a given `torch` module.
 
 Run as `python bench/cases.py BACKEND CASE...` (BACKEND: autodiff | torch); prints one JSON object
-per case. The MLP cases also time the hand-written numpy floor (plain, and rounded as PyTorch
-rounds), alternately in the same process. `bench/run.py` drives it and compares backends side by side.
+per case. The MLP cases also time the hand-written numpy floor, alternately in the same process. `bench/run.py` drives it and compares backends side by side.
 """
 
 from __future__ import annotations
@@ -60,8 +59,8 @@ def _mlp_data(np: Any, batch: int, hidden: int) -> tuple:
     return x, y, params
 
 
-def _engine_step(torch: Any, batch: int, hidden: int) -> tuple[Callable[[], None], list]:
-    """One training step on `torch` (the engine or PyTorch), and the parameters it trains."""
+def _engine_step(torch: Any, batch: int, hidden: int) -> Callable[[], None]:
+    """One training step on `torch` (the engine or PyTorch)."""
     import numpy as np
 
     x_np, y_np, params_np = _mlp_data(np, batch, hidden)
@@ -80,7 +79,7 @@ def _engine_step(torch: Any, batch: int, hidden: int) -> tuple[Callable[[], None
                 p -= 0.1 * p.grad
                 p.grad = None
 
-    return step, params
+    return step
 
 
 def _numpy_step(batch: int, hidden: int) -> Callable[[], None]:
@@ -108,45 +107,6 @@ def _numpy_step(batch: int, hidden: int) -> Callable[[], None]:
     return step
 
 
-def _exact_numpy_step(batch: int, hidden: int) -> tuple[Callable[[], None], list]:
-    """The floor again, rounded as PyTorch rounds (as the engine does): the engine's own
-    float32 kernels (tanh and exp evaluated in float64 and rounded once, sums added in
-    PyTorch's order, small products as MKL rounds them, the loss and its gradient) called on bare arrays, with no graph. It is
-    the least any PyTorch-exact engine built on numpy spends on the step; its parameters stay
-    bit-identical to the engine's (tests/test_bench_floor.py). Returns the step and its
-    parameters."""
-    import numpy as np
-
-    from autodiff_cli.engine import cascade_sum, float32_math, ops
-    from autodiff_cli.engine.formula_backends import NumpyBackend
-    from autodiff_cli.engine.matrix import _mm_np as mm  # small products rounded as MKL's
-
-    x, y, params = _mlp_data(np, batch, hidden)
-    w1, b1, w2, b2, w3, b3 = params
-    tanh, tanh_grad, column_sum = (
-        float32_math.tanh,
-        float32_math.tanh_backward,
-        cascade_sum.ordered_sum,
-    )
-    one = np.ones((), np.float32)
-
-    def step() -> None:
-        a1 = tanh(mm(x, w1) + b1)
-        a2 = tanh(mm(a1, w2) + b2)
-        z = mm(a2, w3) + b3
-        ops._bce_with_logits(z, y)
-        dz = ops._bce_input_grad(NumpyBackend, one, z, y, "mean", None, None)
-        dw3, db3 = a2.T @ dz, column_sum(dz, 0)
-        d2 = tanh_grad(dz @ w3.T, a2)
-        dw2, db2 = a1.T @ d2, column_sum(d2, 0)
-        d1 = tanh_grad(d2 @ w2.T, a1)
-        dw1, db1 = x.T @ d1, column_sum(d1, 0)
-        for p, g in zip((w1, b1, w2, b2, w3, b3), (dw1, db1, dw2, db2, dw3, db3)):
-            p -= 0.1 * g
-
-    return step, params
-
-
 def _time_steps(step: Callable[[], None], steps: int) -> float:
     start = time.perf_counter()
     for _ in range(steps):
@@ -159,20 +119,17 @@ def mlp_step(
 ) -> dict:
     """µs per training step; with `with_floor`, the numpy floor too, timed alternately in this
     same process so that both see the same machine."""
-    engine_step = _engine_step(torch, batch, hidden)[0]
+    engine_step = _engine_step(torch, batch, hidden)
     floor_step = _numpy_step(batch, hidden) if with_floor else None
-    exact_step = _exact_numpy_step(batch, hidden)[0] if with_floor else None
     engine_step()
-    best_engine = best_floor = best_exact = float("inf")
+    best_engine = best_floor = float("inf")
     for _ in range(repeats):
         best_engine = min(best_engine, _time_steps(engine_step, steps))
-        if floor_step is not None and exact_step is not None:
+        if floor_step is not None:
             best_floor = min(best_floor, _time_steps(floor_step, steps))
-            best_exact = min(best_exact, _time_steps(exact_step, steps))
     result = {"us_per_step": best_engine / steps * 1e6}
     if floor_step is not None:
         result["floor_us_per_step"] = best_floor / steps * 1e6
-        result["exact_floor_us_per_step"] = best_exact / steps * 1e6
     return result
 
 

@@ -1,12 +1,14 @@
 """The benchmark suite: one command, one table, ratios measured side by side in one run.
 
-    python bench/run.py [--torch-python PATH] [--rounds N] [--json]
+    python bench/run.py [--torch-python PATH] [--baseline TREE] [--rounds N] [--json]
 
 Engine cases run in fresh subprocesses per backend (`bench/cases.py`): autodiff (with the
-hand-written numpy floor, and that floor rounded as PyTorch rounds, timed alternately in the same
-process) and PyTorch (when a Python with torch is found: this interpreter, or --torch-python).
-The cases timed against PyTorch run in `--rounds` alternate runs of each backend (3 by default),
-keeping the best of each, so that a slow spell of the machine does not fall on one side only.
+hand-written numpy floor timed alternately in the same process) and PyTorch (when a Python with
+torch is found: this interpreter, or --torch-python). `--baseline` names another checkout of this
+project (e.g. `git worktree add /tmp/before HEAD~3`) whose small MLP step is timed beside this
+tree's. The cases timed against each other run in `--rounds` alternate runs of each side (3 by
+default), keeping the best of each, so that a slow spell of the machine does not fall on one side
+only.
 The language's own overhead, parsing speed and start-up are measured here directly.
 """
 
@@ -29,10 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 ENGINE_CASES = ["scalar_chain", "small_mlp", "large_mlp", "memory", "peak_memory", "deep_chain"]
 
 
-def run_cases(python: str, backend: str, names: list[str]) -> dict[str, dict]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def run_cases(python: str, backend: str, names: list[str], root: Path = ROOT) -> dict[str, dict]:
+    """Runs `root`'s bench/cases.py (this tree's by default) and returns its rows by case."""
+    env = dict(os.environ, PYTHONPATH=str(root))
     out = subprocess.run(
-        [python, str(CASES), backend, *names],
+        [python, str(root / CASES.relative_to(ROOT)), backend, *names],
         capture_output=True,
         text=True,
         env=env,
@@ -187,6 +190,11 @@ def main() -> int:
         default=3,
         help="alternate runs of the timed-against-each-other cases (best of each is kept)",
     )
+    ap.add_argument(
+        "--baseline",
+        type=Path,
+        help="another checkout of this project to time the small MLP step against",
+    )
     args = ap.parse_args()
 
     torch_python = find_torch_python(args.torch_python)
@@ -196,10 +204,15 @@ def main() -> int:
         if torch_python
         else {}
     )
+    before = (
+        run_cases(sys.executable, "autodiff", ["small_mlp"], args.baseline) if args.baseline else {}
+    )
     for _ in range(args.rounds - 1):  # the cases timed against each other, in alternate runs
         merge_best(ours, run_cases(sys.executable, "autodiff", COMPARED_CASES))
         if torch_python:
             merge_best(theirs, run_cases(torch_python, "torch", COMPARED_CASES))
+        if args.baseline:
+            merge_best(before, run_cases(sys.executable, "autodiff", ["small_mlp"], args.baseline))
     floor = {
         name: {"us_per_step": ours[name]["floor_us_per_step"]}
         for name in ("small_mlp", "large_mlp")
@@ -234,12 +247,10 @@ def main() -> int:
     row("small MLP, autodiff / numpy floor",
         f"{fmt(sm, 1)} vs {fmt(floor['small_mlp']['us_per_step'], 1)} µs/step", ratio, "≤ 2.0",
         ratio <= 2.0)  # fmt: skip
-    exact = ours["small_mlp"]["exact_floor_us_per_step"]
-    row("small MLP, PyTorch-rounding floor / numpy floor",
-        f"{fmt(exact, 1)} vs {fmt(floor['small_mlp']['us_per_step'], 1)} µs/step",
-        exact / floor["small_mlp"]["us_per_step"], "(reported)", None)  # fmt: skip
-    row("small MLP, autodiff / PyTorch-rounding floor",
-        f"{fmt(sm, 1)} vs {fmt(exact, 1)} µs/step", sm / exact, "(reported)", None)  # fmt: skip
+    if before:
+        old = before["small_mlp"]["us_per_step"]
+        row(f"small MLP, autodiff / baseline ({args.baseline})",
+            f"{fmt(sm, 1)} vs {fmt(old, 1)} µs/step", sm / old, "(reported)", None)  # fmt: skip
     lm = ours["large_mlp"]["us_per_step"]
     ratio = lm / floor["large_mlp"]["us_per_step"]
     row("large MLP, autodiff / numpy floor",
@@ -270,7 +281,7 @@ def main() -> int:
     if not torch_python:
         print("\n(PyTorch not found: pass --torch-python PATH to compare against it.)")
     if args.json:
-        print(json.dumps({"autodiff": ours, "torch": theirs, "numpy": floor,
+        print(json.dumps({"autodiff": ours, "torch": theirs, "numpy": floor, "baseline": before,
                           "script": overhead, "parsing": parsing, "startup": start}, indent=2))  # fmt: skip
     return 0
 

@@ -1,4 +1,5 @@
-"""Every script in examples/ runs under `autodiff run`, and prints what PyTorch prints."""
+"""Every script in examples/ runs under `autodiff run`, and prints what PyTorch prints (numbers
+within float rounding: `golden_compare.py`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from golden_compare import mismatch_report
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((REPO / "examples").glob("*.py"))
@@ -46,4 +48,5 @@ def test_example_prints_what_pytorch_prints(example: Path):
     expected = run([str(TORCH_PYTHON), str(example)])
     assert expected.returncode == 0, expected.stderr
     done = run([sys.executable, "-m", "autodiff_cli", "run", str(example)])
-    assert done.stdout == expected.stdout
+    report = mismatch_report(expected.stdout, done.stdout)
+    assert report is None, report

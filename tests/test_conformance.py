@@ -1,14 +1,14 @@
-"""Conformance suite: every script in tests/conformance must print exactly what PyTorch prints.
+"""Conformance suite: every script in tests/conformance must print what PyTorch prints.
 
 Each `NNN_name.py` runs through `autodiff run` and its stdout is compared with the golden
-`NNN_name.out`, recorded under real PyTorch by `tests/record_goldens.py`. Object addresses
-(`0x7f...`) are normalised on both sides. Scripts named in `conformance/PENDING.txt` cover
+`NNN_name.out`, recorded under real PyTorch by `tests/record_goldens.py`: text exactly, numbers
+within float rounding (`golden_compare.py`). Object addresses (`0x7f...`) are normalised on both
+sides. Scripts named in `conformance/PENDING.txt` cover
 features the engine does not have yet and are expected to fail (non-strictly).
 """
 
 from __future__ import annotations
 
-import difflib
 import importlib.util
 import os
 import re
@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from golden_compare import mismatch_report
 from torch_cpu import torch_runs_avx512
 
 CONFORMANCE_DIR = Path(__file__).resolve().parent / "conformance"
@@ -68,25 +69,17 @@ def run(command: list[str], script: Path) -> subprocess.CompletedProcess[str]:
 
 
 def assert_matches_golden(script: Path, result: subprocess.CompletedProcess[str]) -> None:
-    """Compare stdout with the golden and fail with a unified diff if they differ."""
+    """Compare stdout with the golden; fail with the differences and a unified diff."""
     golden = script.with_suffix(".out")
     if not golden.exists():
         pytest.fail(f"{golden.name} is missing: run tests/record_goldens.py", pytrace=False)
     expected = normalise(golden.read_text(encoding="utf-8"))
-    actual = normalise(result.stdout)
-    if actual == expected:
+    report = mismatch_report(expected, normalise(result.stdout))
+    if report is None:
         return
-    diff = "".join(
-        difflib.unified_diff(
-            expected.splitlines(keepends=True),
-            actual.splitlines(keepends=True),
-            fromfile=f"{golden.name} (PyTorch)",
-            tofile=f"{script.name} (actual stdout)",
-        )
-    )
     stderr_tail = "\n".join(result.stderr.strip().splitlines()[-15:])
     message = f"{script.name}: stdout differs from the golden (exit status {result.returncode})\n"
-    message += diff
+    message += report
     if stderr_tail:
         message += f"\n--- stderr (last lines) ---\n{stderr_tail}\n"
     pytest.fail(message, pytrace=False)

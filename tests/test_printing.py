@@ -1,7 +1,9 @@
 """Tensor printing against PyTorch 2.13 reprs recorded in ``printing_goldens.json``.
 
 The goldens are produced by ``record_printing_goldens.py`` (the only part that needs torch);
-these tests run on numpy alone.
+these tests run on numpy alone. They compare exactly, not within float rounding as the
+conformance goldens do (``golden_compare.py``): PyTorch printed the very array each case
+decodes, no arithmetic comes between, so every printed digit must be the same.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """Which CPU kernels the oracle PyTorch runs here.
 
-The engine's bit-for-bit emulations (small float32 matrix products, float32 exp/tanh) were
-measured against PyTorch 2.13 on an AVX2 CPU. On AVX-512 CPUs PyTorch's MKL and SLEEF kernels
-take other paths: small matrix products accumulate with fused multiply-adds, in an order that
-depends on the operands' memory layout, and a few float32 tanh values round differently. The
-torch comparisons check the AVX2 kernels bit for bit and the others to within rounding.
+PyTorch's results depend on the CPU's kernels (AVX2 or AVX-512, MKL's paths), which a few goldens
+show: a float64 value that cancels to exactly 0 with one set of kernels leaves a residual with
+the other.
 """
 
 from __future__ import annotations

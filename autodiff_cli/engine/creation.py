@@ -386,52 +386,45 @@ def arange(
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
     n = math.ceil((e - s) / st)
     limits.check_elements(n)
-    if np_dtype in _ROUNDED_RANGES:
+    if np_dtype.kind == "f":
         data = _arange_floats(s, st, n, np_dtype)
-    elif np_dtype.kind == "f":
-        data = s + np.arange(n, dtype=np.float64) * st
     else:
         data = np.arange(s, e, st)
     return _finish(data.astype(np_dtype), requires_grad)
 
 
-# PyTorch's range kernels compute `start + step * i` with the multiply-add contracted (one
-# rounding). A long double (64-bit mantissa on x86) holds the product exactly for the sizes a
-# script may create, so its sum rounds as the fused operation does; where long double is only
-# a double, a rare last-bit difference remains.
-_ROUNDED_RANGES = (np.dtype(np.float32), np.dtype(np.float64))
-_LONG = np.longdouble
-
-
 def _arange_floats(start: float, step: float, n: int, np_dtype: np.dtype) -> np.ndarray:
-    """arange's values as PyTorch's CPU kernel makes them: in double, `start + step * i`, then
-    rounded to the dtype; within each run of two SIMD vectors, each vector's lanes are counted
-    on from its (rounded) first value instead."""
-    index = np.arange(n)
-    out = (_LONG(start) + _LONG(step) * index.astype(_LONG)).astype(np.float64).astype(np_dtype)
-    width = 32 // np_dtype.itemsize  # AVX2 vectors: PyTorch's default kernels
-    vectorised = (n // (2 * width)) * 2 * width
-    if vectorised:
-        firsts = out[:vectorised:width].astype(_LONG)
-        lanes = np.arange(width).astype(_LONG) * _LONG(step)
-        out[:vectorised] = (firsts[:, None] + lanes[None, :]).astype(np.float64).reshape(-1)
+    """arange in a float dtype as PyTorch's CPU kernel fills it: `start + step * i` in double,
+    rounded to the dtype; but in the vectorised part (runs of two 256-bit vectors of float32 or
+    float64), each vector's lanes count on from its first value *after* that rounding, which
+    shows: `arange(-1, 1, 0.1)` has -2.98e-09 where 0 would be, and prints in scientific notation."""
+    out = (start + step * np.arange(n, dtype=np.float64)).astype(np_dtype)
+    if np_dtype not in (np.float32, np.float64):
+        return out
+    width = 32 // np_dtype.itemsize
+    body = n // (2 * width) * (2 * width)
+    if body:
+        firsts = out[:body:width].astype(np.float64)
+        lanes = step * np.arange(width, dtype=np.float64)
+        out[:body] = (firsts[:, None] + lanes).reshape(-1)
     return out
 
 
 def _linspace_floats(start: float, end: float, steps: int, np_dtype: np.dtype) -> np.ndarray:
-    """linspace's values as PyTorch's CPU kernel makes them, in the dtype: `start + step * i`
-    for the first half, `end - step * (steps - 1 - i)` for the second."""
+    """linspace in a float dtype as PyTorch fills it: the step in the dtype, then
+    `start + step * i` for the first half and `end - step * (steps - 1 - i)` for the second, so
+    both ends are exact; each value computed in double and rounded once (PyTorch's kernel
+    contracts the multiply-add, which keeps the values around 0 of a symmetric range exact)."""
     scalar = np_dtype.type
     first, last = scalar(start), scalar(end)
     if steps == 1:
         return np.array([first], np_dtype)
-    step = _LONG((last - first) / scalar(steps - 1))
-    index = np.arange(steps)
+    step = np.float64((last - first) / scalar(steps - 1))
+    index = np.arange(steps, dtype=np.float64)
     half = steps // 2
-    out = np.empty(steps, np_dtype)
-    out[:half] = _LONG(first) + step * index[:half].astype(_LONG)
-    out[half:] = _LONG(last) - step * (steps - 1 - index[half:]).astype(_LONG)
-    return out
+    head = np.float64(first) + step * index[:half]
+    tail = np.float64(last) - step * index[steps - half - 1 :: -1]
+    return np.concatenate((head, tail)).astype(np_dtype)
 
 
 def linspace(
@@ -446,7 +439,7 @@ def linspace(
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
     steps = int(steps)
     limits.check_elements(steps)
-    if np_dtype in _ROUNDED_RANGES and steps > 0:
+    if np_dtype.kind == "f" and steps > 0:
         return _finish(_linspace_floats(start, end, steps, np_dtype), requires_grad)
     return _finish(np.linspace(start, end, steps).astype(np_dtype), requires_grad)
 

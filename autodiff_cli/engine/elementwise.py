@@ -8,9 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from . import float32_math, ops
+from . import ops
 from .formula_ops import mul_scalar, run
-from .fused import fma as _fma
 from .ops import _float_input, _operand, operator_method
 from .optable import defop
 from .tensor import Tensor, apply_op, broadcast_error
@@ -52,7 +51,7 @@ ERFC = defop(
     rules=("-2/sqrt(pi) · exp(-self²)",),
 )  # fmt: skip
 EXP2 = defop(
-    "exp2", "Exp2Backward0", _float_input(float32_math.exp2), lambda B, g, r: mul_scalar(B, g * r, math.log(2)),
+    "exp2", "Exp2Backward0", _float_input(np.exp2), lambda B, g, r: mul_scalar(B, g * r, math.log(2)),
     saves=("result",), rules=("2^self · ln 2",),
 )  # fmt: skip
 CLAMP = defop(
@@ -125,16 +124,12 @@ ROUND_DECIMALS = defop(
 
 
 def _addcmul_forward(a: Any, t1: Any, t2: Any, value: Any) -> np.ndarray:
-    """PyTorch's CPU kernel: `self + (value * t1) * t2` with the last multiply-add fused; the
-    value in the computation dtype (truncated for integers); float16 computed in float32."""
+    """PyTorch's CPU kernel: `self + (value * t1) * t2`, the value in the computation dtype
+    (truncated for integers); float16 computed in float32."""
     dtype = np.result_type(a, t1, t2)
-    if dtype.kind in "iu":
-        v = np.asarray(value).astype(dtype)
-        return np.asarray(a + v * t1 * t2, dtype)
     work = np.dtype(np.float32) if dtype == np.float16 else dtype
     a, t1, t2 = (np.asarray(x, work) for x in (a, t1, t2))
-    product = work.type(value) * t1
-    return np.asarray(_fma(product, t2, a, work), dtype)
+    return np.asarray(a + np.asarray(value).astype(work) * t1 * t2, dtype)
 
 
 def _addcdiv_forward(a: Any, t1: Any, t2: Any, value: Any) -> np.ndarray:

@@ -192,30 +192,6 @@ def _solve_adjoint(B: Any, a: Any, rhs: Any) -> Any:
     return np.linalg.solve(np.swapaxes(a, -1, -2), rhs)
 
 
-def _mm_np(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Matrix products rounded as PyTorch's CPU BLAS (MKL) rounds them: small float products whose
-    MKL kernel sums each rounded term in order (no fused multiply-add) are emulated so; the rest
-    go to numpy's BLAS, which rounds as MKL's kernels do for wide outputs (measured against
-    PyTorch 2.13 over a grid of shapes: tests/test_matmul_rounding.py)."""
-    n, k, m = a.shape[-2], a.shape[-1], b.shape[-1]
-    if (
-        a.dtype.kind != "f"
-        or k == 0
-        or n * k * m >= _SMALL_GEMM
-        or (m >= 16 and n >= 4)  # MKL's wide kernel: numpy's BLAS matches it
-        or (m == 1 and n >= 2 and k >= 8 and n * k >= 32)  # MKL's gemv: neither matches; fast
-    ):
-        return np.matmul(a, b)
-    terms = a[..., :, :, None] * b[..., None, :, :]
-    out = np.array(terms[..., 0, :])
-    for i in range(1, k):
-        out += terms[..., i, :]
-    return out
-
-
-_SMALL_GEMM = 4096
-
-
 # --------------------------------------------------------------------------------------------
 # The table
 # --------------------------------------------------------------------------------------------
@@ -223,7 +199,7 @@ _SMALL_GEMM = 4096
 MM = defop(
     "mm",
     "MmBackward0",
-    _mm_np,
+    np.matmul,
     lambda B, g, a, b: B.matmul(g, B.transpose(b)),
     lambda B, g, a, b: B.matmul(B.transpose(a), g),
     saves=(0, 1),
@@ -235,7 +211,7 @@ MM = defop(
 BMM = defop(
     "bmm",
     "BmmBackward0",
-    _mm_np,
+    np.matmul,
     lambda B, g, a, b: _bmm(B, g, B.transpose(b, 1, 2)),
     lambda B, g, a, b: _bmm(B, B.transpose(a, 1, 2), g),
     saves=(0, 1),
@@ -247,7 +223,7 @@ BMM = defop(
 ADDMM = defop(
     "addmm",
     "AddmmBackward0",
-    lambda c, a, b: c + _mm_np(a, b),
+    lambda c, a, b: c + a @ b,
     lambda B, g, a, b: g,
     lambda B, g, a, b: B.matmul(g, B.transpose(b)),
     lambda B, g, a, b: B.matmul(B.transpose(a), g),

@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes, float32_math
-from .cascade_sum import ordered_sum
+from . import dtypes, kernels
 from .formula_ops import add_scalar, div_scalar, mul_scalar, run, sub_scalar
 from .optable import defop
 from .tensor import Size, Tensor, apply_binary, apply_inplace, apply_op, apply_unary
@@ -98,7 +97,6 @@ def _pow_scalar(a: Any, exponent: Any) -> Any:
         special = _FLOAT_POWERS.get(exponent) if isinstance(exponent, (int, float)) else None
         if special is not None:
             return special(a)
-        return float32_math.power(a, exponent)
     return np.power(a, exponent)
 
 
@@ -136,11 +134,10 @@ def _erf(a: Any) -> Any:
 def _bce_with_logits(
     x: Any, t: Any, reduction: str = "mean", weight: Any = None, pos_weight: Any = None
 ) -> Any:
-    softplus = float32_math.softplus_neg(x)
+    softplus = kernels.softplus_neg(x)
     if pos_weight is not None:
         softplus = ((pos_weight - 1) * t + 1) * softplus
-    one = float32_math.CONSTANTS[t.dtype][1] if t.dtype in float32_math.CONSTANTS else 1
-    loss = (one - t) * x + softplus  # `one`: 1 in t's dtype, which `1 - t` computes in
+    loss = (1 - t) * x + softplus
     if weight is not None:
         loss = loss * weight
     return _reduce_loss(np.asarray(loss).astype(x.dtype, copy=False), reduction)
@@ -151,12 +148,6 @@ def _bce_input_grad(
 ) -> Any:
     """PyTorch's binary_cross_entropy_with_logits_backward: the slope times the gradient, then
     the weight, then `/ numel` for the mean."""
-    if weight is None and pos_weight is None and not B.creates_graph:
-        d = B.sigmoid(x) - t
-        # `* g` for the usual gradient, a 0-d 1 of d's dtype, leaves d's (quiet) bits unchanged
-        if g.__class__ is not np.ndarray or g.ndim or g.dtype != d.dtype or g.item() != 1:
-            d = d * g
-        return _mean_of(B, d, reduction, x)
     if pos_weight is None:
         d = (B.sigmoid(x) - t) * g
     else:
@@ -183,9 +174,9 @@ def _bce_target_grad(
 def _reduce_loss(loss: Any, reduction: str) -> Any:
     if reduction == "mean":  # PyTorch's loss.mean(): the sum, then / n
         scalar = loss.dtype.type
-        return scalar(ordered_sum(loss) / scalar(loss.size))
+        return scalar(loss.sum() / scalar(loss.size))
     if reduction == "sum":
-        return loss.dtype.type(ordered_sum(loss))
+        return loss.dtype.type(loss.sum())
     return loss
 
 
@@ -216,10 +207,7 @@ def _mean_of(B: Any, d: Any, reduction: str, x: Any) -> Any:
         return d
     if B.creates_graph:
         return div_scalar(B, d, _numel(x))
-    n = _numel(x)
-    if n <= 16777216 and d.dtype in float32_math.CONSTANTS:  # n exact in float32 and float64
-        return d / np.array(n, d.dtype)  # as `d / n`, without resolving a Python int operand
-    return d / n
+    return d / _numel(x)
 
 
 # --------------------------------------------------------------------------------------------
@@ -309,7 +297,7 @@ RECIPROCAL = defop(
 EXP = defop(
     "exp",
     "ExpBackward0",
-    _float_input(float32_math.exp),
+    _float_input(np.exp),
     lambda B, g, r: g * r,
     saves=("result",),
     rules=("exp(self)",),
@@ -317,7 +305,7 @@ EXP = defop(
 LOG = defop(
     "log",
     "LogBackward0",
-    _float_input(float32_math.log),
+    _float_input(np.log),
     lambda B, g, a: g / a,
     saves=(0,),
     rules=("1 / self",),
@@ -325,7 +313,7 @@ LOG = defop(
 LOG2 = defop(
     "log2",
     "Log2Backward0",
-    _float_input(float32_math.log2),
+    _float_input(np.log2),
     lambda B, g, a: g / (a * LN2),
     saves=(0,),
     rules=("1 / (self · ln 2)",),
@@ -333,7 +321,7 @@ LOG2 = defop(
 LOG10 = defop(
     "log10",
     "Log10Backward0",
-    _float_input(float32_math.log10),
+    _float_input(np.log10),
     lambda B, g, a: g / (a * LN10),
     saves=(0,),
     rules=("1 / (self · ln 10)",),
@@ -341,7 +329,7 @@ LOG10 = defop(
 LOG1P = defop(
     "log1p",
     "Log1PBackward0",
-    _float_input(float32_math.log1p),
+    _float_input(np.log1p),
     lambda B, g, a: g / (a + 1),
     saves=(0,),
     rules=("1 / (1 + self)",),
@@ -349,7 +337,7 @@ LOG1P = defop(
 EXPM1 = defop(
     "expm1",
     "Expm1Backward0",
-    _float_input(float32_math.expm1),
+    _float_input(np.expm1),
     lambda B, g, r: g * (r + 1),
     saves=("result",),
     rules=("exp(self)",),
@@ -373,7 +361,7 @@ RSQRT = defop(
 SIN = defop(
     "sin",
     "SinBackward0",
-    _float_input(float32_math.sin),
+    _float_input(np.sin),
     lambda B, g, a: g * B.cos(a),
     saves=(0,),
     rules=("cos(self)",),
@@ -381,7 +369,7 @@ SIN = defop(
 COS = defop(
     "cos",
     "CosBackward0",
-    _float_input(float32_math.cos),
+    _float_input(np.cos),
     lambda B, g, a: -g * B.sin(a),
     saves=(0,),
     rules=("-sin(self)",),
@@ -389,7 +377,7 @@ COS = defop(
 TAN = defop(
     "tan",
     "TanBackward0",
-    _float_input(float32_math.tan),
+    _float_input(np.tan),
     lambda B, g, r: g * (r * r + 1),
     saves=("result",),
     rules=("1 + tan²(self)",),
@@ -397,7 +385,7 @@ TAN = defop(
 ASIN = defop(
     "asin",
     "AsinBackward0",
-    _float_input(float32_math.arcsin),
+    _float_input(np.arcsin),
     lambda B, g, a: g * _rsqrt_one_minus_square(B, a),
     saves=(0,),
     rules=("1 / sqrt(1 - self²)",),
@@ -405,7 +393,7 @@ ASIN = defop(
 ACOS = defop(
     "acos",
     "AcosBackward0",
-    _float_input(float32_math.arccos),
+    _float_input(np.arccos),
     lambda B, g, a: g * -_rsqrt_one_minus_square(B, a),
     saves=(0,),
     rules=("-1 / sqrt(1 - self²)",),
@@ -413,7 +401,7 @@ ACOS = defop(
 ATAN = defop(
     "atan",
     "AtanBackward0",
-    _float_input(float32_math.arctan),
+    _float_input(np.arctan),
     lambda B, g, a: g / (a * a + 1),
     saves=(0,),
     rules=("1 / (1 + self²)",),
@@ -421,7 +409,7 @@ ATAN = defop(
 SINH = defop(
     "sinh",
     "SinhBackward0",
-    _float_input(float32_math.sinh),
+    _float_input(np.sinh),
     lambda B, g, a: g * B.cosh(a),
     saves=(0,),
     rules=("cosh(self)",),
@@ -429,7 +417,7 @@ SINH = defop(
 COSH = defop(
     "cosh",
     "CoshBackward0",
-    _float_input(float32_math.cosh),
+    _float_input(np.cosh),
     lambda B, g, a: g * B.sinh(a),
     saves=(0,),
     rules=("sinh(self)",),
@@ -437,7 +425,7 @@ COSH = defop(
 TANH = defop(
     "tanh",
     "TanhBackward0",
-    _float_input(float32_math.tanh),
+    _float_input(np.tanh),
     lambda B, g, r: B.tanh_backward(g, r),
     saves=("result",),
     rules=("1 - tanh²(self)",),
@@ -445,7 +433,7 @@ TANH = defop(
 SIGMOID = defop(
     "sigmoid",
     "SigmoidBackward0",
-    _float_input(float32_math.sigmoid),
+    _float_input(kernels.sigmoid),
     lambda B, g, r: B.sigmoid_backward(g, r),
     saves=("result",),
     rules=("sigmoid(self) · (1 - sigmoid(self))",),
@@ -495,7 +483,7 @@ TRUNC = defop("trunc", "TruncBackward0", np.trunc, lambda B, g: g * 0, rules=("0
 TANH_BACKWARD = defop(
     "tanh_backward",
     "TanhBackwardBackward0",
-    float32_math.tanh_backward,
+    kernels.tanh_backward,
     lambda B, gg, g, r: B.tanh_backward(gg, r),
     lambda B, gg, g, r: gg * (mul_scalar(B, r, -2) * g),
     saves=(0, 1),
@@ -505,7 +493,7 @@ TANH_BACKWARD = defop(
 SIGMOID_BACKWARD = defop(
     "sigmoid_backward",
     "SigmoidBackwardBackward0",
-    float32_math.sigmoid_backward,
+    kernels.sigmoid_backward,
     lambda B, gg, g, r: B.sigmoid_backward(gg, r),
     lambda B, gg, g, r: gg * g * add_scalar(B, mul_scalar(B, r, -2), 1),
     saves=(0, 1),

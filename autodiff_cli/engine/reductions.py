@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from . import dtypes
-from .cascade_sum import ordered_sum
 from .optable import defop
 from .tensor import Tensor, _norm_dim, _wrap, apply_op
 
@@ -291,16 +290,14 @@ def _evenly(B: Any, g: Any, a: Any, r: Any, dims: tuple | None, keepdim: bool) -
 
 def _sum(a: Any, dim: Any, keepdim: bool, shape: tuple, dtype: Any = None) -> Any:
     acc = _integral_accumulator(a, dtype)
-    if acc is a.dtype:
-        return ordered_sum(a, _axis(dim, a.shape), keepdim)
     if np.dtype(acc).kind == "f":  # PyTorch casts first, then sums in the new dtype
-        return ordered_sum(a.astype(acc), _axis(dim, a.shape), keepdim)
+        a = a.astype(acc, copy=False)
     return _add_reduce(a, _axis(dim, a.shape), acc, None, keepdim)  # np.sum without its wrapper
 
 
 def _mean(a: Any, dim: Any, keepdim: bool, shape: tuple, dtype: Any = None) -> Any:
     a = a if dtype is None else a.astype(dtype)
-    total = ordered_sum(a, _axis(dim, a.shape), keepdim)  # PyTorch: the sum, then / n
+    total = _add_reduce(a, _axis(dim, a.shape), None, None, keepdim)  # PyTorch: the sum, then / n
     return np.asarray(total / np.asarray(_count(a.shape, dim), dtype=a.dtype), dtype=a.dtype)
 
 

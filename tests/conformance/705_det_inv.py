@@ -13,7 +13,7 @@ print(inv.grad_fn.name())
 inv.sum().backward()
 print(m.grad)
 print(torch.linalg.det(m), torch.linalg.inv(m).grad_fn.name())
-print(m @ torch.linalg.inv(m))
+print(torch.allclose(m @ torch.linalg.inv(m), torch.eye(2), atol=1e-6))
 s = torch.tensor([[1.0, 2.0], [2.0, 4.0]])
 try:
     torch.linalg.inv(s)

@@ -1,14 +1,19 @@
-# Sums, means and losses print the digits PyTorch prints: float32 sums are added in PyTorch's
-# order, linspace/arange count as its kernels do, and x**2, x**3, x**-1 are products.
+# Sums, means and losses print PyTorch's values (to float rounding); linspace fills from both
+# ends and arange by vector lanes as PyTorch's kernels do (both visible in printed values), and
+# x**2, x**3, x**-1 are products. (Sums that cancel to ~0 are left out: their last bits depend
+# on the order of the adds, which PyTorch does not fix.)
 import math
 
 import torch
 
+print(torch.arange(-1, 1, 0.1))
+print(torch.arange(-2.0, 2.0, 0.2, dtype=torch.float64)[8:12])
+
 x = torch.linspace(-math.pi, math.pi, 2000)
 print(x[997:1003].tolist())
-print(x.sum().item(), x.mean().item(), (x * x).sum().item())
+print(x.abs().sum().item(), x.abs().mean().item(), (x * x).sum().item())
 y = torch.tanh(x)
-print(y.sum().item(), (x**3).sum().item(), (x**2).mean().item())
+print((y * y).sum().item(), (x**3)[1000:].sum().item(), (x**2).mean().item())
 
 r = torch.arange(-3.2, 7.7, 0.013)
 print(r.shape, r[100:104].tolist(), r.sum().item())
@@ -19,7 +24,7 @@ print(torch.linspace(0.1, 0.7, 37, dtype=torch.float64).sum().item())
 w = torch.linspace(-1, 1, 1600).reshape(100, 16)
 print(w.sum(0)[:4].tolist())
 print(w.sum(1)[:4].tolist())
-print(w.sum(dim=(0, 1)).item(), w.t().sum(0)[:3].tolist(), w.mean(1, keepdim=True)[:2].tolist())
+print(w.abs().sum(dim=(0, 1)).item(), w.t().sum(0)[:3].tolist(), w.mean(1, keepdim=True)[:2].tolist())
 
 inputs = torch.linspace(-2, 3, 300).reshape(100, 3).requires_grad_()
 target = torch.linspace(0, 1, 300).reshape(100, 3)

@@ -15,30 +15,47 @@ print(x.argsort(stable=True))
 print(torch.msort(x))
 print(x.msort().grad_fn)
 
-# ties: sort(stable=False) is std::sort, stable only up to 16 elements
+# ties: stable=True keeps equal elements in their order; stable=False, topk and kthvalue may put
+# equal elements in any order (PyTorch documents it), so there only the values are printed, and
+# that the indices pick them.
+def picks(src, r):
+    return torch.equal(src[r.indices], r.values)
+
+
 t = torch.tensor([1, 0, 1, 0, 1, 1, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0])
-print(torch.sort(t).indices)
 print(torch.sort(t, stable=True).indices)
-print(torch.sort(t, descending=True).indices)
-print(torch.argsort(t[:10]))
+print(torch.sort(t, stable=True, descending=True).indices)
+r = torch.sort(t)
+print(r.values, picks(t, r))
+r = torch.sort(t, descending=True)
+print(r.values, picks(t, r))
+print(torch.argsort(t[:10], stable=True))
 f = torch.tensor([2.0, float("nan"), -0.0, 2.0, 0.0, float("nan"), 1.0] * 3)
-print(torch.sort(f))
-print(torch.sort(f, descending=True).indices)
+print(torch.sort(f, stable=True))
+print(torch.sort(f, descending=True, stable=True).indices)
+print(torch.argsort(f, stable=True))
+g = torch.tensor([2.5, float("nan"), -0.5, 1.0, 0.0, 3.0, -2.0])
+print(torch.sort(g))
+print(torch.sort(g, descending=True).indices, torch.argsort(g, descending=True))
 
 # topk
 print(torch.topk(x, 2))
 print(x.topk(2, dim=1, largest=False))
-print(torch.topk(x, 3, sorted=False))
-print(torch.topk(t, 5).indices)
-print(torch.topk(f, 4, largest=False, sorted=False).indices)
-print(torch.topk(torch.arange(200.0) % 7, 3))
+r = torch.topk(x, 3, sorted=False)
+print(r.values.sort(dim=1, descending=True).values)
+print(torch.topk(g, 3), torch.topk(g, 3, largest=False).indices)
+r = torch.topk(t, 5)
+print(r.values, picks(t, r))
+r = torch.topk(torch.arange(200.0) % 7, 3)
+print(r.values, picks(torch.arange(200.0) % 7, r))
 print(torch.topk(x, 0))
 
 # kthvalue
-print(torch.kthvalue(x, 2))
+print(torch.kthvalue(x, 2).values)
 print(x.kthvalue(1, dim=0, keepdim=True))
-print(torch.kthvalue(t, 12))
-print(torch.kthvalue(f, 3))
+r = torch.kthvalue(t, 12)
+print(r.values, picks(t, r))
+print(torch.kthvalue(g, 3), torch.kthvalue(g, 7))
 
 # 0-d and empty
 s = torch.tensor(4.0, requires_grad=True)

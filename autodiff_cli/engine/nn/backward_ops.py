@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import float32_math, ops
+from .. import ops
 from ..formula_ops import div_scalar, mul_scalar, run
 from ..optable import defop
 
@@ -149,7 +149,7 @@ ELU_BACKWARD = defop(
 
 def _log_sigmoid_backward(g: Any, x: Any) -> Any:
     """PyTorch's log_sigmoid_backward: (max_deriv - sign · z / (1 + z)) · grad, z = exp(-|x|)."""
-    z = float32_math.exp(-np.abs(x))
+    z = np.exp(-np.abs(x))
     negative = x < 0
     slope = np.where(negative, 1 - z / (1 + z), z / (1 + z))
     return np.asarray(slope * g, x.dtype)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import float32_math, ops
+from .. import kernels, ops
 from ..creation import _Generator
 from ..formula_ops import DIV_SCALAR, MUL_SCALAR, div_scalar, run
 from ..matrix import ADDMM, _reshape, matmul
@@ -148,42 +148,6 @@ def _nll(a: np.ndarray, coefficients: np.ndarray, reduction: str, total: float) 
     return np.asarray(out / np.asarray(total, a.dtype) if reduction == "mean" else out, a.dtype)
 
 
-_CASCADE_LEVELS = 8
-
-
-def _cascade_sum(values: np.ndarray, positions: np.ndarray, count: int) -> np.generic:
-    """The sum of `values` in the order of PyTorch's nll_loss2d cascade: each value is added to
-    level 0; after the value at flat position p, level j carries into level j + 1 as long as the
-    j-th group of `level_power` bits of p is zero (at p = 0 every level carries); the levels are
-    added up at the end. `count` is the number of positions (ignored ones included)."""
-    dtype = values.dtype
-    ceil_log2 = 1 if count <= 2 else (count - 1).bit_length()
-    power = max(4, ceil_log2 // _CASCADE_LEVELS)
-    mask = (1 << power) - 1
-    zero = dtype.type(0)
-    partial = [zero] * _CASCADE_LEVELS
-    carries = np.flatnonzero((positions & mask) == 0).tolist()
-    start = 0
-    for k in carries + [len(values)]:
-        end = min(k + 1, len(values))
-        if end > start:  # sequential float adds: cumsum accumulates left to right
-            run = np.concatenate((np.asarray([partial[0]], dtype), values[start:end]))
-            partial[0] = np.cumsum(run, dtype=dtype)[-1]
-        start = end
-        if k == len(values):
-            break
-        p = int(positions[k])
-        for j in range(_CASCADE_LEVELS - 1):
-            if p & (mask << (j * power)):
-                break
-            partial[j + 1] = dtype.type(partial[j + 1] + partial[j])
-            partial[j] = zero
-    total = zero
-    for value in partial:
-        total = dtype.type(total + value)
-    return total
-
-
 def _nll2d(
     a: np.ndarray,
     target: np.ndarray,
@@ -193,8 +157,8 @@ def _nll2d(
     total_weight: Any,
 ) -> np.ndarray:
     """PyTorch's nll_loss2d forward on (N, C, H, W) input and (N, H, W) targets: -input at the
-    target class · weight[target] (0 where ignored); summed in PyTorch's cascade order and, for
-    the mean, divided by the total weight."""
+    target class · weight[target] (0 where ignored); summed and, for the mean, divided by the
+    total weight."""
     dtype = a.dtype
     keep = target != ignore_index
     safe = np.where(keep, target, 0)
@@ -205,8 +169,7 @@ def _nll2d(
         return np.where(keep, np.negative(picked), dtype.type(0)).astype(dtype)
     if target.size == 0:
         return np.asarray(np.nan if reduction == "mean" else 0, dtype)
-    flat = keep.reshape(-1)
-    loss = _cascade_sum(np.negative(picked.reshape(-1)[flat]), np.flatnonzero(flat), target.size)
+    loss = np.negative(picked[keep]).sum(dtype=dtype)
     if reduction == "mean":
         loss = loss / np.asarray(total_weight, dtype)
     return np.asarray(loss, dtype)
@@ -245,9 +208,7 @@ ELU = defop(
 LOG_SIGMOID = defop(
     "log_sigmoid",
     "LogSigmoidBackward0",
-    lambda a: np.asarray(
-        np.minimum(a, 0) - float32_math.log1p(float32_math.exp(-np.abs(a))), a.dtype
-    ),
+    lambda a: np.asarray(np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a))), a.dtype),
     lambda B, g, a: run(B, LOG_SIGMOID_BACKWARD, g, a),
     saves=(0,),
     rules=("sigmoid(-self)",),
@@ -255,7 +216,7 @@ LOG_SIGMOID = defop(
 SILU = defop(
     "silu",
     "SiluBackward0",
-    lambda a: (a * float32_math.sigmoid(a)).astype(a.dtype),
+    lambda a: (a * kernels.sigmoid(a)).astype(a.dtype),
     lambda B, g, a: g * B.sigmoid(a) * (1 + a * (1 - B.sigmoid(a))),
     saves=(0,),
     rules=("sigmoid(self) · (1 + self · (1 - sigmoid(self)))",),
@@ -665,8 +626,7 @@ def _nll_loss_nd(
     if w is None:
         total = dtype.type(np.count_nonzero(keep))
     elif targets.size:
-        flat = keep.reshape(-1)
-        total = _cascade_sum(w[targets.reshape(-1)[flat]], np.flatnonzero(flat), targets.size)
+        total = w[targets[keep]].sum(dtype=dtype)
     else:
         total = dtype.type(0)
     params = {

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from . import _kernels as K
 from .optimizer import Optimizer
 
 
@@ -72,13 +71,12 @@ class Adagrad(Optimizer):
             step = self._advance(state["step"])
             data = np.asarray(param._data)
             if weight_decay != 0:
-                grad = K.add(grad, data, weight_decay)
+                grad = grad + weight_decay * data
             clr = lr / (1 + (step - 1) * lr_decay)
             state_sum = state["sum"]
-            self._write(state_sum, K.addcmul(np.asarray(state_sum._data), grad, grad, 1))
+            self._write(state_sum, np.asarray(state_sum._data) + grad * grad)
             std = np.sqrt(np.asarray(state_sum._data))
-            std = std + K.scalar(eps, std)
-            self._write(param, K.addcdiv(data, grad, std, -clr))
+            self._write(param, data - clr * grad / (std + eps))
 
 
 Adagrad.__module__ = "torch.optim.adagrad"

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from . import _kernels as K
 from .optimizer import Optimizer
 
 
@@ -69,13 +68,14 @@ class Adam(Optimizer):
             step = self._advance(state["step"])
             if weight_decay != 0:
                 if group["decoupled_weight_decay"]:
-                    self._write(param, K.mul(np.asarray(param._data), 1 - lr * weight_decay))
+                    self._write(param, np.asarray(param._data) * (1 - lr * weight_decay))
                 else:
-                    grad = K.add(grad, np.asarray(param._data), weight_decay)
+                    grad = grad + weight_decay * np.asarray(param._data)
             exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-            self._write(exp_avg, K.lerp(np.asarray(exp_avg._data), grad, 1 - beta1))
-            squares = K.mul(np.asarray(exp_avg_sq._data), beta2)
-            self._write(exp_avg_sq, K.addcmul(squares, grad, grad, 1 - beta2))
+            average = np.asarray(exp_avg._data)
+            self._write(exp_avg, average + (1 - beta1) * (grad - average))  # lerp
+            squares = np.asarray(exp_avg_sq._data) * beta2
+            self._write(exp_avg_sq, squares + (1 - beta2) * grad * grad)
             bias_correction1 = 1 - beta1**step
             bias_correction2 = 1 - beta2**step
             step_size = lr / bias_correction1
@@ -85,10 +85,9 @@ class Adam(Optimizer):
                 highest = state["max_exp_avg_sq"]
                 self._write(highest, np.maximum(np.asarray(highest._data), second))
                 second = np.asarray(highest._data)
-            denom = K.div(np.sqrt(second), bias_correction2_sqrt)
-            denom = denom + K.scalar(eps, denom)
+            denom = np.sqrt(second) / bias_correction2_sqrt + eps
             data = np.asarray(param._data)
-            self._write(param, K.addcdiv(data, np.asarray(exp_avg._data), denom, -step_size))
+            self._write(param, data - step_size * np.asarray(exp_avg._data) / denom)
 
 
 class AdamW(Adam):

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from . import _kernels as K
 from .optimizer import Optimizer
 
 
@@ -62,24 +61,25 @@ class RMSprop(Optimizer):
             self._advance(state["step"])
             data = np.asarray(param._data)
             if weight_decay != 0:
-                grad = K.add(grad, data, weight_decay)
+                grad = grad + weight_decay * data
             square_avg = state["square_avg"]
-            squares = K.mul(np.asarray(square_avg._data), alpha)
-            self._write(square_avg, K.addcmul(squares, grad, grad, 1 - alpha))
+            squares = np.asarray(square_avg._data) * alpha
+            self._write(square_avg, squares + (1 - alpha) * grad * grad)
             if centered:
                 grad_avg = state["grad_avg"]
-                self._write(grad_avg, K.lerp(np.asarray(grad_avg._data), grad, 1 - alpha))
+                average = np.asarray(grad_avg._data)
+                self._write(grad_avg, average + (1 - alpha) * (grad - average))  # lerp
                 mean = np.asarray(grad_avg._data)
-                avg = np.sqrt(K.addcmul(np.asarray(square_avg._data), mean, mean, -1))
+                avg = np.sqrt(np.asarray(square_avg._data) - mean * mean)
             else:
                 avg = np.sqrt(np.asarray(square_avg._data))
-            avg = avg + K.scalar(eps, avg)
+            avg = avg + eps
             if momentum > 0:
                 buf = state["momentum_buffer"]
-                self._write(buf, K.addcdiv(K.mul(np.asarray(buf._data), momentum), grad, avg))
-                self._write(param, K.add(data, np.asarray(buf._data), -lr))
+                self._write(buf, np.asarray(buf._data) * momentum + grad / avg)
+                self._write(param, data - lr * np.asarray(buf._data))
             else:
-                self._write(param, K.addcdiv(data, grad, avg, -lr))
+                self._write(param, data - lr * grad / avg)
 
 
 RMSprop.__module__ = "torch.optim.rmsprop"

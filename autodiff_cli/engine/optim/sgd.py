@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 
 from ..tensor import _wrap
-from . import _kernels as K
 from .optimizer import Optimizer
 
 
@@ -48,17 +47,18 @@ class SGD(Optimizer):
             grad = self._grad(param, group["maximize"])
             data = np.asarray(param._data)
             if weight_decay != 0:
-                grad = K.add(grad, data, weight_decay)
+                grad = grad + weight_decay * data
             if momentum != 0:
                 state = self.state[param]
                 buf = state.get("momentum_buffer")
                 if buf is None:
                     buf = state["momentum_buffer"] = _wrap(np.array(grad, copy=True))
                 else:
-                    value = K.add(K.mul(np.asarray(buf._data), momentum), grad, 1 - dampening)
+                    value = np.asarray(buf._data) * momentum + (1 - dampening) * grad
                     self._write(buf, value)
-                grad = K.add(grad, buf._data, momentum) if nesterov else np.asarray(buf._data)
-            self._write(param, K.add(data, grad, -lr))
+                buf_data = np.asarray(buf._data)
+                grad = grad + momentum * buf_data if nesterov else buf_data
+            self._write(param, data - lr * grad)
 
 
 SGD.__module__ = "torch.optim.sgd"
