@@ -175,6 +175,12 @@ def allclose(
     return input.allclose(other, rtol, atol, equal_nan)
 
 
+def isclose(
+    input: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False
+) -> Tensor:
+    return _methods.isclose(input, other, rtol, atol, equal_nan)
+
+
 def equal(input: Tensor, other: Tensor) -> bool:
     return input.equal(other)
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .optable import defop
-from .tensor import Size, Tensor, _dims_text, _norm_dim, _wrap, apply_op
+from .tensor import Size, Tensor, _dims_text, _norm_dim, _wrap, apply_op, broadcast_error
 
 __all__ = [
     "permute",
@@ -41,6 +41,8 @@ __all__ = [
     "narrow",
     "repeat",
     "flip",
+    "broadcast_shapes",
+    "broadcast_tensors",
     "Size",
 ]
 
@@ -582,6 +584,60 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
                 f"{_dims_text(target)}.  Tensor sizes: {_dims_text(shape)}"
             )
     return apply_view(EXPAND, input, {"shape": tuple(target)})
+
+
+def _shape_of(shape: Any) -> tuple:
+    """One argument of `broadcast_shapes`: an int, or a sequence of ints."""
+    if isinstance(shape, int):
+        shape = (shape,)
+    elif not isinstance(shape, (tuple, list)):
+        raise RuntimeError(
+            "Input shapes should be of type ints, a tuple of ints, or a list of ints, got "
+            f"{shape!r}"
+        )
+    for i, size in enumerate(shape):
+        if not isinstance(size, int):
+            raise TypeError(
+                f"torch.Size() takes an iterable of 'int' (item {i} is '{type(size).__name__}')"
+            )
+    return tuple(int(size) for size in shape)
+
+
+def broadcast_shapes(*shapes: Any) -> Size:
+    """The shape tensors of these shapes broadcast to, without making any tensor."""
+    shapes = [_shape_of(shape) for shape in shapes if shape is not None]
+    result = [1] * max((len(shape) for shape in shapes), default=0)
+    for k, shape in enumerate(shapes):
+        for i in range(-1, -len(shape) - 1, -1):
+            size = shape[i]
+            if size == 1 or size == result[i]:
+                continue
+            if result[i] != 1:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {size} at {i}! Mismatching "
+                    f"argument at index {k} had {shape}; but expected shape should be "
+                    f"broadcastable to {result}"
+                )
+            if size < 0:
+                raise ValueError("Attempting to broadcast a dimension with negative length!")
+            result[i] = size
+    return Size(result)
+
+
+def broadcast_tensors(*tensors: Any) -> tuple:
+    """The tensors expanded to their common shape (ExpandBackward0 views); a tensor that already
+    has it is returned as it is."""
+    shape: tuple = ()
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}"
+            )
+        try:
+            shape = np.broadcast_shapes(shape, t._data.shape)
+        except ValueError:
+            raise broadcast_error([shape, t._data.shape]) from None
+    return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
 
 
 def expand_as(input: Tensor, other: Tensor) -> Tensor:
