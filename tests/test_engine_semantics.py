@@ -840,3 +840,300 @@ def test_leaf_gradients_never_share_memory_when_taken_without_a_copy() -> None:
     upstream = torch.tensor([5.0, 6.0])
     root.backward(upstream)  # the caller's gradient tensor is never taken
     assert not np.shares_memory(root.grad._data, upstream._data)
+
+
+# --------------------------------------------------------------------------------------------
+# issue 18: retain_grad across in-place ops, hook return values, accumulation into a graph .grad,
+# custom Function inputs, requires_grad wording, conversions, isclose/broadcast_*
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "modify, expected",
+    [
+        (lambda r: r.mul_(3), [12.0, 18.0]),  # d(r*r)/dr of the new value r = 3a
+        (lambda r: r.add_(1), [6.0, 8.0]),
+        (lambda r: r.mul_(3).add_(1), [14.0, 20.0]),
+        (lambda r: r.pow_(2), [8.0, 18.0]),
+        (lambda r: r[0].mul_(5), [20.0, 6.0]),  # through a view: the base's CopySlices
+    ],
+)
+def test_retained_grad_is_that_of_the_value_after_in_place_ops(T, modify, expected):
+    a = leaf(T, [2.0, 3.0])
+    r = a * 1
+    r.retain_grad()
+    modify(r)
+    (r * r).sum().backward()
+    assert vals(r.grad).tolist() == expected
+    assert r.retains_grad
+
+
+def test_retained_grad_moves_with_regenerated_view_history_and_mark_dirty(T):
+    a = leaf(T, [2.0, 3.0])
+    r = a * 1
+    v = r[:1]
+    v.retain_grad()
+    r.mul_(2)
+    (v * v).sum().backward()
+    assert vals(v.grad).tolist() == [8.0]
+
+    class Double(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            return x.mul_(2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    r = a * 1
+    r.retain_grad()
+    out = Double.apply(r)
+    (out * out).sum().backward()
+    assert out is r and vals(r.grad).tolist() == [8.0, 12.0]
+
+
+def test_tensor_hooks_stay_with_the_old_value_and_run_before_retain_grad(T):
+    a = leaf(T, [2.0, 3.0])
+    r = a * 1
+    r.retain_grad()
+    seen = []
+    r.register_hook(lambda g: seen.append(vals(g).tolist()))
+    r.mul_(3)
+    (r * r).sum().backward()
+    assert seen == [[36.0, 54.0]] and vals(r.grad).tolist() == [12.0, 18.0]
+    y = a * 2
+    y.retain_grad()
+    y.register_hook(lambda g: g * 10)
+    y.sum().backward()
+    assert vals(y.grad).tolist() == [10.0, 10.0]
+
+
+def test_retained_grads_are_summed_out_of_place(T):
+    a = leaf(T, [2.0, 3.0])
+    r = a * 1
+    r.retain_grad()
+    (r * r).sum().backward(create_graph=True)
+    first = r.grad
+    assert type(first.grad_fn).__name__ == "CloneBackward0"
+    (r * 2).sum().backward()
+    assert r.grad is not first and r.grad.grad_fn is None
+    assert vals(r.grad).tolist() == [6.0, 8.0] and vals(first).tolist() == [4.0, 6.0]
+
+
+def _float32_result_hooked(T, hook):
+    a = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = a * 2
+    y.register_hook(hook)
+    y.sum().backward()
+    return a.grad
+
+
+def _float32_leaf_hooked(T, hook):
+    a = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    a.register_hook(hook)
+    (a * 2).sum().backward()
+    return a.grad
+
+
+@pytest.mark.parametrize("run", [_float32_result_hooked, _float32_leaf_hooked])
+def test_tensor_hook_results_are_checked(T, run):
+    def resized(g):
+        return T.ones(2)
+
+    with raises_exactly(RuntimeError, "hook 'resized' has changed the size of value"):
+        run(T, resized)
+    with raises_exactly(
+        RuntimeError,
+        "hook '<lambda>' has changed the type of value (was torch.FloatTensor got "
+        "torch.LongTensor)",
+    ):
+        run(T, lambda g: g.long())
+    with raises_exactly(
+        RuntimeError,
+        "hook '<lambda>' has changed the type of value (was torch.FloatTensor got CPUBoolType)",
+    ):
+        run(T, lambda g: g > 0)
+    with raises_exactly(TypeError, "expected Variable, but hook returned 'list'"):
+        run(T, lambda g: [1.0, 2.0, 3.0])
+
+    class Unnamed:
+        def __call__(self, g):
+            return g.double()
+
+    with raises_exactly(
+        RuntimeError,
+        "hook '<unknown>' has changed the type of value (was torch.FloatTensor got "
+        "torch.DoubleTensor)",
+    ):
+        run(T, Unnamed())
+    assert vals(run(T, lambda g: g * 10)).tolist() == [20.0, 20.0, 20.0]
+
+
+def test_node_hook_results_are_checked(T):
+    def pre(hook):
+        a = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = a * 2
+        y.grad_fn.register_prehook(hook)
+        y.sum().backward()
+        return a.grad
+
+    def post(hook):
+        a = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = a * 2
+        y.grad_fn.register_hook(hook)
+        y.sum().backward()
+        return a.grad
+
+    with raises_exactly(TypeError, "expected tuple, but hook returned 'Tensor'"):
+        pre(lambda gs: gs[0])
+    with raises_exactly(
+        RuntimeError,
+        "hook '<lambda>' has returned an incorrect number of values (got 2, but expected 1)",
+    ):
+        pre(lambda gs: (gs[0], gs[0]))
+    with raises_exactly(RuntimeError, "hook '<lambda>' has changed the size of value"):
+        pre(lambda gs: (T.ones(2),))
+    assert pre(lambda gs: (None,)) is None
+    with raises_exactly(RuntimeError, "can't replace a None gradient with a non-None value"):
+        post(lambda gi, go: (gi[0], T.ones(3)))  # the constant 2 has no gradient
+    assert vals(post(lambda gi, go: (gi[0] * 3, None))).tolist() == [6.0, 6.0, 6.0]
+
+
+def test_post_accumulate_grad_hooks_must_return_none(T):
+    def run(hook):
+        a = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        a.register_post_accumulate_grad_hook(hook)
+        (a * 2).sum().backward()
+        return a.grad
+
+    assert vals(run(lambda t: None)).tolist() == [2.0, 2.0, 2.0]
+    assert vals(run(lambda t: t)).tolist() == [2.0, 2.0, 2.0]
+    with raises_exactly(RuntimeError, "Tensor post accumulate grad hooks should return None."):
+        run(lambda t: t * 2)
+    with raises_exactly(TypeError, "expected Variable, but hook returned 'int'"):
+        run(lambda t: 3)
+
+
+def test_plain_gradient_accumulates_in_place_into_a_grad_with_a_graph(T):
+    x = leaf(T, [1.0, 2.0])
+    (x * x).sum().backward(create_graph=True)
+    g, node = x.grad, x.grad.grad_fn
+    version = g._version
+    (x * 2).sum().backward()
+    assert x.grad is g and g.grad_fn is node and g.requires_grad
+    assert vals(g).tolist() == [4.0, 6.0] and g._version == version + 1
+    (x * x).sum().backward(create_graph=True)  # create_graph again: a new .grad
+    assert x.grad is not g and type(x.grad.grad_fn).__name__ == "AddBackward0"
+    x.grad = None
+    (x * x).sum().backward(create_graph=True)
+    x.grad.zero_()  # the copied first gradient is writable
+    assert type(x.grad.grad_fn).__name__ == "ZeroBackward0"
+
+
+def test_an_expanded_grad_refuses_the_in_place_sum(T):
+    x = leaf(T, [1.0, 2.0])
+    x.grad = T.ones(1, dtype=T.float64).expand(2)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        (x * 2).sum().backward()
+
+
+def test_custom_function_edges_are_for_tensor_inputs_only(T):
+    class Mixed(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, k, b, c=None):
+            return a * k + b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, None, g, None
+
+    x = leaf(T, [1.0, 2.0])
+    u = T.tensor([1.0, 1.0], dtype=T.float64)
+    y = Mixed.apply(x, 3.0, u, None)
+    assert len(y.grad_fn.next_functions) == 2 and y.grad_fn.next_functions[1] == (None, 0)
+    y.sum().backward()
+    assert vals(x.grad).tolist() == [1.0, 1.0]
+    y = Mixed.apply(x, 3.0, b=u)  # keywords bound in forward's order, no defaults filled
+    assert len(y.grad_fn.next_functions) == 2
+    with raises_exactly(TypeError, "forward() missing required argument: 'b' (position 2)"):
+        Mixed.apply(x, 3.0, c=1)
+    with raises_exactly(TypeError, "forward() got an unexpected keyword argument 'z'"):
+        Mixed.apply(x, z=1)
+
+
+def test_mark_dirty_leaf_wording(T):
+    class Dirty(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            return x.mul_(2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    with raises_exactly(
+        RuntimeError, "a leaf Variable that requires grad has been used in an in-place operation."
+    ):
+        Dirty.apply(leaf(T, [1.0]))
+
+
+def test_requires_grad_wordings(T):
+    with raises_exactly(
+        RuntimeError, "Only Tensors of floating point and complex dtype can require gradients"
+    ):
+        T.zeros(2, dtype=T.long, requires_grad=True)
+    t = T.tensor([1, 2])
+    with raises_exactly(
+        RuntimeError, "only Tensors of floating point and complex dtype can require gradients"
+    ):
+        t.requires_grad = True
+    with raises_exactly(RuntimeError, "only Tensors of floating point dtype can require gradients"):
+        t.requires_grad_()
+    with raises_exactly(RuntimeError, "requires_grad must be a bool"):
+        T.tensor([1.0]).requires_grad = 1
+    with raises_exactly(
+        TypeError,
+        "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not NoneType",
+    ):
+        T.tensor([1.0]).requires_grad_(None)
+    y = leaf(T, [1.0]) * 2
+    assert y.requires_grad_() is y  # a no-op on a non-leaf
+
+
+@pytest.mark.parametrize("convert", [float, int, complex])
+def test_many_element_conversions_are_value_errors(T, convert):
+    for t in (T.ones(3), T.tensor([]), T.tensor([1, 2])):
+        with raises_exactly(
+            ValueError, "only one element tensors can be converted to Python scalars"
+        ):
+            convert(t)
+    assert convert(T.tensor([[3]])) == convert(3)
+
+
+def test_isclose_and_broadcasting_helpers(T):
+    nan, inf = float("nan"), float("inf")
+    a = T.tensor([1.0, nan, inf, 1.1])
+    b = T.tensor([1.0 + 1e-6, nan, inf, 1.0])
+    assert T.isclose(a, b).tolist() == [True, False, True, False]
+    assert a.isclose(b, equal_nan=True).tolist() == [True, True, True, False]
+    with raises_exactly(RuntimeError, "Float did not match Double"):
+        T.isclose(a, b.double())
+    with raises_exactly(RuntimeError, "rtol must be greater than or equal to zero, but got -1"):
+        T.isclose(a, b, rtol=-1.0)
+    assert T.broadcast_shapes((2, 1), (3,), (1, 1, 3)) == (1, 2, 3)
+    with raises_exactly(
+        RuntimeError,
+        "Attempting to broadcast a dimension of length 3 at -1! Mismatching argument at index 1 "
+        "had (3,); but expected shape should be broadcastable to [2]",
+    ):
+        T.broadcast_shapes((2,), (3,))
+    x = leaf(T, [1.0, 2.0, 3.0])
+    y = leaf(T, [[10.0], [20.0]])
+    p, q = T.broadcast_tensors(x, y)
+    assert type(p.grad_fn).__name__ == "ExpandBackward0" and tuple(q.shape) == (2, 3)
+    (p * q).sum().backward()
+    assert vals(x.grad).tolist() == [30.0, 30.0, 30.0] and vals(y.grad).tolist() == [[6.0], [6.0]]
+    assert T.broadcast_tensors(x, x)[0] is x
