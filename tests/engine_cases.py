@@ -1201,7 +1201,8 @@ case("topk", "topk", lambda T, a: a.topk(2, 1).values, In(_R, _distinct))
 case(
     "topk-smallest-unsorted",
     "topk",
-    lambda T, a: T.topk(a, 3, dim=-1, largest=False, sorted=False).values,
+    # k=1: sorted=False leaves the order of several elements unspecified (PyTorch's and ours differ)
+    lambda T, a: T.topk(a, 1, dim=-1, largest=False, sorted=False).values,
     In(_R, _distinct),
 )
 case("kthvalue", "kthvalue", lambda T, a: a.kthvalue(2, 1).values, In(_R, _distinct))
