@@ -267,7 +267,7 @@ def run_backward(
                     else:
                         var._grad = _wrap(g0.copy())
                 else:
-                    _accumulate(node, g0, backend, create_graph, accumulate, captures, captured)
+                    _accumulate(node, g0, backend, accumulate, captures, captured)
                 continue
             hooks = node._hooks
             if captures is not None:
@@ -432,7 +432,6 @@ def _accumulate(
     node: AccumulateGrad,
     g: Any,
     backend: Any,
-    create_graph: bool,
     accumulate: bool,
     captures: dict | None,
     captured: list | None,
@@ -457,14 +456,14 @@ def _accumulate(
             (g,) = _run_tuple_hook(fn, ([g],), [g], backend)
         if g is None:
             return
-    _store_grad(var, g, backend, create_graph)
+    _store_grad(var, g, backend)
     if var._post_accumulate_hooks:
         _run_post_accumulate_hooks(var)
     if hooks is not None and hooks.post:
         _run_post_hooks(hooks.post, [], [g], backend)
 
 
-def _store_grad(var: Tensor, g: Any, backend: Any, create_graph: bool) -> None:
+def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
     """Accumulates `g` into a leaf's `.grad` as PyTorch's AccumulateGrad does: the first gradient
     is copied (it may be shared with other leaves); under create_graph a later one makes a new
     `.grad` (`old + g`, a graph); otherwise it is added in place, so the same tensor (and its
