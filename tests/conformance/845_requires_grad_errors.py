@@ -65,6 +65,13 @@ for label, t, value in [
     except (RuntimeError, TypeError) as e:
         print("setter", label, type(e).__name__ + ":", e)
 
+attempt("Variable of ints:", torch.autograd.Variable, torch.tensor([1, 2]), requires_grad=True)
+attempt("full_like int:", torch.full_like, torch.tensor([1, 2]), 3, requires_grad=True)
+attempt("empty_like int:", torch.empty_like, torch.tensor([1, 2]), requires_grad=True)
+attempt("randperm:", torch.randperm, 3, requires_grad=True)
+attempt("new_empty:", torch.tensor([1, 2]).new_empty, 2, requires_grad=True)
+attempt("Module.requires_grad_(1):", torch.nn.Linear(2, 2).requires_grad_, 1)
+
 # nn.Parameter keeps the factory wording
 attempt("Parameter of ints:", torch.nn.Parameter, torch.tensor([1, 2]))
 print(torch.nn.Parameter(torch.tensor([1, 2]), requires_grad=False))

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..backward import backward, grad
 from ..grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
-from ..tensor import Tensor
+from ..tensor import Tensor, require_grad_new
 from . import functional  # noqa: F401
 from .function import Function, FunctionCtx  # noqa: F401
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401
@@ -18,9 +18,7 @@ def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> 
         raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
     out = data.detach()
     out._vbox = None
-    if requires_grad:
-        out.requires_grad_(True)
-    return out
+    return require_grad_new(out) if requires_grad else out
 
 
 class _AnomalyMode:
