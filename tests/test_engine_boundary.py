@@ -105,6 +105,8 @@ def test_collate_builds_new_containers_without_copying_samples() -> None:
         (lambda: E.zeros(0, 3 * CAP).sum(0), 3 * CAP),
         (lambda: E.zeros(0, 3 * CAP).prod(0), 3 * CAP),
         (lambda: E.zeros(2 * CAP, 0).logsumexp(1), 2 * CAP),
+        (lambda: E.zeros(0, 3 * CAP).any(0), 3 * CAP),
+        (lambda: E.zeros(0, 3 * CAP).count_nonzero(0), 3 * CAP),
         (lambda: E.zeros(0, 3 * CAP).std(0), 3 * CAP),
         (lambda: E.zeros(2000, 0) @ E.zeros(0, 2000), 4 * CAP),
         (lambda: E.bmm(E.zeros(3, 1000, 0), E.zeros(3, 0, 1000)), 3 * CAP),

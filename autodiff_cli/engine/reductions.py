@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, limits
 from .optable import defop
 from .tensor import Tensor, _norm_dim, _wrap, apply_op
 
@@ -1014,6 +1014,7 @@ def _logical(name: str, fn: Any):
     def reduce(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
         data = np.asarray(input._data)
         dims = _dims(dim, input.ndim)
+        limits.check_reduction(data.shape, dims)
         out = fn(data, axis=_axis(dims, data.shape), keepdims=bool(keepdim))
         return _wrap(np.asarray(out, dtype=np.uint8 if data.dtype == np.uint8 else np.bool_))
 
@@ -1028,6 +1029,7 @@ any = _logical("any", np.any)
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     data = np.asarray(input._data)
     dims = _dims(dim, input.ndim)
+    limits.check_reduction(data.shape, dims)
     return _wrap(np.asarray(np.count_nonzero(data, axis=_axis(dims, data.shape)), dtype=np.int64))
 
 
