@@ -4,7 +4,8 @@ The engine computes with numpy's kernels, so a value may differ from PyTorch's i
 and a printed digit on a rounding boundary may come out one unit apart. Everything else must be
 identical. The texts are cut into number tokens and the text between them:
 
-- a float token (it has a `.` or an exponent) matches when |a - b| <= rel · max(|a|, |b|), plus
+- a float token (it has a `.` or an exponent) matches when |a - b| <= rel · max(|a|, |b|) (at
+  least rel · float32's smallest normal number, for subnormals), plus
   one unit in the last printed digit when both are printed alike (as many fraction digits, both
   with or both without an exponent: a tensor's `0.1235` against `0.1234`, not Python's shortest
   repr `0.0` against `-6.1e-05`, nor `3.` which prints an integral value). `FLOAT32_REL` is the
@@ -26,6 +27,9 @@ from dataclasses import dataclass
 
 FLOAT32_REL = 1e-5
 FLOAT64_REL = 1e-12
+# float32's smallest normal number: below it (subnormals) the tolerance stays rel · this, since
+# rounding there is absolute (steps of 1.4e-45)
+FLOAT32_TINY = 1.1754943508222875e-38
 
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w.])")
 _SLACK = 1e-9  # for the float arithmetic of the check itself
@@ -77,7 +81,7 @@ def numbers_match(expected: str, actual: str, rel: float = FLOAT32_REL) -> bool:
     if not (_is_float(expected) and _is_float(actual)):
         return False
     a, b = float(expected), float(actual)
-    bound = rel * max(abs(a), abs(b))
+    bound = rel * max(abs(a), abs(b), FLOAT32_TINY)
     if _format(expected) == _format(actual) and _format(expected)[0]:
         bound += _unit(expected)  # the same fixed format: a digit on a rounding boundary
     return abs(a - b) <= bound * (1 + _SLACK)

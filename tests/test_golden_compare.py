@@ -15,6 +15,7 @@ from golden_compare import FLOAT64_REL, differences, mismatch_report, numbers_ma
         ("-2.5000e-05", "-2.5001e-05"),
         ("3.", "3.0000"),
         ("-0.0000", "0.0000"),
+        ("-3.9236e-44", "-3.7835e-44"),  # float32 subnormals: one step of 1.4e-45 apart
     ],
 )
 def test_numbers_within_tolerance(expected: str, actual: str) -> None:
@@ -33,6 +34,7 @@ def test_numbers_within_tolerance(expected: str, actual: str) -> None:
         ("0.0", "-6.103515625e-05"),  # shortest reprs: no unit of slack
         ("2.956390380859375e-05", "0.0"),
         ("0.5000", "5.0001e-01"),  # printed differently: no unit either
+        ("1.0000e-30", "1.0002e-30"),  # small but normal: relative tolerance as usual
     ],
 )
 def test_numbers_beyond_tolerance(expected: str, actual: str) -> None:
