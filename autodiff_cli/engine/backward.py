@@ -95,7 +95,14 @@ def backward(
     if inputs is not None:
         inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
         if not inputs:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        for t in inputs:
+            if not isinstance(t, Tensor):
+                raise RuntimeError(
+                    f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}"
+                )
+            if t._grad_fn is not None or not t._requires_grad:
+                t.retain_grad()  # as PyTorch: a non-leaf input gets (and keeps) a retained .grad
     root_grads = make_root_grads(tensors, grads, create_graph)
     run_backward(tensors, root_grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
 
