@@ -1,15 +1,28 @@
-"""Hostile and broken scripts (`tests/hostile/*.ad`, an extension linters leave alone), run as a
-user runs them: `autodiff run` in a
-subprocess, in an empty temporary working directory.
+"""The red-team corpus (`tests/hostile/*.ad`, an extension linters leave alone), run as a user
+runs it: `autodiff run` in a subprocess, in an empty temporary working directory, with HOME and
+the cache and state folders pointing at empty temporary folders and canary secrets in the
+environment.
 
-Each script's first line names the error it must end with (`# expect: AttributeError`); an
-optional `# args: ...` line adds command-line options (`--timeout 1`). Every script must exit
-with status 1, print a located error (`file:line:col: error`, the source line and a caret) and
-`Type: message` on stderr, show no Python traceback, and leave the working directory empty.
+Header lines (among the first three):
+- `# expect: WHAT` (required): a bare name is an exception type that must end the run as
+  `Type: message` on stderr with a located error (`file:line:col: error`, the source line and a
+  caret); any other text must appear on stderr as is (a kill, a usage error). `A|B` accepts
+  either (an attack the language may refuse, else the OS layer stops).
+- `# args: ...`: command-line options before the script; `{fifo}` is a FIFO and `{linkdir}` a
+  folder holding a symbolic link to `/proc/self/environ` (both outside the working directory).
+- `# status: N`: the exit status (default 1; 2 for usage errors).
+
+Every attack must exit with its status, print its message, show no Python traceback, create no
+file in the working directory, HOME or the cache/state folders (beyond what a harmless script's
+run leaves there, byte for byte), leak no environment value, stay under 2 GiB of memory (the
+peak resident size of all its processes) and end in under 30 s. A sample also runs through
+`grad`, `graph --file`, the piped REPL and `run --jobs 2`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import subprocess
@@ -25,6 +38,26 @@ REPO = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 SCRIPTS = sorted(HOSTILE.glob("*.ad"))
 LOCATED = re.compile(r"^(?P<file>\S.*):(?P<line>\d+):(?P<column>\d+): error$", re.M)
+TYPE_NAME = re.compile(r"[A-Za-z_][\w.]*")
+CANARIES = {"AUTODIFF_CANARY": "canary-5d1e2f-value", "API_TOKEN": "tok-93b7c1e0-secret"}
+MAX_RSS_KB = 2 << 20  # 2 GiB
+MAX_SECONDS = 30.0
+WORKERS = 3  # attacks at once (each may use up to 2 GiB)
+
+# Runs the command, then reports it with the peak resident size of all its processes (ru_maxrss
+# of the waited-for descendants) as one JSON object.
+MEASURE = """
+import json, resource, subprocess, sys, time
+start = time.monotonic()
+done = subprocess.run(sys.argv[1:], stdin=sys.stdin, capture_output=True)
+print(json.dumps({
+    "returncode": done.returncode,
+    "stdout": done.stdout.decode("utf-8", "replace"),
+    "stderr": done.stderr.decode("utf-8", "replace"),
+    "seconds": time.monotonic() - start,
+    "maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+}))
+"""
 
 
 @dataclass(frozen=True)
@@ -32,10 +65,12 @@ class Outcome:
     returncode: int
     stdout: str
     stderr: str
-    leftovers: list[str]
+    seconds: float
+    maxrss_kb: int
+    leftovers: dict[str, str]  # relative path -> sha256 of what was left in the folders
 
 
-def _header(path: Path, key: str) -> str | None:
+def header(path: Path, key: str) -> str | None:
     for line in path.read_bytes().split(b"\n")[:3]:
         match = re.match(rb"# " + key.encode() + rb": (.*)", line)
         if match:
@@ -43,51 +78,201 @@ def _header(path: Path, key: str) -> str | None:
     return None
 
 
-def _run(path: Path) -> Outcome:
-    environment = dict(os.environ, PYTHONPATH=str(REPO), NO_COLOR="1", COLUMNS="200")
-    args = (_header(path, "args") or "").split()
-    with tempfile.TemporaryDirectory() as workdir:
+def _snapshot(folders: dict[str, Path]) -> dict[str, str]:
+    found = {}
+    for label, folder in folders.items():
+        for path in folder.rglob("*"):
+            key = f"{label}/{path.relative_to(folder)}"
+            found[key] = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
+    return found
+
+
+def run_measured(command: list[str], *, stdin: str = "", timeout: float = 90) -> Outcome:
+    """`autodiff COMMAND` in fresh temporary folders (cwd, HOME, caches), measured."""
+    with tempfile.TemporaryDirectory() as base, tempfile.TemporaryDirectory() as outside:
+        folders = {name: Path(base, name) for name in ("cwd", "home", "cache", "state")}
+        for folder in folders.values():
+            folder.mkdir()
+        environment = dict(
+            os.environ,
+            PYTHONPATH=str(REPO),
+            NO_COLOR="1",
+            COLUMNS="200",
+            HOME=str(folders["home"]),
+            XDG_CACHE_HOME=str(folders["cache"]),
+            XDG_STATE_HOME=str(folders["state"]),
+            **CANARIES,
+        )
+        args = [_placeholder(arg, Path(outside)) for arg in command]
         completed = subprocess.run(
-            [sys.executable, "-m", "autodiff_cli", "run", *args, str(path)],
-            cwd=workdir,
+            [sys.executable, "-c", MEASURE, sys.executable, "-m", "autodiff_cli", *args],
+            input=stdin.encode(),
+            cwd=folders["cwd"],
             env=environment,
             capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=60,
+            timeout=timeout,
         )
-        leftovers = sorted(os.listdir(workdir))
-    return Outcome(completed.returncode, completed.stdout, completed.stderr, leftovers)
+        assert completed.returncode == 0, completed.stderr.decode(errors="replace")
+        record = json.loads(completed.stdout)
+        return Outcome(**record, leftovers=_snapshot(folders))
+
+
+def _placeholder(arg: str, outside: Path) -> str:
+    if arg == "{fifo}":
+        fifo = outside / "script.py"
+        os.mkfifo(fifo)
+        return str(fifo)
+    if arg == "{linkdir}":
+        folder = outside / "batch"
+        folder.mkdir()
+        (folder / "environ.py").symlink_to("/proc/self/environ")
+        return str(folder)
+    return arg
+
+
+def attack_command(path: Path) -> list[str]:
+    return ["run", *(header(path, "args") or "").split(), str(path)]
+
+
+@pytest.fixture(scope="module")
+def baseline() -> dict[str, str]:
+    """What a harmless script's run leaves in the folders (say, a parse-table cache)."""
+    with tempfile.TemporaryDirectory() as folder:
+        harmless = Path(folder, "harmless.py")
+        harmless.write_text("x = 1\n")
+        outcome = run_measured(["run", str(harmless)])
+    assert outcome.returncode == 0, outcome.stderr
+    return outcome.leftovers
 
 
 @pytest.fixture(scope="module")
 def outcomes() -> dict[str, Outcome]:
-    """All scripts run once, a few at a time."""
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(zip((path.name for path in SCRIPTS), pool.map(_run, SCRIPTS)))
+    """All attacks run once, a few at a time."""
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        runs = pool.map(lambda path: run_measured(attack_command(path)), SCRIPTS)
+        return dict(zip((path.name for path in SCRIPTS), runs))
+
+
+def check_clean(outcome: Outcome, baseline: dict[str, str], status: int = 1) -> None:
+    """What every attack, in every mode, must satisfy."""
+    assert outcome.returncode == status, outcome.stderr[-3000:]
+    assert "Traceback" not in outcome.stderr, outcome.stderr[-3000:]
+    assert (outcome.stderr + outcome.stdout).strip(), "no message"
+    for value in CANARIES.values():
+        assert value not in outcome.stdout + outcome.stderr, "an environment value leaked"
+    created = {
+        key: digest for key, digest in outcome.leftovers.items() if baseline.get(key) != digest
+    }
+    assert not created, f"files were created or changed: {sorted(created)}"
+    assert outcome.maxrss_kb < MAX_RSS_KB, f"peak memory {outcome.maxrss_kb} kB"
+    assert outcome.seconds < MAX_SECONDS, f"took {outcome.seconds:.1f} s"
+
+
+def expectations(path: Path) -> list[str]:
+    return (header(path, "expect") or "").split("|")
 
 
 def test_corpus_is_large_and_annotated() -> None:
-    assert len(SCRIPTS) >= 40
+    assert len(SCRIPTS) >= 100
+    assert len([path for path in SCRIPTS if path.name.startswith("os_")]) >= 20
     for path in SCRIPTS:
-        assert _header(path, "expect"), f"{path.name} has no '# expect: Type' line"
+        assert header(path, "expect"), f"{path.name} has no '# expect: ...' line"
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=[path.stem for path in SCRIPTS])
-def test_hostile_script_fails_cleanly(path: Path, outcomes: dict[str, Outcome]) -> None:
+def test_hostile_script_fails_cleanly(
+    path: Path, outcomes: dict[str, Outcome], baseline: dict[str, str]
+) -> None:
     outcome = outcomes[path.name]
-    expected = _header(path, "expect")
-    assert outcome.returncode == 1, outcome.stderr
-    assert "Traceback" not in outcome.stderr
-    assert re.search(rf"^{expected}: \S", outcome.stderr, re.M), outcome.stderr
-    assert outcome.leftovers == [], f"the script left files behind: {outcome.leftovers}"
-    located = LOCATED.search(outcome.stderr)
-    assert located, outcome.stderr
+    status = int(header(path, "status") or 1)
+    check_clean(outcome, baseline, status)
+    shown = outcome.stderr + outcome.stdout  # under --json the error is in the JSON line
+    matched = [want for want in expectations(path) if _shows(shown, want)]
+    assert matched, f"expected {header(path, 'expect')!r} in:\n{outcome.stderr[-3000:]}"
+    if status == 1 and all(TYPE_NAME.fullmatch(want) for want in matched):
+        _check_located(path, outcome.stderr)
+
+
+def _shows(stderr: str, want: str) -> bool:
+    if TYPE_NAME.fullmatch(want):
+        return re.search(rf"^{re.escape(want)}(: \S|$)", stderr, re.M) is not None
+    return want in stderr
+
+
+def _check_located(path: Path, stderr: str) -> None:
+    located = LOCATED.search(stderr)
+    assert located, stderr
     assert Path(located["file"]).name == path.name
     line = int(located["line"])
     source_lines = path.read_bytes().split(b"\n")
     assert 1 <= line <= len(source_lines)
-    after = outcome.stderr[located.end() :].lstrip("\n").split("\n")
+    after = stderr[located.end() :].lstrip("\n").split("\n")
     if after[0].startswith("    "):  # the source line is shown: a caret under the column
         assert after[1].strip() == "^"
         assert len(after[1]) - 4 == int(located["column"])
+
+
+# ---- the same attacks through the other ways in ------------------------------------------------
+
+SAMPLE = [
+    "os_forty_tensors.ad",
+    "os_list_of_lists.ad",
+    "os_output_flood.ad",
+    "os_surrogate_error.ad",
+    "os_deep_iterators.ad",
+    "os_huge_exception_message.ad",
+    "deep_recursion.ad",
+    "huge_ljust.ad",
+    "format_map_globals.ad",
+    "numpy_tofile.ad",
+    "builtin_open.ad",
+    "import_os.ad",
+]
+
+
+def _sample() -> list[Path]:
+    return [HOSTILE / name for name in SAMPLE if (HOSTILE / name).exists()]
+
+
+def _body(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+def _modes(path: Path) -> dict[str, tuple[list[str], str]]:
+    limits = [arg for arg in (header(path, "args") or "").split() if arg.startswith("--max-")]
+    memory = [arg for arg in limits if arg.startswith("--max-memory")]
+    return {
+        "grad": (["grad", "-", "--at", "x=1", "--timeout", "20", *memory], _body(path) + "\nx\n"),
+        "graph": (["graph", "--file", str(path), "--var", "y", "--timeout", "20", *memory], ""),
+        "repl": (["repl"], _body(path)),
+    }
+
+
+@pytest.fixture(scope="module")
+def mode_outcomes() -> dict[tuple[str, str], Outcome]:
+    jobs = []
+    for path in _sample():
+        for mode, (command, stdin) in _modes(path).items():
+            jobs.append(((path.name, mode), command, stdin))
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        runs = pool.map(lambda job: run_measured(job[1], stdin=job[2]), jobs)
+        return {key: outcome for (key, _, _), outcome in zip(jobs, runs)}
+
+
+@pytest.mark.parametrize("mode", ["grad", "graph", "repl"])
+@pytest.mark.parametrize("path", _sample(), ids=[path.stem for path in _sample()])
+def test_attacks_fail_cleanly_in_every_command(
+    path: Path, mode: str, mode_outcomes: dict, baseline: dict[str, str]
+) -> None:
+    outcome = mode_outcomes[(path.name, mode)]
+    check_clean(outcome, baseline)
+    wanted = expectations(path)
+    assert any(_shows(outcome.stderr, want) for want in wanted), outcome.stderr[-3000:]
+
+
+def test_attacks_fail_cleanly_in_parallel_jobs(baseline: dict[str, str]) -> None:
+    paths = _sample()
+    outcome = run_measured(["run", "--jobs", "2", "--max-output", "1M", *map(str, paths)])
+    check_clean(outcome, baseline)
+    for path in paths:  # each one's error is there, the others went on
+        assert f"{path}:" in outcome.stderr or f"{path}: error" in outcome.stderr, path.name

@@ -286,9 +286,7 @@ def run_grad(
         import autodiff_cli.cli.explain  # noqa: F401
     if options.check:
         import autodiff_cli.cli.fdcheck  # noqa: F401
-    return run_isolated_command(
-        "autodiff grad: error: the expression was", work, Limits.of(max_memory, None, timeout)
-    )
+    return run_isolated_command("grad", "expression", work, Limits.of(max_memory, None, timeout))
 
 
 def _styled() -> bool:

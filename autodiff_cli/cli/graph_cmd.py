@@ -141,21 +141,32 @@ def run_graph(request: GraphRequest, *, debug: bool = False) -> int:
 
 def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
     from autodiff_cli.cli.graph_export import RenderError, render_dot
-    from autodiff_cli.cli.isolation import Limits, run_child, run_isolated_command, warm_up
+    from autodiff_cli.cli.isolation import (
+        LimitError,
+        Limits,
+        run_child,
+        run_isolated_command,
+        warm_up,
+    )
     from autodiff_cli.cli.terminal import wants_color
 
     sources = None if request.file is not None else [request.expression or "", *request.at]
     warm_up(sources, rendering=wants_color(sys.stdout))
     limits = Limits.of(request.max_memory, None, request.timeout)
-    prefix = f"autodiff graph: error: the {'script' if request.file else 'expression'} was"
+    subject = "script" if request.file else "expression"
     picture = request.fmt in ("svg", "png")
     if not picture and request.output is None:
-        return run_isolated_command(prefix, lambda: _graph_here(request, debug=debug), limits)
+        work = lambda: _graph_here(request, debug=debug)  # noqa: E731
+        return run_isolated_command("graph", subject, work, limits)
     inner = replace(request, fmt="dot" if picture else request.fmt, output=None)
-    result = run_child(lambda: _graph_here(inner, debug=debug), limits, stream=False)
+    try:
+        result = run_child(lambda: _graph_here(inner, debug=debug), limits, stream=False)
+    except LimitError as error:
+        print_error(f"autodiff graph: error: {error}")
+        return 2
     sys.stderr.write(result.stderr.decode(sys.stderr.encoding or "utf-8", "replace"))
     if result.problem is not None:
-        print_error(f"{prefix} {result.problem}")
+        print_error(f"autodiff graph: error: the {subject} was {result.problem}")
     if result.status != 0:
         return result.status
     try:

@@ -68,6 +68,33 @@ class ChildResult:
     seconds: float
 
 
+class LimitError(ValueError):
+    """A limit the child cannot live with (less memory than the engine itself takes)."""
+
+
+MEMORY_HEADROOM = 32 * MIB  # the least a child gets beyond what the warm parent maps
+
+
+def check_limits(limits: Limits) -> None:
+    """LimitError when `--max-memory` is below what the warm process already maps: the child
+    would fail at its first allocation."""
+    needed = _mapped_size() + MEMORY_HEADROOM
+    if limits.memory < needed:
+        raise LimitError(
+            f"--max-memory {format_size(limits.memory)} is less than the engine itself needs "
+            f"(about {format_size(needed)})"
+        )
+
+
+def _mapped_size() -> int:
+    """This process's address space now (libraries, heap): what a child starts with."""
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def isolation_available() -> bool:
     """Whether untrusted code runs in a forked child (else in this process)."""
     return hasattr(os, "fork") and os.environ.get(ISOLATION_VARIABLE, "1") != "0"
@@ -156,12 +183,13 @@ def _lock_down(limits: Limits, libc: Any) -> None:
     _scrub_environment()
     os.chdir("/")
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past RLIMIT_FSIZE fails, no kill
-    address_space = limits.memory + _virtual_size()
     settings = [
         (resource.RLIMIT_CORE, 0),  # a crash leaves no core file
         (resource.RLIMIT_FSIZE, 0),  # no byte written to any file
+        # The whole address space (libraries included), so the child's resident memory stays
+        # under the limit; it holds with numpy since BLAS runs one thread (no per-thread pools).
+        (resource.RLIMIT_AS, limits.memory),
         (resource.RLIMIT_DATA, limits.memory),
-        (resource.RLIMIT_AS, address_space),
         (resource.RLIMIT_NOFILE, 3),  # stdin (/dev/null), stdout and stderr pipes: no new fd
     ]
     if limits.timeout is not None:
@@ -180,16 +208,6 @@ def _set_limit(resource: Any, which: int, value: int) -> None:
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)
     resource.setrlimit(which, (value, value))
-
-
-def _virtual_size() -> int:
-    """This process's mapped address space now (libraries, heap): RLIMIT_AS allows this plus
-    the memory limit."""
-    try:
-        with open("/proc/self/statm", "rb") as handle:
-            return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return GIB
 
 
 def _child_main(
@@ -388,7 +406,9 @@ def run_children(
     """Run each work in its own locked-down child, up to `jobs` at once, and return how each
     ended, in order. With `stream`, output goes straight to our stdout/stderr as it comes
     (for `jobs=1`); else it is collected. `on_done(index, result)` is called as each ends; when
-    it returns False no further child is started (the rest get no result)."""
+    it returns False no further child is started (the rest get no result). LimitError, before
+    any child starts, when the limits are too tight to run anything."""
+    check_limits(limits)
     pending = list(enumerate(works))
     pending.reverse()
     results: dict[int, ChildResult] = {}
@@ -461,20 +481,24 @@ def run_child(work: Callable[[], int], limits: Limits, *, stream: bool = True) -
 
 
 def run_isolated_command(
-    prefix: str, work: Callable[[], int], limits: Limits, *, stream: bool = True
+    command: str, subject: str, work: Callable[[], int], limits: Limits
 ) -> int:
     """One command's work (`grad`, `graph`) in a child, its output streaming: the child's exit
-    status, or 1 with `PREFIX PROBLEM` on stderr when it was killed or crashed."""
+    status, or 1 with `autodiff COMMAND: error: the SUBJECT was PROBLEM` on stderr when it was
+    killed or crashed (2 when the limits leave it no room)."""
     from autodiff_cli.cli.terminal import print_error
 
     try:
-        result = run_child(work, limits, stream=stream)
+        result = run_child(work, limits)
+    except LimitError as error:
+        print_error(f"autodiff {command}: error: {error}")
+        return 2
     except KeyboardInterrupt:
         from autodiff_cli.cli.diagnostics import exit_on_interrupt
 
         return exit_on_interrupt()
     if result.problem is not None:
-        print_error(f"{prefix} {result.problem}")
+        print_error(f"autodiff {command}: error: the {subject} was {result.problem}")
     return result.status
 
 
@@ -498,6 +522,18 @@ _RANDOM_WORDS = (
     "utils",
     "sample",
 )
+_CODECS = (
+    "ascii",
+    "latin-1",
+    "utf-8",
+    "utf-8-sig",
+    "utf-16",
+    "utf-32",
+    "unicode_escape",
+    "raw_unicode_escape",
+    "cp1252",
+    "cp437",
+)
 _WARM_SOURCE = 'x = [i for i in range(2)]\ny = f"{x!r:>4}"\n'
 
 
@@ -519,6 +555,8 @@ def warm_up(sources: Iterable[str | bytes] | None = None, *, rendering: bool = F
 
     compile_source(_WARM_SOURCE, "<warm-up>")
     _import_command_modules()
+    for encoding in _CODECS:  # str.encode/bytes.decode load codecs on first use
+        codecs.lookup(encoding)
     if sources is None:
         wanted, random = LAZY_SUBMODULES, True
     else:

@@ -304,6 +304,7 @@ def progress_bar(total: int) -> Iterator[Callable[[], None]]:
 def run_paths(paths: list[str], options: RunOptions) -> int:
     """Run every script (unless --fail-fast stops early): 0 if all succeed, 1 if any failed,
     2 if a path cannot be read (then nothing runs)."""
+    from autodiff_cli.cli.isolation import LimitError
     from autodiff_cli.cli.limits import set_max_elements
 
     try:
@@ -328,6 +329,9 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
                 run_isolated(scripts, options, report)
             else:
                 run_here(scripts, options, report)
+    except LimitError as error:
+        print_error(f"autodiff run: error: {error}")
+        return 2
     except KeyboardInterrupt:
         from autodiff_cli.cli.diagnostics import exit_on_interrupt
 
