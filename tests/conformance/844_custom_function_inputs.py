@@ -181,3 +181,27 @@ r = Dirty.apply(h)
 print(r is h, r, h._version, type(r.grad_fn).__name__)
 r.sum().backward()
 print(a.grad)
+
+
+# an input returned as it is comes back as a new tensor, recorded or not
+class Identity(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+
+
+y = Identity.apply(a)
+print(y is a, y, type(y.grad_fn).__name__)
+with torch.no_grad():
+    y = Identity.apply(a)
+print(y is a, y.requires_grad, y.grad_fn)
+plain = torch.ones(2)
+y = Identity.apply(plain)
+print(y is plain, y.requires_grad)
+with torch.no_grad():
+    y = Dirty.apply(plain)
+print(y is plain, y, plain)

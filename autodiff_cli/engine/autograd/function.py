@@ -209,7 +209,7 @@ class Function(metaclass=FunctionMeta):
             else:
                 out = cls.forward(ctx, *args)
         if not (GradMode.enabled and any(ctx.needs_input_grad)):
-            return out
+            return _without_graph(ctx, args, out)
         return _connect(ctx, args, out)
 
 
@@ -281,14 +281,34 @@ def _connect(node: BackwardCFunction, args: tuple, out: Any) -> Any:
                 _check_dirty(o)
                 o._bump_version()
             elif any(o is a for a in args):
-                alias = _wrap(o._array())
-                alias._vbox = o._version_box()
-                alias._base = o._base if o._base is not None else o
-                o = alias
+                o = _alias(o, as_view=True)
             if differentiable:
                 o.set_history(node, i)
         results.append(o)
     return tuple(results) if isinstance(out, tuple) else results[0]
+
+
+def _alias(t: Tensor, as_view: bool) -> Tensor:
+    """A new tensor sharing `t`'s data and version counter: what `apply` returns for an input
+    that `forward` returned as it is (a view of it unless `t` is cut off from its graph)."""
+    alias = _wrap(t._array())
+    alias._vbox = t._version_box()
+    if as_view:
+        alias._base = t._base if t._base is not None else t
+    return alias
+
+
+def _without_graph(node: BackwardCFunction, args: tuple, out: Any) -> Any:
+    """`apply`'s result when nothing is recorded (grad mode off, or no input requires grad):
+    inputs returned as they are still come back as new tensors that do not require grad."""
+    outputs = out if isinstance(out, tuple) else (out,)
+    results = tuple(
+        _alias(o, as_view=not o._requires_grad)
+        if isinstance(o, Tensor) and id(o) not in node._dirty and any(o is a for a in args)
+        else o
+        for o in outputs
+    )
+    return results if isinstance(out, tuple) else results[0]
 
 
 def _check_dirty(t: Tensor) -> None:
