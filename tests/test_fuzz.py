@@ -140,3 +140,146 @@ def test_mutated_programs(source: str) -> None:
 @given(st.binary(max_size=200))
 def test_arbitrary_bytes(source: bytes) -> None:
     run_bounded(source)
+
+
+# ---- capabilities: attribute chains and format strings never reach outside the sandbox -------
+
+CAPABILITY_PRELUDE = """import torch
+import torch.nn as nn
+import math
+class A:
+    def m(self):
+        return 1
+class S(str):
+    pass
+class E(Exception):
+    pass
+def f():
+    return 1
+t = torch.ones(2, requires_grad=True)
+"""
+STARTS = ["1", "True", "2.5", "'s'", "b", "[]", "{}", "()", "range(3)", "slice(1)", "print", "len",
+          "f", "A", "A()", "A().m", "S", "S('x')", "E('x')", "E", "torch", "math", "math.sqrt",
+          "t", "t.sum().grad_fn", "t.device", "torch.float32", "nn", "nn.Linear(1, 1)", "nn.Module",
+          "torch.Tensor", "str", "int", "object", "BaseException", "type(1)", "type(type(1))",
+          "type(f)", "type(torch)", "type(None)", "super(S, S('x'))", "map(abs, [1])",
+          "(i for i in [1])", "iter([1])", "{}.keys()", "property(f)", "staticmethod(f)",
+          "torch.optim.SGD([t], lr=0.1)", "E('x').args"]  # fmt: skip
+ATTRIBUTES = ["__class__", "__globals__", "__dict__", "__mro__", "__subclasses__", "__init__",
+              "__func__", "__self__", "__code__", "__builtins__", "__module__", "__bases__",
+              "__base__", "__getattribute__", "__reduce_ex__", "__closure__", "__traceback__",
+              "__objclass__", "__wrapped__", "__name__", "__doc__", "__call__", "__get__",
+              "gi_frame", "gi_code", "f_globals", "f_back", "tb_frame", "fget", "np", "numpy",
+              "type", "format", "format_map", "real", "T", "grad_fn", "next_functions",
+              "state_dict", "mro", "environ", "modules", "os", "sys", "system", "args", "value",
+              "_proxy_lazy", "_proxy_name", "_data", "_version", "param_groups", "upper", "join",
+              "keys", "get", "nn", "functional", "Module", "apply", "append", "fromkeys",
+              "maketrans", "from_bytes", "to_bytes", "ljust", "obj", "name", "defaults"]  # fmt: skip
+STEPS = st.tuples(st.sampled_from(ATTRIBUTES), st.sampled_from(["", "", "()", "[0]"]))
+CANARY = "canary-capability-7c2e"
+
+
+def _outside(value: object) -> str | None:
+    """Why `value` should never have reached a script, or None."""
+    import types
+
+    from autodiff_cli.lang import typeview
+
+    if isinstance(value, (types.ModuleType, types.FrameType, types.CodeType, types.CellType,
+                          types.TracebackType, types.MappingProxyType)):  # fmt: skip
+        return f"a {type(value).__name__}"
+    if isinstance(value, type) and not typeview.class_is_known(value):
+        return f"the real class {value!r}"
+    if isinstance(value, types.FunctionType) and not (value.__module__ or "").startswith(
+        ("autodiff_cli.", "__main__")
+    ):
+        return f"the foreign function {value!r}"
+    if isinstance(value, types.BuiltinFunctionType):
+        owner = getattr(value, "__self__", None)
+        if isinstance(owner, types.ModuleType) and owner.__name__ not in ("builtins", "math"):
+            return f"the builtin {value!r} of module {owner.__name__}"
+    if isinstance(value, dict) and ("__builtins__" in value or CANARY in value.values()):
+        return "a module's globals or the environment"
+    text = value if isinstance(value, str) else ""
+    if CANARY in text or "<module 'os'" in text or "<frame" in text or "<code object" in text:
+        return f"the text {text[:200]!r}"
+    return None
+
+
+def _run_capability(body: str) -> object:
+    """Run `body` after the prelude; the value of `result` (None when the run failed cleanly)."""
+    from autodiff_cli.lang import Session
+
+    session = Session(stdout=io.StringIO())
+    session.execute(CAPABILITY_PRELUDE)
+    session.namespace["b"] = b"bytes"
+    timer = threading.Timer(2.0, lambda: request_interrupt(ScriptTimeout("fuzz time limit")))
+    timer.start()
+    try:
+        session.execute(body, filename="fuzz.py")
+    except ScriptError as error:
+        assert error.filename == "fuzz.py" and error.type_name, error
+        assert "Traceback" not in str(error)
+        return None
+    finally:
+        timer.cancel()
+    return session.namespace.get("result")
+
+
+@FUZZ_SETTINGS
+@given(st.sampled_from(STARTS), st.lists(STEPS, min_size=1, max_size=4))
+def test_attribute_chains_stay_inside(start: str, steps: list[tuple[str, str]]) -> None:
+    import os
+
+    os.environ["AUTODIFF_FUZZ_CANARY"] = CANARY
+    chain = start + "".join(f".{name}{suffix}" for name, suffix in steps)
+    result = _run_capability(f"result = {chain}\nresult_type = type(result)\n")
+    assert _outside(result) is None, (chain, _outside(result))
+
+
+FORMATTERS = ["result = TEMPLATE.format(OBJ)", "result = TEMPLATE.format_map({'x': OBJ})",
+              "result = str.format(TEMPLATE, OBJ)", "result = S(TEMPLATE).format(OBJ)",
+              "result = super(S, S(TEMPLATE)).format(OBJ)", "result = S.format(TEMPLATE, OBJ)",
+              "result = f'{OBJ!r}' + TEMPLATE.format(OBJ)"]  # fmt: skip
+
+
+@FUZZ_SETTINGS
+@given(
+    st.sampled_from(STARTS),
+    st.lists(
+        st.one_of(st.sampled_from(ATTRIBUTES).map(lambda n: "." + n),
+                  st.sampled_from(["[0]", "[x]", "[__globals__]", "[os]", "[environ]"])),
+        max_size=4,
+    ),
+    st.sampled_from(["", "!r", "!s", ":>10", ":{0}"]),
+    st.sampled_from(FORMATTERS),
+)  # fmt: skip
+def test_format_strings_stay_inside(start: str, fields: list[str], tail: str, use: str) -> None:
+    import os
+
+    os.environ["AUTODIFF_FUZZ_CANARY"] = CANARY
+    head = "x" if "format_map" in use else "0"
+    template = repr("{" + head + "".join(fields) + tail + "}")
+    body = use.replace("TEMPLATE", template).replace("OBJ", start)
+    result = _run_capability(body)
+    assert _outside(result) is None, (body, _outside(result))
+
+
+def test_the_escape_detector_sees_escapes() -> None:
+    import os
+    import sys
+
+    import numpy as np
+
+    os.environ["AUTODIFF_FUZZ_CANARY"] = CANARY
+    for escaped in (os, np.ndarray, sys._getframe(), os.system, _fuzz_globals(), CANARY,
+                    repr(os), type(None), np.add.__call__.__objclass__):  # fmt: skip
+        assert _outside(escaped) is not None, escaped
+    from autodiff_cli.lang.sandbox import make_getter
+
+    for inside in (1, "text", str, int, print, len, make_getter):
+        assert _outside(inside) is None, inside
+
+
+def _fuzz_globals() -> dict:
+    return globals()

@@ -31,7 +31,10 @@ def report_exception(error: BaseException, *, debug: bool, context: str = "") ->
     print_error(text)
     if debug:
         shown = error.__cause__ if error.__cause__ is not None else error
-        print_error("".join(traceback.format_exception(shown)).rstrip("\n"))
+        try:  # the traceback module reads attributes a script class may define
+            print_error("".join(traceback.format_exception(shown)).rstrip("\n"))
+        except BaseException:  # noqa: BLE001
+            print_error("(the Python traceback cannot be shown for this error)")
 
 
 def _script_line(script_name: str) -> int | None:

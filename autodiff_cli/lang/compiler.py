@@ -230,10 +230,10 @@ class Compiler(ExpressionCompiler):
         cause = self.expr(cause_node) if cause_node is not None else None
 
         def raise_statement(f: list) -> None:
-            error = exception(f)
-            if isinstance(error, type) and issubclass(error, BaseException):
+            error = exception(f)  # checked by type: `isinstance` would ask `__class__`
+            if issubclass(type(error), type) and issubclass(error, BaseException):
                 error = error()
-            if not isinstance(error, BaseException):
+            if not issubclass(type(error), BaseException):
                 raise TypeError("exceptions must derive from BaseException")
             set_location(error, where)
             mark_raised_by_script(error)
@@ -798,7 +798,7 @@ def _make_try(
                                 "catching classes that do not inherit from BaseException "
                                 "is not allowed"
                             ) from None
-                        if not isinstance(error, expected):
+                        if not issubclass(type(error), expected):  # never asks `__class__`
                             continue
                     if store is not None:
                         store(f, error)

@@ -131,9 +131,9 @@ def mark_raised_by_script(error: BaseException) -> None:
 def is_user_interrupt(error: BaseException) -> bool:
     """A KeyboardInterrupt from Ctrl-C (or `request_interrupt`), which ends a run as Python's
     does; any other BaseException leaving a script is an error of the script."""
-    return isinstance(error, KeyboardInterrupt) and not _own_attributes(error).get(
+    return issubclass(type(error), KeyboardInterrupt) and not _own_attributes(error).get(
         _RAISED_BY_SCRIPT
-    )
+    )  # `type(error)`: `isinstance` would ask a script class's `__class__`
 
 
 def safe_str(error: BaseException) -> str:

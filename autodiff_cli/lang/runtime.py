@@ -52,7 +52,8 @@ class CallDepth:
 
 _PASSED_THROUGH = (
     "range len abs min max sum enumerate zip list tuple dict set float int str bool round "
-    "isinstance sorted reversed any all map filter repr next divmod object staticmethod "
+    "isinstance issubclass sorted reversed any all map filter repr next divmod object "
+    "staticmethod "
     "classmethod property Exception RuntimeError TypeError ValueError IndexError KeyError "
     "ZeroDivisionError AttributeError NameError AssertionError StopIteration "
     "NotImplementedError ArithmeticError RecursionError LookupError UnboundLocalError "

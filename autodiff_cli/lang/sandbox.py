@@ -214,7 +214,20 @@ def _function_reader(name: str) -> Reader:
 
 
 def make_getter(name: str) -> Reader:
-    """A function `getter(obj)` reading attribute `name` under the sandbox rules."""
+    """A function `getter(obj)` reading attribute `name` under the sandbox rules (shared by
+    every use of the same name: `hasattr` and format fields ask for one per call)."""
+    getter = _GETTERS.get(name)
+    if getter is None:
+        getter = _new_getter(name)
+        if len(_GETTERS) < 10_000:
+            _GETTERS[name] = getter
+    return getter
+
+
+_GETTERS: dict[str, Reader] = {}
+
+
+def _new_getter(name: str) -> Reader:
     if name in ("__name__", "__doc__"):
         return _name_getter(name)
     if not name_allowed(name):
