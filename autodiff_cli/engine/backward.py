@@ -21,7 +21,7 @@ import numpy as np
 from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
 from .graph import AccumulateGrad, Node, OpNode, legacy_type_name
-from .tensor import Tensor, _wrap
+from .tensor import OVERLAP_MESSAGE, Tensor, _wrap, overlaps
 
 _refcount = sys.getrefcount
 
@@ -493,9 +493,7 @@ def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
         return
     arr = current._array()
     if not arr.flags.writeable:
-        if any(s == 0 and n > 1 for s, n in zip(arr.strides, arr.shape)):
-            from .inplace import OVERLAP_MESSAGE
-
+        if overlaps(arr):
             raise RuntimeError(OVERLAP_MESSAGE)  # an expanded `.grad` set by the user
         arr = current._data = arr.copy()
     np.add(arr, g, out=arr, casting="unsafe")

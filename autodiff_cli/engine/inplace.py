@@ -20,7 +20,15 @@ import numpy as np
 from .grad_mode import GradMode
 from .graph import NO_EDGE, RELEASED, Node
 from .optable import defop
-from .tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _new_node, _wrap, apply_inplace
+from .tensor import (
+    OVERLAP_MESSAGE,
+    VIEW_OF_LEAF_MESSAGE,
+    Tensor,
+    _new_node,
+    _wrap,
+    apply_inplace,
+    overlaps,
+)
 
 NO_GRAD_VIEW_MESSAGE = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
@@ -28,10 +36,6 @@ NO_GRAD_VIEW_MESSAGE = (
     "code by moving both the view and the inplace either both inside the no_grad block (if you "
     "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
     "tracked)."
-)
-OVERLAP_MESSAGE = (
-    "unsupported operation: more than one element of the written-to tensor refers to a single "
-    "memory location. Please clone() the tensor before performing the operation."
 )
 
 # id(base) -> (weakref to the base, weakrefs to its views)
@@ -105,10 +109,6 @@ def view_positions(view: Tensor, base: Tensor) -> np.ndarray:
             return np.zeros(v.shape, dtype=np.int64)
         raise RuntimeError("internal error: a view does not alias its base's data")
     return positions
-
-
-def _overlaps(data: np.ndarray) -> bool:
-    return any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape))
 
 
 # --------------------------------------------------------------------------------------------
@@ -204,7 +204,7 @@ def inplace_on_view(op: Any, target: Tensor, inputs: tuple, params: dict | None)
     """`apply_inplace` for a view (with grad mode on): writes through the view and rewrites the
     base's history as CopySlices."""
     base = target._base
-    if _overlaps(target._array()):
+    if overlaps(target._array()):
         raise RuntimeError(OVERLAP_MESSAGE)
     if _made_under_no_grad(target):
         raise RuntimeError(NO_GRAD_VIEW_MESSAGE)

@@ -39,6 +39,10 @@ SETTER_FLOAT_ONLY_MESSAGE = "only Tensors of floating point and complex dtype ca
 FACTORY_FLOAT_ONLY_MESSAGE = (
     "Only Tensors of floating point and complex dtype can require gradients"
 )
+OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
 NON_LEAF_FLAG_MESSAGE = "you can only change requires_grad flags of leaf variables."
 SCALAR_MESSAGE = "only one element tensors can be converted to Python scalars"
 _new = object.__new__
@@ -793,10 +797,18 @@ def leaf_inplace_error(target: Tensor) -> RuntimeError:
     return RuntimeError(VIEW_OF_LEAF_MESSAGE if target._base is not None else LEAF_INPLACE_MESSAGE)
 
 
+def overlaps(data: np.ndarray) -> bool:
+    """True when several elements of `data` share memory (an expanded tensor)."""
+    return any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape))
+
+
 def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = None) -> Tensor:
     """Runs `op` with `target` as its first input and writes the result into `target`."""
     if GradMode.enabled and target._requires_grad and target._grad_fn is None:
         raise leaf_inplace_error(target)
+    data = target._data
+    if data.__class__ is _ndarray and not data.flags.writeable and overlaps(data):
+        raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
     if target._base is not None and GradMode.enabled:
         from .inplace import inplace_on_view
 
