@@ -25,7 +25,7 @@ from autodiff_cli.lang.limits import (
     checked_power,
 )
 from autodiff_cli.lang.runtime import UNBOUND
-from autodiff_cli.lang.scopes import CLASS_DICT_SLOT, Scope
+from autodiff_cli.lang.scopes import CLASS_DICT_SLOT, TOO_DEEP, Scope
 
 Fn = Callable[[list], Any]
 
@@ -100,11 +100,21 @@ def _truediv(left: Fn, right: Fn, where: Location) -> Fn:
     return truediv
 
 
+def _checked_add(left: Any, right: Any) -> Any:
+    check_concatenation(left, right)
+    return check_sequence_result(left + right)
+
+
 _BINARY_FACTORIES = {"+": _add, "-": _sub, "*": _mul, "/": _truediv}
+_NESTED_CHAIN_LIMIT = 64  # operators; a longer chain is evaluated in a loop
 _BINARY_OPERATORS = {
     "@": operator.matmul, "//": operator.floordiv, "%": checked_modulo, "**": checked_power,
     "^": checked_power, "&": operator.and_, "|": operator.or_, "<<": checked_lshift,
     ">>": operator.rshift,
+}  # fmt: skip
+_CHAIN_OPERATORS = {
+    **_BINARY_OPERATORS, "+": _checked_add, "-": operator.sub, "*": checked_multiply,
+    "/": operator.truediv,
 }  # fmt: skip
 AUGMENTED_OPERATORS = {
     "+=": operator.iadd, "-=": operator.isub, "*=": operator.imul, "@=": operator.imatmul,
@@ -156,7 +166,10 @@ class ExpressionCompiler:
         method = getattr(self, f"expr_{node.data}", None)
         if method is None:
             raise self.error(f"'{node.data}' cannot be used here", node)
-        return method(node)
+        try:
+            return method(node)
+        except RecursionError:  # the innermost level with room left reports it, located
+            raise self.error(TOO_DEEP, node) from None
 
     def constant_value(self, node: Tree | Token) -> tuple[bool, Any]:
         """(True, value) when `node` is a literal known at compile time."""
@@ -333,9 +346,14 @@ class ExpressionCompiler:
     # -- operators --------------------------------------------------------------------------
 
     def _binary_chain(self, node: Tree) -> Fn:
+        """`a + b - c ...` (one precedence level, left-associative; the parser gives it flat).
+        Short chains nest one closure per operator; long ones run as a loop, so that
+        `x + x + ...` with 100,000 terms needs no deep recursion."""
         children = node.children
-        result = self.expr(children[0])
         where = self.where(node)
+        if len(children) > 2 * _NESTED_CHAIN_LIMIT:
+            return self._long_chain(children, where)
+        result = self.expr(children[0])
         for index in range(1, len(children), 2):
             symbol = str(children[index])
             right = self.expr(children[index + 1])
@@ -345,6 +363,25 @@ class ExpressionCompiler:
             else:
                 result = _binary(_BINARY_OPERATORS[symbol], result, right, where)
         return result
+
+    def _long_chain(self, children: list, where: Location) -> Fn:
+        first = self.expr(children[0])
+        steps = tuple(
+            (_CHAIN_OPERATORS[str(children[index])], self.expr(children[index + 1]))
+            for index in range(1, len(children), 2)
+        )
+
+        def chain(f: list) -> Any:
+            try:
+                value = first(f)
+                for op, operand in steps:
+                    value = op(value, operand(f))
+                return value
+            except BaseException as error:
+                attach_location(error, where)
+                raise
+
+        return chain
 
     expr_arith_expr = expr_term = expr_shift_expr = expr_and_expr = expr_or_expr = _binary_chain
 

@@ -21,6 +21,9 @@ GLOBALS_SLOT, RETURN_SLOT, FIRST_VARIABLE_SLOT = 0, 1, 2
 CLASS_DICT_SLOT, CLASS_CELL_SLOT, CLASS_FIRST_FREE_SLOT = 2, 3, 4
 
 
+TOO_DEEP = "expression too deeply nested"
+
+
 class ScopeError(Exception):
     """A name-binding error Python reports at compile time (`nonlocal x` with no binding...)."""
 
@@ -102,13 +105,16 @@ class ScopeBuilder:
                 self._visit(child, scope)
 
     def _visit(self, node: Tree, scope: Scope) -> None:
-        handler = getattr(self, f"_visit_{node.data}", None)
-        if handler is not None:
-            handler(node, scope)
-        elif node.data in COMPREHENSION_NODES:
-            self._comprehension(node, scope)
-        else:
-            self._visit_children(node, scope)
+        try:
+            handler = getattr(self, f"_visit_{node.data}", None)
+            if handler is not None:
+                handler(node, scope)
+            elif node.data in COMPREHENSION_NODES:
+                self._comprehension(node, scope)
+            else:
+                self._visit_children(node, scope)
+        except RecursionError:  # the innermost level with room left reports it, located
+            raise ScopeError(TOO_DEEP, node) from None
 
     def _visit_var(self, node: Tree, scope: Scope) -> None:
         scope.used.add(str(node.children[0]))
