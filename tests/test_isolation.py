@@ -416,3 +416,70 @@ def test_in_process_fallback_still_runs_scripts(script):
         assert "in process" in done.stdout and "ZeroDivisionError" in (done.stdout + done.stderr)
     done = autodiff("grad", "x*x", "--at", "x=3", AUTODIFF_ISOLATION="0")
     assert done.returncode == 0 and "x.grad: tensor(6.)" in done.stdout
+
+
+# ---- the REPL: its namespace lives in a child -------------------------------------------------
+
+
+def test_repl_session_runs_in_a_child_and_completes_from_it(capsys: pytest.CaptureFixture):
+    from autodiff_cli.cli.repl import RemoteSession
+
+    session = RemoteSession()
+    try:
+        assert session.execute("weights = torch.ones(2, requires_grad=True)\n")
+        assert session.execute("import torch\nprint(torch.is_grad_enabled())\n")
+        assert session.complete("wei") == ("wei", ["weights"])
+        assert session.complete("weights.ba") == ("ba", ["backward"])
+        assert session.execute("torch.set_grad_enabled(False)\n")
+        assert not session.execute("print(undefined_name)\n")
+    finally:
+        session.close()
+    import autodiff_cli.engine as torch
+
+    assert torch.is_grad_enabled()  # the session's settings stayed in its process
+    captured = capsys.readouterr()
+    assert captured.out.startswith("True\n")
+    assert "NameError" in captured.err
+
+
+def _piped_repl() -> subprocess.Popen:
+    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    environment["PYTHONPATH"] = str(REPO)
+    return subprocess.Popen(
+        [sys.executable, "-m", "autodiff_cli", "repl"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
+
+
+def _interrupt_after(process: subprocess.Popen, statements: str, seconds: float) -> None:
+    process.stdin.write(statements)
+    process.stdin.flush()
+    time.sleep(seconds)
+    process.send_signal(signal.SIGINT)
+
+
+def test_repl_ctrl_c_stops_a_loop_and_the_session_goes_on():
+    process = _piped_repl()
+    _interrupt_after(process, "kept = 42\nwhile True:\n    pass\n\n", 3.0)
+    out, err = process.communicate("print(kept)\n", timeout=30)
+    assert "KeyboardInterrupt" in err and "Traceback" not in err
+    assert out == "42\n"
+
+
+def test_repl_ctrl_c_in_a_long_engine_call_restarts_the_session_within_a_second():
+    process = _piped_repl()
+    statements = "kept = 42\nimport torch\nb = torch.ones(7000, 7000) @ torch.ones(7000, 7000)\n"
+    _interrupt_after(process, statements, 3.0)
+    start = time.monotonic()
+    process.stdin.write("print('alive')\n")
+    process.stdin.flush()
+    out, err = process.communicate("print(kept)\n", timeout=30)
+    assert time.monotonic() - start < 5
+    assert "could not be interrupted within 1 second; its variables are lost" in err
+    assert "alive\n" in out and "42" not in out
+    assert "NameError: name 'kept' is not defined" in err
+    assert "Traceback" not in err

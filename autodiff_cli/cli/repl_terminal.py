@@ -8,7 +8,6 @@ On a dumb terminal (TERM=dumb: Emacs shells, test harnesses) lines are read one 
 
 from __future__ import annotations
 
-import keyword
 import os
 import re
 import sys
@@ -25,16 +24,18 @@ from prompt_toolkit.utils import is_dumb_terminal
 from pygments.lexers.python import PythonLexer
 
 from autodiff_cli import __version__
-from autodiff_cli.cli.repl import COMPOUND, PS1, PS2, StatementReader
-from autodiff_cli.cli.repl_commands import (
-    META_NAMES,
-    QuitRepl,
-    ReplState,
-    is_meta_command,
-    run_meta_command,
+from autodiff_cli.cli.repl import (
+    COMPOUND,
+    PS1,
+    PS2,
+    Session,
+    StatementReader,
+    candidates,
+    open_session,
+    run_chunk,
 )
+from autodiff_cli.cli.repl_commands import QuitRepl, ReplState, is_meta_command
 
-_DOTTED = re.compile(r"((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)?$")
 _DEDENTERS = re.compile(r"\s*(return|pass|break|continue|raise)\b")
 INDENT = "    "
 
@@ -55,68 +56,18 @@ def _history() -> Any:
     return FileHistory(str(path))
 
 
-def attribute_names(obj: Any) -> list[str]:
-    """Public attribute names of `obj`, found without calling anything on it: a module proxy's
-    own dictionary, an object's class (properties are listed, never evaluated)."""
-    from autodiff_cli.lang.sandbox import ModuleProxy, exposes_attributes
-
-    if isinstance(obj, ModuleProxy):
-        names = list(vars(obj)) + list(obj._proxy_lazy)  # lazy submodules too (nn, optim...)
-    elif exposes_attributes(obj):
-        names = [name for klass in type(obj).__mro__ for name in vars(klass)]
-        instance_dict = getattr(type(obj), "__dict__", {}).get("__dict__")
-        if instance_dict is not None and not isinstance(obj, type):
-            names += list(object.__getattribute__(obj, "__dict__"))
-    else:
-        names = []
-    return sorted({name for name in names if not name.startswith("_")})
-
-
 class ReplCompleter(Completer):
-    """Names in the session, builtins and keywords; `name.` gives attributes and methods."""
+    """Names in the session, builtins and keywords; `name.` gives attributes and methods. Asks
+    the session (a child process: this one holds no namespace), or reads a ReplState here."""
 
-    def __init__(self, state: ReplState) -> None:
-        self.state = state
+    def __init__(self, session: Any) -> None:
+        self.session = session
 
     def candidates(self, text: str) -> tuple[str, list[str]]:
         """(the word being completed, the names that may complete it)."""
-        if text.lstrip().startswith(":") and " " not in text.strip():
-            word = text.strip()[1:]
-            return word, [name for name in META_NAMES if name.startswith(word)]
-        match = _DOTTED.search(text)
-        prefix, word = match.group(1), match.group(2) or ""
-        if not prefix:
-            if not word:
-                return word, []
-            namespace = self.state.namespace
-            names = set(namespace) | set(namespace.builtins) | set(keyword.kwlist)
-        else:
-            obj = self._resolve(prefix.rstrip(".").split("."))
-            if obj is None:
-                return word, []
-            names = set(attribute_names(obj))
-        return word, sorted(n for n in names if n.startswith(word) and not n.startswith("_"))
-
-    def _resolve(self, parts: list[str]) -> Any:
-        """The object a dotted prefix names, looking through dictionaries only (no getattr on
-        objects: a property could run code, except to load a lazy submodule such as torch.nn);
-        attributes of non-modules are not followed."""
-        from autodiff_cli.lang.sandbox import ModuleProxy
-
-        namespace = self.state.namespace
-        if parts[0] not in namespace:
-            return None
-        obj = dict.__getitem__(namespace, parts[0])
-        for part in parts[1:]:
-            if not isinstance(obj, ModuleProxy):
-                return None
-            if part in vars(obj):
-                obj = vars(obj)[part]
-            elif part in obj._proxy_lazy:
-                obj = getattr(obj, part)  # loads a lazy submodule: an import, no script code
-            else:
-                return None
-        return obj
+        if isinstance(self.session, ReplState):
+            return candidates(self.session, text)
+        return self.session.complete(text)
 
     def get_completions(self, document: Any, complete_event: Any) -> Iterator[Completion]:
         word, names = self.candidates(document.text_before_cursor)
@@ -147,14 +98,14 @@ def is_finished(text: str, is_complete: Any) -> bool:
     return is_complete(text + "\n")
 
 
-def _key_bindings(state: ReplState) -> KeyBindings:
+def _key_bindings(session: Session) -> KeyBindings:
     bindings = KeyBindings()
 
     @bindings.add("enter")
     def _enter(event: Any) -> None:
         buffer = event.current_buffer
         text = buffer.text
-        if buffer.document.is_cursor_at_the_end and is_finished(text, state.session.is_complete):
+        if buffer.document.is_cursor_at_the_end and is_finished(text, session.is_complete):
             buffer.validate_and_handle()
         else:
             buffer.insert_text("\n" + next_indent(buffer.document.text_before_cursor))
@@ -166,13 +117,11 @@ def _key_bindings(state: ReplState) -> KeyBindings:
     return bindings
 
 
-def _run_input(state: ReplState, text: str) -> None:
+def _run_input(session: Session, text: str) -> None:
     """Run what was typed; Ctrl-C stops it and the session goes on."""
     try:
-        if is_meta_command(text):
-            run_meta_command(state, text)
-        elif text.strip():
-            state.execute(text.rstrip() + "\n")
+        if is_meta_command(text) or text.strip():
+            run_chunk(session, text if is_meta_command(text) else text.rstrip() + "\n")
     except KeyboardInterrupt:
         sys.stdout.flush()
         sys.stderr.write("KeyboardInterrupt\n")
@@ -190,15 +139,22 @@ def _banner() -> None:
 def run_terminal(*, debug: bool = False) -> int:
     from autodiff_cli.cli.terminal import wants_color
 
-    state = ReplState(debug=debug, styled=wants_color(sys.stdout))
-    _banner()
-    if is_dumb_terminal():
-        return _run_line_by_line(state)
+    session = open_session(debug=debug, styled=wants_color(sys.stdout))
+    try:
+        _banner()
+        if is_dumb_terminal():
+            return _run_line_by_line(session)
+        return _run_editor(session)
+    finally:
+        session.close()
+
+
+def _run_editor(session: Session) -> int:
     prompt = PromptSession(
         history=_history(),
-        completer=ReplCompleter(state),
-        lexer=PygmentsLexer(PythonLexer) if state.styled else None,
-        key_bindings=_key_bindings(state),
+        completer=ReplCompleter(session),
+        lexer=PygmentsLexer(PythonLexer) if session.styled else None,
+        key_bindings=_key_bindings(session),
         multiline=True,
         prompt_continuation=lambda width, line_number, wrap_count: PS2,
         complete_while_typing=False,
@@ -213,12 +169,12 @@ def run_terminal(*, debug: bool = False) -> int:
         except EOFError:
             return 0
         try:
-            _run_input(state, text)
+            _run_input(session, text)
         except QuitRepl:
             return 0
 
 
-def _run_line_by_line(state: ReplState) -> int:
+def _run_line_by_line(session: Session) -> int:
     """A dumb terminal: one line per prompt, `... ` while a statement is unfinished."""
     bindings = KeyBindings()
 
@@ -230,9 +186,9 @@ def _run_line_by_line(state: ReplState) -> int:
             event.current_buffer.delete()
 
     prompt = PromptSession(
-        history=_history(), completer=ReplCompleter(state), key_bindings=bindings
+        history=_history(), completer=ReplCompleter(session), key_bindings=bindings
     )
-    reader = StatementReader(state.session.is_complete)
+    reader = StatementReader(session.is_complete)
     while True:
         try:
             line = prompt.prompt(PS2 if reader.pending else PS1)
@@ -245,9 +201,9 @@ def _run_line_by_line(state: ReplState) -> int:
             return 0
         try:
             if not reader.pending and is_meta_command(line):
-                _run_input(state, line)
+                _run_input(session, line)
                 continue
             for chunk in reader.feed(line):
-                _run_input(state, chunk)
+                _run_input(session, chunk)
         except QuitRepl:
             return 0
