@@ -1137,3 +1137,44 @@ def test_isclose_and_broadcasting_helpers(T):
     (p * q).sum().backward()
     assert vals(x.grad).tolist() == [30.0, 30.0, 30.0] and vals(y.grad).tolist() == [[6.0], [6.0]]
     assert T.broadcast_tensors(x, x)[0] is x
+
+
+def test_backward_inputs_retain_the_grad_of_non_leaves(T):
+    x = leaf(T, [1.0, 2.0])
+    z = x * 3
+    loss = (z * z).sum()
+    loss.backward(inputs=[z], retain_graph=True)
+    first = z.grad
+    assert z.retains_grad and x.grad is None and vals(first).tolist() == [6.0, 12.0]
+    loss.backward(retain_graph=True)  # later passes keep filling it, out of place
+    assert z.grad is not first and vals(z.grad).tolist() == [12.0, 24.0]
+    with raises_exactly(RuntimeError, "`inputs` argument to `backward()` cannot be empty."):
+        loss.backward(inputs=[])
+    with raises_exactly(RuntimeError, "can't retain_grad on Tensor that has requires_grad=False"):
+        loss.backward(inputs=[T.ones(2)])
+
+
+def test_in_place_on_an_expanded_gradient_is_refused(T):
+    x = leaf(T, [1.0, 2.0])
+    y = x * 2
+    y.register_hook(lambda g: g.mul_(3))
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        y.sum().backward()
+
+
+def test_custom_function_returning_its_input_gives_a_new_tensor(T):
+    class Identity(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = leaf(T, [1.0, 2.0])
+    with T.no_grad():
+        y = Identity.apply(x)
+    assert y is not x and not y.requires_grad
+    plain = T.ones(2)
+    assert Identity.apply(plain) is not plain
