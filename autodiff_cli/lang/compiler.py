@@ -274,12 +274,14 @@ class Compiler(ExpressionCompiler):
             name, alias = item.children
             items.append((str(name), self.store_name(str(alias if alias is not None else name))))
 
+        getters = [(name, sandbox.make_getter(name), store) for name, store in items]
+
         def import_from(f: list) -> None:
             module = f[0].import_module(dotted)
-            for name, store in items:
+            for name, getter, store in getters:
                 if not sandbox.name_allowed(name) or not hasattr(module, name):
                     raise ImportError(f"cannot import name '{name}' from '{dotted}'")
-                store(f, getattr(module, name))
+                store(f, getter(module))  # the value checked as `module.name` would be
 
         return import_from
 
@@ -289,7 +291,7 @@ class Compiler(ExpressionCompiler):
         def import_star(f: list) -> None:
             module = f[0].import_module(dotted)
             for name, value in vars(module).items():
-                if not name.startswith("_"):
+                if not name.startswith("_") and sandbox.may_hold(value):
                     f[0][name] = value
 
         return import_star

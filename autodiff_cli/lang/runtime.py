@@ -228,7 +228,11 @@ def new_namespace(bare_torch: bool = False) -> Namespace:
     if bare_torch:
         torch = namespace.root_module("torch")
         for name, value in vars(torch).items():
-            if not name.startswith("_") and not isinstance(value, sandbox.ModuleProxy):
+            if (
+                not name.startswith("_")
+                and not isinstance(value, sandbox.ModuleProxy)
+                and sandbox.may_hold(value)
+            ):
                 namespace[name] = value
         namespace["torch"] = torch
         namespace["pi"] = math.pi

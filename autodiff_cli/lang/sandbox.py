@@ -118,6 +118,14 @@ def check_out(value: Any, obj: Any, name: str) -> Any:
     )
 
 
+def may_hold(value: Any) -> bool:
+    """Whether `check_out` lets a script have `value` as it is."""
+    try:
+        return check_out(value, None, "") is value
+    except AttributeError:
+        return False
+
+
 def _is_script_or_engine_function(function: types.FunctionType) -> bool:
     return bool(function.__dict__.get(SCRIPT_MARK)) or (function.__module__ or "").startswith(
         _TRUSTED_FUNCTION_MODULES
@@ -386,7 +394,32 @@ def _writable(obj: Any) -> bool:
         return bool(obj.__dict__.get(SCRIPT_MARK))
     if isinstance(obj, (types.MethodType, types.BuiltinMethodType, super, TypeStandIn)):
         return False
+    kind = type(obj)
+    if typeview.is_engine_class(kind) and not issubclass(kind, _writable_engine_classes()):
+        return False  # a device, dtype, Size...: values the engine hands to every tensor
     return id(obj) not in SHARED_IDS
+
+
+# Engine objects a script owns and may give attributes (`ctx.k = k`, `self.fc = ...`).
+_WRITABLE_ENGINE_CLASSES = (
+    ("autodiff_cli.engine.tensor", "Tensor"),
+    ("autodiff_cli.engine.nn.module", "Module"),
+    ("autodiff_cli.engine.optim.optimizer", "Optimizer"),
+    ("autodiff_cli.engine.optim.lr_scheduler", "LRScheduler"),
+    ("autodiff_cli.engine.utils.data", "Dataset"),
+    ("autodiff_cli.engine.utils.data", "Sampler"),
+    ("autodiff_cli.engine.utils.data", "DataLoader"),
+    ("autodiff_cli.engine.autograd.function", "FunctionCtx"),
+    ("autodiff_cli.engine.graph", "Node"),
+)
+_writable_classes: tuple[type, ...] | None = None
+
+
+def _writable_engine_classes() -> tuple[type, ...]:
+    global _writable_classes
+    if _writable_classes is None:
+        _writable_classes = typeview.resolve_classes(_WRITABLE_ENGINE_CLASSES)
+    return _writable_classes
 
 
 def check_setattr(obj: Any, name: str) -> None:

@@ -68,21 +68,26 @@ def class_is_known(cls: type) -> bool:
     return known
 
 
+def resolve_classes(names: tuple[tuple[str, str], ...]) -> tuple[type, ...]:
+    """The classes named `(module, name)` that exist in this engine (imported on first use)."""
+    import importlib
+
+    found = []
+    for module_name, name in names:
+        try:
+            value = getattr(importlib.import_module(module_name), name, None)
+        except ImportError:
+            continue
+        if isinstance(value, type):
+            found.append(value)
+    return tuple(found)
+
+
 def engine_bases() -> frozenset[type]:
     """The engine classes scripts may derive from (those that exist in this engine)."""
     global _engine_bases
     if _engine_bases is None:
-        import importlib
-
-        found = set()
-        for module_name, name in _ENGINE_BASES:
-            try:
-                value = getattr(importlib.import_module(module_name), name, None)
-            except ImportError:
-                continue
-            if isinstance(value, type):
-                found.add(value)
-        _engine_bases = frozenset(found)
+        _engine_bases = frozenset(resolve_classes(_ENGINE_BASES))
     return _engine_bases
 
 
