@@ -186,7 +186,7 @@ def refresh_views(base: Tensor, skip: Any = None) -> None:
             continue
         node = _new_node(AS_STRIDED, (edge,))
         node._params = {"positions": view_positions(view, base), "base_shape": base_shape}
-        view.set_history(node)
+        view._set_history(node)
 
 
 def after_inplace(target: Tensor) -> None:
@@ -230,7 +230,7 @@ def inplace_on_view(op: Any, target: Tensor, inputs: tuple, params: dict | None)
     node.positions = view_positions(target, base)
     node.base_shape = base._data.shape
     node._saved = (fn,)  # so that the backward pass releases `fn`'s saved values with this node
-    base.set_history(node)
+    base._set_history(node)
     refresh_views(base)
     return target
 

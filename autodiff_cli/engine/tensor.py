@@ -257,7 +257,7 @@ class Tensor:
 
     def retain_grad(self) -> None:
         """Keeps the gradient of this non-leaf in `.grad`. The request belongs to the tensor,
-        not to its current history: `set_history` moves it when an in-place op gives the tensor
+        not to its current history: `_set_history` moves it when an in-place op gives the tensor
         a new grad_fn, so `.grad` is always the gradient of the value the tensor now holds."""
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
@@ -266,7 +266,7 @@ class Tensor:
         self._retains_grad = True
         self._grad_fn.retain_output(self._output_nr, self)
 
-    def set_history(self, node: Node, output_nr: int = 0) -> None:
+    def _set_history(self, node: Node, output_nr: int = 0) -> None:
         """Makes `node` this tensor's grad_fn (after an in-place op, or a view's regenerated
         history); a retained gradient follows it, tensor hooks stay on the old node."""
         old = self._grad_fn
@@ -835,7 +835,7 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
     np.copyto(array, data)
     target._bump_version()
     if node is not None:
-        target.set_history(node)
+        target._set_history(node)
         if node._versions is not None and "result" in op.saves:
             i = op.saves.index("result")
             node._saved = node._saved[:i] + (array,) + node._saved[i + 1 :]

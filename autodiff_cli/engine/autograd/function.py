@@ -283,7 +283,7 @@ def _connect(node: BackwardCFunction, args: tuple, out: Any) -> Any:
             elif any(o is a for a in args):
                 o = _alias(o, as_view=True)
             if differentiable:
-                o.set_history(node, i)
+                o._set_history(node, i)
         results.append(o)
     return tuple(results) if isinstance(out, tuple) else results[0]
 
