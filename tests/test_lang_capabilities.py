@@ -104,7 +104,7 @@ print(type(net).__name__, len(list(net.parameters())), nn.Module.train(net) is n
 def test_reporter_runs_no_script_code_and_escapes_control_characters() -> None:
     source = """
 class Forged(Exception):
-    def __getattribute__(self, name):
+    def __getattr__(self, name):
         raise BaseException('reporter ran script code')
     def __str__(self):
         return chr(27) + '[2J' + chr(13)

@@ -1009,10 +1009,11 @@ class _Running:
 
 
 # Names a class body may not define: they would change what the sandbox sees of its objects
-# (`__class__` fakes isinstance for the engine) or be called by copying/pickling code.
+# (`__class__`, or a `__getattribute__` answering for it, fakes isinstance for the engine) or
+# be called by copying/pickling code.
 _RESERVED_CLASS_NAMES = frozenset(
-    "__class__ __dict__ __weakref__ __reduce__ __reduce_ex__ __getstate__ __setstate__ "
-    "__copy__ __deepcopy__ __mro_entries__ __autodiff_script__".split()
+    "__class__ __dict__ __weakref__ __getattribute__ __reduce__ __reduce_ex__ __getstate__ "
+    "__setstate__ __copy__ __deepcopy__ __mro_entries__ __autodiff_script__".split()
 )
 
 
