@@ -696,6 +696,7 @@ def _serve_forever(serve: Callable[[dict], dict], requests: int, replies: int) -
 
 LAZY_SUBMODULES = ("autograd", "backends", "cuda", "linalg", "nn", "optim", "utils")
 # words of a source that may reach numpy.random, which the engine imports on first use
+_NN_WORDS = ("nn", "softmax")  # torch.softmax and Tensor.softmax live in nn.functional
 _RANDOM_WORDS = (
     "rand",
     "seed",
@@ -751,9 +752,12 @@ def warm_up(sources: Iterable[str | bytes] | None = None, *, rendering: bool = F
         wanted, random = LAZY_SUBMODULES, True
     else:
         text = b"\n".join(s.encode(errors="replace") if isinstance(s, str) else s for s in sources)
-        wanted = tuple(
-            name for name in LAZY_SUBMODULES if name == "autograd" or name.encode() in text
-        )  # the commands themselves use autograd (jacobians, gradient probes)
+        words = {name: (name,) for name in LAZY_SUBMODULES} | {"nn": _NN_WORDS}
+        wanted = tuple(  # the commands themselves use autograd (jacobians, gradient probes)
+            name
+            for name in LAZY_SUBMODULES
+            if name == "autograd" or any(word.encode() in text for word in words[name])
+        )
         random = any(word.encode() in text for word in _RANDOM_WORDS)
     for name in wanted:
         getattr(engine, name)
@@ -763,7 +767,20 @@ def warm_up(sources: Iterable[str | bytes] | None = None, *, rendering: bool = F
         _warm_rich()
 
 
-_NOT_IN_CHILDREN = {"app", "commands", "repl_terminal", "__init__", "__main__"}
+# the commands themselves: each is imported by the parent that runs it, never first by a child
+_NOT_IN_CHILDREN = {
+    "__init__",
+    "__main__",
+    "app",
+    "commands",
+    "fast_path",
+    "grad_cmd",
+    "graph_cmd",
+    "isolation",
+    "repl",
+    "repl_terminal",
+    "run_cmd",
+}
 
 
 def _import_command_modules() -> None:
