@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 # Name of the attribute that carries a `Location` on an exception raised while a script runs.
 LOCATION_ATTRIBUTE = "_autodiff_location"
+# Name of the attribute that carries a `ReportHint` (a NameError's "Did you mean").
+HINT_ATTRIBUTE = "_autodiff_hint"
 
 
 class Source:
@@ -89,6 +93,9 @@ class ScriptError(Exception):
         location = _own_attributes(error).get(LOCATION_ATTRIBUTE) or fallback
         type_name = type(error).__name__
         message = safe_str(error)
+        hint = _own_attributes(error).get(HINT_ATTRIBUTE)
+        if type(hint) is ReportHint:
+            message += hint.text()
         if location is None:
             result = cls(type_name, message, "<script>", 0, 0)
         else:
@@ -106,6 +113,22 @@ def _own_attributes(error: BaseException) -> dict:
     """The exception's instance dictionary, read without running any code of its class (a
     script class may define properties, `__getattribute__` or `__setattr__`)."""
     return _EXCEPTION_DICT.__get__(error)
+
+
+class ReportHint:
+    """Text added to an error's report, worked out only when the error is reported (a script
+    that catches the error pays nothing, and its `str()` stays Python's)."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[], str]) -> None:
+        self._make = make
+
+    def text(self) -> str:
+        try:
+            return self._make()
+        except Exception:  # noqa: BLE001 - a hint never stands in the way of the report
+            return ""
 
 
 def attach_location(error: BaseException, location: Location) -> None:

@@ -26,6 +26,7 @@ from autodiff_cli.lang.limits import (
 )
 from autodiff_cli.lang.runtime import UNBOUND
 from autodiff_cli.lang.scopes import CLASS_DICT_SLOT, TOO_DEEP, Scope
+from autodiff_cli.lang.suggestions import attach_name_hint
 
 Fn = Callable[[list], Any]
 
@@ -229,7 +230,7 @@ class ExpressionCompiler:
                 return value
 
             return load_cell
-        load_global = self._load_global(name, where)
+        load_global = self._load_global(name, where, scope)
         if kind == "class":
             fallback = load_global
             if name in scope.free:
@@ -245,15 +246,16 @@ class ExpressionCompiler:
         return load_global
 
     @staticmethod
-    def _load_global(name: str, where: Location) -> Fn:
+    def _load_global(name: str, where: Location, scope: Scope) -> Fn:
         message = f"name '{name}' is not defined"
 
         def load_global(f: list) -> Any:
             try:
                 return f[0][name]
             except KeyError:
-                error = NameError(message)
+                error = NameError(message, name=name)
                 attach_location(error, where)
+                attach_name_hint(error, name, lambda: _visible_names(f, scope))
                 raise error from None
 
         return load_global
@@ -875,6 +877,19 @@ class _FreeView:
     @property
     def slots(self) -> dict[str, int]:
         return self.scope.slots
+
+
+def _visible_names(f: list, scope: Scope) -> list[str]:
+    """The names a NameError in `scope` may suggest, in Python's order: the function's bound
+    variables, then the globals, then the builtins."""
+    names = []
+    if scope.is_function:
+        for name, slot in scope.slots.items():
+            value = f[slot] if scope.kind_of(name) == "local" else getattr(f[slot], "v", UNBOUND)
+            if value is not UNBOUND:
+                names.append(name)
+    namespace = f[0]
+    return [*names, *namespace, *getattr(namespace, "builtins", ())]
 
 
 def _is_boolean(node: Any) -> bool:
