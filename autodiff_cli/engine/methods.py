@@ -9,7 +9,8 @@ import numpy as np
 
 from . import dtypes, limits, ops
 from .devices import check_device, is_device_arg
-from .tensor import Tensor, _norm_dim, _type_word, _wrap, broadcast_error, require_grad_new
+from .optable import defop
+from .tensor import Tensor, _norm_dim, _type_word, _wrap, apply_op, require_grad_new
 
 
 def to(self: Tensor, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
@@ -127,28 +128,11 @@ def equal(self: Tensor, other: Tensor) -> bool:
     return self._data.shape == other._data.shape and bool(np.all(self._data == other._data))
 
 
-def _closeness(
-    name: str, self: Tensor, other: Tensor, rtol: float, atol: float, equal_nan: bool
+def _isclose_forward(
+    a: np.ndarray, b: np.ndarray, rtol: float, atol: float, equal_nan: bool
 ) -> np.ndarray:
-    """`|self - other| <= atol + rtol * |other|` elementwise (equal values, infinities included,
-    are close; NaNs only with `equal_nan`), computed in the inputs' float dtype, integers and
-    bools in the default one; with PyTorch's checks: same dtype, broadcastable, tolerances >= 0."""
-    for position, (arg, value) in enumerate((("input", self), ("other", other)), 1):
-        if not isinstance(value, Tensor):
-            raise TypeError(
-                f"{name}(): argument '{arg}' (position {position}) must be Tensor, not "
-                f"{type(value).__name__}"
-            )
-    a, b = self._data, other._data
-    if a.dtype != b.dtype:
-        raise RuntimeError(f"{_type_word(a.dtype)} did not match {_type_word(b.dtype)}")
-    for what, value in (("rtol", rtol), ("atol", atol)):
-        if value < 0:
-            raise RuntimeError(f"{what} must be greater than or equal to zero, but got {value:g}")
-    try:
-        shape = np.broadcast_shapes(a.shape, b.shape)
-    except ValueError:
-        raise broadcast_error([a.shape, b.shape]) from None
+    """`|a - b| <= atol + rtol * |b|` elementwise (equal values, infinities included, are close;
+    NaNs only with `equal_nan`), in the inputs' float dtype, integers and bools in the default."""
     if a.dtype.kind != "f":
         a, b = a.astype(dtypes.get_default_dtype().np), b.astype(dtypes.get_default_dtype().np)
     kind = a.dtype.type
@@ -157,19 +141,43 @@ def _closeness(
         close = (a == b) | (np.isfinite(error) & (error <= kind(atol) + np.abs(kind(rtol) * b)))
     if equal_nan:
         close |= np.isnan(a) & np.isnan(b)
-    return np.broadcast_to(close, shape)
+    return close
+
+
+ISCLOSE = defop("isclose", None, _isclose_forward, promotes=False)
+
+
+def _closeness(
+    name: str, self: Tensor, other: Tensor, rtol: float, atol: float, equal_nan: bool
+) -> Tensor:
+    """`isclose` after PyTorch's checks: Tensors of the same dtype, tolerances >= 0."""
+    for position, (arg, value) in enumerate((("input", self), ("other", other)), 1):
+        if not isinstance(value, Tensor):
+            raise TypeError(
+                f"{name}(): argument '{arg}' (position {position}) must be Tensor, not "
+                f"{type(value).__name__}"
+            )
+    if self._data.dtype != other._data.dtype:
+        raise RuntimeError(
+            f"{_type_word(self._data.dtype)} did not match {_type_word(other._data.dtype)}"
+        )
+    for what, value in (("rtol", rtol), ("atol", atol)):
+        if value < 0:
+            raise RuntimeError(f"{what} must be greater than or equal to zero, but got {value:g}")
+    params = {"rtol": rtol, "atol": atol, "equal_nan": equal_nan}
+    return apply_op(ISCLOSE, (self, other), params)
 
 
 def isclose(
     self: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False
 ) -> Tensor:
-    return _wrap(_closeness("isclose", self, other, rtol, atol, equal_nan).copy())
+    return _closeness("isclose", self, other, rtol, atol, equal_nan)
 
 
 def allclose(
     self: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False
 ) -> bool:
-    return bool(_closeness("allclose", self, other, rtol, atol, equal_nan).all())
+    return bool(_closeness("allclose", self, other, rtol, atol, equal_nan)._data.all())
 
 
 def attach() -> None:
