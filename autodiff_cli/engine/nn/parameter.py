@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tensor import Tensor, _init
-
-FLOAT_ONLY_MESSAGE = "Only Tensors of floating point and complex dtype can require gradients"
+from ..tensor import FACTORY_FLOAT_ONLY_MESSAGE, Tensor, _init
 
 
 class Parameter(Tensor):
@@ -24,7 +22,7 @@ class Parameter(Tensor):
                 f"Parameter.__new__() argument 'data' must be Tensor, not {type(data).__name__}"
             )
         if requires_grad and array.dtype.kind != "f":
-            raise RuntimeError(FLOAT_ONLY_MESSAGE)
+            raise RuntimeError(FACTORY_FLOAT_ONLY_MESSAGE)
         _init(self, array, bool(requires_grad), None, 0)
         if data is not None:
             self._vbox = data._version_box()
