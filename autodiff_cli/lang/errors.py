@@ -93,6 +93,8 @@ class ScriptError(Exception):
         location = _own_attributes(error).get(LOCATION_ATTRIBUTE) or fallback
         type_name = type(error).__name__
         message = safe_str(error)
+        if not message and issubclass(type(error), MemoryError):
+            message = "out of memory (an allocation failed)"  # Python's own has no text
         hint = _own_attributes(error).get(HINT_ATTRIBUTE)
         if type(hint) is ReportHint:
             message += hint.text()
