@@ -48,7 +48,7 @@ EXCEPTION_ATTRIBUTES = frozenset("args value code name encoding reason start end
 
 _PADDING = frozenset({"ljust", "rjust", "center", "zfill"})
 CHECKED_NAMES = _PADDING | {"expandtabs", "replace", "join", "translate", "to_bytes", "format",
-                            "format_map"}  # fmt: skip
+                            "format_map", "extend"}  # fmt: skip
 
 
 def allowed_names(kind: type) -> frozenset[str] | None:
@@ -145,6 +145,18 @@ def _to_bytes(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
     return to_bytes
 
 
+def _extend(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
+    """`list.extend`, refused past the cap when the addition's size is known (`x.extend(x)`
+    doubles a list as `x += x` does)."""
+
+    def extend(iterable: Any) -> None:
+        if isinstance(iterable, (list, tuple, str, bytes, dict, set, frozenset, range)):
+            limits.check_length(len(self) + len(iterable), f"'{type(self).__name__}'")
+        return method(self, iterable)
+
+    return extend
+
+
 def _format(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
     def format(*args: Any, **kwargs: Any) -> str:  # noqa: A001
         return safe_format(str(self), args, kwargs)
@@ -162,7 +174,7 @@ def _format_map(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
 _CHECKERS: dict[str, Callable[[Callable[..., Any], Any], Callable[..., Any]]] = {
     **dict.fromkeys(_PADDING, _padding),
     "expandtabs": _expandtabs, "replace": _replace, "join": _join, "translate": _translate,
-    "to_bytes": _to_bytes, "format": _format, "format_map": _format_map,
+    "to_bytes": _to_bytes, "format": _format, "format_map": _format_map, "extend": _extend,
 }  # fmt: skip
 
 

@@ -73,6 +73,20 @@ def _script_format(value: Any, spec: str = "") -> str:
     return format(value, spec)
 
 
+def _script_sum(iterable: Any, /, start: Any = 0) -> Any:
+    """`sum`; with a list/tuple `start` (concatenating sequences) the total length is checked
+    before anything is joined."""
+    if not isinstance(start, (list, tuple)):
+        return sum(iterable, start)
+    items = list(iterable)
+    total = len(start)
+    for item in items:
+        if isinstance(item, (list, tuple)):
+            total += len(item)
+    limits.check_length(total, f"sum of '{type(start).__name__}'")
+    return sum(items, start)
+
+
 _NO_SENTINEL = object()
 
 
@@ -116,6 +130,7 @@ def make_builtins(namespace: Namespace) -> dict[str, Any]:
         hasattr=sandbox.safe_hasattr,
         super=sandbox.script_super,
         hash=nesting.checked_hash,
+        sum=_script_sum,
         map=nesting.ScriptMap,
         filter=nesting.ScriptFilter,
         zip=nesting.ScriptZip,
