@@ -167,3 +167,28 @@ def test_session_keeps_working_after_hostile_inputs() -> None:
         except ScriptError:
             pass
     assert session.execute("S('a').upper()") == "A"
+
+
+def test_a_finalizer_runs_only_while_its_own_script_runs() -> None:
+    out = io.StringIO()
+    first = """
+import torch
+class Cycle:
+    def __del__(self):
+        torch.set_grad_enabled(False)
+        print('finalizer of the first script')
+a = Cycle()
+a.me = a
+del a
+"""
+    run_source(first, "a.py", stdout=out)
+    run_source(
+        "import torch\nx = [[i] for i in range(100000)]\nprint(torch.is_grad_enabled())",
+        "b.py",
+        stdout=out,
+    )
+    assert out.getvalue() == "True\n"
+    session = Session(stdout=out)
+    session.execute("class B:\n    def __del__(self):\n        print('same session')\nb = B()")
+    session.execute("del b")
+    assert out.getvalue().endswith("same session\n")

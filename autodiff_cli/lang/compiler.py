@@ -538,7 +538,7 @@ class Compiler(ExpressionCompiler):
             _check_class_namespace(namespace)
             namespace[sandbox.SCRIPT_MARK] = True
             if "__del__" in namespace:
-                namespace["__del__"] = _quiet_finalizer(namespace["__del__"])
+                namespace["__del__"] = _quiet_finalizer(namespace["__del__"], f[0])
             if any(issubclass(base, int) for base in base_values):
                 for key, method in _CHECKED_INT_METHODS.items():
                     namespace.setdefault(key, method)
@@ -987,6 +987,7 @@ class Program:
         if limit < 20000:
             sys.setrecursionlimit(20000)
         _Running.depth += 1
+        _Running.namespaces.append(namespace)
         try:
             result = self.code(frame)
         except BaseException as error:
@@ -995,6 +996,7 @@ class Program:
             raise ScriptError.from_exception(error, None) from error
         finally:
             _Running.depth -= 1
+            _Running.namespaces.pop()
             CallDepth.depth = saved_depth
             sys.setrecursionlimit(limit)
             if outermost:
@@ -1003,9 +1005,11 @@ class Program:
 
 
 class _Running:
-    """How many `Program.run` calls are active (a script function may run inside another)."""
+    """How many `Program.run` calls are active (a script function may run inside another),
+    and the namespaces they run in, innermost last."""
 
     depth = 0
+    namespaces: list[dict] = []
 
 
 # Names a class body may not define: they would change what the sandbox sees of its objects
@@ -1039,10 +1043,15 @@ def _checked_int_rpow(self: int, other: Any, modulo: Any = None) -> Any:
 _CHECKED_INT_METHODS = {"__pow__": _checked_int_pow, "__rpow__": _checked_int_rpow}
 
 
-def _quiet_finalizer(finalizer: Callable[[Any], Any]) -> Callable[[Any], None]:
-    """A script's `__del__` runs at unpredictable times: its errors are ignored, not printed."""
+def _quiet_finalizer(finalizer: Callable[[Any], Any], owner: dict) -> Callable[[Any], None]:
+    """A script's `__del__` runs at unpredictable times: its errors are ignored, not printed,
+    and it runs only while its own script runs (not after it ended, nor during the next script
+    of a batch, where it could change that script's grad mode or default dtype)."""
 
     def __del__(self: Any) -> None:  # noqa: N807
+        running = _Running.namespaces
+        if not running or running[-1] is not owner:
+            return
         try:
             finalizer(self)
         except BaseException:  # noqa: BLE001, S110 - nothing can report it
