@@ -148,6 +148,13 @@ def _refuser(name: str) -> Reader:
     return refuse
 
 
+def _numpy_refuser(obj: Any) -> Any:
+    raise AttributeError(
+        f"'{_shown_type(obj)}.numpy()' is not available in scripts (numpy arrays are outside "
+        "the sandbox): use .tolist() or .item()"
+    )
+
+
 def _first_foreign_base(kind: type) -> type:
     """The first class in `kind`'s MRO that the script did not define (`object` at worst)."""
     for klass in kind.__mro__:
@@ -195,7 +202,7 @@ def _reader_for(kind: type, name: str) -> Reader:
         return _refuser(name)
     base = _first_foreign_base(kind)
     if typeview.is_engine_class(base):
-        return _refuser(name) if name in _REFUSED_ENGINE_NAMES else _PLAIN
+        return _numpy_refuser if name in _REFUSED_ENGINE_NAMES else _PLAIN
     if base is object:
         return _PLAIN
     inherited = _builtin_reader(base, name) or _refuser(name)
