@@ -87,6 +87,7 @@ def _script_sum(iterable: Any, /, start: Any = 0) -> Any:
     return sum(items, start)
 
 
+_script_sum.__qualname__ = _script_sum.__name__ = "sum"  # its errors name it as Python does
 _NO_SENTINEL = object()
 
 

@@ -25,10 +25,21 @@ from typing import Any
 
 from autodiff_cli.lang import builtin_methods as builtin
 from autodiff_cli.lang import typeview
-from autodiff_cli.lang.builtin_methods import safe_format  # noqa: F401 - re-exported
 from autodiff_cli.lang.typeview import ENGINE_PREFIX, SCRIPT_MARK, TypeStandIn
 
-__all__ = ["ENGINE_PREFIX", "SCRIPT_MARK", "ModuleProxy", "check_setattr", "make_getter"]
+__all__ = [
+    "ENGINE_PREFIX",
+    "SCRIPT_MARK",
+    "ModuleProxy",
+    "check_out",
+    "check_setattr",
+    "exposes_attributes",
+    "make_getter",
+    "may_hold",
+    "name_allowed",
+    "safe_hasattr",
+    "script_super",
+]
 
 # ids of engine objects every script shares (dtypes...): scripts must not set their attributes
 SHARED_IDS: set[int] = set()
