@@ -10,7 +10,6 @@ loop; reductions build the tree with `tree_builder` callbacks. Syntax errors are
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -151,7 +150,3 @@ class ScriptParser:
             if size:
                 del stack[-size:]
             stack.append(states[stack[-1]][origin])
-
-    def tokens(self, text: str) -> Iterator[Any]:
-        """The tokens of `text` after the post-lexer (for tests and tools)."""
-        return self._postlex.process(self._lexer.lex(text))

@@ -93,10 +93,6 @@ def _failure(error: Exception, source: Source, text: str) -> ParseFailure:
         return _unexpected_character(error, source, text)
     if isinstance(error, UnexpectedToken):
         return _unexpected_token(error, source)
-    if isinstance(error, RecursionError):
-        return ParseFailure(
-            _error(source, "SyntaxError", "too many nested parentheses", 1, 1), at_end=False
-        )
     raise error
 
 
