@@ -238,13 +238,22 @@ def _body(path: Path) -> str:
     return path.read_text(encoding="utf-8", errors="replace")
 
 
+def _limit_options(path: Path) -> list[str]:
+    """The attack's --max-memory and --max-output options (every command takes them)."""
+    args = (header(path, "args") or "").split()
+    options = []
+    for name, value in zip(args, args[1:] + [""]):
+        if name in ("--max-memory", "--max-output"):
+            options += [name, value]
+    return options
+
+
 def _modes(path: Path) -> dict[str, tuple[list[str], str]]:
-    limits = [arg for arg in (header(path, "args") or "").split() if arg.startswith("--max-")]
-    memory = [arg for arg in limits if arg.startswith("--max-memory")]
+    limits = _limit_options(path)
     return {
-        "grad": (["grad", "-", "--at", "x=1", "--timeout", "20", *memory], _body(path) + "\nx\n"),
-        "graph": (["graph", "--file", str(path), "--var", "y", "--timeout", "20", *memory], ""),
-        "repl": (["repl"], _body(path)),
+        "grad": (["grad", "-", "--at", "x=1", "--timeout", "20", *limits], _body(path) + "\nx\n"),
+        "graph": (["graph", "--file", str(path), "--var", "y", "--timeout", "20", *limits], ""),
+        "repl": (["repl", *limits], _body(path)),
     }
 
 

@@ -239,6 +239,7 @@ def grad(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     timeout: TimeoutOption = None,
     max_memory: MaxMemoryOption = None,
+    max_output: MaxOutputOption = None,
     plain: PlainOption = False,
     debug: DebugOption = False,
 ) -> None:
@@ -267,6 +268,7 @@ def grad(
         debug=debug,
         timeout=timeout,
         max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
+        max_output=max_output,  # type: ignore[arg-type]
     )
     raise typer.Exit(status)
 
@@ -302,6 +304,7 @@ def graph(
     ] = False,
     timeout: TimeoutOption = None,
     max_memory: MaxMemoryOption = None,
+    max_output: MaxOutputOption = None,
     plain: PlainOption = False,
     debug: DebugOption = False,
 ) -> None:
@@ -320,14 +323,22 @@ def graph(
         backward=backward,
         timeout=timeout,
         max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
+        max_output=max_output,  # type: ignore[arg-type]
     )
     raise typer.Exit(run_graph(request, debug=debug))
 
 
 @app.command()
-def repl(plain: PlainOption = False, debug: DebugOption = False) -> None:
+def repl(
+    max_memory: MaxMemoryOption = None,
+    max_output: MaxOutputOption = None,
+    plain: PlainOption = False,
+    debug: DebugOption = False,
+) -> None:
     """Start the REPL (also what `autodiff` alone does)."""
+    from autodiff_cli.cli.isolation import Limits
     from autodiff_cli.cli.repl import run_repl
 
     plain_output(plain)
-    raise typer.Exit(run_repl(debug=debug))
+    limits = Limits.of(max_memory, max_output, None)  # type: ignore[arg-type]  # bytes
+    raise typer.Exit(run_repl(debug=debug, limits=limits))

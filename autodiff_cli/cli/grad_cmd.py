@@ -256,6 +256,7 @@ def run_grad(
     debug: bool = False,
     timeout: float | None = None,
     max_memory: int | None = None,
+    max_output: int | None = None,
 ) -> int:
     """The `grad` command: 0 on success, 1 when the expression fails, 2 on a usage error.
 
@@ -286,7 +287,8 @@ def run_grad(
         import autodiff_cli.cli.explain  # noqa: F401
     if options.check:
         import autodiff_cli.cli.fdcheck  # noqa: F401
-    return run_isolated_command("grad", "expression", work, Limits.of(max_memory, None, timeout))
+    limits = Limits.of(max_memory, max_output, timeout)
+    return run_isolated_command("grad", "expression", work, limits)
 
 
 def _styled() -> bool:

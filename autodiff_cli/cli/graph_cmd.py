@@ -22,6 +22,7 @@ class GraphRequest:
     backward: bool = False
     timeout: float | None = None
     max_memory: int | None = None  # bytes; None: the default (2 GiB)
+    max_output: int | None = None  # bytes; None: the default (64 MiB)
     script: Any = None  # run_cmd.Script of --file, read before the sandboxed child starts
 
 
@@ -152,7 +153,7 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
 
     sources = None if request.file is not None else [request.expression or "", *request.at]
     warm_up(sources, rendering=wants_color(sys.stdout))
-    limits = Limits.of(request.max_memory, None, request.timeout)
+    limits = Limits.of(request.max_memory, request.max_output, request.timeout)
     subject = "script" if request.file else "expression"
     picture = request.fmt in ("svg", "png")
     if not picture and request.output is None:

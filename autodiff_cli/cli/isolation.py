@@ -767,20 +767,8 @@ def warm_up(sources: Iterable[str | bytes] | None = None, *, rendering: bool = F
         _warm_rich()
 
 
-# the commands themselves: each is imported by the parent that runs it, never first by a child
-_NOT_IN_CHILDREN = {
-    "__init__",
-    "__main__",
-    "app",
-    "commands",
-    "fast_path",
-    "grad_cmd",
-    "graph_cmd",
-    "isolation",
-    "repl",
-    "repl_terminal",
-    "run_cmd",
-}
+# the entry points (Typer, prompt_toolkit): never imported by a child
+_NOT_IN_CHILDREN = {"__init__", "__main__", "app", "commands", "fast_path", "repl_terminal"}
 
 
 def _import_command_modules() -> None:

@@ -151,7 +151,7 @@ def _resolve(state: ReplState, parts: list[str]) -> Any:
 class LocalSession:
     """The session in this process (no fork: the language's limits alone)."""
 
-    def __init__(self, *, debug: bool = False, styled: bool = False) -> None:
+    def __init__(self, *, debug: bool = False, styled: bool = False, limits: Any = None) -> None:
         self.state = ReplState(debug=debug, styled=styled)
         self.styled = styled
 
@@ -177,14 +177,14 @@ class RemoteSession:
     reads the input, parses it only to know when a statement is complete, reads and writes the
     files of :load and :save, and starts a fresh child when one is lost."""
 
-    def __init__(self, *, debug: bool = False, styled: bool = False) -> None:
+    def __init__(self, *, debug: bool = False, styled: bool = False, limits: Any = None) -> None:
         from autodiff_cli.cli.isolation import Limits, warm_up
         from autodiff_cli.lang import Session
 
         warm_up(rendering=styled)
         self.debug, self.styled = debug, styled
         self._parser = Session()  # parses input; never runs any
-        self.limits = Limits()
+        self.limits = limits or Limits()
         self._child = self._start()
 
     def _start(self) -> Any:
@@ -312,12 +312,13 @@ def _run_loaded(state: ReplState, name: str, source: str) -> bool:
 Session = LocalSession | RemoteSession
 
 
-def open_session(*, debug: bool = False, styled: bool = False) -> Session:
-    """The REPL's session: in a locked-down child where processes can be forked."""
+def open_session(*, debug: bool = False, styled: bool = False, limits: Any = None) -> Session:
+    """The REPL's session: in a locked-down child (with `isolation.Limits`) where processes
+    can be forked."""
     from autodiff_cli.cli.isolation import isolation_available
 
     kind = RemoteSession if isolation_available() else LocalSession
-    return kind(debug=debug, styled=styled)
+    return kind(debug=debug, styled=styled, limits=limits)
 
 
 def run_chunk(session: Session, chunk: str) -> bool:
@@ -327,9 +328,9 @@ def run_chunk(session: Session, chunk: str) -> bool:
     return session.execute(chunk)
 
 
-def run_piped(lines: Iterable[str], *, debug: bool = False) -> int:
+def run_piped(lines: Iterable[str], *, debug: bool = False, limits: Any = None) -> int:
     """Statements read from a non-terminal: no prompts; exit status 1 if any statement failed."""
-    session = open_session(debug=debug)
+    session = open_session(debug=debug, limits=limits)
     reader = StatementReader(session.is_complete)
     ok = True
     try:
@@ -348,15 +349,17 @@ def run_piped(lines: Iterable[str], *, debug: bool = False) -> int:
     return 0 if ok else 1
 
 
-def run_repl(*, debug: bool = False) -> int:
+def run_repl(*, debug: bool = False, limits: Any = None) -> int:
+    """`autodiff repl`: a terminal session, or statements piped in. `limits`: the session
+    child's `isolation.Limits` (memory, output per statement)."""
     if sys.stdin is None:  # started with standard input closed
-        return run_piped([], debug=debug)
+        return run_piped([], debug=debug, limits=limits)
     if sys.stdin.isatty() and sys.stdout.isatty():
         from autodiff_cli.cli.repl_terminal import run_terminal
 
-        return run_terminal(debug=debug)
+        return run_terminal(debug=debug, limits=limits)
     try:
-        return run_piped(sys.stdin, debug=debug)
+        return run_piped(sys.stdin, debug=debug, limits=limits)
     except KeyboardInterrupt:
         from autodiff_cli.cli.diagnostics import exit_on_interrupt
 

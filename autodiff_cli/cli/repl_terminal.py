@@ -136,10 +136,10 @@ def _banner() -> None:
     sys.stdout.flush()
 
 
-def run_terminal(*, debug: bool = False) -> int:
+def run_terminal(*, debug: bool = False, limits: Any = None) -> int:
     from autodiff_cli.cli.terminal import wants_color
 
-    session = open_session(debug=debug, styled=wants_color(sys.stdout))
+    session = open_session(debug=debug, styled=wants_color(sys.stdout), limits=limits)
     try:
         _banner()
         if is_dumb_terminal():
