@@ -416,6 +416,31 @@ def test_in_process_fallback_still_runs_scripts(script):
         assert "in process" in done.stdout and "ZeroDivisionError" in (done.stdout + done.stderr)
     done = autodiff("grad", "x*x", "--at", "x=3", AUTODIFF_ISOLATION="0")
     assert done.returncode == 0 and "x.grad: tensor(6.)" in done.stdout
+    done = autodiff("repl", stdin="y = 21\ny * 2\n", AUTODIFF_ISOLATION="0")
+    assert (done.returncode, done.stdout) == (0, "42\n")
+
+
+def test_a_timeout_while_parsing_is_a_clean_error(tmp_path: Path):
+    path = tmp_path / "long.py"
+    path.write_text("x = [" + "(1 + 2) * 3, " * 60_000 + "]\n")  # ~800 KB to parse
+    done = autodiff("run", "--timeout", "0.05", str(path))
+    assert done.returncode == 1
+    assert "stopped after 0.05 seconds (--timeout 0.05)" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_grad_and_graph_report_a_killed_child(script):
+    done = autodiff(
+        "grad", "s = 'x' * 10**6\nwhile True:\n    print(s)\nx", "--at", "x=1", "--max-output", "1M"
+    )
+    assert done.returncode == 1
+    assert done.stderr.endswith(
+        "autodiff grad: error: the expression was stopped: its output passed 1 MiB (--max-output)\n"
+    )
+    slow = script("slow.py", "import torch\na = torch.ones(4000, 4000)\nb = a @ a @ a @ a\ny = b\n")
+    done = autodiff("graph", "--file", slow, "--var", "y", "--timeout", "0.5")
+    assert done.returncode == 1
+    assert "stopped after 0.5 seconds (--timeout 0.5)" in done.stderr
 
 
 # ---- the REPL: its namespace lives in a child -------------------------------------------------
