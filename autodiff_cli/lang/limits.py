@@ -99,7 +99,12 @@ def repeat_count(value: Any) -> int | None:
 
 
 def checked_power(base: Any, exponent: Any) -> Any:
-    b, e = exact_int(base), exact_int(exponent)
+    if type(base) is float or type(exponent) is float:  # no integer growth: the common case
+        return base**exponent
+    if type(base) is int and type(exponent) is int:
+        b, e = base, exponent
+    else:
+        b, e = exact_int(base), exact_int(exponent)
     if b is not None and e is not None and e > 0 and abs(b) > 1:
         check_int_bits(e * (b.bit_length() - 1))
     return base**exponent
@@ -111,6 +116,8 @@ PLAIN_MULTIPLICANDS = {float, complex, bool}
 
 
 def _learn_plain(kind: type) -> None:
+    if kind in PLAIN_MULTIPLICANDS:
+        return
     if kind.__module__ != "__main__" and not issubclass(kind, (*_SEQUENCES, int)):
         PLAIN_MULTIPLICANDS.add(kind)
 
@@ -121,6 +128,9 @@ def _repeat(sequence: Any, other: Any, sequence_first: bool) -> Any:
     As in Python, a non-builtin multiplier's own `__rmul__`/`__mul__` goes first (a tensor);
     then its `__index__` is read once and the sequence is repeated by that int."""
     kind = type(other)
+    if kind is int:
+        check_length(len(sequence) * other, f"'{type(sequence).__name__}' repetition")
+        return sequence * other
     special = getattr(kind, "__rmul__" if sequence_first else "__mul__", None)
     if special is not None and kind.__module__ != "builtins":
         result = special(other, sequence)
@@ -143,6 +153,14 @@ _BUILTIN_MUL = {kind.__mul__ for kind in _SEQUENCES}
 
 def checked_multiply(left: Any, right: Any) -> Any:
     """`left * right`, refusing enormous repetitions and integer products."""
+    if type(left) is int and type(right) is int:  # the common case, first
+        if left.bit_length() + right.bit_length() > MAX_INT_BITS:
+            check_int_bits(left.bit_length() + right.bit_length())
+        return left * right
+    if type(left) in _SEQUENCE_TYPES:
+        return _repeat(left, right, sequence_first=True)
+    if type(right) in _SEQUENCE_TYPES and type(left) is int:
+        return _repeat(right, left, sequence_first=False)
     _learn_plain(type(left))
     _learn_plain(type(right))
     if _plain_sequence(left):
@@ -183,7 +201,10 @@ def checked_inplace_lshift(left: Any, right: Any) -> Any:
 
 
 def checked_lshift(left: Any, right: Any) -> Any:
-    a, b = exact_int(left), exact_int(right)
+    if type(left) is int and type(right) is int:
+        a, b = left, right
+    else:
+        a, b = exact_int(left), exact_int(right)
     if a is not None and b is not None and a and b > 0:
         check_int_bits(a.bit_length() + b)
     return left << right
