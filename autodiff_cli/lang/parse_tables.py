@@ -19,7 +19,7 @@ from autodiff_cli.lang.lexer import ScriptLexer, UnexpectedCharacter
 from autodiff_cli.lang.tree_builder import RulePlan, make_callback
 
 TABLES_FILE = Path(__file__).resolve().parent / "parse_tables.json"
-TABLE_FORMAT = 1  # the layout `table_builder` writes
+TABLE_FORMAT = 1  # the layout `table_builder` writes: bump it when that changes
 
 __all__ = ["ScriptParser", "UnexpectedCharacter", "UnexpectedToken", "load_tables"]
 

@@ -16,11 +16,9 @@ from __future__ import annotations
 import json
 import sys
 import zlib
-from pathlib import Path
 from typing import Any
 
-TABLE_FORMAT = 1  # bump when the layout of the file changes
-TABLES_PATH = Path(__file__).resolve().parent / "parse_tables.json"
+from autodiff_cli.lang.parse_tables import TABLE_FORMAT, TABLES_FILE
 
 
 def grammar_checksum(grammar_text: str) -> int:
@@ -177,8 +175,8 @@ def generate() -> str:
 
 
 def main() -> int:
-    TABLES_PATH.write_text(generate(), encoding="utf-8")
-    print(f"wrote {TABLES_PATH}")
+    TABLES_FILE.write_text(generate(), encoding="utf-8")
+    print(f"wrote {TABLES_FILE}")
     return 0
 
 
