@@ -65,22 +65,24 @@ def checked_method(owner: type, name: str, self: Any) -> Callable[..., Any]:
     return _CHECKERS[name](getattr(owner, name), self)
 
 
+_MISSING = object()
+
+
 def checked_unbound(owner: type, name: str) -> Callable[..., Any]:
     """`owner.name` called as `owner.name(self, ...)`, with the checks of the bound method."""
 
     def unbound(self: Any = _MISSING, *args: Any, **kwargs: Any) -> Any:
-        if self is _MISSING or not isinstance(self, owner):
-            shown = "nothing" if self is _MISSING else f"a '{type(self).__name__}' object"
+        if self is _MISSING:
+            raise TypeError(f"unbound method {owner.__name__}.{name}() needs an argument")
+        if not issubclass(type(self), owner):
             raise TypeError(
-                f"descriptor '{name}' for '{owner.__name__}' objects doesn't apply to {shown}"
+                f"descriptor '{name}' for '{owner.__name__}' objects doesn't apply to a "
+                f"'{type(self).__name__}' object"
             )
         return checked_method(owner, name, self)(*args, **kwargs)
 
     unbound.__name__ = unbound.__qualname__ = name
     return unbound
-
-
-_MISSING = object()
 
 
 def _padding(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
