@@ -346,10 +346,12 @@ def _engine_unbound(owner: type, name: str, function: Callable[..., Any]) -> Cal
     if wrapper is None:
 
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            if not args or not issubclass(type(args[0]), owner):
-                given = f"a '{_shown_type(args[0])}' object" if args else "nothing"
+            if not args:
+                raise TypeError(f"unbound method {owner.__name__}.{name}() needs an argument")
+            if not issubclass(type(args[0]), owner):
                 raise TypeError(
-                    f"descriptor '{name}' for '{owner.__name__}' objects doesn't apply to {given}"
+                    f"descriptor '{name}' for '{owner.__name__}' objects doesn't apply to a "
+                    f"'{_shown_type(args[0])}' object"
                 )
             return function(*args, **kwargs)
 
