@@ -35,7 +35,6 @@ MODES = ("exec", "eval", "single")
 def compile_source(source: str | bytes, filename: str = "<script>", mode: str = "exec") -> Program:
     """Parse and compile a script. `mode`: "exec" (statements), "eval" (one expression) or
     "single" (statements; `run` returns the value of a trailing expression statement)."""
-    import autodiff_cli.lang.lark_loader  # noqa: F401  (before anything imports Lark)
     from autodiff_cli.lang.compiler import compile_tree
     from autodiff_cli.lang.errors import Source
     from autodiff_cli.lang.parser import ParseFailure, decode_source, parse

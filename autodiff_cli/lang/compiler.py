@@ -10,8 +10,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from lark.tree import Tree
-
 from autodiff_cli.lang import limits, nesting, sandbox, typeview
 from autodiff_cli.lang.errors import (
     CompileError,
@@ -35,6 +33,7 @@ from autodiff_cli.lang.scopes import (
     ScopeError,
     parse_signature,
 )
+from autodiff_cli.lang.syntax_tree import Tree
 
 BREAK, CONTINUE, RETURN = "break", "continue", "return"
 Stmt = Callable[[list], Any]

@@ -11,9 +11,6 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from lark.lexer import Token
-from lark.tree import Tree
-
 from autodiff_cli.lang import fstrings, limits, sandbox
 from autodiff_cli.lang.errors import CompileError, Location, Source, attach_location
 from autodiff_cli.lang.limits import (
@@ -27,6 +24,7 @@ from autodiff_cli.lang.limits import (
 from autodiff_cli.lang.runtime import UNBOUND
 from autodiff_cli.lang.scopes import CLASS_DICT_SLOT, TOO_DEEP, Scope
 from autodiff_cli.lang.suggestions import attach_name_hint
+from autodiff_cli.lang.syntax_tree import Token, Tree
 
 Fn = Callable[[list], Any]
 

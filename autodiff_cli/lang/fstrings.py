@@ -208,8 +208,7 @@ def prepare_fstring(token: Any, source: Any) -> list[str | Field]:
 
 def _relocate(node: Any, where: Any) -> None:
     """Give a field's nodes the location of the field in the script."""
-    from lark.lexer import Token
-    from lark.tree import Tree
+    from autodiff_cli.lang.syntax_tree import Token, Tree
 
     if isinstance(node, Tree):
         node.meta.line, node.meta.column = where.line, where.column

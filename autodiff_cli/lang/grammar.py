@@ -7,6 +7,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from autodiff_cli.lang.syntax_tree import Token
+
 GRAMMAR_NAME = "autodiff.lark"
 START_SYMBOLS = ["file_input", "eval_input"]
 MAX_BRACKET_DEPTH = 200  # as CPython: "too many nested parentheses"
@@ -67,8 +69,6 @@ class ScriptIndenter:
     always_accept = (NL_type,)
 
     def __init__(self) -> None:
-        from lark.lexer import Token
-
         self._token = Token
         self.indent_level = [0]
 
@@ -146,8 +146,8 @@ def get_parser() -> Any:
     """The shared parser, from the tables shipped with the package (built once per process).
 
     In a checkout whose grammar file was edited since the tables were generated, the tables are
-    rebuilt in memory (slow; run `python -m autodiff_cli.lang.table_builder` to update them)."""
-    import autodiff_cli.lang.lark_loader  # noqa: F401
+    rebuilt in memory with Lark (slow; `python -m autodiff_cli.lang.table_builder` updates the
+    file)."""
     from autodiff_cli.lang import parse_tables
 
     tables = parse_tables.load_tables()
@@ -156,7 +156,14 @@ def get_parser() -> Any:
         from autodiff_cli.lang import table_builder
 
         if table_builder.grammar_checksum(text) != tables["grammar_crc32"]:
-            tables = table_builder.build_table_data(text, START_SYMBOLS)
+            try:
+                tables = table_builder.build_table_data(text, START_SYMBOLS)
+            except ImportError as error:
+                raise RuntimeError(
+                    f"{grammar_path()} differs from the shipped parse tables and Lark is not "
+                    "installed to rebuild them (pip install lark; then run "
+                    "python -m autodiff_cli.lang.table_builder)"
+                ) from error
     return parse_tables.ScriptParser(tables, ScriptIndenter())
 
 

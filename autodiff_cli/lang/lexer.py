@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from lark.lexer import Token
+from autodiff_cli.lang.syntax_tree import Token
 
 _new_str = str.__new__
 

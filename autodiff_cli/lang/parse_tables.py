@@ -13,9 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lark.lexer import Token
-
 from autodiff_cli.lang.lexer import ScriptLexer, UnexpectedCharacter
+from autodiff_cli.lang.syntax_tree import Token
 from autodiff_cli.lang.tree_builder import RulePlan, make_callback
 
 TABLES_FILE = Path(__file__).resolve().parent / "parse_tables.json"

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from lark.lexer import Token
-from lark.tree import Tree
+from autodiff_cli.lang.syntax_tree import Token, Tree
 
 FUNCTION_NODES = {"funcdef", "lambdef", "lambdef_nocond"}
 COMPREHENSION_NODES = {"listcomp", "setcomp", "dictcomp", "genexpr", "genexpr_argument"}

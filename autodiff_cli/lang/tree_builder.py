@@ -16,38 +16,7 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
-from lark.lexer import Token
-from lark.tree import Meta, Tree
-
-
-class Node(Tree):
-    """A parse tree node whose `meta` (line, column) is made on demand."""
-
-    def __init__(
-        self,
-        data: str,
-        children: list,
-        meta: Meta | tuple | None = None,
-        line: int | None = None,
-        column: int | None = None,
-    ) -> None:
-        self.data = data
-        self.children = children
-        self._meta = meta  # None: starts at (line, column); a tuple: its own start, frozen
-        self.line = line
-        self.column = column
-
-    @property
-    def meta(self) -> Meta:
-        meta = self._meta
-        if type(meta) is Meta:
-            return meta
-        line, column = meta if meta is not None else (self.line, self.column)
-        meta = Meta()
-        if line is not None:
-            meta.line, meta.column, meta.empty = line, column, False
-        self._meta = meta
-        return meta
+from autodiff_cli.lang.syntax_tree import Token, Tree
 
 
 class RulePlan:
@@ -110,8 +79,8 @@ def _regrouper(levels: tuple, keep_operators: bool) -> Callable[[list], Any]:
         if not start:
             return group(items, level + 1)
         children.append(group(items[start:], level + 1))
-        first = children[0]  # a node's position is its first operand's (a Node or a Token)
-        return Node(name, children, None, first.line, first.column)
+        first = children[0]  # a node's position is its first operand's (a Tree or a Token)
+        return Tree(name, children, None, first.line, first.column)
 
     return lambda items: group(items, 0)
 
@@ -133,7 +102,7 @@ def make_callback(plan: RulePlan) -> Callable[[list], Any]:
     def build(children: list) -> Any:
         line = column = None
         for child in children:
-            if type(child) is Node:
+            if type(child) is Tree:
                 line = child.line
                 if line is None:
                     continue
@@ -160,13 +129,13 @@ def make_callback(plan: RulePlan) -> Callable[[list], Any]:
             kept = children
         if expand1 and len(kept) == 1:
             child = kept[0]
-            if type(child) is Node and line is not None:
+            if type(child) is Tree and line is not None:
                 if child._meta is None and child.line is not None:
                     child._meta = (child.line, child.column)  # its own start stays
                 child.line, child.column = line, column
             return child
         if regroup is not None:
             return regroup(kept)
-        return Node(name, kept, None, line, column)
+        return Tree(name, kept, None, line, column)
 
     return build
