@@ -8,6 +8,8 @@ n)`, `super().ljust(n)` in `class S(str)`) alike, so no way of reaching them ski
 
 from __future__ import annotations
 
+import _string
+import string  # imported now: a locked-down child process cannot open files later
 from collections.abc import Callable
 from typing import Any
 
@@ -180,19 +182,15 @@ _CHECKERS: dict[str, Callable[[Callable[..., Any], Any], Callable[..., Any]]] = 
 }  # fmt: skip
 
 
-def _formatter():  # noqa: ANN202 - built on first use (keeps `import string` off start-up)
+def _formatter():  # noqa: ANN202 - built on first use (sandbox imports this module)
     global _FORMATTER
     if _FORMATTER is None:
-        import string
-
         from autodiff_cli.lang.sandbox import make_getter
 
         class SafeFormatter(string.Formatter):
             """`str.format` whose `{0.attr}` / `{0[key]}` fields obey the attribute rules."""
 
             def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
-                import _string
-
                 first, rest = _string.formatter_field_name_split(field_name)
                 obj = self.get_value(first, args, kwargs)
                 for is_attribute, key in rest:

@@ -415,7 +415,7 @@ def _writable(obj: Any) -> bool:
     if isinstance(obj, (types.MethodType, types.BuiltinMethodType, super, TypeStandIn)):
         return False
     kind = type(obj)
-    if typeview.is_engine_class(kind) and not issubclass(kind, _writable_engine_classes()):
+    if typeview.is_engine_class(kind) and not _owned_engine_kind(kind):
         return False  # a device, dtype, Size...: values the engine hands to every tensor
     return id(obj) not in SHARED_IDS
 
@@ -432,14 +432,16 @@ _WRITABLE_ENGINE_CLASSES = (
     ("autodiff_cli.engine.autograd.function", "FunctionCtx"),
     ("autodiff_cli.engine.graph", "Node"),
 )
-_writable_classes: tuple[type, ...] | None = None
+_owned_kinds: dict[type, bool] = {}
 
 
-def _writable_engine_classes() -> tuple[type, ...]:
-    global _writable_classes
-    if _writable_classes is None:
-        _writable_classes = typeview.resolve_classes(_WRITABLE_ENGINE_CLASSES)
-    return _writable_classes
+def _owned_engine_kind(kind: type) -> bool:
+    owned = _owned_kinds.get(kind)
+    if owned is None:
+        owned = _owned_kinds[kind] = issubclass(
+            kind, typeview.resolve_classes(_WRITABLE_ENGINE_CLASSES)
+        )
+    return owned
 
 
 def check_setattr(obj: Any, name: str) -> None:

@@ -10,6 +10,7 @@ module proxy) is a `TypeStandIn`: it prints, compares, answers `isinstance`/`iss
 
 from __future__ import annotations
 
+import sys
 import types
 from typing import Any
 
@@ -69,29 +70,20 @@ def class_is_known(cls: type) -> bool:
 
 
 def resolve_classes(names: tuple[tuple[str, str], ...]) -> tuple[type, ...]:
-    """The classes named `(module, name)` that exist in this engine (imported on first use)."""
-    import importlib
-
+    """The classes named `(module, name)` among the modules already imported. Nothing is
+    imported here (a locked-down child cannot open files): a class whose module is not loaded
+    cannot be the class of anything a script holds."""
     found = []
     for module_name, name in names:
-        try:
-            value = getattr(importlib.import_module(module_name), name, None)
-        except ImportError:
-            continue
+        value = getattr(sys.modules.get(module_name), name, None)
         if isinstance(value, type):
             found.append(value)
     return tuple(found)
 
 
-def engine_bases() -> frozenset[type]:
-    """The engine classes scripts may derive from (those that exist in this engine)."""
-    global _engine_bases
-    if _engine_bases is None:
-        _engine_bases = frozenset(resolve_classes(_ENGINE_BASES))
-    return _engine_bases
-
-
-_engine_bases: frozenset[type] | None = None
+def is_engine_base(cls: type) -> bool:
+    """Whether scripts may derive from the engine class `cls` (`nn.Module`...)."""
+    return cls in resolve_classes(_ENGINE_BASES)
 
 
 def check_base(base: Any) -> None:
@@ -103,7 +95,7 @@ def check_base(base: Any) -> None:
             issubclass(base, BaseException)
             and (is_builtin_exception(base) or is_engine_class(base))
         )
-        or base in engine_bases()
+        or is_engine_base(base)
     ):
         return
     shown = display_name(base) if isinstance(base, (type, TypeStandIn)) else type(base).__name__
