@@ -191,9 +191,19 @@ def printable(text: str, keep_newlines: bool = False) -> str:
     return "".join(
         char
         if char.isprintable() or char == "\t" or (keep_newlines and char == "\n")
-        else char.encode("unicode_escape").decode("ascii")
+        else _escape(char)
         for char in text
     )
+
+
+def _escape(char: str) -> str:
+    """`\x1b`, `\u2028`, `\U000e0001`: as Python's repr writes them (no codec is loaded)."""
+    code = ord(char)
+    if char in "\r\n":
+        return "\\r" if char == "\r" else "\\n"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def _printable(line: str) -> str:
