@@ -277,7 +277,8 @@ def run_grad(
 
     if not isolation_available():
         return work()
-    from autodiff_cli.cli.isolation import Limits, run_isolated_command, warm_up
+    from autodiff_cli.cli.isolation import Limits, run_isolated_command
+    from autodiff_cli.cli.warm_up import warm_up
 
     warm_up([expression, *options.at, options.vjp or ""], rendering=_styled())
     import autodiff_cli.cli.grad_report  # noqa: F401 - the child prints the report

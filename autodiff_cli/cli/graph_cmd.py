@@ -142,14 +142,9 @@ def run_graph(request: GraphRequest, *, debug: bool = False) -> int:
 
 def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
     from autodiff_cli.cli.graph_export import RenderError, render_dot
-    from autodiff_cli.cli.isolation import (
-        LimitError,
-        Limits,
-        run_child,
-        run_isolated_command,
-        warm_up,
-    )
+    from autodiff_cli.cli.isolation import LimitError, Limits, run_child, run_isolated_command
     from autodiff_cli.cli.terminal import wants_color
+    from autodiff_cli.cli.warm_up import warm_up
 
     sources = None if request.file is not None else [request.expression or "", *request.at]
     warm_up(sources, rendering=wants_color(sys.stdout))

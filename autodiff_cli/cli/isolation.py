@@ -5,8 +5,8 @@ The parent imports what the child needs (`warm_up`), then forks; the child locks
 unprivileged user when started as root) and runs its work with stdout and stderr as pipes to the
 parent. The parent streams or collects that output under a size limit, kills the child at its
 deadline, and turns a crash, a signal or a memory kill into one clean message. `run_children`
-is the one primitive: `run`, `grad`, `graph` and the REPL all go through it (or through
-`ChildSession`, built on the same lock-down).
+is the one primitive `run`, `grad` and `graph` go through; the REPL's `child_session` is built
+on the same `child_main` lock-down. What the parent imports first is `warm_up`'s job.
 
 Where `os.fork` is missing, or `AUTODIFF_ISOLATION=0` asks for it, `isolation_available()` is
 False and the commands run their work in this process (the language layer alone).
@@ -36,7 +36,7 @@ INTERNAL_ERROR = 87  # exit status of a child whose work raised past its own err
 NOBODY = 65534
 KEPT_ENVIRONMENT = ("NO_COLOR", "FORCE_COLOR", "TERM", "COLUMNS", "LINES")
 ISOLATION_VARIABLE = "AUTODIFF_ISOLATION"
-_CHUNK = 1 << 16
+CHUNK = 1 << 16
 _SIZE = re.compile(r"(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[kmgt]?)(?:i?b)?", re.I)
 _UNITS = {"": 1, "k": 1 << 10, "m": MIB, "g": GIB, "t": 1 << 40}
 
@@ -213,7 +213,7 @@ def _set_limit(resource: Any, which: int, value: int) -> None:
     resource.setrlimit(which, (value, value))
 
 
-def _child_main(
+def child_main(
     work: Callable[[], int], limits: Limits, out_fd: int, err_fd: int, keep: Sequence[int]
 ) -> None:
     """In the forked child: wire the pipes, lock down, run `work`, exit with its status. Never
@@ -279,7 +279,7 @@ def _report_internal(error: BaseException) -> int:
 # ---- in the parent --------------------------------------------------------------------------
 
 
-class _Sink:
+class Sink:
     """Where a child's output stream goes: straight to one of our streams (decoded as it comes,
     so a character split across reads stays whole), or into one buffer."""
 
@@ -314,13 +314,13 @@ def write_text(stream: Any, text: str) -> None:
 class _Running:
     index: int
     pid: int
-    fds: dict[int, _Sink]
+    fds: dict[int, Sink]
     limits: Limits
     started: float
     written: int = 0
     problem: str | None = None
     killed: bool = False
-    sinks: list[_Sink] = field(default_factory=list)
+    sinks: list[Sink] = field(default_factory=list)
 
 
 def _start(index: int, work: Callable[[], int], limits: Limits, stream: bool) -> _Running:
@@ -332,10 +332,10 @@ def _start(index: int, work: Callable[[], int], limits: Limits, stream: bool) ->
     if pid == 0:  # the child
         os.close(out_read)
         os.close(err_read)
-        _child_main(work, limits, out_write, err_write, ())
+        child_main(work, limits, out_write, err_write, ())
     os.close(out_write)
     os.close(err_write)
-    sinks = [_Sink(sys.stdout if stream else None), _Sink(sys.stderr if stream else None)]
+    sinks = [Sink(sys.stdout if stream else None), Sink(sys.stderr if stream else None)]
     for fd in (out_read, err_read):
         os.set_blocking(fd, False)
     return _Running(
@@ -364,27 +364,33 @@ def _finish(child: _Running) -> ChildResult:
         sink.write(b"", final=True)
     seconds = time.monotonic() - child.started
     out, err = (bytes(sink.buffer) for sink in child.sinks)
-    if child.problem is not None:
-        return ChildResult(1, out, err, child.problem, seconds)
+    problem = child.problem or ended_problem(wait_status, child.limits)
+    if problem is not None:
+        return ChildResult(1, out, err, problem, seconds)
+    return ChildResult(os.WEXITSTATUS(wait_status), out, err, None, seconds)
+
+
+def ended_problem(wait_status: int, limits: Limits) -> str | None:
+    """Why a child ended, read from its wait status; None when it exited by itself."""
     if os.WIFSIGNALED(wait_status):
-        return ChildResult(1, out, err, _signal_problem(os.WTERMSIG(wait_status), child), seconds)
+        return _signal_problem(os.WTERMSIG(wait_status), limits)
     status = os.WEXITSTATUS(wait_status)
     if status == OUT_OF_MEMORY:
-        return ChildResult(1, out, err, memory_problem(child.limits.memory), seconds)
+        return memory_problem(limits.memory)
     if status == INTERNAL_ERROR:
-        return ChildResult(1, out, err, "stopped: its process failed", seconds)
-    return ChildResult(status, out, err, None, seconds)
+        return "stopped: its process failed"
+    return None
 
 
 def memory_problem(limit: int) -> str:
     return f"killed: out of memory (limit {format_size(limit)}, --max-memory)"
 
 
-def _signal_problem(number: int, child: _Running) -> str:
+def _signal_problem(number: int, limits: Limits) -> str:
     if number == signal.SIGXCPU:
-        return f"killed: out of CPU time ({child.limits.timeout:g} s)"
+        return "killed: out of CPU time (--timeout)"
     if number == signal.SIGKILL:  # not ours: the kernel's out-of-memory killer
-        return memory_problem(child.limits.memory)
+        return memory_problem(limits.memory)
     try:
         name = signal.Signals(number).name
     except ValueError:
@@ -431,7 +437,7 @@ def run_children(
             for key, _ in selector.select(_next_deadline(running.values())):
                 child = key.data
                 try:
-                    data = os.read(key.fd, _CHUNK)
+                    data = os.read(key.fd, CHUNK)
                 except BlockingIOError:
                     continue
                 if not data:
@@ -505,292 +511,3 @@ def run_isolated_command(
     if result.problem is not None:
         print_error(f"autodiff {command}: error: the {subject} was {result.problem}")
     return result.status
-
-
-# ---- a long-lived child: the REPL's session --------------------------------------------------
-
-INTERRUPT_WAIT = 1.0  # seconds a child gets to stop after Ctrl-C before it is killed
-
-
-class SessionLost(Exception):
-    """The session's child ended (killed, crashed, not interruptible in time); `problem` says
-    why. A new `ChildSession` must be started: the variables are gone."""
-
-    def __init__(self, problem: str) -> None:
-        super().__init__(problem)
-        self.problem = problem
-
-
-class ChildSession:
-    """A locked-down child that keeps its state across requests (the REPL's namespace).
-
-    `serve(message) -> reply` runs in the child for each request; messages and replies are
-    JSON objects on a pipe each way (never pickle: the parent trusts nothing the child sends).
-    While a request runs, the child's output streams to our stdout/stderr (at most
-    `limits.output` bytes per request); Ctrl-C is passed on to the child, which gets
-    `INTERRUPT_WAIT` seconds to stop before it is killed (SessionLost).
-    """
-
-    def __init__(self, serve: Callable[[dict], dict], limits: Limits) -> None:
-        check_limits(limits)
-        self.limits = limits
-        request_read, self._requests = os.pipe()
-        self._replies, reply_write = os.pipe()
-        out_read, out_write = os.pipe()
-        err_read, err_write = os.pipe()
-        for stream in (sys.stdout, sys.stderr):
-            stream.flush()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child
-            for fd in (self._requests, self._replies, out_read, err_read):
-                os.close(fd)
-            loop = lambda: _serve_forever(serve, request_read, reply_write)  # noqa: E731
-            _child_main(loop, limits, out_write, err_write, (request_read, reply_write))
-        for fd in (request_read, reply_write, out_write, err_write):
-            os.close(fd)
-        self._outputs = {out_read: _Sink(sys.stdout), err_read: _Sink(sys.stderr)}
-        for fd in (*self._outputs, self._replies):
-            os.set_blocking(fd, False)
-        self._pending = bytearray()
-        self.alive = True
-
-    def request(self, message: dict) -> dict:
-        """Send one request and wait for its reply, streaming the child's output meanwhile."""
-        import json
-
-        if not self.alive:
-            raise SessionLost("ended")
-        try:
-            os.write(self._requests, json.dumps(message).encode() + b"\n")
-        except OSError:
-            raise self._lost(None) from None
-        interrupted_at = None
-        while True:
-            wait = None if interrupted_at is None else interrupted_at + INTERRUPT_WAIT
-            try:
-                reply = self._wait_reply(wait)
-            except KeyboardInterrupt:
-                if interrupted_at is None:
-                    interrupted_at = time.monotonic()
-                    os.kill(self.pid, signal.SIGINT)
-                continue
-            if reply is _TIMED_OUT:
-                raise self._lost("stopped: it could not be interrupted within 1 second")
-            if reply is _OVERFLOW:
-                raise self._lost(output_problem(self.limits.output))
-            if reply is None:
-                raise self._lost(None)
-            return json.loads(reply)
-
-    def _wait_reply(self, until: float | None) -> Any:
-        """The reply line; None if the child died, _TIMED_OUT past `until`, _OVERFLOW when the
-        output passed the limit."""
-        written = 0
-        with selectors.DefaultSelector() as selector:
-            for fd in (*self._outputs, self._replies):
-                selector.register(fd, selectors.EVENT_READ)
-            while True:
-                timeout = None if until is None else max(0.0, until - time.monotonic())
-                events = selector.select(timeout)
-                if not events and until is not None:
-                    return _TIMED_OUT
-                for key, _ in sorted(events, key=lambda event: event[0].fd == self._replies):
-                    data = _read(key.fd)
-                    if key.fd == self._replies:
-                        if not data:
-                            return None
-                        self._pending += data
-                        if b"\n" in self._pending:
-                            self._drain_outputs()
-                            line, _, rest = bytes(self._pending).partition(b"\n")
-                            self._pending = bytearray(rest)
-                            return line
-                    elif data:
-                        written += len(data)
-                        if written > self.limits.output:
-                            return _OVERFLOW
-                        self._outputs[key.fd].write(data)
-                    elif data is not None:
-                        selector.unregister(key.fd)
-
-    def _drain_outputs(self) -> None:
-        """Everything the child wrote before its reply (it flushes first)."""
-        for fd, sink in self._outputs.items():
-            while data := _read(fd):
-                sink.write(data)
-
-    def _lost(self, problem: str | None) -> SessionLost:
-        self.close()
-        if problem is None:
-            _, wait_status = self._status
-            if os.WIFSIGNALED(wait_status):
-                number = os.WTERMSIG(wait_status)
-                problem = (
-                    memory_problem(self.limits.memory)
-                    if number == signal.SIGKILL
-                    else f"killed by signal {signal.Signals(number).name} (a crash)"
-                )
-            elif os.WEXITSTATUS(wait_status) == OUT_OF_MEMORY:
-                problem = memory_problem(self.limits.memory)
-            else:
-                problem = "stopped: its process ended"
-        return SessionLost(problem)
-
-    def close(self) -> None:
-        """End the child (at once: its state is of no further use)."""
-        if not self.alive:
-            return
-        self.alive = False
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self._status = os.waitpid(self.pid, 0)
-        self._drain_outputs()
-        for fd in (*self._outputs, self._replies, self._requests):
-            os.close(fd)
-
-
-_TIMED_OUT, _OVERFLOW = object(), object()
-
-
-def _read(fd: int) -> bytes | None:
-    """What a non-blocking pipe has now: b"" at its end, None when it has nothing yet."""
-    try:
-        return os.read(fd, _CHUNK)
-    except BlockingIOError:
-        return None
-    except OSError:
-        return b""
-
-
-def _serve_forever(serve: Callable[[dict], dict], requests: int, replies: int) -> int:
-    """The child's loop: one JSON request per line in, one JSON reply per line out. Ctrl-C
-    (SIGINT from the parent) stops the request running, not the loop."""
-    import json
-
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    pending = b""
-    while True:
-        try:
-            while b"\n" not in pending:
-                data = os.read(requests, _CHUNK)
-                if not data:
-                    return 0
-                pending += data
-        except KeyboardInterrupt:  # a late Ctrl-C between requests: nothing to stop
-            continue
-        line, _, pending = pending.partition(b"\n")
-        try:
-            reply = serve(json.loads(line))
-        except KeyboardInterrupt:
-            sys.stdout.flush()
-            sys.stderr.write("KeyboardInterrupt\n")
-            reply = {"ok": False}
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.write(replies, json.dumps(reply).encode() + b"\n")
-
-
-# ---- what the parent imports before forking -----------------------------------------------
-
-LAZY_SUBMODULES = ("autograd", "backends", "cuda", "linalg", "nn", "optim", "utils")
-# words of a source that may reach numpy.random, which the engine imports on first use
-_NN_WORDS = ("nn", "softmax")  # torch.softmax and Tensor.softmax live in nn.functional
-_RANDOM_WORDS = (
-    "rand",
-    "seed",
-    "normal",
-    "uniform",
-    "bernoulli",
-    "multinomial",
-    "drop",
-    "shuffle",
-    "init",
-    "Generator",
-    "gradcheck",
-    "nn",
-    "utils",
-    "sample",
-)
-_CODECS = (
-    "ascii",
-    "latin-1",
-    "utf-8",
-    "utf-8-sig",
-    "utf-16",
-    "utf-32",
-    "unicode_escape",
-    "raw_unicode_escape",
-    "cp1252",
-    "cp437",
-)
-_WARM_SOURCE = 'x = [i for i in range(2)]\ny = f"{x!r:>4}"\n'
-
-
-def warm_up(sources: Iterable[str | bytes] | None = None, *, rendering: bool = False) -> None:
-    """Import, in the parent, everything a child needs: it cannot open a file once locked down.
-
-    The engine, the language with its parse tables, this package's command modules; the
-    engine's lazy submodules (`nn`, `optim`, ...) all, or with `sources` only those whose name
-    the sources mention (the one-liner's start-up stays short), and numpy's random module when
-    the sources may use it; with `rendering`, Rich, warmed by drawing once (it imports parts of
-    itself while drawing).
-    """
-    import difflib  # noqa: F401 - suggestions in error messages
-    import json  # noqa: F401 - --json output
-    import traceback  # noqa: F401 - --debug
-
-    import autodiff_cli.engine as engine
-    from autodiff_cli.lang import compile_source
-
-    compile_source(_WARM_SOURCE, "<warm-up>")
-    _import_command_modules()
-    for encoding in _CODECS:  # str.encode/bytes.decode load codecs on first use
-        codecs.lookup(encoding)
-    if sources is None:
-        wanted, random = LAZY_SUBMODULES, True
-    else:
-        text = b"\n".join(s.encode(errors="replace") if isinstance(s, str) else s for s in sources)
-        words = {name: (name,) for name in LAZY_SUBMODULES} | {"nn": _NN_WORDS}
-        wanted = tuple(  # the commands themselves use autograd (jacobians, gradient probes)
-            name
-            for name in LAZY_SUBMODULES
-            if name == "autograd" or any(word.encode() in text for word in words[name])
-        )
-        random = any(word.encode() in text for word in _RANDOM_WORDS)
-    for name in wanted:
-        getattr(engine, name)
-    if random:
-        import numpy.random  # noqa: F401
-    if rendering:
-        _warm_rich()
-
-
-# the entry points (Typer, prompt_toolkit): never imported by a child
-_NOT_IN_CHILDREN = {"__init__", "__main__", "app", "commands", "fast_path", "repl_terminal"}
-
-
-def _import_command_modules() -> None:
-    """Every module of this package the children may import on the way (reports, graphs)."""
-    import importlib
-
-    folder = os.path.dirname(__file__)
-    for name in sorted(os.listdir(folder)):
-        stem, dot, suffix = name.partition(".")
-        if suffix == "py" and stem not in _NOT_IN_CHILDREN:
-            importlib.import_module(f"{__package__}.{stem}")
-
-
-def _warm_rich() -> None:
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-    from rich.tree import Tree
-
-    console = Console(file=io.StringIO(), force_terminal=True, color_system="truecolor", width=80)
-    tree = Tree(Text("a", style="bold"))
-    tree.add("b ─ é").add(Text("c", style="red"))
-    table = Table("x", "y")
-    table.add_row("1", Text("2", style="cyan"))
-    console.print(tree, table)

@@ -1,6 +1,6 @@
 """The REPL: prompt_toolkit on a terminal (`repl_terminal`), plain statement-by-statement reading
 otherwise. Both send statements and meta-commands (`repl_commands`) to the session, whose
-namespace lives in a locked-down child process (`RemoteSession`; `LocalSession` where processes
+namespace lives in a locked-down child process (`RemoteSession`, a `child_session`; `LocalSession` where processes
 cannot be forked); this process reads input, completes from names the child lists, and does the
 file work of :load and :save."""
 
@@ -178,7 +178,8 @@ class RemoteSession:
     files of :load and :save, and starts a fresh child when one is lost."""
 
     def __init__(self, *, debug: bool = False, styled: bool = False, limits: Any = None) -> None:
-        from autodiff_cli.cli.isolation import Limits, warm_up
+        from autodiff_cli.cli.isolation import Limits
+        from autodiff_cli.cli.warm_up import warm_up
         from autodiff_cli.lang import Session
 
         warm_up(rendering=styled)
@@ -188,7 +189,7 @@ class RemoteSession:
         self._child = self._start()
 
     def _start(self) -> Any:
-        from autodiff_cli.cli.isolation import ChildSession
+        from autodiff_cli.cli.child_session import ChildSession
 
         return ChildSession(_Server(self.debug, self.styled), self.limits)
 
@@ -196,7 +197,7 @@ class RemoteSession:
         return self._parser.is_complete(text)
 
     def _ask(self, message: dict) -> dict:
-        from autodiff_cli.cli.isolation import SessionLost
+        from autodiff_cli.cli.child_session import SessionLost
         from autodiff_cli.cli.terminal import print_error
 
         try:

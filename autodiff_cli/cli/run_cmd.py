@@ -210,7 +210,8 @@ def run_isolated(
     scripts: list[Script], options: RunOptions, report: Callable[[int, Outcome], None]
 ) -> None:
     """Each script in its own locked-down child, up to `--jobs` at once."""
-    from autodiff_cli.cli.isolation import run_children, warm_up
+    from autodiff_cli.cli.isolation import run_children
+    from autodiff_cli.cli.warm_up import warm_up
 
     warm_up()
     streamed = options.jobs == 1 and not options.as_json

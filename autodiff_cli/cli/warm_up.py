@@ -1,0 +1,110 @@
+"""What the parent imports before forking a child: once locked down, a child cannot open a file,
+so it cannot import anything either."""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+from collections.abc import Iterable
+
+LAZY_SUBMODULES = ("autograd", "backends", "cuda", "linalg", "nn", "optim", "utils")
+# words of a source that may reach numpy.random, which the engine imports on first use
+_NN_WORDS = ("nn", "softmax")  # torch.softmax and Tensor.softmax live in nn.functional
+_RANDOM_WORDS = (
+    "rand",
+    "seed",
+    "normal",
+    "uniform",
+    "bernoulli",
+    "multinomial",
+    "drop",
+    "shuffle",
+    "init",
+    "Generator",
+    "gradcheck",
+    "nn",
+    "utils",
+    "sample",
+)
+_CODECS = (
+    "ascii",
+    "latin-1",
+    "utf-8",
+    "utf-8-sig",
+    "utf-16",
+    "utf-32",
+    "unicode_escape",
+    "raw_unicode_escape",
+    "cp1252",
+    "cp437",
+)
+_WARM_SOURCE = 'x = [i for i in range(2)]\ny = f"{x!r:>4}"\n'
+
+
+def warm_up(sources: Iterable[str | bytes] | None = None, *, rendering: bool = False) -> None:
+    """Import, in the parent, everything a child needs: it cannot open a file once locked down.
+
+    The engine, the language with its parse tables, this package's command modules; the
+    engine's lazy submodules (`nn`, `optim`, ...) all, or with `sources` only those whose name
+    the sources mention (the one-liner's start-up stays short), and numpy's random module when
+    the sources may use it; with `rendering`, Rich, warmed by drawing once (it imports parts of
+    itself while drawing).
+    """
+    import difflib  # noqa: F401 - suggestions in error messages
+    import json  # noqa: F401 - --json output
+    import traceback  # noqa: F401 - --debug
+
+    import autodiff_cli.engine as engine
+    from autodiff_cli.lang import compile_source
+
+    compile_source(_WARM_SOURCE, "<warm-up>")
+    _import_command_modules()
+    for encoding in _CODECS:  # str.encode/bytes.decode load codecs on first use
+        codecs.lookup(encoding)
+    if sources is None:
+        wanted, random = LAZY_SUBMODULES, True
+    else:
+        text = b"\n".join(s.encode(errors="replace") if isinstance(s, str) else s for s in sources)
+        words = {name: (name,) for name in LAZY_SUBMODULES} | {"nn": _NN_WORDS}
+        wanted = tuple(  # the commands themselves use autograd (jacobians, gradient probes)
+            name
+            for name in LAZY_SUBMODULES
+            if name == "autograd" or any(word.encode() in text for word in words[name])
+        )
+        random = any(word.encode() in text for word in _RANDOM_WORDS)
+    for name in wanted:
+        getattr(engine, name)
+    if random:
+        import numpy.random  # noqa: F401
+    if rendering:
+        _warm_rich()
+
+
+# the entry points (Typer, prompt_toolkit): never imported by a child
+_NOT_IN_CHILDREN = {"__init__", "__main__", "app", "commands", "fast_path", "repl_terminal"}
+
+
+def _import_command_modules() -> None:
+    """Every module of this package the children may import on the way (reports, graphs)."""
+    import importlib
+
+    folder = os.path.dirname(__file__)
+    for name in sorted(os.listdir(folder)):
+        stem, dot, suffix = name.partition(".")
+        if suffix == "py" and stem not in _NOT_IN_CHILDREN:
+            importlib.import_module(f"{__package__}.{stem}")
+
+
+def _warm_rich() -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+    from rich.tree import Tree
+
+    console = Console(file=io.StringIO(), force_terminal=True, color_system="truecolor", width=80)
+    tree = Tree(Text("a", style="bold"))
+    tree.add("b ─ é").add(Text("c", style="red"))
+    table = Table("x", "y")
+    table.add_row("1", Text("2", style="cyan"))
+    console.print(tree, table)
