@@ -192,3 +192,38 @@ del a
     session.execute("class B:\n    def __del__(self):\n        print('same session')\nb = B()")
     session.execute("del b")
     assert out.getvalue().endswith("same session\n")
+
+
+def test_moderate_nesting_and_sizes_still_work() -> None:
+    source = """
+items = [1, -2]
+for i in range(500):
+    items = map(abs, (x for x in items))
+print(list(items))
+nested = ()
+for i in range(5000):
+    nested = (nested, i)
+print(hash(nested) == hash(nested), sum([[1], [2, 3]], []), sum(range(4)))
+row = [0] * 1000
+row.extend(row)
+print(len(row), len(('ab' * 1000).join(['x'] * 100)), 'a\\tb'.expandtabs(4))
+"""
+    assert run(source) == "[1, 2]\nTrue [1, 2, 3] 6\n2000 198100 a   b\n"
+
+
+def test_scripts_change_only_objects_they_own() -> None:
+    source = """
+import torch
+layer = torch.nn.Linear(1, 1)
+layer.note = 'mine'
+x = torch.ones(2, requires_grad=True)
+x.grad = None
+class Box:
+    pass
+b = Box()
+b.value = layer.note
+x.device.type = 'hacked'
+"""
+    error = error_of(source)
+    assert "cannot set attribute 'type' of 'device' object" in error.message
+    assert error.line == 11
