@@ -62,6 +62,10 @@ print(type(f).__name__, type(None)(), type(torch).__name__)
     [
         ("def f():\n    pass\ntype(f)(f, {})", "cannot create 'function' instances"),
         ("type(type(1))('X', (), {})", "cannot create 'type' instances"),
+        (
+            "import torch\nclass F(torch.autograd.Function):\n    pass\ntype(F)('C', (), {})",
+            "cannot create 'autodiff_cli.engine.autograd.function.FunctionMeta' instances",
+        ),
         ("type(1, 2)", "type() takes 1 argument"),
         ("class A(type(iter([]))):\n    pass", "cannot derive a class from 'list_iterator'"),
         ("import torch\nclass T(torch.Tensor):\n    pass", "cannot derive a class from 'Tensor'"),

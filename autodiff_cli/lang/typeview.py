@@ -58,7 +58,10 @@ def class_is_known(cls: type) -> bool:
     known = _known.get(cls)
     if known is None:
         metaclass = type(cls)
-        known = (metaclass is type or is_engine_class(metaclass)) and (
+        known = (
+            (metaclass is type or is_engine_class(metaclass))
+            and not issubclass(cls, type)  # a metaclass makes classes from any dict: never
+        ) and (
             cls in VALUE_CLASSES
             or cls in SCRIPT_ITERATOR_CLASSES
             or is_script_class(cls)
