@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import signal
 import subprocess
 import sys
@@ -106,6 +107,29 @@ def test_no_new_process_or_thread():
         return 0
 
     assert child(attack).stdout == b"no fork\nno thread\n"
+
+
+@pytest.mark.skipif(
+    platform.machine() not in ("x86_64", "aarch64"), reason="the system-call filter's machines"
+)
+def test_no_signal_to_another_process_and_no_other_program():
+    def attack() -> int:
+        refused = []
+        for attempt in (
+            lambda: os.execv("/bin/true", ["true"]),
+            lambda: os.kill(os.getppid(), 0),
+            lambda: os.kill(-1, 0),
+            lambda: os.kill(0, 0),
+        ):
+            try:
+                attempt()
+            except PermissionError:
+                refused.append(True)
+        os.kill(os.getpid(), 0)  # itself: allowed
+        print(len(refused))
+        return 0
+
+    assert child(attack).stdout == b"4\n"
 
 
 def test_the_child_runs_unprivileged_in_the_root_folder():

@@ -180,6 +180,8 @@ def _lock_down(limits: Limits, libc: Any) -> None:
     behind the language's own checks."""
     import resource
 
+    from autodiff_cli.cli import syscall_filter  # imported before the file limits below
+
     if libc is not None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # dies with the parent
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
@@ -204,6 +206,7 @@ def _lock_down(limits: Limits, libc: Any) -> None:
         os.setgid(NOBODY)
         os.setuid(NOBODY)
     _set_limit(resource, resource.RLIMIT_NPROC, 0)  # no new process, no thread
+    syscall_filter.install(libc)  # no signal to another process, no other program
 
 
 def _set_limit(resource: Any, which: int, value: int) -> None:
