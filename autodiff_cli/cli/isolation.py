@@ -164,11 +164,14 @@ def _scrub_environment() -> None:
 
 
 def _libc() -> Any:
+    """The C library for `prctl` (Linux only; elsewhere None: the other limits still hold)."""
+    if not sys.platform.startswith("linux"):
+        return None
     try:
         import ctypes
 
         return ctypes.CDLL(None, use_errno=True)
-    except (ImportError, OSError):  # not glibc-like: the other limits still hold
+    except (ImportError, OSError):
         return None
 
 
@@ -213,7 +216,10 @@ def _set_limit(resource: Any, which: int, value: int) -> None:
     _, hard = resource.getrlimit(which)
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)
-    resource.setrlimit(which, (value, value))
+    try:
+        resource.setrlimit(which, (value, value))
+    except (ValueError, OSError):  # a limit this system does not take (RLIMIT_AS on macOS)
+        pass
 
 
 def child_main(
