@@ -245,7 +245,7 @@ def child_main(
         for fd in kept:
             os.closerange(start, fd)
             start = fd + 1
-        os.closerange(start, 1 << 16)
+        os.closerange(start, max(1 << 16, os.sysconf("SC_OPEN_MAX")))
         sys.stdin = None  # type: ignore[assignment]
         sys.stdout = sys.__stdout__ = _PipeWriter(1, *looks[0])
         sys.stderr = sys.__stderr__ = _PipeWriter(2, *looks[1])
