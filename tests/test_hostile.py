@@ -15,7 +15,7 @@ Header lines (among the first three):
 Every attack must exit with its status, print its message, show no Python traceback, create no
 file in the working directory, HOME or the cache/state folders (beyond what a harmless script's
 run leaves there, byte for byte), leak no environment value, stay under 2 GiB of memory (the
-peak resident size of all its processes) and end in under 30 s. A sample also runs through
+peak resident size of the largest of its processes) and end in under 30 s. A sample also runs through
 `grad`, `graph --file`, the piped REPL and `run --jobs 2`.
 """
 
@@ -44,8 +44,8 @@ MAX_RSS_KB = 2 << 20  # 2 GiB
 MAX_SECONDS = 30.0
 WORKERS = 3  # attacks at once (each may use up to 2 GiB)
 
-# Runs the command, then reports it with the peak resident size of all its processes (ru_maxrss
-# of the waited-for descendants) as one JSON object.
+# Runs the command, then reports it with the peak resident size of the largest of its processes
+# (ru_maxrss of the waited-for descendants) as one JSON object.
 MEASURE = """
 import json, resource, subprocess, sys, time
 start = time.monotonic()
