@@ -438,3 +438,21 @@ def test_check_allows_for_the_rounding_of_large_values():
     exact = autodiff("grad", "x * 1e9", "--at", "x=1", "--dtype", "float64", "--check")
     assert exact.returncode == 0  # no false kink from rounding either
     assert "not differentiable" not in exact.stdout
+
+
+def test_a_name_without_a_value_says_how_to_give_it_one():
+    done = autodiff("grad", "x*y", "--at", "x=1")
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-2:] == [
+        "NameError: name 'y' is not defined",
+        "hint: give it a value with --at y=...",
+    ]
+    typo = autodiff("grad", "x*yy", "--at", "x=1,y=2")
+    assert typo.returncode == 1
+    assert typo.stderr.splitlines()[-2:] == [
+        "NameError: name 'yy' is not defined. Did you mean: 'y'?",
+        "hint: give it a value with --at yy=...",
+    ]
+    graph = autodiff("graph", "x*y", "--at", "x=1")
+    assert graph.returncode == 1
+    assert graph.stderr.splitlines()[-1] == "hint: give it a value with --at y=..."

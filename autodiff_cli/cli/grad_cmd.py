@@ -86,6 +86,17 @@ class Expression:
         return self.program.run(self.namespace)
 
 
+def add_at_hint(error: BaseException) -> BaseException:
+    """A NameError of the expression or an `--at` value also says how to give the name a value."""
+    from autodiff_cli.lang import ScriptError
+
+    cause = error.__cause__ if isinstance(error, ScriptError) else None
+    name = getattr(cause, "name", None) if type(cause) is NameError else None
+    if isinstance(name, str) and name.isidentifier():
+        error.message += f"\nhint: give it a value with --at {name}=..."
+    return error
+
+
 def _engine_dtype(name: str | None) -> Any:
     if name is None:
         return None
@@ -327,7 +338,7 @@ def _grad_here(
 
         return exit_on_interrupt()
     except Exception as error:  # ScriptError from the expression or an --at value
-        report_exception(error, debug=debug, context=EXPR_NAME)
+        report_exception(add_at_hint(error), debug=debug, context=EXPR_NAME)
         return 1
     from autodiff_cli.cli.grad_report import print_json, print_report
 

@@ -212,6 +212,10 @@ def _graph_here(request: GraphRequest, *, debug: bool = False) -> int:
 
         return exit_on_interrupt()
     except Exception as error:  # ScriptError from the expression, an --at value or the script
+        if request.file is None:
+            from autodiff_cli.cli.grad_cmd import add_at_hint
+
+            error = add_at_hint(error)
         report_exception(error, debug=debug, context=request.file or "<expr>")
         return 1
     return 0
