@@ -1,5 +1,5 @@
 """The parser: trees, positions and syntax errors as Lark's own tree builder gives them for the
-classic grammar; the shipped tables; the start-up import of Lark."""
+classic grammar; the shipped tables in Lark's serialized form, run by Lark's LALR parser."""
 
 from __future__ import annotations
 
@@ -89,24 +89,13 @@ def reference() -> Lark:
 
 def shape(node: object) -> object:
     """A tree as comparable data: names, positions of nodes and tokens, children."""
-    if isinstance(node, (Tree, syntax_tree.Tree)):
+    if isinstance(node, Tree):
         meta = node.meta
         where = None if meta.empty else (meta.line, meta.column)
         return (str(node.data), where, [shape(child) for child in node.children])
-    if isinstance(node, (Token, syntax_tree.Token)):
+    if isinstance(node, Token):
         return (node.type, str(node), node.line, node.column)
     return node
-
-
-def as_our_error(error: Exception, text: str) -> Exception:
-    """Lark's syntax errors as the ones our parser raises (what they tell is the same)."""
-    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
-
-    if isinstance(error, UnexpectedCharacters):
-        return parse_tables.UnexpectedCharacter(text, error.pos_in_stream, error.line, error.column)
-    if isinstance(error, UnexpectedToken):
-        return parse_tables.UnexpectedToken(error.token, set(error.interactive_parser.accepts()))
-    return error
 
 
 def outcome(parse: object, text: str, start: str) -> tuple:
@@ -118,7 +107,7 @@ def outcome(parse: object, text: str, start: str) -> tuple:
         try:
             tree = parse(prepared, start)
         except Exception as error:  # noqa: BLE001 - the errors, described as parse() does
-            raise parser._failure(as_our_error(error, prepared), source, prepared) from None
+            raise parser._failure(error, source, prepared) from None
         try:
             return ("tree", shape(tree))
         except RecursionError:  # nested too deep for `shape` (the hostile corpus)
@@ -228,7 +217,7 @@ def test_an_edited_grammar_is_built_in_memory(fresh_parser, monkeypatch: pytest.
     assert built.parse("pass !\n", "file_input").children[0].data == "pass_stmt"
     monkeypatch.setattr(grammar, "_grammar_text", lambda: None)  # installed without the grammar
     grammar.get_parser.cache_clear()
-    with pytest.raises(parse_tables.UnexpectedCharacter):
+    with pytest.raises(parse_tables.UnexpectedCharacters):
         grammar.get_parser().parse("pass !\n", "file_input")
 
 
@@ -259,18 +248,39 @@ def test_running_a_script_writes_no_cache(tmp_path: Path):
     assert written == [str(work / "s.py")]
 
 
-def test_running_a_script_needs_no_lark():
-    """Lark builds the tables (`table_builder`); a script parses, compiles and runs with no
-    part of Lark imported, and with Lark not installed at all."""
-    code = (
-        "import sys\n"
-        "sys.modules['lark'] = None  # as if Lark were not installed\n"
-        "from autodiff_cli.lang import run_source\n"
-        "run_source('x = [(1 + 2) * 3]\\nprint(f\"{x!r:>6}\")\\n', 's.py')\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
-    assert (run.returncode, run.stdout, run.stderr) == (0, "   [9]\n", "")
+def test_the_tree_and_tokens_are_larks_and_the_parser_is_larks_lalr_parser():
+    from lark.indenter import Indenter
+    from lark.parsers.lalr_analysis import IntParseTable
+    from lark.parsers.lalr_parser import _Parser
+
+    ours = grammar.get_parser()
+    assert isinstance(ours._parser, _Parser)
+    assert isinstance(ours._parser.parse_table, IntParseTable)
+    assert isinstance(ours._postlex, Indenter)
+    tree = ours.parse("x = f(1)\n", "file_input")
+    assert isinstance(tree, Tree) and type(tree.children[0].children[0]) is syntax_tree.Tree
+    names = list(tree.scan_values(lambda value: isinstance(value, Token)))
+    assert all(type(token) is Token for token in names)  # Lark's own class
+    assert [(t.type, str(t), t.line, t.column) for t in names] == [
+        ("NAME", "x", 1, 1), ("NAME", "f", 1, 5), ("DEC_NUMBER", "1", 1, 7)
+    ]  # fmt: skip
+
+
+def test_the_table_is_larks_serialized_table():
+    """The shipped table deserializes with Lark's own `IntParseTable.deserialize` to the same
+    table the loader builds (the loader only shares equal action tuples)."""
+    from lark.grammar import Rule
+    from lark.parsers.lalr_analysis import IntParseTable
+
+    data = parse_tables.load_tables()
+    memo = {int(key): Rule.deserialize(rule, {}) for key, rule in data["rules"].items()}
+    serialized = data["parse_table"]
+    states = {int(state): row for state, row in serialized["states"].items()}
+    larks = IntParseTable.deserialize({**serialized, "states": states}, memo)
+    ours, rules = parse_tables.deserialize_table(data)
+    assert ours.states == larks.states and len(ours.states) > 500
+    assert (ours.start_states, ours.end_states) == (larks.start_states, larks.end_states)
+    assert sorted(map(str, rules)) == sorted(map(str, memo.values()))
 
 
 LEXER_EDGE_CASES = [

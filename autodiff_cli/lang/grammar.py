@@ -7,6 +7,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from lark.indenter import Indenter
+
 from autodiff_cli.lang.syntax_tree import Token
 
 GRAMMAR_NAME = "autodiff.lark"
@@ -57,24 +59,17 @@ def grammar_path() -> Path:
     raise FileNotFoundError(f"grammar file {GRAMMAR_NAME} not found near {package_dir}")
 
 
-class ScriptIndenter:
-    """Python's indentation rules as a Lark post-lexer (the `PostLex` protocol: `process`):
-    injects _INDENT/_DEDENT tokens after each line break outside brackets, as Lark's
-    `PythonIndenter`, and reports unmatched brackets and too deep nesting as located errors."""
+class ScriptIndenter(Indenter):
+    """Python's indentation rules: Lark's `Indenter` post-lexer (its `process` and `handle_NL`
+    inject _INDENT/_DEDENT tokens after each line break outside brackets), which also reports
+    unmatched brackets, bad dedents and too deep nesting as located `LayoutError`s."""
 
     NL_type = "_NEWLINE"
+    OPEN_PAREN_types = list(_OPENERS)
+    CLOSE_PAREN_types = list(_CLOSERS)
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
-    always_accept = (NL_type,)
-
-    def __init__(self) -> None:
-        self._token = Token
-        self.indent_level = [0]
-
-    def process(self, stream: Iterator[Any]) -> Iterator[Any]:
-        self.indent_level = [0]
-        return self._process(stream)
 
     def _process(self, stream: Iterator[Any]) -> Iterator[Any]:
         brackets: list[Any] = []
@@ -82,8 +77,7 @@ class ScriptIndenter:
         for token in stream:
             kind = token.type
             if kind == self.NL_type:
-                if not brackets:
-                    yield from self.handle_NL(token)
+                yield from self.handle_NL(token)  # nothing inside brackets
                 continue
             if kind in _OPENERS:
                 brackets.append(token)
@@ -99,6 +93,7 @@ class ScriptIndenter:
                         f"parenthesis '{opener}'",
                         token,
                     )
+            self.paren_level = len(brackets)
             yield token
         if brackets:
             raise LayoutError.at_token(
@@ -106,39 +101,32 @@ class ScriptIndenter:
             )
         while len(self.indent_level) > 1:
             self.indent_level.pop()
-            yield self._dedent_at_end(token)
+            if token is None:
+                yield Token(self.DEDENT_type, "", 0, 1, 1, 1, 1, 0)
+            else:
+                yield Token.new_borrow_pos(self.DEDENT_type, "", token)
 
     def handle_NL(self, token: Any) -> Iterator[Any]:  # noqa: N802 - Lark's name
-        indent_str = token.rsplit("\n", 1)[1]
-        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
-        levels = self.indent_level
-        if indent < levels[-1] and indent not in levels:
-            raise LayoutError(
-                "unindent does not match any outer indentation level",
-                token.end_line,
-                token.end_column,
-                indentation=True,
-            )
-        if indent > levels[-1] and len(levels) > MAX_INDENT_DEPTH:
-            raise LayoutError(
-                "too many levels of indentation",
-                token.end_line,
-                token.end_column,
-                indentation=True,
-            )
-        yield token
-        if indent > levels[-1]:
-            levels.append(indent)
-            yield self._token.new_borrow_pos(self.INDENT_type, indent_str, token)
-        else:
-            while indent < levels[-1]:
-                levels.pop()
-                yield self._token.new_borrow_pos(self.DEDENT_type, indent_str, token)
-
-    def _dedent_at_end(self, token: Any) -> Any:
-        if token is None:
-            return self._token(self.DEDENT_type, "", 0, 1, 1, 1, 1, 0)
-        return self._token.new_borrow_pos(self.DEDENT_type, "", token)
+        """Lark's, after the checks that give located errors (Lark's `DedentError` has none)."""
+        if not self.paren_level:
+            indent_str = token.rsplit("\n", 1)[1]
+            indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+            levels = self.indent_level
+            if indent < levels[-1] and indent not in levels:
+                raise LayoutError(
+                    "unindent does not match any outer indentation level",
+                    token.end_line,
+                    token.end_column,
+                    indentation=True,
+                )
+            if indent > levels[-1] and len(levels) > MAX_INDENT_DEPTH:
+                raise LayoutError(
+                    "too many levels of indentation",
+                    token.end_line,
+                    token.end_column,
+                    indentation=True,
+                )
+        return super().handle_NL(token)
 
 
 @lru_cache(maxsize=1)

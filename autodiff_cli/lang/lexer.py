@@ -3,7 +3,11 @@
 One regular expression of named alternatives (in the order Lark's basic lexer tries them) finds
 the next token; a name that is a keyword gets the keyword's terminal; ignored terminals (blanks,
 comments, line continuations) are dropped. Tokens are Lark `Token`s with Lark's positions
-(1-based line and column, end position included).
+(1-based line and column, end position included); no match raises Lark's `UnexpectedCharacters`.
+
+Lark's own `BasicLexer` is not used: rebuilt from its serialized terminals it validates and
+compiles every terminal's pattern and the keyword scanners at each start, where this lexer
+compiles only the one alternation the tables carry.
 """
 
 from __future__ import annotations
@@ -12,20 +16,11 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from lark.exceptions import UnexpectedCharacters
+
 from autodiff_cli.lang.syntax_tree import Token
 
 _new_str = str.__new__
-
-
-class UnexpectedCharacter(Exception):
-    """No terminal matches the text at `pos_in_stream` (`char`, at `line`:`column`)."""
-
-    def __init__(self, text: str, pos: int, line: int, column: int) -> None:
-        self.char = text[pos]
-        self.pos_in_stream = pos
-        self.line = line
-        self.column = column
-        super().__init__(f"no terminal matches {self.char!r} at line {line} column {column}")
 
 
 def _matcher(patterns: list[str]) -> Callable[[str, int], Any]:
@@ -57,7 +52,7 @@ class ScriptLexer:
         while pos < end:
             found = match(text, pos)
             if found is None:
-                raise UnexpectedCharacter(text, pos, line, pos - line_start + 1)
+                raise UnexpectedCharacters(text, pos, line, pos - line_start + 1)
             value = found.group(0)
             kind = found.lastgroup
             start, start_line, column = pos, line, pos - line_start + 1

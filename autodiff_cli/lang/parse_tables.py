@@ -1,35 +1,41 @@
-"""The LALR parser of the language, run from the tables shipped in `parse_tables.json`.
+"""Lark's LALR parser, run from the tables shipped in `parse_tables.json`.
 
 The tables are data (JSON), built from the grammar by `table_builder` and committed with the
-package: nothing is cached or loaded from a writable place at run time, and parsing needs no
-part of Lark but its public `Token` and `Tree` classes. The driver is the textbook LALR(1)
-loop; reductions build the tree with `tree_builder` callbacks. Syntax errors are raised as
-`UnexpectedCharacter` / `UnexpectedToken`, which `parser` turns into located messages.
+package: nothing is cached or loaded from a writable place at run time. The parse table and its
+rules are in Lark's own serialized form (`IntParseTable.serialize` with the rules memoized, as
+Lark's standalone parsers carry them), so loading them is `IntParseTable.deserialize`, and
+Lark's `_Parser` state machine runs them over the tokens of our lexer and Lark's indenter
+(`grammar.ScriptIndenter`). Reductions build the tree with `tree_builder` callbacks. Syntax
+errors are Lark's `UnexpectedCharacters` / `UnexpectedToken`, which `parser` turns into located
+messages.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from autodiff_cli.lang.lexer import ScriptLexer, UnexpectedCharacter
+from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+from lark.grammar import Rule
+from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
+from lark.parsers.lalr_parser import _Parser
+
+from autodiff_cli.lang.lexer import ScriptLexer
 from autodiff_cli.lang.syntax_tree import Token
-from autodiff_cli.lang.tree_builder import RulePlan, make_callback
+from autodiff_cli.lang.tree_builder import make_callback, plan_of
 
 TABLES_FILE = Path(__file__).resolve().parent / "parse_tables.json"
-TABLE_FORMAT = 1  # the layout `table_builder` writes: bump it when that changes
+TABLE_FORMAT = 2  # the layout `table_builder` writes: bump it when that changes
 
-__all__ = ["ScriptParser", "UnexpectedCharacter", "UnexpectedToken", "load_tables"]
-
-
-class UnexpectedToken(Exception):
-    """The parser met `token` where it accepts only the terminals in `expected`."""
-
-    def __init__(self, token: Any, expected: set[str]) -> None:
-        super().__init__(f"unexpected token {token!r} (type {token.type})")
-        self.token = token
-        self.expected = expected
+__all__ = [
+    "ScriptParser",
+    "UnexpectedCharacters",
+    "UnexpectedToken",
+    "deserialize_table",
+    "load_tables",
+]
 
 
 def load_tables(path: Path = TABLES_FILE) -> dict[str, Any]:
@@ -40,35 +46,62 @@ def load_tables(path: Path = TABLES_FILE) -> dict[str, Any]:
     return data
 
 
+def deserialize_table(tables: dict[str, Any]) -> tuple[IntParseTable, list[Rule]]:
+    """Lark's parse table and its rules from their serialized form (`rules`: the memo of Lark's
+    `Rule.serialize`; `parse_table`: `IntParseTable.serialize`'s data).
+
+    The rules are made by `Rule.deserialize`; the table is built as `IntParseTable.deserialize`
+    builds it, but with one action tuple per distinct action (Lark's makes one per state and
+    terminal and looks each reduction's rule up by a call: 2-3x slower, on every start)."""
+    rules = {int(key): Rule.deserialize(rule, {}) for key, rule in tables["rules"].items()}
+    table = tables["parse_table"]
+    names = table["tokens"]
+    actions: dict[Any, tuple] = {}
+    for index, rule in rules.items():
+        actions[(1, index)] = (Reduce, rule)
+
+    def action(kind: int, arg: Any) -> tuple:
+        key = (1, arg["@"]) if kind else arg
+        found = actions.get(key)
+        if found is None:
+            found = actions[key] = (Shift, arg)
+        return found
+
+    states = {
+        int(state): {names[name]: action(*pair) for name, pair in row.items()}
+        for state, row in table["states"].items()
+    }
+    parse_table = IntParseTable(states, table["start_states"], table["end_states"])
+    return parse_table, list(rules.values())
+
+
+class _TokenStream:
+    """What Lark's parser reads tokens from (its `LexerThread` role): the lexer's tokens after
+    the indenter. `_Token` is the class Lark's interactive parser makes probe tokens with."""
+
+    _Token = Token
+
+    def __init__(self, tokens: Iterator[Token]) -> None:
+        self._tokens = tokens
+
+    def lex(self, parser_state: Any) -> Iterator[Token]:
+        return self._tokens
+
+
 class ScriptParser:
-    """The lexer, the post-lexer (indentation) and the LALR(1) driver over the tables."""
+    """Our lexer, Lark's indenter (`postlex`) and Lark's LALR parser over the shipped tables."""
 
     def __init__(self, tables: dict[str, Any], postlex: Any) -> None:
-        symbols = tables["symbols"]
-        name = symbols.__getitem__
-        self._states: list[dict[str, int]] = [
-            dict(zip(map(name, row[0::2]), row[1::2])) for row in tables["states"]
-        ]
-        self._rules: list[tuple[int, str, Any]] = []
-        plans: dict[tuple, Any] = {}  # one callback per distinct plan
-        for origin, *fields in tables["rules"]:
-            key = repr(fields)
-            if key not in plans:
-                plan_name, expand1, include, nones_after, filtered, size = fields
-                plan = RulePlan(
-                    plan_name,
-                    expand1,
-                    tuple((index, splice, nones) for index, splice, nones in include),
-                    nones_after,
-                    filtered,
-                    size,
-                )
-                plans[key] = make_callback(plan)
-            self._rules.append((fields[-1], origin, plans[key]))
-        origins = {rule[1] for rule in self._rules}
-        self._terminals = frozenset(symbols) - origins
-        self._start_states: dict[str, int] = tables["start_states"]
-        self._end_states: dict[str, int] = tables["end_states"]
+        table, rules = deserialize_table(tables)
+        callbacks: dict[Any, Any] = {}
+        shared: dict[tuple, Any] = {}  # one callback per distinct plan
+        for rule in rules:
+            plan = plan_of(rule)
+            key = plan.key()
+            if key not in shared:
+                shared[key] = make_callback(plan)
+            callbacks[rule] = shared[key]
+        self._parser = _Parser(table, callbacks)
         self._literals: dict[str, str] = tables["literals"]
         self._lexer = ScriptLexer(tables["lexer"])
         self._postlex = postlex
@@ -78,74 +111,6 @@ class ScriptParser:
         return self._literals.get(terminal)
 
     def parse(self, text: str, start: str) -> Any:
-        states, rules = self._states, self._rules
-        stack = [self._start_states[start]]
-        values: list = []
-        token = None
-        for token in self._postlex.process(self._lexer.lex(text)):
-            kind = token.type
-            while True:
-                try:
-                    code = states[stack[-1]][kind]
-                except KeyError:
-                    raise self._unexpected(token, stack) from None
-                if code >= 0:
-                    stack.append(code)
-                    values.append(token)
-                    break
-                size, origin, callback = rules[~code]
-                if size:
-                    children = values[-size:]
-                    del values[-size:]
-                    del stack[-size:]
-                else:
-                    children = []
-                values.append(callback(children))
-                stack.append(states[stack[-1]][origin])
-        return self._finish(stack, values, token, self._end_states[start])
-
-    def _finish(self, stack: list[int], values: list, last: Any, end_state: int) -> Any:
-        """Reduce at the end of input until the start symbol is complete."""
-        states, rules = self._states, self._rules
-        if last is None:
-            end = Token("$END", "", 0, 1, 1, 1, 1, 0)
-        else:
-            end = Token.new_borrow_pos("$END", "", last)
-        while True:
-            code = states[stack[-1]].get("$END")
-            if code is None or code >= 0:
-                raise self._unexpected(end, stack)
-            size, origin, callback = rules[~code]
-            if size:
-                children = values[-size:]
-                del values[-size:]
-                del stack[-size:]
-            else:
-                children = []
-            values.append(callback(children))
-            stack.append(states[stack[-1]][origin])
-            if stack[-1] == end_state:
-                return values[-1]
-
-    def _unexpected(self, token: Any, stack: list[int]) -> UnexpectedToken:
-        expected = {
-            kind
-            for kind in self._states[stack[-1]]
-            if kind in self._terminals and self._would_shift(list(stack), kind)
-        }
-        return UnexpectedToken(token, expected)
-
-    def _would_shift(self, stack: list[int], kind: str) -> bool:
-        """Whether the terminal `kind` is shifted after the reductions it triggers (LALR tables
-        may reduce on a terminal that is then rejected)."""
-        states, rules = self._states, self._rules
-        while True:
-            code = states[stack[-1]].get(kind)
-            if code is None:
-                return False
-            if code >= 0:
-                return True
-            size, origin, _ = rules[~code]
-            if size:
-                del stack[-size:]
-            stack.append(states[stack[-1]][origin])
+        """The tree of `text` from the rule `start`; Lark's exceptions or `LayoutError`."""
+        tokens = self._postlex.process(self._lexer.lex(text))
+        return self._parser.parse(_TokenStream(tokens), start)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
 from autodiff_cli.lang.errors import ScriptError, Source
+from autodiff_cli.lang.grammar import LayoutError, get_parser
 
 # Terminals that can start an expression: "expected an expression" covers them all.
 _EXPRESSION_STARTS = {
@@ -54,13 +57,11 @@ def decode_source(source: str | bytes, filename: str) -> str:
 
 def parse(text: str, source: Source, start: str = "file_input") -> Any:
     """Parse normalised text (see `decode_source`) with the given start symbol."""
-    from autodiff_cli.lang.grammar import get_parser
-
     _check_first_indent(text, source)
     prepared = text.rstrip(" \t\f") + "\n"
     try:
         return get_parser().parse(prepared, start=start)
-    except Exception as error:  # Lark's exceptions, imported lazily
+    except (UnexpectedInput, LayoutError) as error:
         raise _failure(error, source, prepared) from None
 
 
@@ -81,15 +82,12 @@ def _error(source: Source, type_name: str, message: str, line: int, column: int)
 
 
 def _failure(error: Exception, source: Source, text: str) -> ParseFailure:
-    from autodiff_cli.lang.grammar import LayoutError
-    from autodiff_cli.lang.parse_tables import UnexpectedCharacter, UnexpectedToken
-
     if isinstance(error, LayoutError):
         kind = "IndentationError" if error.indentation else "SyntaxError"
         return ParseFailure(
             _error(source, kind, str(error), error.line, error.column), at_end=error.at_end
         )
-    if isinstance(error, UnexpectedCharacter):
+    if isinstance(error, UnexpectedCharacters):
         return _unexpected_character(error, source, text)
     if isinstance(error, UnexpectedToken):
         return _unexpected_token(error, source)
@@ -115,12 +113,12 @@ def _unexpected_character(error: Any, source: Source, text: str) -> ParseFailure
     return ParseFailure(_error(source, "SyntaxError", message, error.line, error.column), at_end)
 
 
-def _unexpected_token(error: Any, source: Source) -> ParseFailure:
-    from autodiff_cli.lang.grammar import get_parser
-
+def _unexpected_token(error: UnexpectedToken, source: Source) -> ParseFailure:
     token = error.token
     kind = token.type
-    expected = error.expected
+    # Lark's `expected` also lists terminals that reduce and are then rejected; `accepts` probes
+    # each on a copy of the parser state and keeps those that are shifted
+    expected = error.interactive_parser.accepts()
     line, column = token.line, token.column
     if kind in ("_INDENT", "_DEDENT"):
         line, column = token.end_line, token.end_column

@@ -2,13 +2,12 @@
 
 Run `python -m autodiff_cli.lang.table_builder` after editing `grammar/autodiff.lark`; a test
 checks that the committed file is what this produces. Only this module uses Lark's grammar
-compiler and LALR analysis (and their internal attributes); the runtime reads the JSON file.
+compiler and LALR analysis; the runtime reads the JSON file.
 
-The file holds plain data: the lexer's regular expression(s), keyword table, ignored and
-newline-carrying terminals, the literal text of string terminals (for error messages), each
-rule's tree-building plan (`tree_builder.RulePlan`) and the LALR action table, where an action
-is an int: `n >= 0` shifts (or, for a rule's left-hand side, goes) to state n, `n < 0` reduces
-by rule `~n`.
+The file holds plain data: Lark's serialized LALR table (`IntParseTable.serialize`) and the
+rules it reduces by (Lark's `Rule.serialize`, memoized), our lexer's regular expression(s),
+keyword table, ignored and newline-carrying terminals, and the literal text of string
+terminals (for error messages).
 """
 
 from __future__ import annotations
@@ -25,32 +24,6 @@ def grammar_checksum(grammar_text: str) -> int:
     """The checksum of the grammar text the tables are built from (stored in the file, so that
     a checkout whose grammar was edited since is noticed; zlib is loaded by numpy anyway)."""
     return zlib.crc32(grammar_text.encode("utf-8"))
-
-
-def _plan(rule: Any) -> list:
-    """How Lark's tree builder (maybe_placeholders, LALR) makes a node of `rule`, as
-    `RulePlan` fields: [name, expand1, include, nones_after, filtered, size]."""
-    options = rule.options
-    expansion = rule.expansion
-    empty = options.empty_indices
-    if empty:
-        flags = "".join(str(int(flag)) for flag in empty)
-        nones_at = [len(ones) for ones in flags.split("0")]
-    else:
-        nones_at = [0] * (len(expansion) + 1)
-    include = []
-    nones = 0
-    for index, symbol in enumerate(expansion):
-        nones += nones_at[index]
-        if options.keep_all_tokens or not (symbol.is_term and symbol.filter_out):
-            splice = not symbol.is_term and symbol.name.startswith("_")
-            include.append([index, splice, nones])
-            nones = 0
-    nones += nones_at[len(expansion)]
-    filtered = bool(empty) or len(include) < len(expansion) or any(s for _, s, _ in include)
-    name = str(rule.alias or options.template_source or rule.origin.name)
-    expand1 = bool(options.expand1) and not rule.alias
-    return [name, expand1, include, nones, filtered, len(expansion)]
 
 
 def _lexer_data(lark: Any) -> dict[str, Any]:
@@ -103,67 +76,82 @@ def _canonical_order(table: Any) -> list[Any]:
     return order
 
 
-def build_table_data(grammar_text: str, start: list[str]) -> dict[str, Any]:
-    """Compile the grammar with Lark and return the tables as JSON-ready data."""
-    from lark import Lark
-    from lark.lexer import PatternStr
-    from lark.parsers.lalr_analysis import Reduce
-
-    lark = Lark(grammar_text, parser="lalr", lexer="basic", start=start, maybe_placeholders=True)
-    table = lark.parser.parser._parse_table
-    rules: list = []
-    rule_index: dict[Any, int] = {}
-
-    def action(kind: Any, arg: Any, number: dict[Any, int]) -> int:
-        if kind is Reduce:
-            if arg not in rule_index:
-                rule_index[arg] = len(rules)
-                rules.append([str(arg.origin.name), *_plan(arg)])
-            return ~rule_index[arg]
-        return number[arg]
+def _canonical_table(table: Any) -> Any:
+    """The same table with states renumbered in `_canonical_order` and each state's actions in
+    order of symbol name, so that its serialized form is the same on every build."""
+    from lark.parsers.lalr_analysis import IntParseTable, Shift
 
     order = _canonical_order(table)
     number = {state: index for index, state in enumerate(order)}
-    symbols = sorted({str(name) for actions in table.states.values() for name in actions})
-    symbol_index = {name: index for index, name in enumerate(symbols)}
-    states = []
-    for state in order:
-        row: list[int] = []
-        for name, (kind, arg) in sorted(table.states[state].items(), key=lambda i: str(i[0])):
-            row += [symbol_index[str(name)], action(kind, arg, number)]
-        states.append(row)
+    states = {
+        number[state]: {
+            name: (kind, number[arg] if kind is Shift else arg)
+            for name, (kind, arg) in sorted(table.states[state].items(), key=lambda i: str(i[0]))
+        }
+        for state in order
+    }
+    return IntParseTable(
+        states,
+        {name: number[state] for name, state in sorted(table.start_states.items())},
+        {name: number[state] for name, state in sorted(table.end_states.items())},
+    )
+
+
+def build_table_data(grammar_text: str, start: list[str]) -> dict[str, Any]:
+    """Compile the grammar with Lark and return the tables as JSON-ready data: the parse table
+    and its rules in Lark's serialized form, and what our lexer and error messages need."""
+    from lark import Lark
+    from lark.grammar import Rule
+    from lark.lexer import PatternStr
+    from lark.utils import SerializeMemoizer
+
+    lark = Lark(grammar_text, parser="lalr", lexer="basic", start=start, maybe_placeholders=True)
+    memo = SerializeMemoizer([Rule])
+    parse_table = _canonical_table(lark.parser.parser._parse_table).serialize(memo)
     literals = {
         terminal.name: terminal.pattern.value
         for terminal in lark.lexer_conf.terminals
         if type(terminal.pattern) is PatternStr
     }
-    return {
-        "format": TABLE_FORMAT,
-        "grammar_crc32": grammar_checksum(grammar_text),
-        "lexer": _lexer_data(lark),
-        "literals": literals,
-        "rules": rules,
-        "symbols": symbols,
-        "states": states,
-        "start_states": {name: number[state] for name, state in table.start_states.items()},
-        "end_states": {name: number[state] for name, state in table.end_states.items()},
-    }
+    return json.loads(  # as read back: JSON's string keys
+        json.dumps(
+            {
+                "format": TABLE_FORMAT,
+                "grammar_crc32": grammar_checksum(grammar_text),
+                "lexer": _lexer_data(lark),
+                "literals": literals,
+                "parse_table": parse_table,
+                "rules": memo.serialize(),
+            }
+        )
+    )
 
 
 def render(data: dict[str, Any]) -> str:
-    """The file's text: compact, one state per line (readable diffs), stable key order."""
-    head = {key: value for key, value in data.items() if key not in ("rules", "states")}
+    """The file's text: compact, one state and one rule per line (readable diffs)."""
+    table = data["parse_table"]
     lines = ["{"]
-    for key, value in head.items():
-        lines.append(f"{json.dumps(key)}: {json.dumps(value, sort_keys=True)},")
-    lines.append('"rules": [')
-    lines.append(",\n".join(json.dumps(rule, separators=(",", ":")) for rule in data["rules"]))
-    lines.append("],")
-    lines.append('"states": [')
-    lines.append(",\n".join(json.dumps(row, separators=(",", ":")) for row in data["states"]))
-    lines.append("]")
+    for key, value in data.items():
+        if key not in ("parse_table", "rules"):
+            lines.append(f"{json.dumps(key)}: {json.dumps(value, sort_keys=True)},")
+    lines.append('"rules": {')
+    lines.append(_lines(data["rules"]))
+    lines.append("},")
+    lines.append('"parse_table": {')
+    for key in ("tokens", "start_states", "end_states"):
+        lines.append(f"{json.dumps(key)}: {json.dumps(table[key], separators=(',', ':'))},")
+    lines.append('"states": {')
+    lines.append(_lines(table["states"]))
+    lines.append("}}")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _lines(items: dict[str, Any]) -> str:
+    return ",\n".join(
+        f"{json.dumps(key)}:{json.dumps(value, separators=(',', ':'))}"
+        for key, value in items.items()
+    )
 
 
 def generate() -> str:

@@ -20,7 +20,7 @@ from autodiff_cli.lang.syntax_tree import Token, Tree
 
 
 class RulePlan:
-    """How one grammar rule's matched symbols become a node (`table_builder` writes the plans).
+    """How one grammar rule's matched symbols become a node (see `plan_of`).
 
     `include`: (index, splice, nones_before) for each kept symbol, as Lark's child filter;
     `filtered`: whether `include` drops, splices or pads anything at all.
@@ -43,6 +43,37 @@ class RulePlan:
         self.nones_after = nones_after
         self.filtered = filtered
         self.size = size
+
+    def key(self) -> tuple:
+        """Equal for plans that build alike (rules sharing a plan share one callback)."""
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+
+def plan_of(rule: Any) -> RulePlan:
+    """How Lark's tree builder (`maybe_placeholders`, LALR) makes a node of a Lark `Rule`:
+    which symbols it keeps (tokens filtered out, `_rule` children spliced in), where it puts
+    None for an absent `[optional]`, and whether a `?rule` with one child is inlined."""
+    options = rule.options
+    expansion = rule.expansion
+    empty = options.empty_indices
+    if empty:
+        flags = "".join(str(int(flag)) for flag in empty)
+        nones_at = [len(ones) for ones in flags.split("0")]
+    else:
+        nones_at = [0] * (len(expansion) + 1)
+    include = []
+    nones = 0
+    for index, symbol in enumerate(expansion):
+        nones += nones_at[index]
+        if options.keep_all_tokens or not (symbol.is_term and symbol.filter_out):
+            splice = not symbol.is_term and symbol.name.startswith("_")
+            include.append((index, splice, nones))
+            nones = 0
+    nones += nones_at[len(expansion)]
+    filtered = bool(empty) or len(include) < len(expansion) or any(s for _, s, _ in include)
+    name = str(rule.alias or options.template_source or rule.origin.name)
+    expand1 = bool(options.expand1) and not rule.alias
+    return RulePlan(name, expand1, tuple(include), nones, filtered, len(expansion))
 
 
 _first = itemgetter(0)

@@ -1,0 +1,77 @@
+"""Imports the parts of Lark that parsing needs, and only those. Imported first by the `lang`
+package, before anything that imports Lark.
+
+Parsing with the shipped tables needs Lark's lexer, tree, LALR parser and indenter modules.
+`import lark` runs the package's `__init__`, which also loads the Earley and CYK parsers and
+more (~10 ms of every one-liner's start-up). So the package is registered without running its
+`__init__`, and the runtime modules are imported into it; the `__init__` runs on the first access
+to anything else of the package (`from lark import Lark`, `lark.__version__`), so that other code
+still sees the usual `lark`. Lark also picks up the optional third-party `regex` module when
+installed: the language does not use it, and importing it costs ~8 ms; it is kept out.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from typing import Any
+
+RUNTIME_MODULES = (
+    "lark.lexer",
+    "lark.tree",
+    "lark.exceptions",
+    "lark.common",
+    "lark.parsers.lalr_parser",
+    "lark.indenter",
+)
+
+
+def _without_regex(load: Any) -> None:
+    blocked = "regex" not in sys.modules
+    if blocked:
+        sys.modules["regex"] = None  # type: ignore[assignment]  # makes `import regex` fail
+    try:
+        load()
+    finally:
+        if blocked:
+            del sys.modules["regex"]
+
+
+def _lazy_package() -> Any:
+    """The `lark` package module, registered but not initialised; None if Lark is not found
+    as a regular package."""
+    spec = importlib.util.find_spec("lark")
+    if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+        return None
+    package = importlib.util.module_from_spec(spec)
+    initialising = False
+
+    def __getattr__(name: str) -> Any:  # noqa: N807 - the module hook (PEP 562)
+        nonlocal initialising
+        if initialising:
+            raise AttributeError(f"module 'lark' has no attribute {name!r}")
+        initialising = True
+        _without_regex(lambda: spec.loader.exec_module(package))
+        return getattr(package, name)
+
+    package.__getattr__ = __getattr__
+    return package
+
+
+def _load() -> None:
+    if "lark" in sys.modules:
+        return
+    package = _lazy_package()
+    if package is not None:
+        sys.modules["lark"] = package
+        try:
+            for name in RUNTIME_MODULES:
+                importlib.import_module(name)
+            return
+        except Exception:  # noqa: BLE001 - an unexpected layout: import Lark as usual
+            for name in [name for name in sys.modules if name.split(".")[0] == "lark"]:
+                del sys.modules[name]
+    import lark  # noqa: F401
+
+
+_without_regex(_load)
