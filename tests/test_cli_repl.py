@@ -73,6 +73,26 @@ def test_an_error_is_reported_and_the_session_goes_on():
     assert "Traceback" not in done.stderr
 
 
+def test_piped_errors_count_lines_from_the_start_of_the_input():
+    source = (
+        "x = 1\n"
+        ":vars\n"
+        "\n"
+        "z = q + 1\n"
+        "def f():\n"
+        "    y = 2\n"
+        "    return undefined\n"
+        "f()\n"
+        "for i in range(2):\n"
+        "    pass\n"
+        "x +* 2\n"
+    )
+    done = piped(source)
+    assert done.returncode == 1
+    headers = [line for line in done.stderr.splitlines() if line.startswith("<stdin>")]
+    assert headers == ["<stdin>:4:5: error", "<stdin>:7:12: error", "<stdin>:11:4: error"]
+
+
 def test_an_unfinished_statement_at_end_of_input_is_an_error():
     done = piped("x = (1,\n")
     assert done.returncode == 1

@@ -37,6 +37,9 @@ class StatementReader:
     def __init__(self, is_complete: Callable[[str], bool]) -> None:
         self._is_complete = is_complete
         self._lines: list[str] = []
+        self._count = 0  # lines fed so far
+        self._first = 0  # the line number of the pending chunk's first line
+        self.first_lines: list[int] = []  # the first line of each chunk the last call returned
 
     @property
     def pending(self) -> bool:
@@ -54,11 +57,19 @@ class StatementReader:
     def _take(self) -> str:
         text = self._text()
         self._lines.clear()
+        self.first_lines.append(self._first)
         return text
 
+    def skip(self) -> None:
+        """Count a line that is not fed (a meta-command), so later line numbers stay right."""
+        self._count += 1
+
     def feed(self, line: str) -> list[str]:
-        """Add one line (without its newline); return the chunks it completes."""
+        """Add one line (without its newline); return the chunks it completes (and their first
+        lines in `first_lines`, counted from 1 at the first line fed or skipped)."""
         chunks: list[str] = []
+        self.first_lines = []
+        self._count += 1
         stripped = line.strip()
         if not self._lines and (not stripped or stripped.startswith("#")):
             return chunks
@@ -72,6 +83,8 @@ class StatementReader:
             and self._is_complete(self._text([""]))
         ):
             chunks.append(self._take())  # a dedent to column 0 ends the compound statement
+        if not self._lines:
+            self._first = self._count
         self._lines.append(line)
         if (not stripped or not self._compound()) and self._is_complete(self._text()):
             chunks.append(self._take())
@@ -79,6 +92,7 @@ class StatementReader:
 
     def finish(self) -> list[str]:
         """At end of input: whatever is left, complete or not (the language reports the latter)."""
+        self.first_lines = []
         return [self._take()] if self._lines else []
 
 
@@ -158,8 +172,8 @@ class LocalSession:
     def is_complete(self, text: str) -> bool:
         return self.state.session.is_complete(text)
 
-    def execute(self, chunk: str) -> bool:
-        return self.state.execute(chunk)
+    def execute(self, chunk: str, first_line: int = 1) -> bool:
+        return self.state.execute(chunk, first_line)
 
     def meta(self, text: str) -> bool:
         """A meta-command; QuitRepl for :quit."""
@@ -210,8 +224,9 @@ class RemoteSession:
             self._child = self._start()
             return {"ok": False}
 
-    def execute(self, chunk: str) -> bool:
-        return self._ask({"kind": "run", "text": chunk}).get("ok", False)
+    def execute(self, chunk: str, first_line: int = 1) -> bool:
+        message = {"kind": "run", "text": chunk, "line": first_line}
+        return self._ask(message).get("ok", False)
 
     def meta(self, text: str) -> bool:
         """A meta-command, run in the child; :load and :save touch files here. QuitRepl for
@@ -279,7 +294,8 @@ class _Server:
             self.state = ReplState(debug=self.debug, styled=self.styled)
         state, kind, text = self.state, message.get("kind"), str(message.get("text", ""))
         if kind == "run":
-            return {"ok": state.execute(text)}
+            line = message.get("line", 1)
+            return {"ok": state.execute(text, line if type(line) is int else 1)}
         if kind == "meta":
             try:
                 return {"ok": run_meta_command(state, text)}
@@ -322,27 +338,32 @@ def open_session(*, debug: bool = False, styled: bool = False, limits: Any = Non
     return kind(debug=debug, styled=styled, limits=limits)
 
 
-def run_chunk(session: Session, chunk: str) -> bool:
-    """A meta-command or a statement; True on success (QuitRepl propagates)."""
+def run_chunk(session: Session, chunk: str, first_line: int = 1) -> bool:
+    """A meta-command or a statement (whose first line is `first_line` of the input); True on
+    success (QuitRepl propagates)."""
     if is_meta_command(chunk):
         return session.meta(chunk)
-    return session.execute(chunk)
+    return session.execute(chunk, first_line)
 
 
 def run_piped(lines: Iterable[str], *, debug: bool = False, limits: Any = None) -> int:
-    """Statements read from a non-terminal: no prompts; exit status 1 if any statement failed."""
+    """Statements read from a non-terminal: no prompts; exit status 1 if any statement failed.
+    Error lines count from the start of the input, as Python's do for a piped script."""
     session = open_session(debug=debug, limits=limits)
     reader = StatementReader(session.is_complete)
     ok = True
     try:
         for line in lines:
             if not reader.pending and is_meta_command(line):
+                reader.skip()
                 ok = run_chunk(session, line.rstrip("\r\n")) and ok
                 continue
-            for chunk in reader.feed(line.rstrip("\r\n")):
-                ok = run_chunk(session, chunk) and ok
-        for chunk in reader.finish():
-            ok = run_chunk(session, chunk) and ok
+            chunks = reader.feed(line.rstrip("\r\n"))
+            for chunk, first_line in zip(chunks, reader.first_lines):
+                ok = run_chunk(session, chunk, first_line) and ok
+        chunks = reader.finish()
+        for chunk, first_line in zip(chunks, reader.first_lines):
+            ok = run_chunk(session, chunk, first_line) and ok
     except QuitRepl:
         pass
     finally:

@@ -40,6 +40,7 @@ class ReplState:
     styled: bool = False
     session: Any = None
     inputs: list[str] = field(default_factory=list)  # script text reproducing the session
+    first_lines: dict[Any, int] = field(default_factory=dict)  # piped: chunk Source -> its line
 
     def __post_init__(self) -> None:
         if self.session is None:
@@ -51,21 +52,44 @@ class ReplState:
         self.session = Session()
         self.session.execute("import torch")
         self.inputs = []
+        self.first_lines = {}
+
+    def _shift_line(self, error: BaseException, first_line: int) -> None:
+        """Count an error's line from the start of the input stream."""
+        from autodiff_cli.lang import ScriptError
+        from autodiff_cli.lang.errors import LOCATION_ATTRIBUTE, _own_attributes
+
+        if not isinstance(error, ScriptError) or error.filename != REPL_NAME:
+            return
+        cause = error.__cause__
+        location = None if cause is None else _own_attributes(cause).get(LOCATION_ATTRIBUTE)
+        if location is not None:
+            first_line = self.first_lines.get(location.source, 1)
+        error.line += first_line - 1
 
     @property
     def namespace(self) -> dict[str, Any]:
         return self.session.namespace
 
-    def execute(self, chunk: str) -> bool:
-        """Run one statement, echo a non-None value's repr, report an error. True on success."""
+    def execute(self, chunk: str, first_line: int = 1) -> bool:
+        """Run one statement, echo a non-None value's repr, report an error. True on success.
+
+        `first_line`: the chunk's line in piped input, so errors count lines from the stream's
+        start (an error in a function reports the line of the chunk that defined it).
+        """
         from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
+        from autodiff_cli.lang import compile_source
         from autodiff_cli.lang.runtime import script_repr
 
         try:
             with warnings_to_stderr(REPL_NAME):
-                value = self.session.execute(chunk, filename=REPL_NAME)
+                program = compile_source(chunk, REPL_NAME, "single")
+                if first_line != 1:
+                    self.first_lines[program.source] = first_line
+                value = program.run(self.session.namespace)
                 echo = None if value is None else script_repr(value, REPL_NAME)
         except Exception as error:  # ScriptError, or a bug below the language
+            self._shift_line(error, first_line)
             report_exception(error, debug=self.debug, context=REPL_NAME)
             return False
         self.inputs.append(script_text(chunk, echoed=value is not None))
