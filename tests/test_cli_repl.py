@@ -464,3 +464,32 @@ def test_explain_follows_the_rules_of_backward():
         "need to access saved tensors after calling backward.",
         ":explain: RuntimeError: grad can be implicitly created only for scalar outputs",
     ]
+
+
+@pytest.mark.parametrize("term", ["dumb", "xterm"])
+def test_a_block_that_cannot_become_valid_is_an_error_at_once(tmp_path: Path, term: str):
+    pexpect = pytest.importorskip("pexpect")
+    child = spawn(tmp_path, term=term)
+    try:
+        child.expect(">>>")
+        child.send("def h(:\r")  # no blank line needed: no further line can make it valid
+        child.expect(r"<stdin>:1:7: error")
+        child.expect("SyntaxError")
+        child.expect(">>>")
+        child.send("def g(t):\r")  # an unfinished block still continues
+        if term == "dumb":
+            child.expect(r"\.\.\. ")
+        child.send("    return t + 1\r" if term == "dumb" else "return t + 1\r")
+        if term == "dumb":
+            child.expect(r"\.\.\. ")
+        child.send("\r")
+        child.expect(">>>")
+        child.send("g(41)\r")
+        child.expect("42")
+        child.expect(">>>")
+        time.sleep(0.5)
+        child.sendcontrol("d")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0

@@ -31,11 +31,14 @@ class StatementReader:
 
     As in Python's REPL, a compound statement (`def`, `if`, ...) ends at a blank line; unlike it,
     a line that starts back at column 0 also ends it, so that piped scripts need no blank lines.
-    Everything else ends as soon as `is_complete` says so (brackets may span lines).
+    Everything else ends as soon as `is_complete` says so (brackets may span lines). With
+    `eager_errors` (a terminal), a block that no further line can make valid ends at once, so its
+    syntax error shows as soon as the line is entered.
     """
 
-    def __init__(self, is_complete: Callable[[str], bool]) -> None:
+    def __init__(self, is_complete: Callable[[str], bool], *, eager_errors: bool = False) -> None:
         self._is_complete = is_complete
+        self._eager_errors = eager_errors
         self._lines: list[str] = []
         self._count = 0  # lines fed so far
         self._first = 0  # the line number of the pending chunk's first line
@@ -86,7 +89,10 @@ class StatementReader:
         if not self._lines:
             self._first = self._count
         self._lines.append(line)
-        if (not stripped or not self._compound()) and self._is_complete(self._text()):
+        text = self._text()
+        if (not stripped or not self._compound()) and self._is_complete(text):
+            chunks.append(self._take())
+        elif self._eager_errors and cannot_become_valid(text, self._is_complete):
             chunks.append(self._take())
         return chunks
 
@@ -94,6 +100,22 @@ class StatementReader:
         """At end of input: whatever is left, complete or not (the language reports the latter)."""
         self.first_lines = []
         return [self._take()] if self._lines else []
+
+
+def cannot_become_valid(text: str, is_complete: Callable[[str], bool]) -> bool:
+    """Whether no further lines can make `text` valid: the parser takes it as complete (its
+    error is not at the end of the text), yet it does not compile. Compiling runs no code."""
+    from autodiff_cli.lang import ScriptError, compile_source
+
+    if not text.strip() or not is_complete(text):
+        return False
+    try:
+        compile_source(text, "<stdin>", "single")
+    except ScriptError as error:
+        return error.is_syntax_error
+    except Exception:  # noqa: BLE001 - e.g. too deeply nested: the run reports it
+        return False
+    return False
 
 
 # ---- completion, read from the session's dictionaries -------------------------------------

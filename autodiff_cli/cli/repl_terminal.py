@@ -31,6 +31,7 @@ from autodiff_cli.cli.repl import (
     Session,
     StatementReader,
     candidates,
+    cannot_become_valid,
     open_session,
     run_chunk,
 )
@@ -88,13 +89,15 @@ def next_indent(text: str) -> str:
 
 
 def is_finished(text: str, is_complete: Any) -> bool:
-    """Whether Enter runs the input: a meta-command, a complete simple statement, or a block
-    (def, for, ...) followed by a blank line."""
+    """Whether Enter runs the input: a meta-command, a complete simple statement, a block
+    (def, for, ...) followed by a blank line, or a block no further line can make valid."""
     if not text.strip() or is_meta_command(text) and "\n" not in text.strip():
         return True
     lines = text.split("\n")
     if COMPOUND.match(text.lstrip()) or len(lines) > 1 and lines[0].rstrip().endswith(":"):
-        return not lines[-1].strip() and is_complete(text.rstrip() + "\n\n")
+        if not lines[-1].strip() and is_complete(text.rstrip() + "\n\n"):
+            return True
+        return cannot_become_valid(text + "\n", is_complete)
     return is_complete(text + "\n")
 
 
@@ -188,7 +191,7 @@ def _run_line_by_line(session: Session) -> int:
     prompt = PromptSession(
         history=_history(), completer=ReplCompleter(session), key_bindings=bindings
     )
-    reader = StatementReader(session.is_complete)
+    reader = StatementReader(session.is_complete, eager_errors=True)
     while True:
         try:
             line = prompt.prompt(PS2 if reader.pending else PS1)
