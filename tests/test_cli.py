@@ -195,7 +195,7 @@ def scripts_dir(tmp_path: Path) -> Path:
 
 def test_run_a_directory_runs_its_scripts_sorted(scripts_dir: Path):
     done = autodiff("run", str(scripts_dir))
-    assert (done.returncode, done.stderr) == (0, "")
+    assert (done.returncode, done.stderr) == (0, "3 scripts: 3 passed, 0 failed\n")
     assert done.stdout == "a\nb\nc\n"
 
 
@@ -203,7 +203,7 @@ def test_jobs_run_in_parallel_and_print_in_file_order(scripts_dir: Path):
     slow = scripts_dir / "0slow.py"  # sorts first, finishes last
     slow.write_text("total = 0\nfor i in range(200000):\n    total += i\nprint(total)\n")
     done = autodiff("run", "--jobs", "3", str(scripts_dir))
-    assert (done.returncode, done.stderr) == (0, "")
+    assert (done.returncode, done.stderr) == (0, "4 scripts: 4 passed, 0 failed\n")
     assert done.stdout == f"{sum(range(200000))}\na\nb\nc\n"
 
 
@@ -214,8 +214,12 @@ def test_json_lines_report_every_file(script):
     assert done.returncode == 1
     import json
 
-    records = [json.loads(line) for line in done.stdout.splitlines()]
+    *records, summary = [json.loads(line) for line in done.stdout.splitlines()]
     assert [set(record) for record in records] == [{"path", "ok", "stdout", "error", "seconds"}] * 2
+    assert summary == {
+        "summary": {"scripts": 2, "passed": 1, "failed": 1, "skipped": 0, "failed_paths": [bad]}
+    }
+    assert done.stderr == ""
     assert records[0]["path"] == good and records[0]["ok"] is True
     assert records[0]["stdout"] == "hi\n" and records[0]["error"] is None
     assert records[1]["ok"] is False and records[1]["stdout"] == "1\n"
@@ -231,6 +235,21 @@ def test_fail_fast_stops_at_the_first_failure_and_reports_the_rest(script):
         assert done.returncode == 1
         assert "never" not in done.stdout
         assert f"{second}: skipped" in done.stderr
+        last = done.stderr.splitlines()[-1]
+        assert last == f"2 scripts: 0 passed, 1 failed ({first}), 1 skipped"
+
+
+def test_several_scripts_end_with_a_summary_naming_the_failures(script):
+    good = script("good.py", "print('hi')\n")
+    bad = script("bad.py", "undefined\n")
+    worse = script("worse.py", "x = (\n")
+    done = autodiff("run", good, bad, worse)
+    assert done.returncode == 1
+    assert done.stdout == "hi\n"
+    last = done.stderr.splitlines()[-1]
+    assert last == f"3 scripts: 1 passed, 2 failed ({bad}, {worse})"
+    alone = autodiff("run", good)  # one script: no summary
+    assert (alone.returncode, alone.stdout, alone.stderr) == (0, "hi\n", "")
 
 
 def test_timeout_stops_a_runaway_script_and_the_others_still_run(script):

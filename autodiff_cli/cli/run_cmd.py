@@ -182,6 +182,40 @@ def _skipped(script: Script) -> Outcome:
     return Outcome(script.name, False, "", f"{script.name}: {SKIPPED}\n", 0.0)
 
 
+def _is_skipped(outcome: Outcome) -> bool:
+    return outcome.error == f"{outcome.path}: {SKIPPED}\n"
+
+
+def summary_of(outcomes: list[Outcome]) -> dict[str, Any]:
+    """The counts that end a run of several scripts (the `--json` summary object)."""
+    skipped = [outcome for outcome in outcomes if _is_skipped(outcome)]
+    failed = [outcome.path for outcome in outcomes if not outcome.ok and outcome not in skipped]
+    return {
+        "scripts": len(outcomes),
+        "passed": sum(outcome.ok for outcome in outcomes),
+        "failed": len(failed),
+        "skipped": len(skipped),
+        "failed_paths": failed,
+    }
+
+
+def print_summary(outcomes: list[Outcome], as_json: bool) -> None:
+    """`3 scripts: 2 passed, 1 failed (a.py)` on stderr, or `{"summary": {...}}` on stdout."""
+    summary = summary_of(outcomes)
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps({"summary": summary}) + "\n")
+        sys.stdout.flush()
+        return
+    text = f"{summary['scripts']} scripts: {summary['passed']} passed, {summary['failed']} failed"
+    if summary["failed_paths"]:
+        text += f" ({', '.join(summary['failed_paths'])})"
+    if summary["skipped"]:
+        text += f", {summary['skipped']} skipped"
+    print_error(text)
+
+
 def limits_of(options: RunOptions) -> Any:
     """The child's `isolation.Limits` for these options."""
     from autodiff_cli.cli.isolation import DEFAULT_MAX_MEMORY, DEFAULT_MAX_OUTPUT, Limits
@@ -337,8 +371,10 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
         from autodiff_cli.cli.diagnostics import exit_on_interrupt
 
         return exit_on_interrupt()
-    results = [outcome is not None and outcome.ok for outcome in printer.outcomes]
-    return 0 if all(results) else 1
+    outcomes = [outcome for outcome in printer.outcomes if outcome is not None]
+    if len(scripts) > 1:
+        print_summary(outcomes, options.as_json)
+    return 0 if len(outcomes) == len(scripts) and all(o.ok for o in outcomes) else 1
 
 
 def run_here(
