@@ -56,19 +56,13 @@ def deserialize_table(tables: dict[str, Any]) -> tuple[IntParseTable, list[Rule]
     rules = {int(key): Rule.deserialize(rule, {}) for key, rule in tables["rules"].items()}
     table = tables["parse_table"]
     names = table["tokens"]
-    actions: dict[Any, tuple] = {}
-    for index, rule in rules.items():
-        actions[(1, index)] = (Reduce, rule)
-
-    def action(kind: int, arg: Any) -> tuple:
-        key = (1, arg["@"]) if kind else arg
-        found = actions.get(key)
-        if found is None:
-            found = actions[key] = (Shift, arg)
-        return found
-
+    reduces = {key: (Reduce, rule) for key, rule in rules.items()}
+    shifts = [(Shift, state) for state in range(len(table["states"]))]
     states = {
-        int(state): {names[name]: action(*pair) for name, pair in row.items()}
+        int(state): {
+            names[name]: reduces[arg["@"]] if kind else shifts[arg]
+            for name, (kind, arg) in row.items()
+        }
         for state, row in table["states"].items()
     }
     parse_table = IntParseTable(states, table["start_states"], table["end_states"])
