@@ -252,6 +252,31 @@ def test_several_scripts_end_with_a_summary_naming_the_failures(script):
     assert (alone.returncode, alone.stdout, alone.stderr) == (0, "hi\n", "")
 
 
+def test_run_json_usage_errors_are_one_json_object_on_stdout(script):
+    import json
+
+    good = script("good.py", "print('hi')\n")
+    missing = autodiff("run", "--json", good, "nothere.py")
+    assert (missing.returncode, missing.stderr) == (2, "")
+    assert json.loads(missing.stdout) == {
+        "error": {
+            "type": "UsageError",
+            "message": "file not found: nothere.py",
+            "file": None,
+            "line": None,
+            "column": None,
+        }
+    }
+    jobs = autodiff("run", "--json", "--jobs", "0", good)
+    assert (jobs.returncode, jobs.stderr) == (2, "")
+    assert json.loads(jobs.stdout)["error"]["message"] == (
+        "Invalid value for '--jobs' / '-j': 0 is not in the range x>=1."
+    )
+    plain = autodiff("run", good, "nothere.py")  # without --json: text on stderr
+    assert (plain.returncode, plain.stdout) == (2, "")
+    assert plain.stderr == "autodiff run: error: file not found: nothere.py\n"
+
+
 def test_timeout_stops_a_runaway_script_and_the_others_still_run(script):
     forever = script("forever.py", "print('started')\nwhile True:\n    pass\n")
     after = script("after.py", "print('after')\n")

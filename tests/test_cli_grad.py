@@ -456,3 +456,43 @@ def test_a_name_without_a_value_says_how_to_give_it_one():
     graph = autodiff("graph", "x*y", "--at", "x=1")
     assert graph.returncode == 1
     assert graph.stderr.splitlines()[-1] == "hint: give it a value with --at y=..."
+
+
+def json_failure(*args: str, status: int) -> dict:
+    done = autodiff(*args)
+    assert done.returncode == status, done.stderr
+    assert done.stderr == ""
+    (line,) = done.stdout.splitlines()
+    record = json.loads(line)
+    assert list(record) == ["error"]
+    assert list(record["error"]) == ["type", "message", "file", "line", "column"]
+    return record["error"]
+
+
+def test_errors_under_json_are_one_json_object_on_stdout():
+    assert json_failure("grad", "x*y", "--at", "x=1", "--json", status=1) == {
+        "type": "NameError",
+        "message": "name 'y' is not defined\nhint: give it a value with --at y=...",
+        "file": "<expr>",
+        "line": 1,
+        "column": 3,
+    }
+    syntax = json_failure("grad", "x +* 2", "--at", "x=1", "--json", status=1)
+    assert (syntax["type"], syntax["line"], syntax["column"]) == ("SyntaxError", 1, 4)
+    assert json_failure("grad", "2 + 3", "--json", status=1) == {
+        "type": "GradError",
+        "message": "the expression's value is not a tensor (it is int); use a --at variable in it",
+        "file": "<expr>",
+        "line": None,
+        "column": None,
+    }
+    order = json_failure("grad", "x*x", "--at", "x=1", "--order", "0", "--json", status=2)
+    assert order["type"] == "UsageError" and order["message"] == "--order must be at least 1, got 0"
+    typer_usage = json_failure("grad", "x", "--at", "x=1", "--json", "--timeout", "0", status=2)
+    assert typer_usage == {
+        "type": "UsageError",
+        "message": "Invalid value for '--timeout': must be more than 0 and at most 1e+06 seconds",
+        "file": None,
+        "line": None,
+        "column": None,
+    }

@@ -414,6 +414,7 @@ def test_symlinks_out_of_a_batch_folder_are_skipped(tmp_path: Path):
     assert (
         done.stderr
         == f"autodiff run: skipped {folder / 'b.py'}: a symbolic link to outside {folder}\n"
+        "2 scripts: 2 passed, 0 failed\n"
     )
     named = autodiff("run", str(folder / "b.py"))  # named directly: the user's own choice
     assert named.returncode == 1 and "SyntaxError" in named.stderr

@@ -7,15 +7,42 @@ needs them.
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Sequence
 from enum import Enum
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from autodiff_cli import __version__
 
+
+class _JsonUsageErrors(TyperGroup):
+    """With `--json` on the command line, a usage error is the `--json` error object on stdout
+    (`{"error": {"type": "UsageError", ...}}`), exit status 2 as ever."""
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
+        arguments = sys.argv[1:] if args is None else list(args)
+        if "--json" not in arguments:
+            return super().main(arguments, *rest, **extra)
+        extra["standalone_mode"] = False
+        try:
+            status = super().main(arguments, *rest, **extra)
+        except click.ClickException as error:
+            from autodiff_cli.cli.diagnostics import json_error
+
+            json_error("UsageError", error.format_message())
+            sys.exit(error.exit_code)
+        except click.Abort:
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
 app = typer.Typer(
     name="autodiff",
+    cls=_JsonUsageErrors,
     add_completion=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},

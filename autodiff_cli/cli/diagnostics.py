@@ -84,3 +84,37 @@ def exit_on_interrupt() -> int:
     """The exit status after Ctrl-C, printed as Python prints it."""
     print_error("KeyboardInterrupt")
     return 130
+
+
+def json_error(
+    type_name: str,
+    message: str,
+    file: str | None = None,
+    line: int | None = None,
+    column: int | None = None,
+) -> None:
+    """An error under `--json`: `{"error": {"type", "message", "file", "line", "column"}}` as
+    one line on stdout (`null` for what is not known)."""
+    import json
+
+    record = {"type": type_name, "message": message, "file": file, "line": line, "column": column}
+    sys.stdout.write(json.dumps({"error": record}) + "\n")
+    sys.stdout.flush()
+
+
+def json_exception(error: BaseException, context: str | None = None) -> None:
+    """`json_error` for an exception: a ScriptError's location, else `context` as the file."""
+    from autodiff_cli.lang import ScriptError
+    from autodiff_cli.lang.errors import safe_str
+
+    if isinstance(error, ScriptError):
+        located = error.line > 0
+        json_error(
+            error.type_name,
+            error.message,
+            error.filename,
+            error.line if located else None,
+            error.column if located else None,
+        )
+    else:
+        json_error(type(error).__name__, safe_str(error), context)

@@ -275,13 +275,11 @@ def run_grad(
     prints the report; here only stdin is read and the child's end is reported.
     """
     from autodiff_cli.cli.isolation import isolation_available
-    from autodiff_cli.cli.terminal import print_error
 
     try:
         expression = read_expression(expression)
     except UsageError as error:
-        print_error(f"autodiff grad: error: {error}")
-        return 2
+        return _failed("UsageError", str(error), 2, as_json)
 
     def work() -> int:
         return _grad_here(expression, options, as_json=as_json, debug=debug, timeout=timeout)
@@ -300,7 +298,11 @@ def run_grad(
     if options.check:
         import autodiff_cli.cli.fdcheck  # noqa: F401
     limits = Limits.of(max_memory, max_output, timeout)
-    return run_isolated_command("grad", "expression", work, limits)
+
+    def problem(message: str) -> None:
+        _failed("ProcessError", message, 1, as_json)
+
+    return run_isolated_command("grad", "expression", work, limits, on_problem=problem)
 
 
 def _styled() -> bool:
@@ -311,34 +313,50 @@ def _styled() -> bool:
     return wants_color(sys.stdout)
 
 
+def _failed(type_name: str, message: str, status: int, as_json: bool) -> int:
+    """Report a failure that is not the expression's own error: `autodiff grad: error: ...` on
+    stderr, or the `--json` error object on stdout. Returns `status`."""
+    if as_json:
+        from autodiff_cli.cli.diagnostics import json_error
+
+        json_error(type_name, message, EXPR_NAME if type_name != "UsageError" else None)
+    else:
+        from autodiff_cli.cli.terminal import print_error
+
+        print_error(f"autodiff grad: error: {message}")
+    return status
+
+
 def _grad_here(
     expression: str, options: GradOptions, *, as_json: bool, debug: bool, timeout: float | None
 ) -> int:
     """Compute and print, in this process."""
-    from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
+    from autodiff_cli.cli.diagnostics import json_exception, report_exception, warnings_to_stderr
     from autodiff_cli.cli.limits import ScriptTimeout, time_limit
-    from autodiff_cli.cli.terminal import print_error
 
     try:
         with warnings_to_stderr(EXPR_NAME), time_limit(timeout):
             outcome = compute(expression, options)
     except UsageError as error:
-        print_error(f"autodiff grad: error: {error}")
-        return 2
+        return _failed("UsageError", str(error), 2, as_json)
     except GradError as error:
-        print_error(f"autodiff grad: error: {error}")
+        _failed("GradError", str(error), 1, as_json)
         if debug and error.__cause__ is not None:
             report_exception(error.__cause__, debug=True, context=EXPR_NAME)
         return 1
     except ScriptTimeout as error:
-        print_error(f"autodiff grad: error: {error}")
-        return 1
+        return _failed("ScriptTimeout", str(error), 1, as_json)
     except KeyboardInterrupt:
         from autodiff_cli.cli.diagnostics import exit_on_interrupt
 
         return exit_on_interrupt()
     except Exception as error:  # ScriptError from the expression or an --at value
-        report_exception(add_at_hint(error), debug=debug, context=EXPR_NAME)
+        if as_json:
+            json_exception(add_at_hint(error), EXPR_NAME)
+            if debug:
+                report_exception(error, debug=True, context=EXPR_NAME)
+        else:
+            report_exception(add_at_hint(error), debug=debug, context=EXPR_NAME)
         return 1
     from autodiff_cli.cli.grad_report import print_json, print_report
 

@@ -501,22 +501,33 @@ def run_child(work: Callable[[], int], limits: Limits, *, stream: bool = True) -
 
 
 def run_isolated_command(
-    command: str, subject: str, work: Callable[[], int], limits: Limits
+    command: str,
+    subject: str,
+    work: Callable[[], int],
+    limits: Limits,
+    on_problem: Callable[[str], None] | None = None,
 ) -> int:
     """One command's work (`grad`, `graph`) in a child, its output streaming: the child's exit
     status, or 1 with `autodiff COMMAND: error: the SUBJECT was PROBLEM` on stderr when it was
-    killed or crashed (2 when the limits leave it no room)."""
+    killed or crashed (2 when the limits leave it no room). `on_problem(message)` reports these
+    instead, when given (`--json`)."""
     from autodiff_cli.cli.terminal import print_error
+
+    def report(message: str) -> None:
+        if on_problem is None:
+            print_error(f"autodiff {command}: error: {message}")
+        else:
+            on_problem(message)
 
     try:
         result = run_child(work, limits)
     except LimitError as error:
-        print_error(f"autodiff {command}: error: {error}")
+        report(str(error))
         return 2
     except KeyboardInterrupt:
         from autodiff_cli.cli.diagnostics import exit_on_interrupt
 
         return exit_on_interrupt()
     if result.problem is not None:
-        print_error(f"autodiff {command}: error: the {subject} was {result.problem}")
+        report(f"the {subject} was {result.problem}")
     return result.status

@@ -345,8 +345,7 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
     try:
         scripts = [read_script(path, options.max_script_size) for path in expand_paths(paths)]
     except UsageError as error:
-        print_error(str(error))
-        return 2
+        return _usage_failure(str(error), options.as_json)
     if not set_max_elements(options.max_elements):
         print_error(
             "autodiff run: warning: this engine has no element limit; --max-elements ignored"
@@ -365,8 +364,7 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
             else:
                 run_here(scripts, options, report)
     except LimitError as error:
-        print_error(f"autodiff run: error: {error}")
-        return 2
+        return _usage_failure(f"autodiff run: error: {error}", options.as_json)
     except KeyboardInterrupt:
         from autodiff_cli.cli.diagnostics import exit_on_interrupt
 
@@ -375,6 +373,17 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
     if len(scripts) > 1:
         print_summary(outcomes, options.as_json)
     return 0 if len(outcomes) == len(scripts) and all(o.ok for o in outcomes) else 1
+
+
+def _usage_failure(text: str, as_json: bool) -> int:
+    """Exit status 2 after `autodiff run: error: ...` on stderr, or the `--json` error object."""
+    if as_json:
+        from autodiff_cli.cli.diagnostics import json_error
+
+        json_error("UsageError", text.removeprefix("autodiff run: error: "))
+    else:
+        print_error(text)
+    return 2
 
 
 def run_here(
