@@ -496,3 +496,16 @@ def test_errors_under_json_are_one_json_object_on_stdout():
         "line": None,
         "column": None,
     }
+
+
+def test_a_process_killed_at_its_deadline_is_a_json_error_too():
+    args = ("grad", "(ones(4000, 4000) @ ones(4000, 4000)).sum() * x", "--at", "x=1")
+    assert json_failure(*args, "--json", "--timeout", "0.3", status=1) == {
+        "type": "ProcessError",
+        "message": "the expression was stopped after 0.3 seconds (--timeout 0.3)",
+        "file": "<expr>",
+        "line": None,
+        "column": None,
+    }
+    usage = json_failure(*args, "--json", "--max-memory", "1K", status=2)
+    assert usage["type"] == "UsageError" and "--max-memory 1 KiB" in usage["message"]

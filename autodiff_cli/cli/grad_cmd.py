@@ -299,8 +299,8 @@ def run_grad(
         import autodiff_cli.cli.fdcheck  # noqa: F401
     limits = Limits.of(max_memory, max_output, timeout)
 
-    def problem(message: str) -> None:
-        _failed("ProcessError", message, 1, as_json)
+    def problem(message: str, status: int) -> None:
+        _failed("UsageError" if status == 2 else "ProcessError", message, status, as_json)
 
     return run_isolated_command("grad", "expression", work, limits, on_problem=problem)
 

@@ -505,29 +505,29 @@ def run_isolated_command(
     subject: str,
     work: Callable[[], int],
     limits: Limits,
-    on_problem: Callable[[str], None] | None = None,
+    on_problem: Callable[[str, int], None] | None = None,
 ) -> int:
     """One command's work (`grad`, `graph`) in a child, its output streaming: the child's exit
     status, or 1 with `autodiff COMMAND: error: the SUBJECT was PROBLEM` on stderr when it was
-    killed or crashed (2 when the limits leave it no room). `on_problem(message)` reports these
-    instead, when given (`--json`)."""
+    killed or crashed (2 when the limits leave it no room). `on_problem(message, status)` reports
+    these instead, when given (`--json`)."""
     from autodiff_cli.cli.terminal import print_error
 
-    def report(message: str) -> None:
+    def report(message: str, status: int) -> int:
         if on_problem is None:
             print_error(f"autodiff {command}: error: {message}")
         else:
-            on_problem(message)
+            on_problem(message, status)
+        return status
 
     try:
         result = run_child(work, limits)
     except LimitError as error:
-        report(str(error))
-        return 2
+        return report(str(error), 2)
     except KeyboardInterrupt:
         from autodiff_cli.cli.diagnostics import exit_on_interrupt
 
         return exit_on_interrupt()
     if result.problem is not None:
-        report(f"the {subject} was {result.problem}")
+        report(f"the {subject} was {result.problem}", 1)
     return result.status
