@@ -287,6 +287,27 @@ def test_timeout_stops_a_runaway_script_and_the_others_still_run(script):
     assert "Traceback" not in done.stderr
 
 
+def test_a_script_killed_inside_one_long_engine_call_is_located(script):
+    # one matmul of 4000x4000 outlasts the timeout and its grace: the child is killed
+    slow = script(
+        "slow.py",
+        "import torch\n"
+        "def twice(t):\n"
+        "    u = t + 0\n"
+        "    return u\n"
+        "a = torch.ones(4000, 4000)\n"
+        "b = twice(a) @ a\n",
+    )
+    done = autodiff("run", "--timeout", "0.3", slow)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"{slow}:6:1: error",  # the statement running, not the last one of twice()
+        "    b = twice(a) @ a",
+        "    ^",
+        "ScriptTimeout: stopped after 0.3 seconds (--timeout 0.3)",
+    ]
+
+
 def test_max_elements_refuses_big_tensors(script):
     path = script("big.py", "import torch\nx = torch.zeros(1000)\nprint('made')\n")
     assert autodiff("run", path).stdout == "made\n"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import mmap
 import os
 import re
 import selectors
@@ -66,6 +67,7 @@ class ChildResult:
     stderr: bytes
     problem: str | None
     seconds: float
+    statement: tuple[int, int] | None = None  # (line, column) of the statement running at a kill
 
 
 class LimitError(ValueError):
@@ -330,6 +332,15 @@ class _Running:
     problem: str | None = None
     killed: bool = False
     sinks: list[Sink] = field(default_factory=list)
+    probe: mmap.mmap | None = None  # shared with the child: its running statement
+
+
+def _statement_at(probe: mmap.mmap | None) -> tuple[int, int] | None:
+    """(line, column) of the statement the child was running, from the shared probe."""
+    if probe is None:
+        return None
+    packed = int.from_bytes(probe[:8], sys.byteorder, signed=True)
+    return (packed >> 24, packed & ((1 << 24) - 1)) if packed > 0 else None
 
 
 def _start(index: int, work: Callable[[], int], limits: Limits, stream: bool) -> _Running:
@@ -337,10 +348,17 @@ def _start(index: int, work: Callable[[], int], limits: Limits, stream: bool) ->
     err_read, err_write = os.pipe()
     for stream_ in (sys.stdout, sys.stderr):
         stream_.flush()
+    # With a deadline, the child writes where it is into shared memory (one store a statement),
+    # so that a kill inside one long engine call can still name the statement.
+    probe = mmap.mmap(-1, 8) if limits.timeout is not None else None
     pid = os.fork()
     if pid == 0:  # the child
         os.close(out_read)
         os.close(err_read)
+        if probe is not None:
+            from autodiff_cli.lang.compiler import set_statement_probe
+
+            set_statement_probe(memoryview(probe).cast("q"))
         child_main(work, limits, out_write, err_write, ())
     os.close(out_write)
     os.close(err_write)
@@ -354,6 +372,7 @@ def _start(index: int, work: Callable[[], int], limits: Limits, stream: bool) ->
         limits,
         time.monotonic(),
         sinks=sinks,
+        probe=probe,
     )
 
 
@@ -374,8 +393,11 @@ def _finish(child: _Running) -> ChildResult:
     seconds = time.monotonic() - child.started
     out, err = (bytes(sink.buffer) for sink in child.sinks)
     problem = child.problem or ended_problem(wait_status, child.limits)
+    statement = _statement_at(child.probe)
+    if child.probe is not None:
+        child.probe.close()
     if problem is not None:
-        return ChildResult(1, out, err, problem, seconds)
+        return ChildResult(1, out, err, problem, seconds, statement)
     return ChildResult(os.WEXITSTATUS(wait_status), out, err, None, seconds)
 
 

@@ -231,13 +231,35 @@ def _decode(data: bytes) -> str:
     return data.decode(getattr(sys.stdout, "encoding", None) or "utf-8", "replace")
 
 
-def outcome_of(script: Script, result: Any, *, streamed: bool) -> Outcome:
+def outcome_of(
+    script: Script, result: Any, *, streamed: bool, timeout: float | None = None
+) -> Outcome:
     """An `Outcome` from a child's `ChildResult`; streamed output was printed already."""
     stdout = "" if streamed else _decode(result.stdout)
     error = None if streamed else (_decode(result.stderr) or None)
     if result.problem is not None:
-        error = (error or "") + f"{script.name}: error: the script was {result.problem}\n"
+        error = (error or "") + _problem_text(script, result, timeout)
     return Outcome(script.name, result.status == 0, stdout, error, result.seconds)
+
+
+def _problem_text(script: Script, result: Any, timeout: float | None) -> str:
+    """Why the child was stopped; a timeout is located at the statement it was running, as a
+    timeout caught between statements is."""
+    from autodiff_cli.cli.isolation import timeout_problem
+    from autodiff_cli.lang import ScriptError
+
+    timed_out = timeout is not None and result.problem == timeout_problem(timeout)
+    if result.statement is None or not timed_out:
+        return f"{script.name}: error: the script was {result.problem}\n"
+
+    line, column = result.statement
+    source = script.source
+    text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
+    lines = text.split("\n")
+    quoted = lines[line - 1] if 0 < line <= len(lines) else ""
+    return (
+        str(ScriptError("ScriptTimeout", result.problem, script.name, line, column, quoted)) + "\n"
+    )
 
 
 def run_isolated(
@@ -256,7 +278,7 @@ def run_isolated(
 
     def done(index: int, result: Any) -> bool:
         nonlocal failed
-        outcome = outcome_of(scripts[index], result, streamed=streamed)
+        outcome = outcome_of(scripts[index], result, streamed=streamed, timeout=options.timeout)
         failed = failed or not outcome.ok
         report(index, outcome)
         return not (failed and options.fail_fast)

@@ -39,13 +39,32 @@ BREAK, CONTINUE, RETURN = "break", "continue", "return"
 Stmt = Callable[[list], Any]
 
 
+# Where the innermost running statement is, as `line << 24 | column` in item 0: a process that
+# may be killed mid-statement points this at memory its parent reads (`set_statement_probe`).
+_probe: Any = [0]
+
+
+def set_statement_probe(probe: Any) -> None:
+    """Record each running statement's `line << 24 | column` in `probe[0]` (a list or a
+    memoryview of 64-bit ints); the enclosing statement's again once an inner one returns."""
+    global _probe
+    _probe = probe
+
+
 def _located(statement: Stmt, where: Location) -> Stmt:
+    packed = where.line << 24 | min(where.column, (1 << 24) - 1)
+
     def run(f: list) -> Any:
+        probe = _probe
+        outer = probe[0]
+        probe[0] = packed
         try:
-            return statement(f)
+            result = statement(f)
         except BaseException as error:
             attach_location(error, where)
             raise
+        probe[0] = outer
+        return result
 
     return run
 
