@@ -267,8 +267,8 @@ def test_the_tree_and_tokens_are_larks_and_the_parser_is_larks_lalr_parser():
 
 
 def test_the_table_is_larks_serialized_table():
-    """The shipped table deserializes with Lark's own `IntParseTable.deserialize` to the same
-    table the loader builds (the loader only shares equal action tuples)."""
+    """The shipped table deserializes with Lark's own `IntParseTable.deserialize` to the table
+    the loader builds lazily (rows and rules on first use), each rule with its callback."""
     from lark.grammar import Rule
     from lark.parsers.lalr_analysis import IntParseTable
 
@@ -277,10 +277,15 @@ def test_the_table_is_larks_serialized_table():
     serialized = data["parse_table"]
     states = {int(state): row for state, row in serialized["states"].items()}
     larks = IntParseTable.deserialize({**serialized, "states": states}, memo)
-    ours, rules = parse_tables.deserialize_table(data)
-    assert ours.states == larks.states and len(ours.states) > 500
+    ours, callbacks = parse_tables.deserialize_table(data)
+    assert len(ours.states) == len(callbacks) == 0  # nothing is built before it is used
+    rows = {state: ours.states[state] for state in larks.states}
+    assert rows == larks.states and len(rows) > 500
     assert (ours.start_states, ours.end_states) == (larks.start_states, larks.end_states)
-    assert sorted(map(str, rules)) == sorted(map(str, memo.values()))
+    assert sorted(map(str, callbacks)) == sorted(map(str, memo.values()))
+    assert all(callable(callback) for callback in callbacks.values())
+    with pytest.raises(KeyError):
+        ours.states[len(rows)]
 
 
 LEXER_EDGE_CASES = [

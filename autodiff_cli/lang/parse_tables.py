@@ -13,7 +13,7 @@ messages.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,27 +46,56 @@ def load_tables(path: Path = TABLES_FILE) -> dict[str, Any]:
     return data
 
 
-def deserialize_table(tables: dict[str, Any]) -> tuple[IntParseTable, list[Rule]]:
-    """Lark's parse table and its rules from their serialized form (`rules`: the memo of Lark's
-    `Rule.serialize`; `parse_table`: `IntParseTable.serialize`'s data).
+class _Rows(dict):
+    """Lark's `states` mapping, each state's row of actions made on first use from its serialized
+    form: a one-liner visits a few dozen of the ~550 states (loading is part of every start)."""
 
-    The rules are made by `Rule.deserialize`; the table is built as `IntParseTable.deserialize`
-    builds it, but with one action tuple per distinct action (Lark's makes one per state and
-    terminal and looks each reduction's rule up by a call: 2-3x slower, on every start)."""
-    rules = {int(key): Rule.deserialize(rule, {}) for key, rule in tables["rules"].items()}
+    def __init__(self, serialized: dict[str, dict], make_row: Callable[[dict], dict]) -> None:
+        super().__init__()
+        self._serialized = serialized
+        self._make_row = make_row
+
+    def __missing__(self, state: int) -> dict:
+        row = self[state] = self._make_row(self._serialized[str(state)])
+        return row
+
+
+def deserialize_table(tables: dict[str, Any]) -> tuple[IntParseTable, dict[Rule, Callable]]:
+    """Lark's parse table from its serialized form (`parse_table`: `IntParseTable.serialize`'s
+    data; `rules`: the memo of the `Rule.serialize`s it refers to), and the tree-building
+    callback of each of its rules (`tree_builder`), for Lark's parser.
+
+    The result is what `IntParseTable.deserialize` gives, made lazily: a state's row when the
+    parser first reaches the state, a rule (`Rule.deserialize`) and its callback when a row
+    first reduces by it, one action tuple per distinct action."""
     table = tables["parse_table"]
-    names = table["tokens"]
-    reduces = {key: (Reduce, rule) for key, rule in rules.items()}
+    names: dict[str, str] = table["tokens"]
+    serialized_rules: dict[str, dict] = tables["rules"]
     shifts = [(Shift, state) for state in range(len(table["states"]))]
-    states = {
-        int(state): {
-            names[name]: reduces[arg["@"]] if kind else shifts[arg]
+    reduces: dict[int, tuple] = {}
+    callbacks: dict[Rule, Callable] = {}
+    shared: dict[tuple, Callable] = {}  # one callback per distinct plan
+
+    def reduce(index: int) -> tuple:
+        action = reduces.get(index)
+        if action is None:
+            rule = Rule.deserialize(serialized_rules[str(index)], {})
+            plan = plan_of(rule)
+            key = plan.key()
+            if key not in shared:
+                shared[key] = make_callback(plan)
+            callbacks[rule] = shared[key]
+            action = reduces[index] = (Reduce, rule)
+        return action
+
+    def make_row(row: dict) -> dict:
+        return {
+            names[name]: reduce(arg["@"]) if kind else shifts[arg]
             for name, (kind, arg) in row.items()
         }
-        for state, row in table["states"].items()
-    }
-    parse_table = IntParseTable(states, table["start_states"], table["end_states"])
-    return parse_table, list(rules.values())
+
+    states = _Rows(table["states"], make_row)
+    return IntParseTable(states, table["start_states"], table["end_states"]), callbacks
 
 
 class _TokenStream:
@@ -86,15 +115,7 @@ class ScriptParser:
     """Our lexer, Lark's indenter (`postlex`) and Lark's LALR parser over the shipped tables."""
 
     def __init__(self, tables: dict[str, Any], postlex: Any) -> None:
-        table, rules = deserialize_table(tables)
-        callbacks: dict[Any, Any] = {}
-        shared: dict[tuple, Any] = {}  # one callback per distinct plan
-        for rule in rules:
-            plan = plan_of(rule)
-            key = plan.key()
-            if key not in shared:
-                shared[key] = make_callback(plan)
-            callbacks[rule] = shared[key]
+        table, callbacks = deserialize_table(tables)
         self._parser = _Parser(table, callbacks)
         self._literals: dict[str, str] = tables["literals"]
         self._lexer = ScriptLexer(tables["lexer"])
