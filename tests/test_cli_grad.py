@@ -447,12 +447,9 @@ def test_a_name_without_a_value_says_how_to_give_it_one():
         "NameError: name 'y' is not defined",
         "hint: give it a value with --at y=...",
     ]
-    typo = autodiff("grad", "x*yy", "--at", "x=1,y=2")
+    typo = autodiff("grad", "x*yy", "--at", "x=1,y=2")  # a close name: the suggestion alone
     assert typo.returncode == 1
-    assert typo.stderr.splitlines()[-2:] == [
-        "NameError: name 'yy' is not defined. Did you mean: 'y'?",
-        "hint: give it a value with --at yy=...",
-    ]
+    assert typo.stderr.splitlines()[-1] == "NameError: name 'yy' is not defined. Did you mean: 'y'?"
     graph = autodiff("graph", "x*y", "--at", "x=1")
     assert graph.returncode == 1
     assert graph.stderr.splitlines()[-1] == "hint: give it a value with --at y=..."

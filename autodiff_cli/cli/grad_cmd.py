@@ -87,12 +87,13 @@ class Expression:
 
 
 def add_at_hint(error: BaseException) -> BaseException:
-    """A NameError of the expression or an `--at` value also says how to give the name a value."""
+    """A NameError of the expression or an `--at` value also says how to give the name a value,
+    unless it suggests a close name already (`sine` meant `sin`, not a new variable)."""
     from autodiff_cli.lang import ScriptError
 
     cause = error.__cause__ if isinstance(error, ScriptError) else None
     name = getattr(cause, "name", None) if type(cause) is NameError else None
-    if isinstance(name, str) and name.isidentifier():
+    if isinstance(name, str) and name.isidentifier() and "Did you mean" not in error.message:
         error.message += f"\nhint: give it a value with --at {name}=..."
     return error
 
