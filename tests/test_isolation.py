@@ -539,3 +539,15 @@ def test_repl_ctrl_c_in_a_long_engine_call_restarts_the_session_within_a_second(
     assert "alive\n" in out and "42" not in out
     assert "NameError: name 'kept' is not defined" in err
     assert "Traceback" not in err
+
+
+def test_output_printed_before_a_kill_still_shows(script):
+    slow = script(
+        "slow.py",
+        "import torch\nprint('start')\na = torch.ones(3000, 3000)\n"
+        "for i in range(1000):\n    b = a @ a\n",
+    )
+    result = autodiff("run", "--timeout", "0.5", slow)
+    assert result.returncode == 1
+    assert result.stdout == "start\n"
+    assert "ScriptTimeout: stopped after 0.5 seconds" in result.stderr

@@ -133,10 +133,16 @@ def limit_blas_threads() -> None:
 
 class _PipeWriter(io.TextIOWrapper):
     """stdout/stderr of the child: a pipe that answers `isatty()` as the parent's stream did,
-    so styling decisions stay the parent's. Unencodable text (a lone surrogate) is replaced."""
+    so styling decisions stay the parent's. Unencodable text (a lone surrogate) is replaced.
+    Line-buffered: what a script printed before it was killed (timeout, memory) still shows."""
 
     def __init__(self, fd: int, encoding: str, tty: bool) -> None:
-        super().__init__(io.FileIO(fd, "wb", closefd=False), encoding=encoding, errors="replace")
+        super().__init__(
+            io.FileIO(fd, "wb", closefd=False),
+            encoding=encoding,
+            errors="replace",
+            line_buffering=True,
+        )
         self._tty = tty
 
     def isatty(self) -> bool:
