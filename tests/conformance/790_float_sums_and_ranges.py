@@ -24,7 +24,9 @@ print(torch.linspace(0.1, 0.7, 37, dtype=torch.float64).sum().item())
 w = torch.linspace(-1, 1, 1600).reshape(100, 16)
 print(w.sum(0)[:4].tolist())
 print(w.sum(1)[:4].tolist())
-print(w.abs().sum(dim=(0, 1)).item(), w.t().sum(0)[:3].tolist(), w.mean(1, keepdim=True)[:2].tolist())
+print(
+    w.abs().sum(dim=(0, 1)).item(), w.t().sum(0)[:3].tolist(), w.mean(1, keepdim=True)[:2].tolist()
+)
 
 inputs = torch.linspace(-2, 3, 300).reshape(100, 3).requires_grad_()
 target = torch.linspace(0, 1, 300).reshape(100, 3)

@@ -15,6 +15,7 @@ print(x.argsort(stable=True))
 print(torch.msort(x))
 print(x.msort().grad_fn)
 
+
 # ties: stable=True keeps equal elements in their order; stable=False, topk and kthvalue may put
 # equal elements in any order (PyTorch documents it), so there only the values are printed, and
 # that the indices pick them.
