@@ -29,16 +29,6 @@ def autodiff(*args: str, stdin: str = "", cwd: Path | None = None, **env: str):
     )
 
 
-@pytest.fixture
-def script(tmp_path: Path):
-    def write(name: str, source: str) -> str:
-        path = tmp_path / name
-        path.write_text(source, encoding="utf-8")
-        return str(path)
-
-    return write
-
-
 def test_version():
     from autodiff_cli import __version__
 

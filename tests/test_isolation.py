@@ -315,16 +315,6 @@ def autodiff(*args: str, stdin: str = "", cwd: Path | None = None, **env: str):
     )
 
 
-@pytest.fixture
-def script(tmp_path: Path):
-    def write(name: str, source: str) -> str:
-        path = tmp_path / name
-        path.write_text(source, encoding="utf-8")
-        return str(path)
-
-    return write
-
-
 def test_engine_state_of_one_script_does_not_reach_the_next(script):
     first = script(
         "a.py",

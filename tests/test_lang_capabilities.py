@@ -10,22 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from script_runner import error_of, run
 
 from autodiff_cli.lang import ScriptError, Session, run_source
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def run(source: str) -> str:
-    out = io.StringIO()
-    run_source(source, "s.py", stdout=out)
-    return out.getvalue()
-
-
-def error_of(source: str) -> ScriptError:
-    with pytest.raises(ScriptError) as info:
-        run(source)
-    return info.value
 
 
 def test_type_gives_real_classes_scripts_can_name() -> None:

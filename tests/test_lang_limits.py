@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
 import threading
@@ -11,23 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from script_runner import error_of, run
 
 from autodiff_cli.engine import limits as engine_limits
-from autodiff_cli.lang import ScriptError, ScriptTimeout, Session, request_interrupt, run_source
+from autodiff_cli.lang import ScriptTimeout, Session, request_interrupt
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def run(source: str) -> str:
-    out = io.StringIO()
-    run_source(source, "s.py", stdout=out)
-    return out.getvalue()
-
-
-def error_of(source: str) -> ScriptError:
-    with pytest.raises(ScriptError) as info:
-        run(source)
-    return info.value
 
 
 @pytest.fixture
