@@ -1,4 +1,4 @@
-"""The op table as test cases: one or more rows per differentiable op of `engine.optable.OPS`.
+"""The op table as test cases: one or more rows per differentiable op of `engine.core.optable.OPS`.
 
 A row is a function of a torch-like module `T` (the engine or real PyTorch) and input tensors, so
 the same table drives the finite-difference gradient checks (`test_engine_gradients.py`) and the
@@ -148,8 +148,8 @@ def _scalar_op(T: Any, name: str, a: Any, value: float) -> Any:
     backward formulas call: Python's `a + 1.5` wraps the number in a tensor instead."""
     if hasattr(T, "ops") and hasattr(T.ops, "aten"):
         return getattr(T.ops.aten, name).Scalar(a, value)
-    from autodiff_cli.engine import formula_ops
-    from autodiff_cli.engine.tensor import apply_op
+    from autodiff_cli.engine.core.tensor import apply_op
+    from autodiff_cli.engine.ops import formula_ops
 
     op = {"add": formula_ops.ADD_SCALAR, "sub": formula_ops.SUB_SCALAR}[name]
     return apply_op(op, (a,), {"other": value})
@@ -433,7 +433,7 @@ case(
 case(
     "reshape_alias",
     "_reshape_alias",
-    lambda T, a: (T.matrix._reshape if hasattr(T, "matrix") else T.reshape)(a.t(), (3, 2, 1)),
+    lambda T, a: (T.ops.matrix._reshape if T.__name__ == "autodiff_cli.engine" else T.reshape)(a.t(), (3, 2, 1)),
     In(M),
     notes="the engine's Tensor.reshape does not yet choose ReshapeAlias; matrix._reshape does",
 )

@@ -4,7 +4,7 @@ Usage: ``/work/torchenv/bin/python tests/record_printing_goldens.py``
 
 Each case is numpy data (flat list + dtype + shape), print options, the caller's suffixes and
 whether it is an ``nn.Parameter``; torch prints the same data and the repr is stored as the
-expected output that ``tests/test_printing.py`` checks ``engine.printing`` against.
+expected output that ``tests/test_printing.py`` checks ``engine.core.printing`` against.
 """
 
 from __future__ import annotations

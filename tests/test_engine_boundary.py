@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 import autodiff_cli.engine as E
-from autodiff_cli.engine import limits
+from autodiff_cli.engine.core import limits
 from autodiff_cli.engine.utils.data import DataLoader, default_collate
 
 nn = E.nn

@@ -17,7 +17,7 @@ from engine_cases import CASES, Case, make_inputs, outputs_of, to_tensor
 
 import autodiff_cli.engine as E
 import autodiff_cli.engine.nn.functional  # noqa: F401  (loads lazily elsewhere; registers its ops)
-from autodiff_cli.engine.optable import OPS
+from autodiff_cli.engine.core.optable import OPS
 
 RTOL = 1e-6
 ATOL = 1e-6

@@ -1,4 +1,4 @@
-"""Reductions and scans (engine/reductions.py): gradients against finite differences in float64
+"""Reductions and scans (engine/ops/reductions.py): gradients against finite differences in float64
 (first order, and second order through `create_graph=True`), the zero-safe and tie-sharing paths,
 dtypes, the (values, indices) named tuples, and PyTorch's errors."""
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from script_runner import error_of, run
 
-from autodiff_cli.engine import limits as engine_limits
+from autodiff_cli.engine.core import limits as engine_limits
 from autodiff_cli.lang import ScriptTimeout, Session, request_interrupt
 
 REPO = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from autodiff_cli.engine import limits as engine_limits
+from autodiff_cli.engine.core import limits as engine_limits
 from autodiff_cli.lang import ScriptError, Session, compile_source
 
 REPO = Path(__file__).resolve().parent.parent

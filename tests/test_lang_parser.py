@@ -48,18 +48,17 @@ star_expr: "*" expr
           | atom_expr "." NAME -> getattr
           | atom
 ?atom: "(" _tuple_inner? ")" -> tuple
-     | "(" comprehension{named_or_star_expr} ")" -> genexpr
+     | "(" comprehension{test_or_star_expr} ")" -> genexpr
      | "[" _exprlist? "]" -> list
-     | "[" comprehension{named_or_star_expr} "]" -> listcomp
+     | "[" comprehension{test_or_star_expr} "]" -> listcomp
      | "{" _dict_exprlist? "}" -> dict
      | "{" comprehension{key_value} "}" -> dictcomp
      | "{" _exprlist "}" -> set
-     | "{" comprehension{namedexpr_test} "}" -> setcomp
+     | "{" comprehension{test} "}" -> setcomp
      | NAME -> var
      | number
      | strings
-     | "(" namedexpr_test ")"
-     | "(" yield_expr ")"
+     | "(" test ")"
      | "..." -> ellipsis
      | "None" -> const_none
      | "True" -> const_true

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from autodiff_cli.engine.printing import (
+from autodiff_cli.engine.core.printing import (
     format_parameter,
     format_size,
     format_tensor,

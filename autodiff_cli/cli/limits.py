@@ -64,7 +64,7 @@ def set_max_elements(limit: int | None) -> bool:
     if limit is None:
         return True
     try:
-        from autodiff_cli.engine.limits import set_max_elements as engine_set_max_elements
+        from autodiff_cli.engine.core.limits import set_max_elements as engine_set_max_elements
     except ImportError:
         return False
     engine_set_max_elements(limit)

@@ -173,7 +173,7 @@ def tensor_cell(value: Any) -> str:
     """A value as its repr prints it. A long tensor is summarised as PyTorch's printing does
     past its threshold (`[a, b, c, ..., x, y, z]`), one row a line; if that is still long,
     whole rows are left out around a "…" line."""
-    from autodiff_cli.engine import printing
+    from autodiff_cli.engine.core import printing
 
     text = repr(value)
     if text.count("\n") >= MAX_CELL_LINES and getattr(value, "ndim", 0) > 0:

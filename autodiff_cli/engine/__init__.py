@@ -6,52 +6,23 @@ import math as _math
 
 import numpy as _np
 
-from . import dtypes as _dtypes
-from . import fills  # noqa: F401 - attaches fill_/zero_/copy_
-from . import methods as _methods  # noqa: F401 - attaches Tensor methods
-from . import ops as _ops
-from . import reductions as _reductions  # noqa: F401
-from .bitwise import *  # noqa: E402, F401, F403
-from .creation import (  # noqa: F401
-    arange,
-    as_tensor,
-    empty,
-    empty_like,
-    eye,
-    from_numpy,
-    full,
-    full_like,
-    initial_seed,
-    linspace,
-    logspace,
-    manual_seed,
-    normal,
-    ones,
-    ones_like,
-    rand,
-    rand_like,
-    randint,
-    randn,
-    randn_like,
-    randperm,
-    seed,
-    tensor,
-    zeros,
-    zeros_like,
-)
-from .devices import device  # noqa: F401
-from .dtypes import get_default_dtype, set_default_dtype  # noqa: F401
-from .elementwise import *  # noqa: E402, F401, F403
-from .grad_mode import (  # noqa: F401
+from .core import dtypes as _dtypes
+from .core.devices import device  # noqa: F401
+from .core.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
+from .core.grad_mode import (  # noqa: F401
     enable_grad,
     inference_mode,
     is_grad_enabled,
     no_grad,
     set_grad_enabled,
 )
-from .indexing import *  # noqa: E402, F401, F403
-from .matrix import *  # noqa: E402, F401, F403
-from .ops import (  # noqa: F401
+from .core.printing import set_printoptions  # noqa: F401
+from .core.tensor import Size, Tensor  # noqa: F401
+from .ops import arithmetic as _ops
+from .ops import conversion as _methods  # noqa: F401 - attaches Tensor methods
+from .ops import fills  # noqa: F401 - attaches fill_/zero_/copy_
+from .ops import reductions as _reductions  # noqa: F401
+from .ops.arithmetic import (  # noqa: F401
     abs,
     absolute,
     acos,
@@ -61,14 +32,12 @@ from .ops import (  # noqa: F401
     arctan,
     asin,
     atan,
-    bmm,
     ceil,
     clone,
     cos,
     cosh,
     div,
     divide,
-    dot,
     eq,
     erf,
     exp,
@@ -76,9 +45,7 @@ from .ops import (  # noqa: F401
     flatten,
     floor,
     ge,
-    ger,
     gt,
-    inner,
     isnan,
     le,
     log,
@@ -87,19 +54,15 @@ from .ops import (  # noqa: F401
     log10,
     logical_not,
     lt,
-    matmul,
     max,
     mean,
     min,
-    mm,
     mul,
     multiply,
-    mv,
     ne,
     neg,
     negative,
     norm,
-    outer,
     pow,
     reciprocal,
     relu,
@@ -128,11 +91,40 @@ from .ops import (  # noqa: F401
     unsqueeze,
     where,
 )
-from .printing import set_printoptions  # noqa: F401
-from .reductions import *  # noqa: E402, F401, F403
-from .sorting import *  # noqa: E402, F401, F403
-from .tensor import Size, Tensor  # noqa: F401
-from .views import *  # noqa: E402, F401, F403
+from .ops.bitwise import *  # noqa: E402, F401, F403
+from .ops.creation import (  # noqa: F401
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    initial_seed,
+    linspace,
+    logspace,
+    manual_seed,
+    normal,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from .ops.elementwise import *  # noqa: E402, F401, F403
+from .ops.indexing import *  # noqa: E402, F401, F403
+from .ops.matrix import *  # noqa: E402, F401, F403
+from .ops.reductions import *  # noqa: E402, F401, F403
+from .ops.sorting import *  # noqa: E402, F401, F403
+from .ops.views import *  # noqa: E402, F401, F403
 
 _np.seterr(all="ignore")  # PyTorch gives nan/inf silently
 
@@ -245,8 +237,8 @@ def __dir__() -> list[str]:
 def reset_global_state() -> None:
     """Back to a fresh process's settings: grad mode, default dtype, print options, random seed.
     The CLI calls it between scripts so that one script's settings never leak into the next."""
-    from .creation import DEFAULT_SEED
-    from .grad_mode import GradMode
+    from .core.grad_mode import GradMode
+    from .ops.creation import DEFAULT_SEED
 
     GradMode.enabled = True
     set_default_dtype(float32)

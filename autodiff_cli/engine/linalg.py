@@ -1,13 +1,13 @@
-"""`torch.linalg`: norm, vector_norm, matrix_norm, det, inv (the ops are in matrix.py and ops.py)."""
+"""`torch.linalg`: norm, vector_norm, matrix_norm, det, inv (the ops are in matrix.py and arithmetic.py)."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from . import ops
-from .matrix import DET, INV, _LinAlgError, check_square
-from .tensor import Tensor, _norm_dim, apply_op
+from .core.tensor import Tensor, _norm_dim, apply_op
+from .ops import arithmetic
+from .ops.matrix import DET, INV, _LinAlgError, check_square
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "det", "inv", "LinAlgError"]
 
@@ -18,7 +18,7 @@ def _float_check(x: Tensor, fn: str) -> None:
     if x._data.dtype.kind != "f":
         raise RuntimeError(
             f"linalg.{fn}: Expected a floating point or complex tensor as input. Got "
-            f"{ops._type_word(x._data.dtype)}"
+            f"{arithmetic._type_word(x._data.dtype)}"
         )
 
 
@@ -42,7 +42,7 @@ def vector_norm(
         x = x.to(dtype)
     _float_check(x, "vector_norm")
     params = {"p": float(ord), "dim": _dim_tuple(dim, x.ndim), "keepdim": keepdim}
-    return apply_op(ops.NORM, (x,), params)
+    return apply_op(arithmetic.NORM, (x,), params)
 
 
 def matrix_norm(
@@ -79,7 +79,7 @@ def matrix_norm(
     extreme = "amax" if ord > 0 else "amin"
     if hasattr(Tensor, extreme):
         return getattr(sums, extreme)(d1, keepdim)
-    return (ops.max if ord > 0 else ops.min)(sums, d1, keepdim)[0]
+    return (arithmetic.max if ord > 0 else arithmetic.min)(sums, d1, keepdim)[0]
 
 
 def _dims_text(dim: Any) -> str:

@@ -1,7 +1,7 @@
 """Resource limits of scripts: sizes refused before Python would allocate them, and interrupts.
 
 Sequences (repetition, `range`, string padding, format widths) share the engine's element cap
-when the engine is loaded (`autodiff_cli.engine.limits`, set by `--max-elements`); integers are
+when the engine is loaded (`autodiff_cli.engine.core.limits`, set by `--max-elements`); integers are
 limited to `MAX_INT_BITS`. `request_interrupt` stops a running script at its next loop iteration
 or function call, from a signal handler or another thread.
 """
@@ -63,7 +63,7 @@ def raise_interrupt() -> None:
 
 def max_elements() -> int:
     """The engine's element cap if the engine is loaded (it holds `--max-elements`)."""
-    engine_limits = sys.modules.get("autodiff_cli.engine.limits")
+    engine_limits = sys.modules.get("autodiff_cli.engine.core.limits")
     if engine_limits is not None:
         return engine_limits.get_max_elements()
     return DEFAULT_MAX_ELEMENTS

@@ -422,7 +422,7 @@ def _writable(obj: Any) -> bool:
 
 # Engine objects a script owns and may give attributes (`ctx.k = k`, `self.fc = ...`).
 _WRITABLE_ENGINE_CLASSES = (
-    ("autodiff_cli.engine.tensor", "Tensor"),
+    ("autodiff_cli.engine.core.tensor", "Tensor"),
     ("autodiff_cli.engine.nn.module", "Module"),
     ("autodiff_cli.engine.optim.optimizer", "Optimizer"),
     ("autodiff_cli.engine.optim.lr_scheduler", "LRScheduler"),
@@ -430,7 +430,7 @@ _WRITABLE_ENGINE_CLASSES = (
     ("autodiff_cli.engine.utils.data", "Sampler"),
     ("autodiff_cli.engine.utils.data", "DataLoader"),
     ("autodiff_cli.engine.autograd.function", "FunctionCtx"),
-    ("autodiff_cli.engine.graph", "Node"),
+    ("autodiff_cli.engine.core.graph", "Node"),
 )
 _owned_kinds: dict[type, bool] = {}
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..backward import backward, grad
-from ..grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
-from ..tensor import Tensor, require_grad_new
+from ..core.backward import backward, grad
+from ..core.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from ..core.tensor import Tensor, require_grad_new
 from . import functional  # noqa: F401
 from .function import Function, FunctionCtx  # noqa: F401
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ..grad_mode import GradMode, no_grad
-from ..graph import FREED_MESSAGE, Node, _modified_message
-from ..tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _edge, _wrap
+from ..core.grad_mode import GradMode, no_grad
+from ..core.graph import FREED_MESSAGE, Node, _modified_message
+from ..core.tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _edge, _wrap
 
 DIRTY_LEAF_MESSAGE = "a leaf Variable that requires grad has been used in an in-place operation."
 DIRTY_NOT_RETURNED_MESSAGE = (

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from ..backward import grad
-from ..grad_mode import enable_grad
-from ..tensor import Tensor, _wrap
+from ..core.backward import grad
+from ..core.grad_mode import enable_grad
+from ..core.tensor import Tensor, _wrap
 
 
 def _as_tuple(x: Any) -> tuple[tuple, bool]:
@@ -111,7 +111,7 @@ def jacobian(
                     per_input[j].append(g)
             blocks = []
             for j, x in enumerate(ins):
-                from ..ops import stack
+                from ..ops.arithmetic import stack
 
                 if per_input[j]:
                     stacked = (

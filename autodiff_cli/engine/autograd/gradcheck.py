@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from ..backward import grad
-from ..tensor import Tensor, _wrap
+from ..core.backward import grad
+from ..core.tensor import Tensor, _wrap
 
 
 class GradcheckError(RuntimeError):

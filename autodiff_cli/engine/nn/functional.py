@@ -13,21 +13,22 @@ from typing import Any
 
 import numpy as np
 
-from .. import kernels, ops
-from ..creation import _Generator
-from ..formula_ops import DIV_SCALAR, MUL_SCALAR, div_scalar, run
-from ..matrix import ADDMM, _reshape, matmul
-from ..ops import _reduce_loss as _reduce_np
-from ..ops import (  # noqa: F401
+from ..core import kernels
+from ..core.optable import defop
+from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
+from ..ops import arithmetic
+from ..ops.arithmetic import _reduce_loss as _reduce_np
+from ..ops.arithmetic import (  # noqa: F401
     binary_cross_entropy_with_logits,
     relu,
     sigmoid,
     softplus,
     tanh,
 )
-from ..optable import defop
-from ..tensor import Tensor, _norm_dim, _wrap, apply_op
-from .backward_ops import (
+from ..ops.creation import _Generator
+from ..ops.formula_ops import DIV_SCALAR, MUL_SCALAR, div_scalar, run
+from ..ops.matrix import ADDMM, _reshape, matmul
+from ..ops.nn_backward import (
     BCE_BACKWARD,
     ELU_BACKWARD,
     GELU_BACKWARD,
@@ -57,7 +58,7 @@ REDUCTIONS = ("mean", "sum", "none")
 def _float_only(x: Tensor, kernel: str) -> None:
     if x._data.dtype.kind != "f":
         raise NotImplementedError(
-            f"\"{kernel}\" not implemented for '{ops._type_word(x._data.dtype)}'"
+            f"\"{kernel}\" not implemented for '{arithmetic._type_word(x._data.dtype)}'"
         )
 
 
@@ -86,7 +87,7 @@ def _gelu(a: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
         inner = SQRT_2_OVER_PI * (a + GELU_TANH_COEFF * a**3)
         return (0.5 * a * (1 + np.tanh(inner))).astype(a.dtype)
-    return (a * 0.5 * (1 + ops._erf(a / SQRT_2))).astype(a.dtype)
+    return (a * 0.5 * (1 + arithmetic._erf(a / SQRT_2))).astype(a.dtype)
 
 
 def _elu(a: np.ndarray, alpha: float, scale: float, input_scale: float) -> np.ndarray:
@@ -396,9 +397,9 @@ def _pointwise_loss(
     if input._data.shape != target._data.shape:
         shape = tuple(np.broadcast_shapes(input._data.shape, target._data.shape))
         if input._data.shape != shape:
-            input = ops.expand(input, shape)
+            input = arithmetic.expand(input, shape)
         if target._data.shape != shape:
-            target = ops.expand(target, shape)
+            target = arithmetic.expand(target, shape)
     return apply_op(op, (input, target), {"reduction": reduction, **params})
 
 
@@ -499,7 +500,7 @@ def _class_targets(input: Tensor, target: Tensor, weight: Tensor | None) -> np.n
                 f"For 1D input, 1D target must have size 1, but got target size: {target_shape[0]}"
             )
         target = target.reshape(())
-    from ..grad_mode import GradMode
+    from ..core.grad_mode import GradMode
 
     if weight is not None and GradMode.enabled and weight.requires_grad:
         raise RuntimeError(
@@ -568,8 +569,8 @@ def _nll_loss_nd(
     """nll_loss on (N, C, d1, ...) input, as ATen's nll_loss_nd: a 4-D input goes straight to
     nll_loss2d (NllLoss2DBackward0); any other is made contiguous, viewed as (N, C, 1, -1), and
     a reduction='none' result viewed back to (N, d1, ...)."""
-    from .. import views
-    from ..grad_mode import GradMode
+    from ..core.grad_mode import GradMode
+    from ..ops import views
 
     shape = input._data.shape
     target_shape = target._data.shape
@@ -736,11 +737,11 @@ def _cross_entropy_probabilities(
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """`addmm(bias, input, weight.t())` (input flattened to 2-D), or `input @ weight.t()`."""
-    weight_t = ops.t(weight)
+    weight_t = arithmetic.t(weight)
     if bias is None:
         return matmul(input, weight_t)
     if input.ndim == 2:
-        from ..matrix import _check_mm_shapes
+        from ..ops.matrix import _check_mm_shapes
 
         _check_mm_shapes(input, weight_t)
         return apply_op(ADDMM, (bias, input, weight_t))
@@ -750,7 +751,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         )
     shape = input._data.shape
     flat = _reshape(input, (int(np.prod(shape[:-1], dtype=np.int64)), shape[-1]))
-    from ..matrix import _check_mm_shapes
+    from ..ops.matrix import _check_mm_shapes
 
     _check_mm_shapes(flat, weight_t)
     out = apply_op(ADDMM, (bias, flat, weight_t))

@@ -13,12 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import limits, ops
-from ..formula_ops import run
-from ..grad_mode import no_grad
-from ..optable import defop
-from ..tensor import Tensor, _dims_text, _wrap, apply_op
-from .layers import embedding, layer_norm
+from ..core import limits
+from ..core.grad_mode import no_grad
+from ..core.optable import defop
+from ..core.tensor import Tensor, _dims_text, _wrap, apply_op
+from ..ops import arithmetic
+from ..ops.formula_ops import run
+from ..ops.nn_layers import embedding, layer_norm
 
 __all__ = [
     "cosine_similarity",
@@ -120,11 +121,11 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     if common.kind != "f":
         raise RuntimeError(
             "expected common dtype to be floating point, yet common dtype is "
-            + ops._type_word(common)
+            + arithmetic._type_word(common)
         )
     if x1._data.shape != x2._data.shape:
         shape = tuple(np.broadcast_shapes(x1._data.shape, x2._data.shape))
-        x1, x2 = ops.expand(x1, shape), ops.expand(x2, shape)
+        x1, x2 = arithmetic.expand(x1, shape), arithmetic.expand(x2, shape)
     ndim = max(x1.ndim, 1)
     if not -ndim <= dim < ndim:
         raise IndexError(
@@ -205,7 +206,7 @@ def kl_div(
         if kind not in ("none", "mean", "sum"):
             raise ValueError(f"{reduction} is not a valid value for reduction")
     if log_target:
-        loss = ops.exp(target) * (target - input)
+        loss = arithmetic.exp(target) * (target - input)
     else:
         loss = xlogy(target, target) - target * input
     if kind == "mean":

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ..creation import _Generator
-from ..tensor import Tensor
+from ..core.tensor import Tensor
+from ..ops.creation import _Generator
 
 __all__ = [
     "calculate_gain",

@@ -13,9 +13,9 @@ from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from ..grad_mode import no_grad
-from ..graph import RemovableHandle
-from ..tensor import Tensor
+from ..core.grad_mode import no_grad
+from ..core.graph import RemovableHandle
+from ..core.tensor import Tensor
 from .parameter import Parameter, typename
 
 
@@ -328,9 +328,9 @@ class Module:
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """`.to(dtype)`, `.to(device)`, `.to(device, dtype)`, `.to(tensor)`: floating
         parameters and buffers change dtype; the CPU is the only device."""
-        from ..devices import check_device, is_device_arg
-        from ..dtypes import dtype as dtype_cls
-        from ..tensor import Tensor
+        from ..core.devices import check_device, is_device_arg
+        from ..core.dtypes import dtype as dtype_cls
+        from ..core.tensor import Tensor
 
         dtype = kwargs.get("dtype")
         check_device(kwargs.get("device"))
@@ -346,12 +346,12 @@ class Module:
         return self._apply_to_tensors(lambda t: t.to(dtype) if t.is_floating_point() else t)
 
     def double(self) -> Module:
-        from .. import dtypes
+        from ..core import dtypes
 
         return self.to(dtypes.float64)
 
     def float(self) -> Module:
-        from .. import dtypes
+        from ..core import dtypes
 
         return self.to(dtypes.float32)
 
@@ -359,7 +359,7 @@ class Module:
         return self
 
     def cuda(self, device: Any = None) -> Module:
-        from ..devices import check_device
+        from ..core.devices import check_device
 
         check_device("cuda")
         return self

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes
-from ..creation import _check_size
-from ..tensor import Tensor, _wrap
+from ..core import dtypes
+from ..core.tensor import Tensor, _wrap
+from ..ops.creation import _check_size
 from . import functional as F
 from . import init
 from .module import Module, _indent_rest

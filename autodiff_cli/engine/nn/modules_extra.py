@@ -5,11 +5,11 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-from ..grad_mode import no_grad
-from ..tensor import Tensor
+from ..core.grad_mode import no_grad
+from ..core.tensor import Tensor
+from ..ops.nn_layers import embedding, layer_norm
 from . import init
 from .functional_extra import hardtanh
-from .layers import embedding, layer_norm
 from .module import Module
 from .modules import _empty
 from .parameter import Parameter

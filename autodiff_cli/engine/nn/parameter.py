@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tensor import FACTORY_FLOAT_ONLY_MESSAGE, Tensor, _init
+from ..core.tensor import FACTORY_FLOAT_ONLY_MESSAGE, Tensor, _init
 
 
 class Parameter(Tensor):
@@ -28,8 +28,8 @@ class Parameter(Tensor):
             self._vbox = data._version_box()
 
     def __repr__(self) -> str:
-        from ..dtypes import get_default_dtype
-        from ..printing import format_parameter
+        from ..core.dtypes import get_default_dtype
+        from ..core.printing import format_parameter
 
         return format_parameter(
             np.asarray(self._data), self._repr_suffixes(), default_dtype=get_default_dtype().name
@@ -49,7 +49,7 @@ Parameter.__module__ = "torch.nn.parameter"
 def typename(value: object) -> str:
     """`torch.typename`: `torch.FloatTensor` for tensors, the qualified class name otherwise."""
     if isinstance(value, Tensor):
-        from ..graph import _KIND
+        from ..core.graph import _KIND
 
         return "torch." + _KIND.get(str(value._data.dtype), "Tensor")
     cls = type(value)

@@ -13,8 +13,8 @@ import warnings
 from collections.abc import Iterable
 from typing import Any
 
-from ..grad_mode import no_grad
-from ..tensor import Tensor
+from ..core.grad_mode import no_grad
+from ..core.tensor import Tensor
 from .parameter import typename
 
 __all__ = [
@@ -46,8 +46,8 @@ def get_total_norm(
 ) -> Tensor:
     """The `norm_type`-norm of all `tensors` viewed as one vector (a 0-d tensor)."""
     from .. import linalg
-    from ..creation import tensor as make_tensor
-    from ..views import stack
+    from ..ops.creation import tensor as make_tensor
+    from ..ops.views import stack
 
     tensors = _as_list(tensors)
     norm_type = float(norm_type)
@@ -71,7 +71,7 @@ def clip_grads_with_norm_(
     foreach: bool | None = None,
 ) -> None:
     """Scales the gradients in place by `min(max_norm / (total_norm + 1e-6), 1)`."""
-    from ..elementwise import clamp
+    from ..ops.elementwise import clamp
 
     parameters = _as_list(parameters)
     grads = [p.grad for p in parameters if p.grad is not None]
@@ -141,7 +141,7 @@ def clip_grad_value_(
 
 def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
     """The parameters flattened and concatenated into one vector (`CatBackward0`)."""
-    from ..views import cat
+    from ..ops.views import cat
 
     return cat([param.view(-1) for param in parameters])
 

@@ -51,7 +51,7 @@ class Adagrad(Optimizer):
 
     @staticmethod
     def _full_like(param: Any, value: float) -> Any:
-        from ..tensor import _wrap
+        from ..core.tensor import _wrap
 
         return _wrap(np.full(param._data.shape, value, param._data.dtype))
 

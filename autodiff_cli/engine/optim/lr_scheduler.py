@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 from .optimizer import Optimizer
 
 __all__ = [

@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from ..grad_mode import enable_grad
+from ..core.grad_mode import enable_grad
+from ..core.tensor import Tensor, _wrap
 from ..nn.module import zero_param_grad
 from ..nn.parameter import typename
-from ..tensor import Tensor, _wrap
 
 
 class defaultdict(collections.defaultdict):  # noqa: N801 - printed as PyTorch's `defaultdict(...)`

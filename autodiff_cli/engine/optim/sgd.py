@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor import _wrap
+from ..core.tensor import _wrap
 from .optimizer import Optimizer
 
 

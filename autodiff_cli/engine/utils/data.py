@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from ..creation import _Generator, as_tensor
-from ..creation import tensor as _make_tensor
-from ..dtypes import float64
-from ..tensor import Tensor
-from ..views import stack
+from ..core.dtypes import float64
+from ..core.tensor import Tensor
+from ..ops.creation import _Generator, as_tensor
+from ..ops.creation import tensor as _make_tensor
+from ..ops.views import stack
 
 __all__ = [
     "BatchSampler",

@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from .ops import LOGICAL_NOT, _operand, operator_method
-from .optable import defop
-from .tensor import Tensor, _type_word, apply_inplace, apply_op
+from ..core.optable import defop
+from ..core.tensor import Tensor, _type_word, apply_inplace, apply_op
+from .arithmetic import LOGICAL_NOT, _operand, operator_method
 
 __all__ = [
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",

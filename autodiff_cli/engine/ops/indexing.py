@@ -13,10 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from . import views
-from .inplace import COPY, FILL, INDEX_PUT, after_inplace
-from .optable import defop
-from .tensor import (
+from ..core.optable import defop
+from ..core.tensor import (
     Tensor,
     _dims_text,
     _norm_dim,
@@ -25,6 +23,8 @@ from .tensor import (
     apply_op,
     broadcast_error,
 )
+from . import views
+from .inplace import COPY, FILL, INDEX_PUT, after_inplace
 
 __all__ = ["masked_fill", "index_select", "gather", "scatter", "scatter_add"]
 

@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from .optable import defop
+from ..core.optable import defop
+from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
 from .reductions import _along, _along_grad, _as_dim, _return_type, _ReturnTypes
-from .tensor import Tensor, _norm_dim, _wrap, apply_op
 
 __all__ = ["argsort", "kthvalue", "msort", "sort", "topk"]
 

@@ -60,7 +60,7 @@ def make_root_grads(
                 np.array(1, data.dtype) if data.ndim == 0 else np.ones(data.shape, data.dtype)
             )
         elif not isinstance(g, Tensor):
-            from .creation import tensor
+            from ..ops.creation import tensor
 
             g = tensor(g, dtype=out.dtype)
         if g._data.shape != out._data.shape:
@@ -480,7 +480,7 @@ def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
         if g._data.shape != var._data.shape:
             g = TensorBackend.conform(g, var._data.shape, var._data.dtype)
         if current is None:
-            from .fills import copy_of_gradient
+            from ..ops.fills import copy_of_gradient
 
             var._grad = copy_of_gradient(var, g)
         else:

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes, kernels
+from ..core import dtypes, kernels
+from ..core.optable import defop
+from ..core.tensor import Size, Tensor, apply_binary, apply_inplace, apply_op, apply_unary
 from .formula_ops import add_scalar, div_scalar, mul_scalar, run, sub_scalar
-from .optable import defop
-from .tensor import Size, Tensor, apply_binary, apply_inplace, apply_op, apply_unary
 from .views import (  # noqa: F401  (re-exported: the view ops used to live here)
     INDEX,
     SELECT,
@@ -805,7 +805,7 @@ def where(condition: Any, input: Any = None, other: Any = None) -> Any:
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if input is None and other is None:
         return tuple(make(ix) for ix in np.nonzero(cond))
-    from .tensor import promote
+    from ..core.tensor import promote
 
     operands = tuple(x if isinstance(x, Tensor) else _operand(x) for x in (input, other))
     _, target = promote([x._data if isinstance(x, Tensor) else x for x in operands], operands)

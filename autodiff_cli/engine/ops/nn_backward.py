@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import ops
-from ..formula_ops import div_scalar, mul_scalar, run
-from ..optable import defop
+from ..core.optable import defop
+from . import arithmetic
+from .formula_ops import div_scalar, mul_scalar, run
 
 SQRT_2 = math.sqrt(2.0)
 SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -98,7 +98,7 @@ def _gelu_slope(x: np.ndarray, approximate: str) -> np.ndarray:
         t = np.tanh(SQRT_2_OVER_PI * (x + GELU_TANH_COEFF * x**3))
         d_inner = SQRT_2_OVER_PI * (1 + 3 * GELU_TANH_COEFF * x * x)
         return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * d_inner
-    return 0.5 * (1 + ops._erf(x / SQRT_2)) + x * INV_SQRT_2PI * np.exp(-0.5 * x * x)
+    return 0.5 * (1 + arithmetic._erf(x / SQRT_2)) + x * INV_SQRT_2PI * np.exp(-0.5 * x * x)
 
 
 def _gelu_curvature(B: Any, x: Any, approximate: str) -> Any:
@@ -333,7 +333,7 @@ def _nll_backward(g: Any, a: Any, coefficients: Any, reduction: str, total: floa
 
 def _nll_grad_output_grad(B: Any, gg: Any, **params: Any) -> Any:
     """nll_loss of the incoming gradient itself, as PyTorch's derivative of nll_loss_backward."""
-    from .functional import NLL_LOSS
+    from ..nn.functional import NLL_LOSS
 
     return run(B, NLL_LOSS, gg, **params)
 
@@ -381,7 +381,7 @@ def _nll2d_backward(
 
 def _nll2d_grad_output_grad(B: Any, gg: Any, **params: Any) -> Any:
     """nll_loss2d of the incoming gradient, as PyTorch's derivative of nll_loss2d_backward."""
-    from .functional import NLL_LOSS2D
+    from ..nn.functional import NLL_LOSS2D
 
     return run(B, NLL_LOSS2D, gg, **params)
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes, limits
-from .devices import check_device
-from .ops import shape_arg
-from .tensor import Tensor, _wrap, require_grad_new
+from ..core import dtypes, limits
+from ..core.devices import check_device
+from ..core.tensor import Tensor, _wrap, require_grad_new
+from .arithmetic import shape_arg
 
 DEFAULT_SEED = 67280421310721  # PyTorch's default CPU seed
 

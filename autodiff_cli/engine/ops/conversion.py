@@ -7,10 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes, limits, ops
-from .devices import check_device, is_device_arg
-from .optable import defop
-from .tensor import Tensor, _norm_dim, _type_word, _wrap, apply_op, require_grad_new
+from ..core import dtypes, limits
+from ..core.devices import check_device, is_device_arg
+from ..core.optable import defop
+from ..core.tensor import Tensor, _norm_dim, _type_word, _wrap, apply_op, require_grad_new
+from . import arithmetic
 
 
 def to(self: Tensor, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
@@ -26,7 +27,7 @@ def to(self: Tensor, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
     check_device(kwargs.get("device"))
     if dtype is None:
         return self
-    return ops.to_dtype(self, dtype)
+    return arithmetic.to_dtype(self, dtype)
 
 
 def cuda(self: Any, device: Any = None, non_blocking: bool = False) -> Any:
@@ -44,12 +45,12 @@ def type_(self: Tensor, dtype: Any = None) -> Any:
             "float16": "HalfTensor",
         }.get(self.dtype.name, "Tensor")
         return f"torch.{kind}"
-    return ops.to_dtype(self, dtype)
+    return arithmetic.to_dtype(self, dtype)
 
 
 def _converter(target: dtypes.dtype):
     def convert(self: Tensor, memory_format: Any = None) -> Tensor:
-        return ops.to_dtype(self, target)
+        return arithmetic.to_dtype(self, target)
 
     return convert
 
@@ -68,7 +69,7 @@ def _new_filled(fill: Any):
         self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
     ) -> Tensor:
         check_device(device)
-        shape = ops.shape_arg(size)
+        shape = arithmetic.shape_arg(size)
         limits.check_shape(shape)
         out = _wrap(np.full(shape, fill, dtypes.to_numpy(dtype) or self._data.dtype))
         return require_grad_new(out) if requires_grad else out

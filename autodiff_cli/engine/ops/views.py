@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .optable import defop
-from .tensor import Size, Tensor, _dims_text, _norm_dim, _wrap, apply_op, broadcast_error
+from ..core.optable import defop
+from ..core.tensor import Size, Tensor, _dims_text, _norm_dim, _wrap, apply_op, broadcast_error
 
 __all__ = [
     "permute",

@@ -103,7 +103,7 @@ class Tensor:
         self, *args: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
     ):
         """The legacy constructor: `torch.Tensor([1, 2])` (float32) or `torch.Tensor(2, 3)`."""
-        from .creation import legacy_tensor_data
+        from ..ops.creation import legacy_tensor_data
 
         _init(self, legacy_tensor_data(args, dtype), False, None, 0)
         if requires_grad:
@@ -744,7 +744,7 @@ def mark_view(result: Any, source: Tensor) -> None:
     for out in result if isinstance(result, tuple) else (result,):
         out._base = base
         out._vbox = box
-    from .inplace import track_view
+    from ..ops.inplace import track_view
 
     track_view(result)
 
@@ -810,7 +810,7 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
     if data.__class__ is _ndarray and not data.flags.writeable and overlaps(data):
         raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
     if target._base is not None and GradMode.enabled:
-        from .inplace import inplace_on_view
+        from ..ops.inplace import inplace_on_view
 
         return inplace_on_view(op, target, inputs, params)
     if not GradMode.enabled or not (
@@ -844,7 +844,7 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
                 for j, b, e in node._versions
             )
         if target._base is None:
-            from .inplace import after_inplace
+            from ..ops.inplace import after_inplace
 
             after_inplace(target)  # views of target now read a new history
     return target

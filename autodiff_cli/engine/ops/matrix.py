@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from . import ops
-from .ops import SQUEEZE_DIM, TRANSPOSE, UNSQUEEZE, VIEW, expand, squeeze_dims
-from .optable import defop
-from .tensor import Tensor, _dims_text, _norm_dim, apply_binary, apply_op, broadcast_error
+from ..core.optable import defop
+from ..core.tensor import Tensor, _dims_text, _norm_dim, apply_binary, apply_op, broadcast_error
+from . import arithmetic
+from .arithmetic import SQUEEZE_DIM, TRANSPOSE, UNSQUEEZE, VIEW, expand, squeeze_dims
 
 __all__ = [
     "matmul",
@@ -385,7 +385,7 @@ def _reshape(x: Tensor, shape: tuple) -> Tensor:
     try:
         np.reshape(data, shape, copy=False)
     except ValueError:
-        return apply_op(UNSAFE_VIEW, (ops.clone(x),), {"shape": shape, "source": source})
+        return apply_op(UNSAFE_VIEW, (arithmetic.clone(x),), {"shape": shape, "source": source})
     return apply_op(RESHAPE_ALIAS, (x,), {"shape": shape, "source": source})
 
 
@@ -394,7 +394,7 @@ def _unsafe_view(x: Tensor, shape: tuple) -> Tensor:
 
 
 def _contiguous(x: Tensor) -> Tensor:
-    return x if np.asarray(x._data).flags.c_contiguous else ops.clone(x)
+    return x if np.asarray(x._data).flags.c_contiguous else arithmetic.clone(x)
 
 
 def _m_t(x: Tensor) -> Tensor:
@@ -417,7 +417,7 @@ def _unsqueeze(x: Tensor, dim: int) -> Tensor:
 
 
 def _type_word(dt: np.dtype) -> str:
-    return ops._type_word(dt)
+    return arithmetic._type_word(dt)
 
 
 def _check_2d(a: Tensor, b: Tensor) -> None:
@@ -504,7 +504,7 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
-    return ops.mul(_reshape(input, (input._data.shape[0], 1)), vec2)
+    return arithmetic.mul(_reshape(input, (input._data.shape[0], 1)), vec2)
 
 
 ger = outer
@@ -513,7 +513,7 @@ ger = outer
 def inner(input: Tensor, other: Tensor) -> Tensor:
     """Sum over the last dimensions, via `tensordot` as ATen does."""
     if input.ndim == 0 or other.ndim == 0:
-        return ops.mul(input, other)
+        return arithmetic.mul(input, other)
     a_shape, b_shape = input._data.shape, other._data.shape
     if a_shape[-1] != b_shape[-1]:
         raise RuntimeError(
@@ -585,7 +585,7 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
 def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
     transpose = b.ndim > a.ndim
     t1 = _m_t(b) if transpose else a
-    t2 = (ops.t(a) if a.ndim == 2 else a) if transpose else b
+    t2 = (arithmetic.t(a) if a.ndim == 2 else a) if transpose else b
     sizes = t1._data.shape
     out_shape = sizes[:-1]
     folded = int(np.prod(out_shape, dtype=np.int64))
@@ -641,7 +641,7 @@ def addmm(
     _check_2d(mat1, mat2)
     _check_mm_shapes(mat1, mat2)
     if beta != 1 or alpha != 1:
-        return ops.add(ops.mul(input, beta), ops.mul(mm(mat1, mat2), alpha))
+        return arithmetic.add(arithmetic.mul(input, beta), arithmetic.mul(mm(mat1, mat2), alpha))
     return apply_op(ADDMM, (input, mat1, mat2))
 
 
@@ -734,20 +734,20 @@ def inverse(input: Tensor) -> Tensor:
 
 
 def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
-    from .nn import functional
+    from ..nn import functional
 
     return functional.softmax(input, dim, dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
-    from .nn import functional
+    from ..nn import functional
 
     return functional.log_softmax(input, dim, dtype=dtype)
 
 
 def _attach() -> None:
-    """Tensor methods; and the matmul family replaces the one ops.py used to define, so that
-    `ops.matmul` (used by `Tensor.__matmul__`) and the names `engine/__init__` imports from ops
+    """Tensor methods; and the matmul family replaces the one arithmetic.py used to define, so that
+    `arithmetic.matmul` (used by `Tensor.__matmul__`) and the names `engine/__init__` imports from ops
     are these functions."""
     methods = {
         "mm": mm,
@@ -772,7 +772,7 @@ def _attach() -> None:
     for name, fn in methods.items():
         setattr(Tensor, name, fn)
     for name in ("mm", "mv", "bmm", "dot", "inner", "outer", "ger", "matmul"):
-        setattr(ops, name, methods[name])
+        setattr(arithmetic, name, methods[name])
 
     def _matmul_method(self: Tensor, other: Any) -> Any:
         if self._data.ndim == 2 and other.__class__ is Tensor and other._data.ndim == 2:

@@ -220,23 +220,23 @@ class TensorBackend:
 
     @staticmethod
     def tanh_backward(g: Any, r: Any) -> Any:
-        from .ops import TANH_BACKWARD
+        from ..ops.arithmetic import TANH_BACKWARD
         from .tensor import apply_op
 
         return apply_op(TANH_BACKWARD, (g, r))
 
     @staticmethod
     def sigmoid_backward(g: Any, r: Any) -> Any:
-        from .ops import SIGMOID_BACKWARD
+        from ..ops.arithmetic import SIGMOID_BACKWARD
         from .tensor import apply_op
 
         return apply_op(SIGMOID_BACKWARD, (g, r))
 
     @staticmethod
     def softplus_neg(x: Any) -> Any:
-        from . import ops
+        from ..ops import arithmetic
 
-        return ops.softplus(-x)
+        return arithmetic.softplus(-x)
 
     @staticmethod
     def reshape(g: Any, shape: tuple) -> Any:
@@ -260,15 +260,15 @@ class TensorBackend:
 
     @staticmethod
     def outer(a: Any, b: Any) -> Any:
-        from . import ops
+        from ..ops import arithmetic
 
-        return ops.outer(a, b)
+        return arithmetic.outer(a, b)
 
     @staticmethod
     def where(cond: Any, a: Any, b: Any) -> Any:
-        from . import ops
+        from ..ops import arithmetic
 
-        return ops.where(cond, a, b)
+        return arithmetic.where(cond, a, b)
 
     @staticmethod
     def transpose(g: Any, d0: int | None = None, d1: int | None = None) -> Any:
@@ -282,27 +282,27 @@ class TensorBackend:
 
     @staticmethod
     def zeros_like(x: Any) -> Any:
-        from . import creation
+        from ..ops import creation
 
         return creation.zeros_like(x)
 
     @staticmethod
     def select_backward(g: Any, shape: tuple, dim: int, index: int) -> Any:
-        from . import ops
+        from ..ops import arithmetic
 
-        return ops.select_backward(g, shape, dim, index)
+        return arithmetic.select_backward(g, shape, dim, index)
 
     @staticmethod
     def index_backward(g: Any, shape: tuple, index: Any) -> Any:
-        from . import ops
+        from ..ops import arithmetic
 
-        return ops.index_backward(g, shape, index)
+        return arithmetic.index_backward(g, shape, index)
 
     @staticmethod
     def stack(grads: list, dim: int) -> Any:
-        from . import ops
+        from ..ops import arithmetic
 
-        return ops.stack(grads, dim)
+        return arithmetic.stack(grads, dim)
 
     @staticmethod
     def gt0(x: Any) -> Any:
@@ -323,9 +323,9 @@ class TensorBackend:
 
 def _tensor_fn(name: str):
     def fn(*args: Any) -> Any:
-        from . import ops
+        from ..ops import arithmetic
 
-        return getattr(ops, name)(*args)
+        return getattr(arithmetic, name)(*args)
 
     fn.__name__ = name
     return staticmethod(fn)

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes, limits
-from .optable import defop
-from .tensor import Tensor, _norm_dim, _wrap, apply_op
+from ..core import dtypes, limits
+from ..core.optable import defop
+from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
 
 _add_reduce = np.add.reduce
 
@@ -817,7 +817,7 @@ def _lower_median_all(a: Any) -> Any:
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
     if other is not None or isinstance(dim, Tensor):
-        from .ops import maximum
+        from .arithmetic import maximum
 
         return maximum(input, other if other is not None else dim)
     if dim is None:
@@ -828,7 +828,7 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = N
 
 def min(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
     if other is not None or isinstance(dim, Tensor):
-        from .ops import minimum
+        from .arithmetic import minimum
 
         return minimum(input, other if other is not None else dim)
     if dim is None:
@@ -1069,6 +1069,6 @@ def _attach() -> None:
 
 # `methods` (argmax, all, ...) and `ops` (sum, max, ...) attach older versions of some of these
 # when they load; importing them first makes this module's versions the ones that stay.
-from . import methods as _methods  # noqa: E402, F401
+from . import conversion as _methods  # noqa: E402, F401
 
 _attach()

@@ -8,11 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from . import ops
+from ..core.optable import defop
+from ..core.tensor import Tensor, apply_op, broadcast_error
+from . import arithmetic
+from .arithmetic import _float_input, _operand, operator_method
 from .formula_ops import mul_scalar, run
-from .ops import _float_input, _operand, operator_method
-from .optable import defop
-from .tensor import Tensor, apply_op, broadcast_error
 
 __all__ = [
     "atan2", "arctan2", "sgn", "clamp", "clip", "maximum", "minimum", "frac", "erfc", "exp2",
@@ -151,7 +151,7 @@ ADDCMUL = defop(
 ADDCDIV = defop(
     "addcdiv", "AddcdivBackward0", _addcdiv_forward,
     lambda B, g, t1, t2, value: g,
-    lambda B, g, t1, t2, value: g * run(B, ops.DIV, value, t2),
+    lambda B, g, t1, t2, value: g * run(B, arithmetic.DIV, value, t2),
     lambda B, g, t1, t2, value: -g * (mul_scalar(B, t1, value) / (t2 * t2)),
     saves=(1, 2), arg_names=("self", "tensor1", "tensor2"),
     rules=("1", "value / tensor2", "-value · tensor1 / tensor2²"),
@@ -273,7 +273,7 @@ def fmod(input: Any, other: Any) -> Tensor:
 def round(input: Tensor, *, decimals: int = 0) -> Tensor:
     if decimals:
         return apply_op(ROUND_DECIMALS, (input,), {"decimals": int(decimals)})
-    return apply_op(ops.ROUND, (input,))
+    return apply_op(arithmetic.ROUND, (input,))
 
 
 _ADDCDIV_INTEGER_MESSAGE = (
@@ -346,8 +346,8 @@ def _addc(op: Any, name: str, input: Any, tensor1: Any, tensor2: Any, value: Any
 
 
 def _addc_(op: Any, name: str, self: Tensor, tensor1: Any, tensor2: Any, value: Any) -> Tensor:
-    from .grad_mode import GradMode
-    from .tensor import apply_inplace, leaf_inplace_error
+    from ..core.grad_mode import GradMode
+    from ..core.tensor import apply_inplace, leaf_inplace_error
 
     value = _addc_args(f"{name}_", (tensor1, tensor2), 1, value)
     if GradMode.enabled and self._requires_grad and self._grad_fn is None:
@@ -392,7 +392,7 @@ def _addcdiv_inplace(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: A
 
 
 def _clamp_inplace(self: Tensor, min: Any, max: Any) -> Tensor:
-    from .tensor import apply_inplace
+    from ..core.tensor import apply_inplace
 
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
@@ -402,7 +402,7 @@ def _clamp_inplace(self: Tensor, min: Any, max: Any) -> Tensor:
 
 
 def _where_method(self: Tensor, condition: Any, other: Any) -> Tensor:
-    return ops.where(condition, self, other)
+    return arithmetic.where(condition, self, other)
 
 
 def _attach() -> None:

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
+from ..core.optable import defop
+from ..core.tensor import Tensor, apply_inplace, apply_op
 from .inplace import COPY
-from .optable import defop
-from .tensor import Tensor, apply_inplace, apply_op
 
 FILL = defop(
     "fill_", "FillBackward2", lambda a, value: np.full_like(a, value), lambda B, g, value: g * 0,
@@ -37,7 +37,7 @@ def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
 
 def copy_of_gradient(target: Tensor, g: Tensor) -> Tensor:
     """The first gradient a leaf receives under create_graph: PyTorch copies it (CopyBackwards)."""
-    from .tensor import _wrap
+    from ..core.tensor import _wrap
 
     out = apply_op(COPY, (_wrap(np.zeros(target._data.shape, target._data.dtype)), g))
     out._data = np.array(out._data)  # copy's forward is a read-only broadcast; `.grad` is written

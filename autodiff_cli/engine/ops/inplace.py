@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from .grad_mode import GradMode
-from .graph import NO_EDGE, RELEASED, Node
-from .optable import defop
-from .tensor import (
+from ..core.grad_mode import GradMode
+from ..core.graph import NO_EDGE, RELEASED, Node
+from ..core.optable import defop
+from ..core.tensor import (
     OVERLAP_MESSAGE,
     VIEW_OF_LEAF_MESSAGE,
     Tensor,
