@@ -48,17 +48,18 @@ star_expr: "*" expr
           | atom_expr "." NAME -> getattr
           | atom
 ?atom: "(" _tuple_inner? ")" -> tuple
-     | "(" comprehension{test_or_star_expr} ")" -> genexpr
+     | "(" comprehension{named_or_star_expr} ")" -> genexpr
      | "[" _exprlist? "]" -> list
-     | "[" comprehension{test_or_star_expr} "]" -> listcomp
+     | "[" comprehension{named_or_star_expr} "]" -> listcomp
      | "{" _dict_exprlist? "}" -> dict
      | "{" comprehension{key_value} "}" -> dictcomp
      | "{" _exprlist "}" -> set
-     | "{" comprehension{test} "}" -> setcomp
+     | "{" comprehension{namedexpr_test} "}" -> setcomp
      | NAME -> var
      | number
      | strings
-     | "(" test ")"
+     | "(" namedexpr_test ")"
+     | "(" yield_expr ")"
      | "..." -> ellipsis
      | "None" -> const_none
      | "True" -> const_true
