@@ -142,7 +142,7 @@ def explain_lines(walk_: Walk) -> list[str]:
 
 
 def explain_json(walk_: Walk) -> list[dict[str, Any]]:
-    from autodiff_cli.cli.grad_report import tensor_to_json
+    from autodiff_cli.cli.grad_result import tensor_to_json
 
     def value(tensor: Any) -> Any:
         return None if tensor is None else tensor_to_json(tensor)

@@ -11,10 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from autodiff_cli.cli.grad_cmd import Expression, GradResult
+from autodiff_cli.cli.grad_result import (
+    HESSIAN,
+    JACOBIAN,
+    ORDER,
+    VJP,
+    Expression,
+    GradResult,
+    nth_derivatives,
+)
 
 EPS = 1e-6
 ROUNDING = 8 * 2.0**-52  # relative error allowed in one float64 evaluation of the function
@@ -109,7 +116,6 @@ def _derivative_function(function: Expression, order: int, index: int) -> Callab
     import numpy as np
 
     import autodiff_cli.engine as torch
-    from autodiff_cli.cli.grad_cmd import nth_derivatives
 
     def evaluate(*arrays: Any) -> Any:
         tensors = [
@@ -154,8 +160,6 @@ class _Pair:
 
 def _pairs(outcome: GradResult, function: Expression, points: list[Any]) -> list[_Pair]:
     import numpy as np
-
-    from autodiff_cli.cli.grad_cmd import HESSIAN, JACOBIAN, ORDER, VJP
 
     value_of = _float64_function(function)
     pairs = []

@@ -9,6 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from autodiff_cli.cli.grad_result import (
+    EXPR_NAME,
+    GRADIENT,
+    HESSIAN,
+    JACOBIAN,
+    ORDER,
+    VJP,
+    Expression,
+    GradResult,
+    nth_derivatives,
+)
 from autodiff_cli.cli.points import (
     NUMBER,
     UsageError,
@@ -16,9 +27,6 @@ from autodiff_cli.cli.points import (
     parse_at_options,
     parse_wrt_options,
 )
-
-EXPR_NAME = "<expr>"
-GRADIENT, JACOBIAN, VJP, HESSIAN, ORDER = "gradient", "jacobian", "vjp", "hessian", "order"
 
 __all__ = ["GradError", "GradOptions", "GradResult", "UsageError", "compute", "run_grad"]
 
@@ -49,41 +57,6 @@ class GradOptions:
         if self.hessian:
             flags.append("--hessian")
         return flags
-
-
-@dataclass
-class GradResult:
-    expression: str
-    result: Any  # engine Tensor: the expression's value
-    leaves: dict[str, Any]  # --at name -> its tensor (a leaf requiring grad when in --wrt)
-    wrt: list[str]
-    mode: str  # GRADIENT, JACOBIAN, VJP, HESSIAN or ORDER
-    namespace: dict[str, Any]
-    seed: Any = None  # the --vjp vector
-    gradients: dict[str, Any] | None = None  # name -> .grad (GRADIENT and VJP)
-    jacobian: dict[str, Any] | None = None  # name -> tensor of shape out.shape + in.shape
-    hessian: dict[str, dict[str, Any]] | None = None  # name -> name -> block
-    derivatives: dict[str, Any] | None = None  # name -> N-th derivative (ORDER)
-    order: int = 1
-    check: dict[str, Any] | None = None
-    explain: Any = None  # explain.Walk
-    saved: dict[int, Any] | None = None  # --saved: graphs.saved_values before the backward
-
-
-class Expression:
-    """The compiled expression as a function of the --wrt leaves (the other names stay bound)."""
-
-    def __init__(self, source: str, session: Any, wrt: list[str]) -> None:
-        from autodiff_cli.lang import compile_source
-
-        self.program = compile_source(source, EXPR_NAME, "single")
-        self.namespace = session.namespace
-        self.wrt = wrt
-
-    def __call__(self, *values: Any) -> Any:
-        for name, value in zip(self.wrt, values):
-            self.namespace[name] = value
-        return self.program.run(self.namespace)
 
 
 def add_at_hint(error: BaseException) -> BaseException:
@@ -225,27 +198,6 @@ def compute(expression: str, options: GradOptions) -> GradResult:
 
         outcome.check = _engine_call("--check", check_outcome, outcome, function)
     return outcome
-
-
-def nth_derivatives(result: Any, inputs: tuple, wrt: list[str], order: int) -> dict[str, Any]:
-    """For each input x, d^N result / dx^N: differentiate N times (each time the sum of the last
-    derivative, so for an elementwise function of a vector this is the elementwise derivative)."""
-    import autodiff_cli.engine as torch
-
-    derivatives = {}
-    for name, x in zip(wrt, inputs):
-        current = result
-        for step in range(order):
-            if not current.requires_grad:
-                current = torch.zeros_like(x)
-                continue
-            (current,) = torch.autograd.grad(
-                current.sum(), x, create_graph=step < order - 1, allow_unused=True
-            )
-            if current is None:
-                current = torch.zeros_like(x)
-        derivatives[name] = current.detach()
-    return derivatives
 
 
 def read_expression(expression: str) -> str:

@@ -2,41 +2,17 @@
 
 from __future__ import annotations
 
-import math
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from autodiff_cli.cli.grad_cmd import GradResult
-
-
-def _shortest_float(value: Any) -> float | str:
-    """A numpy float as the shortest decimal that reads back to the same value (JSON-safe)."""
-    number = float(str(value))
-    if math.isnan(number):
-        return "nan"
-    if math.isinf(number):
-        return "inf" if number > 0 else "-inf"
-    return number
-
-
-def tensor_to_json(tensor: Any) -> Any:
-    """A tensor's values as a number or nested lists; floats keep their dtype's precision."""
-    import numpy as np
-
-    array = np.asarray(tensor.detach().numpy())
-
-    def convert(part: Any) -> Any:
-        if isinstance(part, np.ndarray) and part.ndim > 0:
-            return [convert(item) for item in part]
-        item = part[()] if isinstance(part, np.ndarray) else part
-        if isinstance(item, np.floating):
-            return _shortest_float(item)
-        if isinstance(item, np.bool_):
-            return bool(item)
-        return int(item)
-
-    return convert(array)
+from autodiff_cli.cli.grad_result import (
+    GRADIENT,
+    HESSIAN,
+    JACOBIAN,
+    VJP,
+    GradResult,
+    tensor_to_json,
+)
 
 
 def _maybe(tensor: Any) -> Any:
@@ -102,8 +78,6 @@ def _superscript(number: int) -> str:
 
 def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
     """(heading, lines) for each derivative the mode computed."""
-    from autodiff_cli.cli.grad_cmd import GRADIENT, HESSIAN, JACOBIAN, VJP
-
     sections = []
     if outcome.mode in (GRADIENT, VJP):
         heading = "gradients:"
