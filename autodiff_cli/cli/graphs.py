@@ -274,7 +274,7 @@ def describe_tensor_graph(
         shapes = {key: tuple(grad.shape) for key, grad in probe_gradients(tensor).items()}
     from autodiff_cli.cli.node_values import node_outputs
 
-    for key, value in node_outputs(tensor, outputs).items():
+    for key, value in node_outputs(walk(tensor.grad_fn), outputs).items():
         if shapes.get(key, tuple(value.shape)) == tuple(value.shape):
             outputs.setdefault(key, value)
     graph = build_graph(

@@ -80,12 +80,10 @@ def _replayed(fn: Any, known: dict[int, Any]) -> Any:
     return torch.as_tensor(np.asarray(out))
 
 
-def node_outputs(tensor: Any, known: dict[int, Any]) -> dict[int, Any]:
-    """id(node) -> its output tensor, for the nodes below `tensor` whose value can be
-    recovered; `known` holds outputs already known (named variables, the result)."""
-    from autodiff_cli.cli.graphs import walk
-
-    nodes = walk(tensor.grad_fn)
+def node_outputs(nodes: list[Any], known: dict[int, Any]) -> dict[int, Any]:
+    """id(node) -> its output tensor, for the `nodes` (a graph's, as `graphs.walk` lists them)
+    whose value can be recovered; `known` holds outputs already known (named variables, the
+    result)."""
     values = {**_saved_outputs(nodes), **known}
     for fn in reversed(nodes):  # inputs before the nodes that use them (a DAG, breadth first)
         if id(fn) not in values and not hasattr(fn, "variable"):
