@@ -162,7 +162,7 @@ def test_interactive_prompt_multiline_def_and_recovery_after_error(tmp_path: Pat
 
 
 def chunks_of(lines: list[str]) -> list[str]:
-    from autodiff_cli.cli.repl import StatementReader
+    from autodiff_cli.cli.repl_input import StatementReader
     from autodiff_cli.lang import Session
 
     reader = StatementReader(Session().is_complete)

@@ -466,7 +466,7 @@ def test_grad_and_graph_report_a_killed_child(script):
 
 
 def test_repl_session_runs_in_a_child_and_completes_from_it(capsys: pytest.CaptureFixture):
-    from autodiff_cli.cli.repl import RemoteSession
+    from autodiff_cli.cli.repl_session import RemoteSession
 
     session = RemoteSession()
     try:

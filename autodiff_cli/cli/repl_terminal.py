@@ -24,18 +24,10 @@ from prompt_toolkit.utils import is_dumb_terminal
 from pygments.lexers.python import PythonLexer
 
 from autodiff_cli import __version__
-from autodiff_cli.cli.repl import (
-    COMPOUND,
-    PS1,
-    PS2,
-    Session,
-    StatementReader,
-    candidates,
-    cannot_become_valid,
-    open_session,
-    run_chunk,
-)
 from autodiff_cli.cli.repl_commands import QuitRepl, ReplState, is_meta_command
+from autodiff_cli.cli.repl_completion import candidates
+from autodiff_cli.cli.repl_input import COMPOUND, PS1, PS2, StatementReader, cannot_become_valid
+from autodiff_cli.cli.repl_session import Session, open_session, run_chunk
 
 _DEDENTERS = re.compile(r"\s*(return|pass|break|continue|raise)\b")
 INDENT = "    "

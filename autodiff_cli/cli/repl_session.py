@@ -1,0 +1,201 @@
+"""The REPL's session: its namespace in a locked-down child process (`RemoteSession`, a
+`child_session`), or in this process where processes cannot be forked (`LocalSession`). This
+process reads input, completes from names the child lists, and does the file work of :load and
+:save; the child runs statements and meta-commands (`repl_commands`)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from autodiff_cli.cli.repl_commands import (
+    QuitRepl,
+    ReplState,
+    is_meta_command,
+    run_meta_command,
+)
+from autodiff_cli.cli.repl_completion import candidates
+
+
+class LocalSession:
+    """The session in this process (no fork: the language's limits alone)."""
+
+    def __init__(self, *, debug: bool = False, styled: bool = False, limits: Any = None) -> None:
+        self.state = ReplState(debug=debug, styled=styled)
+        self.styled = styled
+
+    def is_complete(self, text: str) -> bool:
+        return self.state.session.is_complete(text)
+
+    def execute(self, chunk: str, first_line: int = 1) -> bool:
+        return self.state.execute(chunk, first_line)
+
+    def meta(self, text: str) -> bool:
+        """A meta-command; QuitRepl for :quit."""
+        return run_meta_command(self.state, text)
+
+    def complete(self, text: str) -> tuple[str, list[str]]:
+        return candidates(self.state, text)
+
+    def close(self) -> None:
+        pass
+
+
+class RemoteSession:
+    """The session's namespace in a locked-down child (`isolation.ChildSession`); this process
+    reads the input, parses it only to know when a statement is complete, reads and writes the
+    files of :load and :save, and starts a fresh child when one is lost."""
+
+    def __init__(self, *, debug: bool = False, styled: bool = False, limits: Any = None) -> None:
+        from autodiff_cli.cli.isolation import Limits
+        from autodiff_cli.cli.warm_up import warm_up
+        from autodiff_cli.lang import Session
+
+        warm_up(rendering=styled)
+        self.debug, self.styled = debug, styled
+        self._parser = Session()  # parses input; never runs any
+        self.limits = limits or Limits()
+        self._child = self._start()
+
+    def _start(self) -> Any:
+        from autodiff_cli.cli.child_session import ChildSession
+
+        return ChildSession(_Server(self.debug, self.styled), self.limits)
+
+    def is_complete(self, text: str) -> bool:
+        return self._parser.is_complete(text)
+
+    def _ask(self, message: dict) -> dict:
+        from autodiff_cli.cli.child_session import SessionLost
+        from autodiff_cli.cli.terminal import print_error
+
+        try:
+            return self._child.request(message)
+        except SessionLost as lost:
+            print_error(
+                f"error: the session was {lost.problem}; its variables are lost, "
+                "a fresh session starts"
+            )
+            self._child = self._start()
+            return {"ok": False}
+
+    def execute(self, chunk: str, first_line: int = 1) -> bool:
+        message = {"kind": "run", "text": chunk, "line": first_line}
+        return self._ask(message).get("ok", False)
+
+    def meta(self, text: str) -> bool:
+        """A meta-command, run in the child; :load and :save touch files here. QuitRepl for
+        :quit."""
+        name, _, argument = text.strip()[1:].partition(" ")
+        argument = argument.strip()
+        if name in ("load", "save"):
+            return self._load(argument) if name == "load" else self._save(argument)
+        reply = self._ask({"kind": "meta", "text": text})
+        if reply.get("quit"):
+            raise QuitRepl
+        return reply.get("ok", False)
+
+    def _load(self, path: str) -> bool:
+        from autodiff_cli.cli.run_cmd import UsageError, read_script
+        from autodiff_cli.cli.terminal import print_error
+
+        if not path:
+            print_error(":load: usage: :load FILE")
+            return False
+        try:
+            script = read_script(path)
+        except UsageError as error:
+            print_error(":load: " + str(error).removeprefix("autodiff run: error: "))
+            return False
+        source = script.source.decode("utf-8", "replace")
+        return self._ask({"kind": "load", "name": path, "text": source}).get("ok", False)
+
+    def _save(self, path: str) -> bool:
+        from autodiff_cli.cli.terminal import print_error
+
+        if not path:
+            print_error(":save: usage: :save FILE")
+            return False
+        reply = self._ask({"kind": "save"})
+        if "text" not in reply:
+            return False
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(reply["text"])
+        except OSError as error:
+            print_error(f":save: cannot write {path}: {error.strerror}")
+            return False
+        sys.stdout.write(f"saved {reply['count']} inputs to {path}\n")
+        sys.stdout.flush()
+        return True
+
+    def complete(self, text: str) -> tuple[str, list[str]]:
+        reply = self._ask({"kind": "complete", "text": text})
+        return reply.get("word", ""), list(reply.get("names", []))
+
+    def close(self) -> None:
+        self._child.close()
+
+
+class _Server:
+    """What the child does for each request, on its own `ReplState`."""
+
+    def __init__(self, debug: bool, styled: bool) -> None:
+        self.debug, self.styled = debug, styled
+        self.state: ReplState | None = None
+
+    def __call__(self, message: dict) -> dict:
+        if self.state is None:
+            self.state = ReplState(debug=self.debug, styled=self.styled)
+        state, kind, text = self.state, message.get("kind"), str(message.get("text", ""))
+        if kind == "run":
+            line = message.get("line", 1)
+            return {"ok": state.execute(text, line if type(line) is int else 1)}
+        if kind == "meta":
+            try:
+                return {"ok": run_meta_command(state, text)}
+            except QuitRepl:
+                return {"quit": True}
+        if kind == "load":
+            return {"ok": _run_loaded(state, str(message.get("name")), text)}
+        if kind == "save":
+            return {"text": "import torch\n" + "".join(state.inputs), "count": len(state.inputs)}
+        if kind == "complete":
+            word, names = candidates(state, text)
+            return {"word": word, "names": names}
+        return {"ok": False}
+
+
+def _run_loaded(state: ReplState, name: str, source: str) -> bool:
+    """:load's script, read by the parent, run in the session's namespace."""
+    from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
+    from autodiff_cli.lang import run_source
+
+    try:
+        with warnings_to_stderr(name):
+            run_source(source, name, namespace=state.namespace, stdout=sys.stdout)
+    except Exception as error:  # a ScriptError: reported, the session goes on
+        report_exception(error, debug=state.debug, context=name)
+        return False
+    state.inputs.append(source if source.endswith("\n") else source + "\n")
+    return True
+
+
+Session = LocalSession | RemoteSession
+
+
+def open_session(*, debug: bool = False, styled: bool = False, limits: Any = None) -> Session:
+    """The REPL's session: in a locked-down child (with `isolation.Limits`) where processes
+    can be forked."""
+    from autodiff_cli.cli.isolation import isolation_available
+
+    kind = RemoteSession if isolation_available() else LocalSession
+    return kind(debug=debug, styled=styled, limits=limits)
+
+
+def run_chunk(session: Session, chunk: str, first_line: int = 1) -> bool:
+    """A meta-command or a statement (whose first line is `first_line` of the input); True on
+    success (QuitRepl propagates)."""
+    if is_meta_command(chunk):
+        return session.meta(chunk)
+    return session.execute(chunk, first_line)
