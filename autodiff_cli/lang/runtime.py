@@ -8,7 +8,7 @@ import sys
 import types
 from typing import Any
 
-from autodiff_cli.lang import limits, nesting, sandbox, typeview
+from autodiff_cli.lang import limits, modules, nesting, sandbox, typeview
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH  # noqa: F401 - re-exported
 
 ENGINE_MODULE = "autodiff_cli.engine"
@@ -139,6 +139,7 @@ def make_builtins(namespace: Namespace) -> dict[str, Any]:
         NotImplemented=NotImplemented,
         Ellipsis=Ellipsis,
     )
+    table.update(modules.BUILTIN_NAMES)  # the warning categories
     return table
 
 
@@ -191,6 +192,8 @@ class Namespace(dict):
                 if getattr(proxy, key, None) is getattr(math, key):
                     setattr(proxy, key, function)
             return proxy
+        if name in modules.NAMES:  # random, warnings, functools, itertools, collections
+            return modules.module_for(self, name)
         raise ModuleNotFoundError(f"No module named '{name}'")
 
     def import_module(self, dotted: str) -> Any:

@@ -265,6 +265,8 @@ def _new_getter(name: str) -> Reader:
                 raise _refuse(obj, name)
 
             return get_init
+        if name in LIBRARY_PRIVATE_NAMES:
+            return _library_private_getter(name)
         return _refuser(name)
     readers: dict[type, Reader] = {}
     safe = _SAFE_VALUES
@@ -281,6 +283,25 @@ def _new_getter(name: str) -> Reader:
             reader = readers[type(obj)] = _reader_for(type(obj), name)
             return get(obj)
         return reader(obj)
+
+    return get
+
+
+# Names with a leading `_` that library classes publish (a namedtuple's `_asdict`...): readable
+# only on a library class (or an instance, or a script subclass) whose allow-list has them.
+LIBRARY_PRIVATE_NAMES = frozenset({"_asdict", "_replace", "_fields", "_make", "_field_defaults"})
+
+
+def _library_private_getter(name: str) -> Reader:
+    def get(obj: Any) -> Any:
+        kind = obj if isinstance(obj, type) else type(obj)
+        if typeview.class_is_known(kind):
+            for klass in kind.__mro__:
+                if klass in typeview.LIBRARY_CLASSES:
+                    if name in builtin.ALLOWED.get(klass, ()):
+                        return check_out(getattr(obj, name), obj, name)
+                    break
+        raise _refuse(obj, name)
 
     return get
 

@@ -35,6 +35,10 @@ _ENGINE_BASES = (
 )
 # Builtin classes of the script's own `map`, `zip`... (registered by `runtime`).
 SCRIPT_ITERATOR_CLASSES: set[type] = set()
+# Classes of the library modules scripts import (`lang/modules`: deque, Counter, namedtuples...),
+# and those of them a script class may derive from.
+LIBRARY_CLASSES: set[type] = set()
+LIBRARY_BASES: set[type] = set()
 _known: dict[type, bool] = {}
 _stand_ins: dict[type, TypeStandIn] = {}
 _DISPLAY_NAMES: dict[type, str] = {}  # the real class a stand-in imitates, if not its own name
@@ -64,6 +68,7 @@ def class_is_known(cls: type) -> bool:
         ) and (
             cls in VALUE_CLASSES
             or cls in SCRIPT_ITERATOR_CLASSES
+            or cls in LIBRARY_CLASSES
             or is_script_class(cls)
             or is_engine_class(cls)
             or issubclass(cls, BaseException)
@@ -99,6 +104,7 @@ def check_base(base: Any) -> None:
             and (is_builtin_exception(base) or is_engine_class(base))
         )
         or is_engine_base(base)
+        or base in LIBRARY_BASES
     ):
         return
     shown = display_name(base) if isinstance(base, (type, TypeStandIn)) else type(base).__name__
