@@ -192,8 +192,8 @@ for _op, (_fn, _second) in _BINARY.items():
     for _name, (_sa, _sb) in BROADCAST_SHAPES.items():
         _first = _positive if _op == "pow" else _real
         case(f"{_op}-{_name}", _op, _fn, In(_sa, _first), In(_sb, _second))
-case("add-alpha", "add_alpha", lambda T, a, b: T.add(a, b, alpha=2.0), In(M), In(M))
-case("sub-alpha", "sub_alpha", lambda T, a, b: T.sub(a, b, alpha=2.0), In(M), In(M))
+case("add-alpha", "add", lambda T, a, b: T.add(a, b, alpha=2.0), In(M), In(M))
+case("sub-alpha", "sub", lambda T, a, b: T.sub(a, b, alpha=2.0), In(M), In(M))
 case("add-one-side-const", "add", lambda T, a, b: a + b, In(M), In(M, diff=False))
 case("mul-one-side-const", "mul", lambda T, a, b: a * b, In(M, diff=False), In((3,)))
 case("mul-self", "mul", lambda T, a: a * a, In(M))
@@ -373,26 +373,24 @@ case("logsumexp-tuple-keepdim", "logsumexp", lambda T, a: a.logsumexp((0, 1), Tr
 case("cumsum", "cumsum", lambda T, a: a.cumsum(1), In(_R))
 case("cumsum-0d", "cumsum", lambda T, a: T.cumsum(a, 0), In(()))
 case("cumprod", "cumprod", lambda T, a: a.cumprod(-1), In(_R, _nonzero))
-case(
-    "div_by_count", "div_by_count", _grad_wrt_leaf(lambda x: x.mean(1)), In(M, diff=False), In((2,))
-)
+case("div_by_count", "div_scalar", _grad_wrt_leaf(lambda x: x.mean(1)), In(M, diff=False), In((2,)))
 case(
     "reversed_scan_flip",
-    "reversed_scan_flip",
+    "flip",
     _grad_wrt_leaf(lambda x: x.cumsum(1)),
     In(M, diff=False),
     In(M),
 )
 case(
     "scatter_along_dim",
-    "scatter_along_dim",
+    "scatter",
     _grad_wrt_leaf(lambda x: x.max(1).values),
     In(M, _distinct, diff=False),
     In((2,)),
 )
 case(
     "gather_along_dim",
-    "gather_along_dim",
+    "gather",
     _gather_of_max,
     In(M, _distinct, diff=False),
     In((2, 1), diff=False),
@@ -433,7 +431,9 @@ case(
 case(
     "reshape_alias",
     "_reshape_alias",
-    lambda T, a: (T.ops.matrix._reshape if T.__name__ == "autodiff_cli.engine" else T.reshape)(a.t(), (3, 2, 1)),
+    lambda T, a: (T.ops.matrix._reshape if T.__name__ == "autodiff_cli.engine" else T.reshape)(
+        a.t(), (3, 2, 1)
+    ),
     In(M),
     notes="the engine's Tensor.reshape does not yet choose ReshapeAlias; matrix._reshape does",
 )
@@ -629,8 +629,8 @@ case("narrow", "slice", lambda T, a: a.narrow(1, 1, 2), In((2, 4)))
 case("repeat", "repeat", lambda T, a: a.repeat(2, 1, 3), In(M))
 case("flip", "flip", lambda T, a: a.flip(0, 2), In(_R))
 case("alias", "alias", lambda T, a: a[...], In(M))
-case("contiguous", "contiguous", lambda T, a: a.t().contiguous(), In(M))
-case("reshape-copy", "unsafe_view", lambda T, a: a.transpose(0, 1).reshape(-1), In(_R))
+case("contiguous", "clone", lambda T, a: a.t().contiguous(), In(M))
+case("reshape-copy", "_unsafe_view", lambda T, a: a.transpose(0, 1).reshape(-1), In(_R))
 case("masked_fill", "masked_fill", lambda T, a: a.masked_fill(_mask(T, (3, 4)), 0.5), In((3, 4)))
 case(
     "masked_fill-tensor",
@@ -1214,21 +1214,21 @@ case(
 )
 case(
     "scatter_along_dim-sort",
-    "scatter_along_dim",
+    "scatter",
     _grad_wrt_leaf(lambda x: x.sort(1, descending=True).values),
     In(M, _distinct, diff=False),
     In(M),
 )
 case(
     "scatter_along_dim-topk",
-    "scatter_along_dim",
+    "scatter",
     _grad_wrt_leaf(lambda x: x.topk(2).values),
     In(M, _distinct, diff=False),
     In((2, 2)),
 )
 case(
     "scatter_along_dim-kthvalue",
-    "scatter_along_dim",
+    "scatter",
     _grad_wrt_leaf(lambda x: x.kthvalue(2, 0).values),
     In(M, _distinct, diff=False),
     In((3,)),

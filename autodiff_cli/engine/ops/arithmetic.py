@@ -215,23 +215,32 @@ def _mean_of(B: Any, d: Any, reduction: str, x: Any) -> Any:
 # --------------------------------------------------------------------------------------------
 
 # arithmetic
-ADD = defop("add", "AddBackward0", operator.add, lambda B, g: g, lambda B, g: g, rules=("1", "1"))
-SUB = defop("sub", "SubBackward0", operator.sub, lambda B, g: g, lambda B, g: -g, rules=("1", "-1"))
-ADD_ALPHA = defop(
-    "add_alpha",
+
+
+def _add(a: Any, b: Any, alpha: Any = 1) -> Any:
+    return a + b if alpha == 1 else a + alpha * b
+
+
+def _sub(a: Any, b: Any, alpha: Any = 1) -> Any:
+    return a - b if alpha == 1 else a - alpha * b
+
+
+# `alpha` is a parameter only when it is not 1 (`torch.add(a, b, alpha=2)`)
+ADD = defop(
+    "add",
     "AddBackward0",
-    lambda a, b, alpha: a + alpha * b,
-    lambda B, g, alpha: g,
-    lambda B, g, alpha: g * alpha,
-    rules=("1", "alpha"),
+    _add,
+    lambda B, g, alpha=1: g,
+    lambda B, g, alpha=1: g if alpha == 1 else g * alpha,
+    rules=("1", "1"),  # alpha: "alpha"
 )
-SUB_ALPHA = defop(
-    "sub_alpha",
+SUB = defop(
+    "sub",
     "SubBackward0",
-    lambda a, b, alpha: a - alpha * b,
-    lambda B, g, alpha: g,
-    lambda B, g, alpha: -g * alpha,
-    rules=("1", "-alpha"),
+    _sub,
+    lambda B, g, alpha=1: g,
+    lambda B, g, alpha=1: -g if alpha == 1 else -g * alpha,
+    rules=("1", "-1"),  # alpha: "-alpha"
 )
 RSUB = defop(
     "rsub", "RsubBackward1", lambda a, other: other - a, lambda B, g, other: -g, rules=("-1",)
@@ -613,7 +622,7 @@ def _operand(x: Any) -> Any:
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     if alpha != 1:
         if isinstance(other, Tensor):
-            return apply_op(ADD_ALPHA, (input, other), {"alpha": alpha})
+            return apply_op(ADD, (input, other), {"alpha": alpha})
         other = other * alpha
     if not isinstance(input, Tensor):
         return apply_binary(ADD, other, _operand(input))
@@ -623,7 +632,7 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     if alpha != 1:
         if isinstance(other, Tensor):
-            return apply_op(SUB_ALPHA, (input, other), {"alpha": alpha})
+            return apply_op(SUB, (input, other), {"alpha": alpha})
         other = other * alpha
     if not isinstance(input, Tensor):
         return rsub(other, input)

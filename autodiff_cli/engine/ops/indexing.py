@@ -24,6 +24,7 @@ from ..core.tensor import (
     broadcast_error,
 )
 from . import views
+from .formula_ops import run
 from .inplace import COPY, FILL, INDEX_PUT, after_inplace
 
 __all__ = ["masked_fill", "index_select", "gather", "scatter", "scatter_add"]
@@ -349,9 +350,8 @@ GATHER = defop(
 
 
 def _gather_any(B: Any, g: Any, index: tuple) -> Any:
-    if B.creates_graph:
-        return views.index_plain(g, index)
-    return g[index]
+    """The gradient of a scatter's source: `grad.gather(dim, index)` (GatherBackward0)."""
+    return run(B, GATHER, g, index=index, shape=tuple(g.shape))
 
 
 def _scatter_add_forward(a: Any, src: Any, index: tuple, region: tuple) -> np.ndarray:

@@ -16,6 +16,7 @@ from ..core.optable import defop
 from ..core.tensor import Tensor, _dims_text, _norm_dim, apply_binary, apply_op, broadcast_error
 from . import arithmetic
 from .arithmetic import SQUEEZE_DIM, TRANSPOSE, UNSQUEEZE, VIEW, expand, squeeze_dims
+from .views import UNSAFE_VIEW
 
 __all__ = [
     "matmul",
@@ -254,13 +255,6 @@ MV = defop(
     arg_names=("self", "vec"),
     rules=("outer(grad, vec)", "selfᵀ @ grad"),
     exact_grads=True,
-)
-UNSAFE_VIEW = defop(
-    "_unsafe_view",
-    "UnsafeViewBackward0",
-    lambda a, shape, source: np.reshape(a, shape),
-    lambda B, g, shape, source: B.reshape(g, source),
-    rules=("reshape back",),
 )
 RESHAPE_ALIAS = defop(
     "_reshape_alias",

@@ -18,6 +18,9 @@ import numpy as np
 from ..core import dtypes, limits
 from ..core.optable import defop
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
+from .formula_ops import div_scalar, run
+from .indexing import SCATTER, _scatter_index, masked_fill
+from .views import FLIP
 
 _add_reduce = np.add.reduce
 
@@ -197,9 +200,7 @@ def _restore(B: Any, g: Any, dims: tuple | None, keepdim: bool, shape: tuple) ->
 
 
 def _flip(B: Any, t: Any, dim: int) -> Any:
-    if B.creates_graph:
-        return apply_op(FLIP, (t,), {"dims": (dim,)})
-    return np.flip(t, dim)
+    return run(B, FLIP, t, dims=(dim,))
 
 
 def _cumsum(B: Any, t: Any, dim: int) -> Any:
@@ -240,23 +241,9 @@ def _prod_of_others(B: Any, a: Any, dim: int) -> Any:
 
 def _put_along(B: Any, g: Any, indices: np.ndarray, dim: int, shape: tuple) -> Any:
     """Zeros of `shape` with `g` placed at `indices` along `dim` (PyTorch's scatter)."""
-    if B.creates_graph:
-        zeros = _wrap(np.zeros(shape, dtype=g._data.dtype))
-        return apply_op(SCATTER, (zeros, g), {"dim": dim, "index": indices})
-    return _scatter_np(np.zeros(shape, dtype=np.asarray(g).dtype), np.asarray(g), dim, indices)
-
-
-def _take_along(B: Any, g: Any, indices: np.ndarray, dim: int) -> Any:
-    if B.creates_graph:
-        params = {"dim": dim, "index": indices, "shape": tuple(g.shape)}
-        return apply_op(GATHER, (g,), params)
-    return np.take_along_axis(np.asarray(g), indices, axis=dim)
-
-
-def _scatter_np(zeros: Any, src: Any, dim: int, index: np.ndarray) -> np.ndarray:
-    out = np.array(zeros)
-    np.put_along_axis(out, index, src, axis=dim)
-    return out
+    zeros = B.zeros(shape, getattr(g, "_data", g).dtype)
+    index = _scatter_index(shape, dim, indices)
+    return run(B, SCATTER, zeros, g, index=index, region=tuple(slice(0, n) for n in indices.shape))
 
 
 def _evenly(B: Any, g: Any, a: Any, r: Any, dims: tuple | None, keepdim: bool) -> Any:
@@ -275,8 +262,6 @@ def _evenly(B: Any, g: Any, a: Any, r: Any, dims: tuple | None, keepdim: bool) -
             mask = np.where(nan, np.isnan(a), mask).astype(mask.dtype)
     if dims is None and B.creates_graph:
         # PyTorch: zeros.masked_fill_(mask, grad / mask.sum()) (MaskedFillBackward1)
-        from .indexing import masked_fill
-
         zeros = _wrap(np.zeros(shape, dtype=a._data.dtype))
         return masked_fill(zeros, mask.to(dtypes.bool_), g / mask.sum())
     counts = B.sum_dims(mask, _axis(dims, shape), True) if dims is not None else B.count(mask)
@@ -399,7 +384,7 @@ def _sum_grad(B: Any, g: Any, dim: Any, keepdim: bool, shape: tuple, dtype=None)
 def _mean_grad(B: Any, g: Any, dim: Any, keepdim: bool, shape: tuple, dtype=None) -> Any:
     expanded = _sum_grad(B, g, dim, keepdim, shape)
     n = _count(shape, dim)
-    return apply_op(DIV_SCALAR, (expanded,), {"other": n}) if B.creates_graph else expanded / n
+    return div_scalar(B, expanded, n)
 
 
 def _prod_grad(B: Any, g: Any, a: Any, r: Any, dim: int | None, keepdim: bool, dtype=None) -> Any:
@@ -645,43 +630,6 @@ CUMPROD = defop(
     saves=(0, "result"),
     rules=("sum over later outputs of the product of the other factors",),
 )
-
-# Ops that only appear in gradients: the backward of mean and cumsum, and of max/min/median along
-# a dim.
-DIV_SCALAR = defop(
-    "div_by_count",
-    "DivBackward1",
-    lambda a, other: np.asarray(a / np.asarray(other, dtype=a.dtype), dtype=a.dtype),
-    lambda B, g, other: (
-        apply_op(DIV_SCALAR, (g,), {"other": other}) if B.creates_graph else g / other
-    ),
-    rules=("1 / other",),
-)
-FLIP = defop(
-    "reversed_scan_flip",
-    "FlipBackward0",
-    lambda a, dims: np.flip(a, dims),
-    lambda B, g, dims: _flip(B, g, dims[0]),
-    rules=("flip back",),
-)
-SCATTER = defop(
-    "scatter_along_dim",
-    "ScatterBackward0",
-    _scatter_np,
-    None,  # the zeros scattered into never require grad
-    lambda B, g, dim, index: _take_along(B, g, index, dim),
-    promotes=False,
-    arg_names=("self", "src"),
-    rules=("", "1 at the scattered positions"),
-)
-GATHER = defop(
-    "gather_along_dim",
-    "GatherBackward0",
-    lambda a, dim, index, shape: np.take_along_axis(a, index, axis=dim),
-    lambda B, g, dim, index, shape: _put_along(B, g, index, dim, shape),
-    rules=("1 at the gathered positions",),
-)
-
 
 # --------------------------------------------------------------------------------------------
 # Functions: the torch.* / Tensor.* surface

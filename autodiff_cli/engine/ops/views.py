@@ -197,7 +197,7 @@ VIEW = defop(
     view=True,
 )
 UNSAFE_VIEW = defop(
-    "unsafe_view",
+    "_unsafe_view",
     "UnsafeViewBackward0",
     lambda a, shape, source: np.reshape(a, shape),
     lambda B, g, shape, source: B.reshape(g, source),
@@ -263,16 +263,15 @@ EXPAND = defop(
     rules=("sum over the expanded dimensions",),
     view=True,
 )
-CLONE = defop(
-    "clone", "CloneBackward0", lambda a: np.array(a, copy=True), lambda B, g: g, rules=("1",)
-)
-CONTIGUOUS = defop(
-    "contiguous",
-    "CloneBackward0",
-    lambda a: np.array(a, order="C", copy=True),
-    lambda B, g: g,
-    rules=("1",),
-)
+
+
+def _clone_forward(a: Any, memory_format: str = "preserve") -> np.ndarray:
+    """A copy; `Tensor.contiguous` is PyTorch's `clone(memory_format=contiguous_format)`."""
+    return np.array(a, order="C" if memory_format == "contiguous" else "K", copy=True)
+
+
+CLONE = defop("clone", "CloneBackward0", _clone_forward, lambda B, g, **_: g, rules=("1",))
+_CONTIGUOUS = {"memory_format": "contiguous"}
 SELECT = defop(
     "select",
     "SelectBackward0",
@@ -447,7 +446,7 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
     source = input._data.shape
     if _can_view(input._array(), target):
         return apply_view(VIEW, input, {"shape": target, "source": source})
-    copy = apply_op(CONTIGUOUS, (input,))
+    copy = apply_op(CLONE, (input,), _CONTIGUOUS)
     return apply_op(UNSAFE_VIEW, (copy,), {"shape": target, "source": source})
 
 
@@ -475,7 +474,7 @@ def contiguous(input: Tensor, memory_format: Any = None) -> Tensor:
     data = input._data
     if not isinstance(data, np.ndarray) or data.flags.c_contiguous:
         return input
-    return apply_op(CONTIGUOUS, (input,))
+    return apply_op(CLONE, (input,), _CONTIGUOUS)
 
 
 def clone(input: Tensor, *, memory_format: Any = None) -> Tensor:
