@@ -1,12 +1,16 @@
-"""The backward pass: iterative, with dependency counts, never recursive.
+"""The backward pass, in three steps (iterative, never recursive):
 
-1. Walk the graph from the roots once (an explicit stack) and count, for every node, how many edges
-   point at it.
-2. Run nodes from a ready queue ordered like PyTorch's (the most recently created node first); a node
-   is ready when every edge into it has delivered its gradient, so a shared subexpression sums all
-   its gradient before it propagates.
-3. Leaves accumulate into `.grad` (or, for `autograd.grad`, the gradients of the requested inputs are
-   captured instead). Saved values are freed as each node finishes unless `retain_graph`.
+1. walk: every node reachable from the roots, once, in decreasing sequence number, which is the
+   order of PyTorch's ready queue (a node's consumers are all newer than it, so the newest node
+   not yet run is always ready). Only AccumulateGrad nodes count their incoming edges.
+2. prune (`inputs=`, `autograd.grad`): only nodes from which a requested input is reached run.
+3. execute: each node runs once on the sum of the gradients delivered to it (`run_node`, the one
+   node-execution path); a leaf accumulates into `.grad` as soon as its last edge delivered,
+   before any other node, as PyTorch gives AccumulateGrad the highest priority. When a reached
+   leaf has hooks, the order of leaves made ready together shows: then the pass follows PyTorch's
+   ready queue itself (`_execute_ready_queue`). Saved values are freed as each node finishes
+   unless `retain_graph`. Hooks, captures and create_graph are seen while running a node, and
+   cost nothing when absent.
 """
 
 from __future__ import annotations
@@ -14,13 +18,14 @@ from __future__ import annotations
 import heapq
 import sys
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
 
 from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
-from .graph import AccumulateGrad, Node, OpNode, legacy_type_name
+from .graph import AccumulateGrad, Node, legacy_type_name
 from .tensor import OVERLAP_MESSAGE, Tensor, _wrap, overlaps
 
 _refcount = sys.getrefcount
@@ -30,13 +35,6 @@ UNUSED_MESSAGE = (
     "The differentiated Tensor at index {} appears to not have been used in the graph. Set "
     "allow_unused=True if this is the desired behavior."
 )
-
-
-def _num_outputs(node: Node) -> int:
-    meta = node._meta
-    if meta is not None and meta[1] is not None:
-        return len(meta[1])
-    return 1
 
 
 def make_root_grads(
@@ -170,6 +168,31 @@ def _edge_of(t: Tensor) -> tuple[Node, int]:
     return t._accumulator(), 0
 
 
+class _Slots(list):
+    """The gradient buffer of a multi-output node: one slot per output."""
+
+    __slots__ = ()
+
+
+_EMPTY = _Slots()  # the buffer of a single-output node reached only by None gradients
+
+
+class _Pass:
+    """One backward pass: its backend and options, the leaves' pending edge counts (`accs`),
+    and for `inputs=` the gradients to capture and the nodes that lead to them."""
+
+    __slots__ = ("backend", "retain", "accumulate", "accs", "captures", "captured", "needed")
+
+    def __init__(self, backend: Any, retain: bool, accumulate: bool, accs: dict) -> None:
+        self.backend = backend
+        self.retain = retain
+        self.accumulate = accumulate
+        self.accs = accs
+        self.captures: dict | None = None
+        self.captured: list | None = None
+        self.needed: set | None = None
+
+
 def run_backward(
     roots: Sequence[Tensor],
     root_grads: list,
@@ -178,10 +201,10 @@ def run_backward(
     inputs: Sequence[Tensor] | None = None,
     accumulate: bool = True,
 ) -> list | None:
-    """Runs the backward pass; returns the captured gradients of `inputs` when given."""
+    """Runs the backward pass (walk, prune, execute); returns the captured gradients of
+    `inputs` when given."""
     if retain_graph is None:
         retain_graph = create_graph
-    backend = TensorBackend if create_graph else NumpyBackend
     starts = []
     for i, t in enumerate(roots):
         if not t._requires_grad:
@@ -189,155 +212,255 @@ def run_backward(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
             )
         starts.append(_edge_of(t))
-
-    # 1. dependency counts: counts[node] = edges still to deliver (the roots start at 0; the
-    #    reverse edges too when autograd.grad prunes the walk). Gradients wait in buffers[node].
-    roots_set = {node for node, _ in starts}
-    counts: dict[Node, int] = dict.fromkeys(roots_set, 0)
-    stack = list(roots_set)
-    parents: dict[Node, list] | None = None if inputs is None else {}
-    while stack:
-        node = stack.pop()
-        for nxt, _ in node.next_functions:
-            if nxt is not None:
-                if parents is not None:
-                    parents.setdefault(nxt, []).append(node)
-                if nxt in counts:
-                    counts[nxt] += 1
-                else:
-                    counts[nxt] = 1
-                    stack.append(nxt)
-
-    captures: dict[tuple[Node, int], int] | None = None
-    needed: set | None = None
-    captured: list | None = None
+    order, accs = _walk([node for node, _ in starts])
+    p = _Pass(TensorBackend if create_graph else NumpyBackend, retain_graph, accumulate, accs)
     if inputs is not None:
-        seen = counts.keys()
-        captures = {}
-        captured = [None] * len(inputs)
-        for k, t in enumerate(inputs):
-            captures[_edge_of(t)] = k
-        # only nodes from which a captured input can be reached need to run
-        needed = set()
-        frontier = [node for node, _ in captures if node in seen]
-        while frontier:
-            node = frontier.pop()
-            if node in needed:
+        _prune(p, order, inputs)
+    prev_mode = GradMode.enabled
+    GradMode.enabled = create_graph
+    try:
+        if _leaf_order_observable(accs):
+            _execute_ready_queue(p, order, starts, root_grads)
+        else:
+            _deliver([n for n, _ in starts], [nr for _, nr in starts], root_grads, p)
+            _execute(p, order)
+    except BaseException:
+        for node in (*order, *accs):
+            node._buf = None
+        raise
+    finally:
+        GradMode.enabled = prev_mode
+    return p.captured
+
+
+# -- 1. walk ----------------------------------------------------------------------------------
+
+
+_by_seq = attrgetter("_seq")
+
+
+def _walk(roots: list) -> tuple[list, dict]:
+    """Every node reachable from `roots`, newest first (decreasing sequence number: PyTorch's
+    ready order, as a node's consumers are all newer than it), and for each AccumulateGrad
+    reached the number of edges into it (the root edges included)."""
+    accs: dict = {}
+    order = []
+    seen = set()
+    for node in roots:
+        if node.__class__ is AccumulateGrad:
+            accs[node] = accs.get(node, 0) + 1
+        elif node not in seen:
+            seen.add(node)
+            order.append(node)
+    stack = list(order)
+    pop, push, add, append = stack.pop, stack.append, seen.add, order.append
+    while stack:
+        for nxt in pop()._next:
+            if nxt is None:
                 continue
+            if nxt.__class__ is AccumulateGrad:
+                accs[nxt] = accs.get(nxt, 0) + 1
+            elif nxt not in seen:
+                add(nxt)
+                push(nxt)
+                append(nxt)
+    if len(order) > 1:
+        order.sort(key=_by_seq, reverse=True)
+    return order, accs
+
+
+def _leaf_order_observable(accs: dict) -> bool:
+    """True when a reached leaf has hooks: then the order of leaves made ready together shows,
+    and the pass follows PyTorch's ready queue exactly (`_execute_ready_queue`)."""
+    for acc in accs:
+        if acc._x is not None:
+            return True
+        var = acc.variable
+        if (
+            var is not None
+            and var._th is not None
+            and (var._leaf_hooks or var._post_accumulate_hooks)
+        ):
+            return True
+    return False
+
+
+# -- 2. prune (`inputs=`) -----------------------------------------------------------------------
+
+
+def _prune(p: _Pass, order: list, inputs: Sequence[Tensor]) -> None:
+    """Only nodes from which a requested input can be reached need to run."""
+    parents: dict = {}
+    for node in order:
+        for nxt in node._next:
+            if nxt is not None:
+                parents.setdefault(nxt, []).append(node)
+    p.captures = {}
+    p.captured = [None] * len(inputs)
+    for k, t in enumerate(inputs):
+        p.captures[_edge_of(t)] = k
+    needed = p.needed = set()
+    frontier = [node for node, _ in p.captures if node in parents or node in order]
+    while frontier:
+        node = frontier.pop()
+        if node not in needed:
             needed.add(node)
             frontier.extend(parents.get(node, ()))
 
-    buffers: dict[Node, list] = {}
-    for (node, nr), g in zip(starts, root_grads):
-        buf = buffers.get(node)
+
+# -- 3. execute -------------------------------------------------------------------------------
+
+
+def _execute(p: _Pass, order: list) -> None:
+    """Runs the reached nodes newest first; leaves accumulate as their last gradient arrives
+    (in `_deliver`), before any other node, as PyTorch runs them."""
+    needed = p.needed
+    for node in order:
+        buf = node._buf
         if buf is None:
-            buf = buffers[node] = [None] * _num_outputs(node)
-        buf[nr] = g if buf[nr] is None else buf[nr] + g
-    ready = [(-node._seq, node) for node in roots_set if counts[node] == 0]
-    heapq.heapify(ready)
+            continue
+        node._buf = None
+        if needed is not None and node not in needed:
+            continue
+        outs = run_node(node, buf if buf.__class__ is _Slots else [buf], p)
+        if outs is not None:
+            x = node._x
+            _deliver(node._next, None if x is None else x.nrs, outs, p)
 
-    # 2. execution
-    prev_mode = GradMode.enabled
-    GradMode.enabled = create_graph
-    heappop, heappush = heapq.heappop, heapq.heappush
-    simple = backend is NumpyBackend
-    opnode_apply = OpNode.apply
-    ndarray = np.ndarray if simple else None  # numpy gradients only (create_graph: Tensors)
-    follow = None  # a node made ready by the last one while nothing else waits: skip the heap
-    try:
-        while True:
-            if follow is not None:
-                node = follow
-                follow = None
-            elif ready:
-                node = heappop(ready)[1]
+
+def run_node(node: Node, grads: list, p: _Pass) -> list | None:
+    """Runs one node on its output gradients: hooks, the captures of `inputs=`, its backward,
+    the release of its saved values; returns its input gradients (None: nothing to pass on)."""
+    x = node._x
+    hooks = None if x is None else x.hooks
+    if grads is _EMPTY:
+        grads = [None] * node.n_outputs()
+    if hooks is not None and (p.captures is None or node in p.needed):
+        grads = _run_pre_hooks(hooks, grads, p.backend)
+    if p.captures is not None and _capture(node, grads, p):
+        if not p.retain:
+            node.release()
+        return None
+    if grads[0] is not None or any(g is not None for g in grads):
+        outs = node.apply(grads, p.backend)
+    else:
+        outs = [None] * len(node._next)
+    if hooks is not None and hooks.post:
+        outs = _run_post_hooks(hooks.post, outs, grads, p.backend)
+    if not p.retain and node._saved:
+        node.release()
+    return outs
+
+
+def _deliver(nexts: tuple, nrs: tuple | None, outs: list, p: _Pass) -> None:
+    """Hands each input gradient to the node it flows to (summing what arrives at a node
+    twice); a leaf accumulates as soon as its last edge delivered."""
+    i = 0
+    for nxt in nexts:
+        if nxt is not None:
+            g = outs[i]
+            if nxt.__class__ is AccumulateGrad:
+                _to_leaf(nxt, g, p)
+            elif nxt._buf is None and nxt._x is None:
+                nxt._buf = _EMPTY if g is None else g
             else:
-                break
-            grads = buffers.pop(node)  # the buffer is not needed past this node
-            if node.__class__ is AccumulateGrad:
-                g0 = grads[0]
-                var = node.variable
-                if (  # the common first gradient of a leaf: `_store_grad`'s copy, inlined
-                    g0.__class__ is ndarray
-                    and captures is None
-                    and var._grad is None
-                    and node._hooks is None
-                    and not var._leaf_hooks
-                    and var._post_accumulate_hooks is None
-                    and g0.dtype == var._data.dtype
-                    and g0.shape == var._data.shape
-                ):
-                    # As PyTorch's AccumulateGrad does, a gradient nothing else refers to (only
-                    # `grads` and `g0` here) is taken as it is instead of copied.
-                    if _refcount(g0) <= 3 and g0.base is None and g0.flags.c_contiguous:
-                        var._grad = _wrap(g0)
-                    else:
-                        var._grad = _wrap(g0.copy())
-                else:
-                    _accumulate(node, g0, backend, accumulate, captures, captured)
-                continue
-            hooks = node._hooks
-            if captures is not None:
-                if node not in needed:
-                    continue
-                if hooks is not None:
-                    grads = _run_pre_hooks(hooks, grads, backend)
-                if _capture(node, grads, captures, captured, needed):
-                    if not retain_graph:
-                        node.release()
-                    continue
-            elif hooks is not None:
-                grads = _run_pre_hooks(hooks, grads, backend)
-            g0 = grads[0]
-            if node.__class__.apply is opnode_apply and g0 is not None and simple:
-                if node._meta is None and node._params is None:
-                    outs = node._apply_simple(node.op, g0)  # `apply`'s own fast path, inlined
-                else:
-                    outs = opnode_apply(node, grads, backend)
-            elif g0 is not None or any(g is not None for g in grads):
-                outs = node.apply(grads, backend)
-            else:
-                outs = [None] * len(node.next_functions)
-            if hooks is not None and hooks.post:
-                outs = _run_post_hooks(hooks.post, outs, grads, backend)
-            if not retain_graph and node._saved:
-                node.release()
-            for (nxt, nr), g in zip(node.next_functions, outs):
-                if nxt is not None:
-                    buf = buffers.get(nxt)
-                    if buf is None:
-                        meta = nxt._meta
-                        if meta is None or meta[1] is None:
-                            buffers[nxt] = [g]
-                        else:
-                            buf = buffers[nxt] = [None] * len(meta[1])
-                            buf[nr] = g
-                    elif g is not None:
-                        old = buf[nr]
-                        buf[nr] = g if old is None else old + g
-                    left = counts[nxt] - 1
-                    counts[nxt] = left
-                    if not left:
-                        if follow is None and not ready:
-                            follow = nxt
-                        else:
-                            if follow is not None:
-                                heappush(ready, (-follow._seq, follow))
-                                follow = None
-                            heappush(ready, (-nxt._seq, nxt))
-            outs = g = None  # drop this node's references to the gradients it passed on
-    finally:
-        GradMode.enabled = prev_mode
-    return captured
+                _add_to(nxt, 0 if nrs is None else nrs[i], g)
+        i += 1
 
 
-def _capture(node: Node, grads: list, captures: dict, captured: list, needed: set) -> bool:
+def _add_to(node: Node, nr: int, g: Any) -> None:
+    buf = node._buf
+    if buf is None:
+        n = node.n_outputs()
+        if n == 1:
+            node._buf = _EMPTY if g is None else g
+        else:
+            slots = node._buf = _Slots([None] * n)
+            slots[nr] = g
+    elif buf is _EMPTY:
+        if g is not None:
+            node._buf = g
+    elif buf.__class__ is _Slots:
+        if g is not None:
+            old = buf[nr]
+            buf[nr] = g if old is None else old + g
+    elif g is not None:
+        node._buf = buf + g
+
+
+def _to_leaf(acc: AccumulateGrad, g: Any, p: _Pass) -> None:
+    if g is not None:
+        old = acc._buf
+        acc._buf = g if old is None else old + g
+    left = p.accs[acc] - 1
+    p.accs[acc] = left
+    if not left:
+        total = acc._buf
+        acc._buf = None
+        if total is not None:
+            # As PyTorch's AccumulateGrad, a first gradient nothing else refers to is taken as
+            # it is. Referring to it here: `outs` and three names (a delivered `g`), or `total`.
+            exclusive = _refcount(total) <= (5 if total is g else 2)
+            _accumulate(acc, total, p, exclusive)
+
+
+def _execute_ready_queue(p: _Pass, order: list, starts: list, root_grads: list) -> None:
+    """The general schedule, PyTorch's ready queue itself (a binary heap on the sequence
+    number, leaves on top): every node counts the edges still to deliver, and leaves made ready
+    together come out in the heap's order. Used when a reached leaf has hooks; otherwise it
+    runs the nodes in the same order as `_execute` (tests/test_engine_backward_order.py)."""
+    counts = dict(p.accs)
+    for node in order:
+        counts.setdefault(node, 0)
+    for node in order:
+        for nxt in node._next:
+            if nxt is not None and nxt.__class__ is not AccumulateGrad:
+                counts[nxt] += 1
+    for node, _ in starts:
+        if node.__class__ is not AccumulateGrad:
+            counts[node] += 1
+    ready: list = []
+    _deliver_counted([n for n, _ in starts], [nr for _, nr in starts], root_grads, counts, ready)
+    while ready:
+        node = heapq.heappop(ready)[1]
+        buf = node._buf
+        node._buf = None
+        if node.__class__ is AccumulateGrad:
+            if buf is not None:
+                _accumulate(node, buf, p, False)
+            continue
+        if p.needed is not None and node not in p.needed:
+            continue
+        outs = run_node(node, buf if buf.__class__ is _Slots else [buf], p)
+        if outs is not None:
+            x = node._x
+            nrs = None if x is None or x.nrs is None else x.nrs
+            _deliver_counted(node._next, nrs or [0] * len(outs), outs, counts, ready)
+
+
+def _deliver_counted(nexts: Any, nrs: Any, outs: list, counts: dict, ready: list) -> None:
+    for nxt, nr, g in zip(nexts, nrs, outs):
+        if nxt is None:
+            continue
+        if nxt.__class__ is AccumulateGrad:
+            if g is not None:
+                old = nxt._buf
+                nxt._buf = g if old is None else old + g
+        else:
+            _add_to(nxt, nr, g)
+        left = counts[nxt] - 1
+        counts[nxt] = left
+        if not left:
+            heapq.heappush(ready, (-nxt._seq, nxt))
+
+
+def _capture(node: Node, grads: list, p: _Pass) -> bool:
     """Records the gradients of requested inputs; True when nothing past this node is needed."""
     for nr, g in enumerate(grads):
-        k = captures.get((node, nr))
+        k = p.captures.get((node, nr))
         if k is not None:
-            captured[k] = g
-    return not any(nxt in needed for nxt, _ in node.next_functions if nxt is not None)
+            p.captured[k] = g
+    return not any(nxt in p.needed for nxt in node._next if nxt is not None)
 
 
 def _run_pre_hooks(node_hooks: Any, grads: list, backend: Any) -> list:
@@ -435,27 +558,30 @@ def _run_post_accumulate_hooks(var: Tensor) -> None:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
-def _accumulate(
-    node: AccumulateGrad,
-    g: Any,
-    backend: Any,
-    accumulate: bool,
-    captures: dict | None,
-    captured: list | None,
-) -> None:
-    if g is None:
-        return
+def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, exclusive: bool) -> None:
+    """A leaf's gradient arrived: its hooks, the capture of `inputs=`, then `.grad`. With
+    `exclusive`, nothing outside this pass refers to `g`."""
     var = node.variable
+    if var is None:
+        return  # the leaf is gone: nobody can read its gradient
+    backend = p.backend
+    if var._th is None and node._x is None and p.captures is None:
+        if exclusive and var._grad is None and g.__class__ is np.ndarray:
+            data = var._data
+            if g.dtype == data.dtype and g.shape == data.shape:
+                if g.base is None and g.flags.c_contiguous:
+                    var._grad = _wrap(g)
+                    return
+        _store_grad(var, g, backend)
+        return
     if var._leaf_hooks:
         for fn in list(var._leaf_hooks.values()):
             g = _run_tensor_hook(fn, g, backend)
-    if captures is not None:
-        k = captures.get((node, 0))
+    if p.captures is not None:
+        k = p.captures.get((node, 0))
         if k is not None:
-            captured[k] = g
-        if not accumulate:
-            return
-        if k is None:
+            p.captured[k] = g
+        if not p.accumulate or k is None:
             return
     hooks = node._hooks
     if hooks is not None and hooks.pre:

@@ -22,6 +22,7 @@ FREED_MESSAGE = (
 
 NO_EDGE = (None, 0)
 _sequence = itertools.count()
+_next_seq = _sequence.__next__
 RELEASED = object()  # marks saved values freed after backward
 
 
@@ -61,29 +62,37 @@ class NodeHooks:
         self.metadata: dict = {}
 
 
-class Node:
-    """Base of every grad_fn. Subclasses set `op` (an `OpDef`) or override `apply`."""
+class NodeExtra:
+    """What few nodes need, kept apart so that a node stays small: output numbers of edges to
+    multi-output nodes (`nrs`), an op's parameters, input/output shapes to conform gradients
+    to (`meta`), and hooks."""
 
-    __slots__ = (
-        "next_functions",
-        "_seq",
-        "_saved",
-        "_versions",
-        "_params",
-        "_meta",
-        "_hooks",
-        "__weakref__",
-    )
+    __slots__ = ("nrs", "params", "meta", "hooks")
+
+    def __init__(self) -> None:
+        self.nrs: tuple | None = None
+        self.params: dict | None = None
+        self.meta: tuple | None = None
+        self.hooks: NodeHooks | None = None
+
+
+class Node:
+    """Base of every grad_fn. Subclasses set `op` (an `OpDef`) or override `apply`.
+
+    `_next` holds the node each input's gradient flows to (None where it needs none), `_x` the
+    rare extras (`NodeExtra`), `_buf` the gradient waiting for this node during a backward pass.
+    `next_functions` presents the edges as PyTorch does, `(node, output_nr)` pairs."""
+
+    __slots__ = ("_next", "_seq", "_saved", "_versions", "_x", "_buf", "__weakref__")
     op: Any = None
 
     def __init__(self, next_functions: tuple = ()) -> None:
-        self.next_functions = next_functions
         self._seq = next(_sequence)
         self._saved = ()
         self._versions = None
-        self._params = None
-        self._meta = None
-        self._hooks = None
+        self._x = None
+        self._buf = None
+        self.next_functions = next_functions
 
     def name(self) -> str:
         return type(self).__name__
@@ -91,10 +100,63 @@ class Node:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
+    # -- edges and extras --------------------------------------------------------------------
+    @property
+    def next_functions(self) -> tuple:
+        x = self._x
+        nrs = None if x is None else x.nrs
+        if nrs is None:
+            return tuple([(n, 0) for n in self._next])
+        return tuple(zip(self._next, nrs))
+
+    @next_functions.setter
+    def next_functions(self, edges: tuple) -> None:
+        self._next = tuple([e[0] for e in edges])
+        nrs = tuple([e[1] for e in edges])
+        if any(nrs):
+            self.extra().nrs = nrs
+        elif self._x is not None:
+            self._x.nrs = None
+
+    def extra(self) -> NodeExtra:
+        x = self._x
+        if x is None:
+            x = self._x = NodeExtra()
+        return x
+
+    @property
+    def _params(self) -> dict | None:
+        return None if self._x is None else self._x.params
+
+    @_params.setter
+    def _params(self, value: dict | None) -> None:
+        if value is not None or self._x is not None:
+            self.extra().params = value
+
+    @property
+    def _meta(self) -> tuple | None:
+        return None if self._x is None else self._x.meta
+
+    @_meta.setter
+    def _meta(self, value: tuple | None) -> None:
+        if value is not None or self._x is not None:
+            self.extra().meta = value
+
+    @property
+    def _hooks(self) -> NodeHooks | None:
+        return None if self._x is None else self._x.hooks
+
+    def n_outputs(self) -> int:
+        x = self._x
+        if x is None or x.meta is None or x.meta[1] is None:
+            return 1
+        return len(x.meta[1])
+
     def hooks(self) -> NodeHooks:
-        h = self._hooks
+        x = self.extra()
+        h = x.hooks
         if h is None:
-            h = self._hooks = NodeHooks()
+            h = x.hooks = NodeHooks()
         return h
 
     @property
@@ -138,7 +200,8 @@ class Node:
 
     def forget_output(self, output_nr: int, tensor: Any) -> None:
         """Undoes `retain_output` (the tensor moved on to a new grad_fn)."""
-        retained = self._hooks.retained if self._hooks is not None else None
+        hooks = self._hooks
+        retained = hooks.retained if hooks is not None else None
         if retained and output_nr in retained and retained[output_nr]() is tensor:
             del retained[output_nr]
 
@@ -160,6 +223,26 @@ class Node:
 
     def apply(self, grads: list, backend: Any) -> tuple:  # pragma: no cover - overridden
         raise NotImplementedError
+
+
+_new = object.__new__
+
+
+def new_node(cls: type, next_nodes: tuple, nrs: tuple | None = None) -> Node:
+    """The one way a node is made: `next_nodes` (a node or None per input), their output
+    numbers when any is not 0 (edges to multi-output nodes)."""
+    node = _new(cls)
+    node._next = next_nodes
+    node._seq = _next_seq()
+    node._saved = ()
+    node._versions = None
+    node._buf = None
+    if nrs is None:
+        node._x = None
+    else:
+        x = node._x = NodeExtra()
+        x.nrs = nrs
+    return node
 
 
 _KIND = {
@@ -212,23 +295,27 @@ def _modified_message(item: Any, version: int, expected: int, node: Node) -> str
 class AccumulateGrad(Node):
     """The node of a leaf that requires grad: gradients arriving here accumulate into `.grad`.
 
-    As in PyTorch, its sequence number is the largest there is (UINT64_MAX): a leaf accumulates
-    as soon as it is ready, before any other ready node. Two ready leaves tie, and the ready
-    queue (a binary heap, as std::priority_queue is) orders ties by its structure alone: hence
-    `__lt__` is always False."""
+    One per leaf for the leaf's lifetime (`Tensor._accumulator`); it refers to its leaf weakly, so
+    the two make no reference cycle (a leaf that nothing else holds is gone, and so is its
+    gradient: nothing could read it). As in PyTorch, its sequence number is the largest there
+    is (UINT64_MAX): a leaf accumulates as soon as it is ready, before any other ready node. Two
+    ready leaves tie, and the ready queue (a binary heap, as std::priority_queue is) orders ties
+    by its structure alone: hence `__lt__` is always False."""
 
-    __slots__ = ("variable",)
+    __slots__ = ("_variable",)
 
     def __init__(self, variable: Any) -> None:
-        # Node.__init__ inlined: every leaf gets a new one per graph (each training step)
-        self.next_functions = ()
+        self._next = ()
         self._seq = ACCUMULATE_SEQUENCE_NR
         self._saved = ()
         self._versions = None
-        self._params = None
-        self._meta = None
-        self._hooks = None
-        self.variable = variable
+        self._x = None
+        self._buf = None
+        self._variable = weakref.ref(variable)
+
+    @property
+    def variable(self) -> Any:
+        return self._variable()
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -297,86 +384,56 @@ class OpNode(Node):
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
 
     def apply(self, grads: list, backend: Any) -> list:
+        """The gradients for the inputs: each input's formula (None where no gradient flows),
+        summed back to the input's shape and dtype where the forward broadcast or promoted."""
         op = self.op
-        if self._meta is None and self._params is None and backend is NumpyBackend:
-            return self._apply_simple(op, grads[0])
-        saved = self._saved
-        if saved:
-            if saved is RELEASED or self._versions is not None:
-                saved = self.saved_values()
-            if backend is NumpyBackend:
-                args = [v._data if isinstance(v, _Tensor) else v for v in saved]
-            else:
-                args = [backend.unpack(v, self) for v in saved]
+        args = self._saved
+        if args:
+            if args is RELEASED or self._versions is not None:
+                args = self.saved_values()
+                if backend is NumpyBackend:  # saved inputs are Tensors (for their messages)
+                    args = [v._data if isinstance(v, _Tensor) else v for v in args]
+            if backend is not NumpyBackend:
+                args = [backend.unpack(v, self) for v in args]
+        x = self._x
+        if x is None:
+            g, params, in_meta = grads[0], None, None
         else:
-            args = ()
-        meta = self._meta
-        if meta is None:
-            g = grads[0]
-            in_meta = None
-        else:
-            in_meta = meta[0]
-            if meta[1] is None:
-                g = grads[0]
-            else:
-                g = [
-                    gi if gi is not None else backend.zeros(shape, dt)
-                    for gi, (shape, dt) in zip(grads, meta[1])
-                ]
-        params = self._params
+            params, meta = x.params, x.meta
+            in_meta = meta and meta[0]
+            g = grads[0] if meta is None or meta[1] is None else _fill_outputs(grads, meta, backend)
         formulas = op.grads
         variadic = op.variadic
         results = []
         i = 0
-        for edge in self.next_functions:
-            if edge[0] is None:
-                results.append(None)
+        for nxt in self._next:
+            if nxt is None:
+                gi = None
+            elif variadic:
+                gi = (
+                    formulas[0](backend, g, i, *args, **params)
+                    if params
+                    else formulas[0](backend, g, i, *args)
+                )
+            elif params:
+                gi = formulas[i](backend, g, *args, **params)
             else:
-                if variadic:
-                    gi = formulas[0](backend, g, i, *args, **params)
-                elif params:
-                    gi = formulas[i](backend, g, *args, **params)
-                else:
-                    gi = formulas[i](backend, g, *args)
-                if in_meta is not None and gi is not None:
-                    shape, dtype = in_meta[i]
-                    if shape is not None and (gi.shape != shape or gi.dtype != dtype):
-                        gi = backend.conform(gi, shape, dtype)
-                results.append(gi)
+                gi = formulas[i](backend, g, *args)
+            if in_meta is not None and gi is not None:
+                shape, dtype = in_meta[i]
+                if shape is not None and (gi.shape != shape or gi.dtype != dtype):
+                    gi = backend.conform(gi, shape, dtype)
+            results.append(gi)
             i += 1
         return results
 
-    def _apply_simple(self, op: Any, g: Any) -> list:
-        """`apply` for the common case: numpy gradients, one output, no parameters, no
-        broadcasting to undo. (Plain loops: a comprehension is a function call in 3.11.)"""
-        saved = self._saved
-        if not saved:
-            args = ()
-        elif self._versions is None and saved is not RELEASED:
-            args = saved  # numbers only: a saved tensor always comes with its version
-        else:
-            args = []
-            for v in self.saved_values():
-                args.append(v._data if isinstance(v, _Tensor) else v)
-        formulas = op.grads
-        edges = self.next_functions
-        if len(edges) == 2 and not op.variadic:  # binary ops, most of a graph: unrolled
-            return [
-                None if edges[0][0] is None else formulas[0](NumpyBackend, g, *args),
-                None if edges[1][0] is None else formulas[1](NumpyBackend, g, *args),
-            ]
-        variadic = op.variadic
-        results = []
-        i = 0
-        for edge in edges:
-            if edge[0] is None:
-                results.append(None)
-            elif variadic:
-                results.append(formulas[0](NumpyBackend, g, i, *args))
-            else:
-                results.append(formulas[i](NumpyBackend, g, *args))
-            i += 1
-        return results
+
+def _fill_outputs(grads: list, meta: tuple, backend: Any) -> list:
+    """A multi-output node's output gradients, zeros for those that received none."""
+    return [
+        gi if gi is not None else backend.zeros(shape, dt)
+        for gi, (shape, dt) in zip(grads, meta[1])
+    ]
 
 
 from .formula_backends import NumpyBackend  # noqa: E402  (backends import nothing from here)

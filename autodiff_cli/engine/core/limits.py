@@ -175,6 +175,13 @@ def _input_shape_only(datas: list | tuple, params: dict) -> bool:
     )
 
 
+def check_matmul(op: Any, a: Any, b: Any) -> None:
+    """`check_op_output` for a product of two non-empty arrays: their sizes bound the output."""
+    n, m = a.size, b.size
+    if not (n and m and n * m <= _Cap.max_elements):
+        check_op_output(op, (a, b), None)
+
+
 def check_op_output(op: Any, datas: list | tuple, params: dict | None) -> None:
     """Refuse an op whose output would exceed the cap, before its forward allocates it."""
     if not params or _SIZE_PARAMS.isdisjoint(params) or _input_shape_only(datas, params):

@@ -9,8 +9,8 @@ declared in `ops.py`.
 from __future__ import annotations
 
 import operator
+import sys
 import warnings
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +20,7 @@ from . import dtypes, graph, limits
 from .devices import CPU
 from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
 from .grad_mode import GradMode
-from .graph import NO_EDGE, AccumulateGrad, Node, RemovableHandle, _sequence
+from .graph import NO_EDGE, AccumulateGrad, Node, RemovableHandle, new_node
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -46,7 +46,7 @@ OVERLAP_MESSAGE = (
 NON_LEAF_FLAG_MESSAGE = "you can only change requires_grad flags of leaf variables."
 SCALAR_MESSAGE = "only one element tensors can be converted to Python scalars"
 _new = object.__new__
-_next_seq = _sequence.__next__
+_refcount = sys.getrefcount
 _ndarray = np.ndarray
 # forwards that are Python operators, and the ufuncs that run them in place (`out=`)
 _INPLACE_UFUNCS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply}
@@ -77,6 +77,17 @@ class Size(tuple):
         return Size(tuple(self) + tuple(other))
 
 
+class TensorHooks:
+    """The state few tensors have: a retained gradient, leaf hooks, post-accumulate hooks."""
+
+    __slots__ = ("retains_grad", "leaf", "post_accumulate")
+
+    def __init__(self) -> None:
+        self.retains_grad = False
+        self.leaf: dict | None = None
+        self.post_accumulate: dict | None = None
+
+
 class Tensor:
     """A numpy-backed tensor that records the operations applied to it."""
 
@@ -87,10 +98,8 @@ class Tensor:
         "_output_nr",
         "_grad",
         "_vbox",
-        "_accum_ref",
-        "_retains_grad",
-        "_leaf_hooks",
-        "_post_accumulate_hooks",
+        "_acc",
+        "_th",
         "_base",
         "__weakref__",
     )
@@ -285,10 +294,11 @@ class Tensor:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._grad_fn is not None:
             return self._grad_fn.add_tensor_hook(self._output_nr, hook)
-        if self._leaf_hooks is None:
-            self._leaf_hooks = {}
-        handle = RemovableHandle(self._leaf_hooks)
-        self._leaf_hooks[handle._key] = hook
+        th = self._extra_state()
+        if th.leaf is None:
+            th.leaf = {}
+        handle = RemovableHandle(th.leaf)
+        th.leaf[handle._key] = hook
         return handle
 
     def register_post_accumulate_grad_hook(self, hook: Callable) -> RemovableHandle:
@@ -299,22 +309,48 @@ class Tensor:
             raise RuntimeError(
                 "post accumulate grad hooks cannot be registered on non-leaf tensors"
             )
-        if self._post_accumulate_hooks is None:
-            self._post_accumulate_hooks = {}
-        handle = RemovableHandle(self._post_accumulate_hooks)
-        self._post_accumulate_hooks[handle._key] = hook
+        th = self._extra_state()
+        if th.post_accumulate is None:
+            th.post_accumulate = {}
+        handle = RemovableHandle(th.post_accumulate)
+        th.post_accumulate[handle._key] = hook
         return handle
 
     def _accumulator(self) -> AccumulateGrad:
-        """The leaf's AccumulateGrad node: the same object while any graph holds it."""
-        ref = self._accum_ref
-        if ref is not None:
-            node = ref()
-            if node is not None:
-                return node
-        node = AccumulateGrad(self)
-        self._accum_ref = weakref.ref(node)
-        return node
+        """The leaf's AccumulateGrad node, made once. PyTorch makes a new one when no graph
+        holds the old one any more, which only shows as the old one's hooks being gone: so a
+        node with hooks that nothing else holds is replaced."""
+        acc = self._acc
+        if acc is None or (acc._x is not None and _refcount(acc) <= 3):
+            acc = self._acc = AccumulateGrad(self)
+        return acc
+
+    # -- rarely used state, kept apart (`TensorHooks`) -----------------------------------------
+    def _extra_state(self) -> TensorHooks:
+        th = self._th
+        if th is None:
+            th = self._th = TensorHooks()
+        return th
+
+    @property
+    def _retains_grad(self) -> bool:
+        th = self._th
+        return th is not None and th.retains_grad
+
+    @_retains_grad.setter
+    def _retains_grad(self, value: bool) -> None:
+        if value or self._th is not None:
+            self._extra_state().retains_grad = value
+
+    @property
+    def _leaf_hooks(self) -> dict | None:
+        th = self._th
+        return None if th is None else th.leaf
+
+    @property
+    def _post_accumulate_hooks(self) -> dict | None:
+        th = self._th
+        return None if th is None else th.post_accumulate
 
     def backward(
         self,
@@ -436,23 +472,23 @@ Tensor.__module__ = Size.__module__ = "torch"  # printed as <class 'torch.Tensor
 
 
 def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Node | None, output_nr: int) -> None:
+    """Sets every slot of a Tensor made by `object.__new__` (`_wrap` and the legacy
+    constructor)."""
     t._data = data
     t._requires_grad = requires_grad
     t._grad_fn = grad_fn
     t._output_nr = output_nr
     t._grad = None
     t._vbox = None
-    t._accum_ref = None
-    t._retains_grad = False
-    t._leaf_hooks = None
-    t._post_accumulate_hooks = None
+    t._acc = None
+    t._th = None
     t._base = None
 
 
 def _wrap(
     data: Any, requires_grad: bool = False, grad_fn: Node | None = None, output_nr: int = 0
 ) -> Tensor:
-    """A Tensor around numpy data, without copying or checks (the internal constructor)."""
+    """A Tensor around numpy data, without copying or checks (the one internal constructor)."""
     t = _new(Tensor)
     t._data = data
     t._requires_grad = requires_grad
@@ -460,10 +496,8 @@ def _wrap(
     t._output_nr = output_nr
     t._grad = None
     t._vbox = None
-    t._accum_ref = None
-    t._retains_grad = False
-    t._leaf_hooks = None
-    t._post_accumulate_hooks = None
+    t._acc = None
+    t._th = None
     t._base = None
     return t
 
@@ -561,6 +595,7 @@ def promote(datas: list, inputs: tuple) -> tuple[list, np.dtype]:
 
 
 def _edge(x: Tensor) -> tuple:
+    """`x`'s edge as a `(node, output_nr)` pair (NO_EDGE when it needs no gradient)."""
     fn = x._grad_fn
     if fn is not None:
         return (fn, x._output_nr)
@@ -569,21 +604,55 @@ def _edge(x: Tensor) -> tuple:
     return NO_EDGE
 
 
+def grad_node(x: Tensor) -> Node | None:
+    """The node `x`'s gradient flows to: its grad_fn, its AccumulateGrad, or None."""
+    fn = x._grad_fn
+    if fn is not None:
+        return fn
+    if x._requires_grad:
+        acc = x._acc
+        return acc if acc is not None and acc._x is None else x._accumulator()
+    return None
+
+
 def _new_node(op: Any, edges: tuple) -> Node:
-    node = _new(op.node_cls)
+    """A node of `op` with `(node, output_nr)` edges."""
+    node = new_node(op.node_cls, ())
     node.next_functions = edges
-    node._seq = _next_seq()
-    node._saved = ()
-    node._versions = None
-    node._params = None
-    node._meta = None
-    node._hooks = None
     return node
 
 
+def _node_for(op: Any, inputs: tuple) -> Node:
+    """A node of `op` whose edges lead from each Tensor of `inputs` (None for the others)."""
+    nodes = []
+    nrs = None
+    for i, x in enumerate(inputs):
+        if isinstance(x, Tensor):
+            nodes.append(grad_node(x))
+            if x._output_nr and x._grad_fn is not None:
+                nrs = nrs or [0] * len(inputs)
+                nrs[i] = x._output_nr
+        else:
+            nodes.append(None)
+    return new_node(op.node_cls, tuple(nodes), None if nrs is None else tuple(nrs))
+
+
+_last_scalar_saves: list = [None, (None, None)]  # the last `(None, number)` saved, reused
+
+
+def _scalar_saves(b: float) -> tuple:
+    """`(None, b)`, the values `mul` by a number saves: the same tuple while the number is the
+    same object (a loop's constant), so a long chain keeps one."""
+    if _last_scalar_saves[0] is not b:
+        _last_scalar_saves[0] = b
+        _last_scalar_saves[1] = (None, b)
+    return _last_scalar_saves[1]
+
+
 def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
-    """The hot path of `apply_op` for a Tensor with a Tensor or Python float of the same kind:
-    element-wise ops, and `mm` (an `exact_grads` op, whose shapes the caller checked)."""
+    """The common case of `apply_op`, taken by the operators: a Tensor with a Tensor of the
+    same dtype or a Python float (with a floating Tensor). Element-wise ops, and `mm` (an
+    `exact_grads` op, whose shapes the caller checked)."""
     ad = a._data
     cls = b.__class__
     if cls is Tensor:
@@ -593,7 +662,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         b_grad = b._requires_grad
         if ad.shape != bd.shape:
             if op.exact_grads:  # mm: its shapes were checked by the caller
-                limits.check_op_output(op, (ad, bd), None)
+                limits.check_matmul(op, ad, bd)
             else:
                 limits.check_broadcast_arrays(ad, bd)
     elif cls is float and ad.dtype.kind == "f":
@@ -607,41 +676,22 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         out = _forward(op, [ad, bd], None)
     if not ((a._requires_grad or b_grad) and GradMode.enabled) or out.dtype.kind != "f":
         return _wrap(out)
-    # _new_node, _edge and _wrap inlined: this is the hottest path of a scalar loop
-    node = _new(op.node_cls)
-    fn = a._grad_fn
-    node.next_functions = (
-        (fn, a._output_nr) if fn is not None else _edge(a),
-        _edge(b) if b_grad else NO_EDGE,
+    node = new_node(
+        op.node_cls,
+        (grad_node(a), grad_node(b) if b_grad else None),
+        None if not (a._output_nr or (b_grad and b._output_nr)) else _binary_nrs(a, b),
     )
-    node._seq = _next_seq()
-    node._saved = ()
-    node._versions = None
-    node._params = None
-    node._meta = None
-    node._hooks = None
-    result = _new(Tensor)
-    result._data = out
-    result._requires_grad = True
-    result._grad_fn = node
-    result._output_nr = 0
-    result._grad = None
-    result._vbox = None
-    result._accum_ref = None
-    result._retains_grad = False
-    result._leaf_hooks = None
-    result._post_accumulate_hooks = None
-    result._base = None
+    result = _wrap(out, True, node)
     shape = out.shape
     # broadcast inputs keep their shapes for the backward (mm's formulas give them already)
     if not op.exact_grads and (ad.shape != shape or (cls is Tensor and bd.shape != shape)):
-        node._meta = (
+        node.extra().meta = (
             ((ad.shape, ad.dtype), (bd.shape, bd.dtype) if cls is Tensor else (None, None)),
             None,
         )
     if op.cross_saves:  # mul: each input is saved for the other's gradient (as `_save` does)
         if cls is not Tensor:  # a number: only the tensor `a` needs a gradient, and `b` for it
-            node._saved = (None, b)
+            node._saved = _scalar_saves(b)
             return result
         versions: list = []
         saved_a = _saved_tensor(a, 0, versions) if b_grad else None
@@ -654,16 +704,27 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     return result
 
 
+def _binary_nrs(a: Tensor, b: Any) -> tuple:
+    """The output numbers of a binary op's edges, when one leads to a multi-output node."""
+    nr_b = b._output_nr if b.__class__ is Tensor and b._grad_fn is not None else 0
+    return (a._output_nr if a._grad_fn is not None else 0, nr_b)
+
+
 def apply_unary(op: Any, x: Tensor) -> Tensor:
-    """The hot path of `apply_op` for a one-input, one-output op without parameters."""
+    """The common case of `apply_op` for a one-input, one-output op without parameters."""
     data = x._data
     out = op.forward(data)
     if not (x._requires_grad and GradMode.enabled) or out.dtype.kind != "f" or op.view:
         return apply_op(op, (x,)) if op.view else _wrap(out)
-    node = _new_node(op, (_edge(x),))
-    result = _wrap(out, True, node, 0)
+    fn = x._grad_fn
+    node = new_node(
+        op.node_cls,
+        (fn if fn is not None else grad_node(x),),
+        (x._output_nr,) if fn is not None and x._output_nr else None,
+    )
+    result = _wrap(out, True, node)
     if data.shape != out.shape or data.dtype != out.dtype:
-        node._meta = (((data.shape, data.dtype),), None)
+        node.extra().meta = (((data.shape, data.dtype),), None)
     if op.saves:
         _save(node, op, (x,), result)
     return result
@@ -698,14 +759,9 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
         if op.view:
             mark_view(result, inputs[0])
         return result
-    node = _new(op.node_cls)
-    node.next_functions = tuple([_edge(x) if isinstance(x, Tensor) else NO_EDGE for x in inputs])
-    node._seq = _next_seq()
-    node._saved = ()
-    node._versions = None
-    node._params = params if params and op.keeps_params else None
-    node._meta = None
-    node._hooks = None
+    node = _node_for(op, inputs)
+    if params and op.keeps_params:
+        node.extra().params = params
     if op.n_outputs == 1:
         result = _wrap(out, True, node, 0)
         out_shape, out_dtype = out.shape, out.dtype
@@ -723,7 +779,7 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
             )
             break
     if in_meta is not None or out_meta is not None:
-        node._meta = (in_meta, out_meta)
+        node.extra().meta = (in_meta, out_meta)
     if op.saves:
         _save(node, op, inputs, result)
     if op.view:
