@@ -213,10 +213,10 @@ def test_an_edited_grammar_is_built_in_memory(fresh_parser, monkeypatch: pytest.
     text = grammar.grammar_path().read_text(encoding="utf-8")
     edited = text.replace('pass_stmt: "pass"', 'pass_stmt: "pass" "!"?')
     assert edited != text
-    monkeypatch.setattr(grammar, "_grammar_text", lambda: edited)
+    monkeypatch.setattr(grammar, "grammar_text", lambda: edited)
     built = grammar.get_parser()
     assert built.parse("pass !\n", "file_input").children[0].data == "pass_stmt"
-    monkeypatch.setattr(grammar, "_grammar_text", lambda: None)  # installed without the grammar
+    monkeypatch.setattr(grammar, "grammar_text", lambda: None)  # installed without the grammar
     grammar.get_parser.cache_clear()
     with pytest.raises(parse_tables.UnexpectedCharacters):
         grammar.get_parser().parse("pass !\n", "file_input")

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from lark.indenter import Indenter
 
+from autodiff_cli.lang.grammar_file import START_SYMBOLS, grammar_path, grammar_text
 from autodiff_cli.lang.syntax_tree import Token
 
-GRAMMAR_NAME = "autodiff.lark"
-START_SYMBOLS = ["file_input", "eval_input"]
 MAX_BRACKET_DEPTH = 200  # as CPython: "too many nested parentheses"
 MAX_INDENT_DEPTH = 100  # as CPython: "too many levels of indentation"
 
@@ -45,18 +43,6 @@ class LayoutError(Exception):
     @classmethod
     def at_token(cls, message: str, token: Any, *, at_end: bool = False) -> LayoutError:
         return cls(message, token.line, token.column, at_end=at_end)
-
-
-def grammar_path() -> Path:
-    """The grammar file: inside the package when installed, else the checkout's `grammar/`."""
-    package_dir = Path(__file__).resolve().parent.parent
-    for candidate in (
-        package_dir / "grammar" / GRAMMAR_NAME,
-        package_dir.parent / "grammar" / GRAMMAR_NAME,
-    ):
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(f"grammar file {GRAMMAR_NAME} not found near {package_dir}")
 
 
 class ScriptIndenter(Indenter):
@@ -139,7 +125,7 @@ def get_parser() -> Any:
     from autodiff_cli.lang import parse_tables
 
     tables = parse_tables.load_tables()
-    text = _grammar_text()
+    text = grammar_text()
     if text is not None:
         from autodiff_cli.lang import table_builder
 
@@ -153,11 +139,3 @@ def get_parser() -> Any:
                     "python -m autodiff_cli.lang.table_builder)"
                 ) from error
     return parse_tables.ScriptParser(tables, ScriptIndenter())
-
-
-def _grammar_text() -> str | None:
-    """The grammar file's text, None when the package was installed without it."""
-    try:
-        return grammar_path().read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None

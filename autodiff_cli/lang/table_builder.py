@@ -17,6 +17,7 @@ import sys
 import zlib
 from typing import Any
 
+from autodiff_cli.lang.grammar_file import START_SYMBOLS, grammar_path
 from autodiff_cli.lang.parse_tables import TABLE_FORMAT, TABLES_FILE
 
 
@@ -156,8 +157,6 @@ def _lines(items: dict[str, Any]) -> str:
 
 def generate() -> str:
     """The text of `parse_tables.json` for the grammar file as it is now."""
-    from autodiff_cli.lang.grammar import START_SYMBOLS, grammar_path
-
     text = grammar_path().read_text(encoding="utf-8")
     return render(build_table_data(text, START_SYMBOLS))
 
