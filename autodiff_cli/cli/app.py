@@ -28,10 +28,24 @@ def main() -> None:
 
     status = try_fast_grad(sys.argv[1:])
     if status is not None:
-        raise SystemExit(status)
+        exit_now(status)
     from autodiff_cli.cli.commands import app
 
     app(prog_name="autodiff")
+
+
+def exit_now(status: int) -> None:
+    """End the process at once, its output flushed. The interpreter's own shutdown frees every
+    module and object one by one: ~40-60 ms, a third of a one-liner's time, for a process with
+    nothing left to clean up (its child waited for, no file open for writing, no atexit work)."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can be said
+            pass
+    os._exit(status)
 
 
 def __getattr__(name: str) -> Any:

@@ -242,7 +242,7 @@ def run_grad(
     from autodiff_cli.cli.isolation import Limits, run_isolated_command
     from autodiff_cli.cli.warm_up import warm_up
 
-    warm_up([expression, *options.at, options.vjp or ""], rendering=_styled())
+    warm_up([expression, *options.at, options.vjp or ""], rendering=_styled(), command="grad_cmd")
     import autodiff_cli.cli.grad_report  # noqa: F401 - the child prints the report
     import autodiff_cli.cli.graph_tree  # noqa: F401
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import re
 from collections.abc import Iterable
 
 LAZY_SUBMODULES = ("autograd", "backends", "cuda", "linalg", "nn", "optim", "utils")
@@ -42,10 +43,17 @@ _CODECS = (
 _WARM_SOURCE = 'x = [i for i in range(2)]\ny = f"{x!r:>4}"\n'
 
 
-def warm_up(sources: Iterable[str | bytes] | None = None, *, rendering: bool = False) -> None:
+def warm_up(
+    sources: Iterable[str | bytes] | None = None,
+    *,
+    rendering: bool = False,
+    command: str | None = None,
+) -> None:
     """Import, in the parent, everything a child needs: it cannot open a file once locked down.
 
-    The engine, the language with its parse tables, this package's command modules; the
+    The engine, the language with its parse tables, this package's command modules (with
+    `command`, e.g. "grad_cmd", only that module and the modules of this package it names,
+    transitively: the one-liner's start-up stays short); the
     engine's lazy submodules (`nn`, `optim`, ...) all, or with `sources` only those whose name
     the sources mention (the one-liner's start-up stays short), and numpy's random module when
     the sources may use it; with `rendering`, Rich, warmed by drawing once (it imports parts of
@@ -59,7 +67,10 @@ def warm_up(sources: Iterable[str | bytes] | None = None, *, rendering: bool = F
     from autodiff_cli.lang import compile_source
 
     compile_source(_WARM_SOURCE, "<warm-up>")
-    _import_command_modules()
+    if command is None:
+        _import_command_modules()
+    else:
+        _import_named_modules(command)
     for encoding in _CODECS:  # str.encode/bytes.decode load codecs on first use
         codecs.lookup(encoding)
     if sources is None:
@@ -94,6 +105,27 @@ def _import_command_modules() -> None:
         stem, dot, suffix = name.partition(".")
         if suffix == "py" and stem not in _NOT_IN_CHILDREN:
             importlib.import_module(f"{__package__}.{stem}")
+
+
+_NAMED_MODULE = re.compile(rb"autodiff_cli\.cli(?:\.| import )(\w+)")
+
+
+def _import_named_modules(start: str) -> None:
+    """`start` and every module of this package named in its source (`autodiff_cli.cli.x` or
+    `from autodiff_cli.cli import x`), imports inside functions included, transitively."""
+    import importlib
+
+    folder = os.path.dirname(__file__)
+    seen, todo = set(_NOT_IN_CHILDREN), [start]
+    while todo:
+        name = todo.pop()
+        path = os.path.join(folder, f"{name}.py")
+        if name in seen or not os.path.isfile(path):  # a package name in a docstring
+            continue
+        seen.add(name)
+        importlib.import_module(f"{__package__}.{name}")
+        with open(path, "rb") as source:
+            todo.extend(m.decode() for m in _NAMED_MODULE.findall(source.read()))
 
 
 def _warm_rich() -> None:

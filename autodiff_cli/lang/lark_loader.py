@@ -8,12 +8,23 @@ more (~10 ms of every one-liner's start-up). So the package is registered withou
 to anything else of the package (`from lark import Lark`, `lark.__version__`), so that other code
 still sees the usual `lark`. Lark also picks up the optional third-party `regex` module when
 installed: the language does not use it, and importing it costs ~8 ms; it is kept out.
+
+`lark.indenter` takes one name from `lark.lark`: `PostLex`, the interface of a post-lexer (an
+abstract `process(stream)` and `always_accept`). Importing `lark.lark` itself loads the grammar
+loader, the Earley and CYK frontends, `hashlib` and `pkgutil` (~15-20 ms of a one-liner). So while
+`lark.indenter` loads, `lark.lark` is a stand-in module holding only an equivalent `PostLex`;
+then the stand-in is removed, and a later `from lark import Lark` (the table builder, tests)
+imports the real `lark.lark`. The indenter only ever runs in our own parser (`parse_tables`),
+never inside a `Lark` frontend, so its base being the stand-in's `PostLex` changes nothing.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import sys
+import types
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 RUNTIME_MODULES = (
@@ -22,8 +33,29 @@ RUNTIME_MODULES = (
     "lark.exceptions",
     "lark.common",
     "lark.parsers.lalr_parser",
-    "lark.indenter",
 )
+
+
+class PostLex(ABC):
+    """The post-lexer interface `lark.indenter.Indenter` derives from (see the module docstring)."""
+
+    @abstractmethod
+    def process(self, stream: Iterator[Any]) -> Iterator[Any]:
+        return stream
+
+    always_accept: Iterable[str] = ()
+
+
+def _import_indenter(package: Any) -> None:
+    """`lark.indenter`, with a stand-in `lark.lark` that holds only `PostLex` while it loads."""
+    stand_in = types.ModuleType("lark.lark")
+    stand_in.PostLex = PostLex  # type: ignore[attr-defined]
+    sys.modules["lark.lark"] = stand_in
+    try:
+        importlib.import_module("lark.indenter")
+    finally:
+        del sys.modules["lark.lark"]
+        package.__dict__.pop("lark", None)  # the attribute the submodule import set
 
 
 def _without_regex(load: Any) -> None:
@@ -67,6 +99,7 @@ def _load() -> None:
         try:
             for name in RUNTIME_MODULES:
                 importlib.import_module(name)
+            _import_indenter(package)
             return
         except Exception:  # noqa: BLE001 - an unexpected layout: import Lark as usual
             for name in [name for name in sys.modules if name.split(".")[0] == "lark"]:
