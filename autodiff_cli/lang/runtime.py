@@ -17,7 +17,7 @@ ENGINE_TYPE_MODULES = ("autodiff_cli.engine", "torch")  # engine classes present
 PUBLIC_SUBMODULES = frozenset(
     "nn nn.functional nn.init nn.modules nn.parameter nn.utils autograd autograd.functional "
     "autograd.function autograd.gradcheck autograd.grad_mode linalg optim optim.lr_scheduler "
-    "special fft random testing utils utils.data cuda backends backends.cudnn backends.mps".split()
+    "special fft random testing utils utils.data cuda backends backends.cudnn backends.mps func".split()
 )
 
 

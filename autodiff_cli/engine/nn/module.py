@@ -16,6 +16,7 @@ from typing import Any
 from ..core.grad_mode import no_grad
 from ..core.graph import RemovableHandle
 from ..core.tensor import Tensor
+from .backward_hooks import attach_legacy_hooks, call_with_backward_hooks
 from .parameter import Parameter, typename
 
 
@@ -44,6 +45,20 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
+BACKWARD_HOOKS_MIXED = (
+    "Cannot use both regular backward hooks and full backward hooks on a single Module. Please "
+    "use only one of them."
+)
+
+
+def _add_hook(hooks: OrderedDict, hook: Callable, prepend: bool) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle._key] = hook
+    if prepend:
+        hooks.move_to_end(handle._key, last=False)
+    return handle
+
+
 class Module:
     """Base class of every layer: assign Parameters/Modules as attributes to register them."""
 
@@ -66,6 +81,9 @@ class Module:
         setattr_(self, "_modules", {})
         setattr_(self, "_forward_pre_hooks", OrderedDict())
         setattr_(self, "_forward_hooks", OrderedDict())
+        setattr_(self, "_backward_hooks", OrderedDict())
+        setattr_(self, "_backward_pre_hooks", OrderedDict())
+        setattr_(self, "_is_full_backward_hook", None)
 
     # -- registration -------------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
@@ -183,6 +201,21 @@ class Module:
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        state = self.__dict__
+        if not (state.get("_backward_hooks") or state.get("_backward_pre_hooks")):
+            return self._call_forward(args, kwargs)
+        hooks = list(self._backward_hooks.values())
+        full = hooks if self._is_full_backward_hook else []
+        if full or self._backward_pre_hooks:
+            output = call_with_backward_hooks(self, args, kwargs, full)
+        else:
+            output = self._call_forward(args, kwargs)
+        if self._is_full_backward_hook is False and hooks:
+            attach_legacy_hooks(self, output, hooks)
+        return output
+
+    def _call_forward(self, args: tuple, kwargs: dict) -> Any:
+        """`forward` and the forward hooks."""
         output = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
             result = hook(self, args, output)
@@ -201,6 +234,29 @@ class Module:
         handle = RemovableHandle(self._forward_hooks)
         self._forward_hooks[handle._key] = hook
         return handle
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """`hook(module, grad_input, grad_output)` runs once the gradients w.r.t. the module's
+        positional inputs are computed; it may return replacement `grad_input`."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(BACKWARD_HOOKS_MIXED)
+        object.__setattr__(self, "_is_full_backward_hook", True)
+        return _add_hook(self._backward_hooks, hook, prepend)
+
+    def register_full_backward_pre_hook(
+        self, hook: Callable, prepend: bool = False
+    ) -> RemovableHandle:
+        """`hook(module, grad_output)` runs before the gradients flow into the module; it may
+        return replacement `grad_output`."""
+        return _add_hook(self._backward_pre_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook: Callable) -> RemovableHandle:
+        """Deprecated: `hook(module, grad_input, grad_output)` on the grad_fn of the module's
+        first output (the gradients of that one node)."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(BACKWARD_HOOKS_MIXED)
+        object.__setattr__(self, "_is_full_backward_hook", False)
+        return _add_hook(self._backward_hooks, hook, False)
 
     # -- traversal ----------------------------------------------------------------------------
     def named_modules(

@@ -1,0 +1,22 @@
+"""`torch.func`: composable function transforms (grad, vjp, jvp, jacobians, vmap) over autograd."""
+
+from __future__ import annotations
+
+from .forward import jvp
+from .jacobians import hessian, jacfwd, jacrev
+from .modules import functional_call, stack_module_state
+from .reverse import grad, grad_and_value, vjp
+from .vmap import vmap
+
+__all__ = [
+    "functional_call",
+    "grad",
+    "grad_and_value",
+    "hessian",
+    "jacfwd",
+    "jacrev",
+    "jvp",
+    "stack_module_state",
+    "vjp",
+    "vmap",
+]

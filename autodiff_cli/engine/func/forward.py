@@ -1,0 +1,107 @@
+"""`torch.func.jvp`: Jacobian-vector products by the double-vjp trick.
+
+The vector-Jacobian product `u -> u^T J` is linear in `u`; differentiating it w.r.t. `u` against a
+tangent `v` gives `J v`. `Linearized` builds `u^T J` once (with a graph) so that many tangents can
+be pushed through it (`jacfwd` pushes one per input element).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import Tensor, zeros_like
+from ..autograd import grad as autograd_grad
+from . import levels, pytree
+from .reverse import check_outputs
+
+JVP_API = "jvp(f, primals, tangents)"
+
+
+class Linearized:
+    """The outputs of a function of `inputs`, ready to push tangents of the inputs through."""
+
+    def __init__(self, outputs: list, inputs: list) -> None:
+        self.outputs = outputs
+        self.inputs = inputs
+        self.live = [i for i, o in enumerate(outputs) if o.requires_grad]
+        self.dummies = [zeros_like(outputs[i]).requires_grad_(True) for i in self.live]
+        found = (None,) * len(inputs)
+        if self.live:
+            found = autograd_grad(
+                [outputs[i] for i in self.live],
+                inputs,
+                self.dummies,
+                retain_graph=True,
+                create_graph=True,
+                allow_unused=True,
+            )
+        self.vjps = [g if g is not None and g.requires_grad else None for g in found]
+
+    def push(self, tangents: list, keep: bool) -> list:
+        """J · tangents, one tensor per output (zeros where an output does not depend on them);
+        `tangents` holds one tensor (or None for zero) per input."""
+        pairs = [(g, t) for g, t in zip(self.vjps, tangents) if g is not None and t is not None]
+        found: tuple = (None,) * len(self.dummies)
+        if pairs:
+            found = autograd_grad(
+                [g for g, _ in pairs],
+                self.dummies,
+                [t for _, t in pairs],
+                retain_graph=True,
+                create_graph=keep,
+                allow_unused=True,
+            )
+        result = [zeros_like(o) for o in self.outputs]
+        for i, g in zip(self.live, found):
+            if g is not None:
+                result[i] = g
+        return result
+
+
+def jvp(
+    func: Callable, primals: Any, tangents: Any, *, strict: bool = False, has_aux: bool = False
+) -> tuple:
+    """`(f(*primals), J·tangents)` (and aux)."""
+    if not isinstance(primals, tuple):
+        raise RuntimeError(
+            f"{JVP_API}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals)."
+        )
+    leaves, spec = pytree.flatten(primals)
+    tangent_leaves, tangent_spec = pytree.flatten(tangents)
+    if spec != tangent_spec:
+        raise RuntimeError(
+            f"{JVP_API}: Expected primals and tangents to have the same python structure. For "
+            "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals "
+            f"with structure {pytree.spec_repr(spec)} and tangents with structure "
+            f"{pytree.spec_repr(tangent_spec)}"
+        )
+    if not leaves:
+        raise RuntimeError(f"{JVP_API}: Expected primals to contain at least one Tensor.")
+    _check_pairs(leaves, tangent_leaves)
+    with levels.nested():
+        inner = [levels.fresh(x) for x in leaves]
+        output, aux = levels.split_aux(func(*pytree.unflatten(inner, spec)), has_aux, JVP_API)
+        outs, out_spec = pytree.flatten(output)
+        check_outputs(outs, JVP_API, floating=False)
+        keep = levels.keep_graph(outs, inner) or any(t.requires_grad for t in tangent_leaves)
+        pushed = Linearized(outs, inner).push(tangent_leaves, keep)
+    result = (levels.release(output, keep), pytree.unflatten(pushed, out_spec))
+    return (*result, levels.release(aux, keep)) if has_aux else result
+
+
+def _check_pairs(primals: list, tangents: list) -> None:
+    for x, t in zip(primals, tangents):
+        for what, value in (("primal", x), ("tangent", t)):
+            if not isinstance(value, Tensor):
+                raise ValueError(f"Thing passed to transform API must be Tensor, got {type(value)}")
+            if not value.is_floating_point():
+                raise ValueError(
+                    f"Expected {what} to be floating point or complex, but got: {value.dtype}"
+                )
+        if tuple(x.shape) != tuple(t.shape):
+            raise RuntimeError(
+                "Trying to set a forward gradient that has a different size than that of the "
+                f"original Tensor, this is not supported. Tensor is of size {list(x.shape)} while "
+                f"the given forward gradient is of size {list(t.shape)}."
+            )

@@ -1,0 +1,172 @@
+"""`torch.func.vmap`: the function mapped over a dimension of its inputs.
+
+Correct first: the function runs once per batch element on the inputs' slices (`select`), and
+the results are stacked along `out_dims`. Arguments and `in_dims` are trees (tuples, lists,
+dicts); an `in_dims` leaf stands for the whole subtree under it, `None` passes it unmapped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import Tensor, stack, zeros
+from . import pytree
+
+RANDOMNESS = ("error", "different", "same")
+
+
+def vmap(
+    func: Callable,
+    in_dims: Any = 0,
+    out_dims: Any = 0,
+    randomness: str = "error",
+    *,
+    chunk_size: int | None = None,
+) -> Callable:
+    """`f` -> `f` mapped over dimension `in_dims` of its (positional) inputs."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if randomness not in RANDOMNESS:
+            raise RuntimeError(
+                "Only allowed values for randomness are 'error', 'different', or 'same'. "
+                f"Got {randomness}"
+            )
+        mapped = _Mapping(func, in_dims, args)
+        if mapped.size == 0:
+            return _stack_results(func, [func(*mapped.zero_sample(), **kwargs)], out_dims, True)
+        states = _rng_keeper(randomness)
+        results = []
+        for index in range(mapped.size):
+            states()
+            results.append(func(*mapped.slice(index), **kwargs))
+        return _stack_results(func, results, out_dims)
+
+    from .levels import wraps
+
+    return wraps(func, wrapper)
+
+
+def _name(func: Callable) -> str:
+    name = getattr(func, "__name__", None)
+    return name if isinstance(name, str) else repr(func)
+
+
+class _Mapping:
+    """The positional arguments, which leaves are mapped along which dimension, the batch size."""
+
+    def __init__(self, func: Callable, in_dims: Any, args: tuple) -> None:
+        prefix = f"vmap({_name(func)}, in_dims={in_dims!r}, ...)(<inputs>)"
+        if not args:
+            raise ValueError(
+                f"vmap({_name(func)})(<inputs>): got no inputs. Maybe you forgot to add inputs, "
+                "or you are trying to vmap over a function with no inputs. The latter is "
+                "unsupported."
+            )
+        if not isinstance(in_dims, (int, tuple)) and in_dims is not None:
+            raise ValueError(
+                f"{prefix}: expected `in_dims` to be int or a (potentially nested) tuple matching "
+                f"the structure of inputs, got: {type(in_dims)}."
+            )
+        self.leaves, self.spec = pytree.flatten(args)
+        dims = pytree.broadcast_prefix(in_dims, self.spec)
+        if dims is None:
+            raise ValueError(
+                f"{prefix}: in_dims is not compatible with the structure of `inputs`. in_dims "
+                f"has structure {pytree.spec_repr(pytree.flatten(in_dims)[1])} but inputs has "
+                f"structure {pytree.spec_repr(self.spec)}."
+            )
+        self.dims = [_check_dim(prefix, d, x) for d, x in zip(dims, self.leaves)]
+        sizes = [x.shape[d] for d, x in zip(self.dims, self.leaves) if d is not None]
+        if not sizes:
+            raise ValueError("vmap: Expected at least one Tensor to vmap over")
+        if len(set(sizes)) > 1:
+            raise ValueError(
+                "vmap: Expected all tensors to have the same size in the mapped dimension, got "
+                f"sizes {sizes} for the mapped dimension"
+            )
+        self.size = sizes[0]
+
+    def slice(self, index: int) -> tuple:
+        leaves = [x if d is None else x.select(d, index) for d, x in zip(self.dims, self.leaves)]
+        return pytree.unflatten(leaves, self.spec)
+
+    def zero_sample(self) -> tuple:
+        """An empty batch: zeros shaped as one element, for the function to show its outputs."""
+        leaves = [
+            x if d is None else zeros(tuple(x.shape)[:d] + tuple(x.shape)[d + 1 :], dtype=x.dtype)
+            for d, x in zip(self.dims, self.leaves)
+        ]
+        return pytree.unflatten(leaves, self.spec)
+
+
+def _check_dim(prefix: str, dim: Any, x: Any) -> int | None:
+    if dim is None:
+        return None
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        raise ValueError(
+            f"{prefix}: Got in_dim={dim!r} for an input but in_dim must be either an integer "
+            "dimension or None."
+        )
+    if not isinstance(x, Tensor):
+        raise ValueError(
+            f"{prefix}: Got in_dim={dim} for an input but the input is of type {type(x)}. We "
+            "cannot vmap over non-Tensor arguments, please use None as the respective in_dim"
+        )
+    n = x.dim()
+    if not -n <= dim < n:
+        raise ValueError(
+            f"{prefix}: Got in_dim={dim} for some input, but that input is a Tensor of "
+            f"dimensionality {n} so expected in_dim to satisfy -{n} <= in_dim < {n}."
+        )
+    return dim % n
+
+
+def _rng_keeper(randomness: str) -> Callable[[], None]:
+    """With randomness='same', every batch element starts from the same random state."""
+    if randomness != "same":
+        return lambda: None
+    from .. import get_rng_state, set_rng_state  # type: ignore[attr-defined]
+
+    state = get_rng_state()
+    return lambda: set_rng_state(state)
+
+
+def _stack_results(func: Callable, results: list, out_dims: Any, empty: bool = False) -> Any:
+    name = _name(func)
+    flat = [pytree.flatten(r) for r in results]
+    spec = flat[0][1]
+    dims = pytree.broadcast_prefix(out_dims, spec)
+    if dims is None:
+        raise ValueError(
+            f"vmap({name}, ...): out_dims is not compatible with the structure of `outputs`. "
+            f"out_dims has structure {pytree.spec_repr(pytree.flatten(out_dims)[1])} but "
+            f"outputs has structure {pytree.spec_repr(spec)}."
+        )
+    stacked = []
+    for i, dim in enumerate(dims):
+        values = [leaves[i] for leaves, _ in flat]
+        stacked.append(_stack_leaf(name, values, dim, empty))
+    return pytree.unflatten(stacked, spec)
+
+
+def _stack_leaf(name: str, values: list, dim: Any, empty: bool) -> Any:
+    if dim is None:
+        first = values[0]
+        if isinstance(first, Tensor) and any(
+            v is not first and not (v.shape == first.shape and bool((v == first).all()))
+            for v in values[1:]
+        ):
+            raise ValueError(
+                f"vmap({name}, ...): `{name}` can not return a BatchedTensor when out_dim is None"
+            )
+        return first
+    for v in values:
+        if not isinstance(v, Tensor):
+            raise ValueError(
+                f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(v)}. "
+                "Did you mean to set out_dims= to None for output?"
+            )
+    if empty:  # no element: the stacked shape with 0 at `dim`
+        return stack(values, dim=dim).narrow(dim, 0, 0)
+    return stack(values, dim=dim)
