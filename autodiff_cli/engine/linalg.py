@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from .core.tensor import Tensor, _norm_dim, apply_op
-from .ops import arithmetic
+from .ops import arithmetic, reductions
 from .ops.matrix import DET, INV, _LinAlgError, check_square
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "det", "inv", "LinAlgError"]
@@ -42,7 +42,7 @@ def vector_norm(
         x = x.to(dtype)
     _float_check(x, "vector_norm")
     params = {"p": float(ord), "dim": _dim_tuple(dim, x.ndim), "keepdim": keepdim}
-    return apply_op(arithmetic.NORM, (x,), params)
+    return apply_op(reductions.NORM, (x,), params)
 
 
 def matrix_norm(
@@ -79,7 +79,7 @@ def matrix_norm(
     extreme = "amax" if ord > 0 else "amin"
     if hasattr(Tensor, extreme):
         return getattr(sums, extreme)(d1, keepdim)
-    return (arithmetic.max if ord > 0 else arithmetic.min)(sums, d1, keepdim)[0]
+    return (reductions.max if ord > 0 else reductions.min)(sums, d1, keepdim)[0]
 
 
 def _dims_text(dim: Any) -> str:

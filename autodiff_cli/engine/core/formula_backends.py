@@ -260,9 +260,9 @@ class TensorBackend:
 
     @staticmethod
     def outer(a: Any, b: Any) -> Any:
-        from ..ops import arithmetic
+        from ..ops import matrix
 
-        return arithmetic.outer(a, b)
+        return matrix.outer(a, b)
 
     @staticmethod
     def where(cond: Any, a: Any, b: Any) -> Any:

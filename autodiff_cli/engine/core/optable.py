@@ -5,6 +5,11 @@ differentiable input, what the formulas need saved, and the local derivative rul
 `--explain`). Formulas have the signature `formula(B, g, *saved, **params)` where `B` is the
 backend (see `formula_backends.py`), `g` the gradient of the output and `saved` the values listed
 in `saves`, in order: input positions (0 = self, 1 = other, ...) or "result".
+
+An entry also declares its public surface: `function=` (the `torch.*` function, or `UNARY` to
+generate `fn(input)`), `method=True` (bound as `Tensor.<name>`, with `aliases`), `inplace=True`
+(`Tensor.<name>_`). `tensor_methods` is the one way anything is attached to Tensor: a name
+registered twice is an error, so no module overrides another's method by import order.
 """
 
 from __future__ import annotations
@@ -13,8 +18,11 @@ from collections.abc import Callable
 from typing import Any
 
 from .graph import make_node_class
+from .tensor import Tensor, apply_inplace, apply_unary
 
 OPS: dict[str, OpDef] = {}
+UNARY = "unary"  # `function=UNARY`: the torch function is `fn(input)` applying the op
+_METHOD_OWNERS: dict[str, str] = {}
 
 
 class OpDef:
@@ -34,6 +42,7 @@ class OpDef:
         "cross_saves",
         "view",
         "exact_grads",
+        "function",
     )
 
     def __init__(
@@ -67,6 +76,7 @@ class OpDef:
         self.cross_saves = cross_saves
         self.view = view
         self.exact_grads = exact_grads
+        self.function: Callable | None = None
         self.node_cls = make_node_class(grad_fn, self) if grad_fn else None
 
     def __repr__(self) -> str:
@@ -88,6 +98,10 @@ def defop(
     cross_saves: bool = False,
     view: bool = False,
     exact_grads: bool = False,
+    function: Callable | str | None = None,
+    method: bool = False,
+    inplace: bool = False,
+    aliases: tuple = (),
 ) -> OpDef:
     """Declares one op. With no formulas the op is not differentiable (comparisons, argmax).
     A `variadic` op (cat, stack) has one formula `formula(B, g, i, *saved, **params)` for input i.
@@ -113,7 +127,43 @@ def defop(
         exact_grads,
     )
     OPS[name] = op
+    if function is not None or inplace:
+        _declare_surface(op, function, method, inplace, aliases)
     return op
+
+
+def _declare_surface(
+    op: OpDef, function: Callable | str | None, method: bool, inplace: bool, aliases: tuple
+) -> None:
+    """The op's `torch.*` function, and its Tensor method and in-place method when declared."""
+    if function == UNARY:
+
+        def function(input: Tensor) -> Tensor:
+            return apply_unary(op, input)
+
+        function.__name__ = function.__qualname__ = op.name
+        function.__doc__ = f"torch.{op.name} (grad_fn {op.grad_fn})"
+    op.function = function
+    module = f"defop({op.name!r})"
+    if method:
+        tensor_methods(module, dict.fromkeys((op.name, *aliases), function))
+    if inplace:
+
+        def method_(self: Tensor) -> Tensor:
+            return apply_inplace(op, self, ())
+
+        method_.__name__ = method_.__qualname__ = op.name + "_"
+        tensor_methods(module, {op.name + "_": method_})
+
+
+def tensor_methods(owner: str, methods: dict[str, Any]) -> None:
+    """Attaches methods, properties and operators to Tensor: each name once, from one owner."""
+    for name, fn in methods.items():
+        previous = _METHOD_OWNERS.get(name)
+        if previous is not None:
+            raise RuntimeError(f"Tensor.{name} is registered twice: by {previous} and by {owner}")
+        _METHOD_OWNERS[name] = owner
+        setattr(Tensor, name, fn)
 
 
 def rule_of(grad_fn_name: str) -> tuple[str, ...]:

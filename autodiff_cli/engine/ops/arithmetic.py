@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, kernels
-from ..core.optable import defop
+from ..core.optable import UNARY, defop, tensor_methods
 from ..core.tensor import Size, Tensor, apply_binary, apply_inplace, apply_op, apply_unary
 from .formula_ops import add_scalar, div_scalar, mul_scalar, run, sub_scalar
 from .views import (  # noqa: F401  (re-exported: the view ops used to live here)
@@ -264,7 +264,17 @@ DIV = defop(
     saves=(0, 1),
     rules=("1 / other", "-self / other²"),
 )
-NEG = defop("neg", "NegBackward0", operator.neg, lambda B, g: -g, rules=("-1",))
+NEG = defop(
+    "neg",
+    "NegBackward0",
+    operator.neg,
+    lambda B, g: -g,
+    rules=("-1",),
+    function=UNARY,
+    method=True,
+    aliases=("negative",),
+    inplace=True,
+)
 POW = defop(
     "pow_scalar",
     "PowBackward0",
@@ -300,6 +310,9 @@ RECIPROCAL = defop(
     lambda B, g, r: -g * r * r,
     saves=("result",),
     rules=("-1 / self²",),
+    function=UNARY,
+    method=True,
+    inplace=True,
 )
 
 # elementwise functions
@@ -310,6 +323,9 @@ EXP = defop(
     lambda B, g, r: g * r,
     saves=("result",),
     rules=("exp(self)",),
+    function=UNARY,
+    method=True,
+    inplace=True,
 )
 LOG = defop(
     "log",
@@ -318,6 +334,9 @@ LOG = defop(
     lambda B, g, a: g / a,
     saves=(0,),
     rules=("1 / self",),
+    function=UNARY,
+    method=True,
+    inplace=True,
 )
 LOG2 = defop(
     "log2",
@@ -326,6 +345,8 @@ LOG2 = defop(
     lambda B, g, a: g / (a * LN2),
     saves=(0,),
     rules=("1 / (self · ln 2)",),
+    function=UNARY,
+    method=True,
 )
 LOG10 = defop(
     "log10",
@@ -334,6 +355,8 @@ LOG10 = defop(
     lambda B, g, a: g / (a * LN10),
     saves=(0,),
     rules=("1 / (self · ln 10)",),
+    function=UNARY,
+    method=True,
 )
 LOG1P = defop(
     "log1p",
@@ -342,6 +365,8 @@ LOG1P = defop(
     lambda B, g, a: g / (a + 1),
     saves=(0,),
     rules=("1 / (1 + self)",),
+    function=UNARY,
+    method=True,
 )
 EXPM1 = defop(
     "expm1",
@@ -350,6 +375,8 @@ EXPM1 = defop(
     lambda B, g, r: g * (r + 1),
     saves=("result",),
     rules=("exp(self)",),
+    function=UNARY,
+    method=True,
 )
 SQRT = defop(
     "sqrt",
@@ -358,6 +385,9 @@ SQRT = defop(
     lambda B, g, r: g / (2 * r),
     saves=("result",),
     rules=("1 / (2 · sqrt(self))",),
+    function=UNARY,
+    method=True,
+    inplace=True,
 )
 RSQRT = defop(
     "rsqrt",
@@ -366,6 +396,8 @@ RSQRT = defop(
     lambda B, g, r: -0.5 * g * r * r * r,
     saves=("result",),
     rules=("-1 / (2 · self^(3/2))",),
+    function=UNARY,
+    method=True,
 )
 SIN = defop(
     "sin",
@@ -374,6 +406,9 @@ SIN = defop(
     lambda B, g, a: g * B.cos(a),
     saves=(0,),
     rules=("cos(self)",),
+    function=UNARY,
+    method=True,
+    inplace=True,
 )
 COS = defop(
     "cos",
@@ -382,6 +417,9 @@ COS = defop(
     lambda B, g, a: -g * B.sin(a),
     saves=(0,),
     rules=("-sin(self)",),
+    function=UNARY,
+    method=True,
+    inplace=True,
 )
 TAN = defop(
     "tan",
@@ -390,6 +428,8 @@ TAN = defop(
     lambda B, g, r: g * (r * r + 1),
     saves=("result",),
     rules=("1 + tan²(self)",),
+    function=UNARY,
+    method=True,
 )
 ASIN = defop(
     "asin",
@@ -398,6 +438,9 @@ ASIN = defop(
     lambda B, g, a: g * _rsqrt_one_minus_square(B, a),
     saves=(0,),
     rules=("1 / sqrt(1 - self²)",),
+    function=UNARY,
+    method=True,
+    aliases=("arcsin",),
 )
 ACOS = defop(
     "acos",
@@ -406,6 +449,9 @@ ACOS = defop(
     lambda B, g, a: g * -_rsqrt_one_minus_square(B, a),
     saves=(0,),
     rules=("-1 / sqrt(1 - self²)",),
+    function=UNARY,
+    method=True,
+    aliases=("arccos",),
 )
 ATAN = defop(
     "atan",
@@ -414,6 +460,9 @@ ATAN = defop(
     lambda B, g, a: g / (a * a + 1),
     saves=(0,),
     rules=("1 / (1 + self²)",),
+    function=UNARY,
+    method=True,
+    aliases=("arctan",),
 )
 SINH = defop(
     "sinh",
@@ -422,6 +471,8 @@ SINH = defop(
     lambda B, g, a: g * B.cosh(a),
     saves=(0,),
     rules=("cosh(self)",),
+    function=UNARY,
+    method=True,
 )
 COSH = defop(
     "cosh",
@@ -430,6 +481,8 @@ COSH = defop(
     lambda B, g, a: g * B.sinh(a),
     saves=(0,),
     rules=("sinh(self)",),
+    function=UNARY,
+    method=True,
 )
 TANH = defop(
     "tanh",
@@ -438,6 +491,9 @@ TANH = defop(
     lambda B, g, r: B.tanh_backward(g, r),
     saves=("result",),
     rules=("1 - tanh²(self)",),
+    function=UNARY,
+    method=True,
+    inplace=True,
 )
 SIGMOID = defop(
     "sigmoid",
@@ -446,6 +502,9 @@ SIGMOID = defop(
     lambda B, g, r: B.sigmoid_backward(g, r),
     saves=("result",),
     rules=("sigmoid(self) · (1 - sigmoid(self))",),
+    function=UNARY,
+    method=True,
+    inplace=True,
 )
 RELU = defop(
     "relu",
@@ -454,6 +513,9 @@ RELU = defop(
     lambda B, g, r: run(B, THRESHOLD_BACKWARD, g, r, threshold=0),
     saves=("result",),
     rules=("1 if self > 0 else 0",),
+    function=UNARY,
+    method=True,
+    inplace=True,
 )
 SOFTPLUS = defop(
     "softplus",
@@ -472,6 +534,10 @@ ABS = defop(
     lambda B, g, a: g * B.sign(a),
     saves=(0,),
     rules=("sign(self)",),
+    function=UNARY,
+    method=True,
+    aliases=("absolute",),
+    inplace=True,
 )
 ERF = defop(
     "erf",
@@ -480,12 +546,51 @@ ERF = defop(
     lambda B, g, a: g * (2 / math.sqrt(math.pi)) * B.exp(-(a * a)),
     saves=(0,),
     rules=("2/sqrt(pi) · exp(-self²)",),
+    function=UNARY,
+    method=True,
 )
-SIGN = defop("sign", "SignBackward0", np.sign, lambda B, g: g * 0, rules=("0",))
-FLOOR = defop("floor", "FloorBackward0", np.floor, lambda B, g: g * 0, rules=("0",))
-CEIL = defop("ceil", "CeilBackward0", np.ceil, lambda B, g: g * 0, rules=("0",))
-ROUND = defop("round", "RoundBackward0", np.round, lambda B, g: g * 0, rules=("0",))
-TRUNC = defop("trunc", "TruncBackward0", np.trunc, lambda B, g: g * 0, rules=("0",))
+SIGN = defop(
+    "sign",
+    "SignBackward0",
+    np.sign,
+    lambda B, g: g * 0,
+    rules=("0",),
+    function=UNARY,
+    method=True,
+    inplace=True,
+)
+FLOOR = defop(
+    "floor",
+    "FloorBackward0",
+    np.floor,
+    lambda B, g: g * 0,
+    rules=("0",),
+    function=UNARY,
+    method=True,
+    inplace=True,
+)
+CEIL = defop(
+    "ceil",
+    "CeilBackward0",
+    np.ceil,
+    lambda B, g: g * 0,
+    rules=("0",),
+    function=UNARY,
+    method=True,
+    inplace=True,
+)
+ROUND = defop("round", "RoundBackward0", np.round, lambda B, g: g * 0, rules=("0",), inplace=True)
+TRUNC = defop(
+    "trunc",
+    "TruncBackward0",
+    np.trunc,
+    lambda B, g: g * 0,
+    rules=("0",),
+    function=UNARY,
+    method=True,
+    aliases=("fix",),
+    inplace=True,
+)
 
 # the backward formulas of tanh, sigmoid, relu and softplus are ops of their own under create_graph,
 # as in PyTorch
@@ -566,8 +671,8 @@ LT = defop("lt", None, np.less)
 LE = defop("le", None, np.less_equal)
 GT = defop("gt", None, np.greater)
 GE = defop("ge", None, np.greater_equal)
-LOGICAL_NOT = defop("logical_not", None, np.logical_not)
-ISNAN = defop("isnan", None, np.isnan)
+LOGICAL_NOT = defop("logical_not", None, np.logical_not, function=UNARY, method=True)
+ISNAN = defop("isnan", None, np.isnan, function=UNARY, method=True)
 
 # linear algebra: the matmul family is declared in matrix.py
 
@@ -688,11 +793,7 @@ def square(input: Tensor) -> Tensor:
     return pow(input, 2)
 
 
-def neg(input: Tensor) -> Tensor:
-    return apply_op(NEG, (input,))
-
-
-negative = neg
+neg = negative = NEG.function
 
 
 def _unary(op: Any):
@@ -704,34 +805,34 @@ def _unary(op: Any):
     return fn
 
 
-exp = _unary(EXP)
-log = _unary(LOG)
-log2 = _unary(LOG2)
-log10 = _unary(LOG10)
-log1p = _unary(LOG1P)
-expm1 = _unary(EXPM1)
-sqrt = _unary(SQRT)
-rsqrt = _unary(RSQRT)
-sin = _unary(SIN)
-cos = _unary(COS)
-tan = _unary(TAN)
-asin = arcsin = _unary(ASIN)
-acos = arccos = _unary(ACOS)
-atan = arctan = _unary(ATAN)
-sinh = _unary(SINH)
-cosh = _unary(COSH)
-tanh = _unary(TANH)
-sigmoid = _unary(SIGMOID)
-relu = _unary(RELU)
-abs = absolute = _unary(ABS)
-erf = _unary(ERF)
-sign = _unary(SIGN)
-floor = _unary(FLOOR)
-ceil = _unary(CEIL)
-trunc = fix = _unary(TRUNC)
-reciprocal = _unary(RECIPROCAL)
-isnan = _unary(ISNAN)
-logical_not = _unary(LOGICAL_NOT)
+exp = EXP.function
+log = LOG.function
+log2 = LOG2.function
+log10 = LOG10.function
+log1p = LOG1P.function
+expm1 = EXPM1.function
+sqrt = SQRT.function
+rsqrt = RSQRT.function
+sin = SIN.function
+cos = COS.function
+tan = TAN.function
+asin = arcsin = ASIN.function
+acos = arccos = ACOS.function
+atan = arctan = ATAN.function
+sinh = SINH.function
+cosh = COSH.function
+tanh = TANH.function
+sigmoid = SIGMOID.function
+relu = RELU.function
+abs = absolute = ABS.function
+erf = ERF.function
+sign = SIGN.function
+floor = FLOOR.function
+ceil = CEIL.function
+trunc = fix = TRUNC.function
+reciprocal = RECIPROCAL.function
+isnan = ISNAN.function
+logical_not = LOGICAL_NOT.function
 
 
 def round(input: Tensor, *, decimals: int = 0) -> Tensor:
@@ -772,11 +873,6 @@ gt = greater = _compare(GT)
 ge = greater_equal = _compare(GE)
 
 
-# reductions (sum, mean, norm, max, min, ...) live in reductions.py; the method table below binds
-# these (NORM is re-exported for linalg.py)
-from .reductions import NORM, max, mean, min, norm, sum  # noqa: E402, F401
-
-
 def _type_word(dt: Any) -> str:
     return {
         "float32": "Float",
@@ -786,18 +882,6 @@ def _type_word(dt: Any) -> str:
         "bool": "Bool",
         "float16": "Half",
     }.get(str(dt), str(dt))
-
-
-def maximum(input: Tensor, other: Tensor) -> Tensor:
-    from .elementwise import maximum as elementwise_maximum
-
-    return elementwise_maximum(input, other)
-
-
-def minimum(input: Tensor, other: Tensor) -> Tensor:
-    from .elementwise import minimum as elementwise_minimum
-
-    return elementwise_minimum(input, other)
 
 
 def to_dtype(input: Tensor, dtype: Any) -> Tensor:
@@ -859,9 +943,62 @@ def inplace(op: Any, target: Tensor, *inputs: Any, **params: Any) -> Tensor:
     return apply_inplace(op, target, tuple(_operand(x) for x in inputs), params or None)
 
 
-def _attach_tensor_methods() -> None:
-    """Tensor methods and operators are the functions above, bound."""
-    methods = {
+def _fast(op: Any, slow: Any):
+    """`x * y` with a Tensor or float straight to the machinery; the rest via `slow`."""
+
+    def method(self: Tensor, other: Any) -> Any:
+        cls = other.__class__
+        if cls is float or cls is Tensor:
+            return apply_binary(op, self, other)
+        if not isinstance(other, (Tensor, bool, int, float, np.generic)):
+            return NotImplemented
+        return slow(self, other)
+
+    return method
+
+
+def _fast_reflected(op: Any):
+    def method(self: Tensor, other: Any) -> Any:
+        if other.__class__ is float:
+            return apply_binary(op, self, other)
+        return apply_binary(op, self, _operand(other)) if _is_number(other) else NotImplemented
+
+    return method
+
+
+def _inplace_method(op: Any):
+    def method(self: Tensor, other: Any) -> Tensor:
+        return inplace(op, self, other)
+
+    return method
+
+
+def _iop(op: Any):
+    def method(self: Tensor, other: Any) -> Any:
+        if other.__class__ is Tensor or other.__class__ is float:
+            return apply_inplace(op, self, (other,))
+        if not isinstance(other, (Tensor, bool, int, float, np.generic)):
+            return NotImplemented
+        return inplace(op, self, other)
+
+    return method
+
+
+def pow_(self: Tensor, exponent: Any) -> Tensor:
+    if isinstance(exponent, Tensor):
+        return apply_inplace(POW_TENSOR, self, (exponent,))
+    return apply_inplace(POW, self, (), {"exponent": _operand(exponent)})
+
+
+def _rtruediv(self: Tensor, other: Any) -> Any:
+    return mul(reciprocal(self), other) if _is_number(other) else NotImplemented
+
+
+# The unary functions are bound by their `defop` (method=True, inplace=True); `round` with
+# `decimals` by elementwise.py, reductions by reductions.py, `@` by matrix.py, `~` by bitwise.py.
+tensor_methods(
+    "ops.arithmetic",
+    {
         "add": add,
         "sub": sub,
         "mul": mul,
@@ -872,42 +1009,6 @@ def _attach_tensor_methods() -> None:
         "subtract": sub,
         "pow": pow,
         "square": square,
-        "neg": neg,
-        "negative": neg,
-        "exp": exp,
-        "log": log,
-        "log2": log2,
-        "log10": log10,
-        "log1p": log1p,
-        "expm1": expm1,
-        "sqrt": sqrt,
-        "rsqrt": rsqrt,
-        "sin": sin,
-        "cos": cos,
-        "tan": tan,
-        "asin": asin,
-        "acos": acos,
-        "atan": atan,
-        "arcsin": asin,
-        "arccos": acos,
-        "arctan": atan,
-        "sinh": sinh,
-        "cosh": cosh,
-        "tanh": tanh,
-        "sigmoid": sigmoid,
-        "relu": relu,
-        "abs": abs,
-        "absolute": abs,
-        "erf": erf,
-        "sign": sign,
-        "floor": floor,
-        "ceil": ceil,
-        "round": round,
-        "trunc": trunc,
-        "fix": trunc,
-        "reciprocal": reciprocal,
-        "isnan": isnan,
-        "logical_not": logical_not,
         "eq": eq,
         "ne": ne,
         "lt": lt,
@@ -919,122 +1020,43 @@ def _attach_tensor_methods() -> None:
         "less_equal": le,
         "greater": gt,
         "greater_equal": ge,
-        "sum": sum,
-        "mean": mean,
-        "norm": norm,
-        "max": max,
-        "min": min,
-        "maximum": maximum,
-        "minimum": minimum,
         "softplus": softplus,
-    }
-    for name, fn in methods.items():
-        setattr(Tensor, name, fn)
-
-    def _fast(op: Any, slow: Any):
-        """`x * y` with a Tensor or float straight to the machinery; the rest via `slow`."""
-
-        def method(self: Tensor, other: Any) -> Any:
-            cls = other.__class__
-            if cls is float or cls is Tensor:
-                return apply_binary(op, self, other)
-            if not isinstance(other, (Tensor, bool, int, float, np.generic)):
-                return NotImplemented
-            return slow(self, other)
-
-        return method
-
-    def _fast_reflected(op: Any):
-        def method(self: Tensor, other: Any) -> Any:
-            if other.__class__ is float:
-                return apply_binary(op, self, other)
-            return apply_binary(op, self, _operand(other)) if _is_number(other) else NotImplemented
-
-        return method
-
-    Tensor.__add__ = _fast(ADD, add)
-    Tensor.__radd__ = _fast_reflected(ADD)
-    Tensor.__sub__ = _fast(SUB, sub)
-    Tensor.__rsub__ = lambda self, other: rsub(self, other) if _is_number(other) else NotImplemented
-    Tensor.__mul__ = _fast(MUL, mul)
-    Tensor.__rmul__ = _fast_reflected(MUL)
-    Tensor.__truediv__ = _fast(DIV, div)
-    Tensor.__rtruediv__ = lambda self, other: (
-        mul(reciprocal(self), other) if _is_number(other) else NotImplemented
-    )
-    Tensor.__pow__ = operator_method(pow)
-    Tensor.__rpow__ = lambda self, other: pow(other, self) if _is_number(other) else NotImplemented
-    # `@` is attached by matrix.py with the matmul family
-    Tensor.__neg__ = neg
-    Tensor.__pos__ = lambda self: self
-    Tensor.__abs__ = abs
-    Tensor.__invert__ = logical_not
-    Tensor.__eq__ = operator_method(eq)
-    Tensor.__ne__ = operator_method(ne)
-    Tensor.__lt__ = operator_method(lt)
-    Tensor.__le__ = operator_method(le)
-    Tensor.__gt__ = operator_method(gt)
-    Tensor.__ge__ = operator_method(ge)
-    Tensor.__hash__ = lambda self: id(self)
-
-    def _inplace_method(op: Any):
-        def method(self: Tensor, other: Any) -> Tensor:
-            return inplace(op, self, other)
-
-        return method
-
-    Tensor.add_ = _inplace_method(ADD)
-    Tensor.sub_ = _inplace_method(SUB)
-    Tensor.mul_ = _inplace_method(MUL)
-    Tensor.div_ = _inplace_method(DIV)
-
-    def _iop(op: Any):
-        def method(self: Tensor, other: Any) -> Any:
-            if other.__class__ is Tensor or other.__class__ is float:
-                return apply_inplace(op, self, (other,))
-            if not isinstance(other, (Tensor, bool, int, float, np.generic)):
-                return NotImplemented
-            return inplace(op, self, other)
-
-        return method
-
-    Tensor.__iadd__ = _iop(ADD)
-    Tensor.__isub__ = _iop(SUB)
-    Tensor.__imul__ = _iop(MUL)
-    Tensor.__itruediv__ = _iop(DIV)
-
-    def pow_(self: Tensor, exponent: Any) -> Tensor:
-        if isinstance(exponent, Tensor):
-            return apply_inplace(POW_TENSOR, self, (exponent,))
-        return apply_inplace(POW, self, (), {"exponent": _operand(exponent)})
-
-    Tensor.pow_ = pow_
-    Tensor.__ipow__ = pow_
-    for name, op in (
-        ("exp_", EXP),
-        ("log_", LOG),
-        ("sin_", SIN),
-        ("cos_", COS),
-        ("tanh_", TANH),
-        ("sigmoid_", SIGMOID),
-        ("relu_", RELU),
-        ("abs_", ABS),
-        ("neg_", NEG),
-        ("sqrt_", SQRT),
-        ("floor_", FLOOR),
-        ("ceil_", CEIL),
-        ("round_", ROUND),
-        ("trunc_", TRUNC),
-        ("reciprocal_", RECIPROCAL),
-        ("sign_", SIGN),
-    ):
-        setattr(Tensor, name, (lambda o: lambda self: apply_inplace(o, self, ()))(op))
+        "__add__": _fast(ADD, add),
+        "__radd__": _fast_reflected(ADD),
+        "__sub__": _fast(SUB, sub),
+        "__rsub__": lambda self, other: rsub(self, other) if _is_number(other) else NotImplemented,
+        "__mul__": _fast(MUL, mul),
+        "__rmul__": _fast_reflected(MUL),
+        "__truediv__": _fast(DIV, div),
+        "__rtruediv__": _rtruediv,
+        "__pow__": operator_method(pow),
+        "__rpow__": lambda self, other: pow(other, self) if _is_number(other) else NotImplemented,
+        "__neg__": neg,
+        "__pos__": lambda self: self,
+        "__abs__": abs,
+        "__eq__": operator_method(eq),
+        "__ne__": operator_method(ne),
+        "__lt__": operator_method(lt),
+        "__le__": operator_method(le),
+        "__gt__": operator_method(gt),
+        "__ge__": operator_method(ge),
+        "__hash__": lambda self: id(self),
+        "add_": _inplace_method(ADD),
+        "sub_": _inplace_method(SUB),
+        "mul_": _inplace_method(MUL),
+        "div_": _inplace_method(DIV),
+        "__iadd__": _iop(ADD),
+        "__isub__": _iop(SUB),
+        "__imul__": _iop(MUL),
+        "__itruediv__": _iop(DIV),
+        "pow_": pow_,
+        "__ipow__": pow_,
+    },
+)
 
 
 def _is_number(x: Any) -> bool:
     return isinstance(x, (bool, int, float, np.generic))
 
-
-_attach_tensor_methods()
 
 __all__ = ["Size"]

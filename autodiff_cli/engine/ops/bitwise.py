@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.optable import defop
+from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _type_word, apply_inplace, apply_op
 from .arithmetic import LOGICAL_NOT, _operand, operator_method
 
@@ -96,24 +96,31 @@ def _inplace(op: Any) -> Any:
     return method
 
 
-def _attach() -> None:
-    for name, fn in {
-        "bitwise_and": bitwise_and, "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor,
-        "bitwise_not": bitwise_not, "logical_and": logical_and, "logical_or": logical_or,
+tensor_methods(
+    "ops.bitwise",
+    {
+        "bitwise_and": bitwise_and,
+        "bitwise_or": bitwise_or,
+        "bitwise_xor": bitwise_xor,
+        "bitwise_not": bitwise_not,
+        "logical_and": logical_and,
+        "logical_or": logical_or,
         "logical_xor": logical_xor,
-        "bitwise_and_": _inplace(BITWISE_AND), "bitwise_or_": _inplace(BITWISE_OR),
-        "bitwise_xor_": _inplace(BITWISE_XOR), "logical_and_": _inplace(LOGICAL_AND),
-        "logical_or_": _inplace(LOGICAL_OR), "logical_xor_": _inplace(LOGICAL_XOR),
+        "bitwise_and_": _inplace(BITWISE_AND),
+        "bitwise_or_": _inplace(BITWISE_OR),
+        "bitwise_xor_": _inplace(BITWISE_XOR),
+        "logical_and_": _inplace(LOGICAL_AND),
+        "logical_or_": _inplace(LOGICAL_OR),
+        "logical_xor_": _inplace(LOGICAL_XOR),
         "__and__": operator_method(bitwise_and),
         "__rand__": operator_method(bitwise_and, swap=True),
         "__or__": operator_method(bitwise_or),
         "__ror__": operator_method(bitwise_or, swap=True),
         "__xor__": operator_method(bitwise_xor),
         "__rxor__": operator_method(bitwise_xor, swap=True),
-        "__iand__": _inplace(BITWISE_AND), "__ior__": _inplace(BITWISE_OR),
-        "__ixor__": _inplace(BITWISE_XOR), "__invert__": _invert,
-    }.items():  # fmt: skip
-        setattr(Tensor, name, fn)
-
-
-_attach()
+        "__iand__": _inplace(BITWISE_AND),
+        "__ior__": _inplace(BITWISE_OR),
+        "__ixor__": _inplace(BITWISE_XOR),
+        "__invert__": _invert,
+    },  # fmt: skip
+)

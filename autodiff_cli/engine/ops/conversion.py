@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core import dtypes, limits
 from ..core.devices import check_device, is_device_arg
-from ..core.optable import defop
+from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _norm_dim, _type_word, _wrap, apply_op, require_grad_new
 from . import arithmetic
 
@@ -181,29 +181,30 @@ def allclose(
     return bool(_closeness("allclose", self, other, rtol, atol, equal_nan)._data.all())
 
 
-def attach() -> None:
-    Tensor.to = to
-    Tensor.type = type_
-    Tensor.float = _converter(dtypes.float32)
-    Tensor.double = _converter(dtypes.float64)
-    Tensor.half = _converter(dtypes.float16)
-    Tensor.long = _converter(dtypes.int64)
-    Tensor.int = _converter(dtypes.int32)
-    Tensor.short = _converter(dtypes.int16)
-    Tensor.bool = _converter(dtypes.bool_)
-    Tensor.new_tensor = new_tensor
-    Tensor.new_ones = _new_filled(1)
-    Tensor.new_zeros = _new_filled(0)
-    Tensor.new_empty = _new_filled(0)
-    Tensor.is_contiguous = is_contiguous
-    Tensor.stride = stride
-    Tensor.storage_offset = storage_offset
-    Tensor.cpu = cpu
-    Tensor.cuda = cuda
-    Tensor.get_device = get_device
-    Tensor.equal = equal
-    Tensor.allclose = allclose
-    Tensor.isclose = isclose
-
-
-attach()
+tensor_methods(
+    "ops.conversion",
+    {
+        "to": to,
+        "type": type_,
+        "float": _converter(dtypes.float32),
+        "double": _converter(dtypes.float64),
+        "half": _converter(dtypes.float16),
+        "long": _converter(dtypes.int64),
+        "int": _converter(dtypes.int32),
+        "short": _converter(dtypes.int16),
+        "bool": _converter(dtypes.bool_),
+        "new_tensor": new_tensor,
+        "new_ones": _new_filled(1),
+        "new_zeros": _new_filled(0),
+        "new_empty": _new_filled(0),
+        "is_contiguous": is_contiguous,
+        "stride": stride,
+        "storage_offset": storage_offset,
+        "cpu": cpu,
+        "cuda": cuda,
+        "get_device": get_device,
+        "equal": equal,
+        "allclose": allclose,
+        "isclose": isclose,
+    },
+)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.optable import defop
+from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, apply_op, broadcast_error
 from . import arithmetic
 from .arithmetic import _float_input, _operand, operator_method
@@ -405,22 +405,39 @@ def _where_method(self: Tensor, condition: Any, other: Any) -> Tensor:
     return arithmetic.where(condition, self, other)
 
 
-def _attach() -> None:
-    for name, fn in {
-        "atan2": atan2, "arctan2": atan2, "sgn": sgn, "frac": frac, "erfc": erfc, "exp2": exp2,
-        "clamp": clamp, "clip": clamp, "clamp_min": clamp_min, "clamp_max": clamp_max,
-        "maximum": maximum, "minimum": minimum, "floor_divide": floor_divide,
-        "remainder": remainder, "fmod": fmod, "round": round, "where": _where_method,
-        "addcmul": _addcmul_method, "addcdiv": _addcdiv_method,
-        "addcmul_": _addcmul_inplace, "addcdiv_": _addcdiv_inplace,
-    }.items():  # fmt: skip
-        setattr(Tensor, name, fn)
-    Tensor.clamp_ = lambda self, min=None, max=None: _clamp_inplace(self, min, max)
-    Tensor.clip_ = Tensor.clamp_
-    Tensor.__floordiv__ = operator_method(floor_divide)
-    Tensor.__rfloordiv__ = operator_method(floor_divide, swap=True)
-    Tensor.__mod__ = operator_method(remainder)
-    Tensor.__rmod__ = operator_method(remainder, swap=True)
+def _clamp_inplace_method(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    return _clamp_inplace(self, min, max)
 
 
-_attach()
+tensor_methods(
+    "ops.elementwise",
+    {
+        "atan2": atan2,
+        "arctan2": atan2,
+        "sgn": sgn,
+        "frac": frac,
+        "erfc": erfc,
+        "exp2": exp2,
+        "clamp": clamp,
+        "clip": clamp,
+        "clamp_min": clamp_min,
+        "clamp_max": clamp_max,
+        "maximum": maximum,
+        "minimum": minimum,
+        "floor_divide": floor_divide,
+        "remainder": remainder,
+        "fmod": fmod,
+        "round": round,
+        "where": _where_method,
+        "addcmul": _addcmul_method,
+        "addcdiv": _addcdiv_method,
+        "addcmul_": _addcmul_inplace,
+        "addcdiv_": _addcdiv_inplace,
+        "clamp_": _clamp_inplace_method,
+        "clip_": _clamp_inplace_method,
+        "__floordiv__": operator_method(floor_divide),
+        "__rfloordiv__": operator_method(floor_divide, swap=True),
+        "__mod__": operator_method(remainder),
+        "__rmod__": operator_method(remainder, swap=True),
+    },  # fmt: skip
+)

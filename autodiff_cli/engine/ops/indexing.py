@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.optable import defop
+from ..core.optable import defop, tensor_methods
 from ..core.tensor import (
     Tensor,
     _dims_text,
@@ -496,10 +496,9 @@ def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
     return out
 
 
-def _attach() -> None:
-    Tensor.__getitem__ = getitem
-    Tensor.__setitem__ = setitem
-    for name, fn in {
+tensor_methods(
+    "ops.indexing",
+    {
         "masked_fill": masked_fill,
         "masked_fill_": masked_fill_,
         "index_select": index_select,
@@ -508,8 +507,7 @@ def _attach() -> None:
         "scatter_": scatter_,
         "scatter_add": scatter_add,
         "scatter_add_": scatter_add_,
-    }.items():
-        setattr(Tensor, name, fn)
-
-
-_attach()
+        "__getitem__": getitem,
+        "__setitem__": setitem,
+    },
+)

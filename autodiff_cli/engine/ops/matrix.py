@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.optable import defop
+from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _dims_text, _norm_dim, apply_binary, apply_op, broadcast_error
 from . import arithmetic
 from .arithmetic import SQUEEZE_DIM, TRANSPOSE, UNSQUEEZE, VIEW, expand, squeeze_dims
@@ -740,9 +740,7 @@ def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
 
 
 def _attach() -> None:
-    """Tensor methods; and the matmul family replaces the one arithmetic.py used to define, so that
-    `arithmetic.matmul` (used by `Tensor.__matmul__`) and the names `engine/__init__` imports from ops
-    are these functions."""
+    """The Tensor methods of the matmul family, and `@`."""
     methods = {
         "mm": mm,
         "mv": mv,
@@ -763,10 +761,6 @@ def _attach() -> None:
         "det": det,
         "inverse": inverse,
     }
-    for name, fn in methods.items():
-        setattr(Tensor, name, fn)
-    for name in ("mm", "mv", "bmm", "dot", "inner", "outer", "ger", "matmul"):
-        setattr(arithmetic, name, methods[name])
 
     def _matmul_method(self: Tensor, other: Any) -> Any:
         if self._data.ndim == 2 and other.__class__ is Tensor and other._data.ndim == 2:
@@ -777,8 +771,9 @@ def _attach() -> None:
     def _rmatmul_method(self: Tensor, other: Any) -> Any:
         return matmul(other, self) if isinstance(other, Tensor) else NotImplemented
 
-    Tensor.__matmul__ = _matmul_method
-    Tensor.__rmatmul__ = _rmatmul_method
+    methods["__matmul__"] = _matmul_method
+    methods["__rmatmul__"] = _rmatmul_method
+    tensor_methods("ops.matrix", methods)
 
 
 _attach()

@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, limits
-from ..core.optable import defop
+from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
+from .elementwise import maximum, minimum
 from .formula_ops import div_scalar, run
 from .indexing import SCATTER, _scatter_index, masked_fill
 from .views import FLIP
@@ -765,8 +766,6 @@ def _lower_median_all(a: Any) -> Any:
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
     if other is not None or isinstance(dim, Tensor):
-        from .arithmetic import maximum
-
         return maximum(input, other if other is not None else dim)
     if dim is None:
         _check_nonempty(input, "max", None)
@@ -776,8 +775,6 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = N
 
 def min(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
     if other is not None or isinstance(dim, Tensor):
-        from .arithmetic import minimum
-
         return minimum(input, other if other is not None else dim)
     if dim is None:
         _check_nonempty(input, "min", None)
@@ -1010,13 +1007,4 @@ _METHODS = {
 }
 
 
-def _attach() -> None:
-    for name, fn in _METHODS.items():
-        setattr(Tensor, name, fn)
-
-
-# `methods` (argmax, all, ...) and `ops` (sum, max, ...) attach older versions of some of these
-# when they load; importing them first makes this module's versions the ones that stay.
-from . import conversion as _methods  # noqa: E402, F401
-
-_attach()
+tensor_methods("ops.reductions", _METHODS)

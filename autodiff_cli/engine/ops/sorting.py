@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.optable import defop
+from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
 from .reductions import _along, _along_grad, _as_dim, _return_type, _ReturnTypes
 
@@ -260,15 +260,13 @@ def _argsort_method(self: Tensor, *args: Any, stable: Any = _UNSET, **kwargs: An
     return argsort(self, *args, stable=stable, **kwargs)
 
 
-def _attach() -> None:
-    for name, fn in {
+tensor_methods(
+    "ops.sorting",
+    {
         "sort": _sort_method,
         "argsort": _argsort_method,
         "msort": msort,
         "topk": topk,
         "kthvalue": kthvalue,
-    }.items():
-        setattr(Tensor, name, fn)
-
-
-_attach()
+    },
+)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.optable import defop
+from ..core.optable import defop, tensor_methods
 from ..core.tensor import Size, Tensor, _dims_text, _norm_dim, _wrap, apply_op, broadcast_error
 
 __all__ = [
@@ -824,8 +824,9 @@ def index_plain(input: Tensor, index: tuple) -> Tensor:
     return apply_op(INDEX, (input,), {"index": index, "shape": input._data.shape})
 
 
-def _attach() -> None:
-    for name, fn in {
+tensor_methods(
+    "ops.views",
+    {
         "t": t,
         "transpose": transpose,
         "swapaxes": transpose,
@@ -852,10 +853,7 @@ def _attach() -> None:
         "repeat": repeat,
         "flip": flip,
         "_index_plain": index_plain,
-    }.items():
-        setattr(Tensor, name, fn)
-    Tensor.T = property(lambda self: self if self.ndim < 2 else _permute_all(self))
-    Tensor.mT = property(lambda self: transpose(self, -2, -1))
-
-
-_attach()
+        "T": property(lambda self: self if self.ndim < 2 else _permute_all(self)),
+        "mT": property(lambda self: transpose(self, -2, -1)),
+    },
+)
