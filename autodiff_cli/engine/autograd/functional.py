@@ -1,87 +1,207 @@
-"""`torch.autograd.functional`: jacobian, hessian, vjp, jvp, hvp, vhp (by reverse mode)."""
+"""`torch.autograd.functional`: vjp, jvp, jacobian, hessian, hvp, vhp, by reverse mode.
+
+As in PyTorch, `jvp` and `hvp` use the double-backward trick: the vector-Jacobian product is
+linear in its vector `u`, so differentiating it w.r.t. `u` against `v` gives the Jacobian-vector
+product. Inputs are differentiated through fresh leaves (views of inputs that require grad when
+`create_graph`, so the results stay connected); results are detached unless `create_graph`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from ..core.backward import grad
 from ..core.grad_mode import enable_grad
-from ..core.tensor import Tensor, _wrap
+from ..core.tensor import Tensor
+from ..ops.arithmetic import stack
+from ..ops.creation import ones_like, zeros, zeros_like
+
+UNUSED_OUTPUT = (
+    "Output {} of the user-provided function does not require gradients. The outputs must be "
+    "computed in a differentiable manner from the input when running in strict mode."
+)
+INDEPENDENT_OUTPUT = (
+    "The output of the user-provided function is independent of input {}. This is not allowed "
+    "in strict mode."
+)
+INDEPENDENT_JACOBIAN = (
+    "While computing the hessian, found that the jacobian of the user-provided function with "
+    "respect to input {} is independent of the input. This is not allowed in strict mode. You "
+    "should ensure that your function is twice differentiable and that the jacobian depends on "
+    "the inputs (this would be violated by a linear function for example)."
+)
+INDEPENDENT_V = (
+    "The gradient with respect to the input is independent of entry {} in the grad_outputs when "
+    "using the double backward trick to compute forward mode gradients. This is not allowed in "
+    "strict mode."
+)
 
 
-def _as_tuple(x: Any) -> tuple[tuple, bool]:
-    if isinstance(x, tuple):
-        return x, True
-    if isinstance(x, list):
-        return tuple(x), True
-    return (x,), False
-
-
-def _prepare(inputs: tuple, create_graph: bool) -> tuple:
-    out = []
-    for x in inputs:
-        if not isinstance(x, Tensor):
+def _as_tuple(value: Any, what: str, api: str) -> tuple[tuple, bool]:
+    """`value` as a tuple of tensors, and whether it was a tuple (or list)."""
+    if isinstance(value, Tensor):
+        return (value,), False
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(
+            f"The {what} given to {api} must be either a Tensor or a tuple of Tensors but the "
+            f"given {what} has type {type(value)}."
+        )
+    for i, item in enumerate(value):
+        if not isinstance(item, Tensor):
             raise TypeError(
-                f"The inputs given to jacobian must be either a Tensor or a tuple of Tensors but "
-                f"the given argument at index 0 has type {type(x).__name__}."
+                f"The {what} given to {api} must be either a Tensor or a tuple of Tensors but the "
+                f"value at index {i} has type {type(item)}."
             )
-        d = x.detach() if not create_graph else x
-        d = _wrap(np.array(x._data, copy=True)) if not create_graph else x.view_as(x)
-        if not d._requires_grad:
-            d.requires_grad_(True)
-        out.append(d)
-    return tuple(out)
+    return tuple(value), True
 
 
-def _grad_or_zeros(
-    outputs: Any, inputs: tuple, grad_outputs: Any, create_graph: bool, retain: bool
-) -> tuple:
-    needs = [o for o in ([outputs] if isinstance(outputs, Tensor) else outputs)]
-    if not any(o._requires_grad for o in needs):
-        return tuple(_wrap(np.zeros(x._data.shape, x._data.dtype)) for x in inputs)
-    gs = grad(
-        outputs,
-        inputs,
-        grad_outputs,
-        retain_graph=retain,
-        create_graph=create_graph,
-        allow_unused=True,
-    )
+def _outputs(value: Any, api: str) -> tuple[tuple, bool]:
+    return _as_tuple(value, "outputs of the user-provided function", api)
+
+
+def _vectors(v: Any, like: tuple, api: str, where: str) -> tuple:
+    """`v` checked against the tensors `like` (ones when None is allowed: one element)."""
+    if v is None:
+        if len(like) != 1 or like[0].numel() != 1:
+            raise RuntimeError(
+                f"The vector v can only be None if the {where} is a single Tensor with a single "
+                "element."
+            )
+        return (ones_like(like[0]),)
+    vs, _ = _as_tuple(v, "v", api)
+    if len(vs) != len(like):
+        raise RuntimeError(
+            f"v is a tuple of invalid length: should be {len(like)} but got {len(vs)}."
+        )
+    for i, (a, b) in enumerate(zip(vs, like)):
+        if a.shape != b.shape:
+            prefix = f"Entry {i} in v" if len(like) > 1 else "v"
+            raise RuntimeError(f"{prefix} has invalid size: should be {b.shape} but got {a.shape}.")
+    return vs
+
+
+def _fresh(inputs: tuple, create_graph: bool) -> tuple:
     return tuple(
-        g if g is not None else _wrap(np.zeros(x._data.shape, x._data.dtype))
-        for g, x in zip(gs, inputs)
+        x.view_as(x) if create_graph and x.requires_grad else x.detach().requires_grad_(True)
+        for x in inputs
     )
+
+
+def _release(values: tuple, create_graph: bool) -> tuple:
+    return values if create_graph else tuple(v.detach() for v in values)
+
+
+def _shape_result(values: tuple, as_tuple: bool) -> Any:
+    return values if as_tuple else values[0]
+
+
+def _check_outputs(outputs: tuple, strict: bool) -> None:
+    if strict:
+        for i, out in enumerate(outputs):
+            if not out.requires_grad:
+                raise RuntimeError(UNUSED_OUTPUT.format(i))
+
+
+def _grad(
+    outputs: tuple, inputs: tuple, vs: Any, create_graph: bool, strict_message: str | None
+) -> tuple:
+    """d(outputs)/d(inputs) against `vs`, zeros where unused (an error where `strict_message`)."""
+    live = [i for i, o in enumerate(outputs) if o.requires_grad]
+    found: tuple = (None,) * len(inputs)
+    if live:
+        found = grad(
+            [outputs[i] for i in live],
+            inputs,
+            None if vs is None else [vs[i] for i in live],
+            retain_graph=True,
+            create_graph=create_graph,
+            allow_unused=True,
+        )
+    result = []
+    for i, (g, x) in enumerate(zip(found, inputs)):
+        if g is None:
+            if strict_message is not None:
+                raise RuntimeError(strict_message.format(i))
+            g = zeros_like(x)
+        result.append(g)
+    return tuple(result)
 
 
 def vjp(
     func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
 ) -> tuple:
-    ins, is_tuple = _as_tuple(inputs)
+    """`(func(inputs), v^T J)`."""
+    ins, in_tuple = _as_tuple(inputs, "inputs", "vjp")
     with enable_grad():
-        ins = _prepare(ins, create_graph)
-        out = func(*ins)
-        outs, out_tuple = _as_tuple(out)
-        if v is None:
-            if any(o._data.size != 1 for o in outs):
-                raise RuntimeError(
-                    "The vector v can only be None if the user-provided function returns a single "
-                    "Tensor with a single element."
-                )
-            vs = tuple(_wrap(np.ones(o._data.shape, o._data.dtype)) for o in outs)
-        else:
-            vs, _ = _as_tuple(v)
-        gs = _grad_or_zeros(outs, ins, vs, create_graph, create_graph)
-    out_val = out if create_graph else _detach_all(out)
-    return out_val, (gs if is_tuple else gs[0])
+        ins = _fresh(ins, create_graph)
+        outs, out_tuple = _outputs(func(*ins), "vjp")
+        _check_outputs(outs, strict)
+        vs = _vectors(v, outs, "vjp", "user-provided function returns")
+        gs = _grad(outs, ins, vs, create_graph, INDEPENDENT_OUTPUT if strict else None)
+    outs = _release(outs, create_graph)
+    return _shape_result(outs, out_tuple), _shape_result(_release(gs, create_graph), in_tuple)
 
 
-def _detach_all(x: Any) -> Any:
-    if isinstance(x, Tensor):
-        return x.detach()
-    return tuple(_detach_all(i) for i in x)
+def jvp(
+    func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
+) -> tuple:
+    """`(func(inputs), J v)` by the double-backward trick."""
+    ins, in_tuple = _as_tuple(inputs, "inputs", "jvp")
+    vs = _vectors(v, ins, "jvp", "input to the user-provided function")
+    with enable_grad():
+        ins = _fresh(ins, create_graph)
+        outs, out_tuple = _outputs(func(*ins), "jvp")
+        _check_outputs(outs, strict)
+        dummies = tuple(zeros_like(o).requires_grad_(True) for o in outs)
+        gs = _grad(outs, ins, dummies, True, INDEPENDENT_OUTPUT if strict else None)
+        result = _grad(gs, dummies, vs, create_graph, INDEPENDENT_V if strict else None)
+    outs = _release(outs, create_graph)
+    return _shape_result(outs, out_tuple), _shape_result(_release(result, create_graph), out_tuple)
+
+
+def _scalar_output(func: Callable, ins: tuple, api: str) -> Tensor:
+    outs, _ = _outputs(func(*ins), api)
+    if len(outs) != 1 or outs[0].numel() != 1:
+        raise RuntimeError(
+            f"The Tensor returned by the function given to {api} should contain a single element"
+        )
+    return outs[0]
+
+
+def _hessian_product(
+    func: Callable, inputs: Any, v: Any, create_graph: bool, strict: bool, api: str
+) -> tuple:
+    """`(func(inputs), H v)` (the Hessian is symmetric: `v^T H` has the same values)."""
+    ins, in_tuple = _as_tuple(inputs, "inputs", api)
+    vs = _vectors(v, ins, api, "input to the user-provided function")
+    with enable_grad():
+        ins = _fresh(ins, create_graph)
+        out = _scalar_output(func, ins, api)
+        _check_outputs((out,), strict)
+        gs = _grad((out,), ins, None, True, INDEPENDENT_OUTPUT if strict else None)
+        if strict:
+            _check_outputs(gs, False)
+            for i, g in enumerate(gs):
+                if not g.requires_grad:
+                    raise RuntimeError(INDEPENDENT_JACOBIAN.format(i))
+        result = _grad(gs, ins, vs, create_graph, INDEPENDENT_JACOBIAN if strict else None)
+    (out,) = _release((out,), create_graph)
+    return out, _shape_result(_release(result, create_graph), in_tuple)
+
+
+def vhp(
+    func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
+) -> tuple:
+    """`(func(inputs), v^T H)` for a scalar `func`."""
+    return _hessian_product(func, inputs, v, create_graph, strict, "vhp")
+
+
+def hvp(
+    func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
+) -> tuple:
+    """`(func(inputs), H v)` for a scalar `func`."""
+    return _hessian_product(func, inputs, v, create_graph, strict, "hvp")
 
 
 def jacobian(
@@ -93,43 +213,38 @@ def jacobian(
     strategy: str = "reverse-mode",
 ) -> Any:
     """J[i][j] has shape out_i.shape + in_j.shape, nested as PyTorch nests it."""
-    ins, is_tuple = _as_tuple(inputs)
+    ins, in_tuple = _as_tuple(inputs, "inputs", "jacobian")
     with enable_grad():
-        ins = _prepare(ins, create_graph)
-        out = func(*ins)
-        outs, out_tuple = _as_tuple(out)
-        jac_rows = []
-        for o in outs:
-            flat = o.reshape(-1)
-            per_input = [[] for _ in ins]
-            for k in range(flat._data.size):
-                if not flat._requires_grad:
-                    gs = tuple(_wrap(np.zeros(x._data.shape, x._data.dtype)) for x in ins)
-                else:
-                    gs = _grad_or_zeros(flat[k], ins, None, create_graph, True)
-                for j, g in enumerate(gs):
-                    per_input[j].append(g)
-            blocks = []
-            for j, x in enumerate(ins):
-                from ..ops.arithmetic import stack
-
-                if per_input[j]:
-                    stacked = (
-                        stack(per_input[j])
-                        if create_graph
-                        else _wrap(np.stack([g._data for g in per_input[j]]))
-                    )
-                else:
-                    stacked = _wrap(np.zeros((0,) + x._data.shape, x._data.dtype))
-                blocks.append(stacked.reshape(o._data.shape + x._data.shape))
-            jac_rows.append(tuple(blocks))
-    if not out_tuple and not is_tuple:
-        return jac_rows[0][0]
+        ins = _fresh(ins, create_graph)
+        outs, out_tuple = _outputs(func(*ins), "jacobian")
+        _check_outputs(outs, strict)
+        rows = [_jacobian_blocks(out, ins, create_graph, strict) for out in outs]
+    rows = [_release(row, create_graph) for row in rows]
     if not out_tuple:
-        return jac_rows[0]
-    if not is_tuple:
-        return tuple(row[0] for row in jac_rows)
-    return tuple(jac_rows)
+        return _shape_result(rows[0], in_tuple)
+    return tuple(_shape_result(row, in_tuple) for row in rows)
+
+
+def _jacobian_blocks(out: Tensor, ins: tuple, create_graph: bool, strict: bool) -> tuple:
+    """The Jacobian of one output w.r.t. each input, one reverse pass per output element."""
+    flat = out.reshape(-1)
+    per_input: list[list] = [[] for _ in ins]
+    message = (
+        "The jacobian of the user-provided function is independent of input {}. This is not "
+        "allowed in strict mode."
+    )
+    for k in range(flat.numel()):
+        gs = _grad((flat[k],), ins, None, create_graph, message if strict else None)
+        for j, g in enumerate(gs):
+            per_input[j].append(g)
+    blocks = []
+    for j, x in enumerate(ins):
+        shape = tuple(out.shape) + tuple(x.shape)
+        if per_input[j]:
+            blocks.append(stack(per_input[j]).reshape(shape))
+        else:
+            blocks.append(zeros(shape, dtype=x.dtype))
+    return tuple(blocks)
 
 
 def hessian(
@@ -140,82 +255,12 @@ def hessian(
     vectorize: bool = False,
     outer_jacobian_strategy: str = "reverse-mode",
 ) -> Any:
-    ins, is_tuple = _as_tuple(inputs)
+    """The Hessian of a scalar `func`: H[i][j] has shape in_i.shape + in_j.shape."""
+    ins, in_tuple = _as_tuple(inputs, "inputs", "hessian")
 
     def gradient(*xs: Any) -> Any:
-        out = func(*xs)
-        if not isinstance(out, Tensor) or out._data.size != 1:
-            raise RuntimeError(
-                "The function given to hessian should return a single Tensor containing a single "
-                "element."
-            )
-        gs = _grad_or_zeros(out.reshape(()), xs, None, True, True)
-        return gs if is_tuple else gs[0]
+        out = _scalar_output(func, xs, "hessian")
+        gs = _grad((out.reshape(()),), xs, None, True, None)
+        return gs if in_tuple else gs[0]
 
-    return jacobian(gradient, inputs, create_graph=create_graph)
-
-
-def jvp(
-    func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
-) -> tuple:
-    """Forward-mode product through the double-vjp trick."""
-    ins, is_tuple = _as_tuple(inputs)
-    if v is None:
-        if any(x._data.size != 1 for x in ins):
-            raise RuntimeError(
-                "The vector v can only be None if the input to the user-provided function is a "
-                "single Tensor with a single element."
-            )
-        vs = tuple(_wrap(np.ones(x._data.shape, x._data.dtype)) for x in ins)
-    else:
-        vs, _ = _as_tuple(v)
-    with enable_grad():
-        ins = _prepare(ins, True)
-        out = func(*ins)
-        outs, out_tuple = _as_tuple(out)
-        dummies = tuple(
-            _wrap(np.zeros(o._data.shape, o._data.dtype)).requires_grad_(True) for o in outs
-        )
-        gs = _grad_or_zeros(outs, ins, dummies, True, True)
-        pairs = [(g, vv) for g, vv in zip(gs, vs) if g._requires_grad]
-        if pairs:
-            res = grad(
-                [g for g, _ in pairs],
-                dummies,
-                [vv for _, vv in pairs],
-                create_graph=create_graph,
-                allow_unused=True,
-            )
-        else:
-            res = (None,) * len(dummies)
-        res = tuple(
-            r if r is not None else _wrap(np.zeros(o._data.shape, o._data.dtype))
-            for r, o in zip(res, outs)
-        )
-    out_val = out if create_graph else _detach_all(out)
-    return out_val, (res if out_tuple else res[0])
-
-
-def vhp(
-    func: Callable, inputs: Any, v: Any = None, create_graph: bool = False, strict: bool = False
-) -> tuple:
-    ins, is_tuple = _as_tuple(inputs)
-    vs, _ = (
-        _as_tuple(v)
-        if v is not None
-        else (tuple(_wrap(np.ones(x._data.shape, x._data.dtype)) for x in ins), True)
-    )
-    with enable_grad():
-        ins = _prepare(ins, True)
-        out = func(*ins)
-        if not isinstance(out, Tensor) or out._data.size != 1:
-            raise RuntimeError(
-                "The Tensor returned by the function given to hvp should contain a single element"
-            )
-        gs = _grad_or_zeros(out, ins, None, True, True)
-        res = _grad_or_zeros(gs, ins, vs, create_graph, True)
-    out_val = out if create_graph else out.detach()
-    return out_val, (res if is_tuple else res[0])
-
-
-hvp = vhp  # the Hessian is symmetric for twice-differentiable functions
+    return jacobian(gradient, inputs, create_graph=create_graph, strict=strict)
