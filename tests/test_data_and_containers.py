@@ -143,19 +143,13 @@ def test_shuffle_is_a_permutation_and_reproducible() -> None:
     assert len(dropped) == 49 and len(set(dropped)) == 49
 
 
-class _SeededGenerator:
-    """Stands in for a torch.Generator: anything with `initial_seed()`."""
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-
-    def initial_seed(self) -> int:
-        return self.seed
-
-
 def test_generator_argument() -> None:
-    a = labels(DataLoader(dataset(20), batch_size=4, shuffle=True, generator=_SeededGenerator(1)))
-    b = labels(DataLoader(dataset(20), batch_size=4, shuffle=True, generator=_SeededGenerator(1)))
+    a = labels(
+        DataLoader(dataset(20), batch_size=4, shuffle=True, generator=E.Generator().manual_seed(1))
+    )
+    b = labels(
+        DataLoader(dataset(20), batch_size=4, shuffle=True, generator=E.Generator().manual_seed(1))
+    )
     assert a == b and sorted(a) == list(range(20))
     with pytest.raises(TypeError, match="expected a torch.Generator"):
         list(RandomSampler(range(3), generator="seed"))

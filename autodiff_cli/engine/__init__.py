@@ -6,9 +6,11 @@ import math as _math
 
 import numpy as _np
 
+from . import random  # noqa: F401 - torch.random
 from .core import dtypes as _dtypes
 from .core.devices import device  # noqa: F401
 from .core.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
+from .core.generator import Generator  # noqa: F401
 from .core.grad_mode import (  # noqa: F401
     enable_grad,
     inference_mode,
@@ -96,20 +98,10 @@ from .ops.creation import (  # noqa: F401
     from_numpy,
     full,
     full_like,
-    initial_seed,
     linspace,
     logspace,
-    manual_seed,
-    normal,
     ones,
     ones_like,
-    rand,
-    rand_like,
-    randint,
-    randn,
-    randn_like,
-    randperm,
-    seed,
     tensor,
     zeros,
     zeros_like,
@@ -117,6 +109,24 @@ from .ops.creation import (  # noqa: F401
 from .ops.elementwise import *  # noqa: E402, F401, F403
 from .ops.indexing import *  # noqa: E402, F401, F403
 from .ops.matrix import *  # noqa: E402, F401, F403
+from .ops.random import (  # noqa: F401
+    bernoulli,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    multinomial,
+    normal,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
+)
 from .ops.reductions import *  # noqa: E402, F401, F403
 from .ops.sorting import *  # noqa: E402, F401, F403
 from .ops.views import *  # noqa: E402, F401, F403
@@ -232,8 +242,8 @@ def __dir__() -> list[str]:
 def reset_global_state() -> None:
     """Back to a fresh process's settings: grad mode, default dtype, print options, random seed.
     The CLI calls it between scripts so that one script's settings never leak into the next."""
+    from .core.generator import DEFAULT_SEED
     from .core.grad_mode import GradMode
-    from .ops.creation import DEFAULT_SEED
 
     GradMode.enabled = True
     set_default_dtype(float32)

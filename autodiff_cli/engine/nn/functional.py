@@ -17,6 +17,7 @@ from ..core import kernels
 from ..core.optable import defop
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
 from ..ops import arithmetic
+from ..ops import random as _random
 from ..ops.arithmetic import _reduce_loss as _reduce_np
 from ..ops.arithmetic import (  # noqa: F401
     binary_cross_entropy_with_logits,
@@ -25,7 +26,6 @@ from ..ops.arithmetic import (  # noqa: F401
     softplus,
     tanh,
 )
-from ..ops.creation import _Generator
 from ..ops.formula_ops import DIV_SCALAR, MUL_SCALAR, div_scalar, run
 from ..ops.matrix import ADDMM, _reshape, matmul
 from ..ops.nn_backward import (
@@ -769,8 +769,11 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if p == 1.0:
         mask = np.zeros(shape, input._data.dtype)
     else:
-        keep = _Generator.rng.uniform(0.0, 1.0, shape) >= p
-        mask = (keep / (1.0 - p)).astype(input._data.dtype)
+        # PyTorch's noise: bernoulli_(1 - p) (float64 uniforms), then divided by 1 - p
+        dtype = input._data.dtype
+        keep = _random.stream.bernoulli(_random.default_generator, 1.0 - p, int(np.prod(shape)))
+        scale = np.asarray(1.0, dtype) / np.asarray(1.0 - p, dtype)
+        mask = keep.reshape(shape).astype(dtype) * scale
     return input * _wrap(mask)
 
 

@@ -1,7 +1,7 @@
 """`torch.nn.init`: in-place initialisers (under no_grad, returning the tensor they fill).
 
-The fan/gain formulas are PyTorch's; the random numbers come from the engine's generator, so they
-are reproducible under `torch.manual_seed` (but are not PyTorch's own random stream).
+The fan/gain formulas are PyTorch's; the random numbers are PyTorch's own stream (`uniform_`,
+`normal_` of ops/random.py), so `torch.manual_seed(s)` gives PyTorch's initial weights.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.grad_mode import no_grad
 from ..core.tensor import Tensor
-from ..ops.creation import _Generator
 
 __all__ = [
     "calculate_gain",
@@ -88,11 +88,13 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
 
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
-    return _write(tensor, _Generator.rng.uniform(a, b, tensor._data.shape))
+    with no_grad():
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
-    return _write(tensor, _Generator.rng.normal(mean, std, tensor._data.shape))
+    with no_grad():
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -117,13 +119,13 @@ def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) ->
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     a = math.sqrt(3.0) * std
-    return uniform_(tensor, -a, a)
+    return uniform_(tensor, -a, a, generator)
 
 
 def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return normal_(tensor, 0.0, std)
+    return normal_(tensor, 0.0, std, generator)
 
 
 def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float | None:
@@ -145,7 +147,7 @@ def kaiming_uniform_(
     if std is None:
         return tensor
     bound = math.sqrt(3.0) * std
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
 def kaiming_normal_(
@@ -158,4 +160,4 @@ def kaiming_normal_(
     std = _kaiming_std(tensor, a, mode, nonlinearity)
     if std is None:
         return tensor
-    return normal_(tensor, 0.0, std)
+    return normal_(tensor, 0.0, std, generator)

@@ -1,4 +1,4 @@
-"""Tensor creation: `tensor`, `ones`, `zeros`, `arange`, `rand`, ... and the random generator."""
+"""Tensor creation: `tensor`, `ones`, `zeros`, `arange`, `linspace`, ... (random ones: random.py)."""
 
 from __future__ import annotations
 
@@ -11,48 +11,6 @@ from ..core import dtypes, limits
 from ..core.devices import check_device
 from ..core.tensor import Tensor, _wrap, require_grad_new
 from .arithmetic import shape_arg
-
-DEFAULT_SEED = 67280421310721  # PyTorch's default CPU seed
-
-
-class _RandomState:
-    """The engine's random generator, made on first use (importing numpy.random costs ~10 ms of
-    every one-liner's start-up)."""
-
-    def __init__(self) -> None:
-        self.seed = DEFAULT_SEED
-        self._rng: Any = None
-
-    @property
-    def rng(self) -> Any:
-        if self._rng is None:
-            self._rng = np.random.default_rng(self.seed & 0xFFFFFFFFFFFFFFFF)
-        return self._rng
-
-    def reseed(self, seed: int) -> None:
-        self.seed = int(seed)
-        self._rng = None
-
-
-_Generator = _RandomState()
-
-
-def manual_seed(seed: int) -> Any:
-    _Generator.reseed(seed)
-    return _GeneratorHandle()
-
-
-def seed() -> int:
-    return _Generator.seed
-
-
-def initial_seed() -> int:
-    return _Generator.seed
-
-
-class _GeneratorHandle:
-    def __repr__(self) -> str:
-        return f"<torch._C.Generator object at {id(self):#x}>"
 
 
 def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
@@ -267,97 +225,6 @@ def full_like(
     check_device(device)
     shape, np_dtype = _like(input, dtype)
     return _finish(np.full(shape, fill_value, np_dtype), requires_grad)
-
-
-def rand_like(
-    input: Tensor, dtype: Any = None, device: Any = None, requires_grad: bool = False
-) -> Tensor:
-    check_device(device)
-    shape, np_dtype = _like(input, dtype)
-    return _finish(_Generator.rng.random(shape).astype(np_dtype), requires_grad)
-
-
-def randn_like(
-    input: Tensor, dtype: Any = None, device: Any = None, requires_grad: bool = False
-) -> Tensor:
-    check_device(device)
-    shape, np_dtype = _like(input, dtype)
-    return _finish(_Generator.rng.standard_normal(shape).astype(np_dtype), requires_grad)
-
-
-def rand(
-    *size: Any,
-    dtype: Any = None,
-    device: Any = None,
-    requires_grad: bool = False,
-    generator: Any = None,
-) -> Tensor:
-    check_device(device)
-    shape, np_dtype = _shape_and_dtype(size, dtype)
-    _check_size(shape)
-    return _finish(_Generator.rng.random(shape).astype(np_dtype), requires_grad)
-
-
-def randn(
-    *size: Any,
-    dtype: Any = None,
-    device: Any = None,
-    requires_grad: bool = False,
-    generator: Any = None,
-) -> Tensor:
-    check_device(device)
-    shape, np_dtype = _shape_and_dtype(size, dtype)
-    _check_size(shape)
-    return _finish(_Generator.rng.standard_normal(shape).astype(np_dtype), requires_grad)
-
-
-def randint(
-    *args: Any,
-    size: Any = None,
-    dtype: Any = None,
-    device: Any = None,
-    requires_grad: bool = False,
-    generator: Any = None,
-) -> Tensor:
-    check_device(device)
-    if size is None:
-        *bounds, size = args
-    else:
-        bounds = list(args)
-    low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
-    shape = shape_arg((size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
-    np_dtype = dtypes.to_numpy(dtype) or dtypes.NP_INT64
-    limits.check_shape(shape)
-    return _finish(_Generator.rng.integers(low, high, shape).astype(np_dtype), requires_grad)
-
-
-def randperm(
-    n: int,
-    dtype: Any = None,
-    device: Any = None,
-    requires_grad: bool = False,
-    generator: Any = None,
-) -> Tensor:
-    check_device(device)
-    np_dtype = dtypes.to_numpy(dtype) or dtypes.NP_INT64
-    limits.check_elements(int(n))
-    return _finish(_Generator.rng.permutation(int(n)).astype(np_dtype), requires_grad)
-
-
-def normal(
-    mean: float = 0.0,
-    std: float = 1.0,
-    size: Any = None,
-    *,
-    device: Any = None,
-    generator: Any = None,
-) -> Tensor:
-    check_device(device)
-    shape = shape_arg((size,)) if size is not None else ()
-    limits.check_shape(shape)
-    return _wrap(
-        (_Generator.rng.standard_normal(shape) * std + mean).astype(dtypes.get_default_dtype().np)
-    )
 
 
 def arange(

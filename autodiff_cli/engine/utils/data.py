@@ -2,8 +2,9 @@
 
 A DataLoader is a sampler of indices, grouped into batches, each batch's samples fetched from the
 dataset and collated: tensors stacked, numbers made tensors (floats float64, ints int64), dicts
-and sequences collated field by field (tuples come out as lists). Shuffling draws from the
-engine's generator: reproducible under `torch.manual_seed`, not PyTorch's random order.
+and sequences collated field by field (tuples come out as lists). Shuffling draws from PyTorch's
+random stream as PyTorch does (a seed for the sampler's own generator, a base seed per
+iterator), so `torch.manual_seed` gives PyTorch's order.
 `num_workers` is accepted and ignored: loading always runs in the calling process.
 
 Collating builds new dicts and lists; it never copies a sample object (which could run a
@@ -21,10 +22,13 @@ from typing import Any
 
 import numpy as np
 
+from ..core import generator as stream
 from ..core.dtypes import float64
+from ..core.generator import Generator
 from ..core.tensor import Tensor
-from ..ops.creation import _Generator, as_tensor
+from ..ops.creation import as_tensor
 from ..ops.creation import tensor as _make_tensor
+from ..ops.random import default_generator
 from ..ops.views import stack
 
 __all__ = [
@@ -46,18 +50,22 @@ __all__ = [
 ]
 
 
-def _rng(generator: Any) -> np.random.Generator:
-    """The numpy generator to draw from: the engine's, or one seeded from `generator`."""
+def _generator(generator: Any) -> Generator:
+    """The generator to draw from: the default one, or the given `torch.Generator`."""
     if generator is None:
-        return _Generator.rng
-    seed = getattr(generator, "initial_seed", None)
-    if not callable(seed):
+        return default_generator
+    if not isinstance(generator, Generator):
         raise TypeError(f"expected a torch.Generator, but got {type(generator).__name__}")
-    return np.random.default_rng(int(seed()) & 0xFFFFFFFFFFFFFFFF)
+    return generator
 
 
 def _permutation(n: int, generator: Any) -> list[int]:
-    return _rng(generator).permutation(int(n)).tolist()
+    return stream.permutation(_generator(generator), int(n)).tolist()
+
+
+def _seed_draw(generator: Any) -> int:
+    """`torch.empty((), dtype=torch.int64).random_(generator=...)`: a fresh 63-bit seed."""
+    return int(stream.integers(_generator(generator), 1, 0, 1 << 63)[0])
 
 
 # -- datasets -------------------------------------------------------------------------------------
@@ -219,11 +227,17 @@ class RandomSampler(Sampler):
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self) -> Iterator[int]:
+        """As PyTorch: without a generator, one seeded by a draw from the default generator;
+        whole permutations, then the start of one more (drawn when iteration reaches it)."""
         n, wanted = len(self.data_source), self.num_samples
+        generator = self.generator
+        if generator is None:
+            generator = Generator().manual_seed(_seed_draw(None))
         if self.replacement:
-            return iter(_rng(self.generator).integers(0, n, wanted).tolist())
-        permutations = (_permutation(n, self.generator) for _ in range(-(-wanted // n)))
-        return itertools.islice(itertools.chain.from_iterable(permutations), wanted)
+            return iter(stream.integers(generator, wanted, 0, n).tolist())
+        rounds, rest = divmod(wanted, n)
+        parts = (_permutation(n, generator)[: n if i < rounds else rest] for i in range(rounds + 1))
+        return itertools.chain.from_iterable(parts)
 
     def __len__(self) -> int:
         return self.num_samples
@@ -466,6 +480,7 @@ class DataLoader:
             yield collate([self.dataset[index] for index in indices])
 
     def __iter__(self) -> _LoaderIterator:
+        _seed_draw(self.generator)  # PyTorch's iterator draws its workers' base seed
         return _LoaderIterator(self._batches(), len(self) if self._has_len() else None)
 
     def _has_len(self) -> bool:

@@ -1,0 +1,438 @@
+"""Random tensors from PyTorch's CPU stream (core/generator.py): `rand`, `randn`, `randint`,
+`randperm`, `normal`, `bernoulli`, `multinomial`, the in-place `uniform_`, `normal_`,
+`bernoulli_`, `exponential_`, `random_`, and the default generator (`manual_seed`, `seed`,
+`initial_seed`, `get_rng_state`, `set_rng_state`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core import dtypes, limits
+from ..core import generator as stream
+from ..core.devices import check_device
+from ..core.generator import Generator
+from ..core.optable import defop
+from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op
+from .arithmetic import shape_arg
+from .creation import _check_size, _finish, _like, _shape_and_dtype
+from .reductions import _TYPE_WORDS
+
+default_generator = Generator()
+
+
+def _generator(generator: Any, function: str) -> Generator:
+    if generator is None:
+        return default_generator
+    if not isinstance(generator, Generator):
+        raise TypeError(
+            f"{function}(): argument 'generator' must be torch.Generator, not "
+            f"{type(generator).__name__}"
+        )
+    return generator
+
+
+def manual_seed(seed: Any) -> Generator:
+    """Seeds the default generator; returns it."""
+    return default_generator.manual_seed(seed)
+
+
+def seed() -> int:
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def get_rng_state() -> Tensor:
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    default_generator.set_state(new_state)
+
+
+def _floating(np_dtype: np.dtype, kernel: str) -> None:
+    if np_dtype.kind != "f":
+        word = _TYPE_WORDS.get(np_dtype.name, np_dtype.name)
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{word}'")
+
+
+# -- in-place fills: values drawn in the target's memory order ----------------------------------
+
+
+def _keep(a: np.ndarray, values: np.ndarray) -> np.ndarray:
+    return values
+
+
+def _zero(B: Any, g: Any, values: Any) -> Any:
+    return g * 0
+
+
+def _fill_op(name: str, grad_fn: str) -> Any:
+    return defop(name, grad_fn, _keep, _zero, promotes=False, keeps_params=False, rules=("0",))
+
+
+UNIFORM = _fill_op("uniform_", "UniformBackward0")
+NORMAL = _fill_op("normal_", "NormalBackward0")
+BERNOULLI_FILL = _fill_op("bernoulli_", "BernoulliBackward2")
+EXPONENTIAL = _fill_op("exponential_", "ExponentialBackward0")
+RANDOM = _fill_op("random_", "RandomBackward0")
+BERNOULLI = defop(
+    "bernoulli", "BernoulliBackward0", _keep, _zero, promotes=False, keeps_params=False,
+    rules=("0",),
+)  # fmt: skip
+
+
+def _fill(target: Tensor, op: Any, draw: Any) -> Tensor:
+    """Writes `draw(n, contiguous)` (flat, in memory order) into `target` through `op`."""
+    data = np.asarray(target._data)
+    flat = draw(data.size, bool(data.flags.c_contiguous))
+    values = stream.in_memory_order(data, flat.astype(data.dtype, copy=False))
+    return apply_inplace(op, target, (), {"values": values})
+
+
+def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: Any = None) -> Tensor:
+    gen = _generator(generator, "uniform_")
+    dtype = np.asarray(self._data).dtype
+    _floating(dtype, "check_uniform_bounds")
+    if from_ > to:
+        raise RuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}"
+        )
+    return _fill(self, UNIFORM, lambda n, _: stream.uniform(gen, n, dtype, from_, to))
+
+
+def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
+    gen = _generator(generator, "normal_")
+    dtype = np.asarray(self._data).dtype
+    _floating(dtype, "normal_kernel_cpu")
+    _check_std(std)
+    return _fill(self, NORMAL, lambda n, c: stream.normal(gen, n, dtype, mean, std, c))
+
+
+def _check_std(std: float) -> None:
+    if std < 0.0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_number(std)}")
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
+    gen = _generator(generator, "bernoulli_")
+    if isinstance(p, Tensor):
+        probs = np.broadcast_to(np.asarray(p._data), np.shape(self._data))
+        kind = np.float32 if probs.dtype == np.float32 else np.float64
+        _check_probabilities(probs)
+        return _fill(self, BERNOULLI_FILL, lambda n, _: stream.bernoulli(gen, probs, n, kind))
+    if not 0.0 <= p <= 1.0:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+    return _fill(self, BERNOULLI_FILL, lambda n, _: stream.bernoulli(gen, p, n))
+
+
+def _check_probabilities(probs: np.ndarray) -> None:
+    if probs.size and not ((probs >= 0) & (probs <= 1)).all():
+        raise RuntimeError(
+            "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+            "message be improved?  If so, please report an enhancement request to PyTorch.)"
+        )
+
+
+def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+    gen = _generator(generator, "exponential_")
+    dtype = np.asarray(self._data).dtype
+    _floating(dtype, "exponential_cpu")
+    if not lambd > 0.0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_number(lambd)}")
+    return _fill(self, EXPONENTIAL, lambda n, _: stream.exponential(gen, n, dtype, lambd))
+
+
+# the largest value `random_()` gives per dtype: every integer the dtype holds exactly
+_RANDOM_MAX = {"float16": 2**11, "float32": 2**24, "float64": 2**53, "bool": 1}
+
+
+def _random_max(dtype: np.dtype) -> int:
+    return _RANDOM_MAX[dtype.name] if dtype.name in _RANDOM_MAX else int(np.iinfo(dtype).max)
+
+
+def random_(self: Tensor, from_: Any = None, to: Any = None, *, generator: Any = None) -> Tensor:
+    """`random_()`: [0, the dtype's largest exact integer]; `random_(to)`; `random_(from, to)`."""
+    gen = _generator(generator, "random_")
+    dtype = np.asarray(self._data).dtype
+    if from_ is None:
+        low, high = 0, _random_max(dtype) + 1
+    elif to is None:
+        low, high = 0, int(from_)
+    else:
+        low, high = int(from_), int(to)
+    if low >= high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
+    return _fill(self, RANDOM, lambda n, _: stream.integers(gen, n, low, high))
+
+
+for _name, _method in (
+    ("uniform_", uniform_),
+    ("normal_", normal_),
+    ("bernoulli_", bernoulli_),
+    ("exponential_", exponential_),
+    ("random_", random_),
+):
+    setattr(Tensor, _name, _method)
+
+
+# -- factories ----------------------------------------------------------------------------------
+
+
+def _new(shape: tuple, np_dtype: np.dtype, draw: Any, requires_grad: bool) -> Tensor:
+    n = int(np.prod(shape, dtype=np.int64))
+    return _finish(draw(n).astype(np_dtype, copy=False).reshape(shape), requires_grad)
+
+
+def rand(
+    *size: Any,
+    generator: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    out: Any = None,
+) -> Tensor:
+    check_device(device)
+    gen = _generator(generator, "rand")
+    shape, np_dtype = _shape_and_dtype(size, dtype)
+    _check_size(shape)
+    _floating(np_dtype, "check_uniform_bounds")
+    return _new(shape, np_dtype, lambda n: stream.uniform01(gen, n, np_dtype), requires_grad)
+
+
+def randn(
+    *size: Any,
+    generator: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    out: Any = None,
+) -> Tensor:
+    check_device(device)
+    gen = _generator(generator, "randn")
+    shape, np_dtype = _shape_and_dtype(size, dtype)
+    _check_size(shape)
+    _floating(np_dtype, "normal_kernel_cpu")
+    return _new(shape, np_dtype, lambda n: stream.normal(gen, n, np_dtype, 0.0, 1.0), requires_grad)
+
+
+def rand_like(
+    input: Tensor, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    check_device(device)
+    shape, np_dtype = _like(input, dtype)
+    return rand(shape, dtype=dtypes.BY_NUMPY[np_dtype], requires_grad=requires_grad)
+
+
+def randn_like(
+    input: Tensor, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    check_device(device)
+    shape, np_dtype = _like(input, dtype)
+    return randn(shape, dtype=dtypes.BY_NUMPY[np_dtype], requires_grad=requires_grad)
+
+
+def _int_bounds(bounds: list) -> tuple[int, int]:
+    low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
+    low, high = int(low), int(high)
+    if low >= high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
+    return low, high
+
+
+def randint(
+    *args: Any,
+    size: Any = None,
+    low: Any = None,
+    high: Any = None,
+    generator: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """`randint(high, size)`, `randint(low, high, size)` (also as keywords): int64 by default."""
+    check_device(device)
+    gen = _generator(generator, "randint")
+    args = list(args)
+    if size is None:
+        size = args.pop()
+    bounds = [*args, *(b for b in (low, high) if b is not None)]
+    lo, hi = _int_bounds(bounds)
+    shape = shape_arg((size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
+    _check_size(shape)
+    np_dtype = dtypes.to_numpy(dtype) or dtypes.NP_INT64
+    return _new(shape, np_dtype, lambda n: stream.integers(gen, n, lo, hi), requires_grad)
+
+
+def randint_like(
+    input: Tensor,
+    low: Any,
+    high: Any = None,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    check_device(device)
+    shape, np_dtype = _like(input, dtype)
+    lo, hi = _int_bounds([low] if high is None else [low, high])
+    return randint(lo, hi, shape, dtype=dtypes.BY_NUMPY[np_dtype], requires_grad=requires_grad)
+
+
+def randperm(
+    n: int,
+    *,
+    generator: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    check_device(device)
+    gen = _generator(generator, "randperm")
+    n = int(n)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    limits.check_elements(n)
+    np_dtype = dtypes.to_numpy(dtype) or dtypes.NP_INT64
+    return _finish(stream.permutation(gen, n).astype(np_dtype), requires_grad)
+
+
+def normal(
+    mean: Any = 0.0,
+    std: Any = 1.0,
+    size: Any = None,
+    *,
+    generator: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    out: Any = None,
+) -> Tensor:
+    """`normal(mean, std, size)` with floats, or with a tensor mean and/or std (broadcast)."""
+    check_device(device)
+    gen = _generator(generator, "normal")
+    if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        if size is None:
+            raise TypeError(
+                "normal() received an invalid combination of arguments - got (float, float), "
+                "but expected one of: (Tensor mean, Tensor std), (Tensor mean, float std = 1), "
+                "(float mean, Tensor std), (float mean, float std, tuple of ints size)"
+            )
+        shape = shape_arg((size,))
+        _check_size(shape)
+        np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
+        _check_std(float(std))
+        return _new(
+            shape, np_dtype, lambda n: stream.normal(gen, n, np_dtype, mean, std), requires_grad
+        )
+    return _normal_tensors(gen, mean, std)
+
+
+def _normal_tensors(gen: Generator, mean: Any, std: Any) -> Tensor:
+    """`z * std + mean`, z standard normals of the broadcast shape in the mean's dtype (the
+    std's without a tensor mean), each step rounded to that dtype as PyTorch's in-place steps."""
+    means = np.asarray(mean._data) if isinstance(mean, Tensor) else None
+    stds = np.asarray(std._data) if isinstance(std, Tensor) else None
+    if stds is None:
+        _check_std(float(std))
+    elif stds.size and (stds < 0).any():
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    np_dtype = means.dtype if means is not None else stds.dtype
+    _floating(np_dtype, "normal_kernel_cpu")
+    shape = np.broadcast_shapes(*(a.shape for a in (means, stds) if a is not None))
+    n = int(np.prod(shape, dtype=np.int64))
+    z = stream.normal(gen, n, np_dtype, 0.0, 1.0).reshape(shape)
+    scale = stds if stds is not None else np.asarray(std, np_dtype)
+    shift = means if means is not None else np.asarray(mean, np_dtype)
+    return _wrap(((z * scale).astype(np_dtype) + shift).astype(np_dtype, copy=False))
+
+
+def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any = None) -> Tensor:
+    """0/1 draws with the probabilities in `input` (or the one probability `p`)."""
+    gen = _generator(generator, "bernoulli")
+    probs = np.asarray(input._data)
+    if p is not None:
+        return bernoulli_(_wrap(np.empty_like(probs)), p, generator=gen)
+    _check_probabilities(probs)
+    kind = np.float32 if probs.dtype == np.float32 else np.float64
+    flat = stream.bernoulli(gen, probs.reshape(-1), probs.size, kind)
+    values = flat.reshape(probs.shape).astype(probs.dtype)
+    return apply_op(BERNOULLI, (input,), {"values": values})
+
+
+def multinomial(
+    input: Tensor,
+    num_samples: int,
+    replacement: bool = False,
+    *,
+    generator: Any = None,
+    out: Any = None,
+) -> Tensor:
+    """Category indices drawn by the weights in each row of `input` (1-D or 2-D)."""
+    gen = _generator(generator, "multinomial")
+    probs = np.asarray(input._data)
+    rows = _check_multinomial(probs, int(num_samples), replacement)
+    if not replacement or num_samples == 1:
+        # weights over exponential draws: the largest `num_samples` ratios, in order
+        q = stream.exponential(gen, rows.size, rows.dtype, 1.0).reshape(rows.shape)
+        ratio = rows / q
+        if num_samples == 1:
+            picks = ratio.argmax(axis=1)[:, None]
+        else:
+            picks = np.argsort(-ratio, axis=1, kind="stable")[:, :num_samples]
+    else:
+        u = stream.uniform01(gen, rows.shape[0] * num_samples, np.float64)
+        u = u.reshape(rows.shape[0], num_samples)
+        cdf = np.cumsum(rows, axis=1) / rows.sum(axis=1, keepdims=True)
+        picks = np.stack([np.searchsorted(c, draws) for c, draws in zip(cdf, u)])
+        picks = np.minimum(picks, rows.shape[1] - 1)
+    return _wrap(picks.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64))
+
+
+def _check_multinomial(probs: np.ndarray, num_samples: int, replacement: bool) -> np.ndarray:
+    """The weights as rows, after PyTorch's checks."""
+    if probs.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if probs.dtype.kind != "f":
+        word = _TYPE_WORDS.get(probs.dtype.name, probs.dtype.name)
+        raise RuntimeError(
+            f"multinomial only supports floating-point dtypes for input, got: {word}"
+        )
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > probs.shape[-1]:
+        raise RuntimeError(
+            "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
+        )
+    if not np.isfinite(probs).all() or (probs < 0).any():
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    rows = probs.reshape(-1, probs.shape[-1])
+    if (rows.sum(axis=1) <= 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    return rows
+
+
+def _tensor_multinomial(
+    self: Tensor, num_samples: int, replacement: bool = False, *, generator: Any = None
+) -> Tensor:
+    return multinomial(self, num_samples, replacement, generator=generator)
+
+
+def _tensor_bernoulli(self: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
+    return bernoulli(self, p, generator=generator)
+
+
+Tensor.multinomial = _tensor_multinomial
+Tensor.bernoulli = _tensor_bernoulli
