@@ -13,7 +13,7 @@ from ..core import dtypes, limits
 from ..core import generator as stream
 from ..core.devices import check_device
 from ..core.generator import Generator
-from ..core.optable import defop
+from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op
 from .arithmetic import shape_arg
 from .creation import _check_size, _finish, _like, _shape_and_dtype
@@ -174,16 +174,6 @@ def random_(self: Tensor, from_: Any = None, to: Any = None, *, generator: Any =
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
     return _fill(self, RANDOM, lambda n, _: stream.integers(gen, n, low, high))
-
-
-for _name, _method in (
-    ("uniform_", uniform_),
-    ("normal_", normal_),
-    ("bernoulli_", bernoulli_),
-    ("exponential_", exponential_),
-    ("random_", random_),
-):
-    setattr(Tensor, _name, _method)
 
 
 # -- factories ----------------------------------------------------------------------------------
@@ -434,5 +424,15 @@ def _tensor_bernoulli(self: Tensor, p: Any = None, *, generator: Any = None) -> 
     return bernoulli(self, p, generator=generator)
 
 
-Tensor.multinomial = _tensor_multinomial
-Tensor.bernoulli = _tensor_bernoulli
+tensor_methods(
+    "ops.random",
+    {
+        "uniform_": uniform_,
+        "normal_": normal_,
+        "bernoulli_": bernoulli_,
+        "exponential_": exponential_,
+        "random_": random_,
+        "multinomial": _tensor_multinomial,
+        "bernoulli": _tensor_bernoulli,
+    },
+)
