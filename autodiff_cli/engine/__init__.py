@@ -150,6 +150,20 @@ nan = _math.nan
 __version__ = "2.13.0+autodiff"
 
 
+def softmax(input: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
+    """`torch.softmax`: nn.functional's, loaded on first use (start-up time)."""
+    from .nn import functional
+
+    return functional.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
+    """`torch.log_softmax`: nn.functional's, loaded on first use (start-up time)."""
+    from .nn import functional
+
+    return functional.log_softmax(input, dim, dtype=dtype)
+
+
 def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 

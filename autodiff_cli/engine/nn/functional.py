@@ -42,6 +42,7 @@ from ..ops.nn_backward import (
     SMOOTH_L1_LOSS_BACKWARD,
     SOFTMAX_BACKWARD,
 )
+from ._reduction import legacy_reduction as _legacy_reduction
 
 SQRT_2 = math.sqrt(2.0)
 SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -65,17 +66,6 @@ def _float_only(x: Tensor, kernel: str) -> None:
 def _check_reduction(reduction: str) -> None:
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
-def _legacy_reduction(size_average: Any, reduce: Any, reduction: str) -> str:
-    """The deprecated `size_average` / `reduce` arguments, mapped onto `reduction`."""
-    if size_average is None and reduce is None:
-        return reduction
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    if not reduce:
-        return "none"
-    return "mean" if size_average else "sum"
 
 
 # --------------------------------------------------------------------------------------------

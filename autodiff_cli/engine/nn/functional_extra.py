@@ -20,6 +20,7 @@ from ..core.tensor import Tensor, _dims_text, _wrap, apply_op
 from ..ops import arithmetic
 from ..ops.formula_ops import run
 from ..ops.nn_layers import embedding, layer_norm
+from ._reduction import legacy_reduction
 
 __all__ = [
     "cosine_similarity",
@@ -189,9 +190,7 @@ def kl_div(
     """`xlogy(t, t) - t · input` (or `exp(t) · (t - input)` with log_target), reduced;
     'batchmean' is the sum over the batch size (DivBackward0)."""
     if size_average is not None or reduce is not None:
-        from .functional import _legacy_reduction
-
-        kind = _legacy_reduction(size_average, reduce, reduction)
+        kind = legacy_reduction(size_average, reduce, reduction)
     else:
         if reduction == "mean":
             warnings.warn(

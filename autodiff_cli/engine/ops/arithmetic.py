@@ -16,7 +16,16 @@ import numpy as np
 
 from ..core import dtypes, kernels
 from ..core.optable import UNARY, defop, tensor_methods
-from ..core.tensor import Size, Tensor, apply_binary, apply_inplace, apply_op, apply_unary
+from ..core.tensor import (
+    Size,
+    Tensor,
+    apply_binary,
+    apply_inplace,
+    apply_op,
+    apply_unary,
+    promote,
+)
+from .creation import tensor as make_tensor
 from .formula_ops import add_scalar, div_scalar, mul_scalar, run, sub_scalar
 from .views import (  # noqa: F401  (re-exported: the view ops used to live here)
     INDEX,
@@ -314,6 +323,15 @@ RECIPROCAL = defop(
     method=True,
     inplace=True,
 )
+
+# `//` and torch.div(rounding_mode='floor'): not differentiable, as in PyTorch
+FLOOR_DIVIDE = defop(
+    "floor_divide", "NotImplemented", lambda a, b: _int_checked(np.floor_divide, a, b),
+    lambda B, g: _not_implemented("floor_divide"),
+    lambda B, g: _not_implemented("floor_divide"),
+    saves=(), rules=("not differentiable", "not differentiable"),
+)  # fmt: skip
+FLOOR_DIVIDE.node_cls.name = lambda self: "torch::autograd::NotImplemented"  # repr stays short
 
 # elementwise functions
 EXP = defop(
@@ -707,6 +725,30 @@ BCE_WITH_LOGITS = defop(
 )
 
 
+def _not_implemented(name: str) -> Any:
+    raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+
+def _int_checked(fn: Any, a: Any, b: Any) -> Any:
+    if (
+        np.asarray(a).dtype.kind in "iub"
+        and np.asarray(b).dtype.kind in "iub"
+        and np.any(np.asarray(b) == 0)
+    ):
+        raise RuntimeError("ZeroDivisionError")
+    return fn(a, b)
+
+
+def _binary_number_left(op: Any, input: Any, other: Any) -> Tensor:
+    if not isinstance(input, Tensor):
+        input = make_tensor(input)
+    return apply_op(op, (input, _operand(other)))
+
+
+def floor_divide(input: Any, other: Any) -> Tensor:
+    return _binary_number_left(FLOOR_DIVIDE, input, other)
+
+
 def _numel(x: Any) -> int:
     return math.prod(x.shape)
 
@@ -760,8 +802,6 @@ def mul(input: Any, other: Any) -> Tensor:
 
 def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode == "floor":
-        from .elementwise import floor_divide  # the op lives with `//` and `%`
-
         return floor_divide(input, other)
     if rounding_mode == "trunc":
         return trunc(div(input, other))
@@ -776,9 +816,7 @@ subtract = sub
 
 
 def _as_tensor(value: Any, like: Tensor) -> Tensor:
-    from .creation import tensor as make
-
-    return make(value)
+    return make_tensor(value)
 
 
 def pow(input: Any, exponent: Any) -> Tensor:
@@ -893,18 +931,14 @@ def to_dtype(input: Tensor, dtype: Any) -> Tensor:
 
 def where(condition: Any, input: Any = None, other: Any = None) -> Any:
     """`torch.where(cond, a, b)`; the condition is a constant of the node, as in PyTorch."""
-    from .creation import tensor as make
-
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if input is None and other is None:
-        return tuple(make(ix) for ix in np.nonzero(cond))
-    from ..core.tensor import promote
-
+        return tuple(make_tensor(ix) for ix in np.nonzero(cond))
     operands = tuple(x if isinstance(x, Tensor) else _operand(x) for x in (input, other))
     _, target = promote([x._data if isinstance(x, Tensor) else x for x in operands], operands)
     a, b = (to_dtype(x, dtypes.BY_NUMPY[target]) if isinstance(x, Tensor) else x for x in operands)
     if not isinstance(a, Tensor) and not isinstance(b, Tensor):
-        a = make(a, dtype=dtypes.BY_NUMPY[target])
+        a = make_tensor(a, dtype=dtypes.BY_NUMPY[target])
     out = apply_op(WHERE, (a, b), {"condition": cond.astype(np.bool_, copy=False)})
     if out._data.dtype != target:
         out._data = out._data.astype(target)

@@ -10,7 +10,7 @@ import numpy as np
 from ..core import dtypes, limits
 from ..core.devices import check_device
 from ..core.tensor import Tensor, _wrap, require_grad_new
-from .arithmetic import shape_arg
+from .views import shape_arg
 
 
 def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:

@@ -8,10 +8,18 @@ from typing import Any
 
 import numpy as np
 
+from ..core.grad_mode import GradMode
 from ..core.optable import defop, tensor_methods
-from ..core.tensor import Tensor, apply_op, broadcast_error
+from ..core.tensor import Tensor, apply_inplace, apply_op, broadcast_error, leaf_inplace_error
 from . import arithmetic
-from .arithmetic import _float_input, _operand, operator_method
+from .arithmetic import (
+    _binary_number_left,
+    _float_input,
+    _int_checked,
+    _operand,
+    floor_divide,
+    operator_method,
+)
 from .formula_ops import mul_scalar, run
 
 __all__ = [
@@ -105,13 +113,6 @@ FMOD_SCALAR = defop(
     "fmod_scalar", "FmodBackward0", lambda a, other: _int_checked(np.fmod, a, other),
     lambda B, g, other: g, rules=("1",),
 )  # fmt: skip
-FLOOR_DIVIDE = defop(
-    "floor_divide", "NotImplemented", lambda a, b: _int_checked(np.floor_divide, a, b),
-    lambda B, g: _not_implemented("floor_divide"),
-    lambda B, g: _not_implemented("floor_divide"),
-    saves=(), rules=("not differentiable", "not differentiable"),
-)  # fmt: skip
-FLOOR_DIVIDE.node_cls.name = lambda self: "torch::autograd::NotImplemented"  # repr stays short
 ROUND_DECIMALS = defop(
     "round_decimals", "RoundBackward1", lambda a, decimals: np.round(a, decimals).astype(a.dtype),
     lambda B, g, decimals: g * 0, rules=("0",),
@@ -156,20 +157,6 @@ ADDCDIV = defop(
     saves=(1, 2), arg_names=("self", "tensor1", "tensor2"),
     rules=("1", "value / tensor2", "-value · tensor1 / tensor2²"),
 )  # fmt: skip
-
-
-def _not_implemented(name: str) -> Any:
-    raise RuntimeError(f"derivative for aten::{name} is not implemented")
-
-
-def _int_checked(fn: Any, a: Any, b: Any) -> Any:
-    if (
-        np.asarray(a).dtype.kind in "iub"
-        and np.asarray(b).dtype.kind in "iub"
-        and np.any(np.asarray(b) == 0)
-    ):
-        raise RuntimeError("ZeroDivisionError")
-    return fn(a, b)
 
 
 def _clamp_tensors(a: Any, lo: Any, hi: Any) -> Any:
@@ -244,18 +231,6 @@ def maximum(input: Tensor, other: Tensor) -> Tensor:
 
 def minimum(input: Tensor, other: Tensor) -> Tensor:
     return apply_op(MINIMUM, (input, other))
-
-
-def _binary_number_left(op: Any, input: Any, other: Any) -> Tensor:
-    if not isinstance(input, Tensor):
-        from .creation import tensor
-
-        input = tensor(input)
-    return apply_op(op, (input, _operand(other)))
-
-
-def floor_divide(input: Any, other: Any) -> Tensor:
-    return _binary_number_left(FLOOR_DIVIDE, input, other)
 
 
 def remainder(input: Any, other: Any) -> Tensor:
@@ -346,9 +321,6 @@ def _addc(op: Any, name: str, input: Any, tensor1: Any, tensor2: Any, value: Any
 
 
 def _addc_(op: Any, name: str, self: Tensor, tensor1: Any, tensor2: Any, value: Any) -> Tensor:
-    from ..core.grad_mode import GradMode
-    from ..core.tensor import apply_inplace, leaf_inplace_error
-
     value = _addc_args(f"{name}_", (tensor1, tensor2), 1, value)
     if GradMode.enabled and self._requires_grad and self._grad_fn is None:
         raise leaf_inplace_error(self)
@@ -392,8 +364,6 @@ def _addcdiv_inplace(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: A
 
 
 def _clamp_inplace(self: Tensor, min: Any, max: Any) -> Tensor:
-    from ..core.tensor import apply_inplace
-
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     lo = -np.inf if min is None else _operand(min)

@@ -29,6 +29,7 @@ from ..core.tensor import (
     apply_inplace,
     overlaps,
 )
+from .views import index_backward, index_plain
 
 NO_GRAD_VIEW_MESSAGE = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
@@ -147,8 +148,6 @@ class CopySlices(Node):
         g = grads[0]
         positions = self.positions
         if backend.creates_graph:
-            from .views import index_backward, index_plain
-
             flat = g.reshape(-1)
             region = index_plain(flat, (positions,))
             inner = self.fn.apply([region], backend)
@@ -270,8 +269,6 @@ def _zero_at(B: Any, g: Any, index: tuple) -> Any:
 
 def _gather_at(B: Any, g: Any, index: tuple) -> Any:
     if B.creates_graph:
-        from .views import index_plain
-
         return index_plain(g, index)
     return g[index]
 

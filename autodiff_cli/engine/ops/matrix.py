@@ -37,8 +37,6 @@ __all__ = [
     "triu",
     "det",
     "inverse",
-    "softmax",
-    "log_softmax",
 ]
 
 # C++ scalar type names PyTorch prints in some dtype errors ("float != double").
@@ -720,23 +718,6 @@ def det(input: Tensor) -> Tensor:
 def inverse(input: Tensor) -> Tensor:
     check_square(input, "inv")
     return apply_op(INV, (input,))
-
-
-# --------------------------------------------------------------------------------------------
-# torch.softmax / torch.log_softmax live in nn.functional; these are the torch-level names
-# --------------------------------------------------------------------------------------------
-
-
-def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
-    from ..nn import functional
-
-    return functional.softmax(input, dim, dtype=dtype)
-
-
-def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
-    from ..nn import functional
-
-    return functional.log_softmax(input, dim, dtype=dtype)
 
 
 def _attach() -> None:

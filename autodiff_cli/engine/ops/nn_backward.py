@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.optable import defop
+from ..core.optable import OPS, defop
 from . import arithmetic
 from .formula_ops import div_scalar, mul_scalar, run
 
@@ -333,9 +333,7 @@ def _nll_backward(g: Any, a: Any, coefficients: Any, reduction: str, total: floa
 
 def _nll_grad_output_grad(B: Any, gg: Any, **params: Any) -> Any:
     """nll_loss of the incoming gradient itself, as PyTorch's derivative of nll_loss_backward."""
-    from ..nn.functional import NLL_LOSS
-
-    return run(B, NLL_LOSS, gg, **params)
+    return run(B, OPS["nll_loss"], gg, **params)  # declared in nn/functional.py, above ops
 
 
 NLL_LOSS_BACKWARD = defop(
@@ -381,9 +379,7 @@ def _nll2d_backward(
 
 def _nll2d_grad_output_grad(B: Any, gg: Any, **params: Any) -> Any:
     """nll_loss2d of the incoming gradient, as PyTorch's derivative of nll_loss2d_backward."""
-    from ..nn.functional import NLL_LOSS2D
-
-    return run(B, NLL_LOSS2D, gg, **params)
+    return run(B, OPS["nll_loss2d"], gg, **params)
 
 
 NLL_LOSS2D_BACKWARD = defop(
