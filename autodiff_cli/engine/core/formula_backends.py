@@ -76,8 +76,6 @@ class NumpyBackend:
         """A constant the formula uses (a weight): as is."""
         return array
 
-    tanh_backward = staticmethod(kernels.tanh_backward)
-    sigmoid_backward = staticmethod(kernels.sigmoid_backward)
     softplus_neg = staticmethod(kernels.softplus_neg)
 
     @staticmethod
@@ -125,24 +123,6 @@ class NumpyBackend:
     @staticmethod
     def zeros_like(x: Any) -> Any:
         return np.zeros_like(x)
-
-    @staticmethod
-    def select_backward(g: Any, shape: tuple, dim: int, index: int) -> np.ndarray:
-        out = np.zeros(shape, dtype=np.asarray(g).dtype)
-        idx = [slice(None)] * len(shape)
-        idx[dim] = index
-        out[tuple(idx)] = g
-        return out
-
-    @staticmethod
-    def index_backward(g: Any, shape: tuple, index: Any) -> np.ndarray:
-        out = np.zeros(shape, dtype=np.asarray(g).dtype)
-        np.add.at(out, index, g)
-        return out
-
-    @staticmethod
-    def stack(grads: list, dim: int) -> np.ndarray:
-        return np.stack(grads, axis=dim)
 
     @staticmethod
     def gt0(x: Any) -> Any:
@@ -219,24 +199,8 @@ class TensorBackend:
         return _wrap(array)
 
     @staticmethod
-    def tanh_backward(g: Any, r: Any) -> Any:
-        from ..ops.arithmetic import TANH_BACKWARD
-        from .tensor import apply_op
-
-        return apply_op(TANH_BACKWARD, (g, r))
-
-    @staticmethod
-    def sigmoid_backward(g: Any, r: Any) -> Any:
-        from ..ops.arithmetic import SIGMOID_BACKWARD
-        from .tensor import apply_op
-
-        return apply_op(SIGMOID_BACKWARD, (g, r))
-
-    @staticmethod
     def softplus_neg(x: Any) -> Any:
-        from ..ops import arithmetic
-
-        return arithmetic.softplus(-x)
+        return (-x).softplus()
 
     @staticmethod
     def reshape(g: Any, shape: tuple) -> Any:
@@ -260,15 +224,9 @@ class TensorBackend:
 
     @staticmethod
     def outer(a: Any, b: Any) -> Any:
-        from ..ops import matrix
+        return a.outer(b)
 
-        return matrix.outer(a, b)
-
-    @staticmethod
-    def where(cond: Any, a: Any, b: Any) -> Any:
-        from ..ops import arithmetic
-
-        return arithmetic.where(cond, a, b)
+    where: Any = None  # torch.where, provided by ops/arithmetic.py (see `provide`)
 
     @staticmethod
     def transpose(g: Any, d0: int | None = None, d1: int | None = None) -> Any:
@@ -282,27 +240,9 @@ class TensorBackend:
 
     @staticmethod
     def zeros_like(x: Any) -> Any:
-        from ..ops import creation
+        from .tensor import _wrap
 
-        return creation.zeros_like(x)
-
-    @staticmethod
-    def select_backward(g: Any, shape: tuple, dim: int, index: int) -> Any:
-        from ..ops import arithmetic
-
-        return arithmetic.select_backward(g, shape, dim, index)
-
-    @staticmethod
-    def index_backward(g: Any, shape: tuple, index: Any) -> Any:
-        from ..ops import arithmetic
-
-        return arithmetic.index_backward(g, shape, index)
-
-    @staticmethod
-    def stack(grads: list, dim: int) -> Any:
-        from ..ops import arithmetic
-
-        return arithmetic.stack(grads, dim)
+        return _wrap(np.zeros_like(x._data))
 
     @staticmethod
     def gt0(x: Any) -> Any:
@@ -322,10 +262,10 @@ class TensorBackend:
 
 
 def _tensor_fn(name: str):
-    def fn(*args: Any) -> Any:
-        from ..ops import arithmetic
+    """`B.exp(x)` on Tensors: the Tensor method, the op's torch function (`defop(method=True)`)."""
 
-        return getattr(arithmetic, name)(*args)
+    def fn(x: Any) -> Any:
+        return getattr(x, name)()
 
     fn.__name__ = name
     return staticmethod(fn)
@@ -350,3 +290,10 @@ for _name in (
     "trunc",
 ):
     setattr(TensorBackend, _name, _tensor_fn(_name))
+
+
+def provide(**functions: Any) -> None:
+    """Functions on Tensors that `TensorBackend` runs and no Tensor method offers (`where`),
+    given by the ops layer when it loads: the core does not import the ops."""
+    for name, fn in functions.items():
+        setattr(TensorBackend, name, staticmethod(fn))

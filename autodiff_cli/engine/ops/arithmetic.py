@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes, kernels
+from ..core import dtypes, formula_backends, kernels
 from ..core.optable import UNARY, defop, tensor_methods
 from ..core.tensor import (
     Size,
@@ -506,7 +506,7 @@ TANH = defop(
     "tanh",
     "TanhBackward0",
     _float_input(np.tanh),
-    lambda B, g, r: B.tanh_backward(g, r),
+    lambda B, g, r: run(B, TANH_BACKWARD, g, r),
     saves=("result",),
     rules=("1 - tanh²(self)",),
     function=UNARY,
@@ -517,7 +517,7 @@ SIGMOID = defop(
     "sigmoid",
     "SigmoidBackward0",
     _float_input(kernels.sigmoid),
-    lambda B, g, r: B.sigmoid_backward(g, r),
+    lambda B, g, r: run(B, SIGMOID_BACKWARD, g, r),
     saves=("result",),
     rules=("sigmoid(self) · (1 - sigmoid(self))",),
     function=UNARY,
@@ -616,7 +616,7 @@ TANH_BACKWARD = defop(
     "tanh_backward",
     "TanhBackwardBackward0",
     kernels.tanh_backward,
-    lambda B, gg, g, r: B.tanh_backward(gg, r),
+    lambda B, gg, g, r: run(B, TANH_BACKWARD, gg, r),
     lambda B, gg, g, r: gg * (mul_scalar(B, r, -2) * g),
     saves=(0, 1),
     arg_names=("grad_output", "output"),
@@ -626,7 +626,7 @@ SIGMOID_BACKWARD = defop(
     "sigmoid_backward",
     "SigmoidBackwardBackward0",
     kernels.sigmoid_backward,
-    lambda B, gg, g, r: B.sigmoid_backward(gg, r),
+    lambda B, gg, g, r: run(B, SIGMOID_BACKWARD, gg, r),
     lambda B, gg, g, r: gg * g * add_scalar(B, mul_scalar(B, r, -2), 1),
     saves=(0, 1),
     arg_names=("grad_output", "output"),
@@ -667,7 +667,7 @@ def _softplus_double_backward(
 ) -> Any:
     """PyTorch's softplus_double_backward(gg · g, self, beta, threshold)."""
     scaled = mul_scalar(B, x, beta)
-    inside = B.sigmoid_backward(gg * g, B.sigmoid(scaled)) * (scaled < threshold)
+    inside = run(B, SIGMOID_BACKWARD, gg * g, B.sigmoid(scaled)) * (scaled < threshold)
     return mul_scalar(B, inside, beta)
 
 
@@ -1027,6 +1027,8 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
 def _rtruediv(self: Tensor, other: Any) -> Any:
     return mul(reciprocal(self), other) if _is_number(other) else NotImplemented
 
+
+formula_backends.provide(where=where)  # `B.where` in formulas under create_graph
 
 # The unary functions are bound by their `defop` (method=True, inplace=True); `round` with
 # `decimals` by elementwise.py, reductions by reductions.py, `@` by matrix.py, `~` by bitwise.py.

@@ -330,7 +330,7 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
 
 
 def _index_grad(B: Any, g: Any, index: tuple, shape: tuple) -> Any:
-    return B.index_backward(g, shape, index)
+    return views.index_backward_any(B, g, shape, index)
 
 
 INDEX_SELECT = defop(

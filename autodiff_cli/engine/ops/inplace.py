@@ -29,7 +29,7 @@ from ..core.tensor import (
     apply_inplace,
     overlaps,
 )
-from .views import index_backward, index_plain
+from .views import index_backward, index_backward_any, index_plain
 
 NO_GRAD_VIEW_MESSAGE = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
@@ -119,7 +119,7 @@ def view_positions(view: Tensor, base: Tensor) -> np.ndarray:
 
 def _scatter_flat(B: Any, g: Any, positions: np.ndarray, base_shape: tuple) -> Any:
     size = int(np.prod(base_shape, dtype=np.int64))
-    return B.reshape(B.index_backward(g, (size,), (positions,)), base_shape)
+    return B.reshape(index_backward_any(B, g, (size,), (positions,)), base_shape)
 
 
 AS_STRIDED = defop(

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import Size, Tensor, _dims_text, _norm_dim, _wrap, apply_op, broadcast_error
+from .formula_ops import run
 
 __all__ = [
     "permute",
@@ -276,7 +277,7 @@ SELECT = defop(
     "select",
     "SelectBackward0",
     _select,
-    lambda B, g, dim, index, shape: B.select_backward(g, shape, dim, index),
+    lambda B, g, dim, index, shape: run(B, SELECT_BACKWARD, g, shape=shape, dim=dim, index=index),
     rules=("1 at the selected index",),
     view=True,
 )
@@ -292,14 +293,14 @@ INDEX = defop(
     "index",
     "IndexBackward0",
     lambda a, index, shape: a[index],
-    lambda B, g, index, shape: B.index_backward(g, shape, index),
+    lambda B, g, index, shape: index_backward_any(B, g, shape, index),
     rules=("1 at the indexed positions (summed where repeated)",),
 )
 UNBIND = defop(
     "unbind",
     "UnbindBackward0",
     _unbind,
-    lambda B, grads, dim=0: B.stack(grads, dim),
+    lambda B, grads, dim=0: run(B, STACK, *grads, dim=dim),
     n_outputs=-1,
     rules=("1 at each row",),
     view=True,
@@ -370,6 +371,12 @@ SLICE_BACKWARD = defop(
     ),
     rules=("slice",),
 )
+
+
+def index_backward_any(B: Any, g: Any, shape: tuple, index: Any) -> Any:
+    """Zeros of `shape` with `g` added at `index` (IndexPutImplBackward0 under create_graph)."""
+    zeros = B.zeros(shape, getattr(g, "_data", g).dtype)
+    return run(B, INDEX_BACKWARD, zeros, g, index=index)
 
 
 def _index_backward_np(zeros: Any, g: Any, index: Any) -> Any:
