@@ -88,6 +88,8 @@ def warm_up(
         getattr(engine, name)
     if random:
         import numpy.random  # noqa: F401
+    if sources is None or b"numpy" in text:  # a script's numpy, tensor.numpy()
+        import autodiff_cli.lang.numpy_module  # noqa: F401
     if rendering:
         _warm_rich()
 

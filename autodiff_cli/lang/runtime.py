@@ -8,7 +8,7 @@ import sys
 import types
 from typing import Any
 
-from autodiff_cli.lang import limits, modules, nesting, sandbox, typeview
+from autodiff_cli.lang import limits, modules, nesting, numpy_bridge, sandbox, typeview
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH  # noqa: F401 - re-exported
 
 ENGINE_MODULE = "autodiff_cli.engine"
@@ -185,7 +185,19 @@ class Namespace(dict):
         if name == "torch":
             import importlib
 
-            return self.module_proxy(importlib.import_module(ENGINE_MODULE), "torch")
+            engine = importlib.import_module(ENGINE_MODULE)
+            fresh = id(engine) not in self._proxies
+            proxy = self.module_proxy(engine, "torch")
+            if fresh:  # from_numpy, tensor, as_tensor: also for the script's numpy arrays
+                for key, function in numpy_bridge.torch_functions(engine).items():
+                    setattr(proxy, key, function)
+            return proxy
+        if name == "numpy":  # a vetted subset over safe wrappers (preloaded in children)
+            from autodiff_cli.lang import numpy_module
+
+            if id(numpy_module) not in self._proxies:
+                self._proxies[id(numpy_module)] = numpy_module.make_module()
+            return self._proxies[id(numpy_module)]
         if name == "math":
             proxy = self.module_proxy(math, "math")
             for key, function in limits.CHECKED_MATH.items():

@@ -8,7 +8,7 @@ list of attributes:
   versions of the methods that allocate or walk attributes (`format`, `ljust`, `join`...);
 - exceptions: `args` and a few plain-valued fields;
 - engine objects, module proxies, script objects and functions: public names (no leading `_`,
-  except `_version` and `_saved_*`); `Tensor.numpy` is refused (numpy values stay outside);
+  except `_version` and `_saved_*`); `Tensor.numpy` gives a numpy wrapper (`numpy_bridge`);
 - classes: the same names; an engine method read from its class (`torch.Tensor.add`) refuses a
   `self` of another type, a builtin one (`str.format`) is the bounded version;
 - `super()` objects: the attribute of the class that defines it, by the same rules.
@@ -43,7 +43,7 @@ __all__ = [
 
 # ids of engine objects every script shares (dtypes...): scripts must not set their attributes
 SHARED_IDS: set[int] = set()
-_REFUSED_ENGINE_NAMES = frozenset({"numpy"})  # would hand out a raw numpy array
+_REFUSED_ENGINE_NAMES = frozenset({"numpy"})  # `Tensor.numpy()`: wrapped (`_numpy_reader`)
 
 
 class ModuleProxy:
@@ -159,11 +159,17 @@ def _refuser(name: str) -> Reader:
     return refuse
 
 
-def _numpy_refuser(obj: Any) -> Any:
-    raise AttributeError(
-        f"'{_shown_type(obj)}.numpy()' is not available in scripts (numpy arrays are outside "
-        "the sandbox): use .tolist() or .item()"
-    )
+def _numpy_reader(obj: Any) -> Any:
+    """`tensor.numpy`: the method giving the script's numpy wrapper (`lang/numpy_bridge.py`)."""
+    from autodiff_cli.lang import numpy_bridge
+
+    return numpy_bridge.numpy_method(obj)
+
+
+def register_wrapper_class(cls: type) -> None:
+    """Let scripts hold instances of `cls` and read its public names (`typeview.WRAPPER_CLASSES`)."""
+    typeview.WRAPPER_CLASSES.add(cls)
+    _SAFE_VALUES.add(cls)
 
 
 def _first_foreign_base(kind: type) -> type:
@@ -201,7 +207,7 @@ def _defined_by_script(obj: Any, name: str) -> bool:
 
 def _reader_for(kind: type, name: str) -> Reader:
     """The reader of attribute `name` for every instance of `kind` (cached by the getter)."""
-    if kind is ModuleProxy:
+    if kind is ModuleProxy or kind in typeview.WRAPPER_CLASSES:
         return _PLAIN
     if kind is types.FunctionType:
         return _function_reader(name)
@@ -213,7 +219,7 @@ def _reader_for(kind: type, name: str) -> Reader:
         return _refuser(name)
     base = _first_foreign_base(kind)
     if typeview.is_engine_class(base):
-        return _numpy_refuser if name in _REFUSED_ENGINE_NAMES else _PLAIN
+        return _numpy_reader if name in _REFUSED_ENGINE_NAMES else _PLAIN
     if base is object:
         return _PLAIN
     inherited = _builtin_reader(base, name) or _refuser(name)
@@ -331,6 +337,8 @@ def _class_attribute(cls: type, name: str) -> Any:
     if typeview.is_script_class(owner):
         return check_out(getattr(cls, name), cls, name)
     if typeview.is_engine_class(owner):
+        if name in _REFUSED_ENGINE_NAMES:
+            return _engine_unbound(owner, name, lambda self: _numpy_reader(self)())
         if isinstance(raw, types.FunctionType):
             return _engine_unbound(owner, name, raw)
         if isinstance(raw, (classmethod, staticmethod)) or not hasattr(type(raw), "__get__"):
@@ -421,8 +429,10 @@ def exposes_attributes(obj: Any) -> bool:
         return _is_script_or_engine_function(obj)
     if isinstance(obj, type):
         return typeview.class_is_known(obj)
-    return kind is ModuleProxy or (
-        typeview.class_is_known(kind) and kind not in typeview.SCRIPT_ITERATOR_CLASSES
+    return (
+        kind is ModuleProxy
+        or kind in typeview.WRAPPER_CLASSES
+        or (typeview.class_is_known(kind) and kind not in typeview.SCRIPT_ITERATOR_CLASSES)
     )
 
 

@@ -39,6 +39,9 @@ SCRIPT_ITERATOR_CLASSES: set[type] = set()
 # and those of them a script class may derive from.
 LIBRARY_CLASSES: set[type] = set()
 LIBRARY_BASES: set[type] = set()
+# Wrapper classes of library values (numpy arrays, scalars, dtypes: `lang/numpy_types.py`):
+# scripts hold their instances and read their public names, but `type()` gives a stand-in.
+WRAPPER_CLASSES: set[type] = set()
 _known: dict[type, bool] = {}
 _stand_ins: dict[type, TypeStandIn] = {}
 _DISPLAY_NAMES: dict[type, str] = {}  # the real class a stand-in imitates, if not its own name
