@@ -77,7 +77,7 @@ def _engine_step(torch: Any, batch: int, hidden: int) -> Callable[[], None]:
         with torch.no_grad():
             for p in params:
                 p -= 0.1 * p.grad
-                p.grad = None
+                p.grad.zero_()
 
     return step
 
@@ -102,7 +102,7 @@ def _numpy_step(batch: int, hidden: int) -> Callable[[], None]:
         d1 = (d2 @ w2.T) * (1 - a1 * a1)
         dw1, db1 = x.T @ d1, d1.sum(0)
         for p, g in zip((w1, b1, w2, b2, w3, b3), (dw1, db1, dw2, db2, dw3, db3)):
-            p -= 0.1 * g
+            p -= 0.1 * g  # (the gradients are new arrays: nothing to zero)
 
     return step
 

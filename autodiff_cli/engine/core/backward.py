@@ -312,20 +312,44 @@ def _prune(p: _Pass, order: list, inputs: Sequence[Tensor]) -> None:
 
 
 def _execute(p: _Pass, order: list) -> None:
-    """Runs the reached nodes newest first; leaves accumulate as their last gradient arrives
-    (in `_deliver`), before any other node, as PyTorch runs them."""
+    """Runs the reached nodes newest first; leaves accumulate as their last gradient arrives,
+    before any other node, as PyTorch runs them. A node is run by `node.apply`, through
+    `run_node` when it has extras (hooks, several outputs, captures) or received no gradient;
+    the gradients it returns are handed on here (`_deliver`'s loop, inlined: this loop is the
+    backward pass of every plain graph)."""
     needed = p.needed
+    backend = p.backend
+    retain = p.retain
+    plain = needed is None
     for node in order:
         buf = node._buf
         if buf is None:
             continue
         node._buf = None
-        if needed is not None and node not in needed:
-            continue
-        outs = run_node(node, buf if buf.__class__ is _Slots else [buf], p)
-        if outs is not None:
-            x = node._x
-            _deliver(node._next, None if x is None else x.nrs, outs, p)
+        if plain and node._x is None and buf.__class__ is not _Slots:
+            outs = node.apply([buf], backend)
+            if not retain and node._saved:
+                node.release()
+            nrs = None
+        else:
+            if needed is not None and node not in needed:
+                continue
+            outs = run_node(node, buf if buf.__class__ is _Slots else [buf], p)
+            if outs is None:
+                continue
+            nrs = None if node._x is None else node._x.nrs
+        i = 0
+        for nxt in node._next:
+            if nxt is not None:
+                g = outs[i]
+                if nxt.__class__ is AccumulateGrad:
+                    _to_leaf(nxt, g, p)
+                elif nxt._buf is None and nxt._x is None and g is not None:
+                    nxt._buf = g
+                else:
+                    _add_to(nxt, 0 if nrs is None else nrs[i], g)
+            i += 1
+        outs = g = None
 
 
 def run_node(node: Node, grads: list, p: _Pass) -> list | None:
@@ -371,7 +395,8 @@ def _deliver(nexts: tuple, nrs: tuple | None, outs: list, p: _Pass) -> None:
 def _add_to(node: Node, nr: int, g: Any) -> None:
     buf = node._buf
     if buf is None:
-        n = node.n_outputs()
+        meta = node._x.meta if node._x is not None else None
+        n = 1 if meta is None or meta[1] is None else len(meta[1])
         if n == 1:
             node._buf = _EMPTY if g is None else g
         else:
@@ -617,13 +642,23 @@ def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
     if current is None:
         var._grad = _wrap(np.array(g, dtype=var._data.dtype, copy=True))
         return
-    arr = current._array()
-    if not arr.flags.writeable:
+    arr = current._data
+    if arr.__class__ is not np.ndarray:
+        arr = current._array()
+    try:
+        np.add(arr, g, out=arr, casting="unsafe")
+    except ValueError:
+        if arr.flags.writeable:
+            raise
         if overlaps(arr):
-            raise RuntimeError(OVERLAP_MESSAGE)  # an expanded `.grad` set by the user
-        arr = current._data = arr.copy()
-    np.add(arr, g, out=arr, casting="unsafe")
-    current._bump_version()
+            raise RuntimeError(OVERLAP_MESSAGE) from None  # an expanded `.grad` set by the user
+        arr = current._data = arr.copy()  # a read-only `.grad` (a broadcast the user set)
+        np.add(arr, g, out=arr, casting="unsafe")
+    box = current._vbox
+    if box is None:
+        current._vbox = [1]
+    else:
+        box[0] += 1
 
 
 def _store_retained(t: Tensor, g: Any, backend: Any) -> None:

@@ -385,23 +385,51 @@ class OpNode(Node):
 
     def apply(self, grads: list, backend: Any) -> list:
         """The gradients for the inputs: each input's formula (None where no gradient flows),
-        summed back to the input's shape and dtype where the forward broadcast or promoted."""
+        summed back to the input's shape and dtype where the forward broadcast or promoted.
+        Saved values are checked against their versions first."""
         op = self.op
         args = self._saved
         if args:
-            if args is RELEASED or self._versions is not None:
-                args = self.saved_values()
-                if backend is NumpyBackend:  # saved inputs are Tensors (for their messages)
-                    args = [v._data if isinstance(v, _Tensor) else v for v in args]
+            if args is RELEASED:
+                raise RuntimeError(FREED_MESSAGE)
+            versions = self._versions
+            if versions is not None:  # saved Tensors and results: check, then their arrays
+                for index, box, expected in versions:
+                    if box[0] != expected:
+                        raise RuntimeError(_modified_message(args[index], box[0], expected, self))
+                if backend is NumpyBackend:
+                    arrays = []
+                    for v in args:
+                        arrays.append(v._data if isinstance(v, _Tensor) else v)
+                    args = arrays
             if backend is not NumpyBackend:
                 args = [backend.unpack(v, self) for v in args]
+        formulas = op.grads
+        nxt = self._next
+        g = grads[0]
+        if self._x is None and not op.variadic:  # no parameters, one output, nothing to conform
+            if len(nxt) == 2:
+                return [
+                    None if nxt[0] is None else formulas[0](backend, g, *args),
+                    None if nxt[1] is None else formulas[1](backend, g, *args),
+                ]
+            results = []
+            i = 0
+            for node in nxt:
+                results.append(None if node is None else formulas[i](backend, g, *args))
+                i += 1
+            return results
+        return self._apply_general(grads, backend, args)
+
+    def _apply_general(self, grads: list, backend: Any, args: Any) -> list:
+        """`apply` with parameters, several outputs, or input shapes to conform to."""
+        op = self.op
         x = self._x
-        if x is None:
-            g, params, in_meta = grads[0], None, None
-        else:
+        params = meta = in_meta = None
+        if x is not None:
             params, meta = x.params, x.meta
             in_meta = meta and meta[0]
-            g = grads[0] if meta is None or meta[1] is None else _fill_outputs(grads, meta, backend)
+        g = grads[0] if meta is None or meta[1] is None else _fill_outputs(grads, meta, backend)
         formulas = op.grads
         variadic = op.variadic
         results = []

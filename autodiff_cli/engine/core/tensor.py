@@ -8,7 +8,6 @@ declared in `ops.py`.
 
 from __future__ import annotations
 
-import operator
 import sys
 import warnings
 from collections.abc import Callable
@@ -20,7 +19,7 @@ from . import dtypes, graph, limits
 from .devices import CPU
 from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
 from .grad_mode import GradMode
-from .graph import NO_EDGE, AccumulateGrad, Node, RemovableHandle, new_node
+from .graph import NO_EDGE, AccumulateGrad, Node, NodeExtra, RemovableHandle, new_node
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -48,8 +47,8 @@ SCALAR_MESSAGE = "only one element tensors can be converted to Python scalars"
 _new = object.__new__
 _refcount = sys.getrefcount
 _ndarray = np.ndarray
-# forwards that are Python operators, and the ufuncs that run them in place (`out=`)
-_INPLACE_UFUNCS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply}
+# ops whose in-place form, recording nothing, is one ufunc writing into the target (`out=`)
+_INPLACE_UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply}
 _generic = np.generic
 
 
@@ -676,29 +675,43 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         out = _forward(op, [ad, bd], None)
     if not ((a._requires_grad or b_grad) and GradMode.enabled) or out.dtype.kind != "f":
         return _wrap(out)
+    fa = a._grad_fn
     node = new_node(
         op.node_cls,
-        (grad_node(a), grad_node(b) if b_grad else None),
+        (fa if fa is not None else grad_node(a), grad_node(b) if b_grad else None),
         None if not (a._output_nr or (b_grad and b._output_nr)) else _binary_nrs(a, b),
     )
     result = _wrap(out, True, node)
     shape = out.shape
     # broadcast inputs keep their shapes for the backward (mm's formulas give them already)
     if not op.exact_grads and (ad.shape != shape or (cls is Tensor and bd.shape != shape)):
-        node.extra().meta = (
+        node._x = x = NodeExtra()
+        x.meta = (
             ((ad.shape, ad.dtype), (bd.shape, bd.dtype) if cls is Tensor else (None, None)),
             None,
         )
-    if op.cross_saves:  # mul: each input is saved for the other's gradient (as `_save` does)
+    if op.cross_saves:  # mul, mm: each input is saved only for the other's gradient
         if cls is not Tensor:  # a number: only the tensor `a` needs a gradient, and `b` for it
             node._saved = _scalar_saves(b)
             return result
-        versions: list = []
-        saved_a = _saved_tensor(a, 0, versions) if b_grad else None
-        saved_b = _saved_tensor(b, 1, versions) if a._requires_grad else None
-        node._saved = (saved_a, saved_b)
-        if versions:
-            node._versions = tuple(versions)
+        va = vb = None
+        if b_grad:
+            va = a._vbox
+            if va is None:
+                va = a._vbox = [0]
+        if a._requires_grad:
+            vb = b._vbox
+            if vb is None:
+                vb = b._vbox = [0]
+        if vb is None:
+            node._saved = (a, None)
+            node._versions = ((0, va, va[0]),)
+        elif va is None:
+            node._saved = (None, b)
+            node._versions = ((1, vb, vb[0]),)
+        else:
+            node._saved = (a, b)
+            node._versions = ((0, va, va[0]), (1, vb, vb[0]))
     elif op.saves:
         _save(node, op, (a, b), result)
     return result
@@ -860,16 +873,18 @@ def overlaps(data: np.ndarray) -> bool:
 
 def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = None) -> Tensor:
     """Runs `op` with `target` as its first input and writes the result into `target`."""
-    if GradMode.enabled and target._requires_grad and target._grad_fn is None:
+    if not GradMode.enabled:
+        return _inplace_without_graph(op, target, inputs, params)
+    if target._requires_grad and target._grad_fn is None:
         raise leaf_inplace_error(target)
     data = target._data
     if data.__class__ is _ndarray and not data.flags.writeable and overlaps(data):
         raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
-    if target._base is not None and GradMode.enabled:
+    if target._base is not None:
         from ..ops.inplace import inplace_on_view
 
         return inplace_on_view(op, target, inputs, params)
-    if not GradMode.enabled or not (
+    if not (
         target._requires_grad or any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
     ):
         return _inplace_without_graph(op, target, inputs, params)
@@ -909,7 +924,7 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
 def _inplace_without_graph(op: Any, target: Tensor, inputs: tuple, params: dict | None) -> Tensor:
     """An in-place op that records nothing (no_grad, or no input requires grad): compute, check
     the dtype can be kept, write into the existing array, bump the version."""
-    ufunc = _INPLACE_UFUNCS.get(op.forward)
+    ufunc = _INPLACE_UFUNCS.get(op.name)
     if ufunc is not None and not params and len(inputs) == 1:
         # the ufunc writes straight into the target's array when nothing needs promoting
         array, other = target._data, inputs[0]
@@ -924,8 +939,15 @@ def _inplace_without_graph(op: Any, target: Tensor, inputs: tuple, params: dict 
             except (ValueError, TypeError):
                 pass  # read-only, or a shape that does not fit: the general path reports it
             else:
-                target._bump_version()
+                box = target._vbox
+                if box is None:
+                    target._vbox = [1]
+                else:
+                    box[0] += 1
                 return target
+    data = target._data
+    if data.__class__ is _ndarray and not data.flags.writeable and overlaps(data):
+        raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
     datas = [target._data] + [x._data if isinstance(x, Tensor) else x for x in inputs]
     if op.promotes and len(datas) > 1:
         datas, _ = promote(datas, (target, *inputs))
@@ -941,6 +963,25 @@ def _inplace_without_graph(op: Any, target: Tensor, inputs: tuple, params: dict 
     np.copyto(array, data, casting="unsafe")
     target._bump_version()
     return target
+
+
+def fill_without_graph(target: Tensor, value: Any) -> bool:
+    """`zero_`/`fill_` when nothing is recorded (no grad mode, or neither the tensor nor its
+    base needs one): the value written straight into the array. False when the general path
+    must run (a read-only array: it reports why)."""
+    data = target._data
+    if data.__class__ is not _ndarray:
+        return False
+    try:
+        data.fill(value)
+    except (ValueError, TypeError, OverflowError):
+        return False
+    box = target._vbox
+    if box is None:
+        target._vbox = [1]
+    else:
+        box[0] += 1
+    return True
 
 
 def _snapshot(value: Any, before: Tensor) -> Any:
