@@ -90,6 +90,8 @@ class _CacheWrapper:
                 self.__dict__[name] = value
 
     def _key(self, args: tuple, kwargs: dict) -> Any:
+        if not kwargs and not self._typed and len(args) == 1 and type(args[0]) in (int, str):
+            return args[0]  # as CPython: an int or str alone is its own key (1 and 1.0 differ)
         key: tuple = args
         if kwargs:
             key += (_KWD_MARK, *kwargs.items())
