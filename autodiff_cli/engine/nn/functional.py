@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 
 from ..core import kernels
+from ..core.grad_mode import GradMode as _GradMode
 from ..core.optable import defop
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
-from ..ops import arithmetic
+from ..ops import arithmetic, views
 from ..ops import random as _random
 from ..ops.arithmetic import _reduce_loss as _reduce_np
 from ..ops.arithmetic import (  # noqa: F401
@@ -27,7 +28,7 @@ from ..ops.arithmetic import (  # noqa: F401
     tanh,
 )
 from ..ops.formula_ops import DIV_SCALAR, MUL_SCALAR, div_scalar, run
-from ..ops.matrix import ADDMM, _reshape, matmul
+from ..ops.matrix import ADDMM, _check_mm_shapes, _reshape, matmul
 from ..ops.nn_backward import (
     BCE_BACKWARD,
     ELU_BACKWARD,
@@ -490,9 +491,7 @@ def _class_targets(input: Tensor, target: Tensor, weight: Tensor | None) -> np.n
                 f"For 1D input, 1D target must have size 1, but got target size: {target_shape[0]}"
             )
         target = target.reshape(())
-    from ..core.grad_mode import GradMode
-
-    if weight is not None and GradMode.enabled and weight.requires_grad:
+    if weight is not None and _GradMode.enabled and weight.requires_grad:
         raise RuntimeError(
             "The function 'nll_loss_forward' is not differentiable with respect to argument "
             "'weight'. This input cannot have requires_grad True."
@@ -559,9 +558,6 @@ def _nll_loss_nd(
     """nll_loss on (N, C, d1, ...) input, as ATen's nll_loss_nd: a 4-D input goes straight to
     nll_loss2d (NllLoss2DBackward0); any other is made contiguous, viewed as (N, C, 1, -1), and
     a reduction='none' result viewed back to (N, d1, ...)."""
-    from ..core.grad_mode import GradMode
-    from ..ops import views
-
     shape = input._data.shape
     target_shape = target._data.shape
     n, c = shape[0], shape[1]
@@ -578,7 +574,7 @@ def _nll_loss_nd(
         empty = input._data.size == 0
         x = views.view(views.contiguous(input), (n, c, 0, 0) if empty else (n, c, 1, -1))
         targets = targets.reshape((n, 0, 0) if targets.size == 0 else (n, 1, -1))
-    if weight is not None and GradMode.enabled and weight.requires_grad:
+    if weight is not None and _GradMode.enabled and weight.requires_grad:
         raise RuntimeError(
             "The function 'nll_loss2d_forward' is not differentiable with respect to argument "
             "'weight'. This input cannot have requires_grad True."
@@ -731,8 +727,6 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is None:
         return matmul(input, weight_t)
     if input.ndim == 2:
-        from ..ops.matrix import _check_mm_shapes
-
         _check_mm_shapes(input, weight_t)
         return apply_op(ADDMM, (bias, input, weight_t))
     if input.ndim == 0:
@@ -741,8 +735,6 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         )
     shape = input._data.shape
     flat = _reshape(input, (int(np.prod(shape[:-1], dtype=np.int64)), shape[-1]))
-    from ..ops.matrix import _check_mm_shapes
-
     _check_mm_shapes(flat, weight_t)
     out = apply_op(ADDMM, (bias, flat, weight_t))
     return _reshape(out, shape[:-1] + (weight._data.shape[0],))

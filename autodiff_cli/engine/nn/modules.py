@@ -19,6 +19,7 @@ from . import functional as F
 from . import init
 from .module import Module, _indent_rest
 from .parameter import Parameter
+from .parameter import typename as _typename
 
 
 def _empty(shape: tuple, dtype: Any) -> Tensor:
@@ -473,9 +474,7 @@ class ParameterDict(Module):
             self[key] = value
 
     def extra_repr(self) -> str:
-        from .parameter import typename
-
-        return "\n".join(_container_entry(k, p, typename) for k, p in self.items())
+        return "\n".join(_container_entry(k, p, _typename) for k, p in self.items())
 
     def __call__(self, input: Any) -> Any:
         raise RuntimeError("ParameterDict should not be called.")

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.dtypes import get_default_dtype as _get_default_dtype
+from ..core.graph import _KIND
+from ..core.printing import format_parameter as _format_parameter
 from ..core.tensor import FACTORY_FLOAT_ONLY_MESSAGE, Tensor, _init
 
 
@@ -28,11 +31,8 @@ class Parameter(Tensor):
             self._vbox = data._version_box()
 
     def __repr__(self) -> str:
-        from ..core.dtypes import get_default_dtype
-        from ..core.printing import format_parameter
-
-        return format_parameter(
-            np.asarray(self._data), self._repr_suffixes(), default_dtype=get_default_dtype().name
+        return _format_parameter(
+            np.asarray(self._data), self._repr_suffixes(), default_dtype=_get_default_dtype().name
         )
 
     __str__ = __repr__
@@ -49,8 +49,6 @@ Parameter.__module__ = "torch.nn.parameter"
 def typename(value: object) -> str:
     """`torch.typename`: `torch.FloatTensor` for tensors, the qualified class name otherwise."""
     if isinstance(value, Tensor):
-        from ..core.graph import _KIND
-
         return "torch." + _KIND.get(str(value._data.dtype), "Tensor")
     cls = type(value)
     if cls.__module__ in ("builtins", "__builtin__", None):

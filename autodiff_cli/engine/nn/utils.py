@@ -15,6 +15,9 @@ from typing import Any
 
 from ..core.grad_mode import no_grad
 from ..core.tensor import Tensor
+from ..ops.creation import tensor as make_tensor
+from ..ops.elementwise import clamp
+from ..ops.views import cat, stack
 from .parameter import typename
 
 __all__ = [
@@ -45,9 +48,7 @@ def get_total_norm(
     foreach: bool | None = None,
 ) -> Tensor:
     """The `norm_type`-norm of all `tensors` viewed as one vector (a 0-d tensor)."""
-    from .. import linalg
-    from ..ops.creation import tensor as make_tensor
-    from ..ops.views import stack
+    from .. import linalg  # lazy: torch.linalg loads on first use (start-up time)
 
     tensors = _as_list(tensors)
     norm_type = float(norm_type)
@@ -71,8 +72,6 @@ def clip_grads_with_norm_(
     foreach: bool | None = None,
 ) -> None:
     """Scales the gradients in place by `min(max_norm / (total_norm + 1e-6), 1)`."""
-    from ..ops.elementwise import clamp
-
     parameters = _as_list(parameters)
     grads = [p.grad for p in parameters if p.grad is not None]
     max_norm = float(max_norm)
@@ -141,8 +140,6 @@ def clip_grad_value_(
 
 def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
     """The parameters flattened and concatenated into one vector (`CatBackward0`)."""
-    from ..ops.views import cat
-
     return cat([param.view(-1) for param in parameters])
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _type_word, apply_inplace, apply_op
 from .arithmetic import LOGICAL_NOT, _operand, operator_method
+from .creation import tensor
 
 __all__ = [
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
@@ -43,8 +44,6 @@ LOGICAL_XOR = defop("logical_xor", None, np.logical_xor, promotes=False)
 
 def _tensor_operands(input: Any, other: Any) -> tuple[Tensor, Any]:
     if not isinstance(input, Tensor):
-        from .creation import tensor
-
         input = tensor(input)
     return input, _operand(other)
 

@@ -12,6 +12,7 @@ from ..core.devices import check_device, is_device_arg
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _norm_dim, _type_word, _wrap, apply_op, require_grad_new
 from . import arithmetic
+from .creation import tensor
 
 
 def to(self: Tensor, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
@@ -59,8 +60,6 @@ def new_tensor(
     self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
     check_device(device)
-    from .creation import tensor
-
     return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 

@@ -8,7 +8,8 @@ import numpy as np
 
 from ..core.grad_mode import GradMode
 from ..core.optable import defop
-from ..core.tensor import Tensor, apply_inplace, apply_op, fill_without_graph
+from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op, fill_without_graph
+from .creation import tensor
 from .inplace import COPY
 
 FILL = defop(
@@ -40,16 +41,12 @@ def zero_(self: Tensor) -> Tensor:
 
 def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
     if not isinstance(src, Tensor):
-        from .creation import tensor
-
         src = tensor(src)
     return apply_inplace(COPY, self, (src,))
 
 
 def copy_of_gradient(target: Tensor, g: Tensor) -> Tensor:
     """The first gradient a leaf receives under create_graph: PyTorch copies it (CopyBackwards)."""
-    from ..core.tensor import _wrap
-
     out = apply_op(COPY, (_wrap(np.zeros(target._data.shape, target._data.dtype)), g))
     out._data = np.array(out._data)  # copy's forward is a read-only broadcast; `.grad` is written
     return out

@@ -24,6 +24,7 @@ from ..core.tensor import (
     broadcast_error,
 )
 from . import views
+from .creation import tensor
 from .formula_ops import run
 from .inplace import COPY, FILL, INDEX_PUT, after_inplace
 
@@ -215,8 +216,6 @@ def _value_tensor(value: Any, like: Tensor) -> Tensor:
         return value
     if isinstance(value, (bool, int, float, np.generic)):
         return _wrap(np.asarray(value, dtype=like._data.dtype))
-    from .creation import tensor
-
     return tensor(value, dtype=like.dtype)
 
 

@@ -16,7 +16,7 @@ from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _dims_text, _norm_dim, apply_binary, apply_op, broadcast_error
 from . import arithmetic
 from .arithmetic import SQUEEZE_DIM, TRANSPOSE, UNSQUEEZE, VIEW, expand, squeeze_dims
-from .views import UNSAFE_VIEW
+from .views import UNSAFE_VIEW, permute
 
 __all__ = [
     "matmul",
@@ -512,8 +512,6 @@ def inner(input: Tensor, other: Tensor) -> Tensor:
             "inner() the last dimension must match on both input tensors but got shapes "
             f"{_dims_text(a_shape)} and {_dims_text(b_shape)}"
         )
-    from .views import permute
-
     a = permute(input, tuple(range(input.ndim)))
     b = permute(other, (other.ndim - 1,) + tuple(range(other.ndim - 1)))
     out_shape = a_shape[:-1] + b_shape[:-1]

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.tensor import _wrap
 from .optimizer import Optimizer
 
 
@@ -51,8 +52,6 @@ class Adagrad(Optimizer):
 
     @staticmethod
     def _full_like(param: Any, value: float) -> Any:
-        from ..core.tensor import _wrap
-
         return _wrap(np.full(param._data.shape, value, param._data.dtype))
 
     def _update(self, group: dict, params: list) -> None:
