@@ -314,19 +314,25 @@ def _prune(p: _Pass, order: list, inputs: Sequence[Tensor]) -> None:
 def _execute(p: _Pass, order: list) -> None:
     """Runs the reached nodes newest first; leaves accumulate as their last gradient arrives,
     before any other node, as PyTorch runs them. A node is run by `node.apply`, through
-    `run_node` when it has extras (hooks, several outputs, captures) or received no gradient;
-    the gradients it returns are handed on here (`_deliver`'s loop, inlined: this loop is the
-    backward pass of every plain graph)."""
+    `run_node` when it has hooks or several outputs, captures are asked for, or it received no
+    gradient; the gradients it returns are handed on here (`_deliver`'s loop, inlined: this
+    loop is the backward pass of every plain graph)."""
     needed = p.needed
     backend = p.backend
     retain = p.retain
+    accs = p.accs
     plain = needed is None
     for node in order:
         buf = node._buf
         if buf is None:
             continue
         node._buf = None
-        if plain and node._x is None and buf.__class__ is not _Slots:
+        x = node._x
+        if (
+            plain
+            and (x is None or (x.hooks is None and x.nrs is None))
+            and (buf.__class__ is not _Slots)
+        ):
             outs = node.apply([buf], backend)
             if not retain and node._saved:
                 node.release()
@@ -337,19 +343,31 @@ def _execute(p: _Pass, order: list) -> None:
             outs = run_node(node, buf if buf.__class__ is _Slots else [buf], p)
             if outs is None:
                 continue
-            nrs = None if node._x is None else node._x.nrs
+            nrs = None if x is None else x.nrs
         i = 0
         for nxt in node._next:
             if nxt is not None:
                 g = outs[i]
                 if nxt.__class__ is AccumulateGrad:
-                    _to_leaf(nxt, g, p)
-                elif nxt._buf is None and nxt._x is None and g is not None:
+                    if g is not None:
+                        old = nxt._buf
+                        nxt._buf = g if old is None else old + g
+                    left = accs[nxt] - 1
+                    accs[nxt] = left
+                    if not left:
+                        total = nxt._buf
+                        if total is not None:
+                            nxt._buf = None
+                            # As PyTorch's AccumulateGrad, a first gradient nothing else refers
+                            # to is taken as it is: here `outs`, `g`, `total` and the call's own.
+                            exclusive = _refcount(total) <= (4 if total is g else 2)
+                            _accumulate(nxt, total, p, exclusive)
+                elif nxt._buf is None and g is not None and nxt._x is None:
                     nxt._buf = g
                 else:
                     _add_to(nxt, 0 if nrs is None else nrs[i], g)
             i += 1
-        outs = g = None
+        outs = g = total = None
 
 
 def run_node(node: Node, grads: list, p: _Pass) -> list | None:
@@ -586,17 +604,30 @@ def _run_post_accumulate_hooks(var: Tensor) -> None:
 def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, exclusive: bool) -> None:
     """A leaf's gradient arrived: its hooks, the capture of `inputs=`, then `.grad`. With
     `exclusive`, nothing outside this pass refers to `g`."""
-    var = node.variable
+    var = node._variable()
     if var is None:
         return  # the leaf is gone: nobody can read its gradient
     backend = p.backend
-    if var._th is None and node._x is None and p.captures is None:
-        if exclusive and var._grad is None and g.__class__ is np.ndarray:
-            data = var._data
-            if g.dtype == data.dtype and g.shape == data.shape:
-                if g.base is None and g.flags.c_contiguous:
-                    var._grad = _wrap(g)
+    if node._x is None and p.captures is None:  # no hooks (a leaf with hooks marks its node)
+        current = var._grad
+        if g.__class__ is np.ndarray and g.shape == var._data.shape:
+            if current is None:
+                if exclusive and g.dtype == var._data.dtype and g.base is None:
+                    if g.flags.c_contiguous:
+                        var._grad = _wrap(g)
+                        return
+            elif current._data.__class__ is np.ndarray:
+                try:
+                    np.add(current._data, g, out=current._data, casting="unsafe")
+                except ValueError:  # a read-only `.grad`: `_store_grad` says why or copies
+                    _store_grad(var, g, backend)
                     return
+                box = current._vbox
+                if box is None:
+                    current._vbox = [1]
+                else:
+                    box[0] += 1
+                return
         _store_grad(var, g, backend)
         return
     if var._leaf_hooks:

@@ -69,10 +69,10 @@ class NodeExtra:
 
     __slots__ = ("nrs", "params", "meta", "hooks")
 
-    def __init__(self) -> None:
+    def __init__(self, meta: tuple | None = None, params: dict | None = None) -> None:
         self.nrs: tuple | None = None
-        self.params: dict | None = None
-        self.meta: tuple | None = None
+        self.params = params
+        self.meta = meta
         self.hooks: NodeHooks | None = None
 
 

@@ -20,6 +20,7 @@ from .devices import CPU
 from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
 from .grad_mode import GradMode
 from .graph import NO_EDGE, AccumulateGrad, Node, NodeExtra, RemovableHandle, new_node
+from .limits import _Cap
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -298,6 +299,8 @@ class Tensor:
             th.leaf = {}
         handle = RemovableHandle(th.leaf)
         th.leaf[handle._key] = hook
+        if self._acc is not None:
+            self._acc.extra()  # marks the node: its leaf has hooks
         return handle
 
     def register_post_accumulate_grad_hook(self, hook: Callable) -> RemovableHandle:
@@ -313,6 +316,8 @@ class Tensor:
             th.post_accumulate = {}
         handle = RemovableHandle(th.post_accumulate)
         th.post_accumulate[handle._key] = hook
+        if self._acc is not None:
+            self._acc.extra()  # marks the node: its leaf has hooks
         return handle
 
     def _accumulator(self) -> AccumulateGrad:
@@ -320,8 +325,10 @@ class Tensor:
         holds the old one any more, which only shows as the old one's hooks being gone: so a
         node with hooks that nothing else holds is replaced."""
         acc = self._acc
-        if acc is None or (acc._x is not None and _refcount(acc) <= 3):
+        if acc is None or (acc._x is not None and acc._x.hooks and _refcount(acc) <= 3):
             acc = self._acc = AccumulateGrad(self)
+            if self._th is not None:
+                acc.extra()  # marks the node: its leaf has hooks (or had them)
         return acc
 
     # -- rarely used state, kept apart (`TensorHooks`) -----------------------------------------
@@ -614,6 +621,15 @@ def grad_node(x: Tensor) -> Node | None:
     return None
 
 
+def _acc_of(x: Tensor) -> Node:
+    """`grad_node` of a Tensor that requires grad."""
+    fn = x._grad_fn
+    if fn is not None:
+        return fn
+    acc = x._acc
+    return acc if acc is not None and acc._x is None else x._accumulator()
+
+
 def _new_node(op: Any, edges: tuple) -> Node:
     """A node of `op` with `(node, output_nr)` edges."""
     node = new_node(op.node_cls, ())
@@ -659,11 +675,13 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         if ad.dtype is not bd.dtype and ad.dtype != bd.dtype:
             return apply_op(op, (a, b))
         b_grad = b._requires_grad
-        if ad.shape != bd.shape:
-            if op.exact_grads:  # mm: its shapes were checked by the caller
-                limits.check_matmul(op, ad, bd)
-            else:
-                limits.check_broadcast_arrays(ad, bd)
+        if ad.shape != bd.shape:  # the product of the sizes bounds the output's
+            n, m = ad.size, bd.size
+            if not (n and m and n * m <= _Cap.max_elements):
+                if op.exact_grads:  # mm: its shapes were checked by the caller
+                    limits.check_matmul(op, ad, bd)
+                else:
+                    limits.check_broadcast_arrays(ad, bd)
     elif cls is float and ad.dtype.kind == "f":
         bd = b
         b_grad = False
@@ -675,20 +693,17 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         out = _forward(op, [ad, bd], None)
     if not ((a._requires_grad or b_grad) and GradMode.enabled) or out.dtype.kind != "f":
         return _wrap(out)
-    fa = a._grad_fn
     node = new_node(
         op.node_cls,
-        (fa if fa is not None else grad_node(a), grad_node(b) if b_grad else None),
+        (_acc_of(a) if a._requires_grad else None, _acc_of(b) if b_grad else None),
         None if not (a._output_nr or (b_grad and b._output_nr)) else _binary_nrs(a, b),
     )
     result = _wrap(out, True, node)
     shape = out.shape
     # broadcast inputs keep their shapes for the backward (mm's formulas give them already)
     if not op.exact_grads and (ad.shape != shape or (cls is Tensor and bd.shape != shape)):
-        node._x = x = NodeExtra()
-        x.meta = (
-            ((ad.shape, ad.dtype), (bd.shape, bd.dtype) if cls is Tensor else (None, None)),
-            None,
+        node._x = NodeExtra(
+            (((ad.shape, ad.dtype), (bd.shape, bd.dtype) if cls is Tensor else (None, None)), None)
         )
     if op.cross_saves:  # mul, mm: each input is saved only for the other's gradient
         if cls is not Tensor:  # a number: only the tensor `a` needs a gradient, and `b` for it
@@ -732,13 +747,18 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
     fn = x._grad_fn
     node = new_node(
         op.node_cls,
-        (fn if fn is not None else grad_node(x),),
+        (fn if fn is not None else _acc_of(x),),
         (x._output_nr,) if fn is not None and x._output_nr else None,
     )
     result = _wrap(out, True, node)
     if data.shape != out.shape or data.dtype != out.dtype:
         node.extra().meta = (((data.shape, data.dtype),), None)
-    if op.saves:
+    saves = op.saves
+    if saves == _RESULT_ONLY:  # tanh, sigmoid, exp, ...: the output and its version
+        box = result._vbox = [0]
+        node._saved = (out,)
+        node._versions = ((0, box, 0),)
+    elif saves:
         _save(node, op, (x,), result)
     return result
 
@@ -873,20 +893,42 @@ def overlaps(data: np.ndarray) -> bool:
 
 def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = None) -> Tensor:
     """Runs `op` with `target` as its first input and writes the result into `target`."""
-    if not GradMode.enabled:
-        return _inplace_without_graph(op, target, inputs, params)
-    if target._requires_grad and target._grad_fn is None:
-        raise leaf_inplace_error(target)
-    data = target._data
-    if data.__class__ is _ndarray and not data.flags.writeable and overlaps(data):
-        raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
-    if target._base is not None:
-        from ..ops.inplace import inplace_on_view
+    recording = GradMode.enabled
+    if recording:
+        if target._requires_grad and target._grad_fn is None:
+            raise leaf_inplace_error(target)
+        data = target._data
+        if data.__class__ is _ndarray and not data.flags.writeable and overlaps(data):
+            raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
+        if target._base is not None:
+            from ..ops.inplace import inplace_on_view
 
-        return inplace_on_view(op, target, inputs, params)
-    if not (
-        target._requires_grad or any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
-    ):
+            return inplace_on_view(op, target, inputs, params)
+        recording = target._requires_grad or any(
+            isinstance(x, Tensor) and x._requires_grad for x in inputs
+        )
+    if not recording:
+        ufunc = _INPLACE_UFUNCS.get(op.name)
+        if ufunc is not None and not params and len(inputs) == 1:
+            # one ufunc writes straight into the target's array when nothing needs promoting
+            array, other = target._data, inputs[0]
+            if other.__class__ is Tensor:
+                other = other._data
+                same_kind = other.dtype == array.dtype
+            else:
+                same_kind = other.__class__ is float and array.dtype.kind == "f"
+            if same_kind and array.__class__ is _ndarray:
+                try:
+                    ufunc(array, other, out=array)
+                except (ValueError, TypeError):
+                    pass  # read-only, or a shape that does not fit: the general path reports it
+                else:
+                    box = target._vbox
+                    if box is None:
+                        target._vbox = [1]
+                    else:
+                        box[0] += 1
+                    return target
         return _inplace_without_graph(op, target, inputs, params)
     before = _wrap(target._data, target._requires_grad, target._grad_fn, target._output_nr)
     result = apply_op(op, (before, *inputs), params)
@@ -924,27 +966,6 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
 def _inplace_without_graph(op: Any, target: Tensor, inputs: tuple, params: dict | None) -> Tensor:
     """An in-place op that records nothing (no_grad, or no input requires grad): compute, check
     the dtype can be kept, write into the existing array, bump the version."""
-    ufunc = _INPLACE_UFUNCS.get(op.name)
-    if ufunc is not None and not params and len(inputs) == 1:
-        # the ufunc writes straight into the target's array when nothing needs promoting
-        array, other = target._data, inputs[0]
-        if isinstance(other, Tensor):
-            other = other._data
-            same_kind = other.dtype == array.dtype
-        else:
-            same_kind = other.__class__ is float and array.dtype.kind == "f"
-        if same_kind and array.__class__ is _ndarray:
-            try:
-                ufunc(array, other, out=array)
-            except (ValueError, TypeError):
-                pass  # read-only, or a shape that does not fit: the general path reports it
-            else:
-                box = target._vbox
-                if box is None:
-                    target._vbox = [1]
-                else:
-                    box[0] += 1
-                return target
     data = target._data
     if data.__class__ is _ndarray and not data.flags.writeable and overlaps(data):
         raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
@@ -966,11 +987,13 @@ def _inplace_without_graph(op: Any, target: Tensor, inputs: tuple, params: dict 
 
 
 def fill_without_graph(target: Tensor, value: Any) -> bool:
-    """`zero_`/`fill_` when nothing is recorded (no grad mode, or neither the tensor nor its
-    base needs one): the value written straight into the array. False when the general path
-    must run (a read-only array: it reports why)."""
+    """`zero_`/`fill_` when nothing can be recorded or refused (no grad mode, or a tensor that
+    neither requires grad nor is a view): the value written straight into the array. False
+    when the general path must run (it records the write, or reports why it is refused)."""
     data = target._data
-    if data.__class__ is not _ndarray:
+    if data.__class__ is not _ndarray or (
+        GradMode.enabled and (target._requires_grad or target._base is not None)
+    ):
         return False
     try:
         data.fill(value)
