@@ -124,11 +124,14 @@ def _number(value: float) -> str:
 
 def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     gen = _generator(generator, "bernoulli_")
-    if isinstance(p, Tensor):
-        probs = np.broadcast_to(np.asarray(p._data), np.shape(self._data))
-        kind = np.float32 if probs.dtype == np.float32 else np.float64
+    if isinstance(p, Tensor):  # one probability per element, uniforms of p's dtype
+        data = np.asarray(self._data)
+        probs = np.broadcast_to(np.asarray(p._data), data.shape)
         _check_probabilities(probs)
-        return _fill(self, BERNOULLI_FILL, lambda n, _: stream.bernoulli(gen, probs, n, kind))
+        kind = np.float32 if probs.dtype == np.float32 else np.float64
+        axes, _ = stream.fill_order(data.shape, data.strides)
+        flat = probs.transpose(axes).reshape(-1)  # in the order the fill visits elements
+        return _fill(self, BERNOULLI_FILL, lambda n, _: stream.bernoulli(gen, flat, n, kind))
     if not 0.0 <= p <= 1.0:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
     return _fill(self, BERNOULLI_FILL, lambda n, _: stream.bernoulli(gen, p, n))

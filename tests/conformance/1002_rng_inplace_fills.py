@@ -1,0 +1,28 @@
+import torch
+
+torch.manual_seed(0)
+w = torch.empty(3, 4)
+print(w.uniform_(-1, 1))
+print(w.normal_(0, 0.01))
+print(torch.empty(5).normal_(mean=2.0, std=0.5))
+print(torch.empty(5, dtype=torch.float64).uniform_(10, 20))
+print(torch.empty(6).exponential_())
+print(torch.empty(6).exponential_(lambd=3.0))
+print(torch.empty(8).random_(0, 10))
+print(torch.empty(8, dtype=torch.int64).random_(100))
+print(torch.empty(8).bernoulli_(0.3))
+print(torch.empty(2, 3).bernoulli_(torch.tensor([0.1, 0.5, 0.9])))
+x = torch.zeros(4, 6)
+x[:, 1:4].uniform_()
+print(x)
+y = torch.zeros(3, 8).t()
+y.normal_()
+print(y)
+# a tensor in a graph: the fill is recorded
+a = torch.ones(3, requires_grad=True)
+b = a * 2
+b.uniform_()
+print(b.grad_fn.name() if hasattr(b.grad_fn, "name") else b.grad_fn)
+c = (a * 1).normal_()
+print(type(c.grad_fn).__name__)
+print(type(torch.bernoulli(a * 0.5).grad_fn).__name__)

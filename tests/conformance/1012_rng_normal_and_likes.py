@@ -1,0 +1,17 @@
+import torch
+
+torch.manual_seed(0)
+print(torch.normal(2.0, 3.0, size=(2, 3)))
+print(torch.normal(torch.arange(1.0, 6.0), torch.arange(1, 0, -0.2)))
+print(torch.normal(mean=0.5, std=torch.arange(1.0, 4.0)))
+print(torch.normal(mean=torch.arange(1.0, 4.0)))
+print(torch.normal(torch.zeros(2, 20), 1.0)[:, :3])
+x = torch.zeros(2, 3)
+print(torch.rand_like(x), torch.randn_like(x))
+print(torch.randint_like(x, 10), torch.randint_like(x, 3, 6))
+print(torch.rand_like(x, dtype=torch.float64))
+print(torch.randn(3, requires_grad=True))
+print(torch.rand(2, 2, dtype=torch.float64))
+print(torch.randn(()), torch.rand(()))
+print(torch.randint(3, 8, size=(5,), dtype=torch.int32))
+print(torch.randperm(5, dtype=torch.float32))
