@@ -120,9 +120,18 @@ def identity(n: Any, dtype: Any = None) -> NdArray:
 # ---- elementwise ---------------------------------------------------------------------------
 
 
+def _out(out: Any) -> Any:
+    if type(out) is not NdArray:
+        raise TypeError("out= takes a numpy array in scripts")
+    return out._a
+
+
 def _unary(ufunc: Any) -> Callable[[Any], Any]:
     @boundary
-    def apply(x: Any) -> Any:
+    def apply(x: Any, out: Any = None) -> Any:
+        if out is not None:
+            ufunc(to_raw(x), out=_out(out))
+            return out
         return wrap(ufunc(to_raw(x)))
 
     apply.__name__ = apply.__qualname__ = ufunc.__name__
@@ -131,9 +140,12 @@ def _unary(ufunc: Any) -> Callable[[Any], Any]:
 
 def _binary(ufunc: Any) -> Callable[[Any, Any], Any]:
     @boundary
-    def apply(x1: Any, x2: Any) -> Any:
+    def apply(x1: Any, x2: Any, out: Any = None) -> Any:
         a, b = to_raw(x1), to_raw(x2)
         nt.check_broadcast(np.shape(a), np.shape(b))
+        if out is not None:
+            ufunc(a, b, out=_out(out))
+            return out
         return wrap(ufunc(a, b))
 
     apply.__name__ = apply.__qualname__ = ufunc.__name__

@@ -1,0 +1,17 @@
+import numpy as np
+
+np.random.seed(0)
+print(np.random.rand(3))
+print(np.random.randn(2, 3))
+print(np.random.randint(0, 10, size=5))
+print(np.random.normal(1.0, 0.5, size=4))
+print(np.random.uniform(-1, 1, size=(2, 2)))
+print(np.random.random(3))
+print(np.random.choice(5, 3))
+np.random.seed(42)
+a = np.arange(10)
+np.random.shuffle(a)
+print(a)
+print(np.random.permutation(6))
+np.random.seed(0)
+print(np.random.rand(3))

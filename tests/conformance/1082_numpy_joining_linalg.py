@@ -1,0 +1,17 @@
+import numpy as np
+
+a = np.arange(6.0).reshape(2, 3)
+b = np.ones((2, 3))
+print(np.concatenate([a, b]))
+print(np.concatenate([a, b], axis=1))
+print(np.stack([a, b]).shape, np.stack([a, b], axis=2).shape)
+print(np.vstack([a, b]), np.hstack([a, b]))
+print(np.dot(a, b.T))
+print(np.matmul(a.T, b))
+print(a.dot(np.array([1.0, 0.0, -1.0])))
+print(np.outer(np.arange(3), np.arange(4)))
+print(np.transpose(a), np.reshape(a, (3, 2)))
+print(np.expand_dims(a, 0).shape, np.squeeze(np.zeros((1, 3, 1))).shape)
+print(a.transpose(1, 0).shape, a.reshape((3, 2)).T)
+print(np.sort(np.array([3, 1, 2])), np.argsort(np.array([3.0, 1.0, 2.0])))
+print(np.identity(2), np.eye(2, 3))
