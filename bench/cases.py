@@ -160,6 +160,25 @@ def memory_growth(torch: Any, passes: int = 20) -> dict:
     return {"growth_mib": (last - first) / 2**20, "peak_mib": peak / 2**20}
 
 
+def memory_per_node(torch: Any, n: int = 50_000) -> dict:
+    """Traced bytes a graph keeps per node: the scalar chain `y = y * 1.0001 + 0.0001` (its
+    intermediate tensors are freed; the nodes, their edges and saved values stay)."""
+    import tracemalloc
+
+    x = torch.tensor(1.0, requires_grad=True)
+    gc.collect()
+    tracemalloc.start()
+    start = tracemalloc.get_traced_memory()[0]
+    y = x
+    for _ in range(n):
+        y = y * 1.0001 + 0.0001
+    gc.collect()
+    used = tracemalloc.get_traced_memory()[0] - start
+    tracemalloc.stop()
+    del y
+    return {"bytes_per_node": used / (2 * n)}
+
+
 def peak_memory_graph(torch: Any) -> dict:
     """Peak resident memory added by building and differentiating a 1024x1024 graph."""
     import resource
@@ -192,6 +211,7 @@ CASES = {
     "small_mlp": lambda torch: mlp_step(torch, 100, 16, steps=200, repeats=7, with_floor=True),
     "large_mlp": lambda torch: mlp_step(torch, 4096, 256, steps=10, repeats=7, with_floor=True),
     "memory": lambda torch: memory_growth(torch),
+    "memory_per_node": lambda torch: memory_per_node(torch),
     "peak_memory": lambda torch: peak_memory_graph(torch),
     "deep_chain": lambda torch: deep_chain(torch),
 }
