@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .core import dtypes
 from .core.tensor import Tensor, _norm_dim, apply_op
-from .ops import arithmetic, reductions
+from .ops import reductions
 from .ops.matrix import DET, INV, _LinAlgError, check_square
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "det", "inv", "LinAlgError"]
@@ -18,7 +19,7 @@ def _float_check(x: Tensor, fn: str) -> None:
     if x._data.dtype.kind != "f":
         raise RuntimeError(
             f"linalg.{fn}: Expected a floating point or complex tensor as input. Got "
-            f"{arithmetic._type_word(x._data.dtype)}"
+            f"{dtypes.scalar_name(x._data.dtype)}"
         )
 
 

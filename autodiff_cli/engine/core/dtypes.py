@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 
@@ -55,6 +57,54 @@ ALIASES = {
     "float64": float64,
     "double": float64,
 }
+
+# The one table of dtype names PyTorch's messages use: the ScalarType ("Float"), the C++ type
+# ("c10::Half", "long int"), the short C name ("half", "long"); the legacy tensor type is the
+# ScalarType + "Tensor" ("torch.FloatTensor").
+NAMES = {
+    "bool": ("Bool", "bool", "bool"),
+    "uint8": ("Byte", "unsigned char", "unsigned char"),
+    "int8": ("Char", "signed char", "signed char"),
+    "int16": ("Short", "short int", "short"),
+    "int32": ("Int", "int", "int"),
+    "int64": ("Long", "long int", "long"),
+    "float16": ("Half", "c10::Half", "half"),
+    "float32": ("Float", "float", "float"),
+    "float64": ("Double", "double", "double"),
+}
+SCALAR_NAMES = {name: names[0] for name, names in NAMES.items()}
+
+
+def _key(dt: Any) -> str:
+    """`float32` for a numpy dtype, a torch dtype or their names."""
+    return (
+        dt.name if isinstance(dt, dtype) else str(np.dtype(dt)) if not isinstance(dt, str) else dt
+    )
+
+
+def scalar_name(dt: Any) -> str:
+    """PyTorch's ScalarType name: `Float`, `Long`, `Bool`..."""
+    key = _key(dt)
+    return NAMES[key][0] if key in NAMES else key
+
+
+def cpp_name(dt: Any) -> str:
+    """The C++ type name some messages print: `float`, `c10::Half`, `long int`..."""
+    key = _key(dt)
+    return NAMES[key][1] if key in NAMES else key
+
+
+def c_name(dt: Any) -> str:
+    """The short C name other messages print: `float`, `half`, `long`..."""
+    key = _key(dt)
+    return NAMES[key][2] if key in NAMES else key
+
+
+def legacy_type(dt: Any) -> str:
+    """`FloatTensor`, `LongTensor`... (`Tensor` for a dtype outside the table)."""
+    key = _key(dt)
+    return NAMES[key][0] + "Tensor" if key in NAMES else "Tensor"
+
 
 NP_FLOAT32 = float32.np
 NP_INT64 = int64.np

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import kernels
+from ..core import dtypes, kernels
 from ..core.grad_mode import GradMode as _GradMode
 from ..core.optable import defop
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
@@ -60,7 +60,7 @@ REDUCTIONS = ("mean", "sum", "none")
 def _float_only(x: Tensor, kernel: str) -> None:
     if x._data.dtype.kind != "f":
         raise NotImplementedError(
-            f"\"{kernel}\" not implemented for '{arithmetic._type_word(x._data.dtype)}'"
+            f"\"{kernel}\" not implemented for '{dtypes.scalar_name(x._data.dtype)}'"
         )
 
 
@@ -498,7 +498,7 @@ def _class_targets(input: Tensor, target: Tensor, weight: Tensor | None) -> np.n
         )
     if target._data.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    kind = _SCALAR_TYPE.get(target._data.dtype.name, target._data.dtype.name)
+    kind = dtypes.scalar_name(target._data.dtype)
     if kind not in ("Long", "Byte"):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {kind}")
     n_classes = input._data.shape[-1]
@@ -546,12 +546,6 @@ def nll_loss(
     return apply_op(NLL_LOSS, (input,), params)
 
 
-_SCALAR_TYPE = {
-    "float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-    "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-}  # fmt: skip
-
-
 def _nll_loss_nd(
     input: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int, reduction: str
 ) -> Tensor:
@@ -584,7 +578,7 @@ def _nll_loss_nd(
             "only batches of spatial targets supported (3D tensors) but got targets of "
             f"dimension: {targets.ndim}"
         )
-    target_type = _SCALAR_TYPE.get(targets.dtype.name, targets.dtype.name)
+    target_type = dtypes.scalar_name(targets.dtype)
     if target_type not in ("Long", "Byte"):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target_type}")
     if weight is not None and weight._data.size != c:
@@ -600,8 +594,8 @@ def _nll_loss_nd(
     if weight is not None:
         if weight._data.dtype != dtype:
             raise RuntimeError(
-                f"expected scalar type {_SCALAR_TYPE[dtype.name]} but found "
-                f"{_SCALAR_TYPE.get(weight._data.dtype.name, weight._data.dtype.name)}"
+                f"expected scalar type {dtypes.scalar_name(dtype)} but found "
+                f"{dtypes.scalar_name(weight._data.dtype)}"
             )
         w = np.asarray(weight._data).reshape(-1)
     if target_type == "Byte":
@@ -651,7 +645,7 @@ def cross_entropy(
     class_dim = 0 if input.ndim == 1 else 1
     if input._data.shape == target._data.shape:
         if target._data.dtype.kind != "f":
-            kind = _SCALAR_TYPE.get(target._data.dtype.name, target._data.dtype.name)
+            kind = dtypes.scalar_name(target._data.dtype)
             raise RuntimeError(
                 f"Expected floating point type for target with class probabilities, got {kind}"
             )

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import limits
+from ..core import dtypes, limits
 from ..core.grad_mode import no_grad
 from ..core.optable import defop
 from ..core.tensor import Tensor, _dims_text, _wrap, apply_op
@@ -122,7 +122,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     if common.kind != "f":
         raise RuntimeError(
             "expected common dtype to be floating point, yet common dtype is "
-            + arithmetic._type_word(common)
+            + dtypes.scalar_name(common)
         )
     if x1._data.shape != x2._data.shape:
         shape = tuple(np.broadcast_shapes(x1._data.shape, x2._data.shape))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import dtypes
 from ..core.dtypes import get_default_dtype as _get_default_dtype
-from ..core.graph import _KIND
 from ..core.printing import format_parameter as _format_parameter
 from ..core.tensor import FACTORY_FLOAT_ONLY_MESSAGE, Tensor, _init
 
@@ -49,7 +49,7 @@ Parameter.__module__ = "torch.nn.parameter"
 def typename(value: object) -> str:
     """`torch.typename`: `torch.FloatTensor` for tensors, the qualified class name otherwise."""
     if isinstance(value, Tensor):
-        return "torch." + _KIND.get(str(value._data.dtype), "Tensor")
+        return "torch." + dtypes.legacy_type(value._data.dtype)
     cls = type(value)
     if cls.__module__ in ("builtins", "__builtin__", None):
         return cls.__qualname__

@@ -911,17 +911,6 @@ gt = greater = _compare(GT)
 ge = greater_equal = _compare(GE)
 
 
-def _type_word(dt: Any) -> str:
-    return {
-        "float32": "Float",
-        "float64": "Double",
-        "int64": "Long",
-        "int32": "Int",
-        "bool": "Bool",
-        "float16": "Half",
-    }.get(str(dt), str(dt))
-
-
 def to_dtype(input: Tensor, dtype: Any) -> Tensor:
     target = dtypes.to_numpy(dtype)
     if input._data.dtype == target:

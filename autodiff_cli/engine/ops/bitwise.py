@@ -10,8 +10,9 @@ from typing import Any
 
 import numpy as np
 
+from ..core import dtypes
 from ..core.optable import defop, tensor_methods
-from ..core.tensor import Tensor, _type_word, apply_inplace, apply_op
+from ..core.tensor import Tensor, apply_inplace, apply_op
 from .arithmetic import LOGICAL_NOT, _operand, operator_method
 from .creation import tensor
 
@@ -27,7 +28,9 @@ def _integral(name: str, fn: Any) -> Any:
     def forward(*arrays: Any) -> np.ndarray:
         dtype = np.result_type(*arrays)
         if dtype.kind not in "biu":
-            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_type_word(dtype)}'")
+            raise NotImplementedError(
+                f"\"{name}_cpu\" not implemented for '{dtypes.scalar_name(dtype)}'"
+            )
         return fn(*arrays)
 
     return forward

@@ -10,7 +10,7 @@ import numpy as np
 from ..core import dtypes, limits
 from ..core.devices import check_device, is_device_arg
 from ..core.optable import defop, tensor_methods
-from ..core.tensor import Tensor, _norm_dim, _type_word, _wrap, apply_op, require_grad_new
+from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op, require_grad_new
 from . import arithmetic
 from .creation import tensor
 
@@ -37,15 +37,7 @@ def cuda(self: Any, device: Any = None, non_blocking: bool = False) -> Any:
 
 def type_(self: Tensor, dtype: Any = None) -> Any:
     if dtype is None:
-        kind = {
-            "float32": "FloatTensor",
-            "float64": "DoubleTensor",
-            "int64": "LongTensor",
-            "int32": "IntTensor",
-            "bool": "BoolTensor",
-            "float16": "HalfTensor",
-        }.get(self.dtype.name, "Tensor")
-        return f"torch.{kind}"
+        return f"torch.{dtypes.legacy_type(self.dtype)}"
     return arithmetic.to_dtype(self, dtype)
 
 
@@ -159,7 +151,7 @@ def _closeness(
             )
     if self._data.dtype != other._data.dtype:
         raise RuntimeError(
-            f"{_type_word(self._data.dtype)} did not match {_type_word(other._data.dtype)}"
+            f"{dtypes.scalar_name(self._data.dtype)} did not match {dtypes.scalar_name(other._data.dtype)}"
         )
     for what, value in (("rtol", rtol), ("atol", atol)):
         if value < 0:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import dtypes
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import (
     Tensor,
@@ -287,7 +288,7 @@ MASKED_FILL_TENSOR = defop(
 
 def _masked_fill_args(input: Tensor, mask: Any, value: Any) -> tuple:
     if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
-        dtype = _SCALAR_TYPE_NAMES.get(str(mask.dtype).replace("torch.", ""), str(mask.dtype))
+        dtype = dtypes.c_name(mask.dtype)
         raise RuntimeError(
             f"masked_fill_ only supports boolean masks, but got mask with dtype {dtype}"
         )
@@ -297,18 +298,6 @@ def _masked_fill_args(input: Tensor, mask: Any, value: Any) -> tuple:
             f"{value._data.ndim} dimension(s)."
         )
     return np.asarray(mask._data), value
-
-
-_SCALAR_TYPE_NAMES = {
-    "float32": "float",
-    "float64": "double",
-    "float16": "half",
-    "int64": "long",
-    "int32": "int",
-    "int16": "short",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-}
 
 
 def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:

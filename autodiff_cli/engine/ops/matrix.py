@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import dtypes
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _dims_text, _norm_dim, apply_binary, apply_op, broadcast_error
 from . import arithmetic
@@ -38,19 +39,6 @@ __all__ = [
     "det",
     "inverse",
 ]
-
-# C++ scalar type names PyTorch prints in some dtype errors ("float != double").
-_CPP_TYPE = {
-    "float32": "float",
-    "float64": "double",
-    "float16": "c10::Half",
-    "int64": "long int",
-    "int32": "int",
-    "int16": "short int",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-    "bool": "bool",
-}
 
 
 class _LinAlgError(RuntimeError):
@@ -408,10 +396,6 @@ def _unsqueeze(x: Tensor, dim: int) -> Tensor:
 # --------------------------------------------------------------------------------------------
 
 
-def _type_word(dt: np.dtype) -> str:
-    return arithmetic._type_word(dt)
-
-
 def _check_2d(a: Tensor, b: Tensor) -> None:
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -427,7 +411,7 @@ def _check_mm_shapes(a: Tensor, b: Tensor) -> None:
     if da != db:
         raise RuntimeError(
             "expected m1 and m2 to have the same dtype, but got: "
-            f"{_CPP_TYPE.get(str(da), str(da))} != {_CPP_TYPE.get(str(db), str(db))}"
+            f"{dtypes.cpp_name(da)} != {dtypes.cpp_name(db)}"
         )
 
 
@@ -447,7 +431,7 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
     if dm != dv:
         raise RuntimeError(
             "addmv input tensors must have the same dtype, but got "
-            f"{_type_word(dv)}, {_type_word(dm)}, and {_type_word(dv)}"
+            f"{dtypes.scalar_name(dv)}, {dtypes.scalar_name(dm)}, and {dtypes.scalar_name(dv)}"
         )
     return apply_op(MV, (input, vec))
 
@@ -465,8 +449,8 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
         )
     if input._data.dtype != mat2._data.dtype:
         raise RuntimeError(
-            f"expected scalar type {_type_word(input._data.dtype)} but found "
-            f"{_type_word(mat2._data.dtype)}"
+            f"expected scalar type {dtypes.scalar_name(input._data.dtype)} but found "
+            f"{dtypes.scalar_name(mat2._data.dtype)}"
         )
     return apply_op(BMM, (input, mat2))
 
@@ -483,7 +467,7 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
     if input._data.dtype != tensor._data.dtype:
         raise RuntimeError(
             "dot : expected both vectors to have same dtype, but found "
-            f"{_type_word(input._data.dtype)} and {_type_word(tensor._data.dtype)}"
+            f"{dtypes.scalar_name(input._data.dtype)} and {dtypes.scalar_name(tensor._data.dtype)}"
         )
     return apply_op(DOT, (input, tensor))
 
@@ -704,7 +688,7 @@ def check_square(A: Tensor, fn: str) -> None:  # noqa: N803 - PyTorch's argument
     if A._data.dtype.kind != "f":
         raise RuntimeError(
             f"linalg.{fn}: Expected a floating point or complex tensor as input. Got "
-            f"{_type_word(A._data.dtype)}"
+            f"{dtypes.scalar_name(A._data.dtype)}"
         )
 
 

@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from ..core import dtypes
 from ..core.optable import defop
 from ..core.tensor import Tensor, _dims_text, apply_op
-from . import arithmetic
 from .formula_ops import div_scalar, mul_scalar, run
 
 # --------------------------------------------------------------------------------------------
@@ -101,7 +101,7 @@ def embedding(
     else:
         padding_idx = -1
     if not isinstance(input, Tensor) or input._data.dtype.kind not in "iu":
-        word = arithmetic._type_word(input._data.dtype) if isinstance(input, Tensor) else "?"
+        word = dtypes.scalar_name(input._data.dtype) if isinstance(input, Tensor) else "?"
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
             f"types: Long, Int; but got torch.{word}Tensor instead (while checking arguments "
@@ -397,7 +397,7 @@ def layer_norm(
         )
     if input._data.dtype.kind != "f":
         raise NotImplementedError(
-            f"\"LayerNormKernelImpl\" not implemented for '{arithmetic._type_word(input._data.dtype)}'"
+            f"\"LayerNormKernelImpl\" not implemented for '{dtypes.scalar_name(input._data.dtype)}'"
         )
     params = {"normalized_shape": normalized_shape, "eps": float(eps)}
     return apply_op(LAYER_NORM, (input, weight, bias), params)

@@ -52,21 +52,8 @@ __all__ = [
     "var_mean",
 ]
 
-_TYPE_WORDS = {
-    "float32": "Float",
-    "float64": "Double",
-    "float16": "Half",
-    "int64": "Long",
-    "int32": "Int",
-    "int16": "Short",
-    "int8": "Char",
-    "uint8": "Byte",
-    "bool": "Bool",
-}
 
-
-def _type_word(dt: Any) -> str:
-    return _TYPE_WORDS.get(str(dt), str(dt))
+_TYPE_WORDS = dtypes.SCALAR_NAMES  # (ops/random.py reads it)
 
 
 # --------------------------------------------------------------------------------------------
@@ -161,7 +148,7 @@ def _count(shape: tuple, dims: tuple | None) -> int:
 
 def _require_float(input: Tensor, message: str) -> None:
     if input._data.dtype.kind != "f":
-        raise RuntimeError(message.format(_type_word(input._data.dtype)))
+        raise RuntimeError(message.format(dtypes.scalar_name(input._data.dtype)))
 
 
 def _check_nonempty(input: Tensor, name: str, dim: int | None) -> None:
@@ -674,7 +661,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = 
     if target is not None and target.kind != "f":
         raise RuntimeError(
             "mean(): could not infer output dtype. Optional dtype must be either a floating point "
-            f"or complex dtype. Got: {_type_word(target)}"
+            f"or complex dtype. Got: {dtypes.scalar_name(target)}"
         )
     if target is None:
         _require_float(
@@ -849,7 +836,7 @@ def norm(
     if target is not None and target.kind != "f":
         raise RuntimeError(
             f"linalg.vector_norm: dtype should be floating point or complex, but got "
-            f"{_type_word(target)}"
+            f"{dtypes.scalar_name(target)}"
         )
     _require_float(
         input, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}"
