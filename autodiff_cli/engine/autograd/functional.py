@@ -65,7 +65,7 @@ def _vectors(v: Any, like: tuple, api: str, where: str) -> tuple:
     if v is None:
         if len(like) != 1 or like[0].numel() != 1:
             raise RuntimeError(
-                f"The vector v can only be None if the {where} is a single Tensor with a single "
+                f"The vector v can only be None if the {where} a single Tensor with a single "
                 "element."
             )
         return (ones_like(like[0]),)
@@ -148,7 +148,7 @@ def jvp(
 ) -> tuple:
     """`(func(inputs), J v)` by the double-backward trick."""
     ins, in_tuple = _as_tuple(inputs, "inputs", "jvp")
-    vs = _vectors(v, ins, "jvp", "input to the user-provided function")
+    vs = _vectors(v, ins, "jvp", "input to the user-provided function is")
     with enable_grad():
         ins = _fresh(ins, create_graph)
         outs, out_tuple = _outputs(func(*ins), "jvp")
@@ -174,7 +174,7 @@ def _hessian_product(
 ) -> tuple:
     """`(func(inputs), H v)` (the Hessian is symmetric: `v^T H` has the same values)."""
     ins, in_tuple = _as_tuple(inputs, "inputs", api)
-    vs = _vectors(v, ins, api, "input to the user-provided function")
+    vs = _vectors(v, ins, api, "input to the user-provided function is")
     with enable_grad():
         ins = _fresh(ins, create_graph)
         out = _scalar_output(func, ins, api)
