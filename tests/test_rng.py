@@ -82,3 +82,55 @@ def test_live_fresh_seeds() -> None:
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+@pytest.mark.parametrize("seed", [0, 5, 2**32 + 3, 123456789, 2**64 - 1])
+def test_twister_is_mt19937(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's own MT19937 (seeding, twist, tempering) against numpy's, over runs that
+    cross the 624-word state in every way; then the numpy-backed path for long runs."""
+    import numpy.random
+
+    from autodiff_cli.engine.core import generator
+
+    legacy_key = numpy.random.RandomState(seed & 0xFFFFFFFF).get_state()[1]
+    assert np.array_equal(generator.seed_key(seed), legacy_key)
+    reference = numpy.random.MT19937(0)
+    reference.state = {"bit_generator": "MT19937", "state": {"key": legacy_key, "pos": 624}}
+    runs = [1, 3, 620, 1, 1, 624, 1248, 5000, 0, 7, 20000, 2]
+    monkeypatch.setattr(generator, "_NUMPY_FROM", 10**12)
+    own = generator.Generator().manual_seed(seed)
+    for n in runs:
+        assert np.array_equal(own.words(n), reference.random_raw(n)), n
+    monkeypatch.setattr(generator, "_NUMPY_FROM", 100)
+    for n in runs:
+        assert np.array_equal(own.words(n), reference.random_raw(n)), n
+
+
+def test_state_bytes_round_trip() -> None:
+    g = torch.Generator().manual_seed(99)
+    fresh = g.get_state()
+    assert fresh.shape == (5056,) and fresh.dtype == torch.uint8
+    assert g.get_state()[8:24].tolist() == [1, 0, 0, 0, 1, 0, 0, 0] + [0] * 8  # left 1, seeded
+    torch.randn(1, generator=g)  # leaves a pending normal in the state
+    state = g.get_state()
+    expected = [torch.randn(1, generator=g), torch.rand(700, generator=g)]
+    other = torch.Generator()
+    other.set_state(state)
+    assert other.initial_seed() == 99
+    again = [torch.randn(1, generator=other), torch.rand(700, generator=other)]
+    assert all(torch.equal(a, b) for a, b in zip(expected, again))
+    assert torch.equal(g.get_state(), other.get_state())
+    with pytest.raises(RuntimeError, match="of size 5056 but found the input RNG state size"):
+        g.set_state(torch.zeros(10, dtype=torch.uint8))
+    with pytest.raises(TypeError, match="RNG state must be a torch.ByteTensor"):
+        g.set_state(torch.zeros(5056))
+
+
+def test_seed_is_fresh_and_kept() -> None:
+    first = torch.seed()
+    assert torch.initial_seed() == first and 0 <= first < 2**64
+    one, two = torch.Generator(), torch.Generator()
+    assert one.seed() != two.seed()
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        torch.manual_seed(2**64)
+    assert torch.manual_seed(-1).initial_seed() == 2**64 - 1
