@@ -327,11 +327,32 @@ def _shape(raw: Any) -> tuple:
     return getattr(raw, "shape", ())
 
 
-def _binary(op: Callable[[Any, Any], Any], reflected: bool = False) -> Callable[..., Any]:
+def _with_tensor(op: Callable[[Any, Any], Any], mine: Any, tensor: Any, tensor_first: bool) -> Any:
+    """`tensor op array` as PyTorch computes it: the array as a tensor of its dtype, a numpy
+    scalar as a Python number."""
+    if isinstance(mine, np.ndarray):
+        mine = sys.modules["autodiff_cli.engine"].from_numpy(mine)
+    else:
+        mine = mine.item()
+    return op(tensor, mine) if tensor_first else op(mine, tensor)
+
+
+def _binary(
+    op: Callable[[Any, Any], Any], reflected: bool = False, comparison: bool = False
+) -> Callable[..., Any]:
     @boundary
     def method(self: Any, other: Any) -> Any:
         raw = _operand(other)
         if raw is NotImplemented:
+            tensor = _tensor_class()
+            scalar = type(self) is not NdArray
+            if (
+                tensor is not None
+                and isinstance(other, tensor)
+                and (reflected or comparison or scalar)
+            ):
+                mine = self._a if type(self) is NdArray else self._v
+                return _with_tensor(op, mine, other, tensor_first=reflected)
             return NotImplemented
         mine = self._a if type(self) is NdArray else self._v
         check_broadcast(_shape(mine), _shape(raw))
@@ -406,7 +427,7 @@ def _add_operators(cls: type, inplace: bool) -> None:
         if inplace and name in _INPLACE:
             setattr(cls, f"__i{name}__", _inplace(_inplace_op(_INPLACE[name])))
     for name, op in _COMPARISONS.items():
-        setattr(cls, f"__{name}__", _binary(op))
+        setattr(cls, f"__{name}__", _binary(op, comparison=name == "eq"))
     cls.__matmul__ = _matmul(False)
     cls.__rmatmul__ = _matmul(True)
 

@@ -19,6 +19,7 @@ PUBLIC_SUBMODULES = frozenset(
     "autograd.function autograd.gradcheck autograd.grad_mode linalg optim optim.lr_scheduler "
     "special fft random testing utils utils.data cuda backends backends.cudnn backends.mps func".split()
 )
+PUBLIC_SUBMODULES |= {"accelerator"}  # torch.accelerator (CPU only)
 
 
 class _Unbound:
@@ -191,6 +192,7 @@ class Namespace(dict):
             if fresh:  # from_numpy, tensor, as_tensor: also for the script's numpy arrays
                 for key, function in numpy_bridge.torch_functions(engine).items():
                     setattr(proxy, key, function)
+                proxy.__version__ = engine.__version__
             return proxy
         if name == "numpy":  # a vetted subset over safe wrappers (preloaded in children)
             from autodiff_cli.lang import numpy_module

@@ -79,7 +79,11 @@ _SAFE_MODULES_OF_BUILTINS = frozenset({"builtins", "math"})
 
 def name_allowed(name: str) -> bool:
     """Attribute names scripts may use on any exposed object."""
-    return not name.startswith("_") or name == "_version" or name.startswith("_saved_")
+    return (
+        not name.startswith("_")
+        or name in ("_version", "__version__")
+        or name.startswith("_saved_")
+    )
 
 
 def _shown_type(obj: Any) -> str:

@@ -1,0 +1,18 @@
+import torch
+
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = torch.tensor([3.0, 4.0])
+print(torch.add(a, b, alpha=2), a.add(b, alpha=0.5), torch.sub(a, b, alpha=3), a.sub(b, alpha=2))
+c = b.clone()
+c.add_(b, alpha=2)
+c.sub_(b, alpha=0.5)
+print(c)
+print(torch.addcmul(a, a, b, value=0.5), torch.addcdiv(a, a, b, value=2), a.addcmul(a, b, value=3))
+d = b.clone()
+d.addcmul_(b, b, value=0.1)
+d.addcdiv_(b, b, value=2)
+print(d)
+y = torch.add(a, b, alpha=2).sum() + torch.addcmul(a, a, b, value=0.5).sum()
+y.backward()
+print(a.grad)
+print(torch.add(a, 2, alpha=3))
