@@ -25,10 +25,11 @@ import numpy as np
 
 from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
-from .graph import AccumulateGrad, Node, legacy_type_name
+from .graph import RELEASED, AccumulateGrad, Node, legacy_type_name
 from .tensor import OVERLAP_MESSAGE, Tensor, _wrap, overlaps
 
 _refcount = sys.getrefcount
+_plain_release = Node.release
 
 REPLACE_NONE_MESSAGE = "can't replace a None gradient with a non-None value"
 UNUSED_MESSAGE = (
@@ -335,7 +336,10 @@ def _execute(p: _Pass, order: list) -> None:
         ):
             outs = node.apply([buf], backend)
             if not retain and node._saved:
-                node.release()
+                if node.__class__.release is _plain_release:
+                    node._saved = RELEASED
+                else:
+                    node.release()
             nrs = None
         else:
             if needed is not None and node not in needed:

@@ -1,10 +1,15 @@
 """The Tensor class and the op machinery every op goes through.
 
-`apply_op` is the one place that handles what is common to all ops: unwrapping inputs, dtype
-promotion, the grad-mode check, building the graph node (edges, saved values and their versions,
-the shapes/dtypes needed to reduce broadcast gradients) and wrapping outputs. The ops themselves are
-declared in `ops.py`.
-"""
+`_wrap` is the one way a Tensor is made (and `graph.new_node` a node). `apply_op` handles what
+is common to all ops: unwrapping inputs, dtype promotion, the grad-mode check, building the graph
+node (edges, saved values and their versions, the shapes/dtypes needed to reduce broadcast
+gradients) and wrapping outputs; `apply_binary` and `apply_unary` are its common cases taken
+directly by the operators (same results: the general path is their fallback), `apply_inplace`
+writes into the target. The ops themselves are declared in `engine/ops/`.
+
+Over 900 lines, for a reason: the class and the machinery share the hot paths (slots read
+directly, no calls across modules on the way of an op); splitting them is planned once the ops
+import the machinery from one place (`core/apply.py`)."""
 
 from __future__ import annotations
 
@@ -652,16 +657,8 @@ def _node_for(op: Any, inputs: tuple) -> Node:
     return new_node(op.node_cls, tuple(nodes), None if nrs is None else tuple(nrs))
 
 
-_last_scalar_saves: list = [None, (None, None)]  # the last `(None, number)` saved, reused
-
-
-def _scalar_saves(b: float) -> tuple:
-    """`(None, b)`, the values `mul` by a number saves: the same tuple while the number is the
-    same object (a loop's constant), so a long chain keeps one."""
-    if _last_scalar_saves[0] is not b:
-        _last_scalar_saves[0] = b
-        _last_scalar_saves[1] = (None, b)
-    return _last_scalar_saves[1]
+# the last `(None, number)` a product by a number saved: a loop's constant keeps one tuple
+_last_scalar_saves: list = [None, (None, None)]
 
 
 def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
@@ -693,9 +690,13 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         out = _forward(op, [ad, bd], None)
     if not ((a._requires_grad or b_grad) and GradMode.enabled) or out.dtype.kind != "f":
         return _wrap(out)
+    fa = a._grad_fn  # (`_acc_of` inlined for `a`, a result in a chain)
     node = new_node(
         op.node_cls,
-        (_acc_of(a) if a._requires_grad else None, _acc_of(b) if b_grad else None),
+        (
+            fa if fa is not None else _acc_of(a) if a._requires_grad else None,
+            _acc_of(b) if b_grad else None,
+        ),
         None if not (a._output_nr or (b_grad and b._output_nr)) else _binary_nrs(a, b),
     )
     result = _wrap(out, True, node)
@@ -707,7 +708,11 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         )
     if op.cross_saves:  # mul, mm: each input is saved only for the other's gradient
         if cls is not Tensor:  # a number: only the tensor `a` needs a gradient, and `b` for it
-            node._saved = _scalar_saves(b)
+            last = _last_scalar_saves  # `(None, b)`, the same tuple while `b` is the same object
+            if last[0] is not b:
+                last[0] = b
+                last[1] = (None, b)
+            node._saved = last[1]
             return result
         va = vb = None
         if b_grad:

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from ..core.grad_mode import GradMode
 from ..core.optable import defop
 from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op, fill_without_graph
 from .creation import tensor
@@ -19,22 +18,16 @@ FILL = defop(
 ZERO = defop("zero_", "ZeroBackward0", lambda a: np.zeros_like(a), lambda B, g: g * 0, rules=("0",))
 
 
-def _records(t: Tensor) -> bool:
-    """Whether an in-place write to `t` goes through the general path (it may be recorded, or
-    refused: a leaf that requires grad, a view in grad mode)."""
-    return GradMode.enabled and (t._requires_grad or t._base is not None)
-
-
 def fill_(self: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         value = value.item()
-    if not _records(self) and fill_without_graph(self, value):
+    if fill_without_graph(self, value):  # nothing to record: straight into the array
         return self
     return apply_inplace(FILL, self, (), {"value": value})
 
 
 def zero_(self: Tensor) -> Tensor:
-    if not _records(self) and fill_without_graph(self, 0):
+    if fill_without_graph(self, 0):
         return self
     return apply_inplace(ZERO, self, ())
 
