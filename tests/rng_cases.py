@@ -178,6 +178,15 @@ def _inits(t: Any) -> list:
     return out
 
 
+def _more_inits(t: Any) -> list:
+    init = t.nn.init
+    return [init.trunc_normal_(t.empty(50), 0.1, 0.5, -0.6, 0.9),
+            init.trunc_normal_(t.empty(7, 3, dtype=t.float64), std=0.02),
+            init.trunc_normal_(t.empty(300), 0.0, 1.0, 0.5, 3.0),
+            init.orthogonal_(t.empty(3, 5)), init.orthogonal_(t.empty(6, 4, dtype=t.float64), 1.5),
+            init.orthogonal_(t.empty(2, 3, 2))]  # fmt: skip
+
+
 def _layers(t: Any) -> list:
     lin = t.nn.Linear(20, 30)
     lin2 = t.nn.Linear(3, 1, dtype=t.float64)
@@ -209,7 +218,7 @@ def special_cases() -> Iterator[Case]:
         "mixed draws": _mixed, "non-contiguous fills": _noncontiguous,
         "get/set_rng_state": _state_round_trip, "torch.Generator": _generators,
         "normal with tensors": _normal_tensors, "bernoulli/multinomial/random_": _bernoulli_multinomial,
-        "nn.init": _inits, "layer init": _layers, "dropout": _dropout, "data shuffling": _data,
+        "nn.init": _inits, "nn.init trunc_normal_/orthogonal_": _more_inits, "layer init": _layers, "dropout": _dropout, "data shuffling": _data,
     }  # fmt: skip
     discrete = ("bernoulli/multinomial/random_", "data shuffling")
     for name, function in functions.items():

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..core.grad_mode import no_grad
-from ..core.tensor import Tensor
+from ..core.tensor import Tensor, _wrap
 
 __all__ = [
     "calculate_gain",
@@ -27,6 +27,8 @@ __all__ = [
     "xavier_normal_",
     "kaiming_uniform_",
     "kaiming_normal_",
+    "trunc_normal_",
+    "orthogonal_",
 ]
 
 _LINEAR_FNS = {
@@ -161,3 +163,54 @@ def kaiming_normal_(
     if std is None:
         return tensor
     return normal_(tensor, 0.0, std, generator)
+
+
+_TRUNC_ROUNDS = 10_000  # redraws before trunc_normal_ gives up and clamps (a far-off [a, b])
+
+
+def trunc_normal_(
+    tensor: Tensor,
+    mean: float = 0.0,
+    std: float = 1.0,
+    a: float = -2.0,
+    b: float = 2.0,
+    generator: Any = None,
+) -> Tensor:
+    """Normals N(mean, std**2) inside [a, b]: as PyTorch, while any value is outside, a whole new
+    tensor of normals is drawn and the outside values are taken from it."""
+    if a > b:
+        raise RuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={a:g} > to={b:g}"
+        )
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of "
+            "values may be incorrect.",
+            stacklevel=2,
+        )
+    normal_(tensor, mean, std, generator)
+    data = tensor._array()
+    for _ in range(_TRUNC_ROUNDS):
+        outside = (data < a) | (data > b)
+        if not outside.any():
+            return tensor
+        fresh = normal_(_wrap(np.empty(data.shape, data.dtype)), mean, std, generator)
+        _write(tensor, np.where(outside, fresh._data, data))
+    return _write(tensor, np.clip(data, a, b))
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tensor:
+    """A (semi-)orthogonal matrix from the QR decomposition of standard normals (rows x the rest,
+    transposed when wider than tall), signs fixed by R's diagonal, times `gain`."""
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    shape = tensor._data.shape
+    if 0 in shape:
+        return tensor
+    rows = shape[0]
+    cols = int(np.prod(shape)) // rows
+    flat = normal_(_wrap(np.empty((rows, cols), tensor._data.dtype)), 0.0, 1.0, generator)._data
+    wide = rows < cols
+    q, r = np.linalg.qr(flat.T if wide else flat)
+    q = q * np.sign(np.diag(r))
+    return _write(tensor, ((q.T if wide else q) * gain).reshape(shape))
