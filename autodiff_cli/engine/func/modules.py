@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -86,6 +87,13 @@ def _swapped(slots: dict, values: dict) -> Iterator[None]:
             entries[name] = original
 
 
+def _check_module(module: Any) -> None:
+    """Only real modules (nn is loaded when a script has one: nothing is imported here)."""
+    module_class = getattr(sys.modules.get("autodiff_cli.engine.nn.module"), "Module", None)
+    if module_class is None or not isinstance(module, module_class):
+        raise TypeError(f"expected an nn.Module, got {type(module).__name__}")
+
+
 def functional_call(
     module: Any,
     parameter_and_buffer_dicts: Any,
@@ -97,6 +105,7 @@ def functional_call(
 ) -> Any:
     """`module(*args, **kwargs)` with its parameters and buffers replaced by the given tensors
     for the duration of the call."""
+    _check_module(module)
     given = _merge(parameter_and_buffer_dicts)
     for value in given.values():
         if not isinstance(value, Tensor):
@@ -118,6 +127,8 @@ def stack_module_state(models: Any) -> tuple[dict, dict]:
     """The parameters (as new leaves requiring grad) and buffers of same-shaped `models`,
     stacked along a new first dimension."""
     models = list(models)
+    for model in models:
+        _check_module(model)
     if not models:
         raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
     if len({m.training for m in models}) > 1:

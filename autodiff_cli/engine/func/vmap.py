@@ -7,13 +7,19 @@ dicts); an `in_dims` leaf stands for the whole subtree under it, `None` passes i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .. import Tensor, stack, zeros
+from ..ops import random as engine_random
 from . import pytree
 
 RANDOMNESS = ("error", "different", "same")
+RANDOM_IN_ERROR_MODE = (
+    "vmap: called random operation while in randomness error mode. Please either use the 'same' "
+    "or 'different' randomness flags on vmap or perform the randomness operation out of vmap"
+)
 
 
 def vmap(
@@ -37,9 +43,10 @@ def vmap(
             return _stack_results(func, [func(*mapped.zero_sample(), **kwargs)], out_dims, True)
         states = _rng_keeper(randomness)
         results = []
-        for index in range(mapped.size):
-            states()
-            results.append(func(*mapped.slice(index), **kwargs))
+        with _random_refused(randomness == "error"):
+            for index in range(mapped.size):
+                states()
+                results.append(func(*mapped.slice(index), **kwargs))
         return _stack_results(func, results, out_dims)
 
     from .levels import wraps
@@ -126,10 +133,26 @@ def _rng_keeper(randomness: str) -> Callable[[], None]:
     """With randomness='same', every batch element starts from the same random state."""
     if randomness != "same":
         return lambda: None
-    from .. import get_rng_state, set_rng_state  # type: ignore[attr-defined]
+    state = engine_random.get_rng_state()
+    return lambda: engine_random.set_rng_state(state)
 
-    state = get_rng_state()
-    return lambda: set_rng_state(state)
+
+@contextmanager
+def _random_refused(refuse: bool) -> Iterator[None]:
+    """With randomness='error' (the default), drawing from the default generator raises."""
+    generator = engine_random.default_generator
+    if not refuse or "words" in vars(generator):  # not asked, or an outer vmap refuses already
+        yield
+        return
+
+    def refused(*args: Any) -> Any:
+        raise RuntimeError(RANDOM_IN_ERROR_MODE)
+
+    generator.words = generator.words64 = refused
+    try:
+        yield
+    finally:
+        del generator.words, generator.words64
 
 
 def _stack_results(func: Callable, results: list, out_dims: Any, empty: bool = False) -> Any:
