@@ -182,10 +182,23 @@ _CHECKERS: dict[str, Callable[[Callable[..., Any], Any], Callable[..., Any]]] = 
 }  # fmt: skip
 
 
-def _formatter():  # noqa: ANN202 - built on first use (sandbox imports this module)
+def _no_getter(name: str) -> Callable[[Any], Any]:
+    raise RuntimeError("the sandbox has not set the attribute getter of format fields")
+
+
+# `sandbox.make_getter`, set by `sandbox` when it loads (it imports this module: no cycle).
+_make_getter: Callable[[str], Callable[[Any], Any]] = _no_getter
+
+
+def use_attribute_getter(make_getter: Callable[[str], Callable[[Any], Any]]) -> None:
+    """How `{0.attr}` format fields read attributes: the sandbox's getter."""
+    global _make_getter
+    _make_getter = make_getter
+
+
+def _formatter():  # noqa: ANN202 - built on first use
     global _FORMATTER
     if _FORMATTER is None:
-        from autodiff_cli.lang.sandbox import make_getter
 
         class SafeFormatter(string.Formatter):
             """`str.format` whose `{0.attr}` / `{0[key]}` fields obey the attribute rules."""
@@ -194,7 +207,7 @@ def _formatter():  # noqa: ANN202 - built on first use (sandbox imports this mod
                 first, rest = _string.formatter_field_name_split(field_name)
                 obj = self.get_value(first, args, kwargs)
                 for is_attribute, key in rest:
-                    obj = make_getter(key)(obj) if is_attribute else obj[key]
+                    obj = _make_getter(key)(obj) if is_attribute else obj[key]
                 return obj, first
 
             def format_field(self, value: Any, format_spec: str) -> Any:

@@ -261,6 +261,7 @@ def make_getter(name: str) -> Reader:
 
 
 _GETTERS: dict[str, Reader] = {}
+builtin.use_attribute_getter(make_getter)  # `{0.attr}` format fields read through it
 
 
 def _new_getter(name: str) -> Reader:
