@@ -121,6 +121,23 @@ def make_function(
     return function
 
 
+def _check_missing(spec: FunctionSpec, frame: list) -> None:
+    """Python's TypeError for required arguments left unbound after binding."""
+    first = FIRST_VARIABLE_SLOT
+    missing = [p for i, p in enumerate(spec.positional_names) if frame[first + i] is UNBOUND]
+    kind = "positional"
+    if not missing:
+        missing = [p for p in spec.keyword_only_names if frame[spec.keyword_slots[p]] is UNBOUND]
+        kind = "keyword-only"
+    if missing:
+        quoted = [f"'{p}'" for p in missing]
+        listed = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+        raise TypeError(
+            f"{spec.name}() missing {len(missing)} required {kind} "
+            f"argument{'s' if len(missing) > 1 else ''}: {listed}"
+        )
+
+
 def _binder(spec: FunctionSpec, template: list, defaults: list, kwdefaults: dict):  # noqa: ANN202
     """`bind(args, kwargs) -> frame`: Python's argument binding, with its error messages."""
     name = spec.name
@@ -183,24 +200,8 @@ def _binder(spec: FunctionSpec, template: list, defaults: list, kwdefaults: dict
         for slot, value in kw_default_slots:
             if frame[slot] is UNBOUND:
                 frame[slot] = value
-        _check_missing(frame)
+        _check_missing(spec, frame)
         return finish(frame)
-
-    def _check_missing(frame: list) -> None:
-        missing = [p for i, p in enumerate(spec.positional_names) if frame[first + i] is UNBOUND]
-        kind = "positional"
-        if not missing:
-            missing = [p for p in spec.keyword_only_names if frame[keyword_slots[p]] is UNBOUND]
-            kind = "keyword-only"
-        if missing:
-            quoted = [f"'{p}'" for p in missing]
-            listed = (
-                quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
-            )
-            raise TypeError(
-                f"{name}() missing {len(missing)} required {kind} "
-                f"argument{'s' if len(missing) > 1 else ''}: {listed}"
-            )
 
     if spec.simple and not n_defaults:
         return bind_exact
