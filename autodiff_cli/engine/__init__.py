@@ -20,41 +20,20 @@ from .core.grad_mode import (  # noqa: F401
 )
 from .core.printing import set_printoptions  # noqa: F401
 from .core.tensor import Size, Tensor  # noqa: F401
-from .ops import arithmetic as _ops
 from .ops import conversion as _methods  # noqa: F401 - attaches Tensor methods
 from .ops import fills  # noqa: F401 - attaches fill_/zero_/copy_
 from .ops import reductions as _reductions  # noqa: F401
+from .ops import unary as _unary
 from .ops.arithmetic import (  # noqa: F401
-    abs,
-    absolute,
-    acos,
     add,
-    arccos,
-    arcsin,
-    arctan,
-    asin,
-    atan,
-    ceil,
     clone,
-    cos,
-    cosh,
     div,
     divide,
     eq,
-    erf,
-    exp,
-    expm1,
     flatten,
-    floor,
     ge,
     gt,
-    isnan,
     le,
-    log,
-    log1p,
-    log2,
-    log10,
-    logical_not,
     lt,
     mul,
     multiply,
@@ -63,15 +42,8 @@ from .ops.arithmetic import (  # noqa: F401
     negative,
     pow,
     reciprocal,
-    relu,
     reshape,
-    rsqrt,
     select,
-    sigmoid,
-    sign,
-    sin,
-    sinh,
-    sqrt,
     square,
     squeeze,
     stack,
@@ -79,11 +51,8 @@ from .ops.arithmetic import (  # noqa: F401
     subtract,
     swapaxes,
     t,
-    tan,
-    tanh,
     transpose,
     true_divide,
-    trunc,
     unbind,
     unsqueeze,
     where,
@@ -129,6 +98,39 @@ from .ops.random import (  # noqa: F401
 )
 from .ops.reductions import *  # noqa: E402, F401, F403
 from .ops.sorting import *  # noqa: E402, F401, F403
+from .ops.unary import (  # noqa: F401
+    abs,
+    absolute,
+    acos,
+    arccos,
+    arcsin,
+    arctan,
+    asin,
+    atan,
+    ceil,
+    cos,
+    cosh,
+    erf,
+    exp,
+    expm1,
+    floor,
+    isnan,
+    log,
+    log10,
+    log1p,
+    log2,
+    logical_not,
+    relu,
+    rsqrt,
+    sigmoid,
+    sign,
+    sin,
+    sinh,
+    sqrt,
+    tan,
+    tanh,
+    trunc,
+)
 from .ops.views import *  # noqa: E402, F401, F403
 
 _np.seterr(all="ignore")  # PyTorch gives nan/inf silently
@@ -215,7 +217,7 @@ def detach(input: Tensor) -> Tensor:
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
-    return _ops.softplus(input, beta, threshold)
+    return _unary.softplus(input, beta, threshold)
 
 
 def result_type(tensor1: object, tensor2: object) -> dtype:

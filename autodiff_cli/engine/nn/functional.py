@@ -17,16 +17,10 @@ from ..core import dtypes, kernels
 from ..core.grad_mode import GradMode as _GradMode
 from ..core.optable import defop
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
-from ..ops import arithmetic, views
+from ..ops import arithmetic, unary, views
 from ..ops import random as _random
 from ..ops.arithmetic import _reduce_loss as _reduce_np
-from ..ops.arithmetic import (  # noqa: F401
-    binary_cross_entropy_with_logits,
-    relu,
-    sigmoid,
-    softplus,
-    tanh,
-)
+from ..ops.arithmetic import binary_cross_entropy_with_logits  # noqa: F401
 from ..ops.formula_ops import DIV_SCALAR, MUL_SCALAR, div_scalar, run
 from ..ops.matrix import ADDMM, _check_mm_shapes, _reshape, matmul
 from ..ops.nn_backward import (
@@ -43,6 +37,7 @@ from ..ops.nn_backward import (
     SMOOTH_L1_LOSS_BACKWARD,
     SOFTMAX_BACKWARD,
 )
+from ..ops.unary import relu, sigmoid, softplus, tanh  # noqa: F401
 from ._reduction import legacy_reduction as _legacy_reduction
 
 SQRT_2 = math.sqrt(2.0)
@@ -78,7 +73,7 @@ def _gelu(a: np.ndarray, approximate: str) -> np.ndarray:
     if approximate == "tanh":
         inner = SQRT_2_OVER_PI * (a + GELU_TANH_COEFF * a**3)
         return (0.5 * a * (1 + np.tanh(inner))).astype(a.dtype)
-    return (a * 0.5 * (1 + arithmetic._erf(a / SQRT_2))).astype(a.dtype)
+    return (a * 0.5 * (1 + unary._erf(a / SQRT_2))).astype(a.dtype)
 
 
 def _elu(a: np.ndarray, alpha: float, scale: float, input_scale: float) -> np.ndarray:

@@ -17,7 +17,7 @@ from ..core import dtypes, limits
 from ..core.grad_mode import no_grad
 from ..core.optable import defop
 from ..core.tensor import Tensor, _dims_text, _wrap, apply_op
-from ..ops import arithmetic
+from ..ops import arithmetic, unary
 from ..ops.formula_ops import run
 from ..ops.nn_layers import embedding, layer_norm
 from ._reduction import legacy_reduction
@@ -205,7 +205,7 @@ def kl_div(
         if kind not in ("none", "mean", "sum"):
             raise ValueError(f"{reduction} is not a valid value for reduction")
     if log_target:
-        loss = arithmetic.exp(target) * (target - input)
+        loss = unary.exp(target) * (target - input)
     else:
         loss = xlogy(target, target) - target * input
     if kind == "mean":

@@ -22,11 +22,11 @@ from ..core.tensor import (
     apply_binary,
     apply_inplace,
     apply_op,
-    apply_unary,
     promote,
 )
 from .creation import tensor as make_tensor
-from .formula_ops import add_scalar, div_scalar, mul_scalar, run, sub_scalar
+from .formula_ops import div_scalar, mul_scalar, sub_scalar
+from .unary import _float_input, abs, softplus, trunc
 from .views import (  # noqa: F401  (re-exported: the view ops used to live here)
     INDEX,
     SELECT,
@@ -59,8 +59,6 @@ from .views import t as _t
 
 t = _t  # `ops.t` (the name is also a parameter below)
 
-LN2 = math.log(2.0)
-LN10 = math.log(10.0)
 
 # --------------------------------------------------------------------------------------------
 # numpy forwards that need more than one numpy call
@@ -82,17 +80,6 @@ def _true_divide(a: Any, b: Any) -> Any:
         if not isinstance(b, (bool, int)):
             b = b.astype(default)
     return a / b
-
-
-def _float_input(fn: Any) -> Any:
-    """Wraps a numpy function so integer inputs are computed in the default float dtype."""
-
-    def forward(a: Any, **params: Any) -> Any:
-        if a.dtype.kind in "biu":
-            a = a.astype(dtypes.get_default_dtype().np)
-        return fn(a, **params)
-
-    return forward
 
 
 def _pow_scalar(a: Any, exponent: Any) -> Any:
@@ -127,19 +114,6 @@ def _rpow(a: Any, base: Any) -> Any:
     return np.power(np.asarray(base, dtype=a.dtype), a)
 
 
-def _relu(a: Any) -> Any:
-    return np.maximum(a, 0) if a.dtype.kind != "b" else a
-
-
-def _softplus(a: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
-    scaled = a * beta
-    return np.where(scaled > threshold, a, np.log1p(np.exp(scaled)) / beta).astype(a.dtype)
-
-
-def _erf(a: Any) -> Any:
-    return np.vectorize(math.erf, otypes=[a.dtype])(a)
-
-
 def _bce_with_logits(
     x: Any, t: Any, reduction: str = "mean", weight: Any = None, pos_weight: Any = None
 ) -> Any:
@@ -153,7 +127,13 @@ def _bce_with_logits(
 
 
 def _bce_input_grad(
-    B: Any, g: Any, x: Any, t: Any, reduction: str, weight: Any, pos_weight: Any
+    B: Any,
+    g: Any,
+    x: Any,
+    t: Any,
+    reduction: str = "mean",
+    weight: Any = None,
+    pos_weight: Any = None,
 ) -> Any:
     """PyTorch's binary_cross_entropy_with_logits_backward: the slope times the gradient, then
     the weight, then `/ numel` for the mean."""
@@ -169,7 +149,13 @@ def _bce_input_grad(
 
 
 def _bce_target_grad(
-    B: Any, g: Any, x: Any, t: Any, reduction: str, weight: Any, pos_weight: Any
+    B: Any,
+    g: Any,
+    x: Any,
+    t: Any,
+    reduction: str = "mean",
+    weight: Any = None,
+    pos_weight: Any = None,
 ) -> Any:
     d = -x
     if pos_weight is not None:
@@ -202,11 +188,6 @@ def _values(x: Any) -> Any:
 def _zero_base(a: Any, b: Any) -> Any:
     """Where `self ** exponent` has a 0 base and exponent >= 0: its d/dexponent is 0 there."""
     return np.logical_and(_values(a) == 0, _values(b) >= 0)
-
-
-def _rsqrt_one_minus_square(B: Any, a: Any) -> Any:
-    """`(-self * self + 1).rsqrt()`, as PyTorch's asin/acos formulas write it."""
-    return run(B, RSQRT, add_scalar(B, -a * a, 1))
 
 
 def _mean_of(B: Any, d: Any, reduction: str, x: Any) -> Any:
@@ -333,355 +314,6 @@ FLOOR_DIVIDE = defop(
 )  # fmt: skip
 FLOOR_DIVIDE.node_cls.name = lambda self: "torch::autograd::NotImplemented"  # repr stays short
 
-# elementwise functions
-EXP = defop(
-    "exp",
-    "ExpBackward0",
-    _float_input(np.exp),
-    lambda B, g, r: g * r,
-    saves=("result",),
-    rules=("exp(self)",),
-    function=UNARY,
-    method=True,
-    inplace=True,
-)
-LOG = defop(
-    "log",
-    "LogBackward0",
-    _float_input(np.log),
-    lambda B, g, a: g / a,
-    saves=(0,),
-    rules=("1 / self",),
-    function=UNARY,
-    method=True,
-    inplace=True,
-)
-LOG2 = defop(
-    "log2",
-    "Log2Backward0",
-    _float_input(np.log2),
-    lambda B, g, a: g / (a * LN2),
-    saves=(0,),
-    rules=("1 / (self · ln 2)",),
-    function=UNARY,
-    method=True,
-)
-LOG10 = defop(
-    "log10",
-    "Log10Backward0",
-    _float_input(np.log10),
-    lambda B, g, a: g / (a * LN10),
-    saves=(0,),
-    rules=("1 / (self · ln 10)",),
-    function=UNARY,
-    method=True,
-)
-LOG1P = defop(
-    "log1p",
-    "Log1PBackward0",
-    _float_input(np.log1p),
-    lambda B, g, a: g / (a + 1),
-    saves=(0,),
-    rules=("1 / (1 + self)",),
-    function=UNARY,
-    method=True,
-)
-EXPM1 = defop(
-    "expm1",
-    "Expm1Backward0",
-    _float_input(np.expm1),
-    lambda B, g, r: g * (r + 1),
-    saves=("result",),
-    rules=("exp(self)",),
-    function=UNARY,
-    method=True,
-)
-SQRT = defop(
-    "sqrt",
-    "SqrtBackward0",
-    _float_input(np.sqrt),
-    lambda B, g, r: g / (2 * r),
-    saves=("result",),
-    rules=("1 / (2 · sqrt(self))",),
-    function=UNARY,
-    method=True,
-    inplace=True,
-)
-RSQRT = defop(
-    "rsqrt",
-    "RsqrtBackward0",
-    _float_input(lambda a: 1 / np.sqrt(a)),
-    lambda B, g, r: -0.5 * g * r * r * r,
-    saves=("result",),
-    rules=("-1 / (2 · self^(3/2))",),
-    function=UNARY,
-    method=True,
-)
-SIN = defop(
-    "sin",
-    "SinBackward0",
-    _float_input(np.sin),
-    lambda B, g, a: g * B.cos(a),
-    saves=(0,),
-    rules=("cos(self)",),
-    function=UNARY,
-    method=True,
-    inplace=True,
-)
-COS = defop(
-    "cos",
-    "CosBackward0",
-    _float_input(np.cos),
-    lambda B, g, a: -g * B.sin(a),
-    saves=(0,),
-    rules=("-sin(self)",),
-    function=UNARY,
-    method=True,
-    inplace=True,
-)
-TAN = defop(
-    "tan",
-    "TanBackward0",
-    _float_input(np.tan),
-    lambda B, g, r: g * (r * r + 1),
-    saves=("result",),
-    rules=("1 + tan²(self)",),
-    function=UNARY,
-    method=True,
-)
-ASIN = defop(
-    "asin",
-    "AsinBackward0",
-    _float_input(np.arcsin),
-    lambda B, g, a: g * _rsqrt_one_minus_square(B, a),
-    saves=(0,),
-    rules=("1 / sqrt(1 - self²)",),
-    function=UNARY,
-    method=True,
-    aliases=("arcsin",),
-)
-ACOS = defop(
-    "acos",
-    "AcosBackward0",
-    _float_input(np.arccos),
-    lambda B, g, a: g * -_rsqrt_one_minus_square(B, a),
-    saves=(0,),
-    rules=("-1 / sqrt(1 - self²)",),
-    function=UNARY,
-    method=True,
-    aliases=("arccos",),
-)
-ATAN = defop(
-    "atan",
-    "AtanBackward0",
-    _float_input(np.arctan),
-    lambda B, g, a: g / (a * a + 1),
-    saves=(0,),
-    rules=("1 / (1 + self²)",),
-    function=UNARY,
-    method=True,
-    aliases=("arctan",),
-)
-SINH = defop(
-    "sinh",
-    "SinhBackward0",
-    _float_input(np.sinh),
-    lambda B, g, a: g * B.cosh(a),
-    saves=(0,),
-    rules=("cosh(self)",),
-    function=UNARY,
-    method=True,
-)
-COSH = defop(
-    "cosh",
-    "CoshBackward0",
-    _float_input(np.cosh),
-    lambda B, g, a: g * B.sinh(a),
-    saves=(0,),
-    rules=("sinh(self)",),
-    function=UNARY,
-    method=True,
-)
-TANH = defop(
-    "tanh",
-    "TanhBackward0",
-    _float_input(np.tanh),
-    lambda B, g, r: run(B, TANH_BACKWARD, g, r),
-    saves=("result",),
-    rules=("1 - tanh²(self)",),
-    function=UNARY,
-    method=True,
-    inplace=True,
-)
-SIGMOID = defop(
-    "sigmoid",
-    "SigmoidBackward0",
-    _float_input(kernels.sigmoid),
-    lambda B, g, r: run(B, SIGMOID_BACKWARD, g, r),
-    saves=("result",),
-    rules=("sigmoid(self) · (1 - sigmoid(self))",),
-    function=UNARY,
-    method=True,
-    inplace=True,
-)
-RELU = defop(
-    "relu",
-    "ReluBackward0",
-    _relu,
-    lambda B, g, r: run(B, THRESHOLD_BACKWARD, g, r, threshold=0),
-    saves=("result",),
-    rules=("1 if self > 0 else 0",),
-    function=UNARY,
-    method=True,
-    inplace=True,
-)
-SOFTPLUS = defop(
-    "softplus",
-    "SoftplusBackward0",
-    _softplus,
-    lambda B, g, a, beta=1.0, threshold=20.0: run(
-        B, SOFTPLUS_BACKWARD, g, a, beta=beta, threshold=threshold
-    ),
-    saves=(0,),
-    rules=("sigmoid(beta · self)",),
-)
-ABS = defop(
-    "abs",
-    "AbsBackward0",
-    np.abs,
-    lambda B, g, a: g * B.sign(a),
-    saves=(0,),
-    rules=("sign(self)",),
-    function=UNARY,
-    method=True,
-    aliases=("absolute",),
-    inplace=True,
-)
-ERF = defop(
-    "erf",
-    "ErfBackward0",
-    _float_input(_erf),
-    lambda B, g, a: g * (2 / math.sqrt(math.pi)) * B.exp(-(a * a)),
-    saves=(0,),
-    rules=("2/sqrt(pi) · exp(-self²)",),
-    function=UNARY,
-    method=True,
-)
-SIGN = defop(
-    "sign",
-    "SignBackward0",
-    np.sign,
-    lambda B, g: g * 0,
-    rules=("0",),
-    function=UNARY,
-    method=True,
-    inplace=True,
-)
-FLOOR = defop(
-    "floor",
-    "FloorBackward0",
-    np.floor,
-    lambda B, g: g * 0,
-    rules=("0",),
-    function=UNARY,
-    method=True,
-    inplace=True,
-)
-CEIL = defop(
-    "ceil",
-    "CeilBackward0",
-    np.ceil,
-    lambda B, g: g * 0,
-    rules=("0",),
-    function=UNARY,
-    method=True,
-    inplace=True,
-)
-ROUND = defop("round", "RoundBackward0", np.round, lambda B, g: g * 0, rules=("0",), inplace=True)
-TRUNC = defop(
-    "trunc",
-    "TruncBackward0",
-    np.trunc,
-    lambda B, g: g * 0,
-    rules=("0",),
-    function=UNARY,
-    method=True,
-    aliases=("fix",),
-    inplace=True,
-)
-
-# the backward formulas of tanh, sigmoid, relu and softplus are ops of their own under create_graph,
-# as in PyTorch
-TANH_BACKWARD = defop(
-    "tanh_backward",
-    "TanhBackwardBackward0",
-    kernels.tanh_backward,
-    lambda B, gg, g, r: run(B, TANH_BACKWARD, gg, r),
-    lambda B, gg, g, r: gg * (mul_scalar(B, r, -2) * g),
-    saves=(0, 1),
-    arg_names=("grad_output", "output"),
-    rules=("1 - output²", "-2 · grad_output · output"),
-)
-SIGMOID_BACKWARD = defop(
-    "sigmoid_backward",
-    "SigmoidBackwardBackward0",
-    kernels.sigmoid_backward,
-    lambda B, gg, g, r: run(B, SIGMOID_BACKWARD, gg, r),
-    lambda B, gg, g, r: gg * g * add_scalar(B, mul_scalar(B, r, -2), 1),
-    saves=(0, 1),
-    arg_names=("grad_output", "output"),
-    rules=("output · (1 - output)", "grad_output · (1 - 2 · output)"),
-)
-
-
-def _threshold_backward(g: Any, x: Any, threshold: float) -> Any:
-    """`grad` where self > threshold (or is NaN), else 0: a masked multiply (np.where is ~10x
-    slower), redone with np.where only where a non-finite gradient would make 0 · inf a NaN."""
-    dead = x <= threshold
-    out = g * ~dead
-    if not np.isfinite(out).all():
-        out = np.where(dead, 0, g)
-    return out
-
-
-THRESHOLD_BACKWARD = defop(
-    "threshold_backward",
-    "ThresholdBackwardBackward0",
-    _threshold_backward,
-    lambda B, gg, x, threshold: run(B, THRESHOLD_BACKWARD, gg, x, threshold=threshold),
-    lambda B, gg, x, threshold: B.zeros_like(gg),
-    saves=(1,),
-    arg_names=("grad_output", "self"),
-    rules=("1 if self > threshold else 0", "0"),
-)
-
-
-def _softplus_backward(g: Any, x: Any, beta: float, threshold: float) -> Any:
-    scaled = x * beta
-    z = np.exp(scaled)
-    return np.asarray(np.where(scaled > threshold, g, g * z / (z + 1)), x.dtype)
-
-
-def _softplus_double_backward(
-    B: Any, gg: Any, g: Any, x: Any, beta: float, threshold: float
-) -> Any:
-    """PyTorch's softplus_double_backward(gg · g, self, beta, threshold)."""
-    scaled = mul_scalar(B, x, beta)
-    inside = run(B, SIGMOID_BACKWARD, gg * g, B.sigmoid(scaled)) * (scaled < threshold)
-    return mul_scalar(B, inside, beta)
-
-
-SOFTPLUS_BACKWARD = defop(
-    "softplus_backward",
-    "SoftplusBackwardBackward0",
-    _softplus_backward,
-    lambda B, gg, g, x, **params: run(B, SOFTPLUS_BACKWARD, gg, x, **params),
-    _softplus_double_backward,
-    saves=(0, 1),
-    arg_names=("grad_output", "self"),
-    rules=("sigmoid(beta · self)", "grad_output · beta · sigmoid'(beta · self)"),
-)
-
 # comparisons and other non-differentiable ops
 EQ = defop("eq", None, np.equal)
 NE = defop("ne", None, np.not_equal)
@@ -689,8 +321,6 @@ LT = defop("lt", None, np.less)
 LE = defop("le", None, np.less_equal)
 GT = defop("gt", None, np.greater)
 GE = defop("ge", None, np.greater_equal)
-LOGICAL_NOT = defop("logical_not", None, np.logical_not, function=UNARY, method=True)
-ISNAN = defop("isnan", None, np.isnan, function=UNARY, method=True)
 
 # linear algebra: the matmul family is declared in matrix.py
 
@@ -722,6 +352,7 @@ BCE_WITH_LOGITS = defop(
     saves=(0, 1),
     arg_names=("self", "target"),
     rules=("(sigmoid(input) - target) / n", "-input / n"),
+    exact_grads=True,
 )
 
 
@@ -832,53 +463,7 @@ def square(input: Tensor) -> Tensor:
 
 
 neg = negative = NEG.function
-
-
-def _unary(op: Any):
-    def fn(input: Tensor) -> Tensor:
-        return apply_unary(op, input)
-
-    fn.__name__ = op.name
-    fn.__doc__ = f"torch.{op.name} (grad_fn {op.grad_fn})"
-    return fn
-
-
-exp = EXP.function
-log = LOG.function
-log2 = LOG2.function
-log10 = LOG10.function
-log1p = LOG1P.function
-expm1 = EXPM1.function
-sqrt = SQRT.function
-rsqrt = RSQRT.function
-sin = SIN.function
-cos = COS.function
-tan = TAN.function
-asin = arcsin = ASIN.function
-acos = arccos = ACOS.function
-atan = arctan = ATAN.function
-sinh = SINH.function
-cosh = COSH.function
-tanh = TANH.function
-sigmoid = SIGMOID.function
-relu = RELU.function
-abs = absolute = ABS.function
-erf = ERF.function
-sign = SIGN.function
-floor = FLOOR.function
-ceil = CEIL.function
-trunc = fix = TRUNC.function
 reciprocal = RECIPROCAL.function
-isnan = ISNAN.function
-logical_not = LOGICAL_NOT.function
-
-
-def round(input: Tensor, *, decimals: int = 0) -> Tensor:
-    return apply_op(ROUND, (input,))
-
-
-def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
-    return apply_op(SOFTPLUS, (input,), {"beta": beta, "threshold": threshold})
 
 
 def operator_method(fn: Any, swap: bool = False) -> Any:
@@ -949,6 +534,8 @@ def binary_cross_entropy_with_logits(
         )
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    if weight is None and pos_weight is None and reduction == "mean":
+        return apply_binary(BCE_WITH_LOGITS, input, target)  # the defaults: no params dict
     params = {
         "reduction": reduction,
         "weight": None if weight is None else np.asarray(weight._data),
@@ -991,19 +578,6 @@ def _fast_reflected(op: Any):
 
 def _inplace_method(op: Any):
     def method(self: Tensor, other: Any) -> Tensor:
-        return inplace(op, self, other)
-
-    return method
-
-
-def _inplace_alpha(op: Any):
-    """`add_`/`sub_` with PyTorch's `alpha=` (a number `other` is scaled first)."""
-
-    def method(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-        if alpha != 1:
-            if isinstance(other, Tensor):
-                return inplace(op, self, other, alpha=alpha)
-            other = other * alpha
         return inplace(op, self, other)
 
     return method
@@ -1079,8 +653,8 @@ tensor_methods(
         "__gt__": operator_method(gt),
         "__ge__": operator_method(ge),
         "__hash__": lambda self: id(self),
-        "add_": _inplace_alpha(ADD),
-        "sub_": _inplace_alpha(SUB),
+        "add_": _inplace_method(ADD),
+        "sub_": _inplace_method(SUB),
         "mul_": _inplace_method(MUL),
         "div_": _inplace_method(DIV),
         "__iadd__": _iop(ADD),

@@ -13,8 +13,9 @@ import numpy as np
 from ..core import dtypes
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, apply_inplace, apply_op
-from .arithmetic import LOGICAL_NOT, _operand, operator_method
+from .arithmetic import _operand, operator_method
 from .creation import tensor
+from .unary import LOGICAL_NOT
 
 __all__ = [
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",

@@ -11,16 +11,10 @@ import numpy as np
 from ..core.grad_mode import GradMode
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, apply_inplace, apply_op, broadcast_error, leaf_inplace_error
-from . import arithmetic
-from .arithmetic import (
-    _binary_number_left,
-    _float_input,
-    _int_checked,
-    _operand,
-    floor_divide,
-    operator_method,
-)
+from . import arithmetic, unary
+from .arithmetic import _binary_number_left, _int_checked, _operand, floor_divide, operator_method
 from .formula_ops import mul_scalar, run
+from .unary import _float_input
 
 __all__ = [
     "atan2", "arctan2", "sgn", "clamp", "clip", "maximum", "minimum", "frac", "erfc", "exp2",
@@ -248,7 +242,7 @@ def fmod(input: Any, other: Any) -> Tensor:
 def round(input: Tensor, *, decimals: int = 0) -> Tensor:
     if decimals:
         return apply_op(ROUND_DECIMALS, (input,), {"decimals": int(decimals)})
-    return apply_op(arithmetic.ROUND, (input,))
+    return apply_op(unary.ROUND, (input,))
 
 
 _ADDCDIV_INTEGER_MESSAGE = (

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core.optable import OPS, defop
-from . import arithmetic
+from . import unary
 from .formula_ops import div_scalar, mul_scalar, run
 
 SQRT_2 = math.sqrt(2.0)
@@ -98,7 +98,7 @@ def _gelu_slope(x: np.ndarray, approximate: str) -> np.ndarray:
         t = np.tanh(SQRT_2_OVER_PI * (x + GELU_TANH_COEFF * x**3))
         d_inner = SQRT_2_OVER_PI * (1 + 3 * GELU_TANH_COEFF * x * x)
         return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * d_inner
-    return 0.5 * (1 + arithmetic._erf(x / SQRT_2)) + x * INV_SQRT_2PI * np.exp(-0.5 * x * x)
+    return 0.5 * (1 + unary._erf(x / SQRT_2)) + x * INV_SQRT_2PI * np.exp(-0.5 * x * x)
 
 
 def _gelu_curvature(B: Any, x: Any, approximate: str) -> Any:
