@@ -13,6 +13,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from .dtypes import NAMES, legacy_type
+
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
     "they have already been freed). Saved intermediate values of the graph are freed when you call "
@@ -245,26 +247,13 @@ def new_node(cls: type, next_nodes: tuple, nrs: tuple | None = None) -> Node:
     return node
 
 
-_KIND = {
-    "float32": "FloatTensor",
-    "float64": "DoubleTensor",
-    "float16": "HalfTensor",
-    "int64": "LongTensor",
-    "int32": "IntTensor",
-    "int16": "ShortTensor",
-    "int8": "CharTensor",
-    "uint8": "ByteTensor",
-    "bool": "BoolTensor",
-}
-
-
 def legacy_type_name(dtype: Any) -> str:
     """How PyTorch names a CPU tensor type in messages: `torch.FloatTensor`, and `CPUBoolType` for
     the types without a legacy class name."""
     name = str(dtype)
     if name == "bool":
         return "CPUBoolType"
-    return f"torch.{_KIND[name]}" if name in _KIND else f"CPU{name.capitalize()}Type"
+    return f"torch.{legacy_type(name)}" if name in NAMES else f"CPU{name.capitalize()}Type"
 
 
 def _forward_name(node: Node) -> str:
@@ -285,7 +274,7 @@ def _modified_message(item: Any, version: int, expected: int, node: Node) -> str
     origin = f", which is output {nr} of {_forward_name(fn)}," if fn is not None else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [torch.{_KIND.get(dtype_name, 'Tensor')} [{dims}]]{origin} is at "
+        f"operation: [torch.{legacy_type(dtype_name)} [{dims}]]{origin} is at "
         f"version {version}; expected version {expected} instead. Hint: enable anomaly detection to "
         "find the operation that failed to compute its gradient, with "
         "torch.autograd.set_detect_anomaly(True, check_nan=False)."

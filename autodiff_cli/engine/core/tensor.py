@@ -252,7 +252,7 @@ class Tensor:
                 )
             if value._data.dtype != self._data.dtype:
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_C_TYPE[value._data.dtype.name]}' "
+                    f"attempting to assign a gradient with dtype '{dtypes.cpp_name(value._data.dtype)}' "
                     f"to a tensor with grad_dtype '{_type_word(self._data.dtype)}'. The gradient "
                     "must match the tensor's grad_dtype (defaults to the tensor's dtype). You can "
                     "set the tensor's grad_dtype attribute with a specific dtype, or None to allow "
@@ -1025,22 +1025,8 @@ def _snapshot(value: Any, before: Tensor) -> Any:
     return value
 
 
-_C_TYPE = {
-    "float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-    "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-    "bool": "bool",
-}  # fmt: skip
-
-
 def _type_word(dt: np.dtype) -> str:
-    return {
-        "float32": "Float",
-        "float64": "Double",
-        "int64": "Long",
-        "int32": "Int",
-        "bool": "Bool",
-        "float16": "Half",
-    }.get(str(dt), str(dt))
+    return dtypes.scalar_name(dt)
 
 
 def as_tensor_operand(x: Any) -> Any:
