@@ -1,0 +1,121 @@
+"""Import graphs of the package's modules, read from the source with `ast` (nothing is imported).
+
+Every `import` and `from ... import` statement counts, wherever it is: at module level, inside a
+function (a lazy import still forms a cycle when it runs), under `if TYPE_CHECKING:`. Shared by
+the layer tests (tests/test_import_layers.py; the engine's own test may use it too).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Collection
+from pathlib import Path
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[1] / "autodiff_cli"
+
+
+def module_names(root: Path = PACKAGE_ROOT) -> dict[str, Path]:
+    """Dotted module name -> file, for every .py file under `root` (a package directory)."""
+    modules = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    return modules
+
+
+def _resolve(name: str, modules: dict[str, Path]) -> str | None:
+    """The module `name` refers to: itself if it is one, else its longest module prefix."""
+    while name:
+        if name in modules:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def imported_names(module: str, path: Path) -> list[tuple[str, int]]:
+    """(absolute dotted name, line) of everything the module imports: `import a.b` gives `a.b`,
+    `from a import b` gives `a.b` (a submodule or a name in `a`), relative imports resolved."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend((alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            names.extend((f"{base}.{alias.name}", node.lineno) for alias in node.names)
+    return names
+
+
+def import_graph(root: Path = PACKAGE_ROOT) -> dict[str, dict[str, int]]:
+    """module -> {module of this package it imports: line of the (first) import}."""
+    modules = module_names(root)
+    graph: dict[str, dict[str, int]] = {}
+    for module, path in modules.items():
+        edges: dict[str, int] = {}
+        for name, line in imported_names(module, path):
+            target = _resolve(name, modules)
+            if target is not None and target != module:
+                edges.setdefault(target, line)
+        graph[module] = edges
+    return graph
+
+
+def find_cycle(
+    graph: dict[str, dict[str, int]], prefix: str, ignore: Collection[tuple[str, str]] = ()
+) -> list[str] | None:
+    """A cycle among the modules named `prefix` or `prefix.*` (imports leaving them, and the
+    (importer, imported) pairs in `ignore`, are left out), as [a, b, ..., a]; None if none."""
+    graph = {
+        m: {t: n for t, n in edges.items() if (m, t) not in ignore} for m, edges in graph.items()
+    }
+
+    def inside(name: str) -> bool:
+        return name == prefix or name.startswith(prefix + ".")
+
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in sorted(m for m in graph if inside(m)):
+        if start in state:
+            continue
+        path = [start]
+        stack = [iter(sorted(t for t in graph[start] if inside(t)))]
+        state[start] = 1
+        while stack:
+            target = next(stack[-1], None)
+            if target is None:
+                state[path.pop()] = 2
+                stack.pop()
+            elif state.get(target) == 1:
+                return path[path.index(target) :] + [target]
+            elif target not in state:
+                state[target] = 1
+                path.append(target)
+                stack.append(iter(sorted(t for t in graph[target] if inside(t))))
+    return None
+
+
+def describe_cycle(graph: dict[str, dict[str, int]], cycle: list[str]) -> str:
+    """`a (line 3) -> b (line 10) -> a`: where each module imports the next."""
+    steps = [f"{a} (line {graph[a][b]})" for a, b in zip(cycle, cycle[1:])]
+    return " -> ".join(steps + [cycle[-1]])
+
+
+def layer_violations(graph: dict[str, dict[str, int]], lower: str, upper: str) -> list[str]:
+    """`module:line imports target` for each module under `lower` importing one under `upper`."""
+
+    def under(name: str, prefix: str) -> bool:
+        return name == prefix or name.startswith(prefix + ".")
+
+    return [
+        f"{module}:{line} imports {target}"
+        for module, edges in sorted(graph.items())
+        if under(module, lower)
+        for target, line in sorted(edges.items())
+        if under(target, upper)
+    ]

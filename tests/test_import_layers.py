@@ -1,0 +1,101 @@
+"""The layers' imports (docs/ARCHITECTURE.md): engine <- lang <- cli, and no import cycle among
+the modules of lang or of cli. Imports inside functions and under TYPE_CHECKING count too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from import_graph import describe_cycle, find_cycle, import_graph, layer_violations
+
+GRAPH = import_graph()
+# Imports left out of the cycle check, each with its reason. Committed cycles in files other
+# helpers are changing; the fixes are requested in /work/notes/requests.md (H8). Delete an entry
+# once its cycle is gone: the check then covers it.
+KNOWN_CYCLE_EDGES = {
+    # lang/modules/*: the library modules import `register_class` from the package, whose
+    # __init__ imports them (move it to a module of its own, e.g. modules/registry.py).
+    ("autodiff_cli.lang.modules.collections_module", "autodiff_cli.lang.modules"),
+    ("autodiff_cli.lang.modules.functools_module", "autodiff_cli.lang.modules"),
+    ("autodiff_cli.lang.modules.random_module", "autodiff_cli.lang.modules"),
+    ("autodiff_cli.lang.modules.warnings_module", "autodiff_cli.lang.modules"),
+    # warnings_module looks up functions.make_function's code; functions -> runtime -> modules.
+    ("autodiff_cli.lang.modules.warnings_module", "autodiff_cli.lang.functions"),
+    # numpy_types imports NdArray at its end; numpy_array imports numpy_types.
+    ("autodiff_cli.lang.numpy_types", "autodiff_cli.lang.numpy_array"),
+}
+
+
+@pytest.mark.parametrize("package", ["autodiff_cli.lang", "autodiff_cli.cli"])
+def test_no_import_cycle_in(package: str):
+    assert sum(1 for module in GRAPH if module.startswith(package + ".")) > 10
+    cycle = find_cycle(GRAPH, package, ignore=KNOWN_CYCLE_EDGES)
+    assert cycle is None, f"import cycle: {describe_cycle(GRAPH, cycle)}"
+
+
+@pytest.mark.parametrize(
+    "lower, upper",
+    [
+        ("autodiff_cli.engine", "autodiff_cli.lang"),
+        ("autodiff_cli.engine", "autodiff_cli.cli"),
+        ("autodiff_cli.lang", "autodiff_cli.cli"),
+    ],
+)
+def test_lower_layer_never_imports_upper(lower: str, upper: str):
+    assert layer_violations(GRAPH, lower, upper) == []
+
+
+def test_cli_imports_the_layers_below():
+    """The graph sees cross-layer imports (else the layer tests above would pass vacuously)."""
+    assert "autodiff_cli.lang" in GRAPH["autodiff_cli.cli.grad_result"]
+    assert "autodiff_cli.engine" in GRAPH["autodiff_cli.cli.grad_result"]
+    assert layer_violations(GRAPH, "autodiff_cli.cli", "autodiff_cli.lang") != []
+
+
+def _package(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / "pkg" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root / "pkg"
+
+
+def test_a_cycle_through_a_function_level_import_is_found(tmp_path: Path):
+    package = _package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "a.py": "from pkg import b\n",
+            "b.py": "import os\n\n\ndef late():\n    from .c import thing\n",
+            "c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import x\n",
+            "d.py": "from . import a\n",
+        },
+    )
+    graph = import_graph(package)
+    assert graph["pkg.b"] == {"pkg.c": 5}
+    cycle = find_cycle(graph, "pkg")
+    assert cycle == ["pkg.a", "pkg.b", "pkg.c", "pkg.a"]
+    assert (
+        describe_cycle(graph, cycle)
+        == "pkg.a (line 1) -> pkg.b (line 5) -> pkg.c (line 3) -> pkg.a"
+    )
+
+
+def test_relative_imports_and_layers_resolve(tmp_path: Path):
+    package = _package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "low/__init__.py": "from .core import f\n",
+            "low/core.py": "def f():\n    from ..high.top import g\n",
+            "high/__init__.py": "",
+            "high/top.py": "from pkg.low import f\n",
+        },
+    )
+    graph = import_graph(package)
+    assert graph["pkg.low"] == {"pkg.low.core": 1}
+    assert graph["pkg.high.top"] == {"pkg.low": 1}
+    assert layer_violations(graph, "pkg.low", "pkg.high") == ["pkg.low.core:2 imports pkg.high.top"]
+    assert find_cycle(graph, "pkg.low") is None
+    assert find_cycle(graph, "pkg", ignore={("pkg.low.core", "pkg.high.top")}) is None
+    assert find_cycle(graph, "pkg") == ["pkg.high.top", "pkg.low", "pkg.low.core", "pkg.high.top"]
