@@ -187,6 +187,15 @@ def _more_inits(t: Any) -> list:
             init.orthogonal_(t.empty(2, 3, 2))]  # fmt: skip
 
 
+def _more_fills(t: Any) -> list:
+    x = t.zeros(5, 8).t()
+    x.cauchy_()
+    return [t.empty(5).log_normal_(0.5, 0.3), t.empty(40, dtype=t.float64).log_normal_(),
+            t.empty(7).cauchy_(0.5, 2.0), t.empty(40, dtype=t.float64).cauchy_(), x,
+            t.empty(9).geometric_(0.3), t.empty(40, dtype=t.int64).geometric_(0.05),
+            t.empty(4, dtype=t.float64).exponential_()]  # fmt: skip
+
+
 def _layers(t: Any) -> list:
     lin = t.nn.Linear(20, 30)
     lin2 = t.nn.Linear(3, 1, dtype=t.float64)
@@ -218,9 +227,9 @@ def special_cases() -> Iterator[Case]:
         "mixed draws": _mixed, "non-contiguous fills": _noncontiguous,
         "get/set_rng_state": _state_round_trip, "torch.Generator": _generators,
         "normal with tensors": _normal_tensors, "bernoulli/multinomial/random_": _bernoulli_multinomial,
-        "nn.init": _inits, "nn.init trunc_normal_/orthogonal_": _more_inits, "layer init": _layers, "dropout": _dropout, "data shuffling": _data,
+        "log_normal_/cauchy_/geometric_": _more_fills, "nn.init": _inits, "nn.init trunc_normal_/orthogonal_": _more_inits, "layer init": _layers, "dropout": _dropout, "data shuffling": _data,
     }  # fmt: skip
-    discrete = ("bernoulli/multinomial/random_", "data shuffling")
+    discrete = ("bernoulli/multinomial/random_", "data shuffling", "log_normal_/cauchy_/geometric_")
     for name, function in functions.items():
         for seed in (0, 3, 2024):
             yield f"{name} seed={seed}", _seeded(seed, function), name in discrete

@@ -362,6 +362,24 @@ def exponential(gen: Generator, n: int, dtype: np.dtype, lambd: float) -> np.nda
     return (values * (-1.0 / lambd)).astype(dtype)
 
 
+def log_normal(gen: Generator, n: int, dtype: np.dtype, mean: float, std: float) -> np.ndarray:
+    """`log_normal_(mean, std)`: `exp(mean + std z)` from the one-at-a-time float64 normals."""
+    z = fma(_normals_scalar(gen, n), std, mean, np.float64)
+    return _libm(z, np.exp, math.exp).astype(dtype)
+
+
+def cauchy(gen: Generator, n: int, dtype: np.dtype, median: float, sigma: float) -> np.ndarray:
+    """`cauchy_(median, sigma)`: `median + sigma tan(pi (u - 1/2))`, float64 uniforms."""
+    angle = math.pi * (uniform01(gen, n, np.float64) - 0.5)
+    return (median + sigma * _libm(angle, np.tan, math.tan)).astype(dtype)
+
+
+def geometric(gen: Generator, n: int, dtype: np.dtype, p: float) -> np.ndarray:
+    """`geometric_(p)`: `ceil(log(u) / log1p(-p))`, float64 uniforms."""
+    logs = _libm(uniform01(gen, n, np.float64), np.log, math.log)
+    return np.ceil(logs / math.log1p(-p)).astype(dtype)
+
+
 def fill_order(shape: tuple, strides: tuple) -> tuple[tuple, tuple]:
     """The axes order (outermost first) in which an array with these strides is laid out in
     memory, and the shape in that order: random fills follow memory, not index, order."""

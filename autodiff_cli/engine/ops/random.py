@@ -1,7 +1,7 @@
 """Random tensors from PyTorch's CPU stream (core/generator.py): `rand`, `randn`, `randint`,
 `randperm`, `normal`, `bernoulli`, `multinomial`, the in-place `uniform_`, `normal_`,
-`bernoulli_`, `exponential_`, `random_`, and the default generator (`manual_seed`, `seed`,
-`initial_seed`, `get_rng_state`, `set_rng_state`)."""
+`bernoulli_`, `exponential_`, `random_`, `log_normal_`, `cauchy_`, `geometric_`, and the
+default generator (`manual_seed`, `seed`, `initial_seed`, `get_rng_state`, `set_rng_state`)."""
 
 from __future__ import annotations
 
@@ -54,6 +54,24 @@ def set_rng_state(new_state: Tensor) -> None:
     default_generator.set_state(new_state)
 
 
+_C_TYPES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+            "uint8": "unsigned char", "bool": "bool"}  # fmt: skip
+
+
+def _continuous(np_dtype: np.dtype, name: str, word: str) -> None:
+    """Exponential and Cauchy refuse integer tensors (naming the dtype two different ways)."""
+    if np_dtype.kind != "f":
+        shown = (
+            _C_TYPES.get(np_dtype.name, np_dtype.name)
+            if word == "c"
+            else _TYPE_WORDS.get(np_dtype.name, np_dtype.name)
+        )
+        raise RuntimeError(
+            f"{name} distribution is a continuous probability distribution. dtype must be a "
+            f"floating point but you specified {shown}"
+        )
+
+
 def _floating(np_dtype: np.dtype, kernel: str) -> None:
     if np_dtype.kind != "f":
         word = _TYPE_WORDS.get(np_dtype.name, np_dtype.name)
@@ -80,6 +98,9 @@ NORMAL = _fill_op("normal_", "NormalBackward0")
 BERNOULLI_FILL = _fill_op("bernoulli_", "BernoulliBackward2")
 EXPONENTIAL = _fill_op("exponential_", "ExponentialBackward0")
 RANDOM = _fill_op("random_", "RandomBackward0")
+LOG_NORMAL = _fill_op("log_normal_", "LogNormalBackward0")
+CAUCHY = _fill_op("cauchy_", "CauchyBackward0")
+GEOMETRIC = _fill_op("geometric_", "GeometricBackward0")
 BERNOULLI = defop(
     "bernoulli", "BernoulliBackward0", _keep, _zero, promotes=False, keeps_params=False,
     rules=("0",),
@@ -148,10 +169,40 @@ def _check_probabilities(probs: np.ndarray) -> None:
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
     gen = _generator(generator, "exponential_")
     dtype = np.asarray(self._data).dtype
-    _floating(dtype, "exponential_cpu")
+    _continuous(dtype, "Exponential", "torch")
     if not lambd > 0.0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_number(lambd)}")
     return _fill(self, EXPONENTIAL, lambda n, _: stream.exponential(gen, n, dtype, lambd))
+
+
+def log_normal_(
+    self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator: Any = None
+) -> Tensor:
+    gen = _generator(generator, "log_normal_")
+    dtype = np.asarray(self._data).dtype
+    _floating(dtype, "log_normal_cpu")
+    if not std > 0.0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_number(std)}")
+    return _fill(self, LOG_NORMAL, lambda n, _: stream.log_normal(gen, n, dtype, mean, std))
+
+
+def cauchy_(
+    self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator: Any = None
+) -> Tensor:
+    gen = _generator(generator, "cauchy_")
+    dtype = np.asarray(self._data).dtype
+    _continuous(dtype, "Cauchy", "c")
+    if not sigma > 0.0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_number(sigma)}")
+    return _fill(self, CAUCHY, lambda n, _: stream.cauchy(gen, n, dtype, median, sigma))
+
+
+def geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
+    gen = _generator(generator, "geometric_")
+    dtype = np.asarray(self._data).dtype
+    if not 0.0 < p < 1.0:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+    return _fill(self, GEOMETRIC, lambda n, _: stream.geometric(gen, n, dtype, p))
 
 
 # the largest value `random_()` gives per dtype: every integer the dtype holds exactly
@@ -435,6 +486,9 @@ tensor_methods(
         "bernoulli_": bernoulli_,
         "exponential_": exponential_,
         "random_": random_,
+        "log_normal_": log_normal_,
+        "cauchy_": cauchy_,
+        "geometric_": geometric_,
         "multinomial": _tensor_multinomial,
         "bernoulli": _tensor_bernoulli,
     },
