@@ -189,3 +189,31 @@ def test_runs_in_the_locked_down_child(tmp_path) -> None:  # noqa: ANN001
     state = numpy.random.RandomState(0)
     expected = f"{state.rand(2)} {numpy.random.default_rng(1).integers(0, 9, 2)}\n"
     assert (done.returncode, done.stdout, done.stderr) == (0, expected, "")
+
+
+def test_print_options_are_the_scripts_own() -> None:
+    source = (
+        "import numpy as np\na = np.array([1.123456789, 2e-9])\nnp.set_printoptions(precision=3, "
+        "suppress=True)\nprint(a)\n"
+    )
+    with numpy.printoptions(precision=3, suppress=True):
+        expected = f"{numpy.array([1.123456789, 2e-9])}\n"
+    assert run(source) == expected
+    assert numpy.get_printoptions()["precision"] == 8  # numpy's own options untouched
+    assert run("import numpy as np\nprint(np.array([1.123456789]))\n") == "[1.12345679]\n"
+    assert error_of("import numpy as np\nnp.set_printoptions(formatter=print)").type_name == (
+        "TypeError"
+    )
+
+
+def test_iteration_is_lazy_and_membership_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    out = run(
+        "import numpy as np\nfor x in np.zeros(10**7):\n    print(repr(x))\n    break\n"
+        "print(2.0 in np.arange(3.0), [int(v) for v in np.arange(3)])\n"
+    )
+    assert out == "np.float64(0.0)\nTrue [0, 1, 2]\n"
+    from autodiff_cli.lang import limits
+
+    monkeypatch.setattr(limits, "max_elements", lambda: 100)
+    error = error_of("import numpy as np\nnp.ones(11).reshape(11, 1) in np.ones((1, 10))")
+    assert error.type_name == "MemoryError"

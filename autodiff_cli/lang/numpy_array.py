@@ -135,13 +135,13 @@ class NdArray:
 
     # printing and conversion
     def __repr__(self) -> str:
-        return repr(self._a)
+        return nt.printed(repr, self._a)
 
     def __str__(self) -> str:
-        return str(self._a)
+        return nt.printed(str, self._a)
 
     def __format__(self, spec: str) -> str:
-        return nt._format(self._a, str(self._a), spec)
+        return nt._format(self._a, str(self), spec)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return self._a if dtype is None else self._a.astype(dtype)
@@ -170,11 +170,13 @@ class NdArray:
     def __iter__(self) -> Any:
         if not self._a.ndim:
             raise TypeError("iteration over a 0-d array")
-        return iter([nt.wrap(row) for row in self._a])
+        return map(nt.wrap, self._a)  # lazily: a long array is not copied into a list
 
     @boundary
     def __contains__(self, value: Any) -> bool:
-        return bool((self._a == nt.to_raw(value)).any())
+        raw = nt.to_raw(value)
+        nt.check_broadcast(self._a.shape, np.shape(raw))
+        return bool((self._a == raw).any())
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -96,12 +96,9 @@ def linspace(
     start: Any, stop: Any, num: Any = 50, endpoint: bool = True, dtype: Any = None
 ) -> NdArray:
     count = nt.index(num)
-    nt.check_count(count, (count,))
-    return wrap(
-        np.linspace(
-            to_raw(start), to_raw(stop), count, endpoint=bool(endpoint), dtype=nt.dtype_of(dtype)
-        )
-    )
+    low, high = to_raw(start), to_raw(stop)
+    nt.check_count(count * max(np.size(low), np.size(high), 1), (count,))
+    return wrap(np.linspace(low, high, count, endpoint=bool(endpoint), dtype=nt.dtype_of(dtype)))
 
 
 @boundary
@@ -364,9 +361,22 @@ def _shared() -> dict[str, Any]:
     return _SHARED
 
 
+@boundary
+def set_printoptions(**options: Any) -> None:
+    nt.set_printoptions(**options)
+
+
+@boundary
+def get_printoptions() -> dict[str, Any]:
+    return {name: np.get_printoptions()[name] for name in nt._OPTION_KINDS} | nt.PRINT_OPTIONS
+
+
 def make_module() -> sandbox.ModuleProxy:
-    """A script's own `numpy` module (its `np.random` state is its own)."""
+    """A script's own `numpy` module (its `np.random` state is its own; print options reset)."""
+    nt.PRINT_OPTIONS.clear()
     attributes = dict(_shared())
+    attributes["set_printoptions"] = set_printoptions
+    attributes["get_printoptions"] = get_printoptions
     version = attributes.pop("__version__")
     proxy = sandbox.ModuleProxy("numpy", attributes)
     proxy.random = random_module()

@@ -40,9 +40,14 @@ def _seed(seed: Any) -> Any:
     return nt.index(seed)
 
 
-def _choice_pool(a: Any) -> Any:
+def _choice_pool(a: Any, whole: bool = True) -> Any:
+    """`a` of choice/permutation: an int n (checked against the cap when numpy draws a whole
+    permutation of range(n)) or an array."""
     if isinstance(a, (int, nt.Scalar)) and not isinstance(a, bool):
-        return nt.index(a)
+        count = nt.index(a)
+        if whole:
+            nt.check_count(count, (count,))
+        return count
     return to_raw(a)
 
 
@@ -88,7 +93,7 @@ class _Legacy:
 
     @boundary
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:
-        pool = _choice_pool(a)
+        pool = _choice_pool(a, whole=not replace or p is not None)
         return wrap(self.state.choice(pool, _size(size), bool(replace), _probabilities(p)))
 
     @boundary
@@ -146,7 +151,7 @@ class Generator:
 
     @boundary
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:
-        pool = _choice_pool(a)
+        pool = _choice_pool(a, whole=not replace or p is not None)
         return wrap(self._g.choice(pool, _size(size), bool(replace), _probabilities(p)))
 
     @boundary

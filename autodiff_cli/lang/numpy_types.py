@@ -73,6 +73,47 @@ def boundary(function: Callable[..., Any]) -> Callable[..., Any]:
     return guarded
 
 
+# ---- printing options -----------------------------------------------------------------------
+
+# `np.set_printoptions` of the running script (reset when a script imports numpy): applied
+# around each print, so numpy's own global options never change.
+PRINT_OPTIONS: dict[str, Any] = {}
+_OPTION_KINDS = {
+    "precision": int, "threshold": int, "edgeitems": int, "linewidth": int, "suppress": bool,
+    "sign": str, "floatmode": str,
+}  # fmt: skip
+
+
+def set_printoptions(**options: Any) -> None:
+    """Check and keep the options numpy would take (plain ints, bools and names only)."""
+    checked: dict[str, Any] = {}
+    for name, value in options.items():
+        kind = _OPTION_KINDS.get(name)
+        if kind is None:
+            raise TypeError(f"set_printoptions() got an unexpected keyword argument '{name}'")
+        if value is None:
+            continue
+        if kind is int:
+            value = index(value)
+            if not 0 <= value <= 10**9:
+                raise ValueError(f"{name} must be a non-negative integer")
+        elif kind is bool:
+            value = bool(value)
+        elif type(value) is not str or len(value) > 20:
+            raise TypeError(f"{name} must be a string")
+        checked[name] = value
+    with np.printoptions(**(PRINT_OPTIONS | checked)):  # numpy validates the values
+        pass
+    PRINT_OPTIONS.update(checked)
+
+
+def printed(function: Callable[[Any], str], value: Any) -> str:
+    if not PRINT_OPTIONS:
+        return function(value)
+    with np.printoptions(**PRINT_OPTIONS):
+        return function(value)
+
+
 # ---- sizes -----------------------------------------------------------------------------------
 
 
@@ -463,10 +504,10 @@ class Scalar:
         self._v = value
 
     def __repr__(self) -> str:
-        return repr(self._v)
+        return printed(repr, self._v)
 
     def __str__(self) -> str:
-        return str(self._v)
+        return printed(str, self._v)
 
     def __format__(self, spec: str) -> str:
         return _format(self._v, str(self._v), spec)

@@ -583,6 +583,19 @@ def _inplace_method(op: Any):
     return method
 
 
+def _inplace_alpha(op: Any):
+    """`add_`/`sub_` with PyTorch's `alpha=` (a number `other` is scaled first)."""
+
+    def method(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha != 1:
+            if isinstance(other, Tensor):
+                return inplace(op, self, other, alpha=alpha)
+            other = other * alpha
+        return inplace(op, self, other)
+
+    return method
+
+
 def _iop(op: Any):
     def method(self: Tensor, other: Any) -> Any:
         if other.__class__ is Tensor or other.__class__ is float:
@@ -653,8 +666,8 @@ tensor_methods(
         "__gt__": operator_method(gt),
         "__ge__": operator_method(ge),
         "__hash__": lambda self: id(self),
-        "add_": _inplace_method(ADD),
-        "sub_": _inplace_method(SUB),
+        "add_": _inplace_alpha(ADD),
+        "sub_": _inplace_alpha(SUB),
         "mul_": _inplace_method(MUL),
         "div_": _inplace_method(DIV),
         "__iadd__": _iop(ADD),
