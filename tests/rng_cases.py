@@ -196,6 +196,17 @@ def _more_fills(t: Any) -> list:
             t.empty(4, dtype=t.float64).exponential_()]  # fmt: skip
 
 
+def _out_arguments(t: Any) -> list:
+    a, b, c = t.empty(5, dtype=t.float64), t.empty(0), t.empty(3)
+    d, e = t.empty(4, dtype=t.int64), t.empty(3)
+    t.rand(5, out=a)
+    t.randn(20, out=b)
+    t.normal(0.0, 2.0, (3,), out=c)
+    t.multinomial(t.tensor([0.2, 0.8]), 4, True, out=d)
+    t.bernoulli(t.full((3,), 0.5), out=e)
+    return [a, b, c, d, e, t.rand(2)]
+
+
 def _layers(t: Any) -> list:
     lin = t.nn.Linear(20, 30)
     lin2 = t.nn.Linear(3, 1, dtype=t.float64)
@@ -227,7 +238,7 @@ def special_cases() -> Iterator[Case]:
         "mixed draws": _mixed, "non-contiguous fills": _noncontiguous,
         "get/set_rng_state": _state_round_trip, "torch.Generator": _generators,
         "normal with tensors": _normal_tensors, "bernoulli/multinomial/random_": _bernoulli_multinomial,
-        "log_normal_/cauchy_/geometric_": _more_fills, "nn.init": _inits, "nn.init trunc_normal_/orthogonal_": _more_inits, "layer init": _layers, "dropout": _dropout, "data shuffling": _data,
+        "log_normal_/cauchy_/geometric_": _more_fills, "out=": _out_arguments, "nn.init": _inits, "nn.init trunc_normal_/orthogonal_": _more_inits, "layer init": _layers, "dropout": _dropout, "data shuffling": _data,
     }  # fmt: skip
     discrete = ("bernoulli/multinomial/random_", "data shuffling", "log_normal_/cauchy_/geometric_")
     for name, function in functions.items():

@@ -233,6 +233,30 @@ def random_(self: Tensor, from_: Any = None, to: Any = None, *, generator: Any =
 # -- factories ----------------------------------------------------------------------------------
 
 
+def _out_dtype(dtype: Any, out: Any) -> Any:
+    """With `out=`, values are drawn in out's dtype."""
+    if out is None or dtype is not None:
+        return dtype
+    if not isinstance(out, Tensor):
+        raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+    return dtypes.BY_NUMPY[np.asarray(out._data).dtype]
+
+
+def _into(out: Any, result: Tensor) -> Tensor:
+    """`result`, or with `out=` written into `out` (resized to the result's shape)."""
+    if out is None:
+        return result
+    if not isinstance(out, Tensor):
+        raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+    data = np.asarray(result._data).astype(np.asarray(out._data).dtype)
+    if np.shape(out._data) == data.shape:
+        np.copyto(out._array(), data)
+    else:
+        out._data = data
+    out._bump_version()
+    return out
+
+
 def _new(shape: tuple, np_dtype: np.dtype, draw: Any, requires_grad: bool) -> Tensor:
     n = int(np.prod(shape, dtype=np.int64))
     return _finish(draw(n).astype(np_dtype, copy=False).reshape(shape), requires_grad)
@@ -248,10 +272,11 @@ def rand(
 ) -> Tensor:
     check_device(device)
     gen = _generator(generator, "rand")
-    shape, np_dtype = _shape_and_dtype(size, dtype)
+    shape, np_dtype = _shape_and_dtype(size, _out_dtype(dtype, out))
     _check_size(shape)
     _floating(np_dtype, "check_uniform_bounds")
-    return _new(shape, np_dtype, lambda n: stream.uniform01(gen, n, np_dtype), requires_grad)
+    result = _new(shape, np_dtype, lambda n: stream.uniform01(gen, n, np_dtype), requires_grad)
+    return _into(out, result)
 
 
 def randn(
@@ -264,10 +289,11 @@ def randn(
 ) -> Tensor:
     check_device(device)
     gen = _generator(generator, "randn")
-    shape, np_dtype = _shape_and_dtype(size, dtype)
+    shape, np_dtype = _shape_and_dtype(size, _out_dtype(dtype, out))
     _check_size(shape)
     _floating(np_dtype, "normal_kernel_cpu")
-    return _new(shape, np_dtype, lambda n: stream.normal(gen, n, np_dtype, 0.0, 1.0), requires_grad)
+    draw = lambda n: stream.normal(gen, n, np_dtype, 0.0, 1.0)  # noqa: E731
+    return _into(out, _new(shape, np_dtype, draw, requires_grad))
 
 
 def rand_like(
@@ -376,12 +402,11 @@ def normal(
             )
         shape = shape_arg((size,))
         _check_size(shape)
-        np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
+        np_dtype = dtypes.to_numpy(_out_dtype(dtype, out)) or dtypes.get_default_dtype().np
         _check_std(float(std))
-        return _new(
-            shape, np_dtype, lambda n: stream.normal(gen, n, np_dtype, mean, std), requires_grad
-        )
-    return _normal_tensors(gen, mean, std)
+        draw = lambda n: stream.normal(gen, n, np_dtype, mean, std)  # noqa: E731
+        return _into(out, _new(shape, np_dtype, draw, requires_grad))
+    return _into(out, _normal_tensors(gen, mean, std))
 
 
 def _normal_tensors(gen: Generator, mean: Any, std: Any) -> Tensor:
@@ -407,6 +432,8 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any =
     """0/1 draws with the probabilities in `input` (or the one probability `p`)."""
     gen = _generator(generator, "bernoulli")
     probs = np.asarray(input._data)
+    if out is not None:
+        return _into(out, bernoulli(input, p, generator=gen))
     if p is not None:
         return bernoulli_(_wrap(np.empty_like(probs)), p, generator=gen)
     _check_probabilities(probs)
@@ -442,7 +469,7 @@ def multinomial(
         cdf = np.cumsum(rows, axis=1) / rows.sum(axis=1, keepdims=True)
         picks = np.stack([np.searchsorted(c, draws) for c, draws in zip(cdf, u)])
         picks = np.minimum(picks, rows.shape[1] - 1)
-    return _wrap(picks.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64))
+    return _into(out, _wrap(picks.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64)))
 
 
 def _check_multinomial(probs: np.ndarray, num_samples: int, replacement: bool) -> np.ndarray:
