@@ -72,8 +72,9 @@ def torch_functions(torch: Any) -> dict[str, Callable[..., Any]]:
         return nt.boundary(engine_from_numpy)(ndarray._a)
 
     def tensor(data: Any, *args: Any, **kwargs: Any) -> Any:
-        if _holds_wrapper(data):
-            return _types().boundary(engine_tensor)(_raw(data), *args, **kwargs)
+        if _holds_wrapper(data):  # lists of arrays or numpy scalars: numpy's dtype, as PyTorch
+            nt = _types()
+            return nt.boundary(engine_tensor)(nt.boundary(nt.to_raw)(data), *args, **kwargs)
         return engine_tensor(data, *args, **kwargs)
 
     def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Any:

@@ -226,6 +226,9 @@ def to_raw(value: Any) -> Any:
         return value._v
     if kind in (int, float, bool):
         return value
+    if kind is range:
+        check_count(len(value), (len(value),))
+        return np.arange(value.start, value.stop, value.step)
     if isinstance(value, (list, tuple)):
         count, nested = _nested(value, 0)
         check_count(count)
