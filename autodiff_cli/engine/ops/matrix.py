@@ -17,6 +17,7 @@ from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _dims_text, _norm_dim, apply_binary, apply_op, broadcast_error
 from . import arithmetic
 from .arithmetic import SQUEEZE_DIM, TRANSPOSE, UNSQUEEZE, VIEW, expand, squeeze_dims
+from .formula_ops import run
 from .views import UNSAFE_VIEW, permute
 
 __all__ = [
@@ -68,7 +69,7 @@ def _matrix_grad(B: Any, g: Any, fn: Any, np_fn: Any, *args: Any) -> Any:
 
 def _bmm(B: Any, x: Any, y: Any) -> Any:
     """`x.bmm(y)` in a formula (BmmBackward0 on Tensors), as PyTorch's bmm formulas call it."""
-    return bmm(x, y) if B.creates_graph else np.matmul(x, y)
+    return run(B, BMM, x, y)
 
 
 def _diagonal_np(a: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> np.ndarray:
@@ -91,13 +92,7 @@ def _diagonal_scatter_np(g: Any, shape: tuple, offset: int, dim1: int, dim2: int
 
 
 def _diagonal_grad(B: Any, g: Any, shape: tuple, offset: int, dim1: int, dim2: int) -> Any:
-    if B.creates_graph:
-        return apply_op(
-            DIAGONAL_BACKWARD,
-            (g,),
-            {"shape": shape, "offset": offset, "dim1": dim1, "dim2": dim2},
-        )
-    return _diagonal_scatter_np(g, shape, offset, dim1, dim2)
+    return run(B, DIAGONAL_BACKWARD, g, shape=shape, offset=offset, dim1=dim1, dim2=dim2)
 
 
 def _lu(a: np.ndarray, transposed: bool = False) -> tuple[np.ndarray, int, int]:

@@ -100,10 +100,7 @@ def _select_any(B: Any, g: Any, dim: int, i: int) -> Any:
 
 
 def _slice_grad(B: Any, g: Any, dim: int, start: int, stop: int, step: int, shape: tuple) -> Any:
-    if B.creates_graph:
-        params = {"dim": dim, "start": start, "stop": stop, "step": step, "shape": shape}
-        return apply_op(SLICE_BACKWARD, (g,), params)
-    return _embed(g, shape, _slice_index(dim, start, stop, step))
+    return run(B, SLICE_BACKWARD, g, dim=dim, start=start, stop=stop, step=step, shape=shape)
 
 
 def _slice_any(B: Any, g: Any, dim: int, start: int, stop: int) -> Any:
@@ -139,9 +136,7 @@ def _repeat_grad(B: Any, g: Any, repeats: tuple, shape: tuple) -> Any:
 
 
 def _flip_any(B: Any, g: Any, dims: tuple) -> Any:
-    if B.creates_graph:
-        return flip(g, dims)
-    return np.flip(g, dims).copy()
+    return run(B, FLIP, g, dims=dims)
 
 
 def _inverse_permute(B: Any, g: Any, dims: tuple) -> Any:
