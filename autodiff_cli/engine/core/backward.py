@@ -271,17 +271,11 @@ def _walk(roots: list) -> tuple[list, dict]:
 
 
 def _leaf_order_observable(accs: dict) -> bool:
-    """True when a reached leaf has hooks: then the order of leaves made ready together shows,
-    and the pass follows PyTorch's ready queue exactly (`_execute_ready_queue`)."""
+    """True when a reached leaf has hooks (a leaf with hooks gives its AccumulateGrad extras):
+    then the order of leaves made ready together shows, and the pass follows PyTorch's ready
+    queue exactly (`_execute_ready_queue`)."""
     for acc in accs:
         if acc._x is not None:
-            return True
-        var = acc.variable
-        if (
-            var is not None
-            and var._th is not None
-            and (var._leaf_hooks or var._post_accumulate_hooks)
-        ):
             return True
     return False
 
@@ -366,8 +360,12 @@ def _execute(p: _Pass, order: list) -> None:
                             # to is taken as it is: here `outs`, `g`, `total` and the call's own.
                             exclusive = _refcount(total) <= (4 if total is g else 2)
                             _accumulate(nxt, total, p, exclusive)
-                elif nxt._buf is None and g is not None and nxt._x is None:
-                    nxt._buf = g
+                elif (
+                    nxt._buf is None
+                    and g is not None
+                    and (nxt._x is None or nxt._x.meta is None or nxt._x.meta[1] is None)
+                ):
+                    nxt._buf = g  # the first gradient of a one-output node
                 else:
                     _add_to(nxt, 0 if nrs is None else nrs[i], g)
             i += 1

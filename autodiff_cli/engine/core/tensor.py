@@ -690,13 +690,21 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         out = _forward(op, [ad, bd], None)
     if not ((a._requires_grad or b_grad) and GradMode.enabled) or out.dtype.kind != "f":
         return _wrap(out)
-    fa = a._grad_fn  # (`_acc_of` inlined for `a`, a result in a chain)
+    na = a._grad_fn  # `_acc_of` inlined: the node each input's gradient flows to
+    if na is None and a._requires_grad:
+        na = a._acc
+        if na is None or na._x is not None:
+            na = a._accumulator()
+    nb = None
+    if b_grad:
+        nb = b._grad_fn
+        if nb is None:
+            nb = b._acc
+            if nb is None or nb._x is not None:
+                nb = b._accumulator()
     node = new_node(
         op.node_cls,
-        (
-            fa if fa is not None else _acc_of(a) if a._requires_grad else None,
-            _acc_of(b) if b_grad else None,
-        ),
+        (na, nb),
         None if not (a._output_nr or (b_grad and b._output_nr)) else _binary_nrs(a, b),
     )
     result = _wrap(out, True, node)
@@ -714,27 +722,32 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
                 last[1] = (None, b)
             node._saved = last[1]
             return result
-        va = vb = None
-        if b_grad:
-            va = a._vbox
-            if va is None:
-                va = a._vbox = [0]
-        if a._requires_grad:
-            vb = b._vbox
-            if vb is None:
-                vb = b._vbox = [0]
-        if vb is None:
-            node._saved = (a, None)
-            node._versions = ((0, va, va[0]),)
-        elif va is None:
-            node._saved = (None, b)
-            node._versions = ((1, vb, vb[0]),)
-        else:
-            node._saved = (a, b)
-            node._versions = ((0, va, va[0]), (1, vb, vb[0]))
+        _save_crossed(node, a, b, b_grad)
     elif op.saves:
         _save(node, op, (a, b), result)
     return result
+
+
+def _save_crossed(node: Node, a: Tensor, b: Tensor, b_grad: bool) -> None:
+    """mul, mm of two Tensors: each is saved, with its version, only for the other's gradient."""
+    va = vb = None
+    if b_grad:
+        va = a._vbox
+        if va is None:
+            va = a._vbox = [0]
+    if a._requires_grad:
+        vb = b._vbox
+        if vb is None:
+            vb = b._vbox = [0]
+    if vb is None:
+        node._saved = (a, None)
+        node._versions = ((0, va, va[0]),)
+    elif va is None:
+        node._saved = (None, b)
+        node._versions = ((1, vb, vb[0]),)
+    else:
+        node._saved = (a, b)
+        node._versions = ((0, va, va[0]), (1, vb, vb[0]))
 
 
 def _binary_nrs(a: Tensor, b: Any) -> tuple:
