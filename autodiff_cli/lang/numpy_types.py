@@ -579,6 +579,19 @@ SCALAR_CLASSES: dict[str, type] = {
 
 from autodiff_cli.lang.numpy_array import NdArray  # noqa: E402 - the array class needs the above
 
+
+def _register_with_engine() -> None:
+    """Let the engine's indexing read wrappers (`t[np_index]`, `t[i] = array`)."""
+    import importlib
+
+    indexing = importlib.import_module("autodiff_cli.engine.ops.indexing")
+    indexing.FOREIGN_ARRAYS[NdArray] = lambda array: array._a
+    for cls in SCALAR_CLASSES.values():
+        indexing.FOREIGN_ARRAYS[cls] = lambda scalar: scalar._v
+
+
+_register_with_engine()
+
 __all__ = [
     "DTYPES",
     "SCALAR_CLASSES",

@@ -17,3 +17,10 @@ with torch.no_grad():
 print(w)
 scale = np.sqrt(2.0)
 print(torch.ones(3) / scale)
+x = torch.arange(10.0)
+print(x[np.array([3, 1])], x[np.int64(2)], x[np.array([True] * 5 + [False] * 5)])
+x[np.array([0, 1])] = 5.0
+print(x)
+np.random.seed(0)
+order = np.random.permutation(10)
+print(x[order[:4]])

@@ -189,7 +189,21 @@ def _numpy_index(advanced: list) -> tuple:
     return tuple(index)
 
 
+# Index values of other libraries and how to read them as numpy data (the language layer
+# registers its numpy wrappers: `t[np.array([0, 2])]`, `t[mask] = 0`).
+FOREIGN_ARRAYS: dict[type, Any] = {}
+
+
+def _foreign(value: Any) -> Any:
+    if type(value) is tuple:
+        return tuple(_foreign(part) for part in value)
+    read = FOREIGN_ARRAYS.get(type(value))
+    return value if read is None else read(value)
+
+
 def getitem(self: Tensor, index: Any) -> Tensor:
+    if FOREIGN_ARRAYS:
+        index = _foreign(index)
     if not isinstance(index, tuple):
         if index is Ellipsis:
             return views.apply_view(views.ALIAS, self)
@@ -229,6 +243,8 @@ def _without_leading_ones(shape: tuple) -> tuple:
 
 
 def setitem(self: Tensor, index: Any, value: Any) -> None:
+    if FOREIGN_ARRAYS:
+        index = _foreign(index)
     parts = index if isinstance(index, tuple) else (index,)
     target, advanced = _apply_basic(self, parts, keep_full_slices=False)
     value = _value_tensor(value, self)
