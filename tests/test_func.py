@@ -134,6 +134,20 @@ def test_vjp_and_jvp_match_the_jacobian(T):
     np.testing.assert_allclose(_numbers(tangent), jac @ v, rtol=1e-6, atol=1e-8)
 
 
+def test_linearize_pushes_tangents_through_the_jacobian(T):
+    x = RNG.uniform(0.5, 1.5, size=3)
+
+    def f(t):
+        return (t * t.flip(0)).exp() / t.sum()
+
+    jac = _fd_jacobian(_through(T, f), x)
+    out, jvp_fn = T.func.linearize(f, _tensor(T, x))
+    np.testing.assert_allclose(_numbers(out), _through(T, f)(x))
+    for _ in range(3):
+        v = RNG.normal(size=3)
+        np.testing.assert_allclose(_numbers(jvp_fn(_tensor(T, v))), jac @ v, rtol=1e-6, atol=1e-8)
+
+
 def test_jacrev_jacfwd_and_hessian_match_finite_differences(T):
     m = RNG.normal(size=(2, 2))
 

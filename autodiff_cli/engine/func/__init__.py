@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .forward import jvp
+from .forward import jvp, linearize
 from .jacobians import hessian, jacfwd, jacrev
 from .modules import functional_call, stack_module_state
 from .reverse import grad, grad_and_value, vjp
@@ -16,6 +16,7 @@ __all__ = [
     "jacfwd",
     "jacrev",
     "jvp",
+    "linearize",
     "stack_module_state",
     "vjp",
     "vmap",

@@ -105,3 +105,41 @@ def _check_pairs(primals: list, tangents: list) -> None:
                 f"original Tensor, this is not supported. Tensor is of size {list(x.shape)} while "
                 f"the given forward gradient is of size {list(t.shape)}."
             )
+
+
+def linearize(func: Callable, *primals: Any) -> tuple:
+    """`(func(*primals), jvp_fn)`: `jvp_fn(*tangents)` pushes tangents through the function's
+    linearisation at `primals` (built once)."""
+    leaves, spec = pytree.flatten(primals)
+    with levels.nested():
+        inner = [levels.fresh(x) if isinstance(x, Tensor) else x for x in leaves]
+        output = func(*pytree.unflatten(inner, spec))
+        outs, out_spec = pytree.flatten(output)
+        tensors = [i for i, o in enumerate(outs) if isinstance(o, Tensor)]
+        fresh = [x for x in inner if isinstance(x, Tensor)]
+        keep = levels.keep_graph([outs[i] for i in tensors], fresh)
+        linear = Linearized([outs[i] for i in tensors], fresh)
+
+    def jvp_fn(*tangents: Any) -> Any:
+        tangent_leaves, tangent_spec = pytree.flatten(tangents)
+        if tangent_spec != spec:
+            raise RuntimeError(
+                f"Expected the tangents {pytree.spec_repr(tangent_spec)} to have the same argspec "
+                f"as the primals {pytree.spec_repr(spec)}"
+            )
+        for i, (t, x) in enumerate(zip(tangent_leaves, leaves)):
+            if isinstance(x, Tensor) and tuple(t.shape) != tuple(x.shape):
+                raise RuntimeError(
+                    f"tangent:{i} with shape {t.shape} in flattened pytree doesn't match the "
+                    f"shape {x.shape} of the corresponding primal."
+                )
+        pushed = linear.push(
+            [t for t, x in zip(tangent_leaves, leaves) if isinstance(x, Tensor)],
+            keep or levels.depth() > 0 or any(t.requires_grad for t in tangent_leaves),
+        )
+        result: list = [None] * len(outs)
+        for i, value in zip(tensors, pushed):
+            result[i] = value
+        return pytree.unflatten(result, out_spec)
+
+    return levels.release(output, keep), jvp_fn
