@@ -253,17 +253,18 @@ def _walk(roots: list) -> tuple[list, dict]:
         elif node not in seen:
             seen.add(node)
             order.append(node)
-    stack = list(order)
-    pop, push, add, append = stack.pop, stack.append, seen.add, order.append
-    while stack:
-        for nxt in pop()._next:
+    add, append = seen.add, order.append
+    i = 0
+    while i < len(order):  # `order` is also the queue of nodes whose edges are still to read
+        node = order[i]
+        i += 1
+        for nxt in node._next:
             if nxt is None:
                 continue
             if nxt.__class__ is AccumulateGrad:
                 accs[nxt] = accs.get(nxt, 0) + 1
             elif nxt not in seen:
                 add(nxt)
-                push(nxt)
                 append(nxt)
     if len(order) > 1:
         order.sort(key=_by_seq, reverse=True)

@@ -688,7 +688,9 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         out = op.forward(ad, bd)
     except ValueError:
         out = _forward(op, [ad, bd], None)
-    if not ((a._requires_grad or b_grad) and GradMode.enabled) or out.dtype.kind != "f":
+    if not ((a._requires_grad or b_grad) and GradMode.enabled):
+        return _wrap(out)
+    if cls is Tensor and out.dtype.kind != "f":  # (a floating tensor and a float stay floating)
         return _wrap(out)
     na = a._grad_fn  # `_acc_of` inlined: the node each input's gradient flows to
     if na is None and a._requires_grad:
@@ -708,12 +710,10 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         None if not (a._output_nr or (b_grad and b._output_nr)) else _binary_nrs(a, b),
     )
     result = _wrap(out, True, node)
-    shape = out.shape
-    # broadcast inputs keep their shapes for the backward (mm's formulas give them already)
-    if not op.exact_grads and (ad.shape != shape or (cls is Tensor and bd.shape != shape)):
-        node._x = NodeExtra(
-            (((ad.shape, ad.dtype), (bd.shape, bd.dtype) if cls is Tensor else (None, None)), None)
-        )
+    # broadcast inputs keep their shapes for the backward (mm's formulas give them already; a
+    # float does not change the shape)
+    if cls is Tensor and not op.exact_grads and (ad.shape != out.shape or bd.shape != out.shape):
+        node._x = NodeExtra((((ad.shape, ad.dtype), (bd.shape, bd.dtype)), None))
     if op.cross_saves:  # mul, mm: each input is saved only for the other's gradient
         if cls is not Tensor:  # a number: only the tensor `a` needs a gradient, and `b` for it
             last = _last_scalar_saves  # `(None, b)`, the same tuple while `b` is the same object
