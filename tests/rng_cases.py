@@ -207,6 +207,16 @@ def _out_arguments(t: Any) -> list:
     return [a, b, c, d, e, t.rand(2)]
 
 
+def _channel_dropout(t: Any) -> list:
+    F = t.nn.functional
+    x = t.randn(2, 3, 4, 4)
+    return [F.dropout2d(x, 0.4), F.dropout1d(t.ones(2, 5, 3), 0.5), F.dropout1d(t.ones(5, 3), 0.5),
+            F.dropout3d(t.ones(2, 3, 2, 2, 2, dtype=t.float64), 0.3), F.dropout3d(t.ones(3, 1, 2, 2)),
+            F.alpha_dropout(t.ones(3, 4), 0.3, training=True), F.alpha_dropout(x, 0.2, True),
+            F.feature_alpha_dropout(t.ones(2, 3, 2), 0.5, True), t.nn.Dropout2d(0.25)(x),
+            t.nn.AlphaDropout(0.1)(x.double()), F.dropout2d(x, 1.0), t.rand(2)]  # fmt: skip
+
+
 def _layers(t: Any) -> list:
     lin = t.nn.Linear(20, 30)
     lin2 = t.nn.Linear(3, 1, dtype=t.float64)
@@ -238,7 +248,8 @@ def special_cases() -> Iterator[Case]:
         "mixed draws": _mixed, "non-contiguous fills": _noncontiguous,
         "get/set_rng_state": _state_round_trip, "torch.Generator": _generators,
         "normal with tensors": _normal_tensors, "bernoulli/multinomial/random_": _bernoulli_multinomial,
-        "log_normal_/cauchy_/geometric_": _more_fills, "out=": _out_arguments, "nn.init": _inits, "nn.init trunc_normal_/orthogonal_": _more_inits, "layer init": _layers, "dropout": _dropout, "data shuffling": _data,
+        "log_normal_/cauchy_/geometric_": _more_fills, "out=": _out_arguments,
+        "channel and alpha dropout": _channel_dropout, "nn.init": _inits, "nn.init trunc_normal_/orthogonal_": _more_inits, "layer init": _layers, "dropout": _dropout, "data shuffling": _data,
     }  # fmt: skip
     discrete = ("bernoulli/multinomial/random_", "data shuffling", "log_normal_/cauchy_/geometric_")
     for name, function in functions.items():

@@ -763,4 +763,5 @@ def _tensor_log_softmax(self: Tensor, dim: Any, dtype: Any = None) -> Tensor:
 
 Tensor.softmax = _tensor_softmax
 Tensor.log_softmax = _tensor_log_softmax
+from .dropout import *  # noqa: E402, F401, F403  (dropout1d/2d/3d, alpha_dropout)
 from .functional_extra import *  # noqa: E402, F401, F403  (embedding, layer_norm, pad, kl_div...)

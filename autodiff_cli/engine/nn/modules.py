@@ -105,6 +105,31 @@ class Dropout(Module):
         return f"p={self.p}, inplace={self.inplace}"
 
 
+class Dropout1d(Dropout):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(Dropout):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(Dropout):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(Dropout):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(Dropout):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.feature_alpha_dropout(input, self.p, self.training)
+
+
 # -- containers -------------------------------------------------------------------------------
 
 
@@ -621,6 +646,11 @@ for _cls, _where in [
     (Linear, "linear"),
     (Flatten, "flatten"),
     (Dropout, "dropout"),
+    (Dropout1d, "dropout"),
+    (Dropout2d, "dropout"),
+    (Dropout3d, "dropout"),
+    (AlphaDropout, "dropout"),
+    (FeatureAlphaDropout, "dropout"),
     (Sequential, "container"),
     (ModuleList, "container"),
     (ModuleDict, "container"),
