@@ -43,7 +43,7 @@ def run(source: str) -> str:
         ("vars()", "NameError"),
         ("input()", "NameError"),
         ("breakpoint()", "NameError"),
-        ("dir()", "NameError"),
+        ("dir(print)[0]", "IndexError"),  # dir() lists only readable names: none here
         ("import os", "ModuleNotFoundError"),
         ("import sys", "ModuleNotFoundError"),
         ("from os import path", "ModuleNotFoundError"),

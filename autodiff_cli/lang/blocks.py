@@ -15,6 +15,7 @@ from autodiff_cli.lang.syntax_tree import Tree
 BREAK, CONTINUE, RETURN = "break", "continue", "return"
 Stmt = Callable[[list], Any]
 
+# Where the innermost running statement is, as `line << 24 | column` in item 0: a process that
 # may be killed mid-statement points this at memory its parent reads (`set_statement_probe`).
 _probe: Any = [0]
 
@@ -35,6 +36,26 @@ def located(statement: Stmt, where: Location) -> Stmt:
         probe[0] = packed
         try:
             result = statement(f)
+        except BaseException as error:
+            attach_location(error, where)
+            raise
+        probe[0] = outer
+        return result
+
+    return run
+
+
+def located_generator(statement: Stmt, where: Location) -> Stmt:
+    """`located` for a statement of a generator body (a generator function itself): the probe
+    points at it when it starts and after each resume up to its next `yield`."""
+    packed = where.line << 24 | min(where.column, (1 << 24) - 1)
+
+    def run(f: list) -> Any:
+        probe = _probe
+        outer = probe[0]
+        probe[0] = packed
+        try:
+            result = yield from statement(f)
         except BaseException as error:
             attach_location(error, where)
             raise

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from autodiff_cli.lang import limits, sandbox
+from autodiff_cli.lang import introspection, limits, sandbox
 from autodiff_cli.lang.blocks import (
     BREAK,
     CONTINUE,
@@ -34,6 +34,7 @@ from autodiff_cli.lang.errors import (
     set_location,
 )
 from autodiff_cli.lang.expressions import AUGMENTED_OPERATORS, ExpressionCompiler, Fn
+from autodiff_cli.lang.generators import GeneratorCompiler
 from autodiff_cli.lang.scopes import RETURN_SLOT, Scope, ScopeBuilder, ScopeError
 from autodiff_cli.lang.syntax_tree import Tree
 from autodiff_cli.lang.targets import TargetCompiler
@@ -41,13 +42,22 @@ from autodiff_cli.lang.targets import TargetCompiler
 __all__ = ["Compiler", "Program", "compile_tree", "set_statement_probe"]
 
 
-class Compiler(ControlFlowCompiler, DefinitionCompiler, TargetCompiler, ExpressionCompiler):
+class Compiler(
+    GeneratorCompiler,
+    ControlFlowCompiler,
+    DefinitionCompiler,
+    TargetCompiler,
+    ExpressionCompiler,
+):
     def __init__(self, source: Source, builder: ScopeBuilder) -> None:
         self.source = source
         self.scopes = builder.scopes
         self.fstring_pieces = builder.fstring_pieces
+        self.yield_names = builder.yield_names
         self.scope: Scope = None  # type: ignore[assignment]
         self.loop_depth = 0
+        self.in_generator = False  # compiling the statements of a generator function
+        self._yield_cache: dict[int, bool] = {}
 
     # -- entry points -----------------------------------------------------------------------
 
@@ -295,6 +305,7 @@ class Program:
         """
         from autodiff_cli.lang.runtime import CallDepth
 
+        introspection.install(namespace)  # dir, help, GeneratorExit (not yet in runtime)
         frame = [namespace, None]
         saved_depth = CallDepth.depth
         outermost = not Running.depth

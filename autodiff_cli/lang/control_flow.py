@@ -147,6 +147,22 @@ class ControlFlowCompiler:
 # ---- helpers for statements ----------------------------------------------------------------
 
 
+def find_handler(f: list, handlers: tuple, error: BaseException) -> tuple | None:
+    """The first `(kind, store, delete, body)` of `handlers` whose class matches `error`."""
+    for handler in handlers:
+        kind = handler[0]
+        if kind is not None:
+            expected = kind(f)
+            if not _is_exception_class(expected):
+                raise TypeError(
+                    "catching classes that do not inherit from BaseException is not allowed"
+                ) from None
+            if not issubclass(type(error), expected):  # never asks `__class__`
+                continue
+        return handler
+    return None
+
+
 def _make_try(
     body: Stmt, handlers: tuple, orelse: Stmt | None, final: Stmt | None
 ) -> Stmt:  # fmt: skip
@@ -156,24 +172,17 @@ def _make_try(
             try:
                 signal = body(f)
             except BaseException as error:
-                for kind, store, delete, handler in handlers:
-                    if kind is not None:
-                        expected = kind(f)
-                        if not _is_exception_class(expected):
-                            raise TypeError(
-                                "catching classes that do not inherit from BaseException "
-                                "is not allowed"
-                            ) from None
-                        if not issubclass(type(error), expected):  # never asks `__class__`
-                            continue
-                    if store is not None:
-                        store(f, error)
-                        try:
-                            return handler(f)
-                        finally:
-                            delete(f)
-                    return handler(f)
-                raise
+                found = find_handler(f, handlers, error)
+                if found is None:
+                    raise
+                _, store, delete, handler = found
+                if store is not None:
+                    store(f, error)
+                    try:
+                        return handler(f)
+                    finally:
+                        delete(f)
+                return handler(f)
             if orelse is not None:
                 signal = orelse(f)
         finally:
@@ -204,19 +213,23 @@ def _is_exception_class(value: Any) -> bool:
     return isinstance(value, type) and issubclass(value, BaseException)
 
 
+def enter_context(context: Any, where: Location) -> tuple[Any, Callable[..., Any]]:
+    """`(value of __enter__, __exit__ of its class)` of a context manager, or Python's
+    TypeError."""
+    kind = type(context)
+    try:
+        enter, exit_ = kind.__enter__, kind.__exit__
+    except AttributeError:
+        error = TypeError(f"'{kind.__name__}' object does not support the context manager protocol")
+        attach_location(error, where)
+        raise error from None
+    return enter(context), exit_
+
+
 def _make_with(manager: Fn, store: Callable | None, body: Stmt, where: Location) -> Stmt:
     def with_statement(f: list) -> Any:
         context = manager(f)
-        kind = type(context)
-        try:
-            enter, exit_ = kind.__enter__, kind.__exit__
-        except AttributeError:
-            error = TypeError(
-                f"'{kind.__name__}' object does not support the context manager protocol"
-            )
-            attach_location(error, where)
-            raise error from None
-        value = enter(context)
+        value, exit_ = enter_context(context, where)
         try:
             if store is not None:
                 store(f, value)

@@ -53,17 +53,20 @@ class DefinitionCompiler:
         kwdefaults = [
             (p.name, self.expr(p.default)) for p in signature.keyword_only if p.default is not None
         ]
-        saved_loop_depth = self.loop_depth
-        self.scope, self.loop_depth = inner, 0
+        saved = self.loop_depth, self.in_generator
+        self.scope, self.loop_depth, self.in_generator = inner, 0, inner.is_generator
+        doc = None if is_expression else docstring_of(body_node)
         try:
-            if is_expression:
+            if inner.is_generator:
+                qualname = outer.qualname_prefix + name
+                body = self.generator_body(body_node, qualname, is_expression)
+            elif is_expression:
                 body = self.expr(body_node)
-                doc = None
             else:
                 body = self.suite(body_node)
-                doc = docstring_of(body_node)
         finally:
-            self.scope, self.loop_depth = outer, saved_loop_depth
+            self.scope = outer
+            self.loop_depth, self.in_generator = saved
         spec = FunctionSpec(
             name, outer.qualname_prefix + name, inner, signature, body, is_expression, doc
         )

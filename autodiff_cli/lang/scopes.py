@@ -43,6 +43,9 @@ class Scope:
     declared_nonlocal: set[str] = field(default_factory=set)
     children: list[Scope] = field(default_factory=list)
     uses_super: bool = False
+    is_generator: bool = False  # a function whose body has `yield`
+    # ("global" | "nonlocal", name) -> the statement declaring it (errors are located there)
+    declaration_nodes: dict[tuple[str, str], Any] = field(default_factory=dict)
     # Filled in by `resolve`:
     locals: set[str] = field(default_factory=set)
     cells: set[str] = field(default_factory=set)
@@ -88,6 +91,8 @@ class ScopeBuilder:
         self.source = source
         self.scopes: dict[int, Scope] = {}
         self.fstring_pieces: dict[int, list] = {}  # id(token) -> prepared f-string pieces
+        # id(yield node) -> the hidden local holding the value it receives (`x = yield`)
+        self.yield_names: dict[int, str] = {}
 
     def build(self, tree: Tree) -> Scope:
         module = Scope("module", None, "<module>")
@@ -193,22 +198,65 @@ class ScopeBuilder:
             raise ScopeError("import * only allowed at module level", node)
 
     def _visit_global_stmt(self, node: Tree, scope: Scope) -> None:
-        names = {str(name) for name in node.children}
+        names = [str(name) for name in node.children]
         if scope.kind != "module":
-            clash = names & (scope.assigned | scope.used | set(scope.params))
-            if clash:
-                name = sorted(clash)[0]
-                raise ScopeError(f"name '{name}' is used prior to global declaration", node)
-        scope.declared_global |= names
+            _check_declaration(scope, names, "global", node)
+        scope.declared_global |= set(names)
+        for name in names:
+            scope.declaration_nodes.setdefault(("global", name), node)
 
     def _visit_nonlocal_stmt(self, node: Tree, scope: Scope) -> None:
         if scope.kind == "module":
             raise ScopeError("nonlocal declaration not allowed at module level", node)
-        names = {str(name) for name in node.children}
-        if names & set(scope.params):
-            name = sorted(names & set(scope.params))[0]
-            raise ScopeError(f"name '{name}' is parameter and nonlocal", node)
-        scope.declared_nonlocal |= names
+        names = [str(name) for name in node.children]
+        _check_declaration(scope, names, "nonlocal", node)
+        scope.declared_nonlocal |= set(names)
+        for name in names:
+            scope.declaration_nodes.setdefault(("nonlocal", name), node)
+
+    def _visit_yield_expr(self, node: Tree, scope: Scope) -> None:
+        if scope.kind in ("module", "class"):
+            raise ScopeError("'yield' outside function", node)
+        if scope.kind == "comprehension":
+            raise ScopeError(f"'yield' inside {_COMPREHENSION_NAMES[scope.name]}", node)
+        scope.is_generator = True
+        hidden = f"%yield{len(self.yield_names)}"  # not a name a script can write
+        self.yield_names[id(node)] = hidden
+        scope.assigned.add(hidden)
+        self._visit_children(node, scope)
+
+    _visit_yield_from = _visit_yield_expr
+
+    def _visit_walrus(self, node: Tree, scope: Scope) -> None:
+        """`name := value` binds in the enclosing function (or module) of comprehensions."""
+        name = str(node.children[0])
+        self._visit(node.children[1], scope)
+        if scope.kind != "comprehension":
+            scope.assigned.add(name)
+            return
+        comprehensions = []
+        target = scope
+        while target.kind == "comprehension":
+            if name in target.assigned:
+                raise ScopeError(
+                    f"assignment expression cannot rebind comprehension iteration variable "
+                    f"'{name}'",
+                    node,
+                )
+            comprehensions.append(target)
+            target = target.parent
+        if target.kind == "class":
+            raise ScopeError(
+                "assignment expression within a comprehension cannot be used in a class body",
+                node,
+            )
+        target.assigned.add(name)
+        is_global = target.kind == "module" or name in target.declared_global
+        for comprehension in comprehensions:
+            if is_global:
+                comprehension.declared_global.add(name)
+            else:
+                comprehension.used.add(name)
 
     def _visit_funcdef(self, node: Tree, scope: Scope) -> None:
         name, parameters, returns, body = node.children
@@ -239,7 +287,13 @@ class ScopeBuilder:
         comprehension = node.children[0]
         result, first_for, *clauses = comprehension.children
         # The first iterable is evaluated in the enclosing scope, as in Python.
-        self._visit(first_for.children[1], scope)
+        iterable = first_for.children[1]
+        if _has_walrus(iterable):
+            raise ScopeError(
+                "assignment expression cannot be used in a comprehension iterable expression",
+                _has_walrus(iterable),
+            )
+        self._visit(iterable, scope)
         inner = self._new_scope(node, "comprehension", scope, f"<{node.data}>")
         self._target(first_for.children[0], inner)
         for clause in clauses:
@@ -353,6 +407,41 @@ def _check_signature(signature: Signature, node: Any) -> None:
             raise ScopeError("non-default argument follows default argument", node)
 
 
+_COMPREHENSION_NAMES = {
+    "<listcomp>": "list comprehension", "<setcomp>": "set comprehension",
+    "<dictcomp>": "dict comprehension", "<genexpr>": "generator expression",
+    "<genexpr_argument>": "generator expression",
+}  # fmt: skip
+
+
+def _check_declaration(scope: Scope, names: list[str], kind: str, node: Any) -> None:
+    """Python's errors for a `global`/`nonlocal` name already bound or used in `scope`."""
+    for name in names:
+        if name in scope.params:
+            raise ScopeError(f"name '{name}' is parameter and {kind}", node)
+        declared = scope.declared_nonlocal if kind == "global" else scope.declared_global
+        if name in declared:  # located at the `global` statement, as Python does
+            where = scope.declaration_nodes.get(("global", name), node)
+            raise ScopeError(f"name '{name}' is nonlocal and global", where)
+        if name in scope.assigned:
+            raise ScopeError(f"name '{name}' is assigned to before {kind} declaration", node)
+        if name in scope.used:
+            raise ScopeError(f"name '{name}' is used prior to {kind} declaration", node)
+
+
+def _has_walrus(node: Any) -> Any:
+    """The first `:=` in `node` outside nested functions (None if there is none)."""
+    if not isinstance(node, Tree) or node.data in FUNCTION_NODES:
+        return None
+    if node.data == "walrus":
+        return node
+    for child in node.children:
+        found = _has_walrus(child)
+        if found is not None:
+            return found
+    return None
+
+
 def _mark_super(scope: Scope) -> None:
     """A zero-argument `super()` needs the enclosing class and the method's first argument."""
     scope.uses_super = True
@@ -411,4 +500,5 @@ def _resolve_free(scope: Scope, name: str) -> None:
         path.append(outer)
         outer = outer.parent
     if name in scope.declared_nonlocal:
-        raise ScopeError(f"no binding for nonlocal '{name}' found", None)
+        node = scope.declaration_nodes.get(("nonlocal", name))
+        raise ScopeError(f"no binding for nonlocal '{name}' found", node)

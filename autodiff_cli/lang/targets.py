@@ -45,6 +45,17 @@ class TargetCompiler:
 
         return store_global
 
+    def expr_walrus(self, node: Tree) -> Callable[[list], Any]:
+        """`name := value`: stores and gives the value (the scope builder decided where)."""
+        store, value = self.store_name(str(node.children[0])), self.expr(node.children[1])
+
+        def assignment_expression(f: list) -> Any:
+            result = value(f)
+            store(f, result)
+            return result
+
+        return assignment_expression
+
     def store(self, target: Tree) -> Callable[[list, Any], None]:
         kind = target.data
         if kind == "var":
@@ -70,6 +81,8 @@ class TargetCompiler:
             return store_item
         if kind == "star_expr":
             raise self.error("starred assignment target must be in a list or tuple", target)
+        if kind in ("yield_expr", "yield_from"):
+            raise self.error("assignment to yield expression not possible", target)
         raise self.error(f"cannot assign to {describe_target(target)}", target)
 
     def _store_unpack(self, targets: list[Tree]) -> Callable[[list, Any], None]:

@@ -1,0 +1,200 @@
+"""`dir()` and `help()` for scripts: only what the sandbox lets a script read, no pydoc.
+
+`dir(x)` lists the attribute names a script may read on `x` (the allow-list of a builtin type,
+the public names of engine, script and module objects), sorted, without evaluating any of them;
+`dir()` lists the script's global names. `help(x)` prints a short text: the signature and
+docstring of a function, a class's docstring and public methods, a module's public names.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from collections.abc import Callable
+from typing import Any
+
+from autodiff_cli.lang import builtin_methods, sandbox, typeview
+
+
+def script_dir(namespace: dict) -> Callable[..., list[str]]:
+    """The script's `dir` (without argument: the names of `namespace`)."""
+
+    def dir(*args: Any) -> list[str]:  # noqa: A001 - the builtin's name
+        if len(args) > 1:
+            raise TypeError(f"dir expected at most 1 argument, got {len(args)}")
+        if not args:
+            return sorted(name for name in namespace if isinstance(name, str))
+        return sorted(readable_names(args[0]))
+
+    return dir
+
+
+def readable_names(obj: Any) -> set[str]:
+    """The attributes of `obj` a script may read (decided from its type; nothing is read)."""
+    if isinstance(obj, sandbox.ModuleProxy):
+        held = {key for key, value in vars(obj).items() if sandbox.may_hold(value)}
+        return {name for name in held | set(obj._proxy_lazy) if sandbox.name_allowed(name)}
+    if isinstance(obj, typeview.TypeStandIn) or not sandbox.exposes_attributes(obj):
+        return set()
+    if isinstance(obj, type):
+        names = {name for name in _names_of(obj) if sandbox.safe_hasattr(obj, name)}
+        return names - _REFUSED_ON_INSTANCES if typeview.is_engine_class(obj) else names
+    kind = type(obj)
+    if isinstance(obj, BaseException):
+        found = {name for name in builtin_methods.EXCEPTION_ATTRIBUTES if hasattr(obj, name)}
+        return found | _own_names(obj)
+    allowed = builtin_methods.allowed_names(kind)
+    names = _names_of(kind) | _own_names(obj)
+    if allowed is not None:
+        script_names = {name for name in names if _defined_by_script_class(kind, name)}
+        return (allowed & names) | script_names | _own_names(obj)
+    return {name for name in names if sandbox.name_allowed(name)} - _REFUSED_ON_INSTANCES
+
+
+_REFUSED_ON_INSTANCES = frozenset({"numpy"})  # engine attributes the sandbox refuses
+
+
+def _names_of(cls: type) -> set[str]:
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        names.update(key for key in vars(klass) if isinstance(key, str))
+    return {name for name in names if sandbox.name_allowed(name)}
+
+
+def _own_names(obj: Any) -> set[str]:
+    try:
+        own = object.__getattribute__(obj, "__dict__")
+    except AttributeError:
+        return set()
+    return {key for key in own if isinstance(key, str) and sandbox.name_allowed(key)}
+
+
+def _defined_by_script_class(kind: type, name: str) -> bool:
+    for klass in kind.__mro__:
+        if not typeview.is_script_class(klass):
+            return False
+        if name in vars(klass):
+            return sandbox.name_allowed(name)
+    return False
+
+
+# ---- help --------------------------------------------------------------------------------
+
+
+def script_help(write: Callable[[str], None]) -> Callable[..., None]:
+    """The script's `help`: prints a short description through `write` (the script's print)."""
+
+    def help(*args: Any) -> None:  # noqa: A001 - the builtin's name
+        if len(args) != 1:
+            write("help() is not interactive in scripts: use help(object).")
+            return
+        write(describe(args[0]).rstrip("\n"))
+
+    return help
+
+
+def describe(obj: Any) -> str:
+    if isinstance(obj, str):
+        return (
+            f"No Python documentation found for {obj!r}.\n"
+            "Use help() to get the interactive help utility.\n"
+            "Use help(str) for help on the str class."
+        )
+    if isinstance(obj, sandbox.ModuleProxy):
+        names = sorted(readable_names(obj))
+        return f"Help on module {obj._proxy_name}:\n\nNAME\n    {obj._proxy_name}\n\n" + (
+            "CONTENTS\n" + _columns(names) if names else ""
+        )
+    if isinstance(obj, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+        if not sandbox.exposes_attributes(obj) and not isinstance(obj, types.MethodType):
+            return f"Help on {typeview.display_name(type(obj))} object."
+        return _describe_function(obj)
+    if isinstance(obj, typeview.TypeStandIn):
+        return f"Help on class {obj.__name__}:\n\nclass {obj.__name__}"
+    kind = obj if isinstance(obj, type) else type(obj)
+    return _describe_class(typeview.script_view_of_class(kind))
+
+
+def _describe_function(function: Any) -> str:
+    name = getattr(function, "__name__", "function")
+    module = _module_name(getattr(function, "__module__", None))
+    where = f" in module {module}" if module else ""
+    kind = "method" if isinstance(function, types.MethodType) else "function"
+    return f"Help on {kind} {name}{where}:\n\n{_signature_line(function, name)}\n" + _indented(
+        getattr(function, "__doc__", None), "    "
+    )
+
+
+def _describe_class(cls: Any) -> str:
+    if isinstance(cls, typeview.TypeStandIn):
+        return f"Help on class {cls.__name__}:\n\nclass {cls.__name__}"
+    name = typeview.display_name(cls)
+    module = _module_name(cls.__module__)
+    bases = ", ".join(typeview.display_name(base) for base in cls.__bases__ if base is not object)
+    lines = [f"Help on class {name}{f' in module {module}' if module else ''}:", ""]
+    lines.append(f"class {name}({bases})" if bases else f"class {name}")
+    doc = _indented(cls.__doc__, " |  ")
+    if doc:
+        lines.append(doc.rstrip("\n"))
+    methods = sorted(
+        key
+        for key in readable_names(cls)
+        if callable(vars(cls).get(key)) or _inherited_callable(cls, key)
+    )
+    if methods:
+        lines += [" |  ", " |  Methods:", " |  "]
+        for key in methods:
+            function = sandbox.make_getter(key)(cls)
+            first = _indented(getattr(function, "__doc__", None), "").split("\n")[0]
+            lines.append(f" |  {_signature_line(function, key)}")
+            if first:
+                lines.append(f" |      {first}")
+    return "\n".join(lines)
+
+
+def _inherited_callable(cls: type, key: str) -> bool:
+    for klass in cls.__mro__:
+        if key in vars(klass):
+            value = vars(klass)[key]
+            return callable(value) or isinstance(value, (staticmethod, classmethod))
+    return False
+
+
+def _signature_line(function: Any, name: str) -> str:
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return f"{name}(...)"
+    kinds = [parameter.kind for parameter in signature.parameters.values()]
+    if kinds == [inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD]:
+        return f"{name}(...)"  # a generic wrapper: its parameters say nothing
+    return f"{name}{signature}"
+
+
+def _module_name(module: str | None) -> str:
+    if not module:
+        return ""
+    if module.startswith(typeview.ENGINE_PREFIX):
+        return "torch"
+    return "" if module == "builtins" else module
+
+
+def _indented(doc: str | None, prefix: str) -> str:
+    if not isinstance(doc, str) or not doc.strip():
+        return ""
+    return "".join(f"{prefix}{line}".rstrip() + "\n" for line in inspect.cleandoc(doc).split("\n"))
+
+
+def _columns(names: list[str]) -> str:
+    return "".join(f"    {name}\n" for name in names)
+
+
+def install(namespace: Any) -> None:
+    """Give a script namespace `dir`, `help` and `GeneratorExit` (once)."""
+    table = getattr(namespace, "builtins", None)
+    if table is None or "help" in table:
+        return
+    printer = table.get("print", print)
+    table["dir"] = script_dir(namespace)
+    table["help"] = script_help(printer)
+    table["GeneratorExit"] = GeneratorExit
