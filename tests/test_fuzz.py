@@ -147,6 +147,7 @@ def test_arbitrary_bytes(source: bytes) -> None:
 CAPABILITY_PRELUDE = """import torch
 import torch.nn as nn
 import math
+import numpy as np
 class A:
     def m(self):
         return 1
@@ -164,7 +165,9 @@ STARTS = ["1", "True", "2.5", "'s'", "b", "[]", "{}", "()", "range(3)", "slice(1
           "torch.Tensor", "str", "int", "object", "BaseException", "type(1)", "type(type(1))",
           "type(f)", "type(torch)", "type(None)", "super(S, S('x'))", "map(abs, [1])",
           "(i for i in [1])", "iter([1])", "{}.keys()", "property(f)", "staticmethod(f)",
-          "torch.optim.SGD([t], lr=0.1)", "E('x').args"]  # fmt: skip
+          "torch.optim.SGD([t], lr=0.1)", "E('x').args", "np", "np.zeros(2)", "np.float32(1.5)",
+          "np.float32", "np.zeros(2).dtype", "np.random", "np.random.default_rng(0)",
+          "t.detach().numpy()", "np.ndarray", "np.zeros(2).sum"]  # fmt: skip
 ATTRIBUTES = ["__class__", "__globals__", "__dict__", "__mro__", "__subclasses__", "__init__",
               "__func__", "__self__", "__code__", "__builtins__", "__module__", "__bases__",
               "__base__", "__getattribute__", "__reduce_ex__", "__closure__", "__traceback__",
@@ -174,7 +177,9 @@ ATTRIBUTES = ["__class__", "__globals__", "__dict__", "__mro__", "__subclasses__
               "state_dict", "mro", "environ", "modules", "os", "sys", "system", "args", "value",
               "_proxy_lazy", "_proxy_name", "_data", "_version", "param_groups", "upper", "join",
               "keys", "get", "nn", "functional", "Module", "apply", "append", "fromkeys",
-              "maketrans", "from_bytes", "to_bytes", "ljust", "obj", "name", "defaults"]  # fmt: skip
+              "maketrans", "from_bytes", "to_bytes", "ljust", "obj", "name", "defaults", "tofile",
+              "ctypes", "base", "dump", "_a", "_v", "_dt", "_g", "random", "state", "dtype",
+              "item", "tolist", "seed", "bit_generator", "__array__", "__array_interface__"]  # fmt: skip
 STEPS = st.tuples(st.sampled_from(ATTRIBUTES), st.sampled_from(["", "", "()", "[0]"]))
 CANARY = "canary-capability-7c2e"
 
@@ -183,7 +188,13 @@ def _outside(value: object) -> str | None:
     """Why `value` should never have reached a script, or None."""
     import types
 
+    import numpy as np
+
     from autodiff_cli.lang import typeview
+
+    if isinstance(value, (np.ndarray, np.generic, np.dtype, np.ufunc, np.random.Generator,
+                          np.random.RandomState, np.random.BitGenerator)):  # fmt: skip
+        return f"the raw numpy value {type(value).__name__}"
 
     if isinstance(value, (types.ModuleType, types.FrameType, types.CodeType, types.CellType,
                           types.TracebackType, types.MappingProxyType)):  # fmt: skip
@@ -273,7 +284,8 @@ def test_the_escape_detector_sees_escapes() -> None:
 
     os.environ["AUTODIFF_FUZZ_CANARY"] = CANARY
     for escaped in (os, np.ndarray, sys._getframe(), os.system, _fuzz_globals(), CANARY,
-                    repr(os), type(None), np.add.__call__.__objclass__):  # fmt: skip
+                    repr(os), type(None), np.add.__call__.__objclass__, np.zeros(1),
+                    np.float32(1), np.dtype("f4"), np.add):  # fmt: skip
         assert _outside(escaped) is not None, escaped
     from autodiff_cli.lang.sandbox import make_getter
 
