@@ -184,7 +184,9 @@ def _more_inits(t: Any) -> list:
             init.trunc_normal_(t.empty(7, 3, dtype=t.float64), std=0.02),
             init.trunc_normal_(t.empty(300), 0.0, 1.0, 0.5, 3.0),
             init.orthogonal_(t.empty(3, 5)), init.orthogonal_(t.empty(6, 4, dtype=t.float64), 1.5),
-            init.orthogonal_(t.empty(2, 3, 2))]  # fmt: skip
+            init.orthogonal_(t.empty(2, 3, 2)), init.sparse_(t.empty(6, 4), 0.3),
+            init.sparse_(t.empty(20, 3, dtype=t.float64), 0.5, std=1.0), init.dirac_(t.empty(4, 2, 3)),
+            init.dirac_(t.empty(4, 4, 3, 3), groups=2), t.rand(2)]  # fmt: skip
 
 
 def _more_fills(t: Any) -> list:

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core.grad_mode import no_grad
 from ..core.tensor import Tensor, _wrap
+from ..ops.random import randperm
 
 __all__ = [
     "calculate_gain",
@@ -29,6 +30,8 @@ __all__ = [
     "kaiming_normal_",
     "trunc_normal_",
     "orthogonal_",
+    "sparse_",
+    "dirac_",
 ]
 
 _LINEAR_FNS = {
@@ -214,3 +217,33 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
     q, r = np.linalg.qr(flat.T if wide else flat)
     q = q * np.sign(np.diag(r))
     return _write(tensor, ((q.T if wide else q) * gain).reshape(shape))
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator: Any = None) -> Tensor:
+    """Normals N(0, std**2), then in each column ceil(sparsity * rows) entries zeroed: the first
+    ones of a `randperm(rows)` drawn per column."""
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor._data.shape
+    num_zeros = int(math.ceil(sparsity * rows))
+    normal_(tensor, 0.0, std, generator)
+    values = np.array(tensor._data)
+    for column in range(cols):
+        values[randperm(rows, generator=generator)._data[:num_zeros], column] = 0
+    return _write(tensor, values)
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """The identity of a convolution: 1 at the centre of kernel [d, d] (per group), else 0."""
+    if tensor.ndim not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    shape = tensor._data.shape
+    if shape[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = shape[0] // groups
+    values = np.zeros(shape, tensor._data.dtype)
+    centre = tuple(size // 2 for size in shape[2:])
+    for group in range(groups):
+        for d in range(min(per_group, shape[1])):
+            values[(group * per_group + d, d, *centre)] = 1
+    return _write(tensor, values)
