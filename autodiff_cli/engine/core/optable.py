@@ -88,7 +88,7 @@ def defop(
     grad_fn: str | None,
     forward: Callable,
     *grads: Callable | None,
-    saves: tuple = (),
+    saves: tuple | None = None,
     rules: tuple = (),
     promotes: bool = True,
     n_outputs: int = 1,
@@ -115,7 +115,7 @@ def defop(
         grad_fn,
         forward,
         tuple(grads) if grads else None,
-        tuple(saves),
+        _saves_of(grads, arg_names, variadic) if saves is None else tuple(saves),
         promotes,
         n_outputs,
         keeps_params,
@@ -130,6 +130,31 @@ def defop(
     if function is not None or inplace:
         _declare_surface(op, function, method, inplace, aliases)
     return op
+
+
+def _saves_of(grads: tuple, arg_names: tuple, variadic: bool) -> tuple:
+    """What the formulas need saved, read from their parameter names as derivatives.yaml does:
+    after `B, g` (and `i` for a variadic op), each leading parameter named after an input
+    (`self`, `other`, ... from `arg_names`) or `result` is saved; the rest are the op's params."""
+    found: tuple | None = None
+    n_inputs = len(grads)
+    for formula in grads:
+        if formula is None:
+            continue
+        code = formula.__code__
+        names = code.co_varnames[: code.co_argcount][3 if variadic else 2 :]
+        saved = []
+        for name in names:
+            if name == "result":
+                saved.append("result")
+            elif name in arg_names[:n_inputs]:
+                saved.append(arg_names.index(name))
+            else:
+                break
+        if found is not None and tuple(saved) != found:
+            raise TypeError(f"formulas of one op name different saved values: {found} and {saved}")
+        found = tuple(saved)
+    return found or ()
 
 
 def _declare_surface(

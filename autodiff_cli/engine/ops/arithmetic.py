@@ -245,9 +245,8 @@ DIV = defop(
     "div",
     "DivBackward0",
     _true_divide,
-    lambda B, g, a, b: g / b,
-    lambda B, g, a, b: -g * ((a / b) / b),
-    saves=(0, 1),
+    lambda B, g, self, other: g / other,
+    lambda B, g, self, other: -g * ((self / other) / other),
     rules=("1 / other", "-self / other²"),
 )
 NEG = defop(
@@ -265,10 +264,9 @@ POW = defop(
     "pow_scalar",
     "PowBackward0",
     _pow_scalar,
-    lambda B, g, a, exponent: (
-        B.zeros_like(a) if exponent == 0 else g * mul_scalar(B, a ** (exponent - 1), exponent)
+    lambda B, g, self, exponent: (
+        B.zeros_like(self) if exponent == 0 else g * mul_scalar(B, self ** (exponent - 1), exponent)
     ),
-    saves=(0,),
     rules=("exponent · self^(exponent-1)",),
 )
 POW_TENSOR = defop(
@@ -285,16 +283,16 @@ RPOW = defop(
     "rpow",
     "PowBackward2",
     _rpow,
-    lambda B, g, r, base: g * r * math.log(base) if base > 0 else g * r * float("nan"),
-    saves=("result",),
+    lambda B, g, result, base: (
+        g * result * math.log(base) if base > 0 else g * result * float("nan")
+    ),
     rules=("base^exponent · ln(base)",),
 )
 RECIPROCAL = defop(
     "reciprocal",
     "ReciprocalBackward0",
     _float_input(np.reciprocal),
-    lambda B, g, r: -g * r * r,
-    saves=("result",),
+    lambda B, g, result: -g * result * result,
     rules=("-1 / self²",),
     function=UNARY,
     method=True,
@@ -306,7 +304,7 @@ FLOOR_DIVIDE = defop(
     "floor_divide", "NotImplemented", lambda a, b: _int_checked(np.floor_divide, a, b),
     lambda B, g: _not_implemented("floor_divide"),
     lambda B, g: _not_implemented("floor_divide"),
-    saves=(), rules=("not differentiable", "not differentiable"),
+    rules=("not differentiable", "not differentiable"),
 )  # fmt: skip
 FLOOR_DIVIDE.node_cls.name = lambda self: "torch::autograd::NotImplemented"  # repr stays short
 

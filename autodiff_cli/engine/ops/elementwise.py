@@ -41,33 +41,33 @@ def _atan2_grad(B: Any, g: Any, numerator: Any, a: Any, b: Any) -> Any:
 
 ATAN2 = defop(
     "atan2", "Atan2Backward0", np.arctan2,
-    lambda B, g, a, b: _atan2_grad(B, g, b, a, b),
-    lambda B, g, a, b: _atan2_grad(B, g, -a, a, b),
-    saves=(0, 1), rules=("other / (self² + other²)", "-self / (self² + other²)"),
+    lambda B, g, self, other: _atan2_grad(B, g, other, self, other),
+    lambda B, g, self, other: _atan2_grad(B, g, -self, self, other),
+    rules=("other / (self² + other²)", "-self / (self² + other²)"),
 )  # fmt: skip
 SGN = defop("sgn", "SgnBackward0", np.sign, _zero, rules=("0",))
 FRAC = defop("frac", "FracBackward0", lambda a: a - np.trunc(a), lambda B, g: g, rules=("1",))
 ERFC = defop(
     "erfc", "ErfcBackward0", _float_input(_erfc),
-    lambda B, g, a: -g * _TWO_OVER_SQRT_PI * B.exp(-(a * a)), saves=(0,),
+    lambda B, g, self: -g * _TWO_OVER_SQRT_PI * B.exp(-(self * self)),
     rules=("-2/sqrt(pi) · exp(-self²)",),
 )  # fmt: skip
 EXP2 = defop(
-    "exp2", "Exp2Backward0", _float_input(np.exp2), lambda B, g, r: mul_scalar(B, g * r, math.log(2)),
-    saves=("result",), rules=("2^self · ln 2",),
+    "exp2", "Exp2Backward0", _float_input(np.exp2), lambda B, g, result: mul_scalar(B, g * result, math.log(2)),
+    rules=("2^self · ln 2",),
 )  # fmt: skip
 CLAMP = defop(
     "clamp", "ClampBackward1", lambda a, min, max: np.clip(a, min, max),
-    lambda B, g, a, min, max: g * B.astype_like((a >= min) * (a <= max), g),
-    saves=(0,), rules=("1 inside [min, max], else 0",),
+    lambda B, g, self, min, max: g * B.astype_like((self >= min) * (self <= max), g),
+    rules=("1 inside [min, max], else 0",),
 )  # fmt: skip
 CLAMP_MIN = defop(
     "clamp_min", "ClampMinBackward0", lambda a, min: np.maximum(a, np.asarray(min, a.dtype)),
-    lambda B, g, a, min: g * B.astype_like(a >= min, g), saves=(0,), rules=("1 above min",),
+    lambda B, g, self, min: g * B.astype_like(self >= min, g), rules=("1 above min",),
 )  # fmt: skip
 CLAMP_MAX = defop(
     "clamp_max", "ClampMaxBackward0", lambda a, max: np.minimum(a, np.asarray(max, a.dtype)),
-    lambda B, g, a, max: g * B.astype_like(a <= max, g), saves=(0,), rules=("1 below max",),
+    lambda B, g, self, max: g * B.astype_like(self <= max, g), rules=("1 below max",),
 )  # fmt: skip
 CLAMP_TENSOR = defop(
     "clamp_tensor", "ClampBackward0", lambda a, lo, hi: _clamp_tensors(a, lo, hi),
@@ -79,29 +79,29 @@ CLAMP_TENSOR = defop(
 )  # fmt: skip
 MAXIMUM = defop(
     "maximum", "MaximumBackward0", np.maximum,
-    lambda B, g, a, b: g * B.astype_like(a > b, g) + g * B.astype_like(a == b, g) / 2,
-    lambda B, g, a, b: g * B.astype_like(a < b, g) + g * B.astype_like(a == b, g) / 2,
-    saves=(0, 1), rules=("1 where self > other (½ on ties)", "1 where other > self (½ on ties)"),
+    lambda B, g, self, other: g * B.astype_like(self > other, g) + g * B.astype_like(self == other, g) / 2,
+    lambda B, g, self, other: g * B.astype_like(self < other, g) + g * B.astype_like(self == other, g) / 2,
+    rules=("1 where self > other (½ on ties)", "1 where other > self (½ on ties)"),
 )  # fmt: skip
 MINIMUM = defop(
     "minimum", "MinimumBackward0", np.minimum,
-    lambda B, g, a, b: g * B.astype_like(a < b, g) + g * B.astype_like(a == b, g) / 2,
-    lambda B, g, a, b: g * B.astype_like(a > b, g) + g * B.astype_like(a == b, g) / 2,
-    saves=(0, 1), rules=("1 where self < other (½ on ties)", "1 where other < self (½ on ties)"),
+    lambda B, g, self, other: g * B.astype_like(self < other, g) + g * B.astype_like(self == other, g) / 2,
+    lambda B, g, self, other: g * B.astype_like(self > other, g) + g * B.astype_like(self == other, g) / 2,
+    rules=("1 where self < other (½ on ties)", "1 where other < self (½ on ties)"),
 )  # fmt: skip
 REMAINDER = defop(
     "remainder", "RemainderBackward1", lambda a, b: _int_checked(np.remainder, a, b),
-    lambda B, g, a, b: g,
-    lambda B, g, a, b: -g * B.floor(a / b),
-    saves=(0, 1), rules=("1", "-floor(self / other)"),
+    lambda B, g, self, other: g,
+    lambda B, g, self, other: -g * B.floor(self / other),
+    rules=("1", "-floor(self / other)"),
 )  # fmt: skip
 REMAINDER_SCALAR = defop(
     "remainder_scalar", "RemainderBackward0",
     lambda a, other: _int_checked(np.remainder, a, other), lambda B, g, other: g, rules=("1",),
 )  # fmt: skip
 FMOD = defop(
-    "fmod", "FmodBackward1", lambda a, b: _int_checked(np.fmod, a, b), lambda B, g, a, b: g,
-    lambda B, g, a, b: -g * B.trunc(a / b), saves=(0, 1), rules=("1", "-trunc(self / other)"),
+    "fmod", "FmodBackward1", lambda a, b: _int_checked(np.fmod, a, b), lambda B, g, self, other: g,
+    lambda B, g, self, other: -g * B.trunc(self / other), rules=("1", "-trunc(self / other)"),
 )  # fmt: skip
 FMOD_SCALAR = defop(
     "fmod_scalar", "FmodBackward0", lambda a, other: _int_checked(np.fmod, a, other),

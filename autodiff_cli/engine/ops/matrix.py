@@ -331,8 +331,7 @@ INV = defop(
     "linalg_inv_ex",
     "LinalgInvExBackward0",
     _inv_np,
-    lambda B, g, r: -B.matmul(B.matmul(_mT(B, r), g), _mT(B, r)),
-    saves=("result",),
+    lambda B, g, result: -B.matmul(B.matmul(_mT(B, result), g), _mT(B, result)),
     rules=("-A⁻ᵀ · grad · A⁻ᵀ",),
 )
 

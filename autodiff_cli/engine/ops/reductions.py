@@ -502,10 +502,9 @@ NANSUM = defop(
     lambda a, dim, keepdim, dtype=None: np.nansum(
         a, axis=_axis(dim, a.shape), keepdims=keepdim, dtype=_integral_accumulator(a, dtype)
     ),
-    lambda B, g, a, dim, keepdim, dtype=None: B.where(
-        B.isnan(a), 0.0, B.expand(_restore(B, g, dim, keepdim, tuple(a.shape)), a.shape)
+    lambda B, g, self, dim, keepdim, dtype=None: B.where(
+        B.isnan(self), 0.0, B.expand(_restore(B, g, dim, keepdim, tuple(self.shape)), self.shape)
     ),
-    saves=(0,),
     rules=("1 where self is not nan, else 0",),
 )
 MEAN = defop("mean", "MeanBackward0", _mean, _mean_grad, rules=("1 / n",))
