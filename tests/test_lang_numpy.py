@@ -62,6 +62,9 @@ SAME_AS_NUMPY = [
     "a.sum() > 3, float(a[0, 1]), int(b[1, 2])",
     "a.tolist(), a[0, 0].item()",
     "np.pi, np.e, np.inf",
+    "np.linalg.norm(a), np.linalg.norm(a, axis=1), np.linalg.norm(b, ord=1)",
+    "np.linalg.inv(a[:, :2].T @ a[:, :2]), np.linalg.det(a[:, 1:] @ a[:, 1:].T)",
+    "np.linalg.solve(a[:, :2], np.array([1.0, 2.0]))",
 ]
 
 

@@ -327,6 +327,38 @@ def isscalar(element: Any) -> bool:
     return isinstance(element, (int, float, bool, nt.Scalar))
 
 
+# ---- np.linalg -----------------------------------------------------------------------------
+
+
+@boundary
+def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A002
+    order = ord if ord is None or type(ord) is str else nt.number(ord)
+    if type(order) is str and order not in ("fro", "nuc"):
+        raise ValueError(f"Invalid norm order '{order}' for matrices")
+    return wrap(np.linalg.norm(to_raw(x), order, nt.axis_of(axis), bool(keepdims)))
+
+
+def _square(function: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    @boundary
+    def apply(a: Any) -> Any:
+        return wrap(function(to_raw(a)))
+
+    apply.__name__ = apply.__qualname__ = function.__name__
+    return apply
+
+
+@boundary
+def solve(a: Any, b: Any) -> Any:
+    return wrap(np.linalg.solve(to_raw(a), to_raw(b)))
+
+
+def _linalg() -> sandbox.ModuleProxy:
+    functions = {"norm": norm, "solve": solve}
+    for function in (np.linalg.inv, np.linalg.det, np.linalg.pinv, np.linalg.matrix_rank):
+        functions[function.__name__] = _square(function)
+    return sandbox.ModuleProxy("numpy.linalg", functions)
+
+
 # ---- the module --------------------------------------------------------------------------------
 
 _CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "newaxis": None}
@@ -380,6 +412,7 @@ def make_module() -> sandbox.ModuleProxy:
     version = attributes.pop("__version__")
     proxy = sandbox.ModuleProxy("numpy", attributes)
     proxy.random = random_module()
+    proxy.linalg = _linalg()
     object.__setattr__(proxy, "__version__", version)
     return proxy
 

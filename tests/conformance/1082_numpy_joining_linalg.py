@@ -1,4 +1,5 @@
 import numpy as np
+from numpy.linalg import norm
 
 a = np.arange(6.0).reshape(2, 3)
 b = np.ones((2, 3))
@@ -15,3 +16,12 @@ print(np.expand_dims(a, 0).shape, np.squeeze(np.zeros((1, 3, 1))).shape)
 print(a.transpose(1, 0).shape, a.reshape((3, 2)).T)
 print(np.sort(np.array([3, 1, 2])), np.argsort(np.array([3.0, 1.0, 2.0])))
 print(np.identity(2), np.eye(2, 3))
+
+a = np.array([[4.0, 1.0], [2.0, 3.0]])
+b = np.array([1.0, 2.0])
+print(np.linalg.norm(b), np.linalg.norm(a), np.linalg.norm(a, axis=1), np.linalg.norm(b, ord=1))
+print(np.linalg.inv(a))
+print(np.linalg.det(a), np.linalg.solve(a, b))
+print(np.allclose(a @ np.linalg.inv(a), np.eye(2)), np.linalg.matrix_rank(a))
+print(np.linalg.norm(a, "fro"))
+print(norm(np.array([3.0, 4.0])))
