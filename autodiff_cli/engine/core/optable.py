@@ -4,7 +4,9 @@ An entry names the op, its PyTorch grad_fn, its numpy forward, one backward form
 differentiable input, what the formulas need saved, and the local derivative rule in words (for
 `--explain`). Formulas have the signature `formula(B, g, *saved, **params)` where `B` is the
 backend (see `formula_backends.py`), `g` the gradient of the output and `saved` the values listed
-in `saves`, in order: input positions (0 = self, 1 = other, ...) or "result".
+in `saves`, in order: input positions (0 = self, 1 = other, ...) or "result". Without `saves=`,
+they are read from the formulas' parameter names (`lambda B, g, self, other: ...`), as
+derivatives.yaml names them.
 
 An entry also declares its public surface: `function=` (the `torch.*` function, or `UNARY` to
 generate `fn(input)`), `method=True` (bound as `Tensor.<name>`, with `aliases`), `inplace=True`
