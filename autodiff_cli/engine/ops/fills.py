@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.optable import defop
+from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op, fill_without_graph
 from .creation import tensor
 from .inplace import COPY
@@ -45,6 +45,4 @@ def copy_of_gradient(target: Tensor, g: Tensor) -> Tensor:
     return out
 
 
-Tensor.fill_ = fill_
-Tensor.zero_ = zero_
-Tensor.copy_ = copy_
+tensor_methods("ops.fills", {"fill_": fill_, "zero_": zero_, "copy_": copy_})
