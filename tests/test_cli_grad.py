@@ -496,10 +496,13 @@ def test_errors_under_json_are_one_json_object_on_stdout():
 
 
 def test_a_process_killed_at_its_deadline_is_a_json_error_too():
-    args = ("grad", "(ones(4000, 4000) @ ones(4000, 4000)).sum() * x", "--at", "x=1")
-    assert json_failure(*args, "--json", "--timeout", "0.3", status=1) == {
+    # the products take seconds, far past the kill at 1 s + 1 s; making the operands takes far
+    # less than 1 s even on a busy machine (the child's own deadline would come first)
+    big = "ones(4000, 4000)"
+    args = ("grad", f"({big} @ {big} @ {big} @ {big}).sum() * x", "--at", "x=1")
+    assert json_failure(*args, "--json", "--timeout", "1", status=1) == {
         "type": "ProcessError",
-        "message": "the expression was stopped after 0.3 seconds (--timeout 0.3)",
+        "message": "the expression was stopped after 1 seconds (--timeout 1)",
         "file": "<expr>",
         "line": None,
         "column": None,
