@@ -44,7 +44,7 @@ def readable_names(obj: Any) -> set[str]:
         found = {name for name in builtin_methods.EXCEPTION_ATTRIBUTES if hasattr(obj, name)}
         return found | _own_names(obj)
     allowed = builtin_methods.allowed_names(kind)
-    names = _names_of(kind) | _own_names(obj)
+    names = _names_of(kind) | _own_names(obj) | _engine_dir(obj)
     if allowed is not None:
         script_names = {name for name in names if _defined_by_script_class(kind, name)}
         return (allowed & names) | script_names | _own_names(obj)
@@ -59,6 +59,21 @@ def _names_of(cls: type) -> set[str]:
     for klass in cls.__mro__:
         names.update(key for key in vars(klass) if isinstance(key, str))
     return {name for name in names if sandbox.name_allowed(name)}
+
+
+def _engine_dir(obj: Any) -> set[str]:
+    """What an engine class's own `__dir__` adds (an nn.Module's parameters, submodules)."""
+    method = getattr(type(obj), "__dir__", None)
+    if method is object.__dir__ or not typeview.is_engine_class(_owner(type(obj), "__dir__")):
+        return set()
+    return {name for name in method(obj) if isinstance(name, str) and sandbox.name_allowed(name)}
+
+
+def _owner(cls: type, name: str) -> type:
+    for klass in cls.__mro__:
+        if name in vars(klass):
+            return klass
+    return object
 
 
 def _own_names(obj: Any) -> set[str]:
