@@ -58,6 +58,7 @@ class Compiler(
         self.loop_depth = 0
         self.in_generator = False  # compiling the statements of a generator function
         self._yield_cache: dict[int, bool] = {}
+        self._hoisted_slots: dict[int, int] = {}  # id(node) -> the slot a generator step fills
 
     # -- entry points -----------------------------------------------------------------------
 

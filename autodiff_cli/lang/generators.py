@@ -5,8 +5,9 @@ contains a `yield` of this function compiles to a generator function returning t
 control signal, and `yield from` passes values, `send`, `throw` and `close` through the chain.
 Every other statement, and every expression, is the closure the ordinary compiler makes: a
 `yield` inside an expression is evaluated first (its value kept in a hidden local slot, in
-evaluation order) and the expression, compiled once as usual, reads that slot. A `yield` whose
-evaluation depends on a condition (`a if c else (yield)`, `x or (yield)`) is refused.
+evaluation order) and the expression, compiled once as usual, reads that slot. A conditional
+expression holding a yield (`a if c else (yield)`, `x or (yield)`) is evaluated the same way as
+a whole, its branches or operands (and their yields) only when Python would evaluate them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from autodiff_cli.lang.blocks import BREAK, RETURN, Running, Stmt, flatten, loca
 from autodiff_cli.lang.control_flow import enter_context, find_handler
 from autodiff_cli.lang.expressions import Fn
 from autodiff_cli.lang.generator_object import new_generator
-from autodiff_cli.lang.scopes import RETURN_SLOT
+from autodiff_cli.lang.scopes import FIRST_VARIABLE_SLOT, RETURN_SLOT
 from autodiff_cli.lang.syntax_tree import Tree
 
 YIELD_NODES = ("yield_expr", "yield_from")
@@ -39,17 +40,29 @@ class GeneratorCompiler:
 
     expr_yield_from = expr_yield_expr
 
-    def _own_yields(self, node: Any, conditional: bool = False) -> list[Tree]:
-        """This function's yields inside `node`, innermost and leftmost first."""
+    def expr(self, node: Any) -> Fn:
+        slot = self._hoisted_slots.get(id(node)) if self._hoisted_slots else None
+        if slot is not None:  # evaluated by a step before the expression (see module doc)
+            return lambda f: f[slot]
+        return super().expr(node)  # type: ignore[misc]
+
+    def condition(self, node: Any) -> Fn:
+        slot = self._hoisted_slots.get(id(node)) if self._hoisted_slots else None
+        if slot is not None:
+            return lambda f: f[slot]
+        return super().condition(node)  # type: ignore[misc]
+
+    def _own_yields(self, node: Any) -> list[Tree]:
+        """The units evaluated before `node`: this function's yields, and conditional
+        expressions holding one, innermost and leftmost first."""
         if not isinstance(node, Tree):
             return []
+        if node.data in _CONDITIONAL:
+            return [node] if self.contains_yield(node) else []
         found = []
-        inner_conditional = conditional or node.data in _CONDITIONAL
         for child in node.children:
-            found += self._own_yields(child, inner_conditional)
+            found += self._own_yields(child)
         if node.data in YIELD_NODES and self.yield_names.get(id(node)) in self.scope.slots:
-            if conditional:
-                raise self.error("'yield' inside a conditional expression is not supported", node)
             found.append(node)
         return found
 
@@ -58,6 +71,8 @@ class GeneratorCompiler:
         return tuple(self._yield_step(item) for item in self._own_yields(node))
 
     def _yield_step(self, node: Tree) -> GenStmt:
+        if node.data in _CONDITIONAL:
+            return self._conditional_step(node)
         slot = self.scope.slots[self.yield_names[id(node)]]
         value = self.expr(node.children[0]) if node.children[0] is not None else None
         if node.data == "yield_from":
@@ -71,6 +86,41 @@ class GeneratorCompiler:
             f[slot] = yield (value(f) if value is not None else None)
 
         return yield_value
+
+    def _conditional_step(self, node: Tree) -> GenStmt:
+        """`a if c else b`, `a or b`, `a and b` holding a yield, into a new hidden slot."""
+        slots = self.scope.slots
+        slot = slots[f"%value{len(slots)}"] = FIRST_VARIABLE_SLOT + len(slots)
+        self._hoisted_slots[id(node)] = slot
+        if node.data == "ternary":
+            body, test, orelse = (self._operand_steps(child) for child in node.children)
+            test_steps, test_value = test
+
+            def ternary(f: list) -> Any:
+                for step in test_steps:
+                    yield from step(f)
+                steps, value = body if test_value(f) else orelse
+                for step in steps:
+                    yield from step(f)
+                f[slot] = value(f)
+
+            return ternary
+        operands = tuple(self._operand_steps(child) for child in node.children)
+        is_or = node.data == "or_test"
+
+        def boolean(f: list) -> Any:
+            for steps, operand in operands:
+                for step in steps:
+                    yield from step(f)
+                value = operand(f)
+                if bool(value) is is_or:
+                    break
+            f[slot] = value
+
+        return boolean
+
+    def _operand_steps(self, node: Any) -> tuple[tuple[GenStmt, ...], Fn]:
+        return self._yield_steps(node), self.expr(node)
 
     def contains_yield(self, node: Any) -> bool:
         found = self._yield_cache.get(id(node))
