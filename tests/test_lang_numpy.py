@@ -220,3 +220,11 @@ def test_iteration_is_lazy_and_membership_is_bounded(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(limits, "max_elements", lambda: 100)
     error = error_of("import numpy as np\nnp.ones(11).reshape(11, 1) in np.ones((1, 10))")
     assert error.type_name == "MemoryError"
+
+
+def test_arrays_torch_refuses() -> None:
+    error = error_of("import numpy as np\nimport torch\ntorch.from_numpy(np.arange(3.0)[::-1])")
+    assert error.type_name == "ValueError" and "negative" in error.message
+    error = error_of("import numpy as np\nimport torch\ntorch.tensor(np.zeros(2, dtype='uint16'))")
+    assert error.type_name == "TypeError"  # torch.uint16 is not one of the engine's dtypes
+    assert "numpy.uint16" in error.message

@@ -59,6 +59,26 @@ def _holds_wrapper(value: Any) -> bool:
     return type(value) in (list, tuple) and any(_holds_wrapper(v) for v in value)
 
 
+_TORCH_DTYPES = frozenset("float64 float32 float16 int64 int32 int16 int8 uint8 bool".split())
+
+
+def _check_for_torch(array: Any) -> Any:
+    """PyTorch's refusals of a numpy array: negative strides, dtypes tensors do not have."""
+    if any(stride < 0 for stride in array.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative "
+            "strides are not currently supported. (You can probably work around this by making a "
+            "copy of your array  with array.copy().) "
+        )
+    if array.dtype.name not in _TORCH_DTYPES:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{array.dtype.name}. The only supported "
+            "types are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
+            "int8, uint8, and bool."
+        )
+    return array
+
+
 def torch_functions(torch: Any) -> dict[str, Callable[..., Any]]:
     """The script's `torch.from_numpy`, `tensor`, `as_tensor` over the engine's."""
     engine_tensor = torch.tensor
@@ -69,11 +89,13 @@ def torch_functions(torch: Any) -> dict[str, Callable[..., Any]]:
         nt = sys.modules.get(_TYPES)
         if nt is None or type(ndarray) is not nt.NdArray:
             raise TypeError(f"expected np.ndarray (got {typeview.display_name(type(ndarray))})")
-        return nt.boundary(engine_from_numpy)(ndarray._a)
+        return nt.boundary(engine_from_numpy)(_check_for_torch(ndarray._a))
 
     def tensor(data: Any, *args: Any, **kwargs: Any) -> Any:
         if _holds_wrapper(data):  # lists of arrays or numpy scalars: numpy's dtype, as PyTorch
             nt = _types()
+            if type(data) is nt.NdArray:
+                _check_for_torch(data._a)
             return nt.boundary(engine_tensor)(nt.boundary(nt.to_raw)(data), *args, **kwargs)
         return engine_tensor(data, *args, **kwargs)
 

@@ -24,3 +24,11 @@ print(torch.from_numpy(x.numpy()).equal(x))
 y = (torch.linspace(0, 1, 4, dtype=torch.float64) * 2).numpy()
 print(y, type(y).__name__)
 print(x.numpy().tolist(), x.numpy().sum())
+a = torch.arange(4.0).numpy()
+for make in (torch.from_numpy, torch.tensor, torch.as_tensor):
+    try:
+        make(a[::-1])
+    except ValueError as error:
+        print("ValueError:", error)
+print(torch.from_numpy(torch.arange(6.0).reshape(2, 3).numpy().T))
+print(torch.tensor(a[::-1].copy()))
