@@ -21,6 +21,8 @@ from ..core.tensor import apply_op
 def run(B: Any, op: OpDef, *inputs: Any, **params: Any) -> Any:
     """`op` applied inside a backward formula on backend `B`."""
     if B.creates_graph:
+        if op.view:
+            inputs[0]._array()  # a view aliases materialised data (as views.apply_view)
         return apply_op(op, inputs, params)
     return op.forward(*inputs, **params)
 

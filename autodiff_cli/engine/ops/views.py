@@ -94,9 +94,7 @@ def _embed(g: Any, shape: tuple, index: tuple) -> np.ndarray:
 
 
 def _select_any(B: Any, g: Any, dim: int, i: int) -> Any:
-    if B.creates_graph:
-        return select(g, dim, i)
-    return g[(slice(None),) * dim + (i,)]
+    return run(B, SELECT, g, dim=dim, index=i, shape=tuple(g.shape))
 
 
 def _slice_grad(B: Any, g: Any, dim: int, start: int, stop: int, step: int, shape: tuple) -> Any:
@@ -104,9 +102,7 @@ def _slice_grad(B: Any, g: Any, dim: int, start: int, stop: int, step: int, shap
 
 
 def _slice_any(B: Any, g: Any, dim: int, start: int, stop: int) -> Any:
-    if B.creates_graph:
-        return slice_dim(g, dim, start, stop)
-    return g[_slice_index(dim, start, stop, 1)]
+    return run(B, SLICE, g, dim=dim, start=start, stop=stop, step=1, shape=tuple(g.shape))
 
 
 def _concat_grads(B: Any, grads: list, dim: int) -> Any:
@@ -141,9 +137,7 @@ def _flip_any(B: Any, g: Any, dims: tuple) -> Any:
 
 def _inverse_permute(B: Any, g: Any, dims: tuple) -> Any:
     inverse = tuple(int(i) for i in np.argsort(dims))
-    if B.creates_graph:
-        return permute(g, inverse)
-    return np.transpose(g, inverse)
+    return run(B, PERMUTE, g, dims=inverse)
 
 
 def _view_forward(a: Any, shape: tuple, source: tuple) -> Any:
