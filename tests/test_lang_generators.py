@@ -266,6 +266,18 @@ def outer():
         return inner()
     return middle(), x
 print(outer())
+def locals_listed(a, b=2, *rest):
+    c = 3
+    def inner():
+        return c
+    unbound_yet = dir()
+    d = 4
+    return unbound_yet, dir()
+print(locals_listed(1))
+def shadowed():
+    dir = lambda: "own dir"
+    return dir()
+print(shadowed())
 def uses_global_walrus():
     global seen
     [(seen := v) for v in "xyz"]

@@ -35,6 +35,7 @@ from autodiff_cli.lang.errors import (
 )
 from autodiff_cli.lang.expressions import AUGMENTED_OPERATORS, ExpressionCompiler, Fn
 from autodiff_cli.lang.generators import GeneratorCompiler
+from autodiff_cli.lang.runtime import UNBOUND
 from autodiff_cli.lang.scopes import RETURN_SLOT, Scope, ScopeBuilder, ScopeError
 from autodiff_cli.lang.syntax_tree import Tree
 from autodiff_cli.lang.targets import TargetCompiler
@@ -78,6 +79,41 @@ class Compiler(
     def expression(self, tree: Tree) -> Fn:
         self.scope = self.scopes[id(tree)]
         return self.expr(tree.children[0])
+
+    def expr_call(self, node: Tree) -> Fn:
+        function, arguments = node.children
+        if (
+            arguments is None
+            and isinstance(function, Tree)
+            and function.data == "var"
+            and str(function.children[0]) == "dir"
+            and self.scope.kind == "function"
+            and self.scope.kind_of("dir") == "global"
+        ):
+            return self._scope_dir(function)
+        return super().expr_call(node)
+
+    def _scope_dir(self, function: Tree) -> Fn:
+        """`dir()` in a function: its bound local names, as Python's (if `dir` is the builtin)."""
+        load = self.expr(function)
+        scope = self.scope
+        entries = tuple(
+            (name, slot, scope.kind_of(name) != "local")
+            for name, slot in scope.slots.items()
+            if not name.startswith("%")  # the compiler's hidden slots
+        )
+
+        def local_dir(f: list) -> Any:
+            builtin = load(f)
+            if not getattr(builtin, introspection.LISTS_SCOPE, False):
+                return builtin()
+            return sorted(
+                name
+                for name, slot, is_cell in entries
+                if (getattr(f[slot], "v", UNBOUND) if is_cell else f[slot]) is not UNBOUND
+            )
+
+        return local_dir
 
     # -- statements -------------------------------------------------------------------------
 

@@ -15,9 +15,12 @@ from typing import Any
 
 from autodiff_cli.lang import builtin_methods, sandbox, typeview
 
+LISTS_SCOPE = "_lists_scope"  # marks the script's `dir`: `dir()` in a function lists its locals
+
 
 def script_dir(namespace: dict) -> Callable[..., list[str]]:
-    """The script's `dir` (without argument: the names of `namespace`)."""
+    """The script's `dir` (without argument: the names of `namespace`; the compiler makes
+    `dir()` inside a function list the function's variables)."""
 
     def dir(*args: Any) -> list[str]:  # noqa: A001 - the builtin's name
         if len(args) > 1:
@@ -26,6 +29,7 @@ def script_dir(namespace: dict) -> Callable[..., list[str]]:
             return sorted(name for name in namespace if isinstance(name, str))
         return sorted(readable_names(args[0]))
 
+    setattr(dir, LISTS_SCOPE, True)
     return dir
 
 
