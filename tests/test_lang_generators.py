@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from script_runner import error_of, run
 
-from autodiff_cli.lang import ScriptError, run_source
+from autodiff_cli.lang import ScriptError, compile_source, new_namespace, run_source
+from autodiff_cli.lang.compiler import Compiler
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -491,3 +492,30 @@ def test_generators_run_in_a_locked_down_child(tmp_path: Path) -> None:
 def test_script_errors_are_script_errors() -> None:
     with pytest.raises(ScriptError):
         run("def g():\n    yield\nnext(g())\nnext(g(), 1, 2)\n")
+
+
+def test_generator_bodies_are_compiled_once_not_walked_per_resume(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    program = compile_source(
+        "def g(n):\n    for i in range(n):\n        x = yield i if i % 2 else (yield -i)\n"
+        "        print('got', x)\nit = g(4)\nprint(next(it), it.send('a'), it.send('b'))\n"
+        "print(list(it))\n",
+        "s.py",
+        "exec",
+    )
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the tree was compiled again while the script ran")
+
+    for name in ("statement", "generator_statement", "expr", "condition", "_yield_step"):
+        monkeypatch.setattr(Compiler, name, refuse)
+    out = io.StringIO()
+    namespace = new_namespace()
+    namespace.stdout = out
+    program.run(namespace)
+    assert out.getvalue() == python_output(
+        "def g(n):\n    for i in range(n):\n        x = yield i if i % 2 else (yield -i)\n"
+        "        print('got', x)\nit = g(4)\nprint(next(it), it.send('a'), it.send('b'))\n"
+        "print(list(it))\n"
+    )
