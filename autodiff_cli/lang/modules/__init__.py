@@ -11,12 +11,12 @@ deep they are nested (`lang/nesting.py`).
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable
+import importlib
 from typing import Any
 
 from autodiff_cli.lang import builtin_methods, sandbox, typeview
 
-__all__ = ["BUILTIN_NAMES", "NAMES", "module_for", "register_class"]
+__all__ = ["BUILTIN_NAMES", "NAMES", "module_for", "preload", "register_class"]
 
 # Python's warning categories, builtins as in Python (`warnings.warn(..., DeprecationWarning)`).
 BUILTIN_NAMES = {
@@ -52,26 +52,20 @@ def register_class(
     return cls
 
 
-def _factories() -> dict[str, Callable[[Any], dict[str, Any]]]:
-    from autodiff_cli.lang.modules import (
-        collections_module,
-        functools_module,
-        itertools_module,
-        random_module,
-        warnings_module,
-    )
-
-    return {
-        "random": random_module.make_module,
-        "warnings": warnings_module.make_module,
-        "functools": functools_module.make_module,
-        "itertools": itertools_module.make_module,
-        "collections": collections_module.make_module,
-    }
-
-
 NAMES = frozenset({"random", "warnings", "functools", "itertools", "collections"})
-_FACTORIES = _factories()
+
+
+def _submodule(name: str) -> Any:
+    """The module implementing library module `name` (imported on first use: a locked-down
+    child cannot import, so the parent preloads what its scripts name, `preload`)."""
+    return importlib.import_module(f"{__name__}.{name}_module")
+
+
+def preload(sources: bytes | None = None) -> None:
+    """Import the library modules `sources` may name (all without `sources`), before a fork."""
+    for name in sorted(NAMES):
+        if sources is None or name.encode() in sources:
+            _submodule(name)
 
 
 def module_for(namespace: Any, name: str) -> sandbox.ModuleProxy:
@@ -79,5 +73,5 @@ def module_for(namespace: Any, name: str) -> sandbox.ModuleProxy:
     made = namespace.__dict__.setdefault("_library_modules", {})
     proxy = made.get(name)
     if proxy is None:
-        proxy = made[name] = sandbox.ModuleProxy(name, _FACTORIES[name](namespace))
+        proxy = made[name] = sandbox.ModuleProxy(name, _submodule(name).make_module(namespace))
     return proxy

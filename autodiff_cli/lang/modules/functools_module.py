@@ -116,9 +116,11 @@ class _CacheWrapper:
         return value
 
     def cache_info(self) -> Any:
+        _check_self(self, "cache_info")
         return CacheInfo(self._hits, self._misses, self._maxsize, len(self._cache))
 
     def cache_clear(self) -> None:
+        _check_self(self, "cache_clear")
         self._cache.clear()
         self._hits = self._misses = 0
 
@@ -130,6 +132,17 @@ class _CacheWrapper:
 
 
 _KWD_MARK = object()
+
+
+def _check_self(obj: Any, name: str) -> None:
+    """Methods read from the class (`type(f).cache_clear(x)`) take only a cache wrapper."""
+    if not isinstance(obj, _CacheWrapper):
+        raise TypeError(
+            f"descriptor '{name}' for 'functools._lru_cache_wrapper' objects doesn't apply to a "
+            f"'{type(obj).__name__}' object"
+        )
+
+
 register_class(_CacheWrapper, "cache_info cache_clear", module="functools")
 _CacheWrapper.__name__ = _CacheWrapper.__qualname__ = "_lru_cache_wrapper"
 

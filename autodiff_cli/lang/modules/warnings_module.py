@@ -18,6 +18,7 @@ from typing import Any
 
 from autodiff_cli.lang import errors
 from autodiff_cli.lang.modules import register_class
+from autodiff_cli.lang.typeview import TypeStandIn
 
 _ACTIONS = ("error", "ignore", "always", "default", "module", "once")
 _PACKAGE_DIR = str(Path(__file__).resolve().parent.parent.parent)
@@ -184,7 +185,8 @@ class _State:
 
 def _check_category(category: Any) -> type:
     if not (isinstance(category, type) and issubclass(category, Warning)):
-        raise TypeError(f"category must be a Warning subclass, not '{type(category).__name__}'")
+        shown = "type" if isinstance(category, (type, TypeStandIn)) else type(category).__name__
+        raise TypeError(f"category must be a Warning subclass, not '{shown}'")
     return category
 
 
