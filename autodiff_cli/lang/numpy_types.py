@@ -499,9 +499,12 @@ def _format(raw: Any, text: str, spec: str) -> str:
 
 
 class Scalar:
-    """A numpy scalar (`np.float32(1.5)`): prints as numpy prints it; arithmetic as numpy's."""
+    """A numpy scalar (`np.float32(1.5)`): prints as numpy prints it; arithmetic as numpy's.
+    The raw scalar is in each class's `_v` slot. Unlike numpy's, `np.float64` is not a float
+    subclass (the engine would take it for a float64 operand, not a Python number)."""
 
-    __slots__ = ("_v",)
+    __slots__ = ()
+    _v: np.generic
 
     def __init__(self, value: np.generic) -> None:
         self._v = value
@@ -564,15 +567,12 @@ _add_operators(Scalar, inplace=False)
 
 
 def _scalar_class(name: str) -> type:
-    cls = type(name, (Scalar,), {"__slots__": ()})
+    cls = type(name, (Scalar,), {"__slots__": ("_v",)})
     cls.__module__ = "numpy"
     return cls
 
 
-SCALAR_CLASSES: dict[str, type] = {
-    ("bool" if name == "bool" else name): _scalar_class("bool" if name == "bool" else name)
-    for name in ALLOWED_DTYPES
-}
+SCALAR_CLASSES: dict[str, type] = {name: _scalar_class(name) for name in ALLOWED_DTYPES}
 
 
 # ---- arrays ----------------------------------------------------------------------------------
