@@ -171,7 +171,9 @@ def _binder(typename: str, names: list[str], defaults: dict[str, Any]) -> Any:
         if missing:
             quoted = [f"'{name}'" for name in missing]
             listed = (
-                quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+                " and ".join(quoted)
+                if len(quoted) < 3
+                else ", ".join(quoted[:-1]) + ", and " + quoted[-1]  # CPython's comma
             )
             raise TypeError(
                 f"{typename}.__new__() missing {len(missing)} required positional "
