@@ -15,7 +15,8 @@ import numpy as np
 
 from ..core import dtypes, kernels
 from ..core.grad_mode import GradMode as _GradMode
-from ..core.optable import defop, tensor_methods
+from ..core.optable import defop
+from ..core.optable import tensor_methods as _tensor_methods
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
 from ..ops import arithmetic, unary, views
 from ..ops import random as _random
@@ -761,6 +762,6 @@ def _tensor_log_softmax(self: Tensor, dim: Any, dtype: Any = None) -> Tensor:
     return log_softmax(self, dim, dtype=dtype)
 
 
-tensor_methods("nn.functional", {"softmax": _tensor_softmax, "log_softmax": _tensor_log_softmax})
+_tensor_methods("nn.functional", {"softmax": _tensor_softmax, "log_softmax": _tensor_log_softmax})
 from .dropout import *  # noqa: E402, F401, F403  (dropout1d/2d/3d, alpha_dropout)
 from .functional_extra import *  # noqa: E402, F401, F403  (embedding, layer_norm, pad, kl_div...)

@@ -15,7 +15,8 @@ import numpy as np
 
 from ..core import dtypes, limits
 from ..core.grad_mode import no_grad
-from ..core.optable import defop, tensor_methods
+from ..core.optable import defop
+from ..core.optable import tensor_methods as _tensor_methods
 from ..core.tensor import Tensor, _dims_text, _wrap, apply_op
 from ..ops import arithmetic, unary
 from ..ops.formula_ops import run
@@ -398,4 +399,4 @@ def _tensor_xlogy(self: Tensor, other: Any) -> Tensor:
     return xlogy(self, other if isinstance(other, Tensor) else _wrap(np.asarray(other)))
 
 
-tensor_methods("nn.functional", {"xlogy": _tensor_xlogy})
+_tensor_methods("nn.functional", {"xlogy": _tensor_xlogy})
