@@ -29,14 +29,14 @@ class BackwardHookFunction(Function):
 
     @staticmethod
     def forward(ctx: Any, side: Callable, materialize: bool, *tensors: Tensor) -> tuple:
-        ctx.side = side
+        ctx._side = side
         ctx.mark_non_differentiable(*[t for t in tensors if not t.requires_grad])
         ctx.set_materialize_grads(materialize)
         return tensors
 
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> tuple:
-        return (None, None, *ctx.side(grads))
+        return (None, None, *ctx._side(grads))
 
 
 BackwardHookFunction.__module__ = "torch.autograd.function"
