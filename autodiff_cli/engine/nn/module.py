@@ -13,6 +13,9 @@ from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from ..core import dtypes
+from ..core.devices import check_device, is_device_arg
+from ..core.dtypes import dtype as dtype_cls
 from ..core.grad_mode import no_grad
 from ..core.graph import RemovableHandle
 from ..core.tensor import Tensor
@@ -384,10 +387,6 @@ class Module:
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """`.to(dtype)`, `.to(device)`, `.to(device, dtype)`, `.to(tensor)`: floating
         parameters and buffers change dtype; the CPU is the only device."""
-        from ..core.devices import check_device, is_device_arg
-        from ..core.dtypes import dtype as dtype_cls
-        from ..core.tensor import Tensor
-
         dtype = kwargs.get("dtype")
         check_device(kwargs.get("device"))
         for arg in args:
@@ -402,21 +401,15 @@ class Module:
         return self._apply_to_tensors(lambda t: t.to(dtype) if t.is_floating_point() else t)
 
     def double(self) -> Module:
-        from ..core import dtypes
-
         return self.to(dtypes.float64)
 
     def float(self) -> Module:
-        from ..core import dtypes
-
         return self.to(dtypes.float32)
 
     def cpu(self) -> Module:
         return self
 
     def cuda(self, device: Any = None) -> Module:
-        from ..core.devices import check_device
-
         check_device("cuda")
         return self
 
