@@ -41,7 +41,8 @@ def register_class(
     them (with the allow-list of its builtin base: a `defaultdict` has dict's methods too).
     `base`: scripts may derive classes from it. `also`: the real classes `cls` derives from,
     which `super()` in a script subclass reaches (same names)."""
-    cls.__module__ = module
+    if cls.__module__ != module:
+        cls.__module__ = module
     inherited = builtin_methods.allowed_names(cls) or frozenset()
     allowed = inherited | frozenset(names.split())
     for kind in (cls, *also):

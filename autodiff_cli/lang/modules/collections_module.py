@@ -12,15 +12,10 @@ from typing import Any
 from autodiff_cli.lang import limits
 from autodiff_cli.lang.modules import register_class
 
-
-class defaultdict(_collections.defaultdict):  # noqa: N801 - the name scripts see
-    """`collections.defaultdict`."""
-
-    __slots__ = ()
-
-
-class OrderedDict(_collections.OrderedDict):
-    """`collections.OrderedDict`."""
+# CPython's own: nothing to bound, and `isinstance(model.state_dict(), OrderedDict)` holds as in
+# PyTorch (the engine's OrderedDict and defaultdict derive from them).
+defaultdict = _collections.defaultdict
+OrderedDict = _collections.OrderedDict
 
 
 class Counter(_collections.Counter):
@@ -96,10 +91,8 @@ _DEQUE = (
     "append appendleft clear copy count extend extendleft index insert maxlen pop popleft "
     "remove reverse rotate"
 )
-register_class(defaultdict, "default_factory", module="collections", base=True,
-               also=(_collections.defaultdict,))  # fmt: skip
-register_class(OrderedDict, "move_to_end", module="collections", base=True,
-               also=(_collections.OrderedDict,))  # fmt: skip
+register_class(defaultdict, "default_factory", module="collections", base=True)
+register_class(OrderedDict, "move_to_end", module="collections", base=True)
 register_class(Counter, "most_common elements subtract total", module="collections", base=True,
                also=(_collections.Counter,))  # fmt: skip
 register_class(deque, _DEQUE, module="collections", base=True, also=(_collections.deque,))
