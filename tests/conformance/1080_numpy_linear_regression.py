@@ -1,5 +1,6 @@
 import numpy as np
 import torch
+from torch.utils.data import DataLoader, Dataset
 
 rng = np.random.default_rng(0)
 X = rng.normal(size=(100, 2))
@@ -24,3 +25,19 @@ for epoch in range(50):
         print(epoch, round(loss.item(), 4))
 print(np.round(w.detach().numpy().ravel(), 2), round(b.item(), 2))
 print(np.allclose(w.detach().numpy().ravel(), true_w, atol=0.05))
+
+
+class Data(Dataset):
+    def __init__(self):
+        self.x = np.arange(12, dtype=np.float32).reshape(6, 2)
+        self.y = np.arange(6)
+
+    def __len__(self):
+        return len(self.x)
+
+    def __getitem__(self, i):
+        return self.x[i], self.y[i]
+
+
+for xb, yb in DataLoader(Data(), batch_size=4):
+    print(xb, yb)

@@ -28,6 +28,7 @@ from ..core.generator import Generator
 from ..core.tensor import Tensor
 from ..ops.creation import as_tensor
 from ..ops.creation import tensor as _make_tensor
+from ..ops.indexing import FOREIGN_ARRAYS  # numpy wrappers of the script language
 from ..ops.random import default_generator
 from ..ops.views import stack
 
@@ -302,6 +303,9 @@ def default_convert(data: Any) -> Any:
 def default_collate(batch: Sequence[Any]) -> Any:
     """One batch from a list of samples, by the type of the first sample."""
     first = batch[0]
+    if type(first) in FOREIGN_ARRAYS:  # a script's numpy arrays and scalars: their raw data
+        batch = [FOREIGN_ARRAYS[type(b)](b) if type(b) in FOREIGN_ARRAYS else b for b in batch]
+        first = batch[0]
     if isinstance(first, Tensor):
         return stack(list(batch), 0)
     if isinstance(first, np.ndarray):
