@@ -228,3 +228,14 @@ def test_arrays_torch_refuses() -> None:
     error = error_of("import numpy as np\nimport torch\ntorch.tensor(np.zeros(2, dtype='uint16'))")
     assert error.type_name == "TypeError"  # torch.uint16 is not one of the engine's dtypes
     assert "numpy.uint16" in error.message
+
+
+def test_random_state_objects() -> None:
+    out = run(
+        "import numpy as np\nrs = np.random.RandomState(5)\nprint(rs.rand(2).tolist(), str(rs))\n"
+        "print(repr(rs).startswith('RandomState(MT19937) at 0x'))\n"
+    )
+    assert out == f"{numpy.random.RandomState(5).rand(2).tolist()} RandomState(MT19937)\nTrue\n"
+    assert error_of("import numpy as np\nnp.random.RandomState(1)._state").type_name == (
+        "AttributeError"
+    )

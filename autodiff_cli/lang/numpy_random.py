@@ -55,56 +55,65 @@ def _probabilities(p: Any) -> Any:
     return None if p is None else to_raw(p)
 
 
-class _Legacy:
-    """The functions of a script's `np.random` (bound to its own RandomState)."""
+class RandomState:
+    """`np.random.RandomState(seed)`, and the functions of a script's `np.random` (bound to a
+    RandomState of its own)."""
 
-    def __init__(self) -> None:
-        self.state = np.random.RandomState()
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: Any = None) -> None:
+        self._state = np.random.RandomState(_seed(seed))
+
+    def __str__(self) -> str:
+        return "RandomState(MT19937)"
+
+    def __repr__(self) -> str:
+        return f"RandomState(MT19937) at 0x{id(self):X}"
 
     @boundary
     def seed(self, seed: Any = None) -> None:
-        self.state.seed(_seed(seed))
+        self._state.seed(_seed(seed))
 
     @boundary
     def rand(self, *dims: Any) -> Any:
-        return wrap(self.state.rand(*_dims(dims)))
+        return wrap(self._state.rand(*_dims(dims)))
 
     @boundary
     def randn(self, *dims: Any) -> Any:
-        return wrap(self.state.randn(*_dims(dims)))
+        return wrap(self._state.randn(*_dims(dims)))
 
     @boundary
     def randint(self, low: Any, high: Any = None, size: Any = None, dtype: Any = int) -> Any:
         high = None if high is None else nt.index(high)
         kind = nt.dtype_of(dtype)
-        return wrap(self.state.randint(nt.index(low), high, size=_size(size), dtype=kind))
+        return wrap(self._state.randint(nt.index(low), high, size=_size(size), dtype=kind))
 
     @boundary
     def random(self, size: Any = None) -> Any:
-        return wrap(self.state.random_sample(_size(size)))
+        return wrap(self._state.random_sample(_size(size)))
 
     @boundary
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
-        return wrap(self.state.normal(to_raw(loc), to_raw(scale), _size(size)))
+        return wrap(self._state.normal(to_raw(loc), to_raw(scale), _size(size)))
 
     @boundary
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
-        return wrap(self.state.uniform(to_raw(low), to_raw(high), _size(size)))
+        return wrap(self._state.uniform(to_raw(low), to_raw(high), _size(size)))
 
     @boundary
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:
         pool = _choice_pool(a, whole=not replace or p is not None)
-        return wrap(self.state.choice(pool, _size(size), bool(replace), _probabilities(p)))
+        return wrap(self._state.choice(pool, _size(size), bool(replace), _probabilities(p)))
 
     @boundary
     def shuffle(self, x: Any) -> None:
         if type(x) is not nt.NdArray:
             raise TypeError("shuffle() in scripts takes a numpy array")
-        self.state.shuffle(x._a)
+        self._state.shuffle(x._a)
 
     @boundary
     def permutation(self, x: Any) -> Any:
-        return wrap(self.state.permutation(_choice_pool(x)))
+        return wrap(self._state.permutation(_choice_pool(x)))
 
 
 class Generator:
@@ -115,8 +124,11 @@ class Generator:
     def __init__(self, generator: np.random.Generator) -> None:
         self._g = generator
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         return "Generator(PCG64)"
+
+    def __repr__(self) -> str:
+        return f"Generator(PCG64) at 0x{id(self):X}"
 
     @boundary
     def random(self, size: Any = None, dtype: Any = None) -> Any:
@@ -176,13 +188,24 @@ def default_rng(seed: Any = None) -> Generator:
 _LEGACY = "seed rand randn randint random normal uniform choice shuffle permutation"
 
 
+@boundary
+def random_state(seed: Any = None) -> RandomState:
+    return RandomState(seed)
+
+
+random_state.__name__ = random_state.__qualname__ = "RandomState"
+RandomState.__module__ = "numpy.random"
+
+
 def random_module() -> sandbox.ModuleProxy:
     """A fresh `np.random` for one script."""
-    legacy = _Legacy()
+    legacy = RandomState()
     attributes: dict[str, Any] = {name: getattr(legacy, name) for name in _LEGACY.split()}
     attributes["random_sample"] = attributes["random"]
     attributes["default_rng"] = default_rng
+    attributes["RandomState"] = random_state
     return sandbox.ModuleProxy("numpy.random", attributes)
 
 
 sandbox.register_wrapper_class(Generator)
+sandbox.register_wrapper_class(RandomState)
