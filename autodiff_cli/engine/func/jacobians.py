@@ -47,14 +47,13 @@ def _run(func: Callable, argnums: Any, has_aux: bool, args: tuple, api: str) -> 
     return inner, specs, outs, out_spec, aux
 
 
-def _finish(blocks: list, specs: list, argnums: Any, out_spec: Any, aux: Any, keep: bool) -> Any:
+def _finish(blocks: list, specs: list, argnums: Any, out_spec: Any, keep: bool) -> Any:
     """`blocks[i][j]`: output i w.r.t. fresh input j, nested back into the trees."""
     per_output = []
     for row in blocks:
         trees = _per_argnum(row, specs)
         per_output.append(trees if isinstance(argnums, tuple) else trees[0])
-    result = levels.release(pytree.unflatten(per_output, out_spec), keep)
-    return result
+    return levels.release(pytree.unflatten(per_output, out_spec), keep)
 
 
 def jacrev(
@@ -74,7 +73,7 @@ def jacrev(
                 blocks.append(
                     [_assemble([r[j] for r in rows], out, x, False) for j, x in enumerate(inner)]
                 )
-        result = _finish(blocks, specs, argnums, out_spec, aux, keep)
+        result = _finish(blocks, specs, argnums, out_spec, keep)
         return (result, levels.release(aux, keep)) if has_aux else result
 
     return levels.wraps(func, wrapper)
@@ -98,7 +97,7 @@ def jacfwd(
                 [_assemble([c[i] for c in columns[j]], out, x, True) for j, x in enumerate(inner)]
                 for i, out in enumerate(outs)
             ]
-        result = _finish(blocks, specs, argnums, out_spec, aux, keep)
+        result = _finish(blocks, specs, argnums, out_spec, keep)
         return (result, levels.release(aux, keep)) if has_aux else result
 
     return levels.wraps(func, wrapper)

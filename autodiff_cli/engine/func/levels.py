@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .. import Tensor, enable_grad
+from .. import Tensor, enable_grad, zeros_like
 from . import pytree
 
 
@@ -106,8 +106,6 @@ def release(tree: Any, keep: bool) -> Any:
 
 
 def zeros_for(x: Tensor) -> Tensor:
-    from .. import zeros_like
-
     return zeros_like(x)
 
 

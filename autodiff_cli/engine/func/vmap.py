@@ -14,6 +14,7 @@ from typing import Any
 from .. import Tensor, stack, zeros
 from ..ops import random as engine_random
 from . import pytree
+from .levels import wraps
 
 RANDOMNESS = ("error", "different", "same")
 RANDOM_IN_ERROR_MODE = (
@@ -48,8 +49,6 @@ def vmap(
                 states()
                 results.append(func(*mapped.slice(index), **kwargs))
         return _stack_results(func, results, out_dims)
-
-    from .levels import wraps
 
     return wraps(func, wrapper)
 
