@@ -65,6 +65,8 @@ SAME_AS_NUMPY = [
     "np.linalg.norm(a), np.linalg.norm(a, axis=1), np.linalg.norm(b, ord=1)",
     "np.linalg.inv(a[:, :2].T @ a[:, :2]), np.linalg.det(a[:, 1:] @ a[:, 1:].T)",
     "np.linalg.solve(a[:, :2], np.array([1.0, 2.0]))",
+    "np.tile(b, (2, 1)), np.repeat(a, 2, axis=0), np.diag(a), np.diag(np.arange(3.0), 1)",
+    "np.diff(a, axis=1), np.nonzero(b > 2), np.count_nonzero(a > 1), np.trace(b), np.flip(a)",
 ]
 
 
