@@ -57,6 +57,4 @@ def by_norm(u, v):
 vectors = [torch.tensor([3.0, 4.0]), torch.tensor([1.0, 0.0]), torch.tensor([0.0, 2.0])]
 for v in sorted(vectors, key=functools.cmp_to_key(by_norm)):
     print(v)
-print(
-    sorted(["bb", "a", "ccc"], key=functools.cmp_to_key(lambda s, t: len(t) - len(s)))
-)
+print(sorted(["bb", "a", "ccc"], key=functools.cmp_to_key(lambda s, t: len(t) - len(s))))

@@ -5,7 +5,7 @@ import torch
 
 history = defaultdict(list)
 w = torch.tensor([1.0, -2.0], requires_grad=True)
-for step in range(3):
+for _ in range(3):
     loss = (w**2).sum()
     loss.backward()
     history["loss"].append(round(loss.item(), 4))

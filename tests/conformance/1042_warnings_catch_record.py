@@ -1,5 +1,6 @@
 # warnings: catch_warnings(record=True) collects the script's and the engine's warnings;
 # simplefilter/filterwarnings choose what is shown, ignored or raised.
+# ruff: noqa: B028 - the warnings are the subject, at their default stack level
 import warnings
 
 import torch

@@ -14,9 +14,7 @@ def init(rows, cols):
 
 
 w1, w2 = init(4, 2), init(1, 4)
-inputs = torch.tensor(
-    [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype=torch.float64
-)
+inputs = torch.tensor([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype=torch.float64)
 targets = torch.tensor([[0.0], [1.0], [1.0], [0.0]], dtype=torch.float64)
 order = list(range(4))
 for epoch in range(200):
