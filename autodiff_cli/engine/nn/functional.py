@@ -171,67 +171,63 @@ LEAKY_RELU = defop(
     "leaky_relu",
     "LeakyReluBackward0",
     lambda a, negative_slope: np.where(a > 0, a, a * np.asarray(negative_slope, a.dtype)),
-    lambda B, g, a, negative_slope: run(
-        B, LEAKY_RELU_BACKWARD, g, a, negative_slope=negative_slope
+    lambda B, g, self, negative_slope: run(
+        B, LEAKY_RELU_BACKWARD, g, self, negative_slope=negative_slope
     ),
-    saves=(0,),
     rules=("1 if self > 0 else negative_slope",),
 )
 GELU = defop(
     "gelu",
     "GeluBackward0",
     _gelu,
-    lambda B, g, a, approximate: run(B, GELU_BACKWARD, g, a, approximate=approximate),
-    saves=(0,),
+    lambda B, g, self, approximate: run(B, GELU_BACKWARD, g, self, approximate=approximate),
     rules=("Φ(self) + self · φ(self)",),
 )
 ELU = defop(
     "elu",
     "EluBackward0",
     _elu,
-    lambda B, g, a, **params: run(B, ELU_BACKWARD, g, a, **params),
-    saves=(0,),
+    lambda B, g, self, **params: run(B, ELU_BACKWARD, g, self, **params),
     rules=("scale if self > 0 else scale · alpha · exp(self)",),
 )
 LOG_SIGMOID = defop(
     "log_sigmoid",
     "LogSigmoidBackward0",
     lambda a: np.asarray(np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a))), a.dtype),
-    lambda B, g, a: run(B, LOG_SIGMOID_BACKWARD, g, a),
-    saves=(0,),
+    lambda B, g, self: run(B, LOG_SIGMOID_BACKWARD, g, self),
     rules=("sigmoid(-self)",),
 )
 SILU = defop(
     "silu",
     "SiluBackward0",
     lambda a: (a * kernels.sigmoid(a)).astype(a.dtype),
-    lambda B, g, a: g * B.sigmoid(a) * (1 + a * (1 - B.sigmoid(a))),
-    saves=(0,),
+    lambda B, g, self: g * B.sigmoid(self) * (1 + self * (1 - B.sigmoid(self))),
     rules=("sigmoid(self) · (1 + self · (1 - sigmoid(self)))",),
 )
 SOFTMAX = defop(
     "softmax",
     "SoftmaxBackward0",
     _softmax,
-    lambda B, g, r, dim: run(B, SOFTMAX_BACKWARD, g, r, dim=dim),
-    saves=("result",),
+    lambda B, g, result, dim: run(B, SOFTMAX_BACKWARD, g, result, dim=dim),
     rules=("softmax · (grad - Σ grad · softmax)",),
 )
 LOG_SOFTMAX = defop(
     "log_softmax",
     "LogSoftmaxBackward0",
     _log_softmax,
-    lambda B, g, r, dim: run(B, LOG_SOFTMAX_BACKWARD, g, r, dim=dim),
-    saves=("result",),
+    lambda B, g, result, dim: run(B, LOG_SOFTMAX_BACKWARD, g, result, dim=dim),
     rules=("grad - softmax · Σ grad",),
 )
 MSE_LOSS = defop(
     "mse_loss",
     "MseLossBackward0",
     lambda a, t, reduction: _reduce_np(np.asarray((a - t) ** 2, a.dtype), reduction),
-    lambda B, g, a, t, reduction: run(B, MSE_LOSS_BACKWARD, g, a, t, reduction=reduction),
-    lambda B, g, a, t, reduction: run(B, MSE_LOSS_BACKWARD, g, t, a, reduction=reduction),
-    saves=(0, 1),
+    lambda B, g, self, target, reduction: run(
+        B, MSE_LOSS_BACKWARD, g, self, target, reduction=reduction
+    ),
+    lambda B, g, self, target, reduction: run(
+        B, MSE_LOSS_BACKWARD, g, target, self, reduction=reduction
+    ),
     arg_names=("self", "target"),
     rules=("2 · (self - target) / n", "-2 · (self - target) / n"),
 )
@@ -239,9 +235,8 @@ SMOOTH_L1_LOSS = defop(
     "smooth_l1_loss",
     "SmoothL1LossBackward0",
     _smooth_l1,
-    lambda B, g, a, t, **params: run(B, SMOOTH_L1_LOSS_BACKWARD, g, a, t, **params),
-    lambda B, g, a, t, **params: run(B, SMOOTH_L1_LOSS_BACKWARD, g, t, a, **params),
-    saves=(0, 1),
+    lambda B, g, self, target, **params: run(B, SMOOTH_L1_LOSS_BACKWARD, g, self, target, **params),
+    lambda B, g, self, target, **params: run(B, SMOOTH_L1_LOSS_BACKWARD, g, target, self, **params),
     arg_names=("self", "target"),
     rules=("(self - target) / beta inside beta, else sign", "the negative"),
 )
@@ -249,9 +244,8 @@ HUBER_LOSS = defop(
     "huber_loss",
     "HuberLossBackward0",
     _huber,
-    lambda B, g, a, t, **params: run(B, HUBER_LOSS_BACKWARD, g, a, t, **params),
-    lambda B, g, a, t, **params: run(B, HUBER_LOSS_BACKWARD, g, t, a, **params),
-    saves=(0, 1),
+    lambda B, g, self, target, **params: run(B, HUBER_LOSS_BACKWARD, g, self, target, **params),
+    lambda B, g, self, target, **params: run(B, HUBER_LOSS_BACKWARD, g, target, self, **params),
     arg_names=("self", "target"),
     rules=("self - target inside delta, else delta · sign", "the negative"),
 )
@@ -269,8 +263,7 @@ NLL_LOSS = defop(
     "nll_loss",
     "NllLossBackward0",
     _nll,
-    lambda B, g, a, **params: run(B, NLL_LOSS_BACKWARD, g, a, **params),
-    saves=(0,),
+    lambda B, g, self, **params: run(B, NLL_LOSS_BACKWARD, g, self, **params),
     promotes=False,
     rules=("-weight[target] at the target class",),
 )
@@ -278,8 +271,7 @@ NLL_LOSS2D = defop(
     "nll_loss2d",
     "NllLoss2DBackward0",
     _nll2d,
-    lambda B, g, a, **params: run(B, NLL_LOSS2D_BACKWARD, g, a, **params),
-    saves=(0,),
+    lambda B, g, self, **params: run(B, NLL_LOSS2D_BACKWARD, g, self, **params),
     promotes=False,
     rules=("-weight[target] at the target class",),
 )

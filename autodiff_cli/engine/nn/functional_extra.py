@@ -50,9 +50,8 @@ HARDTANH_BACKWARD = defop(
     "hardtanh_backward",
     "HardtanhBackwardBackward0",
     _hardtanh_backward,
-    lambda B, gg, g, x, **params: run(B, HARDTANH_BACKWARD, gg, x, **params),
-    lambda B, gg, g, x, **params: B.zeros_like(gg),
-    saves=(0, 1),
+    lambda B, gg, grad_output, self, **params: run(B, HARDTANH_BACKWARD, gg, self, **params),
+    lambda B, gg, grad_output, self, **params: B.zeros_like(gg),
     arg_names=("grad_output", "self"),
     rules=("1 inside (min_val, max_val), else 0", "0"),
 )
@@ -60,8 +59,7 @@ HARDTANH = defop(
     "hardtanh",
     "HardtanhBackward0",
     lambda a, min_val, max_val: np.asarray(np.clip(a, min_val, max_val), a.dtype),
-    lambda B, g, x, **params: run(B, HARDTANH_BACKWARD, g, x, **params),
-    saves=(0,),
+    lambda B, g, self, **params: run(B, HARDTANH_BACKWARD, g, self, **params),
     rules=("1 inside (min_val, max_val), else 0",),
 )
 

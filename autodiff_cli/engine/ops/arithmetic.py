@@ -235,9 +235,8 @@ MUL = defop(
     "mul",
     "MulBackward0",
     operator.mul,
-    lambda B, g, a, b: g * b,
-    lambda B, g, a, b: g * a,
-    saves=(0, 1),
+    lambda B, g, self, other: g * other,
+    lambda B, g, self, other: g * self,
     cross_saves=True,
     rules=("other", "self"),
 )
@@ -273,9 +272,12 @@ POW_TENSOR = defop(
     "pow",
     "PowBackward1",
     np.power,
-    lambda B, g, a, b, r: B.where(_values(b) == 0, 0.0, g * (b * a ** sub_scalar(B, b, 1))),
-    lambda B, g, a, b, r: g * B.where(_zero_base(a, b), 0.0, r * B.log(a)),
-    saves=(0, 1, "result"),
+    lambda B, g, self, exponent, result: B.where(
+        _values(exponent) == 0, 0.0, g * (exponent * self ** sub_scalar(B, exponent, 1))
+    ),
+    lambda B, g, self, exponent, result: (
+        g * B.where(_zero_base(self, exponent), 0.0, result * B.log(self))
+    ),
     arg_names=("self", "exponent"),
     rules=("exponent · self^(exponent-1)", "self^exponent · ln(self)"),
 )

@@ -71,10 +71,10 @@ CLAMP_MAX = defop(
 )  # fmt: skip
 CLAMP_TENSOR = defop(
     "clamp_tensor", "ClampBackward0", lambda a, lo, hi: _clamp_tensors(a, lo, hi),
-    lambda B, g, a, lo, hi: g * B.astype_like(_inside(a, lo, hi), g),
-    lambda B, g, a, lo, hi: g * B.astype_like(a < lo, g),
-    lambda B, g, a, lo, hi: g * B.astype_like(_above(a, lo, hi), g),
-    saves=(0, 1, 2), arg_names=("self", "min", "max"),
+    lambda B, g, self, min, max: g * B.astype_like(_inside(self, min, max), g),
+    lambda B, g, self, min, max: g * B.astype_like(self < min, g),
+    lambda B, g, self, min, max: g * B.astype_like(_above(self, min, max), g),
+     arg_names=("self", "min", "max"),
     rules=("1 inside [min, max]", "1 below min", "1 above max"),
 )  # fmt: skip
 MAXIMUM = defop(
@@ -137,18 +137,18 @@ def _addcdiv_forward(a: Any, t1: Any, t2: Any, value: Any) -> np.ndarray:
 
 ADDCMUL = defop(
     "addcmul", "AddcmulBackward0", _addcmul_forward,
-    lambda B, g, t1, t2, value: g,
-    lambda B, g, t1, t2, value: g * mul_scalar(B, t2, value),
-    lambda B, g, t1, t2, value: g * mul_scalar(B, t1, value),
-    saves=(1, 2), arg_names=("self", "tensor1", "tensor2"),
+    lambda B, g, tensor1, tensor2, value: g,
+    lambda B, g, tensor1, tensor2, value: g * mul_scalar(B, tensor2, value),
+    lambda B, g, tensor1, tensor2, value: g * mul_scalar(B, tensor1, value),
+     arg_names=("self", "tensor1", "tensor2"),
     rules=("1", "value · tensor2", "value · tensor1"),
 )  # fmt: skip
 ADDCDIV = defop(
     "addcdiv", "AddcdivBackward0", _addcdiv_forward,
-    lambda B, g, t1, t2, value: g,
-    lambda B, g, t1, t2, value: g * run(B, arithmetic.DIV, value, t2),
-    lambda B, g, t1, t2, value: -g * (mul_scalar(B, t1, value) / (t2 * t2)),
-    saves=(1, 2), arg_names=("self", "tensor1", "tensor2"),
+    lambda B, g, tensor1, tensor2, value: g,
+    lambda B, g, tensor1, tensor2, value: g * run(B, arithmetic.DIV, value, tensor2),
+    lambda B, g, tensor1, tensor2, value: -g * (mul_scalar(B, tensor1, value) / (tensor2 * tensor2)),
+     arg_names=("self", "tensor1", "tensor2"),
     rules=("1", "value / tensor2", "-value · tensor1 / tensor2²"),
 )  # fmt: skip
 

@@ -69,11 +69,12 @@ SOFTMAX_BACKWARD = defop(
     "_softmax_backward_data",
     "SoftmaxBackwardDataBackward0",
     _softmax_backward,
-    lambda B, gg, g, y, dim: run(B, SOFTMAX_BACKWARD, gg, y, dim=dim),
-    lambda B, gg, g, y, dim: (
-        g * gg - B.sum_dims(y * g, _dims(dim), True) * gg - g * B.sum_dims(y * gg, _dims(dim), True)
+    lambda B, gg, grad_output, output, dim: run(B, SOFTMAX_BACKWARD, gg, output, dim=dim),
+    lambda B, gg, grad_output, output, dim: (
+        grad_output * gg
+        - B.sum_dims(output * grad_output, _dims(dim), True) * gg
+        - grad_output * B.sum_dims(output * gg, _dims(dim), True)
     ),
-    saves=(0, 1),
     arg_names=("grad_output", "output"),
     rules=("output · (1 - Σ output)", "grad_output - Σ output · grad_output - ..."),
 )
@@ -81,9 +82,10 @@ LOG_SOFTMAX_BACKWARD = defop(
     "_log_softmax_backward_data",
     "LogSoftmaxBackwardDataBackward0",
     _log_softmax_backward,
-    lambda B, gg, g, y, dim: gg - B.sum_dims(gg * B.exp(y), _dims(dim), True),
-    lambda B, gg, g, y, dim: -B.sum_dims(g, _dims(dim), True) * B.exp(y) * gg,
-    saves=(0, 1),
+    lambda B, gg, grad_output, output, dim: gg - B.sum_dims(gg * B.exp(output), _dims(dim), True),
+    lambda B, gg, grad_output, output, dim: (
+        -B.sum_dims(grad_output, _dims(dim), True) * B.exp(output) * gg
+    ),
     arg_names=("grad_output", "output"),
     rules=("1 - exp(output)", "-exp(output) · Σ grad_output"),
 )
@@ -116,9 +118,12 @@ GELU_BACKWARD = defop(
     "gelu_backward",
     "GeluBackwardBackward0",
     lambda g, x, approximate: np.asarray(g * _gelu_slope(x, approximate), x.dtype),
-    lambda B, gg, g, x, approximate: run(B, GELU_BACKWARD, gg, x, approximate=approximate),
-    lambda B, gg, g, x, approximate: gg * g * _gelu_curvature(B, x, approximate),
-    saves=(0, 1),
+    lambda B, gg, grad_output, self, approximate: run(
+        B, GELU_BACKWARD, gg, self, approximate=approximate
+    ),
+    lambda B, gg, grad_output, self, approximate: (
+        gg * grad_output * _gelu_curvature(B, self, approximate)
+    ),
     arg_names=("grad_output", "self"),
     rules=("gelu'(self)", "grad_output · gelu''(self)"),
 )
@@ -174,11 +179,10 @@ LEAKY_RELU_BACKWARD = defop(
     "leaky_relu_backward",
     "LeakyReluBackwardBackward0",
     lambda g, x, negative_slope: np.where(x > 0, g, g * np.asarray(negative_slope, g.dtype)),
-    lambda B, gg, g, x, negative_slope: run(
-        B, LEAKY_RELU_BACKWARD, gg, x, negative_slope=negative_slope
+    lambda B, gg, grad_output, self, negative_slope: run(
+        B, LEAKY_RELU_BACKWARD, gg, self, negative_slope=negative_slope
     ),
-    lambda B, gg, g, x, negative_slope: B.zeros_like(gg),
-    saves=(0, 1),
+    lambda B, gg, grad_output, self, negative_slope: B.zeros_like(gg),
     arg_names=("grad_output", "self"),
     rules=("1 if self > 0 else negative_slope", "0"),
 )
@@ -202,12 +206,15 @@ MSE_LOSS_BACKWARD = defop(
     "mse_loss_backward",
     "MseLossBackwardBackward0",
     lambda g, a, t, reduction: _per_element(g, (a - t) * 2, reduction),
-    lambda B, gg, g, a, t, reduction: _grad_output_grad(
-        B, MSE_LOSS_BACKWARD, gg, g, a, t, reduction=reduction
+    lambda B, gg, grad_output, self, target, reduction: _grad_output_grad(
+        B, MSE_LOSS_BACKWARD, gg, grad_output, self, target, reduction=reduction
     ),
-    lambda B, gg, g, a, t, reduction: _mse_double(B, gg, g, a, reduction),
-    lambda B, gg, g, a, t, reduction: -_mse_double(B, gg, g, a, reduction),
-    saves=(0, 1, 2),
+    lambda B, gg, grad_output, self, target, reduction: _mse_double(
+        B, gg, grad_output, self, reduction
+    ),
+    lambda B, gg, grad_output, self, target, reduction: (
+        -_mse_double(B, gg, grad_output, self, reduction)
+    ),
     arg_names=("grad_output", "self", "target"),
     rules=("2 · (self - target) / n", "2 · grad_output / n", "-2 · grad_output / n"),
 )
@@ -231,12 +238,15 @@ SMOOTH_L1_LOSS_BACKWARD = defop(
     "smooth_l1_loss_backward",
     "SmoothL1LossBackwardBackward0",
     lambda g, a, t, reduction, beta: _per_element(g, _smooth_l1_slope(a, t, beta), reduction),
-    lambda B, gg, g, a, t, reduction, beta: _grad_output_grad(
-        B, SMOOTH_L1_LOSS_BACKWARD, gg, g, a, t, reduction=reduction, beta=beta
+    lambda B, gg, grad_output, self, target, reduction, beta: _grad_output_grad(
+        B, SMOOTH_L1_LOSS_BACKWARD, gg, grad_output, self, target, reduction=reduction, beta=beta
     ),
-    lambda B, gg, g, a, t, reduction, beta: _smooth_l1_double(B, gg, g, a, t, reduction, beta),
-    lambda B, gg, g, a, t, reduction, beta: -_smooth_l1_double(B, gg, g, a, t, reduction, beta),
-    saves=(0, 1, 2),
+    lambda B, gg, grad_output, self, target, reduction, beta: _smooth_l1_double(
+        B, gg, grad_output, self, target, reduction, beta
+    ),
+    lambda B, gg, grad_output, self, target, reduction, beta: (
+        -_smooth_l1_double(B, gg, grad_output, self, target, reduction, beta)
+    ),
     arg_names=("grad_output", "self", "target"),
     rules=("the smooth L1 slope", "1 / beta inside beta, else 0", "the negative"),
 )
@@ -253,12 +263,15 @@ HUBER_LOSS_BACKWARD = defop(
     lambda g, a, t, reduction, delta: _per_element(
         g, np.where(np.abs(a - t) < delta, a - t, delta * np.sign(a - t)), reduction
     ),
-    lambda B, gg, g, a, t, reduction, delta: _grad_output_grad(
-        B, HUBER_LOSS_BACKWARD, gg, g, a, t, reduction=reduction, delta=delta
+    lambda B, gg, grad_output, self, target, reduction, delta: _grad_output_grad(
+        B, HUBER_LOSS_BACKWARD, gg, grad_output, self, target, reduction=reduction, delta=delta
     ),
-    lambda B, gg, g, a, t, reduction, delta: _huber_double(B, gg, g, a, t, reduction, delta),
-    lambda B, gg, g, a, t, reduction, delta: -_huber_double(B, gg, g, a, t, reduction, delta),
-    saves=(0, 1, 2),
+    lambda B, gg, grad_output, self, target, reduction, delta: _huber_double(
+        B, gg, grad_output, self, target, reduction, delta
+    ),
+    lambda B, gg, grad_output, self, target, reduction, delta: (
+        -_huber_double(B, gg, grad_output, self, target, reduction, delta)
+    ),
     arg_names=("grad_output", "self", "target"),
     rules=("the Huber slope", "1 inside delta, else 0", "the negative"),
 )

@@ -310,9 +310,8 @@ TANH_BACKWARD = defop(
     "tanh_backward",
     "TanhBackwardBackward0",
     kernels.tanh_backward,
-    lambda B, gg, g, r: run(B, TANH_BACKWARD, gg, r),
-    lambda B, gg, g, r: gg * (mul_scalar(B, r, -2) * g),
-    saves=(0, 1),
+    lambda B, gg, grad_output, output: run(B, TANH_BACKWARD, gg, output),
+    lambda B, gg, grad_output, output: gg * (mul_scalar(B, output, -2) * grad_output),
     arg_names=("grad_output", "output"),
     rules=("1 - output²", "-2 · grad_output · output"),
 )
@@ -320,9 +319,10 @@ SIGMOID_BACKWARD = defop(
     "sigmoid_backward",
     "SigmoidBackwardBackward0",
     kernels.sigmoid_backward,
-    lambda B, gg, g, r: run(B, SIGMOID_BACKWARD, gg, r),
-    lambda B, gg, g, r: gg * g * add_scalar(B, mul_scalar(B, r, -2), 1),
-    saves=(0, 1),
+    lambda B, gg, grad_output, output: run(B, SIGMOID_BACKWARD, gg, output),
+    lambda B, gg, grad_output, output: (
+        gg * grad_output * add_scalar(B, mul_scalar(B, output, -2), 1)
+    ),
     arg_names=("grad_output", "output"),
     rules=("output · (1 - output)", "grad_output · (1 - 2 · output)"),
 )
@@ -342,9 +342,8 @@ THRESHOLD_BACKWARD = defop(
     "threshold_backward",
     "ThresholdBackwardBackward0",
     _threshold_backward,
-    lambda B, gg, x, threshold: run(B, THRESHOLD_BACKWARD, gg, x, threshold=threshold),
-    lambda B, gg, x, threshold: B.zeros_like(gg),
-    saves=(1,),
+    lambda B, gg, self, threshold: run(B, THRESHOLD_BACKWARD, gg, self, threshold=threshold),
+    lambda B, gg, self, threshold: B.zeros_like(gg),
     arg_names=("grad_output", "self"),
     rules=("1 if self > threshold else 0", "0"),
 )
