@@ -358,16 +358,19 @@ def test_error_inside_a_generator_is_located_as_in_a_function() -> None:
     assert (generator.line, generator.column) == (function.line, function.column) == (3, 9)
 
 
-def test_generator_objects_show_as_pythons() -> None:
+def test_generator_objects_show_as_pythons() -> None:  # help(g): its public methods
     out = run(
         "def gen():\n    yield 1\ng = gen()\nprint(type(g), type(g).__name__, isinstance(g, type(g)))\n"
         "print(repr(g).startswith('<generator object gen at 0x'))\n"
         "class K:\n    def m(self):\n        yield\nprint(repr(K().m()).split(' at ')[0])\n"
-        "print([n for n in dir(g) if not n.startswith('_')])\n"
+        "print([n for n in dir(g) if not n.startswith('_')])\nhelp(g)\n"
     )
     assert out == (
         "<class 'generator'> generator True\nTrue\n<generator object K.m\n"
-        "['close', 'send', 'throw']\n"
+        "['close', 'send', 'throw']\nHelp on class generator:\n\nclass generator\n"
+        " |  What a script's generator function returns (shown and typed as Python's "
+        "`generator`).\n |  \n |  Methods:\n |  \n |  close(self)\n |  send(self, value, /)\n"
+        " |  throw(self, *args)\n"
     )
 
 
@@ -379,7 +382,7 @@ def test_generator_objects_show_as_pythons() -> None:
         ("g._body", "AttributeError"),
         ("g.send.__func__", "AttributeError"),
         ("type(g)()", "TypeError"),
-        ("type(g).send(Fake(), None)", "TypeError"),
+        ("type(g).send(Fake(), None)", "AttributeError"),
         ("type(type(g).__name__)", None),
     ],
 )
@@ -395,10 +398,8 @@ def test_generator_objects_hide_their_frames(attack: str, kind: str | None) -> N
 
 def test_a_script_class_cannot_derive_from_generator() -> None:
     error = error_of("def gen():\n    yield\nclass Mine(type(gen())):\n    pass\n")
-    assert (error.type_name, error.message) == (
-        "TypeError",
-        "type 'generator' is not an acceptable base type",
-    )
+    assert error.type_name == "TypeError"
+    assert error.message.startswith("scripts cannot derive a class from 'generator'")
 
 
 def test_generator_recursion_is_bounded_and_catchable() -> None:

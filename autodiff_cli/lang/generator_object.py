@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+from autodiff_cli.lang import sandbox, typeview
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH, Interrupt, raise_interrupt
 from autodiff_cli.lang.runtime import CallDepth
-from autodiff_cli.lang.typeview import SCRIPT_MARK
 
 
 class ScriptGenerator:
@@ -78,9 +78,11 @@ def new_generator(body: Generator, qualname: str) -> ScriptGenerator:
     return generator
 
 
-# Scripts may hold it and read its public attributes (the sandbox's rule for script classes:
-# the methods above; `_body` is private), and `type(g)` shows as Python's.
-ScriptGenerator.__name__ = ScriptGenerator.__qualname__ = "generator"
+# Scripts hold it and read its public names (the methods above; `_body` is private), as the
+# sandbox's other wrapper classes; `type(g)` is a stand-in shown as Python's `generator` (not
+# callable, not a base).
+ScriptGenerator.__name__ = ScriptGenerator.__qualname__ = "generator"  # in Python's messages
 ScriptGenerator.__module__ = "builtins"
-setattr(ScriptGenerator, SCRIPT_MARK, True)
+sandbox.register_wrapper_class(ScriptGenerator)
+typeview.set_display_name(ScriptGenerator, "generator")
 Generator.register(ScriptGenerator)

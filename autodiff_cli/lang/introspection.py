@@ -131,6 +131,8 @@ def describe(obj: Any) -> str:
     if isinstance(obj, typeview.TypeStandIn):
         return f"Help on class {obj.__name__}:\n\nclass {obj.__name__}"
     kind = obj if isinstance(obj, type) else type(obj)
+    if kind in typeview.WRAPPER_CLASSES:  # its public names are what scripts read
+        return _describe_class(kind)
     return _describe_class(typeview.script_view_of_class(kind))
 
 
@@ -155,15 +157,13 @@ def _describe_class(cls: Any) -> str:
     doc = _indented(cls.__doc__, " |  ")
     if doc:
         lines.append(doc.rstrip("\n"))
-    methods = sorted(
-        key
-        for key in readable_names(cls)
-        if callable(vars(cls).get(key)) or _inherited_callable(cls, key)
-    )
+    wrapper = cls in typeview.WRAPPER_CLASSES  # our own class: its methods read directly
+    names = _names_of(cls) if wrapper else readable_names(cls)
+    methods = sorted(key for key in names if _inherited_callable(cls, key))
     if methods:
         lines += [" |  ", " |  Methods:", " |  "]
         for key in methods:
-            function = sandbox.make_getter(key)(cls)
+            function = getattr(cls, key) if wrapper else sandbox.make_getter(key)(cls)
             first = _indented(getattr(function, "__doc__", None), "").split("\n")[0]
             lines.append(f" |  {_signature_line(function, key)}")
             if first:
@@ -187,7 +187,9 @@ def _signature_line(function: Any, name: str) -> str:
     kinds = [parameter.kind for parameter in signature.parameters.values()]
     if kinds == [inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD]:
         return f"{name}(...)"  # a generic wrapper: its parameters say nothing
-    return f"{name}{signature}"
+    empty = inspect.Parameter.empty
+    plain = [parameter.replace(annotation=empty) for parameter in signature.parameters.values()]
+    return f"{name}{signature.replace(parameters=plain, return_annotation=empty)}"
 
 
 def _module_name(module: str | None) -> str:
