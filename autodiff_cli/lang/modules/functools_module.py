@@ -38,7 +38,7 @@ class partial:
     """`functools.partial`: `func`, `args`, `keywords`; a partial of a partial is flattened (as
     CPython does), so calls never nest."""
 
-    __slots__ = ("func", "args", "keywords", "__weakref__")
+    __slots__ = ("func", "args", "keywords", "__dict__", "__weakref__")  # a __dict__ as CPython's
 
     def __new__(cls, func: Any, /, *args: Any, **keywords: Any) -> partial:
         if not callable(func):
@@ -58,7 +58,9 @@ class partial:
         return self.func(*self.args, *args, **{**self.keywords, **keywords})
 
     def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"readonly attribute '{name}'")
+        if name in ("func", "args", "keywords"):
+            raise AttributeError(f"readonly attribute '{name}'")
+        raise AttributeError(f"cannot set attribute '{name}' of 'functools.partial' in scripts")
 
     def __repr__(self) -> str:
         parts = [repr(self.func), *map(repr, self.args)]

@@ -12,8 +12,8 @@ from typing import Any
 
 from autodiff_cli.lang import builtin_methods, limits, nesting, typeview
 
-# Lazily found iterators (`chain.from_iterable`'s inner ones, groupby's groups) are read by
-# Python-level `__next__`s; this many of them may be active inside each other.
+# `chain.from_iterable` finds its inner iterators lazily (their depth is unknown when it is made):
+# its Python-level `__next__` counts how many of them are active inside each other.
 MAX_ACTIVE_LAZY = 8
 
 
