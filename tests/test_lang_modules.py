@@ -451,3 +451,15 @@ def test_warning_categories_are_builtins():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the script's filters are its own, not this process's
         run("import warnings\nwarnings.simplefilter('ignore')\nwarnings.warn('x')\n")
+
+
+def test_engine_containers_are_the_collections_classes_scripts_import():
+    out = run(
+        "import functools, torch\nfrom collections import OrderedDict, defaultdict\n"
+        "m = torch.nn.Linear(2, 1)\nopt = torch.optim.SGD(m.parameters(), lr=1.0)\n"
+        "print(isinstance(m.state_dict(), OrderedDict), isinstance(opt.state, defaultdict))\n"
+        "def decay(epoch, rate):\n    return rate**epoch\n"
+        "s = torch.optim.lr_scheduler.LambdaLR(opt, functools.partial(decay, rate=0.5))\n"
+        "opt.step()\ns.step()\nprint(s.get_last_lr(), s.state_dict()['lr_lambdas'])\n"
+    )
+    assert out == "True True\n[0.5] [{}]\n"
