@@ -21,8 +21,6 @@ KNOWN_CYCLE_EDGES = {
     ("autodiff_cli.lang.modules.warnings_module", "autodiff_cli.lang.modules"),
     # warnings_module looks up functions.make_function's code; functions -> runtime -> modules.
     ("autodiff_cli.lang.modules.warnings_module", "autodiff_cli.lang.functions"),
-    # numpy_types imports NdArray at its end; numpy_array imports numpy_types.
-    ("autodiff_cli.lang.numpy_types", "autodiff_cli.lang.numpy_array"),
 }
 
 

@@ -1,4 +1,5 @@
-"""`NdArray`: a script's numpy array (shown as `numpy.ndarray`). Imported by `numpy_types`.
+"""`NdArray`: a script's numpy array (shown as `numpy.ndarray`); registers itself with
+`numpy_types` when it loads.
 
 The raw array stays in the private `_a` slot; indexing, methods and operators take plain or
 wrapped arguments only and return wrapped values (see `numpy_types`). `__array__` hands the raw
@@ -287,3 +288,4 @@ class NdArray:
 nt._add_operators(NdArray, inplace=True)
 NdArray.__name__ = NdArray.__qualname__ = "ndarray"
 NdArray.__module__ = "numpy"
+nt.register_array_class(NdArray)

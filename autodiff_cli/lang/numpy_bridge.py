@@ -19,8 +19,10 @@ _TYPES = "autodiff_cli.lang.numpy_types"
 
 def _types() -> Any:
     module = sys.modules.get(_TYPES)
-    if module is None:
-        from autodiff_cli.lang import numpy_types as module  # in-process runs; children preload
+    if module is None or module.NdArray is None:  # in-process runs; children preload them
+        from autodiff_cli.lang import numpy_array  # noqa: F401 - numpy_types with its array class
+
+        module = sys.modules[_TYPES]
     return module
 
 

@@ -16,8 +16,9 @@ import numpy as np
 
 from autodiff_cli.lang import numpy_types as nt
 from autodiff_cli.lang import sandbox
+from autodiff_cli.lang.numpy_array import NdArray
 from autodiff_cli.lang.numpy_random import random_module
-from autodiff_cli.lang.numpy_types import NdArray, boundary, to_raw, wrap
+from autodiff_cli.lang.numpy_types import boundary, to_raw, wrap
 
 # ---- creation --------------------------------------------------------------------------------
 

@@ -577,20 +577,22 @@ SCALAR_CLASSES: dict[str, type] = {name: _scalar_class(name) for name in ALLOWED
 
 # ---- arrays ----------------------------------------------------------------------------------
 
-from autodiff_cli.lang.numpy_array import NdArray  # noqa: E402 - the array class needs the above
+# The array class: `numpy_array.NdArray`, which sets it here when it loads (that module imports
+# this one; scripts reach both through `numpy_module`, which imports `numpy_array`).
+NdArray: Any = None
 
 
-def _register_with_engine() -> None:
-    """Let the engine's indexing read wrappers (`t[np_index]`, `t[i] = array`)."""
+def register_array_class(cls: type) -> None:
+    """Use `cls` for arrays, and let the engine's indexing read the wrappers (`t[np_index]`)."""
     import importlib
 
+    global NdArray
+    NdArray = cls
     indexing = importlib.import_module("autodiff_cli.engine.ops.indexing")
-    indexing.FOREIGN_ARRAYS[NdArray] = lambda array: array._a
-    for cls in SCALAR_CLASSES.values():
-        indexing.FOREIGN_ARRAYS[cls] = lambda scalar: scalar._v
+    indexing.FOREIGN_ARRAYS[cls] = lambda array: array._a
+    for scalar_class in SCALAR_CLASSES.values():
+        indexing.FOREIGN_ARRAYS[scalar_class] = lambda scalar: scalar._v
 
-
-_register_with_engine()
 
 __all__ = [
     "DTYPES",
@@ -607,6 +609,7 @@ __all__ = [
     "dtype_of",
     "index",
     "number",
+    "register_array_class",
     "shape_of",
     "to_raw",
     "wrap",
