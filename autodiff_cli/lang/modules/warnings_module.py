@@ -117,9 +117,10 @@ class _State:
         self.hook_engine()
 
     def hook_engine(self) -> None:
-        """From now on, the engine's warnings go through these filters."""
-        if not self.hooked:
-            self.hooked = True
+        """From now on, the engine's warnings go through these filters (again after a REPL
+        statement's own warning context restored Python's handler)."""
+        self.hooked = True
+        if _warnings.showwarning != self.engine_warning:
             _warnings.showwarning = self.engine_warning
 
     def engine_warning(self, message: Any, category: type, filename: str, lineno: int,
@@ -247,6 +248,8 @@ def make_module(namespace: Any) -> dict[str, Any]:
             category = type(message)
         category = _check_category(UserWarning if category is None else category)
         filename, lineno, module = _location(int(stacklevel))
+        if state.hooked:
+            state.hook_engine()
         state.handle(message, category, filename, lineno, module)
 
     def simplefilter(action: Any, category: Any = Warning, lineno: Any = 0, append: Any = False):  # noqa: ANN202
