@@ -151,7 +151,7 @@ inf = _math.inf
 nan = _math.nan
 from . import accelerator  # noqa: E402, F401 - torch.accelerator (CPU only)
 from .accelerator import get_default_device, set_default_device  # noqa: E402, F401
-from .version import __version__  # noqa: E402, F401 - TorchVersion("2.13.0")
+from .version import __version__  # noqa: E402, F401 - TorchVersion("2.13.0+cpu")
 
 
 def softmax(input: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:

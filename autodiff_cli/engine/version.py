@@ -80,4 +80,4 @@ for _method in (str.ljust, str.rjust, str.center, str.zfill, str.expandtabs):
     setattr(TorchVersion, _method.__name__, _bounded(_method))
 
 
-__version__ = TorchVersion("2.13.0")
+__version__ = TorchVersion("2.13.0+cpu")  # as the CPU build prints it
