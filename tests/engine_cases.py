@@ -657,6 +657,66 @@ case(
 )
 case("scatter-value", "scatter_value", lambda T, a: a.scatter(1, T.tensor([[2], [0]]), 0.5), In(M))
 
+# index_add / index_copy / index_fill / masked_scatter / scatter_reduce / index_reduce
+_ROWS = [0, 2, 0]  # a repeated row: values are reduced together
+_SCATTER_AT = [[0, 1, 0, 3], [2, 2, 1, 2]]
+case(
+    "index_add-alpha",
+    "index_add",
+    lambda T, a, b: a.index_add(0, T.tensor(_ROWS), b, alpha=-1.5),
+    In((3, 4)),
+    In((3, 4)),
+)
+case(
+    "index_copy",
+    "index_copy",
+    lambda T, a, b: T.index_copy(a, 1, T.tensor([3, 0]), b),
+    In((2, 4)),
+    In((2, 2)),
+)
+case("index_fill", "index_fill", lambda T, a: a.index_fill(1, T.tensor([2, 0, 2]), -0.5), In(_R))
+case(
+    "index_fill-tensor",
+    "index_fill_tensor",
+    lambda T, a, v: a.index_fill(0, T.tensor([1, 1]), v),
+    In((3, 4)),
+    In(()),
+)
+case(
+    "masked_scatter",
+    "masked_scatter",
+    lambda T, a, b: a.masked_scatter(_mask(T, (4,)), b),
+    In((3, 4)),
+    In((3, 3)),
+)
+for _reduce, _domain in [
+    ("sum", _real),
+    ("prod", _nonzero),
+    ("mean", _real),
+    ("amax", _distinct),
+    ("amin", _distinct),
+]:
+    for _incl in (True, False):
+        case(
+            f"scatter_reduce-{_reduce}-{_incl}",
+            "scatter_reduce",
+            lambda T, a, b, r=_reduce, i=_incl: a.scatter_reduce(
+                1, T.tensor(_SCATTER_AT), b, r, include_self=i
+            ),
+            In((3, 4), _domain),
+            In((2, 4), _domain),
+        )
+        if _reduce != "sum":
+            case(
+                f"index_reduce-{_reduce}-{_incl}",
+                "index_reduce",
+                lambda T, a, b, r=_reduce, i=_incl: a.index_reduce(
+                    0, T.tensor(_ROWS), b, r, include_self=i
+                ),
+                In((3, 4), _domain),
+                In((3, 4), _domain),
+            )
+
 
 def _index_put(T: Any, a: Any, v: Any) -> Any:
     y = a * 1

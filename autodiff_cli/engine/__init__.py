@@ -76,6 +76,7 @@ from .ops.creation import (  # noqa: F401
     zeros_like,
 )
 from .ops.elementwise import *  # noqa: E402, F401, F403
+from .ops.index_ops import *  # noqa: E402, F401, F403
 from .ops.indexing import *  # noqa: E402, F401, F403
 from .ops.matrix import *  # noqa: E402, F401, F403
 from .ops.random import (  # noqa: F401
