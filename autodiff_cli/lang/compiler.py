@@ -57,7 +57,6 @@ class Compiler(
         self.yield_names = builder.yield_names
         self.scope: Scope = None  # type: ignore[assignment]
         self.loop_depth = 0
-        self.in_generator = False  # compiling the statements of a generator function
         self._yield_cache: dict[int, bool] = {}
         self._hoisted_slots: dict[int, int] = {}  # id(node) -> the slot a generator step fills
 

@@ -53,8 +53,8 @@ class DefinitionCompiler:
         kwdefaults = [
             (p.name, self.expr(p.default)) for p in signature.keyword_only if p.default is not None
         ]
-        saved = self.loop_depth, self.in_generator
-        self.scope, self.loop_depth, self.in_generator = inner, 0, inner.is_generator
+        saved_loop_depth = self.loop_depth
+        self.scope, self.loop_depth = inner, 0
         doc = None if is_expression else docstring_of(body_node)
         try:
             if inner.is_generator:
@@ -65,8 +65,7 @@ class DefinitionCompiler:
             else:
                 body = self.suite(body_node)
         finally:
-            self.scope = outer
-            self.loop_depth, self.in_generator = saved
+            self.scope, self.loop_depth = outer, saved_loop_depth
         spec = FunctionSpec(
             name, outer.qualname_prefix + name, inner, signature, body, is_expression, doc
         )

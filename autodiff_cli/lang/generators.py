@@ -176,11 +176,7 @@ class GeneratorCompiler:
     def generator_statement(self, node: Tree) -> tuple[bool, Stmt]:
         """(True, a generator function) for a statement with a yield, else (False, closure)."""
         if not self.contains_yield(node):
-            saved, self.in_generator = self.in_generator, False
-            try:
-                return False, self.statement(node)
-            finally:
-                self.in_generator = saved
+            return False, self.statement(node)
         if node.data in _COMPOUND:
             compiled = getattr(self, f"gen_{node.data}")(node)
         else:
@@ -192,11 +188,7 @@ class GeneratorCompiler:
         method = getattr(self, f"stmt_{node.data}", None)
         if method is None:
             raise self.error(f"'{node.data}' is not supported", node)
-        saved, self.in_generator = self.in_generator, False
-        try:
-            statement = method(node)
-        finally:
-            self.in_generator = saved
+        statement = method(node)
 
         def simple_statement(f: list) -> Any:
             for step in steps:
