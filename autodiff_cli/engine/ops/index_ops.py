@@ -306,6 +306,11 @@ def _check_source(self: Tensor, dim: int, data: np.ndarray, source: Tensor, name
             "the same scalar type"
         )
     s_shape, src_shape = self._data.shape, source._data.shape
+    if dim >= max(source._data.ndim, 1):
+        raise RuntimeError(
+            f"{name}(): Indexing dim {dim} is out of bounds of the source tensor with dim "
+            f"{source._data.ndim}"
+        )
     src_dim = src_shape[dim] if source._data.ndim else 1
     if data.size != src_dim:
         raise RuntimeError(
@@ -313,7 +318,7 @@ def _check_source(self: Tensor, dim: int, data: np.ndarray, source: Tensor, name
             f"({src_dim}), for dim: {dim}"
         )
     rest = [n for d, n in enumerate(s_shape) if d != dim]
-    if source._data.ndim and [n for d, n in enumerate(src_shape) if d != dim] != rest:
+    if len(src_shape) != len(s_shape) or [n for d, n in enumerate(src_shape) if d != dim] != rest:
         raise RuntimeError(
             "source tensor shape must match self tensor shape, excluding the specified "
             f"dimension. Got self.shape = {_dims(s_shape)} source.shape = {_dims(src_shape)}"
@@ -353,21 +358,26 @@ def _index_copy_params(self: Tensor, dim: int, index: Tensor, source: Tensor) ->
             f"{_type_name(self)} and (source) {_type_name(source)}"
         )
     src_shape = source._data.shape
+    if source._data.ndim and self._data.ndim and source._data.ndim != self._data.ndim:
+        raise IndexError(
+            "index_copy_(): When source and destination are not scalars, their dimensionality "
+            f"must match. Source dimensionality ({source._data.ndim}), destination "
+            f"dimensionality ({self._data.ndim})"
+        )
+    s_rest = [str(n) for d, n in enumerate(self._data.shape) if d != dim]
+    src_rest = [str(n) for d, n in enumerate(src_shape) if d != dim]
+    if self._data.ndim and s_rest != src_rest:
+        raise RuntimeError(
+            "index_copy_(): Source/destination tensor must have same slice shapes. "
+            f"Destination slice shape: {' '.join(s_rest)} at dimension {dim} and source slice "
+            f"shape: {' '.join(src_rest)} at dimension 0."
+        )
     src_dim = src_shape[dim] if source._data.ndim else 1
     if data.size != src_dim:
         raise IndexError(
             f"index_copy_(): Number of indices ({data.size}) should be equal to "
             f"source.size(dim) ({src_dim})"
         )
-    s_rest = [n for d, n in enumerate(self._data.shape) if d != dim]
-    src_rest = [n for d, n in enumerate(src_shape) if d != dim]
-    for k, (n, m) in enumerate(zip(s_rest, src_rest)):
-        if n != m:
-            raise RuntimeError(
-                "index_copy_(): Source/destination tensor must have same slice shapes. "
-                f"Destination slice shape: {n} at dimension {k} and source slice shape: {m} "
-                f"at dimension {k}."
-            )
     size = self._data.shape[dim] if self._data.ndim else 1
     bad = data[(data >= size) | (data < 0)]
     if bad.size:
