@@ -18,8 +18,15 @@ import numpy as np
 from ..core import dtypes
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _norm_dim, apply_inplace, apply_op, broadcast_error
-from .formula_ops import run
-from .indexing import GATHER, INDEX_SELECT, _check_scatter_index, _scatter_index, _zero_grad_at
+from .formula_ops import mul_scalar, run
+from .indexing import (
+    GATHER,
+    INDEX_SELECT,
+    MASKED_FILL,
+    SCATTER_VALUE,
+    _check_scatter_index,
+    _scatter_index,
+)
 from .inplace import after_inplace
 
 __all__ = [
@@ -99,6 +106,14 @@ def _pick(B: Any, g: Any, index: tuple, indexed: bool) -> Any:
     return run(B, INDEX_SELECT if indexed else GATHER, g, index=index, shape=tuple(g.shape))
 
 
+def _zero_at(B: Any, g: Any, index: tuple, indexed: bool) -> Any:
+    """The gradient with the written positions zeroed: `grad.index_fill(dim, index, 0)` (index
+    ops) or `grad.scatter(dim, index, 0)` (scatter_reduce)."""
+    if indexed:
+        return run(B, INDEX_FILL, g, index=index, value=0)
+    return run(B, SCATTER_VALUE, g, index=index, region=(), value=0)
+
+
 def _data(x: Any) -> np.ndarray:
     return np.asarray(getattr(x, "_data", x))
 
@@ -138,7 +153,7 @@ def _extreme_weights(s: Any, x: Any, r: Any, index: tuple, include_self: bool) -
 def _grad_self(B: Any, g: Any, self: Any, src: Any, result: Any, index: tuple, **p: Any) -> Any:
     reduce, include_self = p["reduce"], p["include_self"]
     if not include_self:
-        return _zero_grad_at(B, g, index)
+        return _zero_at(B, g, index, p["indexed"])
     if reduce == "sum":
         return g
     if reduce == "mean":
@@ -147,8 +162,7 @@ def _grad_self(B: Any, g: Any, self: Any, src: Any, result: Any, index: tuple, *
         s, x = _data(self), _data(src)
         if (s == 0).any() or (x == 0).any():
             return g * B.const(_others_product(s, x, index, True)[0])
-        hit = B.const(_hit(tuple(g.shape), index))
-        return B.where(hit, g * result / B.where(hit, self, 1.0), g)
+        return g * result / self  # where nothing is written, result is self
     return g * B.const(_extreme_weights(self, src, result, index, True)[0])
 
 
@@ -158,14 +172,15 @@ def _grad_src(B: Any, g: Any, self: Any, src: Any, result: Any, index: tuple, **
         return _pick(B, g, index, indexed)
     if reduce == "mean":
         count = _counts(tuple(g.shape), index, tuple(_data(src).shape), include_self)
-        return _pick(B, g / B.const(count), index, indexed)
+        return _pick(B, g, index, indexed) / B.const(count[index])
     if reduce == "prod":
         s, x = _data(self), _data(src)
         if (s == 0).any() or (x == 0).any():
             return _pick(B, g, index, indexed) * B.const(
                 _others_product(s, x, index, include_self)[1]
             )
-        return _pick(B, g * result, index, indexed) / src
+        nonzero = B.const(np.ones(_data(src).shape, dtype=bool))
+        return B.where(nonzero, _pick(B, g * result, index, indexed) / src, 0.0)
     _, per_tie, eq_src = _extreme_weights(self, src, result, index, include_self)
     return _pick(B, g * B.const(per_tie), index, indexed) * B.const(eq_src)
 
@@ -202,12 +217,19 @@ def _copy_forward(a: Any, *src: Any, index: tuple, value: Any = None) -> np.ndar
     return out
 
 
+def _source_grad(B: Any, g: Any, index: tuple, alpha: Any) -> Any:
+    """`grad.index_select(dim, index).expand_as(source)`, times alpha when it is not 1."""
+    picked = _pick(B, g, index, True)
+    picked = B.expand(picked, tuple(picked.shape))
+    return picked if alpha == 1 else mul_scalar(B, picked, alpha)
+
+
 INDEX_ADD = defop(
     "index_add",
     "IndexAddBackward0",
     lambda a, src, index, alpha: _add_forward(a, src, index, alpha),
     lambda B, g, index, alpha: g,
-    lambda B, g, index, alpha: _pick(B, g, index, True) * (1 if alpha == 1 else alpha),
+    lambda B, g, index, alpha: _source_grad(B, g, index, alpha),
     arg_names=("self", "source"),
     promotes=False,
     rules=("1", "alpha at the rows it was added to"),
@@ -216,8 +238,8 @@ INDEX_COPY = defop(
     "index_copy",
     "IndexCopyBackward0",
     lambda a, src, index: _copy_forward(a, src, index=index),
-    lambda B, g, index: _zero_grad_at(B, g, index),
-    lambda B, g, index: _pick(B, g, index, True),
+    lambda B, g, index: _zero_at(B, g, index, True),
+    lambda B, g, index: _source_grad(B, g, index, 1),
     arg_names=("self", "source"),
     promotes=False,
     rules=("1 where not overwritten", "1 at the rows it was copied to"),
@@ -226,7 +248,7 @@ INDEX_FILL = defop(
     "index_fill",
     "IndexFillBackward0",
     lambda a, index, value: _copy_forward(a, index=index, value=value),
-    lambda B, g, index, value: _zero_grad_at(B, g, index),
+    lambda B, g, index, value: _zero_at(B, g, index, True),
     promotes=False,
     rules=("1 where not filled",),
 )
@@ -234,7 +256,7 @@ INDEX_FILL_TENSOR = defop(
     "index_fill_tensor",
     "IndexFillBackward1",
     lambda a, value, index: _copy_forward(a, index=index, value=value),
-    lambda B, g, index: _zero_grad_at(B, g, index),
+    lambda B, g, index: _zero_at(B, g, index, True),
     lambda B, g, index: B.where(B.const(_hit(tuple(g.shape), index)), g, 0.0),
     arg_names=("self", "value"),
     promotes=False,
@@ -264,7 +286,7 @@ MASKED_SCATTER = defop(
     "masked_scatter",
     "MaskedScatterBackward0",
     lambda a, src, mask, src_shape: _masked_scatter_forward(a, src, mask),
-    lambda B, g, mask, src_shape: B.where(B.const(mask), 0.0, g),
+    lambda B, g, mask, src_shape: run(B, MASKED_FILL, g, mask=mask, value=0),
     lambda B, g, mask, src_shape: _masked_scatter_src_grad(B, g, mask, src_shape),
     arg_names=("self", "source"),
     promotes=False,
