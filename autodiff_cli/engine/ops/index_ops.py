@@ -141,8 +141,8 @@ def _extreme_weights(s: Any, x: Any, r: Any, index: tuple, include_self: bool) -
     `self` equal to it counts as a tie even with include_self=False, as in PyTorch)."""
     s, x, r = _data(s), _data(x), _data(r)
     hit = _hit(s.shape, index)
-    eq_self = (s == r) & hit
-    eq_src = x == r[index]
+    eq_self = np.asarray((s == r) & hit)
+    eq_src = np.asarray(x == r[index])
     ties = eq_self.astype(s.dtype)
     np.add.at(ties, index, eq_src.astype(s.dtype))
     ties = np.where(ties == 0, 1, ties)
@@ -157,7 +157,8 @@ def _grad_self(B: Any, g: Any, self: Any, src: Any, result: Any, index: tuple, *
     if reduce == "sum":
         return g
     if reduce == "mean":
-        return g / B.const(_counts(tuple(g.shape), index, tuple(_data(src).shape), True))
+        count = _counts(tuple(g.shape), index, tuple(_data(src).shape), True)
+        return g / B.const(count.astype(_data(g).dtype))
     if reduce == "prod":
         s, x = _data(self), _data(src)
         if (s == 0).any() or (x == 0).any():
@@ -172,7 +173,7 @@ def _grad_src(B: Any, g: Any, self: Any, src: Any, result: Any, index: tuple, **
         return _pick(B, g, index, indexed)
     if reduce == "mean":
         count = _counts(tuple(g.shape), index, tuple(_data(src).shape), include_self)
-        return _pick(B, g, index, indexed) / B.const(count[index])
+        return _pick(B, g, index, indexed) / B.const(np.asarray(count[index], _data(g).dtype))
     if reduce == "prod":
         s, x = _data(self), _data(src)
         if (s == 0).any() or (x == 0).any():
@@ -213,14 +214,14 @@ def _add_forward(a: Any, src: Any, index: tuple, alpha: Any) -> np.ndarray:
 
 def _copy_forward(a: Any, *src: Any, index: tuple, value: Any = None) -> np.ndarray:
     out = np.array(a, copy=True)
-    out[index] = src[0] if src else value
+    out[index] = np.reshape(src[0], out[index].shape) if src else value
     return out
 
 
-def _source_grad(B: Any, g: Any, index: tuple, alpha: Any) -> Any:
+def _source_grad(B: Any, g: Any, index: tuple, alpha: Any, shape: tuple | None = None) -> Any:
     """`grad.index_select(dim, index).expand_as(source)`, times alpha when it is not 1."""
     picked = _pick(B, g, index, True)
-    picked = B.expand(picked, tuple(picked.shape))
+    picked = B.expand(picked, tuple(picked.shape) if shape is None else shape)
     return picked if alpha == 1 else mul_scalar(B, picked, alpha)
 
 
@@ -237,9 +238,9 @@ INDEX_ADD = defop(
 INDEX_COPY = defop(
     "index_copy",
     "IndexCopyBackward0",
-    lambda a, src, index: _copy_forward(a, src, index=index),
-    lambda B, g, index: _zero_at(B, g, index, True),
-    lambda B, g, index: _source_grad(B, g, index, 1),
+    lambda a, src, index, shape: _copy_forward(a, src, index=index),
+    lambda B, g, index, shape: _zero_at(B, g, index, True),
+    lambda B, g, index, shape: _source_grad(B, g, index, 1, shape),
     arg_names=("self", "source"),
     promotes=False,
     rules=("1 where not overwritten", "1 at the rows it was copied to"),
@@ -348,7 +349,9 @@ def _check_source(self: Tensor, dim: int, data: np.ndarray, source: Tensor, name
 
 
 def _along(ndim: int, dim: int, data: np.ndarray) -> tuple:
-    return (slice(None),) * dim + (data,)
+    """The numpy index of `index` along `dim`; a 0-d self (whose only index is 0) is written
+    whole."""
+    return (slice(None),) * dim + (data,) if ndim else ()
 
 
 def _index_add_params(self: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Any) -> dict:
@@ -357,6 +360,8 @@ def _index_add_params(self: Tensor, dim: int, index: Tensor, source: Tensor, alp
     _check_source(self, dim, data, source, "index_add_")
     size = self._data.shape[dim] if self._data.ndim else 1
     bad = data[(data >= size) | (data < 0)]
+    if bad.size and not self._data.ndim:
+        raise IndexError("index out of range in self")
     if bad.size:
         raise RuntimeError(
             f"index {int(bad[0])} is out of bounds for dimension {dim} with size {size}"
@@ -407,7 +412,7 @@ def _index_copy_params(self: Tensor, dim: int, index: Tensor, source: Tensor) ->
             f"index_copy_(): index {int(bad[0])} is out of bounds for dimension {dim} with "
             f"size {size}"
         )
-    return {"index": _along(self._data.ndim, dim, data)}
+    return {"index": _along(self._data.ndim, dim, data), "shape": src_shape}
 
 
 def _index_fill_index(self: Tensor, dim: int, index: Tensor, value: Any) -> tuple:
@@ -483,6 +488,19 @@ def _reduce_params(
     return {"index": index, "reduce": reduce, "include_self": include_self, "indexed": indexed}
 
 
+def _scalar_index(dim: int, index: Tensor) -> tuple:
+    """scatter_reduce into a 0-d self: a 0-d index of 0 (or -1) writes it whole."""
+    _norm_dim(dim, 0)
+    data = np.asarray(index._data)
+    if data.dtype.kind not in "iu":
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    if data.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if not -1 <= int(data) < 1:
+        raise RuntimeError(f"index {int(data)} is out of bounds for dimension 0 with size 1")
+    return ()
+
+
 def _scatter_reduce_params(
     self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, include_self: bool
 ) -> tuple:
@@ -491,9 +509,13 @@ def _scatter_reduce_params(
         raise RuntimeError(
             f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
         )
-    dim, data = _check_scatter_index(self, dim, index, "scatter", "self")
-    if self._data.dtype != src._data.dtype:
+    if self._data.dtype != src._data.dtype and self._data.ndim:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if not self._data.ndim:
+        return src, _reduce_params(
+            self, dim, _scalar_index(dim, index), reduce, include_self, False
+        )
+    dim, data = _check_scatter_index(self, dim, index, "scatter", "self")
     for d, n in enumerate(data.shape):
         too_big = n > src._data.shape[d] or (d != dim and n > self._data.shape[d])
         if too_big:
