@@ -689,6 +689,17 @@ case(
     In((3, 4)),
     In((3, 3)),
 )
+
+
+def _grad_of_masked_scatter(T: Any, v: Any) -> Any:
+    """The create_graph gradient of masked_scatter's source for a grad output `v`:
+    MaskedScatterBackwardBackward0, differentiable in `v`."""
+    s = T.zeros(3, 4, dtype=T.float64, requires_grad=True)
+    y = T.zeros(3, 4, dtype=T.float64).masked_scatter(_mask(T, (4,)), s)
+    return T.autograd.grad(y, s, grad_outputs=v, create_graph=True)[0]
+
+
+case("masked_scatter_backward", "masked_scatter_backward", _grad_of_masked_scatter, In((3, 4)))
 for _reduce, _domain in [
     ("sum", _real),
     ("prod", _nonzero),

@@ -271,16 +271,29 @@ def _masked_scatter_forward(a: Any, src: Any, mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _masked_scatter_src_grad(B: Any, g: Any, mask: np.ndarray, src_shape: tuple) -> Any:
+def _masked_scatter_backward(g: Any, mask: np.ndarray, src_shape: tuple) -> np.ndarray:
     """The source's k-th element went to the k-th True of the mask (0 for the rest)."""
-    size = int(np.prod(src_shape, dtype=np.int64))
-    where = np.flatnonzero(mask)
-    picks = np.zeros(size, dtype=np.int64)
-    picks[: where.size] = where
-    used = np.arange(size) < where.size
-    flat = B.reshape(g, (-1,))
-    taken = run(B, INDEX_SELECT, flat, index=(picks,), shape=(mask.size,))
-    return B.reshape(B.where(B.const(used), taken, 0.0), src_shape)
+    taken = np.asarray(g)[mask]
+    out = np.zeros(int(np.prod(src_shape, dtype=np.int64)), dtype=taken.dtype)
+    out[: taken.size] = taken
+    return out.reshape(src_shape)
+
+
+MASKED_SCATTER_BACKWARD = defop(
+    "masked_scatter_backward",
+    "MaskedScatterBackwardBackward0",
+    lambda g, mask, src_shape: _masked_scatter_backward(g, mask, src_shape),
+    lambda B, gg, mask, src_shape: run(
+        B,
+        MASKED_SCATTER,
+        B.const(np.zeros(mask.shape, _data(gg).dtype)),
+        gg,
+        mask=mask,
+        src_shape=src_shape,
+    ),
+    arg_names=("grad_output",),
+    rules=("1 from the k-th True of the mask to the source's k-th element",),
+)
 
 
 MASKED_SCATTER = defop(
@@ -288,7 +301,9 @@ MASKED_SCATTER = defop(
     "MaskedScatterBackward0",
     lambda a, src, mask, src_shape: _masked_scatter_forward(a, src, mask),
     lambda B, g, mask, src_shape: run(B, MASKED_FILL, g, mask=mask, value=0),
-    lambda B, g, mask, src_shape: _masked_scatter_src_grad(B, g, mask, src_shape),
+    lambda B, g, mask, src_shape: run(
+        B, MASKED_SCATTER_BACKWARD, g, mask=mask, src_shape=src_shape
+    ),
     arg_names=("self", "source"),
     promotes=False,
     rules=("1 where the mask is False", "1 at the position it was written to"),
