@@ -607,7 +607,6 @@ def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
 def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     np_index = _index_fill_index(input, dim, index, value)
     if isinstance(value, Tensor):
-        value = value if value.dtype == input.dtype else value.to(input.dtype)
         return apply_op(INDEX_FILL_TENSOR, (input, value), {"index": np_index})
     return apply_op(INDEX_FILL, (input,), {"index": np_index, "value": value})
 
@@ -615,7 +614,6 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
 def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     np_index = _index_fill_index(self, dim, index, value)
     if isinstance(value, Tensor):
-        value = value if value.dtype == self.dtype else value.to(self.dtype)
         return _inplace(INDEX_FILL_TENSOR, self, (value,), {"index": np_index})
     return _inplace(INDEX_FILL, self, (), {"index": np_index, "value": value})
 
