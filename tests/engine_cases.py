@@ -1307,3 +1307,42 @@ case(
 
 CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
+
+# --------------------------------------------------------------------------------------------
+# random draws: each evaluation reseeds, so the draw is a constant and its gradient is zero
+# (PyTorch's UniformBackward0 ... pass zeros back)
+# --------------------------------------------------------------------------------------------
+
+
+def _seeded(draw: Callable[..., Any]) -> Callable[..., Any]:
+    def fn(T: Any, *inputs: Any) -> Any:
+        T.manual_seed(0)
+        return draw(T, *inputs)
+
+    return fn
+
+
+_FILLS = {
+    "uniform_": lambda a: a.uniform_(-1.0, 2.0),
+    "normal_": lambda a: a.normal_(0.5, 2.0),
+    "random_": lambda a: a.random_(0, 10),
+    "exponential_": lambda a: a.exponential_(2.0),
+    "geometric_": lambda a: a.geometric_(0.3),
+    "log_normal_": lambda a: a.log_normal_(),
+    "cauchy_": lambda a: a.cauchy_(),
+}
+for _op, _fill in _FILLS.items():
+    case(_op, _op, _seeded(lambda T, a, fill=_fill: fill(a * 1)), In(M), second_order=False)
+case("bernoulli", "bernoulli", _seeded(lambda T, p: T.bernoulli(p)), In(M, _probability))
+case("bernoulli_", "bernoulli_", _seeded(lambda T, a: (a * 1).bernoulli_(0.3)), In(M))
+case(
+    "bernoulli_-tensor",
+    "bernoulli_tensor_",
+    _seeded(lambda T, a, p: (a * 1).bernoulli_(p)),
+    In(M),
+    In(M, _probability),
+    second_order=False,
+)
+
+CASES_BY_ID = {c.id: c for c in CASES}
+assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"

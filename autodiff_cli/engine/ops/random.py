@@ -85,8 +85,9 @@ def _keep(a: np.ndarray, values: np.ndarray) -> np.ndarray:
     return values
 
 
-def _zero(B: Any, g: Any, values: Any) -> Any:
-    return g * 0
+def _zero(B: Any, g: Any, **_: Any) -> Any:
+    """What a draw passes back: zeros (its values do not depend on its inputs)."""
+    return B.zeros_like(g)
 
 
 def _fill_op(name: str, grad_fn: str) -> Any:
@@ -96,6 +97,10 @@ def _fill_op(name: str, grad_fn: str) -> Any:
 UNIFORM = _fill_op("uniform_", "UniformBackward0")
 NORMAL = _fill_op("normal_", "NormalBackward0")
 BERNOULLI_FILL = _fill_op("bernoulli_", "BernoulliBackward2")
+BERNOULLI_FILL_TENSOR = defop(  # bernoulli_(p) with a tensor of probabilities: p is an input
+    "bernoulli_tensor_", "BernoulliBackward1", lambda a, p, values: values, _zero, _zero,
+    promotes=False, keeps_params=False, arg_names=("self", "p"), rules=("0", "0"),
+)  # fmt: skip
 EXPONENTIAL = _fill_op("exponential_", "ExponentialBackward0")
 RANDOM = _fill_op("random_", "RandomBackward0")
 LOG_NORMAL = _fill_op("log_normal_", "LogNormalBackward0")
@@ -107,12 +112,13 @@ BERNOULLI = defop(
 )  # fmt: skip
 
 
-def _fill(target: Tensor, op: Any, draw: Any) -> Tensor:
-    """Writes `draw(n, contiguous)` (flat, in memory order) into `target` through `op`."""
+def _fill(target: Tensor, op: Any, draw: Any, inputs: tuple = ()) -> Tensor:
+    """Writes `draw(n, contiguous)` (flat, in memory order) into `target` through `op`, whose
+    other `inputs` (a probability tensor) the node records."""
     data = np.asarray(target._data)
     flat = draw(data.size, bool(data.flags.c_contiguous))
     values = stream.in_memory_order(data, flat.astype(data.dtype, copy=False))
-    return apply_inplace(op, target, (), {"values": values})
+    return apply_inplace(op, target, inputs, {"values": values})
 
 
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: Any = None) -> Tensor:
@@ -152,7 +158,8 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
         kind = np.float32 if probs.dtype == np.float32 else np.float64
         axes, _ = stream.fill_order(data.shape, data.strides)
         flat = probs.transpose(axes).reshape(-1)  # in the order the fill visits elements
-        return _fill(self, BERNOULLI_FILL, lambda n, _: stream.bernoulli(gen, flat, n, kind))
+        draw = lambda n, _: stream.bernoulli(gen, flat, n, kind)  # noqa: E731
+        return _fill(self, BERNOULLI_FILL_TENSOR, draw, (p,))
     if not 0.0 <= p <= 1.0:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
     return _fill(self, BERNOULLI_FILL, lambda n, _: stream.bernoulli(gen, p, n))
