@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import sys
 import types
@@ -227,16 +228,41 @@ def _is_engine_object(value: Any) -> bool:
     return value is not None and (type(value).__module__ or "").startswith(ENGINE_TYPE_MODULES)
 
 
+@functools.lru_cache(maxsize=1)
+def _engine_machinery() -> tuple[frozenset[int], type]:
+    """The engine's op-building machinery (op-table entries, `defop`, `apply_op`, `run`...):
+    engine modules import it under public names, but it is not PyTorch's API and hands raw
+    arrays to whatever function it is given, so scripts never see it."""
+    from autodiff_cli.engine.core import optable, tensor
+    from autodiff_cli.engine.ops import formula_ops
+
+    functions = (
+        optable.defop,
+        optable.tensor_methods,
+        tensor.apply_op,
+        tensor.apply_binary,
+        tensor.apply_unary,
+        tensor.apply_inplace,
+        tensor._wrap,
+        formula_ops.run,
+    )
+    return frozenset(id(f) for f in functions), optable.OpDef
+
+
 def _public_attributes(module: types.ModuleType) -> dict[str, Any]:
-    """A module's public names, without other modules it merely imported (numpy, os...)."""
+    """A module's public names, without other modules it merely imported (numpy, os...) and
+    without the engine's op-building machinery."""
     names = getattr(module, "__all__", None)
     if names is None:
         names = [name for name in vars(module) if not name.startswith("_")]
+    machinery, op_entry = _engine_machinery()
     result = {}
     for name in names:
         if name.startswith("_") or not hasattr(module, name):
             continue
         value = getattr(module, name)
+        if id(value) in machinery or isinstance(value, op_entry):
+            continue
         if isinstance(value, types.ModuleType):
             if not value.__name__.startswith(module.__name__ + "."):
                 continue
