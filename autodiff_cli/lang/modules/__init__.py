@@ -14,7 +14,8 @@ import builtins
 import importlib
 from typing import Any
 
-from autodiff_cli.lang import builtin_methods, sandbox, typeview
+from autodiff_cli.lang import sandbox
+from autodiff_cli.lang.modules.registry import register_class
 
 __all__ = ["BUILTIN_NAMES", "NAMES", "module_for", "preload", "register_class"]
 
@@ -27,30 +28,6 @@ BUILTIN_NAMES = {
         "EncodingWarning"
     ).split()
 }
-
-
-def register_class(
-    cls: type,
-    names: str = "",
-    *,
-    module: str,
-    base: bool = False,
-    also: tuple[type, ...] = (),
-) -> type:
-    """Make `cls` a library class: scripts may hold it and its instances, and read `names` on
-    them (with the allow-list of its builtin base: a `defaultdict` has dict's methods too).
-    `base`: scripts may derive classes from it. `also`: the real classes `cls` derives from,
-    which `super()` in a script subclass reaches (same names)."""
-    if cls.__module__ != module:
-        cls.__module__ = module
-    inherited = builtin_methods.allowed_names(cls) or frozenset()
-    allowed = inherited | frozenset(names.split())
-    for kind in (cls, *also):
-        builtin_methods.ALLOWED[kind] = allowed
-    typeview.LIBRARY_CLASSES.add(cls)
-    if base:
-        typeview.LIBRARY_BASES.add(cls)
-    return cls
 
 
 NAMES = frozenset({"random", "warnings", "functools", "itertools", "collections"})

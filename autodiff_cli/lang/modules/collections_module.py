@@ -10,7 +10,7 @@ import operator
 from typing import Any
 
 from autodiff_cli.lang import limits
-from autodiff_cli.lang.modules import register_class
+from autodiff_cli.lang.modules.registry import register_class
 
 # CPython's own: nothing to bound, and `isinstance(model.state_dict(), OrderedDict)` holds as in
 # PyTorch (the engine's OrderedDict and defaultdict derive from them).

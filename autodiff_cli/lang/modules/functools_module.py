@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli.lang import limits, typeview
-from autodiff_cli.lang.modules import register_class
 from autodiff_cli.lang.modules.collections_module import namedtuple
+from autodiff_cli.lang.modules.registry import register_class
 
 _NO_INITIAL = object()
 

@@ -7,7 +7,7 @@ import random as _random
 from typing import Any
 
 from autodiff_cli.lang import limits
-from autodiff_cli.lang.modules import register_class
+from autodiff_cli.lang.modules.registry import register_class
 
 _FUNCTIONS = (
     "random randint uniform choice choices shuffle sample gauss normalvariate seed randrange "

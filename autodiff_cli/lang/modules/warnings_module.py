@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from autodiff_cli.lang import errors
-from autodiff_cli.lang.modules import register_class
+from autodiff_cli.lang.modules.registry import register_class
 from autodiff_cli.lang.typeview import TypeStandIn
 
 _ACTIONS = ("error", "ignore", "always", "default", "module", "once")
