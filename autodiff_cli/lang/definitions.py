@@ -276,10 +276,11 @@ def _nest(steps: list, result: Fn) -> Callable[[list, Any], Any]:
 
 # Names a class body may not define: they would change what the sandbox sees of its objects
 # (`__class__`, or a `__getattribute__` answering for it, fakes isinstance for the engine) or
-# be called by copying/pickling code.
+# be called by pickling code. (`__copy__`/`__deepcopy__` are allowed: only the script's `copy`
+# module calls them, as script code.)
 _RESERVED_CLASS_NAMES = frozenset(
     "__class__ __dict__ __weakref__ __getattribute__ __reduce__ __reduce_ex__ __getstate__ "
-    "__setstate__ __copy__ __deepcopy__ __mro_entries__ __autodiff_script__".split()
+    "__setstate__ __mro_entries__ __autodiff_script__".split()
 )
 
 

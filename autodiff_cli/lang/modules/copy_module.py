@@ -24,6 +24,7 @@ _ATOMIC = frozenset({
 })  # fmt: skip
 _UNPICKLABLE = frozenset({"generator", "module", "ModuleProxy", "coroutine", "frame"})
 _DICTS = (dict, _collections.OrderedDict, _collections.defaultdict, Counter)
+_SIZED = frozenset({list, tuple, set, frozenset, deque, bytearray})
 
 
 def _engine() -> tuple[type, type, tuple[type, ...], tuple[type, ...]]:
@@ -49,9 +50,21 @@ _NN = "autodiff_cli.engine.nn."
 _OPTIM = "autodiff_cli.engine.optim."
 
 
-def _engine_ordered_dict() -> type:
-    module = sys.modules.get(_NN + "module")
-    return module.OrderedDict if module is not None else _collections.OrderedDict
+def _engine_dicts() -> tuple[type, ...]:
+    """The engine's dict classes that are loaded (`OrderedDict` of state dicts, an optimizer's
+    `defaultdict` state)."""
+    found = []
+    for module, name in ((_NN + "module", "OrderedDict"), (_OPTIM + "optimizer", "defaultdict")):
+        loaded = sys.modules.get(module)
+        if loaded is not None:
+            found.append(getattr(loaded, name))
+    return tuple(found)
+
+
+class _Depth:
+    """Nesting levels of the copies under way (a script `__deepcopy__` starts a nested walk)."""
+
+    levels = 0
 
 
 class _Walk:
@@ -59,30 +72,31 @@ class _Walk:
 
     def __init__(self, memo: dict) -> None:
         self.memo = memo
-        self.depth = 0
         self.budget = limits.max_elements()
-        self.keep: list[Any] = memo.setdefault(id(memo), [])  # originals stay alive, as CPython
+        keep = memo.setdefault(id(memo), [])  # originals stay alive while memo does, as CPython
+        self.keep: list[Any] = keep if type(keep) is list else []
         self.tensor, self.parameter, self.objects, self.engine_atomic = _engine()
+        self.dicts = (*_DICTS, *_engine_dicts())
 
     def copy(self, value: Any) -> Any:
+        if limits.Interrupt.pending is not None:
+            limits.raise_interrupt()
         found = self.memo.get(id(value), _MISSING)
         if found is not _MISSING:
             return found
         kind = type(value)
         if kind in _ATOMIC or isinstance(value, (type, *self.engine_atomic)):
             return value
-        self.depth += 1
-        self.budget -= 1
-        if self.depth > MAX_DEPTH:
-            raise RecursionError(f"copy.deepcopy: more than {MAX_DEPTH} nested levels")
+        self.budget -= 1 + (len(value) if kind in _SIZED or kind in self.dicts else 0)
         if self.budget < 0:
             raise MemoryError("copy.deepcopy: too many elements to copy")
-        if limits.Interrupt.pending is not None:
-            limits.raise_interrupt()
+        if _Depth.levels >= MAX_DEPTH:
+            raise RecursionError(f"copy.deepcopy: more than {MAX_DEPTH} nested levels")
+        _Depth.levels += 1
         try:
             result = self._copy_new(value, kind)
         finally:
-            self.depth -= 1
+            _Depth.levels -= 1
         if result is not value:
             self.memo[id(value)] = result
             self.keep.append(value)
@@ -106,7 +120,7 @@ class _Walk:
             return kind(*items) if kind is not tuple and kind is not frozenset else kind(items)
         if kind is set:
             return {self.copy(item) for item in value}
-        if kind in _DICTS or kind is _engine_ordered_dict():
+        if kind in self.dicts:
             return self._dict(value, kind)
         if kind is deque:
             out = deque(maxlen=value.maxlen)
@@ -118,7 +132,8 @@ class _Walk:
         return self._object(value, kind)
 
     def _dict(self, value: dict, kind: type) -> dict:
-        out = kind(value.default_factory) if kind is _collections.defaultdict else kind()
+        factory = issubclass(kind, _collections.defaultdict)
+        out = kind(value.default_factory) if factory else kind()
         self.memo[id(value)] = out
         for key, item in value.items():
             out[self.copy(key)] = self.copy(item)
@@ -172,10 +187,15 @@ def _script_method(kind: type, name: str) -> Callable[..., Any] | None:
     for cls in kind.__mro__:
         if name in cls.__dict__:
             method = cls.__dict__[name]
-            if typeview.is_script_class(cls) and type(method) is types.FunctionType:
+            if typeview.is_script_class(cls) and _script_function(method):
                 return method
             return None
     return None
+
+
+def _script_function(value: Any) -> bool:
+    """A function the script defined (so calling it runs script code, under the sandbox)."""
+    return type(value) is types.FunctionType and bool(value.__dict__.get(typeview.SCRIPT_MARK))
 
 
 def _copyable_object(kind: type, engine_objects: tuple[type, ...]) -> bool:
@@ -226,8 +246,9 @@ def copy(x: Any) -> Any:
         return out.requires_grad_(x.requires_grad) if x.is_floating_point() else out
     if kind in (list, set, bytearray):
         return kind(x)
-    if kind in _DICTS or kind is _engine_ordered_dict():
-        out = kind(x.default_factory, x) if kind is _collections.defaultdict else kind(x)
+    if kind in _DICTS or kind in _engine_dicts():
+        factory = issubclass(kind, _collections.defaultdict)
+        out = kind(x.default_factory, x) if factory else kind(x)
         if getattr(x, "__dict__", None):
             out.__dict__.update(x.__dict__)
         return out
