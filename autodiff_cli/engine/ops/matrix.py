@@ -714,9 +714,13 @@ def _attach() -> None:
     }
 
     def _matmul_method(self: Tensor, other: Any) -> Any:
-        if self._data.ndim == 2 and other.__class__ is Tensor and other._data.ndim == 2:
-            _check_mm_shapes(self, other)  # the common case of `matmul`, without its dispatch
-            return apply_binary(MM, self, other)
+        a = self._data
+        if a.ndim == 2 and other.__class__ is Tensor:
+            b = other._data
+            if b.ndim == 2:  # the common case of `matmul`, without its dispatch
+                if a.shape[1] != b.shape[0] or a.dtype is not b.dtype:
+                    _check_mm_shapes(self, other)  # PyTorch's error (or equal dtypes after all)
+                return apply_binary(MM, self, other)
         return matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 
     def _rmatmul_method(self: Tensor, other: Any) -> Any:

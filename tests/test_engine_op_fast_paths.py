@@ -1,0 +1,60 @@
+"""The ops layer's short ways (`a @ b` of two matrices without `matmul`'s dispatch, the mm
+formulas, the generated unary functions) give what the general path gives: values, dtypes,
+grad_fns, gradients and PyTorch's errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import autodiff_cli.engine as E
+
+
+def _pair(dtype_a=np.float32, dtype_b=np.float32) -> tuple:
+    rng = np.random.default_rng(3)
+    a = E.tensor(rng.standard_normal((3, 4)).astype(dtype_a), requires_grad=True)
+    b = E.tensor(rng.standard_normal((4, 2)).astype(dtype_b), requires_grad=True)
+    return a, b
+
+
+def _run(product) -> tuple:
+    a, b = _pair()
+    out = product(a, b)
+    (out * out).sum().backward()
+    return (
+        out.tolist(),
+        str(out.dtype),
+        type(out.grad_fn).__name__,
+        a.grad.tolist(),
+        b.grad.tolist(),
+    )
+
+
+def test_matmul_operator_equals_mm_and_matmul() -> None:
+    fast = _run(lambda a, b: a @ b)
+    assert fast == _run(E.mm) == _run(E.matmul)
+    assert fast[2] == "MmBackward0"
+    a, b = _pair(np.float64, np.float64)
+    expected = a._data @ b._data
+    np.testing.assert_allclose((a @ b)._data, expected)
+
+
+@pytest.mark.parametrize(
+    "a, b, message",
+    [
+        ((2, 3), (4, 2), r"mat1 and mat2 shapes cannot be multiplied \(2x3 and 4x2\)"),
+        ((2, 3), (2, 3), r"mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x3\)"),
+    ],
+)
+def test_matmul_operator_shape_errors(a: tuple, b: tuple, message: str) -> None:
+    for call in (lambda: E.ones(*a) @ E.ones(*b), lambda: E.mm(E.ones(*a), E.ones(*b))):
+        with pytest.raises(RuntimeError, match=message):
+            call()
+
+
+def test_matmul_operator_dtype_error() -> None:
+    message = "expected m1 and m2 to have the same dtype, but got: float != double"
+    with pytest.raises(RuntimeError, match=message):
+        E.ones(2, 3) @ E.ones(3, 2, dtype=E.float64)
+    with pytest.raises(RuntimeError, match=message):
+        E.mm(E.ones(2, 3), E.ones(3, 2, dtype=E.float64))
