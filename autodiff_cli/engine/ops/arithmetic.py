@@ -193,7 +193,7 @@ def _zero_base(a: Any, b: Any) -> Any:
 def _mean_of(B: Any, d: Any, reduction: str, x: Any) -> Any:
     """A loss gradient's `/ numel` under reduction='mean': `div.Scalar` (DivBackward1) when the
     gradient is recorded, a plain division on arrays."""
-    return div_scalar(B, d, _numel(x)) if reduction == "mean" else d
+    return div_scalar(B, d, math.prod(x.shape)) if reduction == "mean" else d
 
 
 # --------------------------------------------------------------------------------------------

@@ -23,10 +23,10 @@ LN10 = math.log(10.0)
 def _float_input(fn: Any) -> Any:
     """Wraps a numpy function so integer inputs are computed in the default float dtype."""
 
-    def forward(a: Any, **params: Any) -> Any:
+    def forward(a: Any) -> Any:
         if a.dtype.kind in "biu":
             a = a.astype(dtypes.get_default_dtype().np)
-        return fn(a, **params)
+        return fn(a)
 
     return forward
 
