@@ -463,3 +463,134 @@ def test_engine_containers_are_the_collections_classes_scripts_import():
         "opt.step()\ns.step()\nprint(s.get_last_lr(), s.state_dict()['lr_lambdas'])\n"
     )
     assert out == "True True\n[0.5] [{}]\n"
+
+
+# ---- copy --------------------------------------------------------------------------------------
+
+COPY_SOURCES = [
+    # containers, shared items and cycles (a cycle through a tuple too)
+    "import copy\na = [1, [2, 3], {'k': (4, [5])}, {6}, frozenset({7})]\na.append(a)\n"
+    "b = copy.deepcopy(a)\nprint(b[:5], b[5] is b, b[1] is a[1], b[2]['k'][1] is a[2]['k'][1])\n"
+    "c = copy.copy(a)\nprint(c[1] is a[1], c is a, c[5] is a)\n"
+    "x = []\nt = (x, 1)\nx.append(t)\nu = copy.deepcopy(t)\nprint(u[0][0] is u, u is t)\n"
+    "s = (1, 'a', (2.5, None))\nprint(copy.deepcopy(s) is s, copy.copy(s) is s)\n"
+    "y = [1]\nv = copy.deepcopy((y, y))\nprint(v[0] is v[1], v[0] is y)\n"
+    "memo = {}\nz = copy.deepcopy(y, memo)\nprint(copy.deepcopy(y, memo) is z, z == y)\n",
+    # collections classes
+    "import copy\nfrom collections import Counter, OrderedDict, defaultdict, deque, namedtuple\n"
+    "d = defaultdict(list)\nd['a'].append([1])\ne = copy.deepcopy(d)\ne['b'].append(2)\n"
+    "print(d, e, e['a'][0] is d['a'][0], copy.copy(d)['a'] is d['a'])\n"
+    "q = deque([1, [2]], maxlen=3)\nprint(copy.deepcopy(q), copy.copy(q)[1] is q[1])\n"
+    "print(copy.deepcopy(Counter('aab')), copy.deepcopy(OrderedDict(a=[1])))\n"
+    "P = namedtuple('P', 'a b')\np = P([1], 2)\nr = copy.deepcopy(p)\n"
+    "print(r, type(r).__name__, r.a is p.a, copy.copy(p) is p)\n",
+    # script classes: attributes, cycles, __copy__/__deepcopy__ run as script code
+    "import copy\nclass Node:\n    def __init__(self, v):\n        self.v = v\n"
+    "        self.next = None\n"
+    "n = Node([1])\nn.next = n\nm = copy.deepcopy(n)\n"
+    "print(type(m).__name__, m.next is m, m.v, m.v is n.v, copy.copy(n).v is n.v)\n"
+    "class Box:\n    def __init__(self, items):\n        self.items = items\n"
+    "    def __copy__(self):\n        print('copy hook')\n        return Box(self.items + [0])\n"
+    "    def __deepcopy__(self, memo):\n        print('deepcopy hook', type(memo).__name__)\n"
+    "        return Box(copy.deepcopy(self.items, memo))\n"
+    "b = Box([[1]])\nprint(copy.copy(b).items)\npair = copy.deepcopy([b, b])\n"
+    "print(pair[0] is pair[1], pair[0].items, pair[0].items[0] is b.items[0])\n",
+]
+
+
+def _cpython_output(source: str) -> str:
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(source, "s.py", "exec"), {"__name__": "__main__"})
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("source", COPY_SOURCES, ids=["containers", "collections", "classes"])
+def test_copy_gives_what_cpython_gives(source):
+    assert run(source) == _cpython_output(source)
+
+
+def test_deepcopy_of_tensors_follows_pytorch():
+    out = run(
+        "import copy, torch\n"
+        "a = torch.tensor([1.0, 2.0], requires_grad=True)\n(a * 3).sum().backward()\n"
+        "b = copy.deepcopy(a)\nb.data.add_(1)\n"
+        "print(a, b, b.grad, b.grad is a.grad, b.is_leaf)\n"
+        "c = copy.copy(a)\nc.data.add_(1)\nprint(a, c.grad, c.is_leaf)\n"
+        "print(copy.deepcopy(torch.arange(3)), copy.deepcopy(torch.nn.Parameter(torch.ones(1))))\n"
+        "try:\n    copy.deepcopy([a * 2])\nexcept RuntimeError as e:\n    print(str(e)[:52])\n"
+    )
+    assert out.splitlines() == [
+        "tensor([1., 2.], requires_grad=True) tensor([2., 3.], requires_grad=True) "
+        "tensor([3., 3.]) False True",
+        "tensor([2., 3.], requires_grad=True) None True",
+        "tensor([0, 1, 2]) Parameter containing:",
+        "tensor([1.], requires_grad=True)",
+        "Only Tensors created explicitly by the user (graph l",
+    ]
+
+
+def test_deepcopy_keeps_the_best_model_and_its_optimizer():
+    out = run(
+        "import copy, torch\nfrom torch import nn\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.body = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))\n"
+        "        self.register_buffer('seen', torch.zeros(1))\n"
+        "    def forward(self, x):\n        return self.body(x)\n"
+        "torch.manual_seed(0)\nnet = Net()\nopt = torch.optim.Adam(net.parameters(), lr=0.1)\n"
+        "x = torch.ones(4, 2)\nnet(x).sum().backward()\nopt.step()\n"
+        "saved = copy.deepcopy({'net': net, 'opt': opt, 'sd': net.state_dict()})\n"
+        "best, best_opt = saved['net'], saved['opt']\n"
+        "before = best(x).detach().clone()\n"
+        "for _ in range(3):\n    opt.zero_grad()\n    net(x).sum().backward()\n    opt.step()\n"
+        "print(torch.equal(best(x), before), torch.equal(net(x), before))\n"
+        "print(type(best).__name__, best.body[0].weight is net.body[0].weight)\n"
+        "print(best_opt.param_groups[0]['params'][0] is best.body[0].weight)\n"
+        "print(sorted(saved['sd']), type(saved['sd']).__name__)\n"
+        "print(sorted(best_opt.state_dict()['state']), best_opt.state_dict()['state'][0]['step'])\n"
+    )
+    assert out.splitlines() == [
+        "True False",
+        "Net False",
+        "True",
+        "['body.0.bias', 'body.0.weight', 'body.2.bias', 'body.2.weight', 'seen'] OrderedDict",
+        "[0, 1, 2, 3] tensor(1.)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "error"),
+    [
+        ("def g():\n    yield 1\ncopy.deepcopy([g()])", "TypeError"),
+        ("copy.copy(copy)", "TypeError"),
+        ("import torch\ncopy.deepcopy({'t': torch})", "TypeError"),
+        ("class D(dict):\n    pass\ncopy.deepcopy(D())", "TypeError"),
+        ("x = []\nfor _ in range(10000):\n    x = [x]\ncopy.deepcopy(x)", "RecursionError"),
+        (
+            "class A:\n    def __deepcopy__(self, memo):\n        return copy.deepcopy(self, {})\n"
+            "copy.deepcopy(A())",
+            "RecursionError",
+        ),
+        ("copy.deepcopy([1], memo=[])", "TypeError"),
+    ],
+)
+def test_copy_refuses_what_it_does_not_copy(source, error):
+    found = error_of("import copy\n" + source + "\n")
+    assert found.type_name == error
+    innermost = 4 if "__deepcopy__" in source else source.count("\n") + 2  # in the script's hook
+    assert found.line == innermost
+
+
+def test_copy_imports_in_the_locked_down_child(tmp_path):
+    path = tmp_path / "best.py"
+    path.write_text(
+        "import copy\nimport torch\nm = torch.nn.Linear(1, 1)\nbest = copy.deepcopy(m)\n"
+        "with torch.no_grad():\n    m.weight.fill_(2.0)\n"
+        "print(copy.deepcopy([1, (2, [3])]), best.weight.item() != 2.0, m.weight.item())\n",
+        encoding="utf-8",
+    )
+    result = autodiff_run(str(path))
+    assert (result.stdout, result.returncode) == ("[1, (2, [3])] True 2.0\n", 0)

@@ -85,7 +85,7 @@ class _Walk:
         if found is not _MISSING:
             return found
         kind = type(value)
-        if kind in _ATOMIC or isinstance(value, (type, *self.engine_atomic)):
+        if kind in _ATOMIC or isinstance(value, (type, typeview.TypeStandIn, *self.engine_atomic)):
             return value
         self.budget -= 1 + (len(value) if kind in _SIZED or kind in self.dicts else 0)
         if self.budget < 0:
@@ -235,10 +235,11 @@ def copy(x: Any) -> Any:
     attributes; a tensor shares its data (a leaf, requires_grad kept) as in PyTorch."""
     kind = type(x)
     tensor, parameter, objects, engine_atomic = _engine()
-    if kind in _ATOMIC or isinstance(x, (type, *engine_atomic)) or kind in (tuple, frozenset):
+    atomic = (type, typeview.TypeStandIn, *engine_atomic)
+    if kind in _ATOMIC or isinstance(x, atomic) or kind in (tuple, frozenset):
         return x
     if _is_namedtuple(kind):
-        return x
+        return kind(*x)  # as CPython: a new instance with the same items
     if isinstance(x, tensor):
         if type(x) not in (tensor, parameter):
             raise TypeError(_refused(kind, "copy"))
