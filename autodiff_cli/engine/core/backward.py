@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from . import provided
 from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
 from .graph import RELEASED, AccumulateGrad, Node, legacy_type_name
@@ -59,9 +60,7 @@ def make_root_grads(
                 np.array(1, data.dtype) if data.ndim == 0 else np.ones(data.shape, data.dtype)
             )
         elif not isinstance(g, Tensor):
-            from ..ops.creation import tensor
-
-            g = tensor(g, dtype=out.dtype)
+            g = provided.tensor(g, dtype=out.dtype)
         if g._data.shape != out._data.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
@@ -665,9 +664,7 @@ def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
         if g._data.shape != var._data.shape:
             g = TensorBackend.conform(g, var._data.shape, var._data.dtype)
         if current is None:
-            from ..ops.fills import copy_of_gradient
-
-            var._grad = copy_of_gradient(var, g)
+            var._grad = provided.copy_of_gradient(var, g)
         else:
             var._grad = current + g
         return
@@ -705,3 +702,6 @@ def _store_retained(t: Tensor, g: Any, backend: Any) -> None:
         t._grad = _wrap(np.array(g, copy=True))
     else:
         t._grad = _wrap(current._data + g)
+
+
+provided.provide(backward=backward)

@@ -38,8 +38,6 @@ class NumpyBackend:
 
     @staticmethod
     def wrap(g: Any) -> Any:
-        from .tensor import _wrap
-
         return _wrap(g)
 
     @staticmethod
@@ -148,9 +146,7 @@ class TensorBackend:
 
     @staticmethod
     def unpack(value: Any, node: Any) -> Any:
-        from .tensor import Tensor, _wrap
-
-        if isinstance(value, np.ndarray | np.generic) and not isinstance(value, Tensor):
+        if isinstance(value, np.ndarray | np.generic) and not isinstance(value, _Tensor):
             return _wrap(value, True, node, 0)  # a saved result: reconnect it to its node
         return value
 
@@ -164,8 +160,6 @@ class TensorBackend:
 
     @staticmethod
     def zeros(shape: tuple, dtype: Any) -> Any:
-        from .tensor import _wrap
-
         return _wrap(np.zeros(shape, dtype))
 
     @staticmethod
@@ -194,8 +188,6 @@ class TensorBackend:
 
     @staticmethod
     def const(array: Any) -> Any:
-        from .tensor import _wrap
-
         return _wrap(array)
 
     @staticmethod
@@ -240,8 +232,6 @@ class TensorBackend:
 
     @staticmethod
     def zeros_like(x: Any) -> Any:
-        from .tensor import _wrap
-
         return _wrap(np.zeros_like(x._data))
 
     @staticmethod
@@ -297,3 +287,8 @@ def provide(**functions: Any) -> None:
     given by the ops layer when it loads: the core does not import the ops."""
     for name, fn in functions.items():
         setattr(TensorBackend, name, staticmethod(fn))
+
+
+# the Tensor class and its constructor: tensor.py sets them (it imports this module first)
+_Tensor: type = object
+_wrap: Any = None

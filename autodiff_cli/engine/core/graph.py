@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .dtypes import NAMES, legacy_type
+from .formula_backends import NumpyBackend
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -321,9 +322,7 @@ _SAVED_ALIASES = {"self_sym_sizes": "shape", "self_sizes": "shape"}
 
 def _as_saved_tensor(value: Any, node: Node | None) -> Any:
     """Saved values as PyTorch shows them: Python numbers as wrapped 0-d tensors."""
-    from .tensor import Tensor, _wrap
-
-    if value is None or isinstance(value, Tensor):
+    if value is None or isinstance(value, _Tensor):
         return value
     import numpy as np
 
@@ -453,6 +452,6 @@ def _fill_outputs(grads: list, meta: tuple, backend: Any) -> list:
     ]
 
 
-from .formula_backends import NumpyBackend  # noqa: E402  (backends import nothing from here)
-
-_Tensor: type = object  # the Tensor class; tensor.py sets it (it imports this module first)
+# the Tensor class and its constructor: tensor.py sets them (it imports this module first)
+_Tensor: type = object
+_wrap: Callable[..., Any] | None = None

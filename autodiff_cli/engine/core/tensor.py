@@ -20,12 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes, graph, limits
+from . import dtypes, formula_backends, graph, limits, provided
 from .devices import CPU
 from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
 from .grad_mode import GradMode
 from .graph import NO_EDGE, AccumulateGrad, Node, NodeExtra, RemovableHandle, new_node
 from .limits import _Cap
+from .printing import format_tensor
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -117,9 +118,7 @@ class Tensor:
         self, *args: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
     ):
         """The legacy constructor: `torch.Tensor([1, 2])` (float32) or `torch.Tensor(2, 3)`."""
-        from ..ops.creation import legacy_tensor_data
-
-        _init(self, legacy_tensor_data(args, dtype), False, None, 0)
+        _init(self, provided.legacy_tensor_data(args, dtype), False, None, 0)
         if requires_grad:
             require_grad_new(self)
 
@@ -370,7 +369,7 @@ class Tensor:
         create_graph: bool = False,
         inputs: Any = None,
     ) -> None:
-        _backward_pass.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        provided.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     # -- data access -------------------------------------------------------------------------
     def detach(self) -> Tensor:
@@ -447,8 +446,6 @@ class Tensor:
         return id(self)
 
     def __repr__(self) -> str:
-        from .printing import format_tensor
-
         return format_tensor(
             np.asarray(self._data),
             suffixes=self._repr_suffixes(),
@@ -478,7 +475,6 @@ class Tensor:
         return out
 
 
-graph._Tensor = Tensor
 Tensor.__module__ = Size.__module__ = "torch"  # printed as <class 'torch.Tensor'>
 
 
@@ -851,9 +847,7 @@ def mark_view(result: Any, source: Tensor) -> None:
     for out in result if isinstance(result, tuple) else (result,):
         out._base = base
         out._vbox = box
-    from ..ops.inplace import track_view
-
-    track_view(result)
+    provided.track_view(result)
 
 
 def _saved_tensor(x: Tensor, i: int, versions: list) -> Tensor:
@@ -919,9 +913,7 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
         if data.__class__ is _ndarray and not data.flags.writeable and overlaps(data):
             raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
         if target._base is not None:
-            from ..ops.inplace import inplace_on_view
-
-            return inplace_on_view(op, target, inputs, params)
+            return provided.inplace_on_view(op, target, inputs, params)
         recording = target._requires_grad or any(
             isinstance(x, Tensor) and x._requires_grad for x in inputs
         )
@@ -975,9 +967,7 @@ def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = 
                 for j, b, e in node._versions
             )
         if target._base is None:
-            from ..ops.inplace import after_inplace
-
-            after_inplace(target)  # views of target now read a new history
+            provided.after_inplace(target)  # views of target now read a new history
     return target
 
 
@@ -1051,6 +1041,6 @@ def as_tensor_operand(x: Any) -> Any:
 
 __all__ = ["Tensor", "Size", "apply_op", "apply_inplace", "NP_FLOAT32", "NP_INT64", "NP_BOOL"]
 
-# imported last: backward.py imports Tensor from here (an import inside `Tensor.backward` would
-# run the import machinery on every call)
-from . import backward as _backward_pass  # noqa: E402
+# the modules below this one reach the class and the constructor through these (no import back)
+graph._Tensor = formula_backends._Tensor = Tensor
+graph._wrap = formula_backends._wrap = _wrap

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes, limits
+from ..core import dtypes, limits, provided
 from ..core.devices import check_device
 from ..core.tensor import Tensor, _wrap, require_grad_new
 from .views import shape_arg
@@ -337,3 +337,6 @@ def eye(
 
 def from_numpy(array: np.ndarray) -> Tensor:
     return _wrap(array)
+
+
+provided.provide(tensor=tensor, legacy_tensor_data=legacy_tensor_data)

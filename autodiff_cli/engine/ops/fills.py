@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import provided
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op, fill_without_graph
 from .creation import tensor
@@ -46,3 +47,6 @@ def copy_of_gradient(target: Tensor, g: Tensor) -> Tensor:
 
 
 tensor_methods("ops.fills", {"fill_": fill_, "zero_": zero_, "copy_": copy_})
+
+
+provided.provide(copy_of_gradient=copy_of_gradient)

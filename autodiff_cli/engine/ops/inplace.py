@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import provided
 from ..core.grad_mode import GradMode
 from ..core.graph import NO_EDGE, RELEASED, Node
 from ..core.optable import defop
@@ -303,4 +304,9 @@ INDEX_PUT = defop(
     promotes=False,
     arg_names=("self", "values"),
     rules=("1 outside the written positions", "1 at the written positions"),
+)
+
+
+provided.provide(
+    track_view=track_view, inplace_on_view=inplace_on_view, after_inplace=after_inplace
 )

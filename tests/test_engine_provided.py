@@ -1,0 +1,44 @@
+"""The core's functions given from above (`core/provided.py`) are all given once the engine loads."""
+
+from __future__ import annotations
+
+import pytest
+
+import autodiff_cli.engine as torch
+from autodiff_cli.engine.core import provided
+from autodiff_cli.engine.core.backward import backward
+from autodiff_cli.engine.ops import creation, fills, inplace
+
+
+def test_every_name_is_given_by_its_module():
+    expected = {
+        "backward": backward,
+        "tensor": creation.tensor,
+        "legacy_tensor_data": creation.legacy_tensor_data,
+        "track_view": inplace.track_view,
+        "inplace_on_view": inplace.inplace_on_view,
+        "after_inplace": inplace.after_inplace,
+        "copy_of_gradient": fills.copy_of_gradient,
+    }
+    assert set(expected) == set(provided.NAMES)
+    for name, fn in expected.items():
+        assert getattr(provided, name) is fn, name
+
+
+def test_an_unknown_name_is_refused():
+    with pytest.raises(ValueError, match="unknown name 'nope'"):
+        provided.provide(nope=len)
+
+
+def test_the_given_functions_run_through_the_core():
+    x = torch.Tensor([1.0, 2.0])  # legacy_tensor_data
+    x.requires_grad_()
+    y = (x * x).sum()
+    torch.autograd.backward(y, [2.0], create_graph=True)  # backward, tensor (from 2.0)
+    assert x.grad.tolist() == [4.0, 8.0]
+    assert x.grad.grad_fn is not None  # copy_of_gradient kept the graph
+    base = torch.zeros(3)
+    view = base[1:]  # track_view
+    view.add_(torch.ones(2, requires_grad=True))  # inplace_on_view
+    assert type(base.grad_fn).__name__ == "CopySlices"
+    assert type(view.grad_fn).__name__ == "AsStridedBackward0"  # as PyTorch
