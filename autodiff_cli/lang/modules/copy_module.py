@@ -151,7 +151,7 @@ class _Walk:
         if self.budget < 0:
             raise MemoryError("copy.deepcopy: too many elements to copy")
         out = type(value).__deepcopy__(value, self.memo)
-        if value.grad is not None:
+        if type(value) is self.tensor and value.grad is not None:  # a Parameter's is not copied
             out.grad = self.copy(value.grad)
         return out
 
