@@ -58,3 +58,17 @@ def test_matmul_operator_dtype_error() -> None:
         E.ones(2, 3) @ E.ones(3, 2, dtype=E.float64)
     with pytest.raises(RuntimeError, match=message):
         E.mm(E.ones(2, 3), E.ones(3, 2, dtype=E.float64))
+
+
+def test_mm_gradients_under_create_graph_record_t_as_pytorch() -> None:
+    # PyTorch: grad of a is MmBackward0(None, TBackward0); grad of b is MmBackward0(TBackward0, None)
+    a, b = _pair(np.float64, np.float64)
+    ga, gb = E.autograd.grad((a @ b).sum(), (a, b), create_graph=True)
+    names = [
+        [type(n).__name__ if n is not None else None for n, _ in g.grad_fn.next_functions]
+        for g in (ga, gb)
+    ]
+    assert [type(g.grad_fn).__name__ for g in (ga, gb)] == ["MmBackward0", "MmBackward0"]
+    assert names == [[None, "TBackward0"], ["TBackward0", None]]
+    np.testing.assert_allclose(ga._data, np.ones((3, 2)) @ b._data.T)
+    np.testing.assert_allclose(gb._data, a._data.T @ np.ones((3, 2)))
