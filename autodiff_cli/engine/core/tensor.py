@@ -7,7 +7,7 @@ gradients) and wrapping outputs; `apply_binary` and `apply_unary` are its common
 directly by the operators (same results: the general path is their fallback), `apply_inplace`
 writes into the target. The ops themselves are declared in `engine/ops/`.
 
-Over 900 lines, for a reason: the class and the machinery share the hot paths (slots read
+Long because: the class and the machinery share the hot paths (slots read
 directly, no calls across modules on the way of an op); splitting them is planned once the ops
 import the machinery from one place (`core/apply.py`)."""
 

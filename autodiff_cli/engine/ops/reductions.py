@@ -6,7 +6,7 @@ derivatives.yaml (so values, ties and the grad_fn of a `create_graph` gradient a
 run on both backends; the steps with no `B.` function (flip, cumsum, cumprod, scatter along a
 dim) are ops called with `run(B, OP, ...)`.
 
-Length (about 1000 lines, over the 900 the guide allows): the family shares its argument handling
+Long because: (about 1000 lines, over the 900 the guide allows) the family shares its argument handling
 (dims, keepdim, dtype, the messages of each overload) and its backward helpers between the
 forwards, the table and the torch functions; split by op, those modules would import each other.
 """
