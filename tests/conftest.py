@@ -1,7 +1,8 @@
-"""Fixtures shared by the command-line tests."""
+"""Fixtures shared by the tests: scripts in a temporary folder, and `T`, the engine or torch."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,3 +19,23 @@ def script(tmp_path: Path) -> Callable[[str, str], str]:
         return str(path)
 
     return write
+
+
+def _engine_and_torch() -> list:
+    """The engine, and PyTorch when this interpreter can import it (the same test on both)."""
+    import autodiff_cli.engine as engine
+
+    modules = [pytest.param(engine, id="engine")]
+    try:
+        modules.append(pytest.param(importlib.import_module("torch"), id="torch"))
+    except ImportError:
+        pass
+    return modules
+
+
+@pytest.fixture(params=_engine_and_torch())
+def T(request):  # noqa: N802 - torch's usual name in these tests
+    """`torch` or the engine, with grad mode restored after the test."""
+    mode = request.param.is_grad_enabled()
+    yield request.param
+    request.param.set_grad_enabled(mode)

@@ -9,7 +9,6 @@ expectations themselves. Tests using `E` directly are engine-only.
 from __future__ import annotations
 
 import gc
-import importlib
 import re
 import tracemalloc
 import warnings
@@ -35,22 +34,6 @@ UNUSED = (
     "The differentiated Tensor at index {} appears to not have been used in the graph. Set "
     "allow_unused=True if this is the desired behavior."
 )
-
-
-def _modules() -> list:
-    modules = [pytest.param(E, id="engine")]
-    try:
-        modules.append(pytest.param(importlib.import_module("torch"), id="torch"))
-    except ImportError:
-        pass
-    return modules
-
-
-@pytest.fixture(params=_modules())
-def T(request):
-    mode = request.param.is_grad_enabled()
-    yield request.param
-    request.param.set_grad_enabled(mode)
 
 
 def vals(t) -> np.ndarray:

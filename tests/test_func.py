@@ -9,31 +9,14 @@ it is importable (which checks the expectations themselves).
 
 from __future__ import annotations
 
-import importlib
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-import autodiff_cli.engine as E
-
 RNG = np.random.RandomState(16)
 STEP = 1e-6
-
-
-def _modules() -> list:
-    modules = [pytest.param(E, id="engine")]
-    try:
-        modules.append(pytest.param(importlib.import_module("torch"), id="torch"))
-    except ImportError:
-        pass
-    return modules
-
-
-@pytest.fixture(params=_modules())
-def T(request):
-    return request.param
 
 
 def _tensor(T, values):

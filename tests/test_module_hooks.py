@@ -8,30 +8,13 @@ when it is importable (which checks the expectations themselves).
 
 from __future__ import annotations
 
-import importlib
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-import autodiff_cli.engine as E
-
 MIXED = "Cannot use both regular backward hooks and full backward hooks on a single Module"
-
-
-def _modules() -> list:
-    modules = [pytest.param(E, id="engine")]
-    try:
-        modules.append(pytest.param(importlib.import_module("torch"), id="torch"))
-    except ImportError:
-        pass
-    return modules
-
-
-@pytest.fixture(params=_modules())
-def T(request):
-    return request.param
 
 
 def _values(grads: tuple) -> list:
