@@ -8,8 +8,7 @@ import sys
 
 import numpy
 import pytest
-
-from tests.script_runner import error_of, run
+from script_runner import error_of, run
 
 
 def printed(expression: str, setup: str = "") -> str:

@@ -4,9 +4,9 @@ alpha=/value= on add/sub/addcmul/addcdiv, in place too (values checked against t
 from __future__ import annotations
 
 import pytest
+from script_runner import error_of, run
 
 from autodiff_cli.engine.version import TorchVersion
-from tests.script_runner import error_of, run
 
 
 @pytest.mark.parametrize(
