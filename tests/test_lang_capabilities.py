@@ -61,10 +61,8 @@ print(type(f).__name__, type(None)(), type(torch).__name__)
         ("super(int, 1)", "takes a class the script defined"),
         ("class A:\n    __class__ = int", "cannot define '__class__'"),
         ("import torch\ntorch.Tensor.add(1, 2)", "doesn't apply to a 'int' object"),
-        (
-            "import torch\ntorch.ones(1).numpy().tofile('x')",
-            "access to attribute 'tofile' of 'ndarray' objects is not allowed",
-        ),
+        # the wrapper's refusal (or its allow-list's, once that is cached): either names tofile
+        ("import torch\ntorch.ones(1).numpy().tofile('x')", "'tofile'"),
         ("import torch\ntorch.float32.np", "which scripts cannot use"),
         ("str.format(1, 2)", "doesn't apply to a 'int' object"),
     ],
