@@ -269,6 +269,27 @@ def _new(shape: tuple, np_dtype: np.dtype, draw: Any, requires_grad: bool) -> Te
     return _finish(draw(n).astype(np_dtype, copy=False).reshape(shape), requires_grad)
 
 
+def _float_draw(
+    name: str,
+    kernel: str,
+    draw: Any,
+    size: tuple,
+    generator: Any,
+    dtype: Any,
+    device: Any,
+    out: Any,
+    requires_grad: bool,
+) -> Tensor:
+    """`rand`/`randn`: a new floating tensor of `size` filled by `draw(gen, n, np_dtype)`."""
+    check_device(device)
+    gen = _generator(generator, name)
+    shape, np_dtype = _shape_and_dtype(size, _out_dtype(dtype, out))
+    _check_size(shape)
+    _floating(np_dtype, kernel)
+    result = _new(shape, np_dtype, lambda n: draw(gen, n, np_dtype), requires_grad)
+    return _into(out, result)
+
+
 def rand(
     *size: Any,
     generator: Any = None,
@@ -277,13 +298,8 @@ def rand(
     requires_grad: bool = False,
     out: Any = None,
 ) -> Tensor:
-    check_device(device)
-    gen = _generator(generator, "rand")
-    shape, np_dtype = _shape_and_dtype(size, _out_dtype(dtype, out))
-    _check_size(shape)
-    _floating(np_dtype, "check_uniform_bounds")
-    result = _new(shape, np_dtype, lambda n: stream.uniform01(gen, n, np_dtype), requires_grad)
-    return _into(out, result)
+    args = (size, generator, dtype, device, out, requires_grad)
+    return _float_draw("rand", "check_uniform_bounds", stream.uniform01, *args)
 
 
 def randn(
@@ -294,13 +310,9 @@ def randn(
     requires_grad: bool = False,
     out: Any = None,
 ) -> Tensor:
-    check_device(device)
-    gen = _generator(generator, "randn")
-    shape, np_dtype = _shape_and_dtype(size, _out_dtype(dtype, out))
-    _check_size(shape)
-    _floating(np_dtype, "normal_kernel_cpu")
-    draw = lambda n: stream.normal(gen, n, np_dtype, 0.0, 1.0)  # noqa: E731
-    return _into(out, _new(shape, np_dtype, draw, requires_grad))
+    draw = lambda gen, n, np_dtype: stream.normal(gen, n, np_dtype, 0.0, 1.0)  # noqa: E731
+    args = (size, generator, dtype, device, out, requires_grad)
+    return _float_draw("randn", "normal_kernel_cpu", draw, *args)
 
 
 def rand_like(
