@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes, formula_backends, graph, limits, provided
+from . import dtypes, formula_backends, graph, limits, modes, provided
 from .devices import CPU
 from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
 from .grad_mode import GradMode
@@ -661,6 +661,8 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     """The common case of `apply_op`, taken by the operators: a Tensor with a Tensor of the
     same dtype or a Python float (with a floating Tensor). Element-wise ops, and `mm` (an
     `exact_grads` op, whose shapes the caller checked)."""
+    if _OBSERVED:
+        return apply_op(op, (a, b))
     ad = a._data
     cls = b.__class__
     if cls is Tensor:
@@ -754,6 +756,8 @@ def _binary_nrs(a: Tensor, b: Any) -> tuple:
 
 def apply_unary(op: Any, x: Tensor) -> Tensor:
     """The common case of `apply_op` for a one-input, one-output op without parameters."""
+    if _OBSERVED:
+        return apply_op(op, (x,))
     data = x._data
     out = op.forward(data)
     if not (x._requires_grad and GradMode.enabled) or out.dtype.kind != "f" or op.view:
@@ -777,8 +781,10 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
     return result
 
 
-def apply_op(op: Any, inputs: tuple, params: dict | None = None) -> Any:
+def apply_op(op: Any, inputs: tuple, params: dict | None = None, _watched: bool = False) -> Any:
     """Runs `op` forward on `inputs` (Tensors or Python numbers) and records it in the graph."""
+    if _OBSERVED and not _watched:
+        return modes.observe(op, inputs, params, None, lambda: apply_op(op, inputs, params, True))
     datas = []
     needs_grad = False
     first_dtype = None
@@ -903,8 +909,18 @@ def overlaps(data: np.ndarray) -> bool:
     return any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape))
 
 
-def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = None) -> Tensor:
+def apply_inplace(
+    op: Any, target: Tensor, inputs: tuple, params: dict | None = None, _watched: bool = False
+) -> Tensor:
     """Runs `op` with `target` as its first input and writes the result into `target`."""
+    if _OBSERVED and not _watched:
+        return modes.observe(
+            op,
+            (target, *inputs),
+            params,
+            target,
+            lambda: apply_inplace(op, target, inputs, params, True),
+        )
     recording = GradMode.enabled
     if recording:
         if target._requires_grad and target._grad_fn is None:
@@ -999,8 +1015,10 @@ def fill_without_graph(target: Tensor, value: Any) -> bool:
     neither requires grad nor is a view): the value written straight into the array. False
     when the general path must run (it records the write, or reports why it is refused)."""
     data = target._data
-    if data.__class__ is not _ndarray or (
-        GradMode.enabled and (target._requires_grad or target._base is not None)
+    if (
+        _OBSERVED
+        or data.__class__ is not _ndarray
+        or (GradMode.enabled and (target._requires_grad or target._base is not None))
     ):
         return False
     try:
@@ -1040,6 +1058,16 @@ def as_tensor_operand(x: Any) -> Any:
 
 
 __all__ = ["Tensor", "Size", "apply_op", "apply_inplace", "NP_FLOAT32", "NP_INT64", "NP_BOOL"]
+
+_OBSERVED = False  # True while a mode watches every op call (core/modes.py)
+
+
+def _set_observed(on: bool) -> None:
+    global _OBSERVED
+    _OBSERVED = on
+
+
+modes.on_change(_set_observed)
 
 # the modules below this one reach the class and the constructor through these (no import back)
 graph._Tensor = formula_backends._Tensor = Tensor
