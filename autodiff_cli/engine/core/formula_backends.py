@@ -8,6 +8,7 @@ Python operators (`g * x`, `-g`, `g / y`) work on both; everything else is a `B.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -92,6 +93,7 @@ class NumpyBackend:
         return _add_reduce(g, dims, None, None, keepdim)
 
     matmul = staticmethod(np.matmul)
+    t = staticmethod(operator.attrgetter("T"))  # (formulas call it on matrices only)
     outer = staticmethod(np.outer)
     where = staticmethod(np.where)
     exp = staticmethod(np.exp)
@@ -213,6 +215,10 @@ class TensorBackend:
     @staticmethod
     def matmul(a: Any, b: Any) -> Any:
         return a @ b
+
+    @staticmethod
+    def t(g: Any) -> Any:
+        return g.t()
 
     @staticmethod
     def outer(a: Any, b: Any) -> Any:

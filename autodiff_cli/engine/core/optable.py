@@ -45,6 +45,7 @@ class OpDef:
         "view",
         "exact_grads",
         "function",
+        "binary",
     )
 
     def __init__(
@@ -63,6 +64,7 @@ class OpDef:
         cross_saves: bool = False,
         view: bool = False,
         exact_grads: bool = False,
+        binary: Callable | None = None,
     ) -> None:
         self.name = name
         self.grad_fn = grad_fn
@@ -79,6 +81,7 @@ class OpDef:
         self.view = view
         self.exact_grads = exact_grads
         self.function: Callable | None = None
+        self.binary = binary or forward  # the forward of a call without parameters
         self.node_cls = make_node_class(grad_fn, self) if grad_fn else None
 
     def __repr__(self) -> str:
@@ -100,6 +103,7 @@ def defop(
     cross_saves: bool = False,
     view: bool = False,
     exact_grads: bool = False,
+    binary: Callable | None = None,
     function: Callable | str | None = None,
     method: bool = False,
     inplace: bool = False,
@@ -111,7 +115,9 @@ def defop(
     of the two inputs is saved only when the other one requires grad, as PyTorch does. A `view`
     op's output shares its input's data and version counter (`_base` is set). With `exact_grads`
     (mm, mv, ...) every formula returns its input's shape and dtype, so the node keeps no input
-    shapes to conform gradients to (the backward pass takes its fast path)."""
+    shapes to conform gradients to (the backward pass takes its fast path). `binary` is the
+    forward of a call without parameters where `forward` takes optional ones (`add`'s alpha:
+    `operator.add` spares the operators a Python frame)."""
     op = OpDef(
         name,
         grad_fn,
@@ -127,6 +133,7 @@ def defop(
         cross_saves,
         view,
         exact_grads,
+        binary,
     )
     OPS[name] = op
     if function is not None or inplace:

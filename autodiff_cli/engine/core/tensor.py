@@ -683,7 +683,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     else:
         return apply_op(op, (a, b))
     try:
-        out = op.forward(ad, bd)
+        out = op.binary(ad, bd)
     except ValueError:
         out = _forward(op, [ad, bd], None)
     if not ((a._requires_grad or b_grad) and GradMode.enabled):

@@ -219,6 +219,7 @@ ADD = defop(
     lambda B, g, alpha=1: g,
     lambda B, g, alpha=1: g if alpha == 1 else g * alpha,
     rules=("1", "1"),  # alpha: "alpha"
+    binary=operator.add,
 )
 SUB = defop(
     "sub",
@@ -227,6 +228,7 @@ SUB = defop(
     lambda B, g, alpha=1: g,
     lambda B, g, alpha=1: -g if alpha == 1 else -g * alpha,
     rules=("1", "-1"),  # alpha: "-alpha"
+    binary=operator.sub,
 )
 RSUB = defop(
     "rsub", "RsubBackward1", lambda a, other: other - a, lambda B, g, other: -g, rules=("-1",)
