@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .graph import make_node_class
+from .out_arg import write_out
 from .tensor import Tensor, apply_inplace, apply_unary
 
 OPS: dict[str, OpDef] = {}
@@ -172,7 +173,9 @@ def _declare_surface(
     """The op's `torch.*` function, and its Tensor method and in-place method when declared."""
     if function == UNARY:
 
-        def function(input: Tensor) -> Tensor:
+        def function(input: Tensor, *, out: Any = None) -> Tensor:
+            if out is not None:
+                return write_out(function, out, input)
             return apply_unary(op, input)
 
         function.__name__ = function.__qualname__ = op.name

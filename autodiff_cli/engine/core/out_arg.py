@@ -1,0 +1,231 @@
+"""`out=`: a function's result written into a given tensor, as PyTorch's out= variants do.
+
+A function that accepts `out=` tests `if out is not None` once and hands itself and its
+arguments to `write_out`, which (in PyTorch's order) refuses autograd when grad mode is on and an
+argument requires grad, computes the result without a graph, checks out's dtype against the
+result's by the op's rule (`CHECKS`: cast, exact, or the op's own message), resizes a wrong-shaped
+`out` (with PyTorch's UserWarning unless it was empty), writes the values in place and bumps out's
+version. Multi-output functions take a tuple (`out=(values, indices)`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import dtypes
+from .grad_mode import GradMode, no_grad
+from .tensor import Tensor
+
+_AUTOGRAD = (
+    "{}(): functions with out=... arguments don't support automatic differentiation, "
+    "but one of the arguments requires grad."
+)
+_RESIZED = (
+    "An output with one or more elements was resized since it had shape {}, which does not match "
+    "the required output shape {}. This behavior is deprecated, and in a future PyTorch release "
+    "outputs will not be resized unless they have zero elements. You can explicitly reuse an out "
+    "tensor t by resizing it, inplace, to zero elements with t.resize_(0)."
+)
+# the op's name in PyTorch's messages where the function is an alias or composite
+_NAMES = {"outer": "mul", "square": "pow", "absolute": "abs", "clip": "clamp", "concat": "cat"}
+# ops computed in out's dtype (the `dtype=` of the function is out's)
+IN_OUT_DTYPE = frozenset(
+    "sum prod cumsum cumprod nansum arange linspace logspace zeros ones full eye empty".split()
+)
+
+
+def _s(dt: Any) -> str:
+    return dtypes.scalar_name(dt)
+
+
+def _can_cast(src: np.dtype, dst: np.dtype) -> bool:
+    """PyTorch's canCast: no float to integral/bool, no integral to bool, no complex to real."""
+    order = "biufc"
+    a, b = order.index(src.kind), order.index(dst.kind)
+    return not (a > b and (b <= 2 or a == 4))
+
+
+def _cast(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    if _can_cast(res, out):
+        return None
+    return f"result type {_s(res)} can't be cast to the desired output type {_s(out)}"
+
+
+def _exact(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    if res == out:
+        return None
+    return (
+        f"Expected out tensor to have dtype {dtypes.cpp_name(res)}, "
+        f"but got {dtypes.cpp_name(out)} instead"
+    )
+
+
+def _found(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    return None if res == out else f"Found dtype {_s(out)} but expected {_s(res)}"
+
+
+def _free(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    return None
+
+
+def _cat(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    if _can_cast(res, out):
+        return None
+    raise TypeError(f"torch.cat(): input types can't be cast to the desired output type {_s(out)}")
+
+
+def _same_as_input(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    if res == out:
+        return None
+    return {
+        "amax": "Expected the dtype for input and out to match, but got {} for input's dtype and "
+        "{} for out's dtype.",
+        "where": "Expected out type to be {0} but got {1}",
+        "dot": "result dtype {1} does not match input dtype {0}",
+        "inner": "tensordot: Expected the output tensor to have dtype {}, but got an output tensor "
+        "with dtype {}",
+        "index_select": "index_select(): self and result must have the same scalar type",
+    }[_MESSAGE_OF.get(name, name)].format(_s(res), _s(out))
+
+
+def _floating(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    if out.kind == "f":
+        return None
+    return f"logsumexp(): Expected floating point type for result tensor, but got: {_s(out)}"
+
+
+def _boolean(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    if out.kind == "b":
+        return None
+    return f"{name} only supports bool tensor for result, got: {_s(out)}"
+
+
+def _diag(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    if not _can_cast(res, out):
+        return f"diag: result type {_s(res)} can't be cast to the desired out= type {_s(out)}"
+    return _exact(name, res, out)
+
+
+def _mean(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    if _can_cast(res, out):
+        return None
+    return f"mean.dtype_out(): input types can't be cast to the desired output type {_s(out)}"
+
+
+_MESSAGE_OF = {"amin": "amax", "vdot": "dot"}
+_EXACT = (
+    "mm matmul mv addmm bmm gather norm softmax log_softmax tril triu argmax argmin inverse "
+    "index_add index_copy index_reduce scatter scatter_add scatter_reduce msort"
+)
+_FOUND = "abs ceil floor frac neg round sgn sign trunc bitwise_not clamp clamp_min clamp_max"
+CHECKS: dict[str, Callable[[str, np.dtype, np.dtype], str | None]] = {
+    **dict.fromkeys(_EXACT.split(), _exact),
+    **dict.fromkeys(_FOUND.split(), _found),
+    **dict.fromkeys(IN_OUT_DTYPE, _free),
+    **dict.fromkeys(("cat", "stack"), _cat),
+    **dict.fromkeys(
+        ("amax", "amin", "where", "dot", "vdot", "inner", "index_select"), _same_as_input
+    ),
+    "logsumexp": _floating,
+    "all": _boolean,
+    "any": _boolean,
+    "diag": _diag,
+    "mean": _mean,
+}
+
+
+def _name(fn: Callable, args: tuple) -> str:
+    name = fn.__name__
+    if name in ("max", "min") and len(args) > 1 and isinstance(args[1], Tensor):
+        return "maximum" if name == "max" else "minimum"
+    return _NAMES.get(name, name)
+
+
+def _requires_grad(values: Any) -> bool:
+    for value in values:
+        if isinstance(value, Tensor):
+            if value.requires_grad:
+                return True
+        elif isinstance(value, (tuple, list)) and _requires_grad(value):
+            return True
+    return False
+
+
+def write_out(fn: Callable, out: Any, *args: Any, **kwargs: Any) -> Any:
+    """`fn(*args, **kwargs)` written into `out` (a tensor, or a tuple for several results)."""
+    name = _name(fn, args)
+    many = isinstance(out, (tuple, list))
+    if not many and not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    outs = tuple(out) if many else (out,)
+    if GradMode.enabled and (
+        _requires_grad(args) or _requires_grad(kwargs.values()) or _requires_grad(outs)
+    ):
+        raise RuntimeError(_AUTOGRAD.format(name))
+    if name in IN_OUT_DTYPE and kwargs.get("dtype") is None and not many:
+        kwargs["dtype"] = dtypes.BY_NUMPY[np.asarray(out._data).dtype]
+    with no_grad():
+        result = fn(*args, **kwargs)
+    if isinstance(result, tuple):
+        return _write_many(name, outs if many else out, result)
+    if many:
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    _write(name, CHECKS.get(name, _cast), out, result)
+    return out
+
+
+def _write_many(name: str, outs: Any, results: tuple) -> Any:
+    if isinstance(outs, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not Tensor")
+    if len(outs) != len(results):
+        raise TypeError(f"expected tuple of {len(results)} elements but got {len(outs)}")
+    for out in outs:
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors")
+    for out, result in zip(outs, results):
+        _write(name, _exact, out, result, 5)
+    kind = type(results)
+    return _out_type(kind)(*outs) if hasattr(kind, "values") and kind is not tuple else outs
+
+
+_OUT_TYPES: dict[type, type] = {}
+
+
+def _out_type(kind: type) -> type:
+    """`torch.return_types.max_out` for `torch.return_types.max`: the same named pair."""
+    made = _OUT_TYPES.get(kind)
+    if made is None:
+        made = type(kind.__name__ + "_out", (kind,), {"__slots__": ()})
+        made.__module__ = kind.__module__
+        made.__qualname__ = made.__name__
+        _OUT_TYPES[kind] = made
+    return made
+
+
+def _shape(shape: tuple) -> str:
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _write(name: str, check: Callable, out: Tensor, result: Any, depth: int = 4) -> None:
+    """Checks out's dtype, resizes it if needed (warning at the caller `depth` frames up)."""
+    data = np.asarray(result._data if isinstance(result, Tensor) else result)
+    target = np.asarray(out._data).dtype
+    message = check(name, data.dtype, target)
+    if message is not None:
+        raise RuntimeError(message)
+    old_shape = np.shape(out._data)
+    if old_shape == data.shape:
+        np.copyto(out._array(), data, casting="unsafe")
+    else:
+        if 0 not in old_shape:
+            warnings.warn(
+                _RESIZED.format(_shape(old_shape), _shape(data.shape)),
+                UserWarning,
+                stacklevel=depth,
+            )
+        out._data = np.array(data, dtype=target)
+    out._bump_version()
