@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core import dtypes, formula_backends, kernels
 from ..core.optable import UNARY, defop, tensor_methods
+from ..core.out_arg import write_out
 from ..core.tensor import (
     Size,
     Tensor,
@@ -374,7 +375,9 @@ def _binary_number_left(op: Any, input: Any, other: Any) -> Tensor:
     return apply_op(op, (input, _operand(other)))
 
 
-def floor_divide(input: Any, other: Any) -> Tensor:
+def floor_divide(input: Any, other: Any, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(floor_divide, out, input, other)
     return _binary_number_left(FLOOR_DIVIDE, input, other)
 
 
@@ -395,7 +398,9 @@ def _operand(x: Any) -> Any:
     raise TypeError(f"unsupported operand type(s): 'Tensor' and '{type(x).__name__}'")
 
 
-def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+def add(input: Any, other: Any, *, alpha: Any = 1, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(add, out, input, other, alpha=alpha)
     if alpha != 1:
         if isinstance(other, Tensor):
             return apply_op(ADD, (input, other), {"alpha": alpha})
@@ -405,7 +410,9 @@ def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     return apply_binary(ADD, input, _operand(other))
 
 
-def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+def sub(input: Any, other: Any, *, alpha: Any = 1, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(sub, out, input, other, alpha=alpha)
     if alpha != 1:
         if isinstance(other, Tensor):
             return apply_op(SUB, (input, other), {"alpha": alpha})
@@ -423,13 +430,17 @@ def rsub(input: Tensor, other: Any) -> Tensor:
     return apply_op(RSUB, (input,), {"other": _operand(other)})
 
 
-def mul(input: Any, other: Any) -> Tensor:
+def mul(input: Any, other: Any, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(mul, out, input, other)
     if not isinstance(input, Tensor):
         return apply_binary(MUL, other, _operand(input))
     return apply_binary(MUL, input, _operand(other))
 
 
-def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+def div(input: Any, other: Any, *, rounding_mode: str | None = None, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(div, out, input, other, rounding_mode=rounding_mode)
     if rounding_mode == "floor":
         return floor_divide(input, other)
     if rounding_mode == "trunc":
@@ -448,7 +459,9 @@ def _as_tensor(value: Any, like: Tensor) -> Tensor:
     return make_tensor(value)
 
 
-def pow(input: Any, exponent: Any) -> Tensor:
+def pow(input: Any, exponent: Any, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(pow, out, input, exponent)
     if not isinstance(input, Tensor):
         return apply_op(RPOW, (exponent,), {"base": input})
     if isinstance(exponent, Tensor):
@@ -456,7 +469,9 @@ def pow(input: Any, exponent: Any) -> Tensor:
     return apply_op(POW, (input,), {"exponent": _operand(exponent)})
 
 
-def square(input: Tensor) -> Tensor:
+def square(input: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(square, out, input)
     return pow(input, 2)
 
 
@@ -477,7 +492,9 @@ def operator_method(fn: Any, swap: bool = False) -> Any:
 
 
 def _compare(op: Any):
-    def fn(input: Any, other: Any) -> Tensor:
+    def fn(input: Any, other: Any, *, out: Any = None) -> Tensor:
+        if out is not None:
+            return write_out(fn, out, input, other)
         if not isinstance(input, Tensor):
             input, other = _as_tensor(input, other), other
         return apply_op(op, (input, _operand(other)))
@@ -501,8 +518,10 @@ def to_dtype(input: Tensor, dtype: Any) -> Tensor:
     return apply_op(TO_COPY, (input,), {"dtype": target})
 
 
-def where(condition: Any, input: Any = None, other: Any = None) -> Any:
+def where(condition: Any, input: Any = None, other: Any = None, *, out: Any = None) -> Any:
     """`torch.where(cond, a, b)`; the condition is a constant of the node, as in PyTorch."""
+    if out is not None:
+        return write_out(where, out, condition, input, other)
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if input is None and other is None:
         return tuple(make_tensor(ix) for ix in np.nonzero(cond))
