@@ -12,6 +12,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.optable import defop, tensor_methods
+from ..core.out_arg import write_out
 from ..core.tensor import Tensor, apply_inplace, apply_op
 from .arithmetic import _operand, operator_method
 from .creation import tensor
@@ -53,7 +54,9 @@ def _tensor_operands(input: Any, other: Any) -> tuple[Tensor, Any]:
 
 
 def _binary(op: Any) -> Any:
-    def fn(input: Any, other: Any) -> Tensor:
+    def fn(input: Any, other: Any, *, out: Any = None) -> Tensor:
+        if out is not None:
+            return write_out(fn, out, input, other)
         if op.name.startswith("logical"):  # PyTorch has no Scalar overloads of these
             for position, (arg, value) in enumerate((("input", input), ("other", other)), 1):
                 if not isinstance(value, Tensor):
@@ -76,8 +79,10 @@ logical_or = _binary(LOGICAL_OR)
 logical_xor = _binary(LOGICAL_XOR)
 
 
-def bitwise_not(input: Tensor) -> Tensor:
+def bitwise_not(input: Tensor, *, out: Any = None) -> Tensor:
     """torch.bitwise_not: `~` on integers, logical not on bool (not differentiable)."""
+    if out is not None:
+        return write_out(bitwise_not, out, input)
     op = LOGICAL_NOT if input._data.dtype == np.bool_ else BITWISE_NOT
     return apply_op(op, (input,))
 

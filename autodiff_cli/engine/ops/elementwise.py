@@ -10,6 +10,7 @@ import numpy as np
 
 from ..core.grad_mode import GradMode
 from ..core.optable import defop, tensor_methods
+from ..core.out_arg import write_out
 from ..core.tensor import Tensor, apply_inplace, apply_op, broadcast_error, leaf_inplace_error
 from . import arithmetic, unary
 from .arithmetic import _binary_number_left, _int_checked, _operand, floor_divide, operator_method
@@ -175,30 +176,42 @@ def _above(a: Any, lo: Any, hi: Any) -> Any:
     return a > hi
 
 
-def atan2(input: Tensor, other: Tensor) -> Tensor:
+def atan2(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(atan2, out, input, other)
     return apply_op(ATAN2, (input, other))
 
 
 arctan2 = atan2
 
 
-def sgn(input: Tensor) -> Tensor:
+def sgn(input: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(sgn, out, input)
     return apply_op(SGN, (input,))
 
 
-def frac(input: Tensor) -> Tensor:
+def frac(input: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(frac, out, input)
     return apply_op(FRAC, (input,))
 
 
-def erfc(input: Tensor) -> Tensor:
+def erfc(input: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(erfc, out, input)
     return apply_op(ERFC, (input,))
 
 
-def exp2(input: Tensor) -> Tensor:
+def exp2(input: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(exp2, out, input)
     return apply_op(EXP2, (input,))
 
 
-def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
+def clamp(input: Tensor, min: Any = None, max: Any = None, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(clamp, out, input, min, max)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
@@ -211,35 +224,49 @@ def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
 clip = clamp
 
 
-def clamp_min(input: Tensor, min: Any) -> Tensor:
+def clamp_min(input: Tensor, min: Any, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(clamp_min, out, input, min)
     return apply_op(CLAMP_MIN, (input,), {"min": _operand(min)})
 
 
-def clamp_max(input: Tensor, max: Any) -> Tensor:
+def clamp_max(input: Tensor, max: Any, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(clamp_max, out, input, max)
     return apply_op(CLAMP_MAX, (input,), {"max": _operand(max)})
 
 
-def maximum(input: Tensor, other: Tensor) -> Tensor:
+def maximum(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(maximum, out, input, other)
     return apply_op(MAXIMUM, (input, other))
 
 
-def minimum(input: Tensor, other: Tensor) -> Tensor:
+def minimum(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(minimum, out, input, other)
     return apply_op(MINIMUM, (input, other))
 
 
-def remainder(input: Any, other: Any) -> Tensor:
+def remainder(input: Any, other: Any, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(remainder, out, input, other)
     if isinstance(input, Tensor) and not isinstance(other, Tensor):
         return apply_op(REMAINDER_SCALAR, (input,), {"other": _operand(other)})
     return _binary_number_left(REMAINDER, input, other)
 
 
-def fmod(input: Any, other: Any) -> Tensor:
+def fmod(input: Any, other: Any, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(fmod, out, input, other)
     if isinstance(input, Tensor) and not isinstance(other, Tensor):
         return apply_op(FMOD_SCALAR, (input,), {"other": _operand(other)})
     return _binary_number_left(FMOD, input, other)
 
 
-def round(input: Tensor, *, decimals: int = 0) -> Tensor:
+def round(input: Tensor, *, decimals: int = 0, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(round, out, input, decimals=decimals)
     if decimals:
         return apply_op(ROUND_DECIMALS, (input,), {"decimals": int(decimals)})
     return apply_op(unary.ROUND, (input,))
@@ -328,14 +355,22 @@ def _addc_(op: Any, name: str, self: Tensor, tensor1: Any, tensor2: Any, value: 
     return _keep_needed_saves(self, op, tensor1, tensor2)
 
 
-def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+def addcmul(
+    input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1, out: Any = None
+) -> Tensor:
     """`input + value * tensor1 * tensor2`, broadcast (AddcmulBackward0)."""
+    if out is not None:
+        return write_out(addcmul, out, input, tensor1, tensor2, value=value)
     return _addc(ADDCMUL, "addcmul", input, tensor1, tensor2, value)
 
 
-def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+def addcdiv(
+    input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1, out: Any = None
+) -> Tensor:
     """`input + value * tensor1 / tensor2`, broadcast (AddcdivBackward0); not for integer
     tensor1 and tensor2."""
+    if out is not None:
+        return write_out(addcdiv, out, input, tensor1, tensor2, value=value)
     return _addc(ADDCDIV, "addcdiv", input, tensor1, tensor2, value)
 
 
