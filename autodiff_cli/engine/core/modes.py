@@ -27,6 +27,7 @@ Observer = Callable[["OpCall", Callable[[], Any]], Any]
 _observers: list[Observer] = []
 _listeners: list[Callable[[bool], None]] = []
 _depth = [0]
+_suffixes: list[Callable[[Any], list[str]]] = []
 
 
 class OpCall:
@@ -64,6 +65,17 @@ def pop(observer: Observer) -> None:
             del _observers[i]
             break
     _changed()
+
+
+def add_repr_suffixes(describe: Callable[[Any], list[str]]) -> None:
+    """`describe(tensor)` gives a mode's items for a tensor's repr (forward AD's
+    `tangent=...`); asked only while an observer is pushed."""
+    _suffixes.append(describe)
+
+
+def repr_suffixes(tensor: Any) -> list[str]:
+    """The items every mode adds to `tensor`'s repr, after `grad_fn=`/`requires_grad=`."""
+    return [item for describe in _suffixes for item in describe(tensor)]
 
 
 def active() -> bool:

@@ -454,10 +454,14 @@ class Tensor:
 
     def _repr_suffixes(self) -> list[str]:
         if self._grad_fn is not None:
-            return [f"grad_fn=<{type(self._grad_fn).__name__}>"]
-        if self._requires_grad:
-            return ["requires_grad=True"]
-        return []
+            items = [f"grad_fn=<{type(self._grad_fn).__name__}>"]
+        elif self._requires_grad:
+            items = ["requires_grad=True"]
+        else:
+            items = []
+        if _OBSERVED:  # a mode's own items (forward AD's `tangent=...`)
+            items += modes.repr_suffixes(self)
+        return items
 
     __str__ = __repr__
 
