@@ -19,6 +19,7 @@ from .core.grad_mode import (  # noqa: F401
     no_grad,
     set_grad_enabled,
 )
+from .core.out_arg import write_out as _write_out
 from .core.printing import set_printoptions  # noqa: F401
 from .core.tensor import Size, Tensor  # noqa: F401
 from .ops import conversion as _methods  # noqa: F401 - attaches Tensor methods
@@ -156,15 +157,21 @@ from .accelerator import get_default_device, set_default_device  # noqa: E402, F
 from .version import __version__  # noqa: E402, F401 - TorchVersion("2.13.0+cpu")
 
 
-def softmax(input: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
+def softmax(input: Tensor, dim: int, dtype: dtype | None = None, *, out: object = None) -> Tensor:
     """`torch.softmax`: nn.functional's, loaded on first use (start-up time)."""
+    if out is not None:
+        return _write_out(softmax, out, input, dim, dtype)
     from .nn import functional
 
     return functional.softmax(input, dim, dtype=dtype)
 
 
-def log_softmax(input: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
+def log_softmax(
+    input: Tensor, dim: int, dtype: dtype | None = None, *, out: object = None
+) -> Tensor:
     """`torch.log_softmax`: nn.functional's, loaded on first use (start-up time)."""
+    if out is not None:
+        return _write_out(log_softmax, out, input, dim, dtype)
     from .nn import functional
 
     return functional.log_softmax(input, dim, dtype=dtype)
@@ -178,11 +185,19 @@ def numel(input: Tensor) -> int:
     return input.numel()
 
 
-def argmax(input: Tensor, dim: object = None, keepdim: bool = False) -> Tensor:
+def argmax(
+    input: Tensor, dim: object = None, keepdim: bool = False, *, out: object = None
+) -> Tensor:
+    if out is not None:
+        return _write_out(argmax, out, input, dim, keepdim)
     return input.argmax(dim, keepdim)
 
 
-def argmin(input: Tensor, dim: object = None, keepdim: bool = False) -> Tensor:
+def argmin(
+    input: Tensor, dim: object = None, keepdim: bool = False, *, out: object = None
+) -> Tensor:
+    if out is not None:
+        return _write_out(argmin, out, input, dim, keepdim)
     return input.argmin(dim, keepdim)
 
 

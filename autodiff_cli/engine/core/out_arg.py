@@ -110,12 +110,6 @@ def _diag(name: str, res: np.dtype, out: np.dtype) -> str | None:
     return _exact(name, res, out)
 
 
-def _mean(name: str, res: np.dtype, out: np.dtype) -> str | None:
-    if _can_cast(res, out):
-        return None
-    return f"mean.dtype_out(): input types can't be cast to the desired output type {_s(out)}"
-
-
 _MESSAGE_OF = {"amin": "amax", "vdot": "dot"}
 _EXACT = (
     "mm matmul mv addmm bmm gather norm softmax log_softmax tril triu argmax argmin inverse "
@@ -134,7 +128,6 @@ CHECKS: dict[str, Callable[[str, np.dtype, np.dtype], str | None]] = {
     "all": _boolean,
     "any": _boolean,
     "diag": _diag,
-    "mean": _mean,
 }
 
 

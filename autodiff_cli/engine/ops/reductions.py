@@ -21,6 +21,7 @@ import numpy as np
 
 from ..core import dtypes, limits
 from ..core.optable import defop, tensor_methods
+from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
 from .elementwise import maximum, minimum
 from .formula_ops import div_scalar, run
@@ -631,7 +632,11 @@ def _dtype_param(dtype: Any) -> Any:
     return None if dtype is None else dtypes.to_numpy(dtype)
 
 
-def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+def sum(
+    input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Any = None
+) -> Tensor:
+    if out is not None:
+        return write_out(sum, out, input, dim, keepdim, dtype=dtype)
     if isinstance(dim, (float, str)):
         raise TypeError(_invalid("sum", dim, _SUM_SIGNATURES))
     dims = _dims(dim, input.ndim)
@@ -644,13 +649,21 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
     return apply_op(SUM if dims is None else SUM_DIM, (input,), params)
 
 
-def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+def nansum(
+    input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Any = None
+) -> Tensor:
+    if out is not None:
+        return write_out(nansum, out, input, dim, keepdim, dtype=dtype)
     params = {"dim": _dims(dim, input.ndim), "keepdim": bool(keepdim), "dtype": _dtype_param(dtype)}
     return apply_op(NANSUM, (input,), params)
 
 
-def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+def nanmean(
+    input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Any = None
+) -> Tensor:
     """PyTorch's composite: nansum / the count of non-nan elements (DivBackward0)."""
+    if out is not None:
+        return write_out(nanmean, out, input, dim, keepdim, dtype=dtype)
     _require_float(
         input,
         "nanmean(): expected input to have floating point or complex dtype but got {}",
@@ -659,7 +672,11 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
     return nansum(input, dim, keepdim, dtype=dtype) / present
 
 
-def mean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+def mean(
+    input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Any = None
+) -> Tensor:
+    if out is not None:
+        return write_out(mean, out, input, dim, keepdim, dtype=dtype)
     target = _dtype_param(dtype)
     if target is not None and target.kind != "f":
         raise RuntimeError(
@@ -699,7 +716,11 @@ def _invalid(name: str, dim: Any, signatures: str) -> str:
     )
 
 
-def prod(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+def prod(
+    input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None, out: Any = None
+) -> Tensor:
+    if out is not None:
+        return write_out(prod, out, input, dim, keepdim, dtype=dtype)
     if dim is not None and not isinstance(dim, (int, np.integer, Tensor)):
         raise TypeError(_invalid("prod", dim, _PROD_SIGNATURES))
     d = None if dim is None else _norm_dim(_as_dim(dim), input.ndim)
@@ -754,7 +775,11 @@ def _lower_median_all(a: Any) -> Any:
     return np.asarray(flat[_median_index(flat, 0)], dtype=flat.dtype)
 
 
-def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
+def max(
+    input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None, out: Any = None
+) -> Any:
+    if out is not None:
+        return write_out(max, out, input, dim, keepdim, other=other)
     if other is not None or isinstance(dim, Tensor):
         return maximum(input, other if other is not None else dim)
     if dim is None:
@@ -763,7 +788,11 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = N
     return _pick_along(MAX_DIM, "max", _argmax_nan, input, dim, keepdim)
 
 
-def min(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:
+def min(
+    input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None, out: Any = None
+) -> Any:
+    if out is not None:
+        return write_out(min, out, input, dim, keepdim, other=other)
     if other is not None or isinstance(dim, Tensor):
         return minimum(input, other if other is not None else dim)
     if dim is None:
@@ -772,14 +801,18 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = N
     return _pick_along(MIN_DIM, "min", _argmin_nan, input, dim, keepdim)
 
 
-def median(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def median(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Any = None) -> Any:
+    if out is not None:
+        return write_out(median, out, input, dim, keepdim)
     if dim is None:
         return apply_op(MEDIAN_ALL, (input,))
     return _pick_along(MEDIAN_DIM, "median", _median_index, input, dim, keepdim)
 
 
 def _amax_amin(op: Any, name: str):
-    def fn(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    def fn(input: Tensor, dim: Any = (), keepdim: bool = False, *, out: Any = None) -> Tensor:
+        if out is not None:
+            return write_out(fn, out, input, dim, keepdim)
         dims = _dims(dim, input.ndim)
         if dim is None or (isinstance(dim, (tuple, list)) and not dim):
             _check_nonempty(input, name, None)
@@ -796,7 +829,9 @@ amin = _amax_amin(AMIN, "amin")
 
 
 def _arg(name: str, pick: Any):
-    def fn(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    def fn(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Any = None) -> Tensor:
+        if out is not None:
+            return write_out(fn, out, input, dim, keepdim)
         data = np.asarray(input._data)
         if dim is None:
             _check_nonempty(input, name, None)
@@ -829,9 +864,17 @@ def _ord(p: Any) -> float:
 
 
 def norm(
-    input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, dtype: Any = None
+    input: Tensor,
+    p: Any = "fro",
+    dim: Any = None,
+    keepdim: bool = False,
+    dtype: Any = None,
+    *,
+    out: Any = None,
 ) -> Tensor:
     """`torch.norm` as `linalg.vector_norm` (PyTorch's path for every numeric p and 'fro')."""
+    if out is not None:
+        return write_out(norm, out, input, p, dim, keepdim, dtype)
     if p == "nuc":
         raise RuntimeError("norm(): the nuclear norm is not supported")
     ord = _ord(p)
@@ -884,7 +927,10 @@ def _moment(op: Any, name: str):
         keepdim: bool = False,
         *,
         correction: Any = None,
+        out: Any = None,
     ) -> Tensor:
+        if out is not None:
+            return write_out(fn, out, input, dim, unbiased, keepdim, correction=correction)
         if isinstance(dim, bool):  # var(unbiased)
             dim, unbiased = None, dim
         corr = _correction(name, unbiased, correction)
@@ -924,13 +970,17 @@ def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool
     )
 
 
-def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+def logsumexp(input: Tensor, dim: Any, keepdim: bool = False, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(logsumexp, out, input, dim, keepdim)
     dims = _dims(dim, input.ndim)
     return apply_op(LOGSUMEXP, (input,), {"dim": dims, "keepdim": bool(keepdim)})
 
 
 def _scan_fn(op: Any, name: str):
-    def fn(input: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
+    def fn(input: Tensor, dim: Any, *, dtype: Any = None, out: Any = None) -> Tensor:
+        if out is not None:
+            return write_out(fn, out, input, dim, dtype=dtype)
         d = _norm_dim(_as_dim(dim), input.ndim)
         target = _dtype_param(dtype)
         if target is not None and target.kind == "b":
@@ -946,7 +996,9 @@ cumprod = _scan_fn(CUMPROD, "cumprod")
 
 
 def _logical(name: str, fn: Any):
-    def reduce(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    def reduce(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Any = None) -> Tensor:
+        if out is not None:
+            return write_out(reduce, out, input, dim, keepdim)
         data = np.asarray(input._data)
         dims = _dims(dim, input.ndim)
         limits.check_reduction(data.shape, dims)
