@@ -17,6 +17,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.optable import defop, tensor_methods
+from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _norm_dim, apply_inplace, apply_op, broadcast_error
 from .formula_ops import mul_scalar, run
 from .indexing import (
@@ -587,7 +588,11 @@ def _inplace(op: Any, self: Tensor, others: tuple, params: dict) -> Tensor:
     return out
 
 
-def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+def index_add(
+    input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1, out: Any = None
+) -> Tensor:
+    if out is not None:
+        return write_out(index_add, out, input, dim, index, source, alpha=alpha)
     params = _index_add_params(input, dim, index, source, alpha)
     return apply_op(INDEX_ADD, (input, source), params)
 
@@ -596,7 +601,11 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
     return _inplace(INDEX_ADD, self, (source,), _index_add_params(self, dim, index, source, alpha))
 
 
-def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+def index_copy(
+    input: Tensor, dim: int, index: Tensor, source: Tensor, *, out: Any = None
+) -> Tensor:
+    if out is not None:
+        return write_out(index_copy, out, input, dim, index, source)
     return apply_op(INDEX_COPY, (input, source), _index_copy_params(input, dim, index, source))
 
 
@@ -629,8 +638,19 @@ def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
 
 
 def scatter_reduce(
-    input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True
+    input: Tensor,
+    dim: int,
+    index: Tensor,
+    src: Tensor,
+    reduce: str,
+    *,
+    include_self: bool = True,
+    out: Any = None,
 ) -> Tensor:
+    if out is not None:
+        return write_out(
+            scatter_reduce, out, input, dim, index, src, reduce, include_self=include_self
+        )
     source, params = _scatter_reduce_params(input, dim, index, src, reduce, include_self)
     return apply_op(SCATTER_REDUCE, (input, source), params)
 
@@ -650,7 +670,12 @@ def index_reduce(
     reduce: str,
     *,
     include_self: bool = True,
+    out: Any = None,
 ) -> Tensor:
+    if out is not None:
+        return write_out(
+            index_reduce, out, input, dim, index, source, reduce, include_self=include_self
+        )
     params = _index_reduce_params(input, dim, index, source, reduce, include_self)
     return apply_op(INDEX_REDUCE, (input, source), params)
 

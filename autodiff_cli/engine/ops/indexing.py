@@ -15,6 +15,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.optable import defop, tensor_methods
+from ..core.out_arg import write_out
 from ..core.tensor import (
     Tensor,
     _dims_text,
@@ -410,7 +411,9 @@ def _check_index_dtype(index: Any, what: str) -> np.ndarray:
     return data
 
 
-def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
+def index_select(input: Tensor, dim: int, index: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(index_select, out, input, dim, index)
     data = _check_index_dtype(index, "index_select(): Expected dtype int32 or int64 for index")
     if data.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
@@ -456,7 +459,11 @@ def _check_scatter_index(input: Tensor, dim: int, index: Tensor, name: str, what
     return dim, data
 
 
-def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+def gather(
+    input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out: Any = None
+) -> Tensor:
+    if out is not None:
+        return write_out(gather, out, input, dim, index, sparse_grad=sparse_grad)
     dim, data = _check_scatter_index(input, dim, index, "gather", "input")
     np_index = _scatter_index(input._data.shape, dim, data)
     return apply_op(GATHER, (input,), {"index": np_index, "shape": input._data.shape})
@@ -470,7 +477,9 @@ def _scatter_params(input: Tensor, dim: int, index: Tensor, name: str) -> dict:
     }
 
 
-def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(scatter_add, out, input, dim, index, src)
     return apply_op(SCATTER_ADD, (input, src), _scatter_params(input, dim, index, "scatter_add"))
 
 
@@ -481,7 +490,11 @@ def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return out
 
 
-def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None) -> Any:
+def scatter(
+    input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None, out: Any = None
+) -> Any:
+    if out is not None:
+        return write_out(scatter, out, input, dim, index, src, value=value)
     params = _scatter_params(input, dim, index, "scatter")
     source = value if src is None else src
     if isinstance(source, Tensor):

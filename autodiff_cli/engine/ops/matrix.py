@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.optable import defop, tensor_methods
+from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _dims_text, _norm_dim, apply_binary, apply_op, broadcast_error
 from . import arithmetic
 from .arithmetic import SQUEEZE_DIM, TRANSPOSE, UNSQUEEZE, VIEW, expand, squeeze_dims
@@ -403,13 +404,17 @@ def _check_mm_shapes(a: Tensor, b: Tensor) -> None:
         )
 
 
-def mm(input: Tensor, mat2: Tensor) -> Tensor:
+def mm(input: Tensor, mat2: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(mm, out, input, mat2)
     _check_2d(input, mat2)
     _check_mm_shapes(input, mat2)
     return apply_op(MM, (input, mat2))
 
 
-def mv(input: Tensor, vec: Tensor) -> Tensor:
+def mv(input: Tensor, vec: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(mv, out, input, vec)
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
     (n, k), (k2,) = input._data.shape, vec._data.shape
@@ -424,7 +429,9 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
     return apply_op(MV, (input, vec))
 
 
-def bmm(input: Tensor, mat2: Tensor) -> Tensor:
+def bmm(input: Tensor, mat2: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(bmm, out, input, mat2)
     if input.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if mat2.ndim != 3:
@@ -443,7 +450,9 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     return apply_op(BMM, (input, mat2))
 
 
-def dot(input: Tensor, tensor: Tensor) -> Tensor:
+def dot(input: Tensor, tensor: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(dot, out, input, tensor)
     if input.ndim != 1 or tensor.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
     n, m = input._data.shape[0], tensor._data.shape[0]
@@ -463,8 +472,10 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
 vdot = dot
 
 
-def outer(input: Tensor, vec2: Tensor) -> Tensor:
+def outer(input: Tensor, vec2: Tensor, *, out: Any = None) -> Tensor:
     """`input.reshape(-1, 1) * vec2`, as ATen computes it (MulBackward0)."""
+    if out is not None:
+        return write_out(outer, out, input, vec2)
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
@@ -474,8 +485,10 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
 ger = outer
 
 
-def inner(input: Tensor, other: Tensor) -> Tensor:
+def inner(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
     """Sum over the last dimensions, via `tensordot` as ATen does."""
+    if out is not None:
+        return write_out(inner, out, input, other)
     if input.ndim == 0 or other.ndim == 0:
         return arithmetic.mul(input, other)
     a_shape, b_shape = input._data.shape, other._data.shape
@@ -515,8 +528,10 @@ def _should_fold(a: Tensor, b: Tensor) -> bool:
     return True
 
 
-def matmul(input: Tensor, other: Tensor) -> Tensor:
+def matmul(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
     """Dispatches as ATen's `_matmul_impl` does, building the same chain of graph nodes."""
+    if out is not None:
+        return write_out(matmul, out, input, other)
     if not isinstance(input, Tensor) or not isinstance(other, Tensor):
         raise TypeError(
             "matmul(): argument 'other' (position 2) must be Tensor, not "
@@ -598,8 +613,10 @@ def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
 
 
 def addmm(
-    input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: float = 1
+    input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: float = 1, out: Any = None
 ) -> Tensor:
+    if out is not None:
+        return write_out(addmm, out, input, mat1, mat2, beta=beta, alpha=alpha)
     _check_2d(mat1, mat2)
     _check_mm_shapes(mat1, mat2)
     if beta != 1 or alpha != 1:
@@ -630,7 +647,9 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
     return apply_op(DIAGONAL, (input,), _diagonal_params(input, offset, dim1, dim2))
 
 
-def diag(input: Tensor, diagonal: int = 0) -> Tensor:
+def diag(input: Tensor, diagonal: int = 0, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(diag, out, input, diagonal)
     if input.ndim == 1:
         return apply_op(DIAG_EMBED, (input,), {"offset": int(diagonal)})
     if input.ndim == 2:
@@ -650,11 +669,15 @@ def _triangle(op: Any, name: str, input: Tensor, diagonal: int) -> Tensor:
     return apply_op(op, (input,), {"diagonal": int(diagonal)})
 
 
-def tril(input: Tensor, diagonal: int = 0) -> Tensor:
+def tril(input: Tensor, diagonal: int = 0, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(tril, out, input, diagonal)
     return _triangle(TRIL, "tril", input, diagonal)
 
 
-def triu(input: Tensor, diagonal: int = 0) -> Tensor:
+def triu(input: Tensor, diagonal: int = 0, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(triu, out, input, diagonal)
     return _triangle(TRIU, "triu", input, diagonal)
 
 
@@ -685,7 +708,9 @@ def det(input: Tensor) -> Tensor:
     return apply_op(DET, (input,))
 
 
-def inverse(input: Tensor) -> Tensor:
+def inverse(input: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(inverse, out, input)
     check_square(input, "inv")
     return apply_op(INV, (input,))
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..core.optable import defop, tensor_methods
+from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
 from .reductions import _along, _along_grad, _as_dim, _return_type, _ReturnTypes
 
@@ -164,7 +165,9 @@ def _sort_impl(input: Tensor, dim: Any, descending: bool, op: Any = SORT) -> tup
     return apply_op(op, (input,), params), indices
 
 
-def sort(input: Tensor, *args: Any, stable: Any = _UNSET, **kwargs: Any) -> Any:
+def sort(input: Tensor, *args: Any, stable: Any = _UNSET, out: Any = None, **kwargs: Any) -> Any:
+    if out is not None:
+        return write_out(sort, out, input, *args, stable=stable, **kwargs)
     _check_overload("sort", args, stable)
     dim, descending = _dim_descending("sort", args, kwargs)
     op = SORT if stable is _UNSET else SORT_STABLE
@@ -196,7 +199,9 @@ def argsort(input: Tensor, *args: Any, stable: Any = _UNSET, **kwargs: Any) -> T
     return _wrap(_sort_indices(data, d, bool(descending)))
 
 
-def msort(input: Tensor) -> Tensor:
+def msort(input: Tensor, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(msort, out, input)
     return _sort_impl(input, 0, False)[0]
 
 
@@ -208,7 +213,17 @@ def _k(name: str, k: Any) -> int:
     return int(k)
 
 
-def topk(input: Tensor, k: Any, dim: Any = -1, largest: bool = True, sorted: bool = True) -> Any:
+def topk(
+    input: Tensor,
+    k: Any,
+    dim: Any = -1,
+    largest: bool = True,
+    sorted: bool = True,
+    *,
+    out: Any = None,
+) -> Any:
+    if out is not None:
+        return write_out(topk, out, input, k, dim, largest, sorted)
     k = _k("topk", k)
     d = _dim_of(input, dim)
     data = np.asarray(input._data)
@@ -225,7 +240,11 @@ def topk(input: Tensor, k: Any, dim: Any = -1, largest: bool = True, sorted: boo
     return _ReturnTypes.topk(values, indices)
 
 
-def kthvalue(input: Tensor, k: Any, dim: Any = -1, keepdim: bool = False) -> Any:
+def kthvalue(
+    input: Tensor, k: Any, dim: Any = -1, keepdim: bool = False, *, out: Any = None
+) -> Any:
+    if out is not None:
+        return write_out(kthvalue, out, input, k, dim, keepdim)
     k = _k("kthvalue", k)
     d = _dim_of(input, dim)
     data = np.asarray(input._data)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core.optable import defop, tensor_methods
+from ..core.out_arg import write_out
 from ..core.tensor import Size, Tensor, _dims_text, _norm_dim, _wrap, apply_op, broadcast_error
 from .formula_ops import run
 
@@ -730,7 +731,9 @@ def _tensor_list(tensors: Any, name: str) -> list:
     return list(tensors)
 
 
-def stack(tensors: Any, dim: int = 0) -> Tensor:
+def stack(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(stack, out, tensors, dim)
     tensors = _tensor_list(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
@@ -744,7 +747,9 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
     return apply_op(STACK, tuple(tensors), {"dim": _norm_dim(dim, len(first) + 1)})
 
 
-def cat(tensors: Any, dim: int = 0) -> Tensor:
+def cat(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(cat, out, tensors, dim)
     tensors = _tensor_list(tensors, "cat")
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
