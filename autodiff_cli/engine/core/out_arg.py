@@ -34,7 +34,7 @@ _RESIZED = (
 _NAMES = {"outer": "mul", "square": "pow", "absolute": "abs", "clip": "clamp", "concat": "cat"}
 # ops computed in out's dtype (the `dtype=` of the function is out's)
 IN_OUT_DTYPE = frozenset(
-    "sum prod cumsum cumprod nansum arange linspace logspace zeros ones full eye empty".split()
+    "sum prod cumsum cumprod nansum arange linspace logspace zeros ones full eye empty randint randperm".split()
 )
 
 

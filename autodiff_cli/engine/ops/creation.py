@@ -9,6 +9,7 @@ import numpy as np
 
 from ..core import dtypes, limits, provided
 from ..core.devices import check_device
+from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _wrap, require_grad_new
 from .views import shape_arg
 
@@ -146,6 +147,8 @@ def _check_size(shape: tuple) -> None:
 def ones(
     *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None
 ) -> Tensor:
+    if out is not None:
+        return write_out(ones, out, *size, dtype=dtype, device=device, requires_grad=requires_grad)
     check_device(device)
     shape, np_dtype = _shape_and_dtype(size, dtype)
     _check_size(shape)
@@ -155,6 +158,8 @@ def ones(
 def zeros(
     *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None
 ) -> Tensor:
+    if out is not None:
+        return write_out(zeros, out, *size, dtype=dtype, device=device, requires_grad=requires_grad)
     check_device(device)
     shape, np_dtype = _shape_and_dtype(size, dtype)
     _check_size(shape)
@@ -165,8 +170,18 @@ empty = zeros
 
 
 def full(
-    size: Any, fill_value: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+    size: Any,
+    fill_value: Any,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    *,
+    out: Any = None,
 ) -> Tensor:
+    if out is not None:
+        return write_out(
+            full, out, size, fill_value, dtype=dtype, device=device, requires_grad=requires_grad
+        )
     check_device(device)
     shape = shape_arg((size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
     _check_size(shape)
@@ -234,7 +249,13 @@ def arange(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    *,
+    out: Any = None,
 ) -> Tensor:
+    if out is not None:
+        return write_out(
+            arange, out, start, end, step, dtype=dtype, device=device, requires_grad=requires_grad
+        )
     check_device(device)
     if end is None:
         start, end = 0, start
@@ -248,6 +269,10 @@ def arange(
             if all(isinstance(v, int) for v in values)
             else dtypes.get_default_dtype().np
         )
+    if np_dtype.kind in "iu":  # an integral range counts in integers: each bound truncated
+        values = [int(v) for v in values]
+        if values[2] == 0:
+            raise RuntimeError("step must be nonzero")
     s, e, st = values
     if (e - s) / st < 0:
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
@@ -301,7 +326,20 @@ def linspace(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    *,
+    out: Any = None,
 ) -> Tensor:
+    if out is not None:
+        return write_out(
+            linspace,
+            out,
+            start,
+            end,
+            steps,
+            dtype=dtype,
+            device=device,
+            requires_grad=requires_grad,
+        )
     check_device(device)
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
     steps = int(steps)
@@ -319,7 +357,21 @@ def logspace(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    *,
+    out: Any = None,
 ) -> Tensor:
+    if out is not None:
+        return write_out(
+            logspace,
+            out,
+            start,
+            end,
+            steps,
+            base,
+            dtype=dtype,
+            device=device,
+            requires_grad=requires_grad,
+        )
     check_device(device)
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
     limits.check_elements(int(steps))
@@ -327,8 +379,16 @@ def logspace(
 
 
 def eye(
-    n: int, m: int | None = None, dtype: Any = None, device: Any = None, requires_grad: bool = False
+    n: int,
+    m: int | None = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    *,
+    out: Any = None,
 ) -> Tensor:
+    if out is not None:
+        return write_out(eye, out, n, m, dtype=dtype, device=device, requires_grad=requires_grad)
     check_device(device)
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
     limits.check_elements(int(n) * int(m if m is not None else n))

@@ -14,6 +14,7 @@ from ..core import generator as stream
 from ..core.devices import check_device
 from ..core.generator import Generator
 from ..core.optable import defop, tensor_methods
+from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op
 from .arithmetic import shape_arg
 from .creation import _check_size, _finish, _like, _shape_and_dtype
@@ -350,8 +351,22 @@ def randint(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    out: Any = None,
 ) -> Tensor:
     """`randint(high, size)`, `randint(low, high, size)` (also as keywords): int64 by default."""
+    if out is not None:
+        return write_out(
+            randint,
+            out,
+            *args,
+            size=size,
+            low=low,
+            high=high,
+            generator=generator,
+            dtype=dtype,
+            device=device,
+            requires_grad=requires_grad,
+        )
     check_device(device)
     gen = _generator(generator, "randint")
     args = list(args)
@@ -387,7 +402,18 @@ def randperm(
     dtype: Any = None,
     device: Any = None,
     requires_grad: bool = False,
+    out: Any = None,
 ) -> Tensor:
+    if out is not None:
+        return write_out(
+            randperm,
+            out,
+            n,
+            generator=generator,
+            dtype=dtype,
+            device=device,
+            requires_grad=requires_grad,
+        )
     check_device(device)
     gen = _generator(generator, "randperm")
     n = int(n)
