@@ -9,7 +9,9 @@ import os
 import re
 from collections.abc import Iterable
 
-LAZY_SUBMODULES = ("autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "utils")
+LAZY_SUBMODULES = (
+    "autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "profiler", "utils",
+)  # fmt: skip
 # words of a source that may reach numpy.random, which the engine imports on first use
 _NN_WORDS = ("nn", "softmax")  # torch.softmax and Tensor.softmax live in nn.functional
 _RANDOM_WORDS = (

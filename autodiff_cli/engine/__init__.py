@@ -257,7 +257,9 @@ def can_cast(from_: dtype, to: dtype) -> bool:
 
 
 # Submodules a one-liner rarely needs load on first use, to keep start-up short.
-_LAZY_SUBMODULES = ("autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "utils")
+_LAZY_SUBMODULES = (
+    "autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "profiler", "utils",
+)  # fmt: skip
 
 
 def __getattr__(name: str) -> object:

@@ -1,0 +1,219 @@
+"""What a profile holds: one `FunctionEvent` per op call, record_function range or backward
+node, `FunctionEventAvg` for the events of one name, `EventList` (a list of either) with
+`key_averages`, `total_average` and `table` in PyTorch's layout. Times are microseconds (floats)
+measured by the engine itself; events hold only names, numbers and shapes (never arrays)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .table import format_memory, format_time, render_table
+
+
+class Interval:
+    """An event's start and end (microseconds from the profile's start)."""
+
+    __slots__ = ("start", "end")
+
+    def __init__(self, start: float = 0.0, end: float = 0.0) -> None:
+        self.start = start
+        self.end = end
+
+    def elapsed_us(self) -> float:
+        return self.end - self.start
+
+
+class FunctionEvent:
+    """One profiled call: `name` (`aten::mul`, a record_function's name, `MulBackward0`...),
+    its `time_range`, `input_shapes` (with record_shapes), `cpu_children` and `cpu_parent`."""
+
+    __slots__ = (
+        "id", "name", "time_range", "input_shapes", "cpu_children", "cpu_parent",
+        "cpu_memory_usage", "thread", "node_id", "is_async", "is_remote", "is_legacy",
+        "sequence_nr", "stack", "count",
+    )  # fmt: skip
+
+    def __init__(self, id: int, name: str, start: float, input_shapes: list) -> None:  # noqa: A002
+        self.id = id
+        self.name = name
+        self.time_range = Interval(start, start)
+        self.input_shapes = input_shapes
+        self.cpu_children: list[FunctionEvent] = []
+        self.cpu_parent: FunctionEvent | None = None
+        self.cpu_memory_usage = 0
+        self.thread = 1
+        self.node_id = -1
+        self.is_async = False
+        self.is_remote = False
+        self.is_legacy = False
+        self.sequence_nr = -1
+        self.stack: list = []
+        self.count = 1
+
+    @property
+    def key(self) -> str:
+        """The name events are grouped by (`ProfilerStep#3` -> `ProfilerStep*`)."""
+        return "ProfilerStep*" if self.name.startswith("ProfilerStep#") else self.name
+
+    @property
+    def cpu_time_total(self) -> float:
+        return self.time_range.elapsed_us()
+
+    @property
+    def cpu_time(self) -> float:
+        return self.cpu_time_total
+
+    @property
+    def self_cpu_time_total(self) -> float:
+        return self.cpu_time_total - sum(c.cpu_time_total for c in self.cpu_children)
+
+    @property
+    def self_cpu_memory_usage(self) -> int:
+        return self.cpu_memory_usage - sum(c.cpu_memory_usage for c in self.cpu_children)
+
+    cpu_time_str = property(lambda self: format_time(self.cpu_time))
+    cpu_time_total_str = property(lambda self: format_time(self.cpu_time_total))
+    self_cpu_time_total_str = property(lambda self: format_time(self.self_cpu_time_total))
+
+    def __repr__(self) -> str:
+        children = [c.id for c in self.cpu_children]
+        return (
+            f"<FunctionEvent id={self.id} name={self.name} overload_name= device_type="
+            f"DeviceType.CPU node_id=-1 cpu_time={self.cpu_time_str} start_us="
+            f"{self.time_range.start:.3f} end_us={self.time_range.end:.3f} cpu_children="
+            f"{children} None_time=0.000us name={self.name} thread=1 input_shapes="
+            f"{self.input_shapes} cpu_memory_usage={self.cpu_memory_usage} None_memory_usage=0 "
+            f"is_async=False is_remote=False seq_nr={self.sequence_nr} is_legacy=False>"
+        )
+
+
+class FunctionEventAvg:
+    """The events of one key (and input shapes, when grouped by them), summed."""
+
+    def __init__(self, key: str, input_shapes: Any = "") -> None:
+        self.key = key
+        self.input_shapes = input_shapes
+        self.count = 0
+        self.cpu_time_total = 0.0
+        self.self_cpu_time_total = 0.0
+        self.cpu_memory_usage = 0
+        self.self_cpu_memory_usage = 0
+        self.cpu_children = None
+        self.cpu_parent = None
+        self.node_id = 0
+        self.is_async = False
+        self.is_remote = False
+        self.is_legacy = False
+        self.stack: list = []
+
+    def add(self, other: FunctionEvent | FunctionEventAvg) -> FunctionEventAvg:
+        self.count += other.count
+        self.cpu_time_total += other.cpu_time_total
+        self.self_cpu_time_total += other.self_cpu_time_total
+        self.cpu_memory_usage += other.cpu_memory_usage
+        self.self_cpu_memory_usage += other.self_cpu_memory_usage
+        return self
+
+    @property
+    def cpu_time(self) -> float:
+        return self.cpu_time_total / self.count if self.count else 0.0
+
+    cpu_time_str = property(lambda self: format_time(self.cpu_time))
+    cpu_time_total_str = property(lambda self: format_time(self.cpu_time_total))
+    self_cpu_time_total_str = property(lambda self: format_time(self.self_cpu_time_total))
+
+    def __repr__(self) -> str:
+        return (
+            f"<FunctionEventAvg key={self.key} self_cpu_time={self.self_cpu_time_total_str} "
+            f"cpu_time={self.cpu_time_str}  self_cuda_time=0.000us cuda_time=0.000us "
+            f"input_shapes={self.input_shapes} cpu_memory_usage={self.cpu_memory_usage} "
+            "cuda_memory_usage=0>"
+        )
+
+
+def _shapes_key(shapes: list) -> str:
+    return str(shapes)
+
+
+class EventList(list):
+    """A list of events (`prof.events()`) or of averages (`key_averages()`)."""
+
+    def __init__(self, events: Any = (), profile_memory: bool = False) -> None:
+        super().__init__(events)
+        self._profile_memory = profile_memory
+
+    @property
+    def self_cpu_time_total(self) -> float:
+        return sum(e.self_cpu_time_total for e in self)
+
+    def key_averages(
+        self, group_by_input_shape: bool = False, group_by_stack_n: int = 0
+    ) -> EventList:
+        """The events grouped by name (and input shapes), in order of first appearance."""
+        groups: dict = {}
+        for event in self:
+            shapes = event.input_shapes if group_by_input_shape else ""
+            key = (event.key, _shapes_key(shapes) if group_by_input_shape else "")
+            avg = groups.get(key)
+            if avg is None:
+                avg = groups[key] = FunctionEventAvg(event.key, shapes)
+            avg.add(event)
+        return EventList(groups.values(), self._profile_memory)
+
+    def total_average(self) -> FunctionEventAvg:
+        """All events summed, under the key "Total"."""
+        total = FunctionEventAvg("Total")
+        for event in self:
+            total.add(event)
+        return total
+
+    def table(
+        self,
+        sort_by: str | None = None,
+        row_limit: int = 100,
+        max_src_column_width: int = 75,
+        max_name_column_width: int = 55,
+        max_shapes_column_width: int = 80,
+        header: str | None = None,
+        top_level_events_only: bool = False,
+        time_unit: str | None = None,
+    ) -> str:
+        """The table PyTorch prints: one row per event, sorted by `sort_by` (largest first)."""
+        rows = list(self)
+        if top_level_events_only:
+            rows = [e for e in rows if e.cpu_parent is None]
+        if sort_by is not None:
+            if not isinstance(sort_by, str) or sort_by.startswith("_"):
+                raise AttributeError(f"'FunctionEventAvg' object has no attribute '{sort_by}'")
+            rows.sort(key=lambda e: getattr(e, sort_by), reverse=True)
+        return render_table(
+            self,
+            rows[:row_limit] if row_limit is not None and row_limit >= 0 else rows,
+            max_name_column_width=max_name_column_width,
+            max_shapes_column_width=max_shapes_column_width,
+            header=header,
+            top_level_events_only=top_level_events_only,
+            profile_memory=self._profile_memory,
+        )
+
+    def export_chrome_trace(self, path: str) -> None:
+        refuse_file_export("export_chrome_trace")
+
+    def export_stacks(self, path: str, metric: str = "self_cpu_time_total") -> None:
+        refuse_file_export("export_stacks")
+
+    def __str__(self) -> str:
+        return self.table()
+
+    __repr__ = list.__repr__
+
+
+def refuse_file_export(what: str) -> None:
+    """Scripts cannot write files: the trace exports are refused with a plain error."""
+    raise RuntimeError(
+        f"{what}: scripts cannot write files; print the profile instead "
+        "(prof.key_averages().table())"
+    )
+
+
+__all__ = ["EventList", "FunctionEvent", "FunctionEventAvg", "Interval", "format_memory"]

@@ -1,0 +1,209 @@
+"""Recording a profile: an observer of every op call (core/modes.py) and a watcher of every
+backward node run (core/backward.py `NODE_WATCH`), both present only while a profile records,
+and `record_function` ranges. Each event is timed with `time.perf_counter_ns` around the call;
+events nest as the calls do (`cpu_parent`, `cpu_children`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..core import backward, modes
+from ..core.graph import AccumulateGrad
+from ..core.tensor import Tensor
+from .events import FunctionEvent
+
+MAX_EVENTS = 500_000  # per profile: a loop left running under a profiler cannot fill memory
+
+# The op table's names that are not PyTorch's aten names (the variants of one aten op).
+ATEN_NAMES = {
+    "add_scalar": "add",
+    "sub_scalar": "sub",
+    "mul_scalar": "mul",
+    "div_scalar": "div",
+    "pow_scalar": "pow",
+    "rpow": "pow",
+    "sum_dim": "sum",
+    "mean_dim": "mean",
+    "prod_dim": "prod",
+    "max_dim_values": "max",
+    "min_dim_values": "min",
+    "median_dim_values": "median",
+    "clamp_tensor": "clamp",
+    "masked_fill_tensor": "masked_fill",
+    "index_fill_tensor": "index_fill",
+    "scatter_value": "scatter",
+    "squeeze_dim": "squeeze",
+    "squeeze_dims": "squeeze",
+    "squeeze_dim_": "squeeze_",
+    "round_decimals": "round",
+    "fmod_scalar": "fmod",
+    "remainder_scalar": "remainder",
+    "sort_stable": "sort",
+    "copy": "copy_",
+    "softmax": "_softmax",
+    "log_softmax": "_log_softmax",
+    "bernoulli_tensor_": "bernoulli_",
+}
+# How many arguments PyTorch's schema lists for a few common ops (the rest: inputs and params).
+_ARGUMENT_COUNTS = {"add": 3, "sub": 3, "add_": 3, "sub_": 3, "rsub": 3, "sum": 2, "mean": 2}
+_ACTIVE: list[Recorder] = []
+
+
+def _shape_of(value: Any) -> list:
+    return list(value.shape) if isinstance(value, Tensor) else []
+
+
+class Recorder:
+    """The events of one profile, in the order their calls started."""
+
+    def __init__(self, record_shapes: bool, profile_memory: bool) -> None:
+        self.record_shapes = record_shapes
+        self.profile_memory = profile_memory
+        self.events: list[FunctionEvent] = []
+        self.stack: list[FunctionEvent] = []
+        self.start_ns = time.perf_counter_ns()
+
+    def now(self) -> float:
+        return (time.perf_counter_ns() - self.start_ns) / 1000.0
+
+    def begin(self, name: str, shapes: list) -> FunctionEvent:
+        if len(self.events) >= MAX_EVENTS:
+            raise RuntimeError(
+                f"profiler: more than {MAX_EVENTS} events recorded in one profile; "
+                "profile a smaller part of the script"
+            )
+        event = FunctionEvent(len(self.events) + 1, name, self.now(), shapes)
+        if self.stack:
+            parent = self.stack[-1]
+            event.cpu_parent = parent
+            parent.cpu_children.append(event)
+        self.stack.append(event)
+        self.events.append(event)
+        return event
+
+    def end(self, event: FunctionEvent) -> None:
+        event.time_range.end = self.now()
+        stack = self.stack
+        if stack and stack[-1] is event:
+            stack.pop()
+        elif event in stack:  # ranges closed out of order (record_function objects)
+            stack.remove(event)
+
+    def close(self) -> None:
+        """Ends the events still open (a range never exited) when recording stops."""
+        while self.stack:
+            self.end(self.stack[-1])
+
+
+def start(recorder: Recorder) -> None:
+    """Records every op call and backward node into `recorder` until `stop`."""
+    _ACTIVE.append(recorder)
+    if len(_ACTIVE) == 1:
+        modes.push(_observe_op)
+        backward.NODE_WATCH.append(_watch_node)
+
+
+def stop(recorder: Recorder) -> None:
+    if recorder in _ACTIVE:
+        _ACTIVE.remove(recorder)
+        recorder.close()
+        if not _ACTIVE:
+            modes.pop(_observe_op)
+            backward.NODE_WATCH.remove(_watch_node)
+
+
+def _op_shapes(call: modes.OpCall, name: str) -> list:
+    shapes = [_shape_of(x) for x in call.inputs]
+    wanted = _ARGUMENT_COUNTS.get(name)
+    if wanted is None:
+        return shapes + [[] for _ in call.params or ()]
+    return shapes + [[] for _ in range(wanted - len(shapes))]
+
+
+def _observe_op(call: modes.OpCall, proceed: Callable[[], Any]) -> Any:
+    name = call.name
+    name = ATEN_NAMES.get(name, name)
+    events = []
+    for recorder in _ACTIVE:
+        shapes = _op_shapes(call, name) if recorder.record_shapes else []
+        events.append((recorder, recorder.begin("aten::" + name, shapes)))
+    try:
+        result = proceed()
+    finally:
+        for recorder, event in reversed(events):
+            recorder.end(event)
+    for recorder, event in events:
+        if recorder.profile_memory:
+            event.cpu_memory_usage = _new_bytes(result)
+    return result
+
+
+def _new_bytes(result: Any) -> int:
+    """Bytes of the result tensors that own new storage (views and in-place results: none)."""
+    outputs = result if isinstance(result, (tuple, list)) else (result,)
+    total = 0
+    for t in outputs:
+        if isinstance(t, Tensor) and t._base is None:
+            data = t._data
+            if getattr(data, "base", None) is None:
+                total += int(getattr(data, "nbytes", 0))
+    return total
+
+
+def _gradient_shape(g: Any) -> list:
+    shape = getattr(g, "shape", None)
+    return list(shape) if shape is not None else []
+
+
+def _watch_node(node: Any, grads: Any, run: Callable[[], Any]) -> Any:
+    """A backward node's run, as PyTorch shows it: `autograd::engine::evaluate_function: X`
+    holding `X` (the node's name, `torch::autograd::AccumulateGrad` for a leaf)."""
+    if node.__class__ is AccumulateGrad:
+        name = "torch::autograd::AccumulateGrad"
+    else:
+        name = node.name()
+    opened = []
+    for recorder in _ACTIVE:
+        shapes = []
+        if recorder.record_shapes:
+            shapes = [_gradient_shape(g) for g in grads if g is not None]
+        outer = recorder.begin("autograd::engine::evaluate_function: " + name, [])
+        opened.append((recorder, outer, recorder.begin(name, shapes)))
+    try:
+        return run()
+    finally:
+        for recorder, outer, inner in reversed(opened):
+            recorder.end(inner)
+            recorder.end(outer)
+
+
+class record_function:  # noqa: N801 - PyTorch's name
+    """A named range in the profile (`with record_function("name"):`), or a decorator."""
+
+    def __init__(self, name: str, args: str | None = None) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"record_function(): name must be a str, not {type(name).__name__}")
+        self.name = name
+        self.args = args
+        self._events: list = []
+
+    def __enter__(self) -> record_function:
+        self._events = [(r, r.begin(self.name, [])) for r in _ACTIVE]
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for recorder, event in reversed(self._events):
+            recorder.end(event)
+        self._events = []
+
+    def __call__(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        name = self.name
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with record_function(name):
+                return function(*args, **kwargs)
+
+        wrapper.__name__ = wrapper.__qualname__ = str(getattr(function, "__name__", "wrapper"))
+        return wrapper
