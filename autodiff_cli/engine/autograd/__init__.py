@@ -8,12 +8,13 @@ from ..core.backward import backward, grad
 from ..core.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ..core.tensor import Tensor, require_grad_new
 from . import (
+    forward_ad,  # noqa: F401 - torch.autograd.forward_ad
     functional,  # noqa: F401
+    graph,  # noqa: F401 - torch.autograd.graph
     profiler,  # noqa: F401 - torch.autograd.profiler
 )
 from .function import Function, FunctionCtx  # noqa: F401
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401
-from . import graph  # noqa: F401, E402 - torch.autograd.graph
 
 
 def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Tensor:  # noqa: N802

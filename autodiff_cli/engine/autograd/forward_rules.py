@@ -1,0 +1,288 @@
+"""Forward-mode AD's machinery: the tangent of each tensor while a dual level is active, and the
+observer (`core/modes.py`) that gives every op's outputs their tangents.
+
+No op has a forward rule of its own: each comes from the op table. An op's backward formulas
+compute `v_i = J_i^T g`, linear in the output gradient `g`; run on Tensors (as under
+`create_graph`) with a `g` that requires grad, `J t = d<v, t>/dg` for the inputs' tangents `t`
+(the double-vjp trick). The op's node is recorded again on fresh leaves holding the inputs'
+values, with the outputs already computed (`_Precomputed`): the forward is not run twice, so a
+random op does not draw again. View ops apply themselves to the tangent (a view of it: in-place
+writes through a view reach its base's tangent), as PyTorch's tangents of views are views.
+
+Tangents live in a map from a tensor's id to (a weak reference to it, its tangent), emptied
+when the level exits. The observer handles only calls made by the script (`call.depth == 0`):
+an op built from other ops gets its tangent from its own formulas once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from ..core import modes
+from ..core.backward import grad
+from ..core.grad_mode import GradMode
+from ..core.tensor import Tensor, _wrap, apply_op
+
+SIZE_MESSAGE = (
+    "Trying to set a forward gradient that has a different size than that of the original "
+    "Tensor, this is not supported. Tensor is of size {} while the given forward gradient is of "
+    "size {}."
+)
+
+
+class Level:
+    """The dual level: `current` is 0 while one is active (PyTorch allows one at a time);
+    `suspended` counts the regions whose ops get no tangent (a custom Function's forward)."""
+
+    current: int | None = None
+    suspended = 0
+
+
+_TANGENTS: dict[int, tuple[weakref.ref, Tensor]] = {}
+
+
+def tangent_of(t: Any) -> Tensor | None:
+    """The tangent of `t` at the active level, or None."""
+    entry = _TANGENTS.get(id(t))
+    if entry is None or entry[0]() is not t:
+        return None
+    return entry[1]
+
+
+def set_tangent(t: Tensor, tangent: Tensor) -> None:
+    key = id(t)
+    _TANGENTS[key] = (weakref.ref(t, lambda _, k=key: _forget(k)), tangent)
+
+
+def _forget(key: int) -> None:
+    entry = _TANGENTS.get(key)
+    if entry is not None and entry[0]() is None:
+        del _TANGENTS[key]
+
+
+def size_error(primal: Tensor, tangent: Tensor) -> RuntimeError:
+    return RuntimeError(
+        SIZE_MESSAGE.format(list(primal._data.shape), list(np.shape(tangent._data)))
+    )
+
+
+def start() -> None:
+    """Enters the level: every op call is watched."""
+    Level.current = 0
+    modes.push(observe)
+
+
+def stop() -> None:
+    """Exits the level: every tangent is dropped."""
+    Level.current = None
+    _TANGENTS.clear()
+    modes.pop(observe)
+
+
+@contextlib.contextmanager
+def suspended() -> Iterator[None]:
+    """Ops run here get no tangents (a custom Function's forward and jvp)."""
+    Level.suspended += 1
+    try:
+        yield
+    finally:
+        Level.suspended -= 1
+
+
+def _repr_items(t: Any) -> list[str]:
+    """`tangent=...` in a dual tensor's repr, formatted as PyTorch does (`f"{tangent}"`: a 0-d
+    tangent shows as its number)."""
+    tangent = tangent_of(t) if Level.current is not None else None
+    return [] if tangent is None else [f"tangent={format(tangent, '')}"]
+
+
+modes.add_repr_suffixes(_repr_items)
+
+
+# --------------------------------------------------------------------------------------------
+# The observer
+# --------------------------------------------------------------------------------------------
+
+
+def observe(call: modes.OpCall, proceed: Callable[[], Any]) -> Any:
+    """Runs the op, then gives its floating outputs the tangents its inputs' tangents imply."""
+    if call.depth or Level.suspended or not _TANGENTS:
+        return proceed()
+    tangents = [tangent_of(x) if isinstance(x, Tensor) else None for x in call.inputs]
+    if all(t is None for t in tangents):
+        return proceed()
+    if call.target is not None:
+        return _inplace(call, proceed, tangents)
+    result = proceed()
+    op = call.op
+    if op.grads is None:
+        return result
+    outputs = result if isinstance(result, tuple) else (result,)
+    if op.view and _view_tangents(op, call.inputs, call.params, outputs, tangents[0]):
+        return result
+    found = jvp(op, call.inputs, call.params, outputs, tangents)
+    for out, tangent in zip(outputs, found):
+        if tangent is not None:
+            set_tangent(out, tangent)
+    return result
+
+
+def _view_tangents(op: Any, inputs: tuple, params: Any, outputs: tuple, tangent: Any) -> bool:
+    """A view op's tangents: the same view of the input's tangent. False when it does not
+    apply (other tensor inputs, no tangent, a layout the view cannot take)."""
+    if tangent is None or any(isinstance(x, Tensor) for x in inputs[1:]):
+        return False
+    try:
+        data = op.forward(tangent._data, *inputs[1:], **(params or {}))
+    except (ValueError, TypeError, RuntimeError, IndexError):
+        return False
+    views = data if isinstance(data, tuple) else (data,)
+    if len(views) != len(outputs) or any(
+        np.shape(v) != o._data.shape for v, o in zip(views, outputs)
+    ):
+        return False
+    for out, view in zip(outputs, views):
+        if out._data.dtype.kind == "f":
+            set_tangent(out, _wrap(view))
+    return True
+
+
+def _inplace(call: modes.OpCall, proceed: Callable[[], Any], tangents: list) -> Any:
+    """An in-place op: the target's new tangent, from its value before and the other inputs,
+    written into its tangent (so views sharing it see the change)."""
+    target = call.target
+    before = _wrap(np.array(target._data, copy=True))
+    result = proceed()
+    if call.op.grads is None or target._data.dtype.kind != "f":
+        return result
+    inputs = (before, *call.inputs[1:])
+    new = jvp(call.op, inputs, call.params, (target,), tangents)[0]
+    if new is not None:
+        write_tangent(target, new)
+    return result
+
+
+def write_tangent(target: Tensor, new: Tensor) -> None:
+    """Sets `target`'s tangent to `new`'s values: in place when it has one; through its base
+    (given a zero tangent first if it has none) when `target` is a view."""
+    current = tangent_of(target)
+    if current is not None:
+        array = current._data
+        if isinstance(array, np.ndarray) and array.flags.writeable and array.shape == np.shape(
+            new._data
+        ):
+            np.copyto(array, new._data, casting="unsafe")
+            return
+    base = target._base
+    if current is None and base is not None and base._data.dtype.kind == "f":
+        _write_region(base, target, new)
+    set_tangent(target, new if current is None else _wrap(np.asarray(new._data, current.dtype.np)))
+
+
+def _write_region(base: Tensor, view: Tensor, new: Tensor) -> None:
+    from ..ops.inplace import view_positions
+
+    tangent = tangent_of(base)
+    array = None if tangent is None else tangent._data
+    if not (isinstance(array, np.ndarray) and array.flags.writeable):
+        array = np.zeros(base._data.shape, base._data.dtype) if array is None else np.array(array)
+        set_tangent(base, _wrap(array))
+    positions = view_positions(view, base)
+    array.flat[positions.reshape(-1)] = np.asarray(new._data).reshape(-1)
+
+
+# --------------------------------------------------------------------------------------------
+# J t from the op's backward formulas
+# --------------------------------------------------------------------------------------------
+
+
+class _Precomputed:
+    """An op-table entry whose forward gives outputs already computed: `apply_op` records the
+    op's node (saved values, parameters, shapes to conform to) without running the op again."""
+
+    __slots__ = ("_op", "_out")
+
+    def __init__(self, op: Any, out: Any) -> None:
+        self._op = op
+        self._out = out
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._op, name)
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        return self._out
+
+
+def jvp(op: Any, inputs: tuple, params: Any, outputs: tuple, tangents: list) -> list:
+    """The tangent of each output of `op(*inputs)` (None for those that are not floating)."""
+    floating = [o._data.dtype.kind == "f" for o in outputs]
+    if not any(floating):
+        return [None] * len(outputs)
+    differentiable = GradMode.enabled and any(
+        t is not None and t._requires_grad for t in tangents
+    )
+    saved = GradMode.enabled
+    GradMode.enabled = True
+    try:
+        return _double_vjp(op, inputs, params, outputs, tangents, floating, differentiable)
+    finally:
+        GradMode.enabled = saved
+
+
+def _leaf(x: Any, tangent: Any) -> Any:
+    if not isinstance(x, Tensor):
+        return x
+    return _wrap(x._data, tangent is not None and x._data.dtype.kind == "f")
+
+
+def _double_vjp(
+    op: Any,
+    inputs: tuple,
+    params: Any,
+    outputs: tuple,
+    tangents: list,
+    floating: list,
+    differentiable: bool,
+) -> list:
+    leaves = tuple(_leaf(x, t) for x, t in zip(inputs, tangents))
+    datas = tuple(o._data for o in outputs)
+    recorded = apply_op(_Precomputed(op, datas if op.n_outputs > 1 else datas[0]), leaves, params)
+    recorded = recorded if isinstance(recorded, tuple) else (recorded,)
+    zeros = [np.zeros(np.shape(o._data), o._data.dtype) for o in outputs]
+    gs = [_wrap(z, True) if f else None for z, f in zip(zeros, floating)]
+    pairs = [(x, t) for x, t in zip(leaves, tangents) if isinstance(x, Tensor) and x._requires_grad]
+    total = _tangent_product(recorded, gs, pairs)
+    wanted = [g for g in gs if g is not None]
+    found: tuple = (None,) * len(wanted)
+    if total is not None and total._requires_grad:
+        found = grad(total, wanted, allow_unused=True, create_graph=differentiable)
+    it = iter(found)
+    result = []
+    for g, z in zip(gs, zeros):
+        if g is None:
+            result.append(None)
+            continue
+        value = next(it)
+        result.append(_wrap(z) if value is None else value)
+    return result
+
+
+def _tangent_product(recorded: tuple, gs: list, pairs: list) -> Tensor | None:
+    """<J^T g, t> summed over the inputs with a tangent: linear in `g`, built with its graph."""
+    outs = [o for o, g in zip(recorded, gs) if g is not None and o._requires_grad]
+    if not outs or not pairs:
+        return None
+    grads_out = [g for o, g in zip(recorded, gs) if g is not None and o._requires_grad]
+    vs = grad(outs, [x for x, _ in pairs], grads_out, create_graph=True, allow_unused=True)
+    total = None
+    for v, (_, t) in zip(vs, pairs):
+        if v is None:
+            continue
+        term = (v * t).sum()
+        total = term if total is None else total + term
+    return total
