@@ -34,8 +34,25 @@ _RESIZED = (
 _NAMES = {"outer": "mul", "square": "pow", "absolute": "abs", "clip": "clamp", "concat": "cat"}
 # ops computed in out's dtype (the `dtype=` of the function is out's)
 IN_OUT_DTYPE = frozenset(
-    "sum prod cumsum cumprod nansum arange linspace logspace zeros ones full eye empty randint randperm".split()
+    "sum prod cumsum cumprod nansum arange linspace logspace zeros ones full eye empty randint "
+    "randperm".split()
 )
+# factories resize their out silently
+_SILENT = IN_OUT_DTYPE - {"sum", "prod", "cumsum", "cumprod", "nansum"}
+# element-wise ops that cast their result to out's dtype through a copy, which warns again
+_CAST_COPY = frozenset(
+    "add sub mul div pow rpow eq ne lt le gt ge bitwise_and bitwise_or bitwise_xor atan2 fmod "
+    "remainder maximum minimum addcmul addcdiv acos asin atan cos cosh erf erfc exp exp2 expm1 log "
+    "log10 log1p log2 reciprocal rsqrt sigmoid sin sinh sqrt tan tanh".split()
+)
+# out dtypes an op has no kernel for (NotImplementedError before anything is computed)
+_NO_KERNEL = {
+    "arange": "b",
+    "linspace": "b",
+    "logspace": "b",
+    "nansum": "biu",
+    "nanmean": "biu",
+}
 
 
 def _s(dt: Any) -> str:
@@ -110,6 +127,41 @@ def _diag(name: str, res: np.dtype, out: np.dtype) -> str | None:
     return _exact(name, res, out)
 
 
+def _legacy(dt: np.dtype) -> str:
+    return "CPUBoolType" if dt.kind == "b" else f"torch.{_s(dt)}Tensor"
+
+
+def _median_values(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    if res == out:
+        return None
+    return (
+        "Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; "
+        f"but type {_legacy(out)} does not equal {_legacy(res)} (while checking arguments for "
+        "median)"
+    )
+
+
+def _median_indices(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    if res == out:
+        return None
+    return (
+        "Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+        f"{_legacy(out)} instead (while checking arguments for median)"
+    )
+
+
+def _kth_values(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    return None if res == out else "output values must be of same type as input"
+
+
+def _kth_indices(name: str, res: np.dtype, out: np.dtype) -> str | None:
+    return None if res == out else "output indices must be of scalar type Long"
+
+
+_MANY_CHECKS = {
+    "median": (_median_values, _median_indices),
+    "kthvalue": (_kth_values, _kth_indices),
+}
 _MESSAGE_OF = {"amin": "amax", "vdot": "dot"}
 _EXACT = (
     "mm matmul mv addmm bmm gather norm softmax log_softmax tril triu argmax argmin inverse "
@@ -159,16 +211,36 @@ def write_out(fn: Callable, out: Any, *args: Any, **kwargs: Any) -> Any:
         _requires_grad(args) or _requires_grad(kwargs.values()) or _requires_grad(outs)
     ):
         raise RuntimeError(_AUTOGRAD.format(name))
-    if name in IN_OUT_DTYPE and kwargs.get("dtype") is None and not many:
-        kwargs["dtype"] = dtypes.BY_NUMPY[np.asarray(out._data).dtype]
+    if not many:
+        _check_kernel(name, np.asarray(out._data).dtype)
+        if name in IN_OUT_DTYPE and kwargs.get("dtype") is None:
+            kwargs["dtype"] = dtypes.BY_NUMPY[np.asarray(out._data).dtype]
     with no_grad():
         result = fn(*args, **kwargs)
     if isinstance(result, tuple):
         return _write_many(name, outs if many else out, result)
     if many:
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    _write(name, CHECKS.get(name, _cast), out, result)
+    _write(name, CHECKS.get(name, _cast), out, result, compute=_compute_dtype(name, args, result))
     return out
+
+
+_COMPARISONS = frozenset(("eq", "ne", "lt", "le", "gt", "ge"))
+
+
+def _compute_dtype(name: str, args: tuple, result: Any) -> tuple:
+    """The out dtypes an op writes without a cast: its result's; for a comparison, also its
+    inputs' common dtype (a Python float with integral tensors: the default dtype)."""
+    res = np.asarray(result._data).dtype
+    if name not in _COMPARISONS:
+        return (res,)
+    found = [np.asarray(x._data).dtype for x in args if isinstance(x, Tensor)]
+    common = found[0]
+    for other in found[1:]:
+        common = dtypes.promote_types(common, other)
+    if common.kind in "biu" and any(isinstance(x, float) for x in args):
+        common = dtypes.get_default_dtype().np
+    return (res, common)
 
 
 def _write_many(name: str, outs: Any, results: tuple) -> Any:
@@ -179,6 +251,9 @@ def _write_many(name: str, outs: Any, results: tuple) -> Any:
     for out in outs:
         if not isinstance(out, Tensor):
             raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors")
+    checks = _MANY_CHECKS.get(name, (_exact, _exact))
+    for check, out, result in zip(checks, outs, results):
+        _check_dtype(name, check, out, result)
     for out, result in zip(outs, results):
         _write(name, _exact, out, result, 5)
     kind = type(results)
@@ -203,22 +278,36 @@ def _shape(shape: tuple) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-def _write(name: str, check: Callable, out: Tensor, result: Any, depth: int = 4) -> None:
-    """Checks out's dtype, resizes it if needed (warning at the caller `depth` frames up)."""
-    data = np.asarray(result._data if isinstance(result, Tensor) else result)
-    target = np.asarray(out._data).dtype
-    message = check(name, data.dtype, target)
+def _check_kernel(name: str, target: np.dtype) -> None:
+    kinds = _NO_KERNEL.get(name)
+    if kinds is not None and target.kind in kinds:
+        kernel = "nansum" if name == "nanmean" else name
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{_s(target)}'")
+
+
+def _check_dtype(name: str, check: Callable, out: Tensor, result: Any) -> None:
+    res = np.asarray(result._data if isinstance(result, Tensor) else result).dtype
+    message = check(name, res, np.asarray(out._data).dtype)
     if message is not None:
         raise RuntimeError(message)
+
+
+def _write(
+    name: str, check: Callable, out: Tensor, result: Any, depth: int = 4, compute: Any = None
+) -> None:
+    """Checks out's dtype, resizes it if needed (warning at the caller `depth` frames up; twice
+    when an element-wise op computing in another dtype than out's copies through a temporary)."""
+    _check_dtype(name, check, out, result)
+    data = np.asarray(result._data if isinstance(result, Tensor) else result)
+    target = np.asarray(out._data).dtype
     old_shape = np.shape(out._data)
     if old_shape == data.shape:
         np.copyto(out._array(), data, casting="unsafe")
     else:
-        if 0 not in old_shape:
-            warnings.warn(
-                _RESIZED.format(_shape(old_shape), _shape(data.shape)),
-                UserWarning,
-                stacklevel=depth,
-            )
+        if 0 not in old_shape and name not in _SILENT:
+            message = _RESIZED.format(_shape(old_shape), _shape(data.shape))
+            warnings.warn(message, UserWarning, stacklevel=depth)
+            if name in _CAST_COPY and target not in (compute or (data.dtype,)):
+                warnings.warn(message, UserWarning, stacklevel=depth)
         out._data = np.array(data, dtype=target)
     out._bump_version()
