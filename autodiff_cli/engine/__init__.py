@@ -9,6 +9,7 @@ import numpy as _np
 from . import random  # noqa: F401 - torch.random
 from .core import backward as _backward  # noqa: F401 - gives Tensor.backward its pass
 from .core import dtypes as _dtypes
+from .core import saved_hooks as _saved_hooks  # noqa: F401 - grad_fn._raw_saved_<name>
 from .core.devices import device  # noqa: F401
 from .core.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
 from .core.generator import Generator  # noqa: F401

@@ -21,6 +21,7 @@ PUBLIC_SUBMODULES = frozenset(
     "special fft random testing utils utils.data cuda backends backends.cudnn backends.mps func".split()
 )
 PUBLIC_SUBMODULES |= {"accelerator"}  # torch.accelerator (CPU only)
+PUBLIC_SUBMODULES |= {"autograd.graph"}  # torch.autograd.graph (saved-tensor hooks, Node...)
 PUBLIC_SUBMODULES |= {"profiler", "autograd.profiler"}  # torch.profiler, the older profiler
 
 

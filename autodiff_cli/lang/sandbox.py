@@ -83,6 +83,7 @@ def name_allowed(name: str) -> bool:
         not name.startswith("_")
         or name in ("_version", "__version__")
         or name.startswith("_saved_")
+        or name.startswith("_raw_saved_")
     )
 
 

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import provided
+from .edges import GradientEdge
 from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
 from .graph import RELEASED, AccumulateGrad, Node, legacy_type_name
@@ -92,10 +93,12 @@ def backward(
     else:
         grads = list(gradient)
     if inputs is not None:
-        inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+        inputs = [inputs] if isinstance(inputs, (Tensor, GradientEdge)) else list(inputs)
         if not inputs:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         for t in inputs:
+            if isinstance(t, GradientEdge):
+                continue
             if not isinstance(t, Tensor):
                 raise RuntimeError(
                     f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}"
@@ -119,7 +122,7 @@ def grad(
 ) -> tuple:
     """`torch.autograd.grad`: the gradients of `outputs` with respect to `inputs`, as a tuple."""
     outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
-    ins = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    ins = [inputs] if isinstance(inputs, (Tensor, GradientEdge)) else list(inputs)
     if grad_outputs is None:
         gouts = [None] * len(outs)
     elif isinstance(grad_outputs, Tensor):
@@ -132,8 +135,10 @@ def grad(
             f"{len(outs)} outputs"
         )
     for t in ins:
-        if not isinstance(t, Tensor):
-            raise TypeError(f"inputs must be Tensors, not {type(t).__name__}")
+        if not isinstance(t, (Tensor, GradientEdge)):
+            raise RuntimeError(
+                f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}"
+            )
     if allow_unused is None:
         allow_unused = materialize_grads
     root_grads = make_root_grads(outs, gouts, create_graph)
@@ -143,7 +148,7 @@ def grad(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
             )
     for t in ins:
-        if not t._requires_grad:
+        if isinstance(t, Tensor) and not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     captured = run_backward(
         outs, root_grads, retain_graph, create_graph, inputs=ins, accumulate=False
@@ -164,6 +169,8 @@ def grad(
 
 
 def _edge_of(t: Tensor) -> tuple[Node, int]:
+    if t.__class__ is GradientEdge:
+        return t.node, t.output_nr
     if t._grad_fn is not None:
         return t._grad_fn, t._output_nr
     return t._accumulator(), 0
@@ -182,7 +189,16 @@ class _Pass:
     """One backward pass: its backend and options, the leaves' pending edge counts (`accs`),
     and for `inputs=` the gradients to capture and the nodes that lead to them."""
 
-    __slots__ = ("backend", "retain", "accumulate", "accs", "captures", "captured", "needed")
+    __slots__ = (
+        "backend",
+        "retain",
+        "accumulate",
+        "accs",
+        "captures",
+        "captured",
+        "needed",
+        "order",
+    )
 
     def __init__(self, backend: Any, retain: bool, accumulate: bool, accs: dict) -> None:
         self.backend = backend
@@ -192,6 +208,7 @@ class _Pass:
         self.captures: dict | None = None
         self.captured: list | None = None
         self.needed: set | None = None
+        self.order: list = []
 
 
 def run_backward(
@@ -217,8 +234,10 @@ def run_backward(
     p = _Pass(TensorBackend if create_graph else NumpyBackend, retain_graph, accumulate, accs)
     if inputs is not None:
         _prune(p, order, inputs)
+    p.order = order
     prev_mode = GradMode.enabled
     GradMode.enabled = create_graph
+    _running.append(p)
     try:
         if NODE_WATCH or _leaf_order_observable(accs):
             _execute_ready_queue(p, order, starts, root_grads)
@@ -231,7 +250,28 @@ def run_backward(
         raise
     finally:
         GradMode.enabled = prev_mode
+        _running.pop()
     return p.captured
+
+
+_running: list = []  # the passes under way (a hook may start another)
+
+
+def current_pass() -> _Pass | None:
+    """The backward pass under way (torch.autograd.graph's multi-grad hooks ask)."""
+    return _running[-1] if _running else None
+
+
+def will_run(p: _Pass | None, t: Tensor) -> bool:
+    """Whether pass `p` reaches the node `t`'s gradient flows to."""
+    if p is None:
+        return False
+    node = t._grad_fn if t._grad_fn is not None else t._acc
+    if node is None:
+        return False
+    if node.__class__ is AccumulateGrad:
+        return node in p.accs
+    return node in p.order and (p.needed is None or node in p.needed)
 
 
 # -- 1. walk ----------------------------------------------------------------------------------

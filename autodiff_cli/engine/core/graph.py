@@ -354,6 +354,8 @@ class OpNode(Node):
         """`grad_fn._saved_self`, `_saved_other`, `_saved_result`, `_saved_exponent`, ..."""
         if name.startswith("_saved_"):
             return self.saved_attribute(name[len("_saved_") :])
+        if name.startswith("_raw_saved_") and raw_saved is not None:
+            return raw_saved(self, name[len("_raw_saved_") :])
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def saved_attribute(self, key: str) -> Any:
@@ -451,6 +453,9 @@ def _fill_outputs(grads: list, meta: tuple, backend: Any) -> list:
         for gi, (shape, dt) in zip(grads, meta[1])
     ]
 
+
+# `grad_fn._raw_saved_<name>`: core/saved_hooks.py sets it (it imports this module)
+raw_saved: Callable[[Any, str], Any] | None = None
 
 # the Tensor class and its constructor: tensor.py sets them (it imports this module first)
 _Tensor: type = object

@@ -1,0 +1,272 @@
+"""Saved-tensor hooks: `torch.autograd.graph.saved_tensors_hooks` and the `SavedTensor` objects
+PyTorch shows as `grad_fn._raw_saved_self`.
+
+While a `saved_tensors_hooks(pack, unpack)` context is on, an observer of `core/modes.py` sees
+each op call; when the script's call returns, every node the call made is packed: each saved
+tensor goes through `pack` (inputs in the order of their names, then the result, as PyTorch's
+generated nodes save them) and the node keeps what `pack` returned. A packed node is given a
+subclass of its own class (same name) whose `apply` unpacks first; so the backward pass, fast
+path included, needs no check of its own. PyTorch checks no version of a value a hook packed:
+neither does a packed node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import graph, modes
+from .formula_backends import NumpyBackend
+from .graph import FREED_MESSAGE, RELEASED, AccumulateGrad, OpNode
+from .tensor import Tensor, _wrap
+
+ALREADY_SET_MESSAGE = (
+    "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only one "
+    "pair of hooks is allowed at a time."
+)
+
+
+class HookState:
+    """The stack of (pack, unpack) pairs (the innermost is used) and, while
+    `disable_saved_tensors_hooks` is on, its message."""
+
+    stack: list[tuple[Callable, Callable]] = []
+    disabled: str | None = None
+    pending: list = []
+
+
+def push_hooks(pack: Callable, unpack: Callable) -> None:
+    if HookState.disabled is not None:
+        raise RuntimeError(HookState.disabled)
+    HookState.stack.append((pack, unpack))
+    if len(HookState.stack) == 1:
+        modes.push(_observer)
+
+
+def pop_hooks() -> None:
+    if HookState.stack:
+        HookState.stack.pop()
+        if not HookState.stack:
+            modes.pop(_observer)
+            HookState.pending.clear()
+
+
+def current_hooks() -> tuple[Callable, Callable] | None:
+    return HookState.stack[-1] if HookState.stack else None
+
+
+def _observer(call: Any, proceed: Callable[[], Any]) -> Any:
+    result = proceed()
+    outputs = result if isinstance(result, tuple) else (result,)
+    for out in outputs:
+        node = out._grad_fn if isinstance(out, Tensor) else None
+        if node is not None and node._saved and not any(out is x for x in call.inputs):
+            if not any(node is n for n in HookState.pending):
+                HookState.pending.append(node)
+    if call.depth == 0 and HookState.pending:
+        nodes = list(HookState.pending)
+        HookState.pending.clear()
+        hooks = current_hooks()
+        if hooks is not None:
+            for node in nodes:
+                pack_node(node, *hooks)
+    return result
+
+
+# -- packed values -------------------------------------------------------------------------------
+
+
+class Packed:
+    """What `pack` returned for one saved value, with the unpack hook and what the unpacked
+    tensor is given back as PyTorch does (requires_grad, grad_fn, output number of the original;
+    `node` as grad_fn for a saved result)."""
+
+    __slots__ = ("value", "unpack", "requires_grad", "grad_fn", "output_nr", "is_result")
+
+    def __init__(self, value: Any, unpack: Callable, original: Any, is_result: bool) -> None:
+        self.value = value
+        self.unpack = unpack
+        self.is_result = is_result
+        if is_result:
+            self.requires_grad, self.grad_fn, self.output_nr = True, None, 0
+        else:
+            self.requires_grad = original._requires_grad
+            self.grad_fn = original._grad_fn
+            self.output_nr = original._output_nr
+
+    def tensor(self) -> Tensor:
+        """The unpack hook's result (checked to be a Tensor)."""
+        out = self.unpack(self.value)
+        if not isinstance(out, Tensor):
+            raise TypeError(
+                "Output of saved tensor unpack_hook expected to be a Tensor but got result of "
+                f"type {type(out).__name__}"
+            )
+        return out
+
+    def as_saved(self, node: Any) -> Tensor:
+        """`grad_fn._saved_<name>`: a new tensor on the unpacked data, with the original's
+        autograd metadata."""
+        data = self.tensor()._data
+        if self.is_result:
+            return _wrap(data, True, node, 0)
+        return _wrap(data, self.requires_grad, self.grad_fn, self.output_nr)
+
+
+def _saved_names(node: Any) -> list[str]:
+    op = node.op
+    return ["result" if what == "result" else op.arg_names[what] for what in op.saves]
+
+
+def _pack_order(node: Any) -> list[int]:
+    """Indices of the saved values in PyTorch's order: inputs by name, then the result."""
+    names = _saved_names(node)
+    return sorted(range(len(names)), key=lambda i: (names[i] == "result", names[i]))
+
+
+def _originals(node: Any) -> dict[int, Any]:
+    """The input tensors behind saved values, by index (a node may keep a saved input as the
+    Tensor itself, or as its array with the Tensor beside its version)."""
+    found = {}
+    for entry in node._versions or ():
+        if len(entry) > 3 and entry[3] is not None:
+            found[entry[0]] = entry[3]
+    for i, value in enumerate(node._saved):
+        if isinstance(value, Tensor):
+            found[i] = value
+    return found
+
+
+def pack_node(node: Any, pack: Callable, unpack: Callable, only: int | None = None) -> None:
+    """Passes the saved tensors of `node` (or only its `only`-th) through `pack`."""
+    if not isinstance(node, OpNode) or node._saved is RELEASED or not node._saved:
+        return
+    saved = list(node._saved)
+    names = _saved_names(node)
+    originals = _originals(node)
+    for i in _pack_order(node) if only is None else [only]:
+        value = saved[i]
+        if isinstance(value, Packed) or value is None:
+            continue
+        if names[i] != "result" and i in originals:
+            original = originals[i]
+            arg = original if only is None else _wrap(original._data)
+            saved[i] = Packed(pack(arg), unpack, original, False)
+        elif names[i] == "result" and isinstance(value, (np.ndarray, np.generic)):
+            arg = _wrap(value, True, node, 0) if only is None else _wrap(value)
+            saved[i] = Packed(pack(arg), unpack, None, True)
+    for i, original in originals.items():  # the others, as the formulas take them
+        if not isinstance(saved[i], Packed):
+            saved[i] = original
+    node._saved = tuple(saved)
+    node._versions = None
+    if type(node).apply is not _packed_apply:
+        node.__class__ = _packed_class(type(node))
+
+
+def _unpacked(node: Any, backend: Any) -> tuple:
+    """The node's saved values with each packed one unpacked, as its formulas take them."""
+    out = list(node._saved)
+    numpy = backend is NumpyBackend
+    for i in _pack_order(node):  # unpacked in the order they were packed, as PyTorch
+        value = out[i]
+        if isinstance(value, Packed):
+            t = value.tensor()
+            out[i] = t._data if numpy or value.is_result else t
+        elif numpy and isinstance(value, Tensor):
+            out[i] = value._data
+    return tuple(out)
+
+
+def _packed_apply(self: Any, grads: list, backend: Any) -> list:
+    packed = self._saved
+    if packed is RELEASED:
+        raise RuntimeError(FREED_MESSAGE)
+    self._saved = _unpacked(self, backend)
+    try:
+        return OpNode.apply(self, grads, backend)
+    finally:
+        if self._saved is not RELEASED:
+            self._saved = packed
+
+
+def _packed_saved_attribute(self: Any, key: str) -> Any:
+    names = _saved_names(self)
+    if key in names:
+        if self._saved is RELEASED:
+            raise RuntimeError(FREED_MESSAGE)
+        value = self._saved[names.index(key)]
+        if isinstance(value, Packed):
+            return value.as_saved(self)
+    return OpNode.saved_attribute(self, key)
+
+
+_packed_classes: dict[type, type] = {}
+
+
+def _packed_class(cls: type) -> type:
+    """`cls` with an `apply` that unpacks first (same name, so the node prints as before)."""
+    sub = _packed_classes.get(cls)
+    if sub is None:
+        sub = _packed_classes[cls] = type(
+            cls.__name__,
+            (cls,),
+            {
+                "__slots__": (),
+                "__module__": cls.__module__,
+                "apply": _packed_apply,
+                "saved_attribute": _packed_saved_attribute,
+            },
+        )
+    return sub
+
+
+# -- grad_fn._raw_saved_<name> -------------------------------------------------------------------
+
+
+class SavedTensor:
+    """One value a node saved (`grad_fn._raw_saved_self`): `register_hooks(pack, unpack)` packs
+    it now and unpacks it whenever the backward pass or `_saved_self` reads it."""
+
+    __slots__ = ("_node", "_index")
+
+    def __init__(self, node: Any, index: int) -> None:
+        self._node = node
+        self._index = index
+
+    def register_hooks(self, pack_hook: Callable, unpack_hook: Callable) -> None:
+        if not callable(pack_hook) or not callable(unpack_hook):
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. The following argument types "
+                "are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n"
+            )
+        node = self._node
+        if node._saved is RELEASED:
+            raise RuntimeError(FREED_MESSAGE)
+        value = node._saved[self._index]
+        if isinstance(value, Packed):
+            raise RuntimeError(ALREADY_SET_MESSAGE)
+        if value is None:
+            raise RuntimeError("Calling register_hooks on an undefined saved tensor.")
+        pack_node(node, pack_hook, unpack_hook, only=self._index)
+
+    def __repr__(self) -> str:
+        return f"<torch._C._autograd.SavedTensor object at {id(self):#x}>"
+
+
+SavedTensor.__module__ = "torch._C._autograd"
+
+
+def raw_saved(node: Any, key: str) -> SavedTensor:
+    """`grad_fn._raw_saved_<key>` of an op-table node."""
+    if isinstance(node, OpNode) and not isinstance(node, AccumulateGrad):
+        names = _saved_names(node)
+        if key in names:
+            return SavedTensor(node, names.index(key))
+    raise AttributeError(f"'{type(node).__name__}' object has no attribute '_raw_saved_{key}'")
+
+
+graph.raw_saved = raw_saved
