@@ -46,17 +46,37 @@ class Level:
 _TANGENTS: dict[int, tuple[weakref.ref, Tensor]] = {}
 
 
+# (id(grad_fn), output_nr) -> (weakref to the node, the output's data, its tangent): a saved
+# result that a backward under create_graph unpacks as a new Tensor (same node, same array)
+# is the same value, so it has the same tangent (forward-over-reverse through saved results)
+_BY_NODE: dict[tuple[int, int], tuple[weakref.ref, Any, Tensor]] = {}
+
+
 def tangent_of(t: Any) -> Tensor | None:
     """The tangent of `t` at the active level, or None."""
     entry = _TANGENTS.get(id(t))
-    if entry is None or entry[0]() is not t:
-        return None
-    return entry[1]
+    if entry is not None and entry[0]() is t:
+        return entry[1]
+    node = getattr(t, "_grad_fn", None)
+    if node is not None and _BY_NODE:
+        found = _BY_NODE.get((id(node), t._output_nr))
+        if found is not None and found[0]() is node and found[1] is t._data:
+            return found[2]
+    return None
 
 
 def set_tangent(t: Tensor, tangent: Tensor) -> None:
     key = id(t)
     _TANGENTS[key] = (weakref.ref(t, lambda _, k=key: _forget(k)), tangent)
+    _remember_node(t, tangent)
+
+
+def _remember_node(t: Tensor, tangent: Tensor) -> None:
+    node = t._grad_fn
+    if node is not None:
+        key = (id(node), t._output_nr)
+        ref = weakref.ref(node, lambda _, k=key: _BY_NODE.pop(k, None))
+        _BY_NODE[key] = (ref, t._data, tangent)
 
 
 def _forget(key: int) -> None:
@@ -81,6 +101,7 @@ def stop() -> None:
     """Exits the level: every tangent is dropped."""
     Level.current = None
     _TANGENTS.clear()
+    _BY_NODE.clear()
     modes.pop(observe)
 
 
@@ -173,10 +194,13 @@ def write_tangent(target: Tensor, new: Tensor) -> None:
     current = tangent_of(target)
     if current is not None:
         array = current._data
-        if isinstance(array, np.ndarray) and array.flags.writeable and array.shape == np.shape(
-            new._data
+        if (
+            isinstance(array, np.ndarray)
+            and array.flags.writeable
+            and array.shape == np.shape(new._data)
         ):
             np.copyto(array, new._data, casting="unsafe")
+            _remember_node(target, current)
             return
     base = target._base
     if current is None and base is not None and base._data.dtype.kind == "f":
@@ -223,9 +247,7 @@ def jvp(op: Any, inputs: tuple, params: Any, outputs: tuple, tangents: list) -> 
     floating = [o._data.dtype.kind == "f" for o in outputs]
     if not any(floating):
         return [None] * len(outputs)
-    differentiable = GradMode.enabled and any(
-        t is not None and t._requires_grad for t in tangents
-    )
+    differentiable = GradMode.enabled and any(t is not None and t._requires_grad for t in tangents)
     saved = GradMode.enabled
     GradMode.enabled = True
     try:
