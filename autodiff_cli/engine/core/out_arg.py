@@ -38,7 +38,13 @@ IN_OUT_DTYPE = frozenset(
     "randperm".split()
 )
 # factories resize their out silently
-_SILENT = IN_OUT_DTYPE - {"sum", "prod", "cumsum", "cumprod", "nansum"}
+_SILENT = IN_OUT_DTYPE - {"sum", "prod", "cumsum", "cumprod", "nansum"} | {
+    "rand",
+    "randn",
+    "normal",
+    "bernoulli",
+    "multinomial",
+}
 # element-wise ops that cast their result to out's dtype through a copy, which warns again
 _CAST_COPY = frozenset(
     "add sub mul div pow rpow eq ne lt le gt ge bitwise_and bitwise_or bitwise_xor atan2 fmod "
@@ -207,10 +213,8 @@ def write_out(fn: Callable, out: Any, *args: Any, **kwargs: Any) -> Any:
     if not many and not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     outs = tuple(out) if many else (out,)
-    if GradMode.enabled and (
-        _requires_grad(args) or _requires_grad(kwargs.values()) or _requires_grad(outs)
-    ):
-        raise RuntimeError(_AUTOGRAD.format(name))
+    if GradMode.enabled:
+        _refuse_autograd(name, outs, args, tuple(kwargs.values()))
     if not many:
         _check_kernel(name, np.asarray(out._data).dtype)
         if name in IN_OUT_DTYPE and kwargs.get("dtype") is None:
@@ -241,6 +245,36 @@ def _compute_dtype(name: str, args: tuple, result: Any) -> tuple:
     if common.kind in "biu" and any(isinstance(x, float) for x in args):
         common = dtypes.get_default_dtype().np
     return (res, common)
+
+
+def _refuse_autograd(name: str, outs: tuple, args: tuple, kwargs: tuple) -> None:
+    """PyTorch's error when an input or out requires grad; a factory (no tensor input) is named
+    `aten::<name>()`, and `randn`/`empty` resize out first."""
+    if not (_requires_grad(args) or _requires_grad(kwargs) or _requires_grad(outs)):
+        return
+    if name in ("randn", "empty"):
+        raise RuntimeError("cannot resize variables that require grad")
+    if not _has_tensor(args) and not _has_tensor(kwargs):
+        name = "aten::" + name
+    raise RuntimeError(_AUTOGRAD.format(name))
+
+
+def _has_tensor(values: tuple) -> bool:
+    return any(
+        isinstance(x, Tensor) or (isinstance(x, (tuple, list)) and _has_tensor(tuple(x)))
+        for x in values
+    )
+
+
+def write_result(name: str, out: Any, result: Tensor, *inputs: Any) -> Tensor:
+    """For a function that draws its result itself (random draws, in out's dtype): `result`
+    written into `out`, after the checks write_out makes (type, autograd)."""
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if GradMode.enabled:
+        _refuse_autograd(name, (out,), inputs, ())
+    _write(name, _free, out, result)
+    return out
 
 
 def _write_many(name: str, outs: Any, results: tuple) -> Any:

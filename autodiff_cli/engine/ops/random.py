@@ -14,7 +14,7 @@ from ..core import generator as stream
 from ..core.devices import check_device
 from ..core.generator import Generator
 from ..core.optable import defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.out_arg import write_out, write_result
 from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op
 from .arithmetic import shape_arg
 from .creation import _check_size, _finish, _like, _shape_and_dtype
@@ -250,19 +250,11 @@ def _out_dtype(dtype: Any, out: Any) -> Any:
     return dtypes.BY_NUMPY[np.asarray(out._data).dtype]
 
 
-def _into(out: Any, result: Tensor) -> Tensor:
-    """`result`, or with `out=` written into `out` (resized to the result's shape)."""
+def _into(out: Any, result: Tensor, name: str, *inputs: Any) -> Tensor:
+    """`result`, or with `out=` written into `out` (out_arg.write_result: resized silently)."""
     if out is None:
         return result
-    if not isinstance(out, Tensor):
-        raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
-    data = np.asarray(result._data).astype(np.asarray(out._data).dtype)
-    if np.shape(out._data) == data.shape:
-        np.copyto(out._array(), data)
-    else:
-        out._data = data
-    out._bump_version()
-    return out
+    return write_result(name, out, result, *inputs)
 
 
 def _new(shape: tuple, np_dtype: np.dtype, draw: Any, requires_grad: bool) -> Tensor:
@@ -288,7 +280,7 @@ def _float_draw(
     _check_size(shape)
     _floating(np_dtype, kernel)
     result = _new(shape, np_dtype, lambda n: draw(gen, n, np_dtype), requires_grad)
-    return _into(out, result)
+    return _into(out, result, name)
 
 
 def rand(
@@ -448,10 +440,11 @@ def normal(
         shape = shape_arg((size,))
         _check_size(shape)
         np_dtype = dtypes.to_numpy(_out_dtype(dtype, out)) or dtypes.get_default_dtype().np
+        _floating(np_dtype, "normal_kernel_cpu")
         _check_std(float(std))
         draw = lambda n: stream.normal(gen, n, np_dtype, mean, std)  # noqa: E731
-        return _into(out, _new(shape, np_dtype, draw, requires_grad))
-    return _into(out, _normal_tensors(gen, mean, std))
+        return _into(out, _new(shape, np_dtype, draw, requires_grad), "normal")
+    return _into(out, _normal_tensors(gen, mean, std), "normal", mean, std)
 
 
 def _normal_tensors(gen: Generator, mean: Any, std: Any) -> Tensor:
@@ -478,7 +471,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any =
     gen = _generator(generator, "bernoulli")
     probs = np.asarray(input._data)
     if out is not None:
-        return _into(out, bernoulli(input, p, generator=gen))
+        return _into(out, bernoulli(input, p, generator=gen), "bernoulli", input)
     if p is not None:
         return bernoulli_(_wrap(np.empty_like(probs)), p, generator=gen)
     _check_probabilities(probs)
@@ -498,6 +491,9 @@ def multinomial(
 ) -> Tensor:
     """Category indices drawn by the weights in each row of `input` (1-D or 2-D)."""
     gen = _generator(generator, "multinomial")
+    if isinstance(out, Tensor) and np.asarray(out._data).dtype != np.int64:
+        word = dtypes.scalar_name(np.asarray(out._data).dtype)
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {word}")
     probs = np.asarray(input._data)
     rows = _check_multinomial(probs, int(num_samples), replacement)
     if not replacement or num_samples == 1:
@@ -514,7 +510,8 @@ def multinomial(
         cdf = np.cumsum(rows, axis=1) / rows.sum(axis=1, keepdims=True)
         picks = np.stack([np.searchsorted(c, draws) for c, draws in zip(cdf, u)])
         picks = np.minimum(picks, rows.shape[1] - 1)
-    return _into(out, _wrap(picks.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64)))
+    picks = _wrap(picks.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64))
+    return _into(out, picks, "multinomial", input)
 
 
 def _check_multinomial(probs: np.ndarray, num_samples: int, replacement: bool) -> np.ndarray:
