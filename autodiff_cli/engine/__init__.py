@@ -16,10 +16,14 @@ from .core.generator import Generator  # noqa: F401
 from .core.grad_mode import (  # noqa: F401
     enable_grad,
     inference_mode,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
     is_grad_enabled,
+    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )
+from .core.inference import is_inference  # noqa: F401 - also Tensor.is_inference
 from .core.out_arg import write_out as _write_out
 from .core.printing import set_printoptions  # noqa: F401
 from .core.tensor import Size, Tensor  # noqa: F401

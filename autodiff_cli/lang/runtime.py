@@ -9,7 +9,15 @@ import sys
 import types
 from typing import Any
 
-from autodiff_cli.lang import limits, modules, nesting, numpy_bridge, sandbox, typeview
+from autodiff_cli.lang import (
+    limits,
+    modules,
+    nesting,
+    numpy_bridge,
+    sandbox,
+    script_stack,
+    typeview,
+)
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH  # noqa: F401 - re-exported
 
 ENGINE_MODULE = "autodiff_cli.engine"
@@ -196,6 +204,7 @@ class Namespace(dict):
                 for key, function in numpy_bridge.torch_functions(engine).items():
                     setattr(proxy, key, function)
                 proxy.__version__ = engine.__version__
+                script_stack.install()  # anomaly mode's traces name the script's lines
             return proxy
         if name == "numpy":  # a vetted subset over safe wrappers (preloaded in children)
             from autodiff_cli.lang import numpy_module

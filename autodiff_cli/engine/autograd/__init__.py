@@ -8,11 +8,13 @@ from ..core.backward import backward, grad
 from ..core.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ..core.tensor import Tensor, require_grad_new
 from . import (
+    anomaly_mode,  # noqa: F401 - torch.autograd.anomaly_mode
     forward_ad,  # noqa: F401 - torch.autograd.forward_ad
     functional,  # noqa: F401
     graph,  # noqa: F401 - torch.autograd.graph
     profiler,  # noqa: F401 - torch.autograd.profiler
 )
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function, FunctionCtx  # noqa: F401
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401
 
@@ -26,26 +28,6 @@ def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> 
     return require_grad_new(out) if requires_grad else out
 
 
-class _AnomalyMode:
-    enabled = False
-
-
-def set_detect_anomaly(mode: bool, check_nan: bool = True) -> None:
-    _AnomalyMode.enabled = bool(mode)
-
-
-def detect_anomaly(check_nan: bool = True) -> Any:
-    return no_op_context()
-
-
-class no_op_context:  # noqa: N801
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
-
-
 __all__ = [
     "backward",
     "grad",
@@ -55,6 +37,8 @@ __all__ = [
     "enable_grad",
     "set_grad_enabled",
     "inference_mode",
+    "detect_anomaly",
+    "set_detect_anomaly",
     "gradcheck",
     "gradgradcheck",
 ]

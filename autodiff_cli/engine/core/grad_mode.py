@@ -1,4 +1,6 @@
-"""Global gradient mode: `no_grad`, `enable_grad`, `set_grad_enabled`, `inference_mode`."""
+"""Global modes: gradient mode (`no_grad`, `enable_grad`, `set_grad_enabled`), inference mode
+(`inference_mode`, and `NO_VERSION`, the version counter inference tensors share) and anomaly
+mode's switches (`AnomalyMode`; its machinery is `core/anomaly.py`)."""
 
 from __future__ import annotations
 
@@ -48,11 +50,6 @@ class enable_grad(_GradModeContext):  # noqa: N801
     _target = True
 
 
-class inference_mode(_GradModeContext):  # noqa: N801
-    def __init__(self, mode: bool = True) -> None:
-        self._target = not mode
-
-
 class set_grad_enabled(_GradModeContext):  # noqa: N801
     """Sets the mode at once (function form) and restores it on exit (context-manager form)."""
 
@@ -74,3 +71,127 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801
                 return fn(*args, **kwargs)
 
         return wrapper
+
+
+# -- inference mode -----------------------------------------------------------------------------
+
+INPLACE_INFERENCE_MESSAGE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
+    "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
+    "for more details."
+)
+VERSION_INFERENCE_MESSAGE = "Inference tensors do not track version counter."
+SAVE_INFERENCE_MESSAGE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a clone "
+    "to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`."
+)
+REQUIRES_GRAD_INFERENCE_MESSAGE = (
+    "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+)
+
+
+class InferenceMode:
+    """Whether inference mode is on; `listeners` (`core/inference.py`) are told each change."""
+
+    enabled = False
+    listeners: list = []
+
+
+def is_inference_mode_enabled() -> bool:
+    return InferenceMode.enabled
+
+
+class InferenceTensorError(RuntimeError):
+    """An inference tensor's version counter was used outside inference mode (an in-place
+    write, after the data was written, as in PyTorch); where a saved value's version is read,
+    the core turns it into `SAVE_INFERENCE_MESSAGE`."""
+
+
+class _NoVersion:
+    """The version counter of every inference tensor (its `_vbox`): inference tensors track no
+    version. Where the engine bumps a version (`box[0] += 1`, after the data was written) it
+    does nothing inside inference mode and raises PyTorch's error outside; views and `detach()`
+    share it, so they are inference tensors too, and `clone()` makes a normal tensor."""
+
+    __slots__ = ()
+
+    def __getitem__(self, index: int) -> int:
+        if InferenceMode.enabled:
+            return 0
+        raise InferenceTensorError(INPLACE_INFERENCE_MESSAGE)
+
+    def __setitem__(self, index: int, value: int) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return "<no version counter>"
+
+
+NO_VERSION = _NoVersion()
+
+
+def _set_inference(enabled: bool, grad: bool) -> None:
+    changed = InferenceMode.enabled != enabled
+    InferenceMode.enabled = enabled
+    GradMode.enabled = grad
+    if changed:
+        for listener in InferenceMode.listeners:
+            listener(enabled)
+
+
+class inference_mode:  # noqa: N801
+    """`torch.inference_mode(mode=True)`: no graph is recorded, and what ops and factories make
+    is an inference tensor; `inference_mode(False)` turns it off (and gradients on) inside.
+    A context manager and a decorator, with or without parentheses, as in PyTorch."""
+
+    def __new__(cls, mode: Any = True) -> Any:
+        if not isinstance(mode, bool):  # `@torch.inference_mode`: PyTorch decorates what it gets
+            return cls()(mode)
+        return super().__new__(cls)
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = bool(mode)
+
+    def __enter__(self) -> None:
+        self._prev = (InferenceMode.enabled, GradMode.enabled)
+        _set_inference(self.mode, not self.mode)
+
+    def __exit__(self, *exc: Any) -> None:
+        _set_inference(*self._prev)
+
+    def __call__(self, fn):
+        mode = self.mode
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+    def clone(self) -> inference_mode:
+        return inference_mode(self.mode)
+
+    def __repr__(self) -> str:
+        return f"<torch.autograd.grad_mode.inference_mode object at {id(self):#x}>"
+
+
+# -- anomaly mode's switches ------------------------------------------------------------------
+
+
+class AnomalyMode:
+    """`torch.is_anomaly_enabled()` and `is_anomaly_check_nan_enabled()`; set through
+    `core/anomaly.py` (`set_anomaly_enabled`), which records forward traces while it is on."""
+
+    enabled = False
+    check_nan = True
+
+
+def is_anomaly_enabled() -> bool:
+    return AnomalyMode.enabled
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    return AnomalyMode.check_nan

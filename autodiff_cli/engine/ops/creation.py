@@ -9,13 +9,18 @@ import numpy as np
 
 from ..core import dtypes, limits, provided
 from ..core.devices import check_device
+from ..core.grad_mode import InferenceMode
+from ..core.inference import mark_new
 from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _wrap, require_grad_new
 from .views import shape_arg
 
 
 def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
+    """Every factory's result (an inference tensor while inference mode is on)."""
     t = _wrap(data)
+    if InferenceMode.enabled:
+        mark_new(t)
     return require_grad_new(t) if requires_grad else t
 
 
@@ -396,7 +401,7 @@ def eye(
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
-    return _wrap(array)
+    return mark_new(_wrap(array))
 
 
 provided.provide(tensor=tensor, legacy_tensor_data=legacy_tensor_data)
