@@ -15,6 +15,7 @@ from typing import Any
 
 from .dtypes import NAMES, legacy_type
 from .formula_backends import NumpyBackend
+from .grad_mode import AnomalyMode
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -264,6 +265,16 @@ def _forward_name(node: Node) -> str:
     return name[:cut] if cut > 0 else name
 
 
+HINT = (
+    "enable anomaly detection to find the operation that failed to compute its gradient, with "
+    "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+ANOMALY_HINT = (  # with anomaly mode on, a warning above shows the forward trace
+    "the backtrace further above shows the operation that failed to compute its gradient. The "
+    "variable in question was changed in there or anywhere later. Good luck!"
+)
+
+
 def _modified_message(item: Any, version: int, expected: int, node: Node) -> str:
     """PyTorch's message for a saved tensor changed in place; `item` is a Tensor or the saved
     result array of `node` itself."""
@@ -276,9 +287,8 @@ def _modified_message(item: Any, version: int, expected: int, node: Node) -> str
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: [torch.{legacy_type(dtype_name)} [{dims}]]{origin} is at "
-        f"version {version}; expected version {expected} instead. Hint: enable anomaly detection to "
-        "find the operation that failed to compute its gradient, with "
-        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+        f"version {version}; expected version {expected} instead. Hint: "
+        + (ANOMALY_HINT if AnomalyMode.enabled else HINT)
     )
 
 
