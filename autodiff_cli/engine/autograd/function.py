@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import saved_hooks
 from ..core.grad_mode import GradMode, no_grad
 from ..core.graph import FREED_MESSAGE, Node, _modified_message
 from ..core.tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _edge, _wrap
@@ -46,6 +47,9 @@ class FunctionCtx:
             raise RuntimeError(FREED_MESSAGE)
         out = []
         for t, box, version in self._to_save:
+            if isinstance(t, saved_hooks.Packed):  # saved under saved_tensors_hooks
+                out.append(t.as_saved(self))
+                continue
             if t is not None and box[0] != version:
                 raise RuntimeError(_modified_message(t, box[0], version, self))
             out.append(t)
@@ -210,7 +214,19 @@ class Function(metaclass=FunctionMeta):
                 out = cls.forward(ctx, *args)
         if not (GradMode.enabled and any(ctx.needs_input_grad)):
             return _without_graph(ctx, args, out)
-        return _connect(ctx, args, out)
+        result = _connect(ctx, args, out)
+        hooks = saved_hooks.current_hooks()
+        if hooks is not None and ctx._to_save:
+            ctx._to_save = tuple(_packed(entry, *hooks) for entry in ctx._to_save)
+        return result
+
+
+def _packed(entry: tuple, pack: Callable, unpack: Callable) -> tuple:
+    """A `save_for_backward` entry passed through the saved-tensor hooks (None stays None)."""
+    t = entry[0]
+    if t is None:
+        return entry
+    return (saved_hooks.Packed(pack(t), unpack, t, False), None, 0)
 
 
 def _signature(forward: Callable) -> inspect.Signature | None:
