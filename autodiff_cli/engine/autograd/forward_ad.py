@@ -84,11 +84,11 @@ dual_level.__module__ = "torch.autograd.forward_ad"
 
 def _check_floating(value: Any, what: str) -> None:
     if not isinstance(value, Tensor):
-        raise AttributeError(f"'{type(value).__name__}' object has no attribute 'is_floating_point'")
-    if value._data.dtype.kind not in "fc":
-        raise ValueError(
-            f"Expected {what} to be floating point or complex, but got: {value.dtype}"
+        raise AttributeError(
+            f"'{type(value).__name__}' object has no attribute 'is_floating_point'"
         )
+    if value._data.dtype.kind not in "fc":
+        raise ValueError(f"Expected {what} to be floating point or complex, but got: {value.dtype}")
 
 
 def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> Tensor:

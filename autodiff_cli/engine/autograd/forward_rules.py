@@ -118,7 +118,9 @@ def suspended() -> Iterator[None]:
 def _repr_items(t: Any) -> list[str]:
     """`tangent=...` in a dual tensor's repr, formatted as PyTorch does (`f"{tangent}"`: a 0-d
     tangent shows as its number)."""
-    tangent = tangent_of(t) if Level.current is not None else None
+    if Level.current is None or Level.suspended:  # (none shown inside a Function's jvp)
+        return []
+    tangent = tangent_of(t)
     return [] if tangent is None else [f"tangent={format(tangent, '')}"]
 
 
@@ -308,3 +310,44 @@ def _tangent_product(recorded: tuple, gs: list, pairs: list) -> Tensor | None:
         term = (v * t).sum()
         total = term if total is None else total + term
     return total
+
+
+# --------------------------------------------------------------------------------------------
+# Custom autograd.Function: its own `jvp`
+# --------------------------------------------------------------------------------------------
+
+
+def custom_jvp(cls: Any, ctx: Any, args: tuple, result: Any) -> None:
+    """The tangents of a custom Function's outputs: `cls.jvp(ctx, *tangents)` (zeros for a
+    tensor input without one, None for other inputs), run with `ctx.saved_tensors` reading
+    what `save_for_forward` kept."""
+    tangents = [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
+    if all(t is None for t in tangents):
+        return
+    given = [
+        _wrap(np.zeros_like(a._data)) if t is None and isinstance(a, Tensor) else t
+        for a, t in zip(args, tangents)
+    ]
+    ctx._in_jvp = True
+    try:
+        with suspended():
+            found = cls.jvp(ctx, *given)
+    finally:
+        ctx._in_jvp = False
+    outputs = result if isinstance(result, tuple) else (result,)
+    found = found if isinstance(found, tuple) else (found,)
+    if len(found) != len(outputs):
+        raise RuntimeError(
+            "Function's jvp returned an invalid number of forward gradients (expected "
+            f"{len(outputs)} but got {len(found)})"
+        )
+    for i, (out, tangent) in enumerate(zip(outputs, found)):
+        if tangent is not None and not isinstance(tangent, Tensor):
+            raise RuntimeError(
+                f"expected Variable or None (got {type(tangent).__name__}) for grad output {i}."
+            )
+        if tangent is None or not isinstance(out, Tensor) or out._data.dtype.kind != "f":
+            continue
+        if np.shape(tangent._data) != out._data.shape:
+            raise size_error(out, tangent)
+        set_tangent(out, tangent)

@@ -19,6 +19,7 @@ from ..core import saved_hooks
 from ..core.grad_mode import GradMode, no_grad
 from ..core.graph import FREED_MESSAGE, Node, _modified_message
 from ..core.tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _edge, _wrap
+from . import forward_rules
 
 DIRTY_LEAF_MESSAGE = "a leaf Variable that requires grad has been used in an in-place operation."
 DIRTY_NOT_RETURNED_MESSAGE = (
@@ -41,8 +42,19 @@ class FunctionCtx:
             (t, t._version_box(), t._version) if t is not None else (None, None, 0) for t in tensors
         )
 
+    def save_for_forward(self, *tensors: Any) -> None:
+        """Tensors `jvp` reads as `ctx.saved_tensors` (forward-mode AD)."""
+        if not all(t is None or isinstance(t, Tensor) for t in tensors):
+            raise AssertionError(
+                "save_for_forward expects all arguments to be tensors; you should save "
+                "non-tensors as attributes on ctx."
+            )
+        self._forward_saved = tensors
+
     @property
     def saved_tensors(self) -> tuple:
+        if getattr(self, "_in_jvp", False):  # forward-mode AD: what save_for_forward kept
+            return tuple(getattr(self, "_forward_saved", ()))
         if self._released:
             raise RuntimeError(FREED_MESSAGE)
         out = []
@@ -188,6 +200,13 @@ class Function(metaclass=FunctionMeta):
     def vjp(cls, ctx: Any, *grads: Any) -> Any:
         return cls.backward(ctx, *grads)
 
+    @staticmethod
+    def jvp(ctx: Any, *tangents: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it with "
+            "forward mode AD."
+        )
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(
             "Legacy autograd function with non-static forward method is deprecated. Please use "
@@ -206,12 +225,14 @@ class Function(metaclass=FunctionMeta):
         elif kwargs:
             args, kwargs = _bind_keywords(cls.forward, args, kwargs), {}
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
-        with no_grad():
+        with no_grad(), forward_rules.suspended():
             if separate_setup:
                 out = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, out)
             else:
                 out = cls.forward(ctx, *args)
+        if forward_rules.Level.current is not None:  # forward AD: the tangents `jvp` gives
+            forward_rules.custom_jvp(cls, ctx, args, out)
         if not (GradMode.enabled and any(ctx.needs_input_grad)):
             return _without_graph(ctx, args, out)
         result = _connect(ctx, args, out)
