@@ -74,6 +74,17 @@ class profile(ProfileResults):  # noqa: N801 - PyTorch's name
     def function_events(self) -> EventList | None:
         return self._events
 
+    def table(self, *args: Any, **kwargs: Any) -> str:
+        """The table of every event (one row per call; `key_averages().table()` groups)."""
+        return self._finished().table(*args, **kwargs)
+
+    def total_average(self) -> FunctionEventAvg:
+        return self._finished().total_average()
+
+    @property
+    def self_cpu_time_total(self) -> float:
+        return self._finished().self_cpu_time_total
+
     def __str__(self) -> str:
         if self._events is None:
             return "<unfinished torch.autograd.profile>"

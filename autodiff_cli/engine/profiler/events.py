@@ -52,8 +52,7 @@ class FunctionEvent:
 
     @property
     def key(self) -> str:
-        """The name events are grouped by (`ProfilerStep#3` -> `ProfilerStep*`)."""
-        return "ProfilerStep*" if self.name.startswith("ProfilerStep#") else self.name
+        return self.name
 
     @property
     def cpu_time_total(self) -> float:
@@ -107,6 +106,8 @@ class FunctionEventAvg:
         self.stack: list = []
 
     def add(self, other: FunctionEvent | FunctionEventAvg) -> FunctionEventAvg:
+        if not self.count:  # a top-level event's average is top-level (the first event's)
+            self.cpu_parent = other.cpu_parent
         self.count += other.count
         self.cpu_time_total += other.cpu_time_total
         self.self_cpu_time_total += other.self_cpu_time_total

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import recorder as _recorder
-from .events import EventList, FunctionEventAvg, refuse_file_export
+from .events import EventList, refuse_file_export
 
 
 class _Member:
@@ -69,13 +69,12 @@ def schedule(
     """The action for each step: `skip_first` steps, then cycles of `wait` steps doing
     nothing, `warmup` steps, `active` recorded steps (the last one saves the trace), `repeat`
     cycles (0: for ever)."""
-    for name, value in (("wait", wait), ("warmup", warmup), ("skip_first", skip_first)):
-        if not isinstance(value, int) or value < 0:
-            raise ValueError(f"Invalid profiler schedule arguments: {name}={value!r}")
-    if not isinstance(active, int) or active <= 0:
-        raise ValueError("Invalid profiler schedule arguments")
-    if not isinstance(repeat, int) or repeat < 0:
-        raise ValueError("Invalid profiler schedule arguments")
+    if min(wait, warmup, repeat, skip_first) < 0 or active <= 0:
+        raise AssertionError(
+            f"Invalid profiler schedule arguments. Got wait={wait} (need >= 0), warmup={warmup} "
+            f"(need >= 0), active={active} (need > 0), repeat={repeat} (need >= 0), "
+            f"skip_first={skip_first} (need >= 0)."
+        )
     if warmup == 0:
         import warnings
 
@@ -119,16 +118,6 @@ class ProfileResults:
     ) -> EventList:
         return self._finished().key_averages(group_by_input_shape, group_by_stack_n)
 
-    def table(self, *args: Any, **kwargs: Any) -> str:
-        return self._finished().table(*args, **kwargs)
-
-    def total_average(self) -> FunctionEventAvg:
-        return self._finished().total_average()
-
-    @property
-    def self_cpu_time_total(self) -> float:
-        return self._finished().self_cpu_time_total
-
     def export_chrome_trace(self, path: str) -> None:
         refuse_file_export("export_chrome_trace")
 
@@ -166,9 +155,8 @@ class profile(ProfileResults):  # noqa: N801 - PyTorch's name
         **kwargs: Any,
     ) -> None:
         self.activities = set(activities) if activities is not None else supported_activities()
-        for activity in self.activities:
-            if not isinstance(activity, ProfilerActivity):
-                raise TypeError(f"activities must be ProfilerActivity values, got {activity!r}")
+        if not any(isinstance(a, ProfilerActivity) for a in self.activities):
+            raise AssertionError("No valid profiler activities found")
         self.schedule = schedule
         self.on_trace_ready = on_trace_ready
         self.record_shapes = bool(record_shapes)
@@ -194,7 +182,7 @@ class profile(ProfileResults):  # noqa: N801 - PyTorch's name
             if self._rec is None:
                 self._rec = self._record()
             if self.schedule is not None:
-                self._step_event = self._rec.begin(f"ProfilerStep#{self.step_num}", [])
+                self._step_event = self._rec.begin("ProfilerStep*", [])  # as PyTorch lists it
 
     def _leave_step(self) -> None:
         if self._step_event is not None and self._rec is not None:
@@ -211,9 +199,9 @@ class profile(ProfileResults):  # noqa: N801 - PyTorch's name
     def step(self) -> None:
         """The end of one step of the schedule (a training iteration)."""
         self._leave_step()
+        self.step_num += 1
         if self._action is ProfilerAction.RECORD_AND_SAVE:
             self._save()
-        self.step_num += 1
         self._action = self._action_for(self.step_num)
         self._enter_step()
 
