@@ -24,10 +24,10 @@ class _AllowMutationOnSavedContext:
     """The context `allow_mutation_on_saved_tensors()` gives (what it noted and copied)."""
 
     def __init__(self) -> None:
-        self.saved: dict[int, tuple[list, list]] = {}  # id(version box) -> (box, node refs)
+        self._saved: dict[int, tuple[list, list]] = {}  # id(version box) -> (box, node refs)
 
     def clear(self) -> None:
-        self.saved.clear()
+        self._saved.clear()
 
     def __repr__(self) -> str:
         return f"<torch.autograd.graph._AllowMutationOnSavedContext object at {id(self):#x}>"
@@ -65,7 +65,7 @@ def _observer(call: Any, proceed: Callable[[], Any]) -> Any:
     ctx = _active[-1] if _active else None
     target = call.target
     if ctx is not None and target is not None and target._vbox is not None:
-        noted = ctx.saved.get(id(target._vbox))
+        noted = ctx._saved.get(id(target._vbox))
         if noted is not None:
             for ref in noted[1]:
                 node = ref()
@@ -83,7 +83,7 @@ def _observer(call: Any, proceed: Callable[[], Any]) -> Any:
 def _note(ctx: _AllowMutationOnSavedContext, node: Any) -> None:
     for entry in node._versions:
         box = entry[1]
-        box_refs = ctx.saved.setdefault(id(box), (box, []))
+        box_refs = ctx._saved.setdefault(id(box), (box, []))
         if not any(r() is node for r in box_refs[1]):
             box_refs[1].append(weakref.ref(node))
 

@@ -34,7 +34,8 @@ class HookState:
 
     stack: list[tuple[Callable, Callable]] = []
     disabled: str | None = None
-    pending: list = []
+    pending: list = []  # nodes made by the script's call under way
+    packing = False  # True while a pack hook runs: the ops it calls are not packed
 
 
 def push_hooks(pack: Callable, unpack: Callable) -> None:
@@ -58,7 +59,14 @@ def current_hooks() -> tuple[Callable, Callable] | None:
 
 
 def _observer(call: Any, proceed: Callable[[], Any]) -> Any:
-    result = proceed()
+    if HookState.packing:
+        return proceed()
+    try:
+        result = proceed()
+    except BaseException:
+        if call.depth == 0:
+            HookState.pending.clear()
+        raise
     outputs = result if isinstance(result, tuple) else (result,)
     for out in outputs:
         node = out._grad_fn if isinstance(out, Tensor) else None
@@ -70,8 +78,12 @@ def _observer(call: Any, proceed: Callable[[], Any]) -> Any:
         HookState.pending.clear()
         hooks = current_hooks()
         if hooks is not None:
-            for node in nodes:
-                pack_node(node, *hooks)
+            HookState.packing = True
+            try:
+                for node in nodes:
+                    pack_node(node, *hooks)
+            finally:
+                HookState.packing = False
     return result
 
 
