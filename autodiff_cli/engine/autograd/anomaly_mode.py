@@ -56,4 +56,6 @@ class set_detect_anomaly:  # noqa: N801
         return f"<torch.autograd.anomaly_mode.set_detect_anomaly object at {id(self):#x}>"
 
 
+detect_anomaly.__module__ = set_detect_anomaly.__module__ = "torch.autograd.anomaly_mode"
+
 __all__ = ["detect_anomaly", "set_detect_anomaly"]

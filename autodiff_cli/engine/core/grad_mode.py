@@ -5,6 +5,7 @@ mode's switches (`AnomalyMode`; its machinery is `core/anomaly.py`)."""
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Any
 
 
@@ -103,24 +104,35 @@ def is_inference_mode_enabled() -> bool:
     return InferenceMode.enabled
 
 
-class InferenceTensorError(RuntimeError):
-    """An inference tensor's version counter was used outside inference mode (an in-place
-    write, after the data was written, as in PyTorch); where a saved value's version is read,
-    the core turns it into `SAVE_INFERENCE_MESSAGE`."""
+# where the engine reads a version to save a tensor for backward (core/tensor.py, custom Functions)
+_SAVING = frozenset({"_saved_tensor", "_save_crossed", "save_for_backward"})
 
 
 class _NoVersion:
     """The version counter of every inference tensor (its `_vbox`): inference tensors track no
-    version. Where the engine bumps a version (`box[0] += 1`, after the data was written) it
-    does nothing inside inference mode and raises PyTorch's error outside; views and `detach()`
-    share it, so they are inference tensors too, and `clone()` makes a normal tensor."""
+    version. Views and `detach()` share it, so they are inference tensors too; `clone()` makes a
+    normal tensor. Reading it says why it cannot be read, by who reads it (only on these error
+    paths, never on a normal tensor's): `Tensor._version` -> "do not track version counter";
+    saving for backward -> "cannot be saved"; a version bump after an in-place write (`box[0] +=
+    1`, after the data was written, as in PyTorch) -> nothing inside inference mode, PyTorch's
+    in-place error outside."""
 
     __slots__ = ()
 
     def __getitem__(self, index: int) -> int:
+        reader = sys._getframe(1)
+        frame = reader
+        for _ in range(3):  # the saving function, or the generator expression it runs
+            if frame is None:
+                break
+            if frame.f_code.co_name in _SAVING:
+                raise RuntimeError(SAVE_INFERENCE_MESSAGE)
+            frame = frame.f_back
+        if reader.f_code.co_name == "_version":
+            raise RuntimeError(VERSION_INFERENCE_MESSAGE)
         if InferenceMode.enabled:
             return 0
-        raise InferenceTensorError(INPLACE_INFERENCE_MESSAGE)
+        raise RuntimeError(INPLACE_INFERENCE_MESSAGE)
 
     def __setitem__(self, index: int, value: int) -> None:
         pass
@@ -176,6 +188,9 @@ class inference_mode:  # noqa: N801
 
     def __repr__(self) -> str:
         return f"<torch.autograd.grad_mode.inference_mode object at {id(self):#x}>"
+
+
+inference_mode.__module__ = "torch.autograd.grad_mode"
 
 
 # -- anomaly mode's switches ------------------------------------------------------------------

@@ -23,7 +23,12 @@ import numpy as np
 from . import dtypes, formula_backends, graph, limits, modes, provided
 from .devices import CPU
 from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
-from .grad_mode import GradMode
+from .grad_mode import (
+    NO_VERSION,
+    REQUIRES_GRAD_INFERENCE_MESSAGE,
+    GradMode,
+    InferenceMode,
+)
 from .graph import NO_EDGE, AccumulateGrad, Node, NodeExtra, RemovableHandle, new_node
 from .limits import _Cap
 from .printing import format_tensor
@@ -198,6 +203,8 @@ class Tensor:
                     "subgraph that doesn't require differentiation use var_no_grad = var.detach()."
                 )
             raise RuntimeError(NON_LEAF_FLAG_MESSAGE)
+        if value and self._vbox is NO_VERSION and not InferenceMode.enabled:
+            raise RuntimeError(REQUIRES_GRAD_INFERENCE_MESSAGE)
         if value and self._data.dtype.kind != "f":
             raise RuntimeError(float_only_message)
         self._requires_grad = value

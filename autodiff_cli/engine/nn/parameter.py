@@ -6,6 +6,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.dtypes import get_default_dtype as _get_default_dtype
+from ..core.grad_mode import NO_VERSION, REQUIRES_GRAD_INFERENCE_MESSAGE, InferenceMode
 from ..core.printing import format_parameter as _format_parameter
 from ..core.tensor import FACTORY_FLOAT_ONLY_MESSAGE, Tensor, _init
 
@@ -26,6 +27,8 @@ class Parameter(Tensor):
             )
         if requires_grad and array.dtype.kind != "f":
             raise RuntimeError(FACTORY_FLOAT_ONLY_MESSAGE)
+        if requires_grad and data._vbox is NO_VERSION and not InferenceMode.enabled:
+            raise RuntimeError(REQUIRES_GRAD_INFERENCE_MESSAGE)
         _init(self, array, bool(requires_grad), None, 0)
         if data is not None:
             self._vbox = data._version_box()
