@@ -1,6 +1,5 @@
 # The profiler's table layout (times masked: they differ on every run): record_function ranges
 # only, so every row is an event the script named.
-import torch
 from torch.profiler import profile, record_function
 
 
@@ -29,7 +28,7 @@ with profile() as prof:
             pass
         with record_function("layer2"):
             pass
-    for i in range(3):
+    for _ in range(3):
         with record_function("step"):
             pass
 

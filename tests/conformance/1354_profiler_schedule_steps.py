@@ -35,14 +35,14 @@ print(sorted((e.key, e.count) for e in prof.key_averages()))
 
 # without a schedule every step is recorded and no step events are added
 with profile() as prof:
-    for step in range(3):
+    for _ in range(3):
         y = torch.sin(x)
         prof.step()
 print([e.name for e in prof.events()], prof.step_num)
 
 # a profile ending in the middle of its active steps saves what it recorded
 with profile(schedule=schedule(wait=0, warmup=1, active=3), on_trace_ready=handler) as prof:
-    for step in range(3):
+    for _ in range(3):
         y = torch.cos(x)
         prof.step()
 print(sorted((e.key, e.count) for e in prof.key_averages()))
