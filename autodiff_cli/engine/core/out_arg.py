@@ -10,6 +10,7 @@ version. Multi-output functions take a tuple (`out=(values, indices)`).
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -30,8 +31,20 @@ _RESIZED = (
     "outputs will not be resized unless they have zero elements. You can explicitly reuse an out "
     "tensor t by resizing it, inplace, to zero elements with t.resize_(0)."
 )
+_ARANGE = (
+    "The number of elements in the out tensor of shape {0} is {1} which does not match the "
+    "computed number of elements {2}. Note that this may occur as a result of rounding error. "
+    "The out tensor will be resized to a tensor of shape ({2},)."
+)
 # the op's name in PyTorch's messages where the function is an alias or composite
-_NAMES = {"outer": "mul", "square": "pow", "absolute": "abs", "clip": "clamp", "concat": "cat"}
+_NAMES = {
+    "outer": "mul",
+    "square": "pow",
+    "absolute": "abs",
+    "clip": "clamp",
+    "concat": "cat",
+    "norm": "linalg_vector_norm",
+}
 # ops computed in out's dtype (the `dtype=` of the function is out's)
 IN_OUT_DTYPE = frozenset(
     "sum prod cumsum cumprod nansum arange linspace logspace zeros ones full eye empty randint "
@@ -338,7 +351,10 @@ def _write(
     if old_shape == data.shape:
         np.copyto(out._array(), data, casting="unsafe")
     else:
-        if 0 not in old_shape and name not in _SILENT:
+        if name == "arange" and 0 not in old_shape and math.prod(old_shape) != data.size:
+            message = _ARANGE.format(_shape(old_shape), math.prod(old_shape), data.size)
+            warnings.warn(message, UserWarning, stacklevel=depth)
+        elif 0 not in old_shape and name not in _SILENT:
             message = _RESIZED.format(_shape(old_shape), _shape(data.shape))
             warnings.warn(message, UserWarning, stacklevel=depth)
             if name in _CAST_COPY and target not in (compute or (data.dtype,)):
