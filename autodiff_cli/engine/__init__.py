@@ -288,6 +288,9 @@ def reset_global_state() -> None:
     from .core.grad_mode import GradMode
 
     GradMode.enabled = True
+    profiler = globals().get("profiler")  # loaded: a profile a script left running ends
+    if profiler is not None:
+        profiler.stop_all()
     set_default_dtype(float32)
     set_printoptions(profile="default")
     manual_seed(DEFAULT_SEED)

@@ -12,7 +12,7 @@ from .profile import (
     supported_activities,
     tensorboard_trace_handler,
 )
-from .recorder import record_function
+from .recorder import record_function, stop_all  # noqa: F401
 
 __all__ = [
     "ProfilerAction",

@@ -14,7 +14,7 @@ from ..core.graph import AccumulateGrad
 from ..core.tensor import Tensor
 from .events import FunctionEvent
 
-MAX_EVENTS = 500_000  # per profile: a loop left running under a profiler cannot fill memory
+MAX_EVENTS = 200_000  # per profile: a loop left running under a profiler cannot fill memory
 
 # The op table's names that are not PyTorch's aten names (the variants of one aten op).
 ATEN_NAMES = {
@@ -49,6 +49,7 @@ ATEN_NAMES = {
 # How many arguments PyTorch's schema lists for a few common ops (the rest: inputs and params).
 _ARGUMENT_COUNTS = {"add": 3, "sub": 3, "add_": 3, "sub_": 3, "rsub": 3, "sum": 2, "mean": 2}
 _ACTIVE: list[Recorder] = []
+_EVENT_NAMES: dict[str, str] = {}  # "mm" -> "aten::mm", made once
 
 
 def _shape_of(value: Any) -> list:
@@ -105,6 +106,12 @@ def start(recorder: Recorder) -> None:
         backward.NODE_WATCH.append(_watch_node)
 
 
+def stop_all() -> None:
+    """Ends every profile still recording (one a script left running when it ended)."""
+    for recorder in list(_ACTIVE):
+        stop(recorder)
+
+
 def stop(recorder: Recorder) -> None:
     if recorder in _ACTIVE:
         _ACTIVE.remove(recorder)
@@ -125,17 +132,20 @@ def _op_shapes(call: modes.OpCall, name: str) -> list:
 def _observe_op(call: modes.OpCall, proceed: Callable[[], Any]) -> Any:
     name = call.name
     name = ATEN_NAMES.get(name, name)
+    event_name = _EVENT_NAMES.get(name)
+    if event_name is None:
+        event_name = _EVENT_NAMES[name] = "aten::" + name
     events = []
     for recorder in _ACTIVE:
         shapes = _op_shapes(call, name) if recorder.record_shapes else []
-        events.append((recorder, recorder.begin("aten::" + name, shapes)))
+        events.append((recorder, recorder.begin(event_name, shapes)))
     try:
         result = proceed()
     finally:
         for recorder, event in reversed(events):
             recorder.end(event)
     for recorder, event in events:
-        if recorder.profile_memory:
+        if recorder.profile_memory and call.target is None:  # in place: no new storage
             event.cpu_memory_usage = _new_bytes(result)
     return result
 
