@@ -86,7 +86,16 @@ def _entry(where: Location, name: str) -> Entry:
 
 
 def install() -> None:
-    """Gives the engine this module's `script_stack` (the engine is loaded by then)."""
+    """Gives the engine this module's `script_stack` (the engine is loaded by then); where no
+    script runs (Python code calling the engine), the engine's own provider still answers."""
     from autodiff_cli.engine.core import anomaly
 
-    anomaly.set_stack_provider(script_stack)
+    if getattr(anomaly.stack_provider, "_script_stack", False):
+        return
+    python_stack = anomaly.stack_provider
+
+    def provider() -> list[Entry]:
+        return script_stack() or python_stack()
+
+    provider._script_stack = True  # type: ignore[attr-defined]
+    anomaly.set_stack_provider(provider)
