@@ -12,6 +12,7 @@ from ..core.grad_mode import enable_grad
 from ..core.tensor import Tensor, _wrap
 from ..nn.module import zero_param_grad
 from ..nn.parameter import typename
+from ..profiler.recorder import optimizer_range
 
 
 class defaultdict(collections.defaultdict):  # noqa: N801 - printed as PyTorch's `defaultdict(...)`
@@ -79,11 +80,13 @@ class Optimizer:
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
 
+    @optimizer_range
     def zero_grad(self, set_to_none: bool = True) -> None:
         for group in self.param_groups:
             for param in group["params"]:
                 zero_param_grad(param, set_to_none)
 
+    @optimizer_range
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         self._opt_called = True  # read by the lr schedulers' "step order" warning
         loss = None

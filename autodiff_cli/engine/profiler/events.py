@@ -30,8 +30,13 @@ class FunctionEvent:
     __slots__ = (
         "id", "name", "time_range", "input_shapes", "cpu_children", "cpu_parent",
         "cpu_memory_usage", "thread", "node_id", "is_async", "is_remote", "is_legacy",
-        "sequence_nr", "stack", "count",
+        "sequence_nr", "stack", "count", "is_user_annotation",
     )  # fmt: skip
+    # CPU only: device times, memory and flops are 0 (tables may still sort by them)
+    device_time_total = self_device_time_total = cuda_time_total = self_cuda_time_total = 0
+    device_memory_usage = self_device_memory_usage = flops = 0
+    overload_name = ""
+    use_device = None
 
     def __init__(self, id: int, name: str, start: float, input_shapes: list) -> None:  # noqa: A002
         self.id = id
@@ -49,6 +54,7 @@ class FunctionEvent:
         self.sequence_nr = -1
         self.stack: list = []
         self.count = 1
+        self.is_user_annotation = False
 
     @property
     def key(self) -> str:
@@ -89,6 +95,12 @@ class FunctionEvent:
 class FunctionEventAvg:
     """The events of one key (and input shapes, when grouped by them), summed."""
 
+    device_time_total = self_device_time_total = cuda_time_total = self_cuda_time_total = 0
+    device_time = cuda_time = 0.0
+    device_memory_usage = self_device_memory_usage = flops = 0
+    overload_name = ""
+    use_device = None
+
     def __init__(self, key: str, input_shapes: Any = "") -> None:
         self.key = key
         self.input_shapes = input_shapes
@@ -100,6 +112,7 @@ class FunctionEventAvg:
         self.cpu_children = None
         self.cpu_parent = None
         self.node_id = 0
+        self.is_user_annotation = False
         self.is_async = False
         self.is_remote = False
         self.is_legacy = False
@@ -108,6 +121,7 @@ class FunctionEventAvg:
     def add(self, other: FunctionEvent | FunctionEventAvg) -> FunctionEventAvg:
         if not self.count:  # a top-level event's average is top-level (the first event's)
             self.cpu_parent = other.cpu_parent
+            self.is_user_annotation = other.is_user_annotation
         self.count += other.count
         self.cpu_time_total += other.cpu_time_total
         self.self_cpu_time_total += other.self_cpu_time_total
