@@ -294,10 +294,7 @@ def _walk(roots: list) -> tuple[list, dict]:
             seen.add(node)
             order.append(node)
     add, append = seen.add, order.append
-    i = 0
-    while i < len(order):  # `order` is also the queue of nodes whose edges are still to read
-        node = order[i]
-        i += 1
+    for node in order:  # `order` is also the queue of nodes whose edges are still to read
         for nxt in node._next:
             if nxt is None:
                 continue

@@ -219,10 +219,14 @@ class Node:
         saved = self._saved
         if saved is RELEASED:
             raise RuntimeError(FREED_MESSAGE)
-        if self._versions is not None:
-            for index, box, expected in self._versions:
-                if box[0] != expected:
-                    raise RuntimeError(_modified_message(saved[index], box[0], expected, self))
+        versions = self._versions
+        if versions is not None:
+            _check_versions(versions, saved, self)
+            saved = list(saved)
+            for index, _, _, tensor in versions:
+                if tensor is not None:
+                    saved[index] = tensor
+            saved = tuple(saved)
         return saved
 
     def apply(self, grads: list, backend: Any) -> tuple:  # pragma: no cover - overridden
@@ -263,6 +267,14 @@ def _forward_name(node: Node) -> str:
     name = node.name()
     cut = name.rfind("Backward")
     return name[:cut] if cut > 0 else name
+
+
+def _check_versions(versions: tuple, saved: tuple, node: Node) -> None:
+    """Raises PyTorch's error when a saved tensor was modified in place since it was saved."""
+    for index, box, expected, tensor in versions:
+        if box[0] != expected:
+            item = saved[index] if tensor is None else tensor
+            raise RuntimeError(_modified_message(item, box[0], expected, node))
 
 
 HINT = (
@@ -374,7 +386,11 @@ class OpNode(Node):
         if key in names:
             if self._saved is RELEASED:
                 raise RuntimeError(FREED_MESSAGE)
-            value = self._saved[names.index(key)]
+            i = names.index(key)
+            value = self._saved[i]
+            for index, _, _, tensor in self._versions or ():
+                if index == i and tensor is not None:
+                    return tensor
             return _as_saved_tensor(value, self if key == "result" else None)
         params = self._params or {}
         key = _SAVED_ALIASES.get(key, key)
@@ -393,17 +409,12 @@ class OpNode(Node):
             if args is RELEASED:
                 raise RuntimeError(FREED_MESSAGE)
             versions = self._versions
-            if versions is not None:  # saved Tensors and results: check, then their arrays
-                for index, box, expected in versions:
+            if versions is not None:  # saved Tensors and results: unchanged since saved?
+                for _, box, expected, _ in versions:
                     if box[0] != expected:
-                        raise RuntimeError(_modified_message(args[index], box[0], expected, self))
-                if backend is NumpyBackend:
-                    arrays = []
-                    for v in args:
-                        arrays.append(v._data if isinstance(v, _Tensor) else v)
-                    args = arrays
-            if backend is not NumpyBackend:
-                args = [backend.unpack(v, self) for v in args]
+                        _check_versions(versions, args, self)
+            if backend is not NumpyBackend:  # create_graph: the saved Tensors themselves
+                args = [backend.unpack(v, self) for v in self.saved_values()]
         formulas = op.grads
         nxt = self._next
         g = grads[0]

@@ -749,14 +749,14 @@ def _save_crossed(node: Node, a: Tensor, b: Tensor, b_grad: bool) -> None:
         if vb is None:
             vb = b._vbox = [0]
     if vb is None:
-        node._saved = (a, None)
-        node._versions = ((0, va, va[0]),)
+        node._saved = (a._data, None)
+        node._versions = ((0, va, va[0], a),)
     elif va is None:
-        node._saved = (None, b)
-        node._versions = ((1, vb, vb[0]),)
+        node._saved = (None, b._data)
+        node._versions = ((1, vb, vb[0], b),)
     else:
-        node._saved = (a, b)
-        node._versions = ((0, va, va[0]), (1, vb, vb[0]))
+        node._saved = (a._data, b._data)
+        node._versions = ((0, va, va[0], a), (1, vb, vb[0], b))
 
 
 def _binary_nrs(a: Tensor, b: Any) -> tuple:
@@ -786,7 +786,7 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
     if saves == _RESULT_ONLY:  # tanh, sigmoid, exp, ...: the output and its version
         box = result._vbox = [0]
         node._saved = (out,)
-        node._versions = ((0, box, 0),)
+        node._versions = ((0, box, 0, None),)
     elif saves:
         _save(node, op, (x,), result)
     return result
@@ -867,12 +867,14 @@ def mark_view(result: Any, source: Tensor) -> None:
     provided.track_view(result)
 
 
-def _saved_tensor(x: Tensor, i: int, versions: list) -> Tensor:
+def _saved_tensor(x: Tensor, i: int, versions: list) -> Any:
+    """Saves input `x` as saved value number `i`: its array for the formulas, and `x` itself
+    with its version in `versions` (for the version check, `_saved_self`, create_graph)."""
     box = x._vbox
     if box is None:
         box = x._vbox = [0]
-    versions.append((i, box, box[0]))
-    return x
+    versions.append((i, box, box[0], x))
+    return x._data
 
 
 _RESULT_ONLY = ("result",)
@@ -883,7 +885,7 @@ def _save(node: Node, op: Any, inputs: tuple, result: Any) -> None:
     if op.saves == _RESULT_ONLY:  # tanh, sigmoid, exp, ...: the output and its version
         box = result._vbox = [0]
         node._saved = (result._data,)
-        node._versions = ((0, box, 0),)
+        node._versions = ((0, box, 0, None),)
         return
     versions: list = []
     if op.cross_saves:  # mul, mm, ...: each input is needed only for the other's gradient
@@ -902,7 +904,7 @@ def _save(node: Node, op: Any, inputs: tuple, result: Any) -> None:
             if what == "result":
                 box = result._vbox = [0]
                 saved.append(result._data)
-                versions.append((i, box, 0))
+                versions.append((i, box, 0, None))
             else:
                 x = inputs[what]
                 saved.append(_saved_tensor(x, i, versions) if isinstance(x, Tensor) else x)
@@ -980,8 +982,8 @@ def apply_inplace(
     array = target._array()
     # `before` keeps the old array if a backward formula saved it; copy it out first
     node = result._grad_fn
-    if node is not None and node._saved:
-        node._saved = tuple(_snapshot(v, before) for v in node._saved)
+    if node is not None and node._versions is not None:
+        _snapshot(node, before)
     np.copyto(array, data)
     target._bump_version()
     if node is not None:
@@ -989,10 +991,8 @@ def apply_inplace(
         if node._versions is not None and "result" in op.saves:
             i = op.saves.index("result")
             node._saved = node._saved[:i] + (array,) + node._saved[i + 1 :]
-            node._versions = tuple(
-                (j, target._version_box(), target._version) if j == i else (j, b, e)
-                for j, b, e in node._versions
-            )
+            now = (i, target._version_box(), target._version, None)
+            node._versions = tuple(now if e[0] == i else e for e in node._versions)
         if target._base is None:
             provided.after_inplace(target)  # views of target now read a new history
     return target
@@ -1044,17 +1044,19 @@ def fill_without_graph(target: Tensor, value: Any) -> bool:
     return True
 
 
-def _snapshot(value: Any, before: Tensor) -> Any:
-    """The value `before` had, copied, where a saved value is the tensor about to be overwritten."""
-    if value is before:
-        copy = _wrap(
-            np.array(before._data, copy=True),
-            before._requires_grad,
-            before._grad_fn,
-            before._output_nr,
-        )
-        return copy
-    return value
+def _snapshot(node: Node, before: Tensor) -> None:
+    """Where `node` saved `before` (the tensor about to be overwritten), it keeps a copy."""
+    saved = list(node._saved)
+    versions = []
+    for entry in node._versions:
+        i, box, expected, tensor = entry
+        if tensor is before:
+            saved[i] = np.array(saved[i], copy=True)
+            tensor = _wrap(saved[i], before._requires_grad, before._grad_fn, before._output_nr)
+            entry = (i, box, expected, tensor)
+        versions.append(entry)
+    node._saved = tuple(saved)
+    node._versions = tuple(versions)
 
 
 def _type_word(dt: np.dtype) -> str:
