@@ -270,7 +270,7 @@ def will_run(p: _Pass | None, t: Tensor) -> bool:
     if node is None:
         return False
     if node.__class__ is AccumulateGrad:
-        return node in p.accs
+        return node in p.accs and (p.captures is None or (node, 0) in p.captures)
     return node in p.order and (p.needed is None or node in p.needed)
 
 
@@ -689,6 +689,8 @@ def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, exclusive: bool) -> None
                 return
         _store_grad(var, g, backend)
         return
+    if p.captures is not None and (node, 0) not in p.captures:
+        return  # a leaf not among `inputs=`: as in PyTorch, its node does not run (nor hooks)
     if var._leaf_hooks:
         for fn in list(var._leaf_hooks.values()):
             g = _run_tensor_hook(fn, g, backend)
