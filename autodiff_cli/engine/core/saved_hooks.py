@@ -12,6 +12,8 @@ neither does a packed node.
 
 from __future__ import annotations
 
+import dis
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -151,6 +153,41 @@ def _originals(node: Any) -> dict[int, Any]:
     return found
 
 
+_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_CLOSURE"})
+_formula_uses: dict[Any, frozenset | None] = {}
+
+
+def _uses(formula: Any) -> frozenset | None:
+    """Positions of the saved values `formula(B, g, *saved)` reads (None: it may read all)."""
+    if formula in _formula_uses:
+        return _formula_uses[formula]
+    used = None
+    code = getattr(formula, "__code__", None)
+    if code is not None and not code.co_flags & inspect.CO_VARARGS:
+        params = code.co_varnames[2 : code.co_argcount]
+        loaded = {ins.argval for ins in dis.get_instructions(code) if ins.opname in _LOADS}
+        used = frozenset(k for k, name in enumerate(params) if name in loaded)
+    _formula_uses[formula] = used
+    return used
+
+
+def _needed(node: Any) -> set | None:
+    """The saved values a formula of an input needing a gradient reads: PyTorch saves (and
+    packs) only those. None: all of them."""
+    op = node.op
+    if op.variadic:
+        return None
+    needed: set = set()
+    for formula, edge in zip(op.grads, node._next):
+        if edge is None:
+            continue
+        used = _uses(formula)
+        if used is None:
+            return None
+        needed |= used
+    return needed
+
+
 def pack_node(node: Any, pack: Callable, unpack: Callable, only: int | None = None) -> None:
     """Passes the saved tensors of `node` (or only its `only`-th) through `pack`."""
     if not isinstance(node, OpNode) or node._saved is RELEASED or not node._saved:
@@ -158,9 +195,10 @@ def pack_node(node: Any, pack: Callable, unpack: Callable, only: int | None = No
     saved = list(node._saved)
     names = _saved_names(node)
     originals = _originals(node)
+    needed = _needed(node) if only is None else None
     for i in _pack_order(node) if only is None else [only]:
         value = saved[i]
-        if isinstance(value, Packed) or value is None:
+        if isinstance(value, Packed) or value is None or (needed is not None and i not in needed):
             continue
         if names[i] != "result" and i in originals:
             original = originals[i]
