@@ -34,10 +34,8 @@ def _erfc(a: Any) -> Any:
 
 
 def _atan2_grad(B: Any, g: Any, numerator: Any, a: Any, b: Any) -> Any:
-    """g · numerator / (self² + other²); on Tensors PyTorch's `grad * other * recip` (MulBackward0)."""
-    if B.creates_graph:
-        return g * numerator * (1 / (a * a + b * b))
-    return g * numerator / (a * a + b * b)
+    """g · numerator / (self² + other²), as PyTorch's `grad * other * recip` (MulBackward0)."""
+    return g * numerator * (1 / (a * a + b * b))
 
 
 ATAN2 = defop(
