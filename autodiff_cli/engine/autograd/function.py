@@ -155,8 +155,7 @@ class BackwardCFunction(Node, FunctionCtx):
                 f"Function {self.name()} returned an invalid gradient at index {index} - got "
                 f"{list(got)} but expected shape compatible with {list(shape)}"
             )
-        value = grad if backend.creates_graph else grad._data
-        return backend.conform(value, shape, dtype)
+        return backend.conform(backend.unwrap(grad), shape, dtype)
 
 
 def _expandable(shape: tuple, target: tuple) -> bool:
