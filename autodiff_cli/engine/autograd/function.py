@@ -19,6 +19,7 @@ from ..core import saved_hooks
 from ..core.grad_mode import GradMode, no_grad
 from ..core.graph import FREED_MESSAGE, Node, _modified_message
 from ..core.tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _edge, _wrap
+from ..profiler.recorder import function_range
 from . import forward_rules
 
 DIRTY_LEAF_MESSAGE = "a leaf Variable that requires grad has been used in an in-place operation."
@@ -224,7 +225,7 @@ class Function(metaclass=FunctionMeta):
         elif kwargs:
             args, kwargs = _bind_keywords(cls.forward, args, kwargs), {}
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
-        with no_grad(), forward_rules.suspended():
+        with no_grad(), forward_rules.suspended(), function_range(cls):
             if separate_setup:
                 out = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, out)

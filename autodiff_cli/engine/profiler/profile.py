@@ -218,7 +218,16 @@ class profile(ProfileResults):  # noqa: N801 - PyTorch's name
         self.stop()
 
     def events(self) -> EventList:
+        if self._events is None and self._rec is None:
+            raise AssertionError("Profiler must be initialized before accessing events")
         return self._finished()
+
+    def key_averages(
+        self, group_by_input_shape: bool = False, group_by_stack_n: int = 0, **kwargs: Any
+    ) -> EventList:
+        if self._events is None and self._rec is None:
+            raise AssertionError("Profiler must be initialized before getting key averages")
+        return self._finished().key_averages(group_by_input_shape, group_by_stack_n)
 
 
 __all__ = [

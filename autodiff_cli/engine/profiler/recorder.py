@@ -5,6 +5,7 @@ events nest as the calls do (`cpu_parent`, `cpu_children`)."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
@@ -93,9 +94,21 @@ class Recorder:
             stack.remove(event)
 
     def close(self) -> None:
-        """Ends the events still open (a range never exited) when recording stops."""
+        """Ends the events still open (a range never exited) when recording stops, and merges
+        an event into its parent when it is the parent's only child and has its name (as
+        PyTorch lists them: `outer` inside `outer` is one event)."""
         while self.stack:
             self.end(self.stack[-1])
+        dropped = set()
+        for event in self.events:
+            parent = event.cpu_parent
+            if parent is not None and parent.name == event.name and len(parent.cpu_children) == 1:
+                parent.cpu_children = event.cpu_children
+                for child in event.cpu_children:
+                    child.cpu_parent = parent
+                dropped.add(id(event))
+        if dropped:
+            self.events = [e for e in self.events if id(e) not in dropped]
 
 
 def start(recorder: Recorder) -> None:
@@ -235,3 +248,12 @@ def optimizer_range(method: Callable[..., Any]) -> Callable[..., Any]:
     in_range.__name__ = in_range.__qualname__ = kind
     in_range.__doc__ = method.__doc__
     return in_range
+
+
+_NO_RANGE = contextlib.nullcontext()
+
+
+def function_range(cls: type) -> Any:
+    """A custom autograd.Function's forward, shown in a profile inside a range named after the
+    Function (as PyTorch shows it); nothing while no profile records."""
+    return record_function(cls.__name__) if _ACTIVE else _NO_RANGE
