@@ -28,6 +28,12 @@ ALREADY_SET_MESSAGE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only one "
     "pair of hooks is allowed at a time."
 )
+REGISTER_FREED_MESSAGE = (
+    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values "
+    "of the graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or if you need "
+    "to access saved variables after calling backward."
+)
 
 
 class HookState:
@@ -295,7 +301,7 @@ class SavedTensor:
             )
         node = self._node
         if node._saved is RELEASED:
-            raise RuntimeError(FREED_MESSAGE)
+            raise RuntimeError(REGISTER_FREED_MESSAGE)
         value = node._saved[self._index]
         if isinstance(value, Packed):
             raise RuntimeError(ALREADY_SET_MESSAGE)
