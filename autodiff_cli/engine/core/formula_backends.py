@@ -45,6 +45,8 @@ class NumpyBackend:
     def unwrap(t: Any) -> Any:
         return t._data
 
+    array_of = staticmethod(np.asarray)  # the numpy data of a value (for dtypes, masks, tests)
+
     @staticmethod
     def zeros(shape: tuple, dtype: Any) -> np.ndarray:
         return np.zeros(shape, dtype)
@@ -159,6 +161,11 @@ class TensorBackend:
     @staticmethod
     def unwrap(t: Any) -> Any:
         return t
+
+    @staticmethod
+    def array_of(x: Any) -> np.ndarray:
+        """The numpy data of a value (a Tensor's, not recorded): for dtypes, masks and tests."""
+        return x._data if isinstance(x, _Tensor) else np.asarray(x)
 
     @staticmethod
     def zeros(shape: tuple, dtype: Any) -> Any:

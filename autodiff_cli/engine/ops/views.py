@@ -107,15 +107,13 @@ def _slice_any(B: Any, g: Any, dim: int, start: int, stop: int) -> Any:
 
 
 def _concat_grads(B: Any, grads: list, dim: int) -> Any:
-    if B.creates_graph:
-        return cat(grads, dim)
-    return np.concatenate(grads, axis=dim)
+    return run(B, CAT, *grads, dim=dim, shapes=tuple(tuple(g.shape) for g in grads))
 
 
 def _cat_grad(B: Any, g: Any, i: int, dim: int, shapes: tuple) -> Any:
     shape = shapes[i]
     if shape == (0,):  # legacy empty input, skipped by cat
-        return B.zeros(shape, g.dtype if not B.creates_graph else g._data.dtype)
+        return B.zeros(shape, B.array_of(g).dtype)
     start = sum(s[dim] for s in shapes[:i] if s != (0,))
     return _slice_any(B, g, dim, start, start + shape[dim])
 
@@ -354,10 +352,8 @@ SLICE_BACKWARD = defop(
     "slice_backward",
     "SliceBackwardBackward0",
     lambda g, dim, start, stop, step, shape: _embed(g, shape, _slice_index(dim, start, stop, step)),
-    lambda B, g, dim, start, stop, step, shape: (
-        slice_dim(g, dim, start, stop, step)
-        if B.creates_graph
-        else g[_slice_index(dim, start, stop, step)]
+    lambda B, g, dim, start, stop, step, shape: run(
+        B, SLICE, g, dim=dim, start=start, stop=stop, step=step, shape=tuple(g.shape)
     ),
     rules=("slice",),
 )
@@ -380,7 +376,7 @@ INDEX_BACKWARD = defop(
     "IndexPutImplBackward0",
     _index_backward_np,
     lambda B, g, index: g,
-    lambda B, g, index: g[index] if not B.creates_graph else index_plain(g, index),
+    lambda B, g, index: run(B, INDEX, g, index=index, shape=tuple(g.shape)),
     arg_names=("self", "values"),
     rules=("1", "index"),
 )
