@@ -30,7 +30,8 @@ from ..core.tensor import (
     apply_inplace,
     overlaps,
 )
-from .views import index_backward, index_backward_any, index_plain
+from .formula_ops import run
+from .views import INDEX, index_backward, index_backward_any, index_plain
 
 NO_GRAD_VIEW_MESSAGE = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
@@ -148,7 +149,7 @@ class CopySlices(Node):
     def apply(self, grads: list, backend: Any) -> list:
         g = grads[0]
         positions = self.positions
-        if backend.creates_graph:
+        if backend.creates_graph:  # the node's own bookkeeping: numpy writes into a copy in place
             flat = g.reshape(-1)
             region = index_plain(flat, (positions,))
             inner = self.fn.apply([region], backend)
@@ -269,9 +270,7 @@ def _zero_at(B: Any, g: Any, index: tuple) -> Any:
 
 
 def _gather_at(B: Any, g: Any, index: tuple) -> Any:
-    if B.creates_graph:
-        return index_plain(g, index)
-    return g[index]
+    return run(B, INDEX, g, index=index, shape=tuple(g.shape))
 
 
 FILL = defop(
