@@ -51,13 +51,7 @@ IN_OUT_DTYPE = frozenset(
     "randperm".split()
 )
 # factories resize their out silently
-_SILENT = IN_OUT_DTYPE - {"sum", "prod", "cumsum", "cumprod", "nansum"} | {
-    "rand",
-    "randn",
-    "normal",
-    "bernoulli",
-    "multinomial",
-}
+_SILENT = IN_OUT_DTYPE - {"sum", "prod", "cumsum", "cumprod", "nansum"}
 # element-wise ops that cast their result to out's dtype through a copy, which warns again
 _CAST_COPY = frozenset(
     "add sub mul div pow rpow eq ne lt le gt ge bitwise_and bitwise_or bitwise_xor atan2 fmod "
@@ -183,7 +177,8 @@ _MANY_CHECKS = {
 }
 _MESSAGE_OF = {"amin": "amax", "vdot": "dot"}
 _EXACT = (
-    "mm matmul mv addmm bmm gather norm softmax log_softmax tril triu argmax argmin inverse "
+    "mm matmul mv addmm bmm gather linalg_vector_norm softmax log_softmax tril triu argmax argmin "
+    "inverse "
     "index_add index_copy index_reduce scatter scatter_add scatter_reduce msort"
 )
 _FOUND = "abs ceil floor frac neg round sgn sign trunc bitwise_not clamp clamp_min clamp_max"
@@ -222,6 +217,8 @@ def _requires_grad(values: Any) -> bool:
 def write_out(fn: Callable, out: Any, *args: Any, **kwargs: Any) -> Any:
     """`fn(*args, **kwargs)` written into `out` (a tensor, or a tuple for several results)."""
     name = _name(fn, args)
+    if name in ("relu", "isnan"):  # op-table functions PyTorch declares without out=
+        raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
     many = isinstance(out, (tuple, list))
     if not many and not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
@@ -279,14 +276,15 @@ def _has_tensor(values: tuple) -> bool:
     )
 
 
-def write_result(name: str, out: Any, result: Tensor, *inputs: Any) -> Tensor:
+def write_result(name: str, out: Any, result: Tensor, *inputs: Any, warn: bool = False) -> Tensor:
     """For a function that draws its result itself (random draws, in out's dtype): `result`
-    written into `out`, after the checks write_out makes (type, autograd)."""
+    written into `out`, after the checks write_out makes (type, autograd); resized silently
+    unless `warn`."""
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     if GradMode.enabled:
         _refuse_autograd(name, (out,), inputs, ())
-    _write(name, _free, out, result)
+    _write(name, _free, out, result, silent=not warn)
     return out
 
 
@@ -340,7 +338,13 @@ def _check_dtype(name: str, check: Callable, out: Tensor, result: Any) -> None:
 
 
 def _write(
-    name: str, check: Callable, out: Tensor, result: Any, depth: int = 4, compute: Any = None
+    name: str,
+    check: Callable,
+    out: Tensor,
+    result: Any,
+    depth: int = 4,
+    compute: Any = None,
+    silent: bool | None = None,
 ) -> None:
     """Checks out's dtype, resizes it if needed (warning at the caller `depth` frames up; twice
     when an element-wise op computing in another dtype than out's copies through a temporary)."""
@@ -354,7 +358,7 @@ def _write(
         if name == "arange" and 0 not in old_shape and math.prod(old_shape) != data.size:
             message = _ARANGE.format(_shape(old_shape), math.prod(old_shape), data.size)
             warnings.warn(message, UserWarning, stacklevel=depth)
-        elif 0 not in old_shape and name not in _SILENT:
+        elif 0 not in old_shape and not (name in _SILENT if silent is None else silent):
             message = _RESIZED.format(_shape(old_shape), _shape(data.shape))
             warnings.warn(message, UserWarning, stacklevel=depth)
             if name in _CAST_COPY and target not in (compute or (data.dtype,)):

@@ -274,17 +274,21 @@ def arange(
             if all(isinstance(v, int) for v in values)
             else dtypes.get_default_dtype().np
         )
-    if np_dtype.kind in "iu":  # an integral range counts in integers: each bound truncated
-        values = [int(v) for v in values]
-        if values[2] == 0:
-            raise RuntimeError("step must be nonzero")
     s, e, st = values
+    if np_dtype.kind in "iu":  # integral values count from the truncated start by the truncated
+        ints = [int(v) for v in values]  # step; an int64 range's length too comes from them
+        if ints[2] == 0:
+            raise RuntimeError("step must be nonzero")
+        if np_dtype == dtypes.NP_INT64:
+            s, e, st = ints
     if (e - s) / st < 0:
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
     n = math.ceil((e - s) / st)
     limits.check_elements(n)
     if np_dtype.kind == "f":
         data = _arange_floats(s, st, n, np_dtype)
+    elif np_dtype.kind in "iu":
+        data = ints[0] + ints[2] * np.arange(n, dtype=np.int64)
     else:
         data = np.arange(s, e, st)
     return _finish(data.astype(np_dtype), requires_grad)

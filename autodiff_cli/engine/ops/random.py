@@ -15,7 +15,7 @@ from ..core.devices import check_device
 from ..core.generator import Generator
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out, write_result
-from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op
+from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op, broadcast_error
 from .arithmetic import shape_arg
 from .creation import _check_size, _finish, _like, _shape_and_dtype
 from .reductions import _TYPE_WORDS
@@ -250,11 +250,11 @@ def _out_dtype(dtype: Any, out: Any) -> Any:
     return dtypes.BY_NUMPY[np.asarray(out._data).dtype]
 
 
-def _into(out: Any, result: Tensor, name: str, *inputs: Any) -> Tensor:
-    """`result`, or with `out=` written into `out` (out_arg.write_result: resized silently)."""
+def _into(out: Any, result: Tensor, name: str, *inputs: Any, warn: bool = False) -> Tensor:
+    """`result`, or with `out=` written into `out` (out_arg.write_result)."""
     if out is None:
         return result
-    return write_result(name, out, result, *inputs)
+    return write_result(name, out, result, *inputs, warn=warn)
 
 
 def _new(shape: tuple, np_dtype: np.dtype, draw: Any, requires_grad: bool) -> Tensor:
@@ -444,7 +444,18 @@ def normal(
         _check_std(float(std))
         draw = lambda n: stream.normal(gen, n, np_dtype, mean, std)  # noqa: E731
         return _into(out, _new(shape, np_dtype, draw, requires_grad), "normal")
-    return _into(out, _normal_tensors(gen, mean, std), "normal", mean, std)
+    if isinstance(out, Tensor) and isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        mean = _broadcast_to_out(mean, out)  # a tensor mean spreads over out's shape
+    return _into(out, _normal_tensors(gen, mean, std), "normal", mean, std, warn=True)
+
+
+def _broadcast_to_out(mean: Tensor, out: Tensor) -> Tensor:
+    shapes = [tuple(mean.shape), tuple(np.shape(out._data))]
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise broadcast_error(shapes) from None
+    return _wrap(np.broadcast_to(np.asarray(mean._data), shape))
 
 
 def _normal_tensors(gen: Generator, mean: Any, std: Any) -> Tensor:

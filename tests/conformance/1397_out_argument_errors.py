@@ -1,0 +1,29 @@
+# What out= must be: a Tensor (a tuple of two for values and indices); functions without out=
+# refuse it.
+import torch
+
+x = torch.tensor([3.0, 1.0, 2.0])
+for label, call in [
+    ("exp list", lambda: torch.exp(x, out=[torch.empty(0)])),
+    ("add str", lambda: torch.add(x, x, out="buffer")),
+    ("sum tuple", lambda: torch.sum(x, 0, out=(torch.empty(0),))),
+    ("topk tensor", lambda: torch.topk(x, 2, out=torch.empty(0))),
+    ("kthvalue tensor", lambda: torch.kthvalue(x, 2, out=torch.empty(0))),
+    ("sort one", lambda: torch.sort(x, out=(torch.empty(0),))),
+    (
+        "max three",
+        lambda: torch.max(
+            x, 0, out=(torch.empty(0), torch.empty(0, dtype=torch.long), torch.empty(0))
+        ),
+    ),
+    ("clone", lambda: torch.clone(x, out=torch.empty(0))),
+    ("flip", lambda: torch.flip(x, [0], out=torch.empty(0))),
+    ("zeros_like", lambda: torch.zeros_like(x, out=torch.empty(0))),
+    ("relu", lambda: torch.relu(x, out=torch.empty(0))),
+    ("isnan", lambda: torch.isnan(x, out=torch.empty(0))),
+]:
+    try:
+        call()
+        print(label, "ok")
+    except TypeError as error:
+        print(label, "TypeError:", str(error).splitlines()[0])
