@@ -112,12 +112,18 @@ def test_dual_level_enters_and_exits():
         (lambda: fwAD.make_dual(_vec(1.0), _vec(1.0)), RuntimeError, "no level exists"),
         (lambda: fwAD.exit_dual_level(), RuntimeError, "Dual level must be a positive number."),
         (lambda: fwAD.exit_dual_level(level=3), RuntimeError, "not the last one"),
-        (lambda: fwAD.unpack_dual(_vec(1.0), level=0), RuntimeError, "invalid index"),
     ],
 )
 def test_errors_outside_a_level(call, kind, message):
     with pytest.raises(kind, match=message):
         call()
+
+
+def test_unpack_dual_outside_a_level_gives_the_tensor_whatever_the_level():
+    x = _vec(1.0)
+    for level in (None, 0, 5):
+        primal, tangent = fwAD.unpack_dual(x, level=level)
+        assert primal is x and tangent is None
 
 
 def test_errors_inside_a_level():

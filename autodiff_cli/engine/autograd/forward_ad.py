@@ -129,11 +129,11 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
             "_unpack_dual(): argument 'dual' (position 1) must be Tensor, not "
             f"{type(tensor).__name__}"
         )
+    if Level.current is None:  # (whatever `level` says, as PyTorch)
+        return UnpackedDualTensor(tensor, None)
     if level is None:
-        if Level.current is None:
-            return UnpackedDualTensor(tensor, None)
         level = Level.current
-    if Level.current is None or level < 0:
+    if level < 0:
         raise RuntimeError(INVALID_INDEX_MESSAGE)
     if level != Level.current:
         raise RuntimeError("Invalid level given to _fw_primal")

@@ -249,6 +249,13 @@ def jvp(op: Any, inputs: tuple, params: Any, outputs: tuple, tangents: list) -> 
     floating = [o._data.dtype.kind == "f" for o in outputs]
     if not any(floating):
         return [None] * len(outputs)
+    rules = op.rules
+    if "0" in rules:  # inputs the table says have a zero derivative (floor, round, sign...)
+        tangents = [
+            None if i < len(rules) and rules[i] == "0" else t for i, t in enumerate(tangents)
+        ]
+        if all(t is None for t in tangents):
+            return [_wrap(np.zeros_like(o._data)) if f else None for o, f in zip(outputs, floating)]
     differentiable = GradMode.enabled and any(t is not None and t._requires_grad for t in tangents)
     saved = GradMode.enabled
     GradMode.enabled = True

@@ -1,0 +1,35 @@
+# Indexing, joining and view ops carry tangents (views share their base's tangent).
+import torch
+import torch.autograd.forward_ad as fwAD
+
+x = torch.arange(12.0).reshape(3, 4)
+t = torch.arange(12.0).reshape(3, 4) / 10
+with fwAD.dual_level():
+    d = fwAD.make_dual(x, t)
+    print(d[1])
+    print(d[:, 1:3])
+    print(d[[0, 2]])
+    print(d[d > 5])
+    print(d.t())
+    print(d.transpose(0, 1).reshape(2, 6))
+    print(d.flatten())
+    print(d.unsqueeze(0).shape, fwAD.unpack_dual(d.unsqueeze(0)).tangent.shape)
+    print(d.expand(2, 3, 4)[1, 2])
+    print(torch.cat([d, d * 2], dim=0)[2:4])
+    print(torch.stack([d[0], d[1]], dim=1))
+    a, b = d.split(2, dim=1)
+    print(a, b)
+    print(d.unbind(0)[2])
+    print(d.gather(1, torch.tensor([[0], [3], [1]])))
+    print(d.index_select(0, torch.tensor([2, 0])))
+    print(torch.where(d > 4, d, d * -1))
+    print(d.masked_fill(d < 3, 0.0))
+    print(d.flip(0)[0])
+    print(d.diagonal())
+    print(d.tril())
+    print(d.narrow(1, 1, 2))
+    print(d.permute(1, 0)[0])
+    print(d.repeat(1, 2)[0])
+    print(d.clone().view(-1)[5:8])
+    print(d.squeeze(), d[0:1].squeeze(0))
+    print(torch.chunk(d, 3, dim=0)[1])
