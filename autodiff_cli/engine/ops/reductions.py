@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, limits
+from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
@@ -740,11 +741,11 @@ def _pick_along(op: Any, name: str, pick: Any, input: Tensor, dim: Any, keepdim:
     data = np.asarray(input._data)
     result_type = getattr(return_types, name)
     if data.ndim == 0:
-        indices = _wrap(np.zeros((), dtype=np.int64))
+        indices = mark_new(_wrap(np.zeros((), dtype=np.int64)))
         params = {"dim": 0, "keepdim": bool(keepdim), "indices": indices, "shape": ()}
         return result_type(apply_op(op, (input,), params), indices)
     kept = np.expand_dims(pick(data, d), d).astype(np.int64)
-    indices = _wrap(np.array(kept if keepdim else np.squeeze(kept, d)))
+    indices = mark_new(_wrap(np.array(kept if keepdim else np.squeeze(kept, d))))
     params = {"dim": d, "keepdim": bool(keepdim), "indices": indices, "shape": data.shape}
     return result_type(apply_op(op, (input,), params), indices)
 
@@ -836,13 +837,14 @@ def _arg(name: str, pick: Any):
         if dim is None:
             _check_nonempty(input, name, None)
             out = np.asarray(pick(data.reshape(-1)), dtype=np.int64)
-            return _wrap(out.reshape((1,) * data.ndim) if keepdim else out)
+            return mark_new(_wrap(out.reshape((1,) * data.ndim) if keepdim else out))
         d = _norm_dim(_as_dim(dim), input.ndim)
         _check_nonempty(input, name, d)
         if data.ndim == 0:
-            return _wrap(np.zeros((), dtype=np.int64))
+            return mark_new(_wrap(np.zeros((), dtype=np.int64)))
         out = pick(data, axis=d)
-        return _wrap(np.asarray(np.expand_dims(out, d) if keepdim else out, dtype=np.int64))
+        out = np.asarray(np.expand_dims(out, d) if keepdim else out, dtype=np.int64)
+        return mark_new(_wrap(out))  # inference mode: an inference tensor
 
     fn.__name__ = name
     return fn
