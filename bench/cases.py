@@ -1,13 +1,22 @@
 """Benchmark cases, each written once as torch-style code and run on a given `torch` module.
 
-Run as `python bench/cases.py BACKEND CASE...` (BACKEND: autodiff | torch); prints one JSON object
-per case. The MLP cases also time the hand-written numpy floor, alternately in the same process. `bench/run.py` drives it and compares backends side by side.
+Run as `python bench/cases.py BACKEND CASE...` (BACKEND: autodiff | torch | prototype); prints one
+JSON object per case. The MLP cases also time the hand-written numpy floor, alternately in the same
+process. `bench/run.py` drives it and compares backends side by side.
+
+`prototype` is the lean-core reference the issue about the core's speed measured its goals with
+(`../shared/reference/lean_engine_prototype.py`, or $AUTODIFF_PROTOTYPE; it is not part of this
+project and is only loaded from there): it runs the scalar chain and `lean_mlp`, the small MLP
+step written with only the ops it has (no biases; squeeze; `p.grad * 0.1`), so that its figures
+and ours are measured side by side on the same machine.
 """
 
 from __future__ import annotations
 
 import gc
+import importlib.util
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -22,7 +31,17 @@ def best_of(fn: Callable[[], float], repeats: int) -> float:
     return min(fn() for _ in range(repeats))
 
 
+PROTOTYPE = Path(
+    os.environ.get("AUTODIFF_PROTOTYPE", ROOT.parent / "shared/reference/lean_engine_prototype.py")
+)
+
+
 def load_backend(name: str) -> Any:
+    if name == "prototype":
+        spec = importlib.util.spec_from_file_location("lean_engine_prototype", PROTOTYPE)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
     if name == "torch":
         import torch
 
@@ -82,6 +101,55 @@ def _engine_step(torch: Any, batch: int, hidden: int) -> Callable[[], None]:
     return step
 
 
+def _lean_step(torch: Any, batch: int, hidden: int) -> Callable[[], None]:
+    """The small MLP step with only the prototype's ops: no biases, the logits squeezed to the
+    targets' shape, `p.grad * 0.1`."""
+    import numpy as np
+
+    x_np, y_np, params_np = _mlp_data(np, batch, hidden)
+    x, y = torch.tensor(x_np), torch.tensor(y_np[:, 0].copy())
+    w1, w2, w3 = (torch.tensor(p, requires_grad=True) for p in params_np[::2])
+    params = [w1, w2, w3]
+    F = torch.nn.functional
+
+    def step() -> None:
+        h = torch.tanh(x @ w1)
+        h = torch.tanh(h @ w2)
+        loss = F.binary_cross_entropy_with_logits((h @ w3).squeeze(1), y)
+        loss.backward()
+        with torch.no_grad():
+            for p in params:
+                p -= p.grad * 0.1
+                p.grad.zero_()
+
+    return step
+
+
+def _lean_numpy_step(batch: int, hidden: int) -> Callable[[], None]:
+    """`_lean_step` written by hand in numpy."""
+    import numpy as np
+
+    x, y, params = _mlp_data(np, batch, hidden)
+    w1, w2, w3 = params[::2]
+    n = y.size
+
+    def step() -> None:
+        a1 = np.tanh(x @ w1)
+        a2 = np.tanh(a1 @ w2)
+        z = a2 @ w3
+        _ = np.mean(np.maximum(z, 0) - z * y + np.log1p(np.exp(-np.abs(z))))
+        dz = (1 / (1 + np.exp(-z)) - y) / n
+        dw3 = a2.T @ dz
+        d2 = (dz @ w3.T) * (1 - a2 * a2)
+        dw2 = a1.T @ d2
+        d1 = (d2 @ w2.T) * (1 - a1 * a1)
+        dw1 = x.T @ d1
+        for p, g in zip((w1, w2, w3), (dw1, dw2, dw3)):
+            p -= 0.1 * g
+
+    return step
+
+
 def _numpy_step(batch: int, hidden: int) -> Callable[[], None]:
     """The floor: the same step written by hand in numpy (forward, backward, SGD)."""
     import numpy as np
@@ -115,12 +183,20 @@ def _time_steps(step: Callable[[], None], steps: int) -> float:
 
 
 def mlp_step(
-    torch: Any, batch: int, hidden: int, steps: int, repeats: int, with_floor: bool = False
+    torch: Any,
+    batch: int,
+    hidden: int,
+    steps: int,
+    repeats: int,
+    with_floor: bool = False,
+    lean: bool = False,
 ) -> dict:
     """µs per training step; with `with_floor`, the numpy floor too, timed alternately in this
-    same process so that both see the same machine."""
-    engine_step = _engine_step(torch, batch, hidden)
-    floor_step = _numpy_step(batch, hidden) if with_floor else None
+    same process so that both see the same machine. `lean`: the prototype's step."""
+    engine_step = (_lean_step if lean else _engine_step)(torch, batch, hidden)
+    floor_step = None
+    if with_floor:
+        floor_step = (_lean_numpy_step if lean else _numpy_step)(batch, hidden)
     engine_step()
     best_engine = best_floor = float("inf")
     for _ in range(repeats):
@@ -209,6 +285,9 @@ def deep_chain(torch: Any, n: int = 200_000) -> dict:
 CASES = {
     "scalar_chain": lambda torch: scalar_chain(torch),
     "small_mlp": lambda torch: mlp_step(torch, 100, 16, steps=200, repeats=7, with_floor=True),
+    "lean_mlp": lambda torch: mlp_step(
+        torch, 100, 16, steps=200, repeats=7, with_floor=True, lean=True
+    ),
     "large_mlp": lambda torch: mlp_step(torch, 4096, 256, steps=10, repeats=7, with_floor=True),
     "memory": lambda torch: memory_growth(torch),
     "memory_per_node": lambda torch: memory_per_node(torch),

@@ -8,7 +8,8 @@ torch is found: this interpreter, or --torch-python). `--baseline` names another
 project (e.g. `git worktree add /tmp/before HEAD~3`) whose small MLP step is timed beside this
 tree's. The cases timed against each other run in `--rounds` alternate runs of each side (3 by
 default), keeping the best of each, so that a slow spell of the machine does not fall on one side
-only.
+only. When the reference prototype the core's speed goals were set with is found (see
+bench/cases.py), it is timed beside us on its own step and the scalar chain ("reported" rows).
 The language's own overhead, parsing speed and start-up are measured here directly.
 """
 
@@ -21,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +34,7 @@ ENGINE_CASES = [
     "scalar_chain",
     "small_mlp",
     "large_mlp",
+    "lean_mlp",
     "memory",
     "memory_per_node",
     "peak_memory",
@@ -59,7 +62,8 @@ def run_cases(python: str, backend: str, names: list[str], root: Path = ROOT) ->
     return results
 
 
-COMPARED_CASES = ["scalar_chain", "small_mlp"]
+COMPARED_CASES = ["scalar_chain", "small_mlp", "lean_mlp"]
+PROTOTYPE_CASES = ["scalar_chain", "lean_mlp"]  # what the reference prototype can run
 
 
 def merge_best(results: dict[str, dict], again: dict[str, dict]) -> None:
@@ -184,6 +188,28 @@ def startup(repeats: int = 15) -> dict:
     return {"one_liner_s": one_liner_s, "numpy_s": numpy_s, "ratio": one_liner_s / numpy_s}
 
 
+def prototype_rows(row: Callable, ours: dict, theirs: dict, proto: dict) -> None:
+    """The reference prototype beside us: the scalar chain, and the small MLP step written with
+    only its ops (`lean_mlp`: no biases), each against PyTorch and the numpy floor."""
+    lean = ours["lean_mlp"]
+    floor = lean["floor_us_per_step"]
+    for who, res in (("autodiff", ours), ("prototype", proto)):
+        if not res:
+            continue
+        us = res["lean_mlp"]["us_per_step"]
+        if theirs:
+            torch_us = theirs["lean_mlp"]["us_per_step"]
+            row(f"small MLP, no biases (prototype's step), {who} / PyTorch",
+                f"{fmt(us, 1)} vs {fmt(torch_us, 1)} µs/step", us / torch_us, "(reported)", None)  # fmt: skip
+        row(f"small MLP, no biases (prototype's step), {who} / numpy floor",
+            f"{fmt(us, 1)} vs {fmt(floor, 1)} µs/step", us / floor, "(reported)", None)  # fmt: skip
+    if proto and theirs:
+        sc = proto["scalar_chain"]["us_per_op"]
+        torch_sc = theirs["scalar_chain"]["us_per_op"]
+        row("scalar chain, prototype / PyTorch", f"{fmt(sc)} vs {fmt(torch_sc)} µs/op",
+            sc / torch_sc, "(reported)", None)  # fmt: skip
+
+
 def fmt(value: float, digits: int = 2) -> str:
     return f"{value:,.{digits}f}"
 
@@ -208,19 +234,24 @@ def main() -> int:
     torch_python = find_torch_python(args.torch_python)
     ours = run_cases(sys.executable, "autodiff", ENGINE_CASES)
     theirs = (
-        run_cases(torch_python, "torch", ["scalar_chain", "small_mlp", "memory", "peak_memory"])
+        run_cases(torch_python, "torch", [*COMPARED_CASES, "memory", "peak_memory"])
         if torch_python
         else {}
     )
     before = (
         run_cases(sys.executable, "autodiff", ["small_mlp"], args.baseline) if args.baseline else {}
     )
+    from cases import PROTOTYPE  # bench/cases.py, beside this file
+
+    proto = run_cases(sys.executable, "prototype", PROTOTYPE_CASES) if PROTOTYPE.exists() else {}
     for _ in range(args.rounds - 1):  # the cases timed against each other, in alternate runs
         merge_best(ours, run_cases(sys.executable, "autodiff", COMPARED_CASES))
         if torch_python:
             merge_best(theirs, run_cases(torch_python, "torch", COMPARED_CASES))
         if args.baseline:
             merge_best(before, run_cases(sys.executable, "autodiff", ["small_mlp"], args.baseline))
+        if proto:
+            merge_best(proto, run_cases(sys.executable, "prototype", PROTOTYPE_CASES))
     floor = {
         name: {"us_per_step": ours[name]["floor_us_per_step"]}
         for name in ("small_mlp", "large_mlp")
@@ -259,6 +290,7 @@ def main() -> int:
         old = before["small_mlp"]["us_per_step"]
         row(f"small MLP, autodiff / baseline ({args.baseline})",
             f"{fmt(sm, 1)} vs {fmt(old, 1)} µs/step", sm / old, "(reported)", None)  # fmt: skip
+    prototype_rows(row, ours, theirs, proto)
     lm = ours["large_mlp"]["us_per_step"]
     ratio = lm / floor["large_mlp"]["us_per_step"]
     row("large MLP, autodiff / numpy floor",
@@ -293,6 +325,7 @@ def main() -> int:
         print("\n(PyTorch not found: pass --torch-python PATH to compare against it.)")
     if args.json:
         print(json.dumps({"autodiff": ours, "torch": theirs, "numpy": floor, "baseline": before,
+                          "prototype": proto,
                           "script": overhead, "parsing": parsing, "startup": start}, indent=2))  # fmt: skip
     return 0
 
