@@ -7,6 +7,7 @@ import math as _math
 import numpy as _np
 
 from . import random  # noqa: F401 - torch.random
+from .core import anomaly as _anomaly  # noqa: F401 - loaded with the engine (lang gives it its stack)
 from .core import backward as _backward  # noqa: F401 - gives Tensor.backward its pass
 from .core import dtypes as _dtypes
 from .core import saved_hooks as _saved_hooks  # noqa: F401 - grad_fn._raw_saved_<name>
