@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from .core import dtypes
+from .core.out_arg import write_out
 from .core.tensor import Tensor, _norm_dim, apply_op
 from .ops import reductions
 from .ops.matrix import DET, INV, _LinAlgError, check_square
@@ -31,9 +32,17 @@ def _dim_tuple(dim: Any, ndim: int) -> tuple | None:
 
 
 def vector_norm(
-    x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+    x: Tensor,
+    ord: Any = 2,
+    dim: Any = None,
+    keepdim: bool = False,
+    *,
+    dtype: Any = None,
+    out: Any = None,
 ) -> Tensor:
     """The p-norm of the flattened input, or along `dim` (LinalgVectorNormBackward0)."""
+    if out is not None:
+        return write_out(vector_norm, out, x, ord, dim, keepdim, dtype=dtype)
     if isinstance(ord, str) or not isinstance(ord, (int, float)):
         raise TypeError(
             "linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
@@ -53,8 +62,11 @@ def matrix_norm(
     keepdim: bool = False,
     *,
     dtype: Any = None,
+    out: Any = None,
 ) -> Tensor:
     """'fro', 1, -1, inf, -inf (ord 2, -2 and 'nuc' need an SVD, which is not supported)."""
+    if out is not None:
+        return write_out(matrix_norm, out, A, ord, dim, keepdim, dtype=dtype)
     if A.ndim < 2:
         raise RuntimeError(
             "linalg.matrix_norm: The input tensor A must have at least 2 dimensions."
@@ -100,8 +112,11 @@ def norm(
     keepdim: bool = False,
     *,
     dtype: Any = None,
+    out: Any = None,
 ) -> Tensor:
     """A vector norm or, for a 2-D input (or a 2-tuple `dim`) with an `ord`, a matrix norm."""
+    if out is not None:
+        return write_out(norm, out, A, ord, dim, keepdim, dtype=dtype)
     if dim is not None:
         dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
         if len(dims) == 2:
@@ -119,11 +134,21 @@ def norm(
     return vector_norm(A, ord, None, keepdim, dtype=dtype)
 
 
-def det(A: Tensor) -> Tensor:  # noqa: N803
+def det(A: Tensor, *, out: Any = None) -> Tensor:  # noqa: N803
+    if out is not None:
+        return write_out(det, out, A)
     check_square(A, "det")
     return apply_op(DET, (A,))
 
 
-def inv(A: Tensor) -> Tensor:  # noqa: N803
+def inv(A: Tensor, *, out: Any = None) -> Tensor:  # noqa: N803
+    if out is not None:
+        return write_out(inv, out, A)
     check_square(A, "inv")
     return apply_op(INV, (A,))
+
+
+for _fn in (vector_norm, matrix_norm, norm, det, inv):  # PyTorch's names (and out='s messages)
+    _fn.__name__ = _fn.__qualname__ = "linalg_" + _fn.__name__
+
+del _fn

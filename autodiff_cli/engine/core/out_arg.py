@@ -44,7 +44,11 @@ _NAMES = {
     "clip": "clamp",
     "concat": "cat",
     "norm": "linalg_vector_norm",
+    "linalg_det": "_linalg_det",
+    "linalg_inv": "linalg_inv_ex",
 }
+# composite ops: the result is computed with its graph and copied into out (CopyBackwards)
+_COMPOSITE = frozenset(("linalg_norm", "linalg_matrix_norm"))
 # ops computed in out's dtype (the `dtype=` of the function is out's)
 IN_OUT_DTYPE = frozenset(
     "sum prod cumsum cumprod nansum arange linspace logspace zeros ones full eye empty randint "
@@ -177,7 +181,7 @@ _MANY_CHECKS = {
 }
 _MESSAGE_OF = {"amin": "amax", "vdot": "dot"}
 _EXACT = (
-    "mm matmul mv addmm bmm gather linalg_vector_norm softmax log_softmax tril triu argmax argmin "
+    "mm matmul mv addmm bmm gather linalg_vector_norm _linalg_det linalg_inv_ex softmax log_softmax tril triu argmax argmin "
     "inverse "
     "index_add index_copy index_reduce scatter scatter_add scatter_reduce msort"
 )
@@ -222,6 +226,8 @@ def write_out(fn: Callable, out: Any, *args: Any, **kwargs: Any) -> Any:
     many = isinstance(out, (tuple, list))
     if not many and not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if name in _COMPOSITE:
+        return _copy_into(name, out, fn(*args, **kwargs))
     outs = tuple(out) if many else (out,)
     if GradMode.enabled:
         _refuse_autograd(name, outs, args, tuple(kwargs.values()))
@@ -286,6 +292,22 @@ def write_result(name: str, out: Any, result: Tensor, *inputs: Any, warn: bool =
         _refuse_autograd(name, (out,), inputs, ())
     _write(name, _free, out, result, silent=not warn)
     return out
+
+
+def _copy_into(name: str, out: Tensor, result: Tensor) -> Tensor:
+    """A composite op's out=: out resized (with the warning), then `out.copy_(result)`, which
+    records CopyBackwards when the result has a graph."""
+    res, target = np.asarray(result._data).dtype, np.asarray(out._data).dtype
+    if res != target:
+        op = name.replace("_", ".", 1)
+        raise RuntimeError(f"{op} expected out tensor dtype {_s(res)} but got: {_s(target)}")
+    old_shape = np.shape(out._data)
+    if old_shape != np.shape(result._data):
+        if 0 not in old_shape:
+            message = _RESIZED.format(_shape(old_shape), _shape(np.shape(result._data)))
+            warnings.warn(message, UserWarning, stacklevel=4)
+        out._data = np.empty(np.shape(result._data), dtype=target)
+    return out.copy_(result)
 
 
 def _write_many(name: str, outs: Any, results: tuple) -> Any:
