@@ -26,8 +26,8 @@ from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
 from .elementwise import maximum, minimum
 from .formula_ops import div_scalar, run
-from .indexing import SCATTER, _scatter_index, masked_fill
-from .views import FLIP
+from .indexing import MASKED_FILL_TENSOR, SCATTER, _scatter_index
+from .views import CAT, FLIP, SLICE, UNSQUEEZE
 
 _add_reduce = np.add.reduce
 
@@ -182,7 +182,7 @@ def _integral_accumulator(a: Any, dtype: Any) -> Any:
 
 
 # --------------------------------------------------------------------------------------------
-# Backend helpers: each runs on numpy arrays or, when `B.creates_graph`, on Tensors
+# Backend helpers: each runs on numpy arrays or on Tensors (under create_graph), through `B`
 # --------------------------------------------------------------------------------------------
 
 
@@ -206,7 +206,12 @@ def _cumprod(B: Any, t: Any, dim: int) -> Any:
 
 
 def _unsqueeze(B: Any, t: Any, dim: int) -> Any:
-    return t.unsqueeze(dim) if B.creates_graph else np.expand_dims(t, dim)
+    return run(B, UNSQUEEZE, t, dim=dim % (len(t.shape) + 1))
+
+
+def _narrow(B: Any, t: Any, dim: int, start: int, stop: int) -> Any:
+    shape = tuple(t.shape)
+    return run(B, SLICE, t, dim=dim, start=start, stop=stop, step=1, shape=shape)
 
 
 def _reversed_cumsum(B: Any, g: Any, dim: int) -> Any:
@@ -222,15 +227,20 @@ def _leave_one_out(B: Any, a: Any, dim: int) -> Any:
 
 
 def _prod_of_others(B: Any, a: Any, dim: int) -> Any:
-    """The product along `dim` of every element but the one at each position (zero-safe)."""
-    if B.creates_graph:
-        return prod(_leave_one_out(B, a, dim), dim + 1)
-    n = a.shape[dim]
-    ones = np.ones_like(np.take(a, [0], axis=dim))
-    before = np.cumprod(np.concatenate([ones, np.take(a, list(range(n - 1)), axis=dim)], dim), dim)
-    rev = np.flip(a, dim)
-    after = np.cumprod(np.concatenate([ones, np.take(rev, list(range(n - 1)), axis=dim)], dim), dim)
-    return before * np.flip(after, dim)
+    """The product along `dim` of every element but the one at each position (zero-safe): the
+    exclusive cumulative products from each end, multiplied (as PyTorch's graph records them)."""
+    shape = tuple(a.shape)
+    n = shape[dim]
+    ones = B.const(np.ones(shape[:dim] + (1,) + shape[dim + 1 :], B.array_of(a).dtype))
+    head = _narrow(B, a, dim, 0, n - 1)
+    tail = _flip(B, _narrow(B, a, dim, 1, n), dim)
+    before = _cumprod(B, _cat(B, ones, head, dim), dim)
+    after = _flip(B, _cumprod(B, _cat(B, ones, tail, dim), dim), dim)
+    return before * after
+
+
+def _cat(B: Any, x: Any, y: Any, dim: int) -> Any:
+    return run(B, CAT, x, y, dim=dim, shapes=(tuple(x.shape), tuple(y.shape)))
 
 
 def _put_along(B: Any, g: Any, indices: np.ndarray, dim: int, shape: tuple) -> Any:
@@ -246,19 +256,15 @@ def _evenly(B: Any, g: Any, a: Any, r: Any, dims: tuple | None, keepdim: bool) -
     shape = tuple(a.shape)
     r = _restore(B, r, dims, keepdim, shape)
     mask = B.astype_like(B.eq(a, r), a)
-    if B.creates_graph:
-        nan = r.isnan()
-        if bool(nan._data.any()):
-            mask = B.where(nan, B.astype_like(a.isnan(), a), mask)
-    else:
-        nan = np.isnan(r)
-        if nan.any():
-            mask = np.where(nan, np.isnan(a), mask).astype(mask.dtype)
-    if dims is None and B.creates_graph:
+    nan = B.isnan(r)
+    if B.array_of(nan).any():
+        mask = B.where(nan, B.astype_like(B.isnan(a), a), mask)
+    if dims is None:
         # PyTorch: zeros.masked_fill_(mask, grad / mask.sum()) (MaskedFillBackward1)
-        zeros = _wrap(np.zeros(shape, dtype=a._data.dtype))
-        return masked_fill(zeros, mask.to(dtypes.bool_), g / mask.sum())
-    counts = B.sum_dims(mask, _axis(dims, shape), True) if dims is not None else B.count(mask)
+        zeros = B.zeros(shape, B.array_of(a).dtype)
+        share = g / B.sum_dims(mask, tuple(range(len(shape))), False)
+        return run(B, MASKED_FILL_TENSOR, zeros, share, mask=B.array_of(mask) != 0)
+    counts = B.sum_dims(mask, _axis(dims, shape), True)
     return _restore(B, g, dims, keepdim, shape) / counts * mask
 
 
@@ -388,12 +394,9 @@ def _prod_grad(B: Any, g: Any, a: Any, r: Any, dim: int | None, keepdim: bool, d
     dim = None if dim is None else (dim,)
     g = _restore(B, g, dim, keepdim, shape)
     r = _restore(B, r, dim, keepdim, shape)
-    zeros = int(np.count_nonzero(np.asarray(a._data if B.creates_graph else a) == 0))
-    if zeros == 0:
+    if not (B.array_of(a) == 0).any():
         return g * (r / a)
     if dim is None:
-        if zeros > 1 and not B.creates_graph:
-            return np.zeros(shape, dtype=a.dtype)
         flat = B.reshape(a, (-1,))
         return B.reshape(B.reshape(g, (1,)) * _prod_of_others(B, flat, 0), shape)
     return g * _prod_of_others(B, a, dim[0])
@@ -481,7 +484,7 @@ def _cumprod_grad(B: Any, g: Any, a: Any, r: Any, dim: int, dtype: Any = None) -
     shape = tuple(a.shape)
     if not shape or int(np.prod(shape)) <= 1 or shape[dim] == 1:
         return g
-    data = np.asarray(a._data if B.creates_graph else a)
+    data = B.array_of(a)
     if not (data == 0).any():
         return _reversed_cumsum(B, r * g, dim) / a
     n = shape[dim]
