@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import saved_hooks
+from ..core import anomaly, saved_hooks
 from ..core.grad_mode import GradMode, no_grad
 from ..core.graph import FREED_MESSAGE, Node, _modified_message
 from ..core.tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _edge, _wrap
@@ -236,6 +236,7 @@ class Function(metaclass=FunctionMeta):
         if not (GradMode.enabled and any(ctx.needs_input_grad)):
             return _without_graph(ctx, args, out)
         result = _connect(ctx, args, out)
+        anomaly.note_new_node(ctx)  # anomaly mode: the forward trace
         hooks = saved_hooks.current_hooks()
         if hooks is not None and ctx._to_save:
             ctx._to_save = tuple(_packed(entry, *hooks) for entry in ctx._to_save)

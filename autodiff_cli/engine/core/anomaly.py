@@ -114,14 +114,24 @@ def _record(call: modes.OpCall, proceed: Callable[[], Any]) -> Any:
         roots.append(call.target._grad_fn)
     new = _new_nodes(roots, start)
     if new:
-        trace = format_stack(stack_provider())
-        parent = _running[0]
-        for node in new:
-            metadata = node.metadata
-            metadata["traceback_"] = list(trace)
-            if parent is not None:
-                metadata["parent_"] = parent
+        _annotate(new)
     return result
+
+
+def note_new_node(node: Any) -> None:
+    """A node made outside the op machinery (a custom Function's) gets its trace as well."""
+    if AnomalyMode.enabled:
+        _annotate([node])
+
+
+def _annotate(nodes: list) -> None:
+    trace = format_stack(stack_provider())
+    parent = _running[0]
+    for node in nodes:
+        metadata = node.metadata
+        metadata["traceback_"] = list(trace)
+        if parent is not None:
+            metadata["parent_"] = parent
 
 
 def _new_nodes(roots: list, start: int) -> list:
