@@ -33,6 +33,15 @@ def _erfc(a: Any) -> Any:
     return np.vectorize(math.erfc, otypes=[a.dtype])(a)
 
 
+def _remainder(a: Any, b: Any) -> Any:
+    """Python's modulo with the divisor's sign, from fmod as PyTorch's float kernel: a zero
+    remainder keeps fmod's sign (`remainder(-0.75, 0.75)` is -0.)."""
+    mod = np.fmod(a, b)
+    if np.asarray(mod).dtype.kind != "f":
+        return np.remainder(a, b)
+    return np.where((mod != 0) & ((mod < 0) != (np.asarray(b) < 0)), mod + b, mod)
+
+
 def _atan2_grad(B: Any, g: Any, numerator: Any, a: Any, b: Any) -> Any:
     """g · numerator / (self² + other²), as PyTorch's `grad * other * recip` (MulBackward0)."""
     return g * numerator * (1 / (a * a + b * b))
@@ -89,14 +98,14 @@ MINIMUM = defop(
     rules=("1 where self < other (½ on ties)", "1 where other < self (½ on ties)"),
 )  # fmt: skip
 REMAINDER = defop(
-    "remainder", "RemainderBackward1", lambda a, b: _int_checked(np.remainder, a, b),
+    "remainder", "RemainderBackward1", lambda a, b: _int_checked(_remainder, a, b),
     lambda B, g, self, other: g,
     lambda B, g, self, other: -g * B.floor(self / other),
     rules=("1", "-floor(self / other)"),
 )  # fmt: skip
 REMAINDER_SCALAR = defop(
     "remainder_scalar", "RemainderBackward0",
-    lambda a, other: _int_checked(np.remainder, a, other), lambda B, g, other: g, rules=("1",),
+    lambda a, other: _int_checked(_remainder, a, other), lambda B, g, other: g, rules=("1",),
 )  # fmt: skip
 FMOD = defop(
     "fmod", "FmodBackward1", lambda a, b: _int_checked(np.fmod, a, b), lambda B, g, self, other: g,
