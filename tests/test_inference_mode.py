@@ -252,3 +252,12 @@ def test_a_script_sees_the_same():
         "Inference tensors do not track version c\n"
         "tensor([3., 3.])\n"
     )
+
+
+def test_reset_global_state_turns_inference_and_anomaly_modes_off():
+    engine.inference_mode().__enter__()  # a script left both on
+    engine.autograd.set_detect_anomaly(True)
+    engine.reset_global_state()
+    assert not engine.is_inference_mode_enabled() and not engine.is_anomaly_enabled()
+    assert engine.is_grad_enabled() and not modes.active()
+    assert not engine.ones(1).is_inference()

@@ -288,11 +288,14 @@ def __dir__() -> list[str]:
 
 
 def reset_global_state() -> None:
-    """Back to a fresh process's settings: grad mode, default dtype, print options, random seed.
+    """Back to a fresh process's settings: grad, inference and anomaly modes, default dtype,
+    print options, random seed.
     The CLI calls it between scripts so that one script's settings never leak into the next."""
     from .core.generator import DEFAULT_SEED
-    from .core.grad_mode import GradMode
+    from .core.grad_mode import GradMode, reset_inference_mode
 
+    _anomaly.set_anomaly_enabled(False)
+    reset_inference_mode()
     GradMode.enabled = True
     profiler = globals().get("profiler")  # loaded: a profile a script left running ends
     if profiler is not None:

@@ -153,6 +153,12 @@ def _set_inference(enabled: bool, grad: bool) -> None:
             listener(enabled)
 
 
+def reset_inference_mode() -> None:
+    """Inference mode off (a script left it on): `reset_global_state` between scripts."""
+    if InferenceMode.enabled:
+        _set_inference(False, True)
+
+
 class inference_mode:  # noqa: N801
     """`torch.inference_mode(mode=True)`: no graph is recorded, and what ops and factories make
     is an inference tensor; `inference_mode(False)` turns it off (and gradients on) inside.
