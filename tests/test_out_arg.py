@@ -290,3 +290,14 @@ def test_random_draws_into_out_match_fresh_draws(T) -> None:
     T.manual_seed(3)
     assert drawn.tolist() == T.randint(0, 10, (5,)).tolist()
     assert fresh.shape == (4,)
+
+
+def test_an_expanded_out_is_refused(T) -> None:
+    base = T.ones(1)
+    with pytest.raises(RuntimeError) as caught:
+        T.add(T.ones(3), 1, out=base.expand(3))
+    assert str(caught.value) == (
+        "unsupported operation: more than one element of the written-to tensor refers to a "
+        "single memory location. Please clone() the tensor before performing the operation."
+    )
+    assert base.tolist() == [1.0]

@@ -27,3 +27,10 @@ for label, call in [
         print(label, "ok")
     except TypeError as error:
         print(label, "TypeError:", str(error).splitlines()[0])
+
+base = torch.ones(1)
+try:
+    torch.add(torch.ones(3), 1, out=base.expand(3))
+except RuntimeError as error:
+    print("expanded RuntimeError:", error)
+print(base)

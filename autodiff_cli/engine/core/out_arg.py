@@ -31,6 +31,10 @@ _RESIZED = (
     "outputs will not be resized unless they have zero elements. You can explicitly reuse an out "
     "tensor t by resizing it, inplace, to zero elements with t.resize_(0)."
 )
+_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
 _ARANGE = (
     "The number of elements in the out tensor of shape {0} is {1} which does not match the "
     "computed number of elements {2}. Note that this may occur as a result of rounding error. "
@@ -375,7 +379,10 @@ def _write(
     target = np.asarray(out._data).dtype
     old_shape = np.shape(out._data)
     if old_shape == data.shape:
-        np.copyto(out._array(), data, casting="unsafe")
+        array = out._array()
+        if not array.flags.writeable:  # an expanded view: elements share memory
+            raise RuntimeError(_OVERLAP)
+        np.copyto(array, data, casting="unsafe")
     else:
         if name == "arange" and 0 not in old_shape and math.prod(old_shape) != data.size:
             message = _ARANGE.format(_shape(old_shape), math.prod(old_shape), data.size)
