@@ -51,7 +51,7 @@ _LinAlgError.__module__ = "torch._C"
 
 
 # --------------------------------------------------------------------------------------------
-# Backward helpers: each works on numpy arrays and, with `B.creates_graph`, on Tensors
+# Backward helpers: each works on numpy arrays and on Tensors (under create_graph), through `B`
 # --------------------------------------------------------------------------------------------
 
 
@@ -61,11 +61,6 @@ def _np_dtype(x: Any) -> np.dtype:
 
 def _mT(B: Any, x: Any) -> Any:  # noqa: N802 - PyTorch's name
     return B.transpose(x, -1, -2)
-
-
-def _matrix_grad(B: Any, g: Any, fn: Any, np_fn: Any, *args: Any) -> Any:
-    """`fn(g, *args)` on Tensors (recorded), `np_fn(g, *args)` on arrays."""
-    return fn(g, *args) if B.creates_graph else np_fn(g, *args)
 
 
 def _bmm(B: Any, x: Any, y: Any) -> Any:
@@ -169,10 +164,13 @@ def _det_grad(B: Any, g: Any, a: Any, r: Any) -> Any:
 
 
 def _solve_adjoint(B: Any, a: Any, rhs: Any) -> Any:
-    """A⁻ᴴ · rhs: `linalg_solve(A.mH(), rhs)` on Tensors (LinalgSolveExBackward0)."""
-    if B.creates_graph:
-        return apply_op(LINALG_SOLVE_EX, (a.transpose(-2, -1), rhs))
-    return np.linalg.solve(np.swapaxes(a, -1, -2), rhs)
+    """A⁻ᴴ · rhs: `linalg_solve(A.mH(), rhs)` (LinalgSolveExBackward0 on Tensors)."""
+    return run(B, LINALG_SOLVE_EX, B.transpose(a, -2, -1), rhs)
+
+
+def _diagonal_of(B: Any, g: Any, offset: int, dim1: int, dim2: int) -> Any:
+    """`g.diagonal(offset, dim1, dim2)` (dims non-negative) in a formula: DiagonalBackward0."""
+    return run(B, DIAGONAL, g, offset=offset, dim1=dim1, dim2=dim2, shape=tuple(g.shape))
 
 
 # --------------------------------------------------------------------------------------------
@@ -267,41 +265,28 @@ DIAGONAL_BACKWARD = defop(
     "diagonal_backward",
     "DiagonalBackwardBackward0",
     lambda g, shape, offset, dim1, dim2: _diagonal_scatter_np(g, shape, offset, dim1, dim2),
-    lambda B, g, shape, offset, dim1, dim2: _matrix_grad(
-        B,
-        g,
-        lambda t, *a: diagonal(t, *a),
-        lambda t, *a: np.array(_diagonal_np(t, *a)),
-        offset,
-        dim1,
-        dim2,
-    ),
+    lambda B, g, shape, offset, dim1, dim2: _diagonal_of(B, g, offset, dim1, dim2),
     rules=("the diagonal",),
 )
 DIAG_EMBED = defop(
     "diag_embed",
     "DiagEmbedBackward0",
     lambda v, offset: _diag_embed_np(v, offset),
-    lambda B, g, offset: _matrix_grad(
-        B,
-        g,
-        lambda t: diagonal(t, offset, -2, -1),
-        lambda t: np.array(_diagonal_np(t, offset, t.ndim - 2, t.ndim - 1)),
-    ),
+    lambda B, g, offset: _diagonal_of(B, g, offset, len(g.shape) - 2, len(g.shape) - 1),
     rules=("the diagonal of grad",),
 )
 TRIL = defop(
     "tril",
     "TrilBackward0",
     lambda a, diagonal: np.tril(a, diagonal),
-    lambda B, g, diagonal: _matrix_grad(B, g, tril, np.tril, diagonal),
+    lambda B, g, diagonal: run(B, TRIL, g, diagonal=diagonal),
     rules=("1 on and below the diagonal",),
 )
 TRIU = defop(
     "triu",
     "TriuBackward0",
     lambda a, diagonal: np.triu(a, diagonal),
-    lambda B, g, diagonal: _matrix_grad(B, g, triu, np.triu, diagonal),
+    lambda B, g, diagonal: run(B, TRIU, g, diagonal=diagonal),
     rules=("1 on and above the diagonal",),
 )
 DET = defop(
