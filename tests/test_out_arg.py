@@ -301,3 +301,17 @@ def test_an_expanded_out_is_refused(T) -> None:
         "single memory location. Please clone() the tensor before performing the operation."
     )
     assert base.tolist() == [1.0]
+
+
+def test_sum_prod_median_take_out_only_with_a_dim(T) -> None:
+    m = T.ones(2, 2)
+    with pytest.raises(TypeError, match=r"^sum\(\) received an invalid combination of arguments"):
+        T.sum(m, out=T.empty(0))
+    with pytest.raises(TypeError, match=r"^prod\(\) received an invalid combination"):
+        T.prod(m, out=T.empty(0))
+    with pytest.raises(
+        TypeError, match='^median\\(\\) missing 1 required positional arguments: "dim"$'
+    ):
+        T.median(m, out=T.empty(0))
+    assert T.mean(m, out=T.empty(0)).item() == 1.0  # these have an all-elements out= overload
+    assert T.max(m, out=T.empty(0)).item() == 1.0

@@ -21,12 +21,17 @@ for label, call in [
     ("zeros_like", lambda: torch.zeros_like(x, out=torch.empty(0))),
     ("relu", lambda: torch.relu(x, out=torch.empty(0))),
     ("isnan", lambda: torch.isnan(x, out=torch.empty(0))),
+    ("sum without dim", lambda: torch.sum(x, out=torch.empty(0))),
+    ("prod without dim", lambda: torch.prod(x, out=torch.empty(0))),
+    ("median without dim", lambda: torch.median(x, out=torch.empty(0))),
+    ("mean without dim", lambda: torch.mean(x, out=torch.empty(0))),
+    ("max without dim", lambda: torch.max(x, out=torch.empty(0))),
 ]:
     try:
         call()
         print(label, "ok")
     except TypeError as error:
-        print(label, "TypeError:", str(error).splitlines()[0])
+        print(label, "TypeError:", str(error))
 
 base = torch.ones(1)
 try:

@@ -230,6 +230,8 @@ def write_out(fn: Callable, out: Any, *args: Any, **kwargs: Any) -> Any:
     many = isinstance(out, (tuple, list))
     if not many and not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if name in ("sum", "prod", "median"):
+        _check_dim_given(name, args)
     if name in _COMPOSITE:
         return _copy_into(name, out, fn(*args, **kwargs))
     outs = tuple(out) if many else (out,)
@@ -265,6 +267,22 @@ def _compute_dtype(name: str, args: tuple, result: Any) -> tuple:
     if common.kind in "biu" and any(isinstance(x, float) for x in args):
         common = dtypes.get_default_dtype().np
     return (res, common)
+
+
+_OVERLOADS = (
+    "{0}() received an invalid combination of arguments - got (Tensor, out=Tensor), but expected "
+    "one of:\n * (Tensor input, *, torch.dtype dtype = None)\n * (Tensor input, {1} dim, bool "
+    "keepdim = False, *, torch.dtype dtype = None, Tensor out = None)\n"
+)
+
+
+def _check_dim_given(name: str, args: tuple) -> None:
+    """sum, prod and median take out= only with a dim, as PyTorch's overloads."""
+    if len(args) > 1 and args[1] is not None:
+        return
+    if name == "median":
+        raise TypeError('median() missing 1 required positional arguments: "dim"')
+    raise TypeError(_OVERLOADS.format(name, "tuple of ints" if name == "sum" else "int"))
 
 
 def _refuse_autograd(name: str, outs: tuple, args: tuple, kwargs: tuple) -> None:
