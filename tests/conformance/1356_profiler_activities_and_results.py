@@ -47,3 +47,9 @@ with profile() as p2:
             torch.sin(x)
 print([(a.key, a.count) for a in p2.key_averages()])
 print([e.cpu_parent.name if e.cpu_parent else None for e in p2.events()])
+
+print(repr(profile()), repr(record_function("r")))
+with torch.autograd.profiler.profile() as empty:
+    pass
+print(repr(empty), repr(str(empty)))
+print(int(ProfilerActivity.CUDA), [a.value for a in (ProfilerActivity.CPU, ProfilerActivity.MTIA)])

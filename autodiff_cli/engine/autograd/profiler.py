@@ -90,7 +90,10 @@ class profile(ProfileResults):  # noqa: N801 - PyTorch's name
             return "<unfinished torch.autograd.profile>"
         return self._events.table()
 
-    __repr__ = __str__
+    def __repr__(self) -> str:
+        if self._events is None:
+            return "<unfinished torch.autograd.profile>"
+        return repr(self._events)
 
 
 __all__ = [

@@ -33,15 +33,15 @@ class _Member:
     def __eq__(self, other: object) -> bool:
         return self is other
 
-    def __int__(self) -> int:
-        return self.value
-
 
 class ProfilerActivity(_Member):
     """`ProfilerActivity.CPU` (the others are accepted and record nothing: CPU only)."""
 
     __slots__ = ()
     _owner = "ProfilerActivity"
+
+    def __int__(self) -> int:
+        return self.value
 
 
 class ProfilerAction(_Member):
@@ -51,7 +51,7 @@ class ProfilerAction(_Member):
     _owner = "ProfilerAction"
 
 
-for _i, _name in enumerate(("CPU", "XPU", "MTIA", "CUDA", "HPU", "PrivateUse1")):
+for _name, _i in (("CPU", 0), ("XPU", 1), ("MTIA", 4), ("CUDA", 2), ("HPU", 3), ("PrivateUse1", 5)):
     setattr(ProfilerActivity, _name, ProfilerActivity(_name, _i))
 for _i, _name in enumerate(("NONE", "WARMUP", "RECORD", "RECORD_AND_SAVE")):
     setattr(ProfilerAction, _name, ProfilerAction(_name, _i))
@@ -216,6 +216,9 @@ class profile(ProfileResults):  # noqa: N801 - PyTorch's name
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+
+    def __repr__(self) -> str:
+        return f"<torch.profiler.profiler.profile object at {id(self):#x}>"
 
     def events(self) -> EventList:
         if self._events is None and self._rec is None:

@@ -212,6 +212,9 @@ class record_function:  # noqa: N801 - PyTorch's name
         self.args = args
         self._events: list = []
 
+    def __repr__(self) -> str:
+        return f"<torch.autograd.profiler.record_function object at {id(self):#x}>"
+
     def __enter__(self) -> record_function:
         self._events = [(r, r.begin(self.name, [])) for r in _ACTIVE]
         for _, event in self._events:
