@@ -89,6 +89,15 @@ def test_ops_and_factories_make_inference_tensors(T):
             "linspace": T.linspace(0, 1, 3),
             "randn": T.randn(2),
             "where": T.where(x > 0, x, x),
+            "argmax": x.argmax(),
+            "max indices": x.max(dim=0).indices,
+            "sort indices": x.sort().indices,
+            "topk indices": x.topk(1).indices,
+            "argsort": x.argsort(),
+            "any": (x > 0).any(),
+            "one_hot": T.nn.functional.one_hot(T.tensor([0, 1])),
+            "multinomial": T.multinomial(T.ones(3), 2),
+            "bernoulli": T.bernoulli(T.full((2,), 0.5)),
         }
         view_of_normal = x[0]
         layer = T.nn.Linear(2, 1)

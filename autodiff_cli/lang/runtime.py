@@ -30,6 +30,7 @@ PUBLIC_SUBMODULES = frozenset(
 )
 PUBLIC_SUBMODULES |= {"accelerator"}  # torch.accelerator (CPU only)
 PUBLIC_SUBMODULES |= {"autograd.graph"}  # torch.autograd.graph (saved-tensor hooks, Node...)
+PUBLIC_SUBMODULES |= {"autograd.anomaly_mode"}  # detect_anomaly, set_detect_anomaly
 PUBLIC_SUBMODULES |= {"profiler", "autograd.profiler"}  # torch.profiler, the older profiler
 PUBLIC_SUBMODULES |= {"autograd.forward_ad"}  # dual levels, make_dual, unpack_dual
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..core import dtypes, limits
 from ..core.grad_mode import no_grad
+from ..core.inference import mark_new
 from ..core.optable import defop
 from ..core.optable import tensor_methods as _tensor_methods
 from ..core.tensor import Tensor, _dims_text, _wrap, apply_op
@@ -238,7 +239,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     out = np.zeros(values.shape + (int(num_classes),), np.int64)
     if values.size:
         np.put_along_axis(out, values[..., None], 1, axis=-1)
-    return _wrap(out)
+    return mark_new(_wrap(out))
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes
-from ..core.inference import mark_new
+from ..core.inference import mark_new as _mark_new
 from ..core.tensor import Tensor, _wrap
 from ..ops.creation import _check_size
 from . import functional as F
@@ -27,7 +27,7 @@ def _empty(shape: tuple, dtype: Any) -> Tensor:
     """A parameter's storage, under the element cap (`nn.Linear(16000, 16000)` is refused)."""
     _check_size(tuple(shape))
     np_dtype = dtype.np if dtype is not None else dtypes.get_default_dtype().np
-    return mark_new(_wrap(np.zeros(shape, np_dtype)))  # inference mode: an inference tensor
+    return _mark_new(_wrap(np.zeros(shape, np_dtype)))  # inference mode: an inference tensor
 
 
 class Identity(Module):

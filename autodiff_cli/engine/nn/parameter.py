@@ -6,7 +6,9 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.dtypes import get_default_dtype as _get_default_dtype
-from ..core.grad_mode import NO_VERSION, REQUIRES_GRAD_INFERENCE_MESSAGE, InferenceMode
+from ..core.grad_mode import NO_VERSION as _NO_VERSION
+from ..core.grad_mode import REQUIRES_GRAD_INFERENCE_MESSAGE as _REQUIRES_GRAD_INFERENCE
+from ..core.grad_mode import InferenceMode as _InferenceMode
 from ..core.printing import format_parameter as _format_parameter
 from ..core.tensor import FACTORY_FLOAT_ONLY_MESSAGE, Tensor, _init
 
@@ -27,8 +29,8 @@ class Parameter(Tensor):
             )
         if requires_grad and array.dtype.kind != "f":
             raise RuntimeError(FACTORY_FLOAT_ONLY_MESSAGE)
-        if requires_grad and data._vbox is NO_VERSION and not InferenceMode.enabled:
-            raise RuntimeError(REQUIRES_GRAD_INFERENCE_MESSAGE)
+        if requires_grad and data._vbox is _NO_VERSION and not _InferenceMode.enabled:
+            raise RuntimeError(_REQUIRES_GRAD_INFERENCE)
         _init(self, array, bool(requires_grad), None, 0)
         if data is not None:
             self._vbox = data._version_box()

@@ -13,6 +13,7 @@ from ..core import dtypes, limits
 from ..core import generator as stream
 from ..core.devices import check_device
 from ..core.generator import Generator
+from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out, write_result
 from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op, broadcast_error
@@ -474,7 +475,7 @@ def _normal_tensors(gen: Generator, mean: Any, std: Any) -> Tensor:
     z = stream.normal(gen, n, np_dtype, 0.0, 1.0).reshape(shape)
     scale = stds if stds is not None else np.asarray(std, np_dtype)
     shift = means if means is not None else np.asarray(mean, np_dtype)
-    return _wrap(((z * scale).astype(np_dtype) + shift).astype(np_dtype, copy=False))
+    return mark_new(_wrap(((z * scale).astype(np_dtype) + shift).astype(np_dtype, copy=False)))
 
 
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any = None) -> Tensor:
@@ -484,7 +485,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any =
     if out is not None:
         return _into(out, bernoulli(input, p, generator=gen), "bernoulli", input)
     if p is not None:
-        return bernoulli_(_wrap(np.empty_like(probs)), p, generator=gen)
+        return bernoulli_(mark_new(_wrap(np.empty_like(probs))), p, generator=gen)
     _check_probabilities(probs)
     kind = np.float32 if probs.dtype == np.float32 else np.float64
     flat = stream.bernoulli(gen, probs.reshape(-1), probs.size, kind)
@@ -521,7 +522,7 @@ def multinomial(
         cdf = np.cumsum(rows, axis=1) / rows.sum(axis=1, keepdims=True)
         picks = np.stack([np.searchsorted(c, draws) for c, draws in zip(cdf, u)])
         picks = np.minimum(picks, rows.shape[1] - 1)
-    picks = _wrap(picks.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64))
+    picks = mark_new(_wrap(picks.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64)))
     return _into(out, picks, "multinomial", input)
 
 

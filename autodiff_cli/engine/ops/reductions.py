@@ -1008,7 +1008,9 @@ def _logical(name: str, fn: Any):
         dims = _dims(dim, input.ndim)
         limits.check_reduction(data.shape, dims)
         out = fn(data, axis=_axis(dims, data.shape), keepdims=bool(keepdim))
-        return _wrap(np.asarray(out, dtype=np.uint8 if data.dtype == np.uint8 else np.bool_))
+        return mark_new(
+            _wrap(np.asarray(out, dtype=np.uint8 if data.dtype == np.uint8 else np.bool_))
+        )
 
     reduce.__name__ = name
     return reduce
@@ -1022,7 +1024,9 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     data = np.asarray(input._data)
     dims = _dims(dim, input.ndim)
     limits.check_reduction(data.shape, dims)
-    return _wrap(np.asarray(np.count_nonzero(data, axis=_axis(dims, data.shape)), dtype=np.int64))
+    return mark_new(
+        _wrap(np.asarray(np.count_nonzero(data, axis=_axis(dims, data.shape)), dtype=np.int64))
+    )
 
 
 # --------------------------------------------------------------------------------------------

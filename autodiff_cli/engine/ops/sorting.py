@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
@@ -157,10 +158,10 @@ def _sort_impl(input: Tensor, dim: Any, descending: bool, op: Any = SORT) -> tup
     d = _dim_of(input, dim)
     data = np.asarray(input._data)
     if data.ndim == 0:
-        indices = _wrap(np.zeros((), dtype=np.int64))
+        indices = mark_new(_wrap(np.zeros((), dtype=np.int64)))
         params = {"dim": 0, "indices": indices, "shape": ()}
         return apply_op(op, (input,), params), indices
-    indices = _wrap(_sort_indices(data, d, bool(descending)))
+    indices = mark_new(_wrap(_sort_indices(data, d, bool(descending))))
     params = {"dim": d, "indices": indices, "shape": data.shape}
     return apply_op(op, (input,), params), indices
 
@@ -195,8 +196,8 @@ def argsort(input: Tensor, *args: Any, stable: Any = _UNSET, **kwargs: Any) -> T
     d = _dim_of(input, dim)
     data = np.asarray(input._data)
     if data.ndim == 0:
-        return _wrap(np.zeros((), dtype=np.int64))
-    return _wrap(_sort_indices(data, d, bool(descending)))
+        return mark_new(_wrap(np.zeros((), dtype=np.int64)))
+    return mark_new(_wrap(_sort_indices(data, d, bool(descending))))
 
 
 def msort(input: Tensor, *, out: Any = None) -> Tensor:
@@ -231,11 +232,11 @@ def topk(
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
     if data.ndim == 0:
-        indices = _wrap(np.zeros((), dtype=np.int64))
+        indices = mark_new(_wrap(np.zeros((), dtype=np.int64)))
         values = apply_op(TOPK, (input,), {"dim": 0, "indices": indices, "shape": ()})
         return _ReturnTypes.topk(values, indices)
     out = _row_order(_rows(data, d), bool(largest))[:, :k]  # sorted, whatever `sorted` asks
-    indices = _wrap(_unrows(out.astype(np.int64), data.shape, d, k))
+    indices = mark_new(_wrap(_unrows(out.astype(np.int64), data.shape, d, k)))
     values = apply_op(TOPK, (input,), {"dim": d, "indices": indices, "shape": data.shape})
     return _ReturnTypes.topk(values, indices)
 
@@ -254,12 +255,12 @@ def kthvalue(
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     if data.ndim == 0:
-        indices = _wrap(np.zeros((), dtype=np.int64))
+        indices = mark_new(_wrap(np.zeros((), dtype=np.int64)))
         params = {"dim": 0, "keepdim": bool(keepdim), "indices": indices, "shape": ()}
         return _ReturnTypes.kthvalue(apply_op(KTHVALUE, (input,), params), indices)
     picked = _row_order(_rows(data, d), False)[:, k - 1 : k].astype(np.int64)
     kept = _unrows(picked, data.shape, d, 1)
-    indices = _wrap(np.array(kept if keepdim else np.squeeze(kept, d)))
+    indices = mark_new(_wrap(np.array(kept if keepdim else np.squeeze(kept, d))))
     params = {"dim": d, "keepdim": bool(keepdim), "indices": indices, "shape": data.shape}
     return _ReturnTypes.kthvalue(apply_op(KTHVALUE, (input,), params), indices)
 
