@@ -19,7 +19,7 @@ from ..core.inference import mark_new
 from ..core.optable import defop
 from ..core.optable import tensor_methods as _tensor_methods
 from ..core.tensor import Tensor, _dims_text, _wrap, apply_op
-from ..ops import arithmetic, unary
+from ..ops import arithmetic, indexing, unary
 from ..ops.formula_ops import run
 from ..ops.nn_layers import embedding, layer_norm
 from ._reduction import legacy_reduction
@@ -155,12 +155,8 @@ def _xlogy(x: Any, y: Any) -> Any:
 def _xlogy_self_grad(B: Any, g: Any, x: Any, y: Any) -> Any:
     """PyTorch's `xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0)`."""
     out = run(B, XLOGY, g, y)
-    xs = x._data if isinstance(x, Tensor) else np.asarray(x)
-    ys = y._data if isinstance(y, Tensor) else np.asarray(y)
-    mask = (xs == 0) & (ys <= 0)
-    if B.creates_graph:
-        return out.masked_fill(B.const(np.asarray(mask)), 0.0)
-    return np.where(mask, np.zeros((), out.dtype), out)
+    mask = np.asarray((B.array_of(x) == 0) & (B.array_of(y) <= 0))
+    return run(B, indexing.MASKED_FILL, out, mask=mask, value=0.0)
 
 
 XLOGY = defop(
