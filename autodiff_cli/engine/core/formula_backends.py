@@ -142,6 +142,12 @@ class NumpyBackend:
     def count(x: Any) -> int:
         return np.count_nonzero(x)
 
+    @staticmethod
+    def at_least(x: Any, low: float) -> Any:
+        """`x` raised to `low` where below, with no node of its own (PyTorch clamps some
+        formulas' denominators so, unrecorded); `x` is a fresh value of the formula's."""
+        return np.maximum(x, low)
+
 
 class TensorBackend:
     """Formulas on Tensors: every step is an op, so the gradient has a graph of its own."""
@@ -262,6 +268,11 @@ class TensorBackend:
     @staticmethod
     def count(x: Any) -> int:
         return int(x.sum().item())
+
+    @staticmethod
+    def at_least(x: Any, low: float) -> Any:
+        x._data = np.maximum(x._array(), low)  # x keeps its node: the clamp is not recorded
+        return x
 
 
 def _tensor_fn(name: str):

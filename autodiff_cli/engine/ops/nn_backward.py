@@ -303,9 +303,7 @@ def _bce_target_grad(B: Any, gg: Any, g: Any, x: Any, t: Any, reduction: str, we
     out = -gg * g
     if weight is not None:
         out = out * B.const(weight)
-    denominator = (1 - x) * x
-    if not B.creates_graph:
-        denominator = np.maximum(denominator, BCE_EPS)
+    denominator = B.at_least((1 - x) * x, BCE_EPS)
     return _mean_scaled(B, out / denominator, reduction, _numel(x))
 
 
