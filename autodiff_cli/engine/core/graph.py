@@ -381,6 +381,9 @@ class OpNode(Node):
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def saved_attribute(self, key: str) -> Any:
+        shown = SHOWN_SAVED.get(self) if SHOWN_SAVED else None
+        if shown is not None and key in shown:
+            return shown[key]
         op = self.op
         names = ["result" if what == "result" else op.arg_names[what] for what in op.saves]
         if key in names:
@@ -477,6 +480,9 @@ def _fill_outputs(grads: list, meta: tuple, backend: Any) -> list:
 
 # `grad_fn._raw_saved_<name>`: core/saved_hooks.py sets it (it imports this module)
 raw_saved: Callable[[Any, str], Any] | None = None
+# what a node shows as `grad_fn._saved_<name>` besides its formulas' values (an index op's index
+# Tensor and dim, noted by `saved_hooks.shows_saved`)
+SHOWN_SAVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 # the Tensor class and its constructor: tensor.py sets them (it imports this module first)
 _Tensor: type = object

@@ -13,6 +13,7 @@ neither does a packed node.
 from __future__ import annotations
 
 import dis
+import functools
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -277,6 +278,37 @@ def _packed_class(cls: type) -> type:
             },
         )
     return sub
+
+
+# -- what index ops show as grad_fn._saved_<name> ---------------------------------------------
+
+
+def shows_saved(**shown: str) -> Callable[[Callable], Callable]:
+    """Decorates an op function whose node PyTorch shows with `_saved_<name>` values its
+    formulas take in another form: `shows_saved(index="index", dim="dim")` notes the call's
+    `index` argument (the Tensor itself) and `dim` (as PyTorch prints it: unsigned)."""
+
+    def decorate(fn: Callable) -> Callable:
+        params = list(inspect.signature(fn).parameters)
+        where = {key: (arg, params.index(arg)) for key, arg in shown.items()}
+
+        @functools.wraps(fn)
+        def noting(*args: Any, **kwargs: Any) -> Any:
+            out = fn(*args, **kwargs)
+            node = out._grad_fn if isinstance(out, Tensor) else None
+            if node is not None and node not in graph.SHOWN_SAVED:
+                values = {}
+                for key, (arg, pos) in where.items():
+                    value = kwargs[arg] if arg in kwargs else args[pos] if pos < len(args) else None
+                    if key == "dim" and isinstance(value, int) and value < 0:
+                        value += 2**64  # PyTorch shows the int64 dim as unsigned
+                    values[key] = value
+                graph.SHOWN_SAVED[node] = values
+            return out
+
+        return noting
+
+    return decorate
 
 
 # -- grad_fn._raw_saved_<name> -------------------------------------------------------------------

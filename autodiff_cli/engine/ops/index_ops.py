@@ -18,6 +18,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
+from ..core.saved_hooks import shows_saved
 from ..core.tensor import Tensor, _norm_dim, apply_inplace, apply_op, broadcast_error
 from .formula_ops import mul_scalar, run
 from .indexing import (
@@ -588,6 +589,7 @@ def _inplace(op: Any, self: Tensor, others: tuple, params: dict) -> Tensor:
     return out
 
 
+@shows_saved(index="index", dim="dim", source="source")
 def index_add(
     input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1, out: Any = None
 ) -> Tensor:
@@ -601,6 +603,7 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
     return _inplace(INDEX_ADD, self, (source,), _index_add_params(self, dim, index, source, alpha))
 
 
+@shows_saved(index="index", dim="dim", source="source")
 def index_copy(
     input: Tensor, dim: int, index: Tensor, source: Tensor, *, out: Any = None
 ) -> Tensor:
@@ -613,6 +616,7 @@ def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
     return _inplace(INDEX_COPY, self, (source,), _index_copy_params(self, dim, index, source))
 
 
+@shows_saved(index="index", dim="dim")
 def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     np_index = _index_fill_index(input, dim, index, value)
     if isinstance(value, Tensor):
@@ -637,6 +641,7 @@ def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     return _inplace(MASKED_SCATTER, self, (source,), params)
 
 
+@shows_saved(index="index", dim="dim")
 def scatter_reduce(
     input: Tensor,
     dim: int,
@@ -662,6 +667,7 @@ def scatter_reduce_(
     return _inplace(SCATTER_REDUCE, self, (source,), params)
 
 
+@shows_saved(index="index", dim="dim")
 def index_reduce(
     input: Tensor,
     dim: int,

@@ -16,6 +16,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
+from ..core.saved_hooks import shows_saved
 from ..core.tensor import (
     Tensor,
     _dims_text,
@@ -411,6 +412,7 @@ def _check_index_dtype(index: Any, what: str) -> np.ndarray:
     return data
 
 
+@shows_saved(index="index", dim="dim")
 def index_select(input: Tensor, dim: int, index: Tensor, *, out: Any = None) -> Tensor:
     if out is not None:
         return write_out(index_select, out, input, dim, index)
@@ -459,6 +461,7 @@ def _check_scatter_index(input: Tensor, dim: int, index: Tensor, name: str, what
     return dim, data
 
 
+@shows_saved(index="index", dim="dim", self="input")
 def gather(
     input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out: Any = None
 ) -> Tensor:
@@ -477,6 +480,7 @@ def _scatter_params(input: Tensor, dim: int, index: Tensor, name: str) -> dict:
     }
 
 
+@shows_saved(index="index", dim="dim")
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor, *, out: Any = None) -> Tensor:
     if out is not None:
         return write_out(scatter_add, out, input, dim, index, src)
@@ -490,6 +494,7 @@ def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return out
 
 
+@shows_saved(index="index", dim="dim")
 def scatter(
     input: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None, out: Any = None
 ) -> Any:
