@@ -143,6 +143,10 @@ def test_table_layout():
     assert lines[-1].startswith("Self CPU time total: ")
     assert format_time(12.3456) == "12.346us" and format_time(1234.5) == "1.234ms"
     assert format_time(1.2e6) == "1.200s"
+    assert format_time(12064.533, "us") == "12064.533us" and format_time(12064.533, "s") == "0.012s"
+    assert "Self CPU time total: " in prof.key_averages().table(time_unit="ms")
+    assert lines[-1].split()[-1].endswith("us")
+    assert prof.key_averages().table(time_unit="s").splitlines()[-1].endswith("0.000s")
     assert format_memory(0) == "0 B" and format_memory(-400000) == "-390.62 KB"
     assert format_memory(4_401_200) == "4.20 MB"
 

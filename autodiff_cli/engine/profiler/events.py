@@ -209,6 +209,7 @@ class EventList(list):
             header=header,
             top_level_events_only=top_level_events_only,
             profile_memory=self._profile_memory,
+            time_unit=time_unit,
         )
 
     def export_chrome_trace(self, path: str) -> None:

@@ -10,8 +10,14 @@ _COLUMN = 12
 _KB, _MB, _GB = 1024, 1024**2, 1024**3
 
 
-def format_time(us: float) -> str:
-    """A duration in microseconds as PyTorch prints it: `12.345us`, `1.234ms`, `1.200s`."""
+_UNITS = {"s": 1e6, "ms": 1e3, "us": 1.0}
+
+
+def format_time(us: float, unit: str | None = None) -> str:
+    """A duration in microseconds as PyTorch prints it: `12.345us`, `1.234ms`, `1.200s`, or
+    always in `unit` ("s", "ms", "us")."""
+    if unit in _UNITS:
+        return f"{us / _UNITS[unit]:.3f}{unit}"
     if us >= 1e6:
         return f"{us / 1e6:.3f}s"
     if us >= 1e3:
@@ -48,6 +54,7 @@ def render_table(
     header: str | None,
     top_level_events_only: bool,
     profile_memory: bool,
+    time_unit: str | None = None,
 ) -> str:
     """The text of the table of `rows` (widths and totals from all `events`)."""
     if not events:
@@ -74,19 +81,22 @@ def render_table(
         lines += ["=" * line_length, "This report only display top-level ops statistics"]
     lines += [rule, _row(titles, widths), rule]
     for event in rows:
-        lines.append(_row(_cells(event, total, name_width, shapes_width, profile_memory), widths))
-    lines += [rule, f"Self CPU time total: {format_time(total)}"]
+        cells = _cells(event, total, name_width, shapes_width, profile_memory, time_unit)
+        lines.append(_row(cells, widths))
+    lines += [rule, f"Self CPU time total: {format_time(total, time_unit)}"]
     return "\n".join(lines) + "\n"
 
 
-def _cells(event: Any, total: float, name_width: int, shapes_width: int, memory: bool) -> list:
+def _cells(
+    event: Any, total: float, name_width: int, shapes_width: int, memory: bool, unit: str | None
+) -> list:
     cells = [
         _cut(event.key, name_width),
         _percent(event.self_cpu_time_total, total),
-        format_time(event.self_cpu_time_total),
+        format_time(event.self_cpu_time_total, unit),
         _percent(event.cpu_time_total, total),
-        format_time(event.cpu_time_total),
-        format_time(event.cpu_time),
+        format_time(event.cpu_time_total, unit),
+        format_time(event.cpu_time, unit),
     ]
     if memory:
         cells += [format_memory(event.cpu_memory_usage), format_memory(event.self_cpu_memory_usage)]
