@@ -260,7 +260,13 @@ def test_allow_mutation_on_saved_tensors():
         assert w.tolist() == [2.0, 4.0, 6.0]
         with pytest.raises(RuntimeError, match="cannot be nested"):
             G.allow_mutation_on_saved_tensors().__enter__()
+        kept = x * 1
+        later = kept.sin()
     assert not modes.active()
+    with pytest.raises(
+        AssertionError, match="outside of the 'allow_mutation_on_saved_tensors' con"
+    ):
+        later.sum().backward()
     w = x * 1
     s = w.sin()
     w.mul_(2)

@@ -55,3 +55,22 @@ except RuntimeError as err:
     print("RuntimeError:", err)
 with allow_mutation_on_saved_tensors():
     print("usable again")
+
+# a graph recorded inside refuses its saved values once the block is left
+with allow_mutation_on_saved_tensors():
+    w = x * 1
+    s = w.sin()
+    w.mul_(2)
+    t = x.exp()
+    u = x + 1
+try:
+    s.sum().backward()
+except AssertionError as err:
+    print("AssertionError:", err)
+try:
+    t.grad_fn._saved_result
+except AssertionError as err:
+    print("AssertionError:", err)
+x.grad = None
+u.sum().backward()
+print(x.grad)

@@ -13,11 +13,15 @@ from typing import Any
 
 import numpy as np
 
-from ..core import modes
+from ..core import modes, saved_hooks
 from ..core.graph import RELEASED
 from ..core.tensor import Tensor, _wrap
 
 NESTED_MESSAGE = "allow_mutation_on_saved_tensors contexts cannot be nested"
+OUTSIDE_MESSAGE = (  # (PyTorch's words, without the space)
+    "Trying to backward outside of the 'allow_mutation_on_saved_tensors' contextin which the "
+    "graph was originally recorded."
+)
 
 
 class _AllowMutationOnSavedContext:
@@ -55,6 +59,7 @@ class allow_mutation_on_saved_tensors:  # noqa: N801 - PyTorch's name (a context
         modes.pop(_observer)
         _active.clear()
         if self._ctx is not None:
+            _close(self._ctx)
             self._ctx.clear()
 
 
@@ -78,6 +83,24 @@ def _observer(call: Any, proceed: Callable[[], Any]) -> Any:
             if node is not None and node._versions is not None:
                 _note(ctx, node)
     return result
+
+
+def _kept(t: Tensor) -> Tensor:
+    return t
+
+
+def _outside(t: Tensor) -> Tensor:
+    raise AssertionError(OUTSIDE_MESSAGE)
+
+
+def _close(ctx: _AllowMutationOnSavedContext) -> None:
+    """As in PyTorch, a node recorded inside refuses to give its saved values once the block
+    is left: each is packed with an unpack hook that raises."""
+    for _, refs in ctx._saved.values():
+        for ref in refs:
+            node = ref()
+            if node is not None and node._saved and node._saved is not RELEASED:
+                saved_hooks.pack_node(node, _kept, _outside)
 
 
 def _note(ctx: _AllowMutationOnSavedContext, node: Any) -> None:
