@@ -350,3 +350,20 @@ def test_a_tangent_that_requires_grad_gives_a_differentiable_tangent():
         assert tangent.requires_grad
         (g,) = E.autograd.grad(tangent.sum(), t)
     np.testing.assert_allclose(g._data, np.exp([0.5, 1.5]), rtol=1e-12)
+
+
+def test_forward_over_reverse_gives_the_hessian_vector_product():
+    x = E.tensor([0.5, 1.5, -1.0], dtype=E.float64, requires_grad=True)
+    v = E.tensor([1.0, 0.5, 2.0], dtype=E.float64)
+
+    def f(a):
+        return (a.sin() * a.exp()).sum() + (a**3).prod()
+
+    with fwAD.dual_level():
+        xd = fwAD.make_dual(x, v)
+        (g,) = E.autograd.grad(f(xd), xd, create_graph=True)
+        primal, hv = fwAD.unpack_dual(g)
+    (plain,) = E.autograd.grad(f(x), x)
+    np.testing.assert_allclose(primal._data, plain._data, rtol=1e-12)
+    _, expected = E.autograd.functional.hvp(f, x.detach(), v)
+    np.testing.assert_allclose(hv._data, expected._data, rtol=1e-10)
