@@ -152,7 +152,7 @@ def _cofactor_np(a: np.ndarray, d: np.ndarray) -> np.ndarray:
 
 
 def _det_grad(B: Any, g: Any, a: Any, r: Any) -> Any:
-    if not B.creates_graph:
+    if not B.creates_graph:  # arrays: the exact cofactor, singular too (no differentiable SVD)
         g = np.asarray(g)[..., None, None]
         return g * _cofactor_np(np.asarray(a), np.asarray(r))
     if np.all(r._data != 0):

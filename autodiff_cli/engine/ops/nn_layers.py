@@ -337,7 +337,7 @@ def _ln_grad(output: str) -> Any:
     index = _OUTPUTS.index(output)
 
     def formula(B: Any, g: Any, x: Any, w: Any, b: Any, **params: Any) -> Any:
-        if not B.creates_graph:
+        if not B.creates_graph:  # arrays: this output alone; the shared node is a graph's
             return _layer_norm_backward(g, x, w, output, **params)
         key = (g, x, w, b, params["normalized_shape"], params["eps"])
         same = len(_Shared.key) == len(key) and all(a is k for a, k in zip(_Shared.key, key))
