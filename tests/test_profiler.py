@@ -261,3 +261,15 @@ def test_export_is_refused_without_traceback(tmp_path):
     assert "RuntimeError: export_chrome_trace: scripts cannot write files" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "trace.json").exists()
+
+
+def test_a_range_left_open_ends_when_its_profile_stops():
+    prof = profile()
+    prof.start()
+    with record_function("outlives"):
+        prof.stop()
+        (event,) = prof.events()
+        end = event.time_range.end
+        torch.ones(3).exp()
+    assert event.time_range.end == end and end >= event.time_range.start
+    assert [e.name for e in prof.events()] == ["outlives"]

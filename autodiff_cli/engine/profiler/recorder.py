@@ -66,6 +66,7 @@ class Recorder:
         self.events: list[FunctionEvent] = []
         self.stack: list[FunctionEvent] = []
         self.start_ns = time.perf_counter_ns()
+        self.closed = False
 
     def now(self) -> float:
         return (time.perf_counter_ns() - self.start_ns) / 1000.0
@@ -86,6 +87,8 @@ class Recorder:
         return event
 
     def end(self, event: FunctionEvent) -> None:
+        if self.closed:  # a range exited after its profile stopped keeps the stop's time
+            return
         event.time_range.end = self.now()
         stack = self.stack
         if stack and stack[-1] is event:
@@ -99,6 +102,7 @@ class Recorder:
         PyTorch lists them: `outer` inside `outer` is one event)."""
         while self.stack:
             self.end(self.stack[-1])
+        self.closed = True
         dropped = set()
         for event in self.events:
             parent = event.cpu_parent
