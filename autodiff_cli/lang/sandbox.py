@@ -44,6 +44,16 @@ __all__ = [
 # ids of engine objects every script shares (dtypes...): scripts must not set their attributes
 SHARED_IDS: set[int] = set()
 _REFUSED_ENGINE_NAMES = frozenset({"numpy"})  # `Tensor.numpy()`: wrapped (`_numpy_reader`)
+# Public methods of the engine's graph nodes (grad_fn, a custom Function's ctx) that are its
+# machinery, not PyTorch's API: they hand out raw arrays (`saved_values`, `extra().params`), run
+# formulas on a backend they are given (`apply`), or are the op-table entry (`op`). Scripts may
+# neither read them nor set them on a ctx (the backward pass would call the script's `apply`
+# with raw gradient arrays).
+NODE_INTERNAL_NAMES = frozenset({
+    "apply", "op", "saved_values", "saved_attribute", "extra", "hooks", "release",
+    "retain_output", "forget_output", "add_tensor_hook", "n_outputs",
+})  # fmt: skip
+_NODE_CLASSES = (("autodiff_cli.engine.core.graph", "Node"),)
 
 
 class ModuleProxy:
@@ -224,6 +234,11 @@ def _reader_for(kind: type, name: str) -> Reader:
         return _refuser(name)
     base = _first_foreign_base(kind)
     if typeview.is_engine_class(base):
+        if is_node_class(kind):
+            if name in NODE_INTERNAL_NAMES:
+                return _refuser(name)
+            if name.startswith("_saved_"):
+                return _saved_value_reader(name)
         return _numpy_reader if name in _REFUSED_ENGINE_NAMES else _PLAIN
     if base is object:
         return _PLAIN
@@ -239,6 +254,27 @@ def _reader_for(kind: type, name: str) -> Reader:
         return inherited(obj)
 
     return script_subclass_of_builtin
+
+
+def is_node_class(kind: type) -> bool:
+    """Whether `kind` is a graph node class of the engine (a grad_fn's, a custom Function's)."""
+    return issubclass(kind, typeview.resolve_classes(_NODE_CLASSES))
+
+
+def _saved_value_reader(name: str) -> Reader:
+    """`grad_fn._saved_<name>`: a tensor, a number or a tuple of them; a value holding the
+    engine's arrays (an index kept as an array) is refused."""
+
+    def read(node: Any) -> Any:
+        value = check_out(getattr(node, name), node, name)
+        if isinstance(value, (tuple, list)) and not all(may_hold(item) for item in value):
+            raise AttributeError(
+                f"attribute '{name}' of '{_shown_type(node)}' holds engine arrays, which scripts "
+                "cannot use"
+            )
+        return value
+
+    return read
 
 
 def _function_reader(name: str) -> Reader:
@@ -338,6 +374,8 @@ def _class_attribute(cls: type, name: str) -> Any:
     """`cls.name` for a class the script holds (see the module docstring)."""
     found = _defining_class(cls.__mro__, name)
     if found is None or not typeview.class_is_known(cls):
+        raise _refuse(cls, name)
+    if name in NODE_INTERNAL_NAMES and is_node_class(cls):
         raise _refuse(cls, name)
     owner, raw = found
     if typeview.is_script_class(owner):
@@ -484,6 +522,8 @@ def _owned_engine_kind(kind: type) -> bool:
 def check_setattr(obj: Any, name: str) -> None:
     """Raise unless a script may assign/delete attribute `name` of `obj`."""
     if not name_allowed(name) or not exposes_attributes(obj):
+        raise _refuse(obj, name)
+    if name in NODE_INTERNAL_NAMES and is_node_class(type(obj)):
         raise _refuse(obj, name)
     if not _writable(obj):
         raise AttributeError(
