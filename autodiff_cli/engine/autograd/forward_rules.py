@@ -287,11 +287,11 @@ def _double_vjp(
     zeros = [np.zeros(np.shape(o._data), o._data.dtype) for o in outputs]
     gs = [_wrap(z, True) if f else None for z, f in zip(zeros, floating)]
     pairs = [(x, t) for x, t in zip(leaves, tangents) if isinstance(x, Tensor) and x._requires_grad]
-    total = _tangent_product(recorded, gs, pairs)
+    vs, ts = _vector_jacobian(recorded, gs, pairs)
     wanted = [g for g in gs if g is not None]
     found: tuple = (None,) * len(wanted)
-    if total is not None and total._requires_grad:
-        found = grad(total, wanted, allow_unused=True, create_graph=differentiable)
+    if vs:  # J t = d<J^T g, t>/dg: the vjp of the vjps, with the tangents as their gradients
+        found = grad(vs, wanted, ts, allow_unused=True, create_graph=differentiable)
     it = iter(found)
     result = []
     for g, z in zip(gs, zeros):
@@ -303,20 +303,20 @@ def _double_vjp(
     return result
 
 
-def _tangent_product(recorded: tuple, gs: list, pairs: list) -> Tensor | None:
-    """<J^T g, t> summed over the inputs with a tangent: linear in `g`, built with its graph."""
+def _vector_jacobian(recorded: tuple, gs: list, pairs: list) -> tuple[list, list]:
+    """`J_i^T g` for each input with a tangent (those that depend on `g`, recorded with their
+    graph), and the tangents, in the dtype of the `J_i^T g` they pair with."""
     outs = [o for o, g in zip(recorded, gs) if g is not None and o._requires_grad]
     if not outs or not pairs:
-        return None
+        return [], []
     grads_out = [g for o, g in zip(recorded, gs) if g is not None and o._requires_grad]
-    vs = grad(outs, [x for x, _ in pairs], grads_out, create_graph=True, allow_unused=True)
-    total = None
-    for v, (_, t) in zip(vs, pairs):
-        if v is None:
-            continue
-        term = (v * t).sum()
-        total = term if total is None else total + term
-    return total
+    found = grad(outs, [x for x, _ in pairs], grads_out, create_graph=True, allow_unused=True)
+    vs, ts = [], []
+    for v, (_, t) in zip(found, pairs):
+        if v is not None and v._requires_grad:
+            vs.append(v)
+            ts.append(t if t._data.dtype == v._data.dtype else t.to(v.dtype))
+    return vs, ts
 
 
 # --------------------------------------------------------------------------------------------
