@@ -14,7 +14,14 @@ from typing import Any
 from .. import Tensor, stack, zeros, zeros_like
 from . import levels, pytree
 from .forward import JVP_API, Linearized
-from .reverse import VJP_API, _fresh_args, _per_argnum, check_outputs, gradients
+from .reverse import (
+    VJP_API,
+    _fresh_args,
+    _per_argnum,
+    check_outputs,
+    gradients,
+    no_saved_tensors_hooks,
+)
 
 
 def _one_hot(like: Tensor, index: int) -> Tensor:
@@ -62,7 +69,7 @@ def jacrev(
     """`f` -> a function returning the Jacobian of `f` w.r.t. args[argnums], by reverse mode."""
 
     def wrapper(*args: Any) -> Any:
-        with levels.nested():
+        with no_saved_tensors_hooks(), levels.nested():
             inner, specs, outs, out_spec, aux = _run(func, argnums, has_aux, args, VJP_API)
             keep = levels.keep_graph(outs, inner)
             blocks = []

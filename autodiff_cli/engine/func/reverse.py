@@ -7,10 +7,19 @@ from typing import Any
 
 from .. import Tensor
 from ..autograd import grad as autograd_grad
+from ..autograd.graph import disable_saved_tensors_hooks
 from . import levels, pytree
 
 GRAD_API = "grad_and_value(f)(*args)"
 VJP_API = "vjp(f, *primals)"
+
+
+def no_saved_tensors_hooks() -> disable_saved_tensors_hooks:
+    """As PyTorch's reverse-mode transforms: no saved-tensor hooks around them or inside."""
+    return disable_saved_tensors_hooks(
+        "torch.func.{grad, vjp, jacrev, hessian} don't yet support saved tensor hooks. Please "
+        "open an issue with your use case."
+    )
 
 
 def grad_and_value(func: Callable, argnums: Any = 0, has_aux: bool = False) -> Callable:
@@ -36,7 +45,7 @@ def _grad_and_value(
     func: Callable, argnums: Any, has_aux: bool, args: tuple, kwargs: dict, split: bool = False
 ) -> Any:
     positions = levels.check_argnums(argnums, len(args))
-    with levels.nested():
+    with no_saved_tensors_hooks(), levels.nested():
         args, inner, specs = _fresh_args(args, positions)
         output, aux = levels.split_aux(func(*args, **kwargs), has_aux, GRAD_API)
         if not isinstance(output, Tensor):
@@ -103,7 +112,7 @@ def gradients(outputs: list, inputs: list, cotangents: list | None, keep: bool) 
 
 def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
     """`(f(*primals), vjp_fn)` (and aux): `vjp_fn(cotangents)` gives one gradient per primal."""
-    with levels.nested():
+    with no_saved_tensors_hooks(), levels.nested():
         args, inner, specs = _fresh_args(primals, tuple(range(len(primals))))
         output, aux = levels.split_aux(func(*args), has_aux, VJP_API)
         outs, out_spec = pytree.flatten(output)
