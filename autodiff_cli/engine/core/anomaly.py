@@ -146,8 +146,7 @@ def _new_nodes(roots: list, start: int) -> list:
         seen.add(node)
         if node.__class__ is graph.AccumulateGrad:
             continue
-        hooks = node._x.hooks if node._x is not None else None
-        if hooks is None or "traceback_" not in hooks.metadata:
+        if "traceback_" not in node.metadata:
             new.append(node)
         stack.extend(node._next)
     return new
@@ -181,8 +180,7 @@ def _check_nan(node: Any, outs: Any) -> None:
 
 
 def _trace_of(node: Any) -> list | None:
-    hooks = node._x.hooks if node._x is not None else None
-    return None if hooks is None else hooks.metadata.get("traceback_")
+    return node.metadata.get("traceback_")
 
 
 def _warn_trace(node: Any) -> None:
@@ -206,7 +204,7 @@ def _warn_trace(node: Any) -> None:
         stacklevel=3,
     )
     seen = {id(node)}
-    parent = node._x.hooks.metadata.get("parent_")
+    parent = node.metadata.get("parent_")
     while parent is not None and id(parent) not in seen:
         seen.add(id(parent))
         trace = _trace_of(parent)
@@ -220,4 +218,4 @@ def _warn_trace(node: Any) -> None:
             UserWarning,
             stacklevel=3,
         )
-        parent = parent._x.hooks.metadata.get("parent_")
+        parent = parent.metadata.get("parent_")
