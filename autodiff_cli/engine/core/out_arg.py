@@ -185,9 +185,9 @@ _MANY_CHECKS = {
 }
 _MESSAGE_OF = {"amin": "amax", "vdot": "dot"}
 _EXACT = (
-    "mm matmul mv addmm bmm gather linalg_vector_norm _linalg_det linalg_inv_ex softmax log_softmax tril triu argmax argmin "
-    "inverse "
-    "index_add index_copy index_reduce scatter scatter_add scatter_reduce msort"
+    "mm matmul mv addmm bmm gather linalg_vector_norm _linalg_det linalg_inv_ex softmax "
+    "log_softmax tril triu argmax argmin inverse index_add index_copy index_reduce scatter "
+    "scatter_add scatter_reduce msort"
 )
 _FOUND = "abs ceil floor frac neg round sgn sign trunc bitwise_not clamp clamp_min clamp_max"
 CHECKS: dict[str, Callable[[str, np.dtype, np.dtype], str | None]] = {
