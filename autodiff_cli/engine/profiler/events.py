@@ -25,36 +25,47 @@ class Interval:
 
 class FunctionEvent:
     """One profiled call: `name` (`aten::mul`, a record_function's name, `MulBackward0`...),
-    its `time_range`, `input_shapes` (with record_shapes), `cpu_children` and `cpu_parent`."""
+    its `time_range`, `input_shapes` (with record_shapes), `cpu_children` and `cpu_parent`.
+    Few objects per event (a profile may hold 200,000: the garbage collector walks them)."""
 
     __slots__ = (
-        "id", "name", "time_range", "input_shapes", "cpu_children", "cpu_parent",
-        "cpu_memory_usage", "thread", "node_id", "is_async", "is_remote", "is_legacy",
-        "sequence_nr", "stack", "count", "is_user_annotation",
+        "id", "name", "start_us", "end_us", "_shapes", "_children", "cpu_parent",
+        "cpu_memory_usage", "is_user_annotation",
     )  # fmt: skip
     # CPU only: device times, memory and flops are 0 (tables may still sort by them)
     device_time_total = self_device_time_total = cuda_time_total = self_cuda_time_total = 0
     device_memory_usage = self_device_memory_usage = flops = 0
     overload_name = ""
     use_device = None
+    thread = count = 1
+    node_id = sequence_nr = -1
+    is_async = is_remote = is_legacy = False
 
-    def __init__(self, id: int, name: str, start: float, input_shapes: list) -> None:  # noqa: A002
+    def __init__(self, id: int, name: str, start: float, input_shapes: tuple | None) -> None:  # noqa: A002
         self.id = id
         self.name = name
-        self.time_range = Interval(start, start)
-        self.input_shapes = input_shapes
-        self.cpu_children: list[FunctionEvent] = []
+        self.start_us = self.end_us = start
+        self._shapes = input_shapes or None  # a tuple of shape tuples
+        self._children: list[FunctionEvent] | None = None
         self.cpu_parent: FunctionEvent | None = None
         self.cpu_memory_usage = 0
-        self.thread = 1
-        self.node_id = -1
-        self.is_async = False
-        self.is_remote = False
-        self.is_legacy = False
-        self.sequence_nr = -1
-        self.stack: list = []
-        self.count = 1
         self.is_user_annotation = False
+
+    @property
+    def input_shapes(self) -> list:
+        return [list(shape) for shape in self._shapes] if self._shapes is not None else []
+
+    @property
+    def cpu_children(self) -> list:
+        return self._children if self._children is not None else []
+
+    @property
+    def stack(self) -> list:
+        return []
+
+    @property
+    def time_range(self) -> Interval:
+        return Interval(self.start_us, self.end_us)
 
     @property
     def key(self) -> str:
@@ -62,7 +73,7 @@ class FunctionEvent:
 
     @property
     def cpu_time_total(self) -> float:
-        return self.time_range.elapsed_us()
+        return self.end_us - self.start_us
 
     @property
     def cpu_time(self) -> float:
@@ -85,7 +96,7 @@ class FunctionEvent:
         return (
             f"<FunctionEvent id={self.id} name={self.name} overload_name= device_type="
             f"DeviceType.CPU node_id=-1 cpu_time={self.cpu_time_str} start_us="
-            f"{self.time_range.start:.3f} end_us={self.time_range.end:.3f} cpu_children="
+            f"{self.start_us:.3f} end_us={self.end_us:.3f} cpu_children="
             f"{children} None_time=0.000us name={self.name} thread=1 input_shapes="
             f"{self.input_shapes} cpu_memory_usage={self.cpu_memory_usage} None_memory_usage=0 "
             f"is_async=False is_remote=False seq_nr={self.sequence_nr} is_legacy=False>"

@@ -182,7 +182,7 @@ class profile(ProfileResults):  # noqa: N801 - PyTorch's name
             if self._rec is None:
                 self._rec = self._record()
             if self.schedule is not None:
-                self._step_event = self._rec.begin("ProfilerStep*", [])  # as PyTorch lists it
+                self._step_event = self._rec.begin("ProfilerStep*", None)  # as PyTorch lists it
 
     def _leave_step(self) -> None:
         if self._step_event is not None and self._rec is not None:

@@ -53,8 +53,8 @@ _ACTIVE: list[Recorder] = []
 _EVENT_NAMES: dict[str, str] = {}  # "mm" -> "aten::mm", made once
 
 
-def _shape_of(value: Any) -> list:
-    return list(value.shape) if isinstance(value, Tensor) else []
+def _shape_of(value: Any) -> tuple:
+    return tuple(value.shape) if isinstance(value, Tensor) else ()
 
 
 class Recorder:
@@ -71,7 +71,7 @@ class Recorder:
     def now(self) -> float:
         return (time.perf_counter_ns() - self.start_ns) / 1000.0
 
-    def begin(self, name: str, shapes: list) -> FunctionEvent:
+    def begin(self, name: str, shapes: tuple | None) -> FunctionEvent:
         if len(self.events) >= MAX_EVENTS:
             raise RuntimeError(
                 f"profiler: more than {MAX_EVENTS} events recorded in one profile; "
@@ -81,7 +81,10 @@ class Recorder:
         if self.stack:
             parent = self.stack[-1]
             event.cpu_parent = parent
-            parent.cpu_children.append(event)
+            if parent._children is None:
+                parent._children = [event]
+            else:
+                parent._children.append(event)
         self.stack.append(event)
         self.events.append(event)
         return event
@@ -89,7 +92,7 @@ class Recorder:
     def end(self, event: FunctionEvent) -> None:
         if self.closed:  # a range exited after its profile stopped keeps the stop's time
             return
-        event.time_range.end = self.now()
+        event.end_us = self.now()
         stack = self.stack
         if stack and stack[-1] is event:
             stack.pop()
@@ -107,7 +110,7 @@ class Recorder:
         for event in self.events:
             parent = event.cpu_parent
             if parent is not None and parent.name == event.name and len(parent.cpu_children) == 1:
-                parent.cpu_children = event.cpu_children
+                parent._children = event._children
                 for child in event.cpu_children:
                     child.cpu_parent = parent
                 dropped.add(id(event))
@@ -138,12 +141,13 @@ def stop(recorder: Recorder) -> None:
             backward.NODE_WATCH.remove(_watch_node)
 
 
-def _op_shapes(call: modes.OpCall, name: str) -> list:
-    shapes = [_shape_of(x) for x in call.inputs]
+def _op_shapes(call: modes.OpCall, name: str) -> tuple:
+    """The shapes of the op's arguments (tuples: the event makes lists when read)."""
+    shapes = tuple(_shape_of(x) for x in call.inputs)
     wanted = _ARGUMENT_COUNTS.get(name)
     if wanted is None:
-        return shapes + [[] for _ in call.params or ()]
-    return shapes + [[] for _ in range(wanted - len(shapes))]
+        return shapes + ((),) * len(call.params or ())
+    return shapes + ((),) * (wanted - len(shapes))
 
 
 def _observe_op(call: modes.OpCall, proceed: Callable[[], Any]) -> Any:
@@ -154,7 +158,7 @@ def _observe_op(call: modes.OpCall, proceed: Callable[[], Any]) -> Any:
         event_name = _EVENT_NAMES[name] = "aten::" + name
     events = []
     for recorder in _ACTIVE:
-        shapes = _op_shapes(call, name) if recorder.record_shapes else []
+        shapes = _op_shapes(call, name) if recorder.record_shapes else None
         events.append((recorder, recorder.begin(event_name, shapes)))
     try:
         result = proceed()
@@ -179,9 +183,9 @@ def _new_bytes(result: Any) -> int:
     return total
 
 
-def _gradient_shape(g: Any) -> list:
+def _gradient_shape(g: Any) -> tuple:
     shape = getattr(g, "shape", None)
-    return list(shape) if shape is not None else []
+    return tuple(shape) if shape is not None else ()
 
 
 def _watch_node(node: Any, grads: Any, run: Callable[[], Any]) -> Any:
@@ -193,10 +197,10 @@ def _watch_node(node: Any, grads: Any, run: Callable[[], Any]) -> Any:
         name = node.name()
     opened = []
     for recorder in _ACTIVE:
-        shapes = []
+        shapes = None
         if recorder.record_shapes:
-            shapes = [_gradient_shape(g) for g in grads if g is not None]
-        outer = recorder.begin("autograd::engine::evaluate_function: " + name, [])
+            shapes = tuple(_gradient_shape(g) for g in grads if g is not None)
+        outer = recorder.begin("autograd::engine::evaluate_function: " + name, None)
         opened.append((recorder, outer, recorder.begin(name, shapes)))
     try:
         return run()
@@ -220,7 +224,7 @@ class record_function:  # noqa: N801 - PyTorch's name
         return f"<torch.autograd.profiler.record_function object at {id(self):#x}>"
 
     def __enter__(self) -> record_function:
-        self._events = [(r, r.begin(self.name, [])) for r in _ACTIVE]
+        self._events = [(r, r.begin(self.name, None)) for r in _ACTIVE]
         for _, event in self._events:
             event.is_user_annotation = True
         return self
