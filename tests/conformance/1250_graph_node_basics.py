@@ -59,3 +59,21 @@ print(calls)
 print(x.grad)
 h1.remove()
 h2.remove()
+
+# increment_version: what an in-place write does to the version counter
+v = torch.ones(2)
+print(v._version)
+torch.autograd.graph.increment_version(v)
+torch.autograd.graph.increment_version([v, v])
+print(v._version)
+try:
+    torch.autograd.graph.increment_version(3)
+except RuntimeError as err:
+    print("RuntimeError:", err)
+u = x * 1
+k = u * u
+torch.autograd.graph.increment_version(u)
+try:
+    k.sum().backward()
+except RuntimeError as err:
+    print("RuntimeError:", str(err)[:80])

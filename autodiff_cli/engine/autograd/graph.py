@@ -185,6 +185,22 @@ def register_multi_grad_hook(
     return _MultiHandle(tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors)))
 
 
+def increment_version(tensor: Any) -> None:
+    """Bumps the version counter of a tensor (or of each tensor of an iterable), as an in-place
+    write would."""
+    if isinstance(tensor, Tensor):
+        tensor._bump_version()
+        return
+    try:
+        tensors = list(tensor)
+    except TypeError:
+        tensors = None
+    if tensors is None or not all(isinstance(t, Tensor) for t in tensors):
+        raise RuntimeError("increment_version expect a Iterable[Tensor] as input")
+    for t in tensors:
+        t._bump_version()
+
+
 __all__ = [
     "Node",
     "GradientEdge",
@@ -194,4 +210,5 @@ __all__ = [
     "disable_saved_tensors_hooks",
     "register_multi_grad_hook",
     "allow_mutation_on_saved_tensors",
+    "increment_version",
 ]
