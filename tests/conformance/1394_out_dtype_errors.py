@@ -42,3 +42,20 @@ for label, call in cases:
             print(label, dtype, "ok", r)
         except (RuntimeError, TypeError, NotImplementedError) as error:
             print(label, dtype, type(error).__name__, error)
+
+# dtype= given with out=: it must be out's dtype
+for label, call in [
+    ("sum", lambda o: torch.sum(m, 0, dtype=torch.float64, out=o)),
+    ("cumsum", lambda o: torch.cumsum(m, 0, dtype=torch.float64, out=o)),
+    ("mean", lambda o: torch.mean(m, 1, dtype=torch.float64, out=o)),
+    ("zeros", lambda o: torch.zeros(2, dtype=torch.float64, out=o)),
+    ("arange", lambda o: torch.arange(3, dtype=torch.float64, out=o)),
+    ("full", lambda o: torch.full((2,), 1.0, dtype=torch.float64, out=o)),
+    ("rand", lambda o: torch.rand(2, dtype=torch.float64, out=o)),
+    ("randn", lambda o: torch.randn(2, dtype=torch.float64, out=o)),
+]:
+    for dtype in (torch.float32, torch.float64):
+        try:
+            print(label, dtype, "ok", call(torch.empty(0, dtype=dtype)).dtype)
+        except RuntimeError as error:
+            print(label, dtype, "RuntimeError:", error)

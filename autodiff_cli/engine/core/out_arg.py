@@ -239,7 +239,9 @@ def write_out(fn: Callable, out: Any, *args: Any, **kwargs: Any) -> Any:
         _refuse_autograd(name, outs, args, tuple(kwargs.values()))
     if not many:
         _check_kernel(name, np.asarray(out._data).dtype)
-        if name in IN_OUT_DTYPE and kwargs.get("dtype") is None:
+        if kwargs.get("dtype") is not None:
+            check_requested_dtype(name, kwargs["dtype"], out)
+        elif name in IN_OUT_DTYPE:
             kwargs["dtype"] = dtypes.BY_NUMPY[np.asarray(out._data).dtype]
     with no_grad():
         result = fn(*args, **kwargs)
@@ -249,6 +251,18 @@ def write_out(fn: Callable, out: Any, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     _write(name, CHECKS.get(name, _cast), out, result, compute=_compute_dtype(name, args, result))
     return out
+
+
+def check_requested_dtype(name: str, dtype: Any, out: Tensor) -> None:
+    """A `dtype=` given with `out=` must be out's: a factory says so in its words, a reduction
+    as an exact-dtype check."""
+    wanted = dtypes.to_numpy(dtype)
+    have = np.asarray(out._data).dtype
+    if wanted is None or wanted == have:
+        return
+    if name in _SILENT or name in ("rand", "randn", "normal"):
+        raise RuntimeError(f"dtype {_s(wanted)} does not match dtype of out parameter ({_s(have)})")
+    raise RuntimeError(_exact(name, wanted, have))
 
 
 _COMPARISONS = frozenset(("eq", "ne", "lt", "le", "gt", "ge"))

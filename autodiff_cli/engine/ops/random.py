@@ -15,7 +15,7 @@ from ..core.devices import check_device
 from ..core.generator import Generator
 from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
-from ..core.out_arg import write_out, write_result
+from ..core.out_arg import check_requested_dtype, write_out, write_result
 from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op, broadcast_error
 from .arithmetic import shape_arg
 from .creation import _check_size, _finish, _like, _shape_and_dtype
@@ -242,12 +242,14 @@ def random_(self: Tensor, from_: Any = None, to: Any = None, *, generator: Any =
 # -- factories ----------------------------------------------------------------------------------
 
 
-def _out_dtype(dtype: Any, out: Any) -> Any:
-    """With `out=`, values are drawn in out's dtype."""
-    if out is None or dtype is not None:
+def _out_dtype(dtype: Any, out: Any, name: str = "rand") -> Any:
+    """With `out=`, values are drawn in out's dtype (a `dtype=` given too must be out's)."""
+    if out is None:
         return dtype
     if not isinstance(out, Tensor):
-        raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if dtype is not None:
+        check_requested_dtype(name, dtype, out)
     return dtypes.BY_NUMPY[np.asarray(out._data).dtype]
 
 
@@ -277,7 +279,7 @@ def _float_draw(
     """`rand`/`randn`: a new floating tensor of `size` filled by `draw(gen, n, np_dtype)`."""
     check_device(device)
     gen = _generator(generator, name)
-    shape, np_dtype = _shape_and_dtype(size, _out_dtype(dtype, out))
+    shape, np_dtype = _shape_and_dtype(size, _out_dtype(dtype, out, name))
     _check_size(shape)
     _floating(np_dtype, kernel)
     result = _new(shape, np_dtype, lambda n: draw(gen, n, np_dtype), requires_grad)
@@ -440,7 +442,9 @@ def normal(
             )
         shape = shape_arg((size,))
         _check_size(shape)
-        np_dtype = dtypes.to_numpy(_out_dtype(dtype, out)) or dtypes.get_default_dtype().np
+        np_dtype = (
+            dtypes.to_numpy(_out_dtype(dtype, out, "normal")) or dtypes.get_default_dtype().np
+        )
         _floating(np_dtype, "normal_kernel_cpu")
         _check_std(float(std))
         draw = lambda n: stream.normal(gen, n, np_dtype, mean, std)  # noqa: E731
