@@ -367,3 +367,47 @@ def test_forward_over_reverse_gives_the_hessian_vector_product():
     np.testing.assert_allclose(primal._data, plain._data, rtol=1e-12)
     _, expected = E.autograd.functional.hvp(f, x.detach(), v)
     np.testing.assert_allclose(hv._data, expected._data, rtol=1e-10)
+
+
+# --------------------------------------------------------------------------------------------
+# autograd.functional.jacobian(strategy="forward-mode")
+# --------------------------------------------------------------------------------------------
+
+
+def test_forward_mode_jacobian_equals_reverse_mode():
+    def f(a, b):
+        return (a.exp() * b, (a * b).sum(), a.outer(b))
+
+    x, y = _vec(0.5, 1.0, 1.5), _vec(2.0, 3.0, 0.5)
+    jac = E.autograd.functional.jacobian
+    forward = jac(f, (x, y), strategy="forward-mode", vectorize=True)
+    reverse = jac(f, (x, y))
+    assert isinstance(forward, list) and all(isinstance(row, list) for row in forward)
+    for fr, rr in zip(forward, reverse):
+        for a, b in zip(fr, rr):
+            assert tuple(a.shape) == tuple(b.shape)
+            np.testing.assert_allclose(a._data, b._data, rtol=1e-12)
+    single = jac(lambda a: a.tanh(), x, strategy="forward-mode", vectorize=True)
+    np.testing.assert_allclose(single._data, np.diag(1 - np.tanh(x._data) ** 2), rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "kw, kind, message",
+    [
+        (
+            {"strategy": "forward-mode"},
+            NotImplementedError,
+            "only implemented for `vectorize=True`",
+        ),
+        ({"strategy": "up"}, AssertionError, 'either "forward-mode" or "reverse-mode". Hint'),
+        (
+            {"strategy": "forward-mode", "vectorize": True, "create_graph": True},
+            NotImplementedError,
+            "`create_graph=True` and",
+        ),
+        ({"strategy": "forward-mode", "vectorize": True, "strict": True}, RuntimeError, "strict"),
+    ],
+)
+def test_jacobian_strategy_checks(kw, kind, message):
+    with pytest.raises(kind, match=message):
+        E.autograd.functional.jacobian(lambda a: a * 2, _vec(1.0), **kw)

@@ -16,6 +16,7 @@ from ..core.grad_mode import enable_grad
 from ..core.tensor import Tensor
 from ..ops.arithmetic import stack
 from ..ops.creation import ones_like, zeros, zeros_like
+from . import forward_jacobian
 
 UNUSED_OUTPUT = (
     "Output {} of the user-provided function does not require gradients. The outputs must be "
@@ -214,6 +215,10 @@ def jacobian(
 ) -> Any:
     """J[i][j] has shape out_i.shape + in_j.shape, nested as PyTorch nests it."""
     ins, in_tuple = _as_tuple(inputs, "inputs", "jacobian")
+    if forward_jacobian.check_strategy(strategy, vectorize, create_graph, strict):
+        return forward_jacobian.forward_jacobian(
+            func, ins, in_tuple, lambda value: _outputs(value, "jacobian")
+        )
     with enable_grad():
         ins = _fresh(ins, create_graph)
         outs, out_tuple = _outputs(func(*ins), "jacobian")
@@ -257,6 +262,7 @@ def hessian(
 ) -> Any:
     """The Hessian of a scalar `func`: H[i][j] has shape in_i.shape + in_j.shape."""
     ins, in_tuple = _as_tuple(inputs, "inputs", "hessian")
+    forward_jacobian.check_strategy(outer_jacobian_strategy, vectorize, False, False, hint=False)
 
     def gradient(*xs: Any) -> Any:
         out = _scalar_output(func, xs, "hessian")
