@@ -315,3 +315,42 @@ def test_sum_prod_median_take_out_only_with_a_dim(T) -> None:
         T.median(m, out=T.empty(0))
     assert T.mean(m, out=T.empty(0)).item() == 1.0  # these have an all-elements out= overload
     assert T.max(m, out=T.empty(0)).item() == 1.0
+
+
+def test_composite_linalg_norm_copies_into_out_with_a_graph(T) -> None:
+    """linalg.norm/matrix_norm are composites: out receives a copy that carries CopyBackwards
+    (the gradient flows); vector_norm, det and inv refuse autograd as the other functions."""
+    x = T.tensor([[3.0, 0.0], [0.0, 4.0]], requires_grad=True)
+    out = T.empty(0)
+    result = T.linalg.norm(x, out=out)
+    assert (
+        result is out and out.grad_fn.name() == "torch::autograd::CopyBackwards" and not out.is_leaf
+    )
+    out.backward()
+    np.testing.assert_allclose(_values(x.grad), [[0.6, 0.0], [0.0, 0.8]], rtol=1e-6)
+    with pytest.raises(RuntimeError, match="^linalg.norm expected out tensor dtype Float but got"):
+        T.linalg.norm(x.detach(), out=T.empty(0, dtype=T.float64))
+    for fn, name in [(T.linalg.vector_norm, "linalg_vector_norm"), (T.linalg.det, "_linalg_det")]:
+        with pytest.raises(RuntimeError, match=f"^{name}\\(\\): functions with out="):
+            fn(x, out=T.empty(0))
+    inverse = T.linalg.inv(x.detach(), out=T.empty(0))
+    np.testing.assert_allclose(_values(inverse), [[1 / 3, 0.0], [0.0, 0.25]], rtol=1e-6)
+
+
+def test_dtype_given_with_out_must_be_outs(T) -> None:
+    m = T.ones(2, 2)
+    with pytest.raises(RuntimeError, match="^dtype Double does not match dtype of out parameter"):
+        T.zeros(2, dtype=T.float64, out=T.empty(0))
+    with pytest.raises(RuntimeError, match="^Expected out tensor to have dtype double, but got"):
+        T.sum(m, 0, dtype=T.float64, out=T.empty(0))
+    assert T.sum(m, 0, dtype=T.float64, out=T.empty(0, dtype=T.float64)).tolist() == [2.0, 2.0]
+
+
+def test_normal_with_a_tensor_mean_spreads_over_out(T) -> None:
+    T.manual_seed(5)
+    out = T.empty(2, 4)
+    assert T.normal(T.zeros(4), 2.0, out=out) is out and out.shape == (2, 4)
+    T.manual_seed(5)
+    assert out.tolist() == T.normal(T.zeros(2, 4), 2.0).tolist()
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(4\) must match"):
+        T.normal(T.zeros(4), 1.0, out=T.empty(0))
