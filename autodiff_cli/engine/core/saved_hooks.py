@@ -45,6 +45,7 @@ class HookState:
     disabled: str | None = None
     pending: list = []  # nodes made by the script's call under way
     packing = False  # True while a pack hook runs: the ops it calls are not packed
+    deferring = 0  # inside an op noting what it shows (`shows_saved`): it packs when done
 
 
 def push_hooks(pack: Callable, unpack: Callable) -> None:
@@ -82,18 +83,23 @@ def _observer(call: Any, proceed: Callable[[], Any]) -> Any:
         if node is not None and node._saved and not any(out is x for x in call.inputs):
             if not any(node is n for n in HookState.pending):
                 HookState.pending.append(node)
-    if call.depth == 0 and HookState.pending:
-        nodes = list(HookState.pending)
-        HookState.pending.clear()
-        hooks = current_hooks()
-        if hooks is not None:
-            HookState.packing = True
-            try:
-                for node in nodes:
-                    pack_node(node, *hooks)
-            finally:
-                HookState.packing = False
+    if call.depth == 0 and HookState.pending and not HookState.deferring:
+        _flush()
     return result
+
+
+def _flush() -> None:
+    """Packs the nodes the script's call made."""
+    nodes = list(HookState.pending)
+    HookState.pending.clear()
+    hooks = current_hooks()
+    if hooks is not None:
+        HookState.packing = True
+        try:
+            for node in nodes:
+                pack_node(node, *hooks)
+        finally:
+            HookState.packing = False
 
 
 # -- packed values -------------------------------------------------------------------------------
@@ -129,11 +135,13 @@ class Packed:
 
     def as_saved(self, node: Any) -> Tensor:
         """`grad_fn._saved_<name>`: a new tensor on the unpacked data, with the original's
-        autograd metadata."""
-        data = self.tensor()._data
+        autograd metadata (the unpacked tensor itself for an original not requiring grad)."""
+        out = self.tensor()
         if self.is_result:
-            return _wrap(data, True, node, 0)
-        return _wrap(data, self.requires_grad, self.grad_fn, self.output_nr)
+            return _wrap(out._data, True, node, 0)
+        if not self.requires_grad:  # nothing to give it: the unpacked tensor itself
+            return out
+        return _wrap(out._data, self.requires_grad, self.grad_fn, self.output_nr)
 
 
 def _saved_names(node: Any) -> list[str]:
@@ -141,10 +149,25 @@ def _saved_names(node: Any) -> list[str]:
     return ["result" if what == "result" else op.arg_names[what] for what in op.saves]
 
 
-def _pack_order(node: Any) -> list[int]:
-    """Indices of the saved values in PyTorch's order: inputs by name, then the result."""
+def _shown_tensors(node: Any) -> dict:
+    """The tensors the node shows besides its formulas' values (`shows_saved`), packed or not."""
+    shown = graph.SHOWN_SAVED.get(node) if graph.SHOWN_SAVED else None
+    if not shown:
+        return {}
+    return {k: v for k, v in shown.items() if isinstance(v, (Tensor, Packed))}
+
+
+def _pack_order(node: Any) -> list:
+    """The saved values in PyTorch's order, inputs by name then the result: their indices, and
+    the names of the tensors the node shows besides them."""
     names = _saved_names(node)
-    return sorted(range(len(names)), key=lambda i: (names[i] == "result", names[i]))
+    keys: list = list(range(len(names)))
+    keys += [k for k in _shown_tensors(node) if k not in names]
+
+    def name(key: Any) -> str:
+        return key if isinstance(key, str) else names[key]
+
+    return sorted(keys, key=lambda k: (name(k) == "result", name(k)))
 
 
 def _originals(node: Any) -> dict[int, Any]:
@@ -197,13 +220,20 @@ def _needed(node: Any) -> set | None:
 
 def pack_node(node: Any, pack: Callable, unpack: Callable, only: int | None = None) -> None:
     """Passes the saved tensors of `node` (or only its `only`-th) through `pack`."""
-    if not isinstance(node, OpNode) or node._saved is RELEASED or not node._saved:
+    if not isinstance(node, OpNode) or node._saved is RELEASED:
+        return
+    shown = _shown_tensors(node) if only is None else {}
+    if not node._saved and not shown:
         return
     saved = list(node._saved)
     names = _saved_names(node)
     originals = _originals(node)
     needed = _needed(node) if only is None else None
     for i in _pack_order(node) if only is None else [only]:
+        if isinstance(i, str):  # a tensor the node shows (an index op's index...)
+            if isinstance(shown[i], Tensor):
+                graph.SHOWN_SAVED[node][i] = Packed(pack(shown[i]), unpack, shown[i], False)
+            continue
         value = saved[i]
         if isinstance(value, Packed) or value is None or (needed is not None and i not in needed):
             continue
@@ -227,7 +257,12 @@ def _unpacked(node: Any, backend: Any) -> tuple:
     """The node's saved values with each packed one unpacked, as its formulas take them."""
     out = list(node._saved)
     numpy = backend is NumpyBackend
+    shown = _shown_tensors(node)
     for i in _pack_order(node):  # unpacked in the order they were packed, as PyTorch
+        if isinstance(i, str):
+            if isinstance(shown[i], Packed):
+                shown[i].tensor()  # (the formulas take it in another form)
+            continue
         value = out[i]
         if isinstance(value, Packed):
             t = value.tensor()
@@ -250,6 +285,9 @@ def _packed_apply(self: Any, grads: list, backend: Any) -> list:
 
 
 def _packed_saved_attribute(self: Any, key: str) -> Any:
+    shown = _shown_tensors(self).get(key)
+    if isinstance(shown, Packed):
+        return shown.as_saved(self)
     names = _saved_names(self)
     if key in names:
         if self._saved is RELEASED:
@@ -294,7 +332,14 @@ def shows_saved(**shown: str) -> Callable[[Callable], Callable]:
 
         @functools.wraps(fn)
         def noting(*args: Any, **kwargs: Any) -> Any:
-            out = fn(*args, **kwargs)
+            hooked = bool(HookState.stack) and not HookState.packing
+            if hooked:  # packs once the shown values are noted
+                HookState.deferring += 1
+            try:
+                out = fn(*args, **kwargs)
+            finally:
+                if hooked:
+                    HookState.deferring -= 1
             node = out._grad_fn if isinstance(out, Tensor) else None
             if node is not None and node not in graph.SHOWN_SAVED:
                 values = {}
@@ -304,6 +349,10 @@ def shows_saved(**shown: str) -> Callable[[Callable], Callable]:
                         value += 2**64  # PyTorch shows the int64 dim as unsigned
                     values[key] = value
                 graph.SHOWN_SAVED[node] = values
+            if hooked and not HookState.deferring:
+                if node is not None and not any(node is n for n in HookState.pending):
+                    HookState.pending.append(node)
+                _flush()
             return out
 
         return noting
