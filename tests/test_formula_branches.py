@@ -171,3 +171,31 @@ def test_bce_target_double_backward_clamps_on_both_backends():
     expected = -1 / (3 * np.maximum((1 - np.array([0.3, 1.0, 0.0])) * [0.3, 1.0, 0.0], 1e-12))
     for got in results:
         np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+NAN_ROWS = np.array([[0.0, 1.0, 2.0], [1.0, 2.0, np.nan]])
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_amax_amin_scale_by_count_nan_where_the_result_is_nan(create_graph):
+    # observed on PyTorch 2.13: no element equals a nan result, so its gradient is 0/0
+    cases = [
+        (lambda t: t.amax(1).sum(), [[0.0, 0.0, 1.0], [np.nan] * 3]),
+        (lambda t: t.amax(), [[np.nan] * 3] * 2),
+        (lambda t: t.amin(0).sum(), [[1.0, 1.0, np.nan], [0.0, 0.0, np.nan]]),
+        (lambda t: t.max(), [[0.0, 0.0, 0.0], [0.0, 0.0, 1.0]]),  # max() shares among the nans
+        (lambda t: t.median(), [[0.0, 0.0, 0.0], [0.0, 0.0, 1.0]]),
+    ]
+    for f, expected in cases:
+        g = _grads(f, NAN_ROWS, create_graph)[1]
+        np.testing.assert_array_equal(g.detach().numpy(), expected)
+
+
+def test_amax_restores_its_dims_by_a_view():
+    x = E.tensor([[2.0, 1.0, 2.0], [1.0, 2.0, 0.0]], dtype=E.float64, requires_grad=True)
+    w = E.tensor(3.0, dtype=E.float64, requires_grad=True)
+    (g,) = E.autograd.grad((x.amax(1) * w).sum(), x, create_graph=True)
+    np.testing.assert_array_equal(g.detach().numpy(), [[1.5, 0.0, 1.5], [0.0, 3.0, 0.0]])
+    assert _names(g.grad_fn)[:3] == ["MulBackward0", "  DivBackward0", "    ViewBackward0"]
+    (gw,) = E.autograd.grad(g.sum(), w)
+    assert float(gw) == pytest.approx(2.0)

@@ -250,22 +250,32 @@ def _put_along(B: Any, g: Any, indices: np.ndarray, dim: int, shape: tuple) -> A
     return run(B, SCATTER, zeros, g, index=index, region=tuple(slice(0, n) for n in indices.shape))
 
 
-def _evenly(B: Any, g: Any, a: Any, r: Any, dims: tuple | None, keepdim: bool) -> Any:
-    """The gradient of a value-selecting reduction (max(), amax, median()): shared equally by the
-    elements equal to the result (or that are nan when the result is nan)."""
+def _evenly(B: Any, g: Any, a: Any, r: Any) -> Any:
+    """The gradient of max(), min() and median(): shared equally by the elements equal to the
+    result, or that are nan when it is nan (PyTorch's `zeros.masked_fill_(mask, grad /
+    mask.sum())`, MaskedFillBackward1)."""
     shape = tuple(a.shape)
-    r = _restore(B, r, dims, keepdim, shape)
     mask = B.astype_like(B.eq(a, r), a)
     nan = B.isnan(r)
     if B.array_of(nan).any():
         mask = B.where(nan, B.astype_like(B.isnan(a), a), mask)
-    if dims is None:
-        # PyTorch: zeros.masked_fill_(mask, grad / mask.sum()) (MaskedFillBackward1)
-        zeros = B.zeros(shape, B.array_of(a).dtype)
-        share = g / B.sum_dims(mask, tuple(range(len(shape))), False)
-        return run(B, MASKED_FILL_TENSOR, zeros, share, mask=B.array_of(mask) != 0)
-    counts = B.sum_dims(mask, _axis(dims, shape), True)
-    return _restore(B, g, dims, keepdim, shape) / counts * mask
+    zeros = B.zeros(shape, B.array_of(a).dtype)
+    share = g / B.sum_dims(mask, tuple(range(len(shape))), False)
+    return run(B, MASKED_FILL_TENSOR, zeros, share, mask=B.array_of(mask) != 0)
+
+
+def _by_count(B: Any, g: Any, a: Any, r: Any, dims: tuple | None, keepdim: bool) -> Any:
+    """The gradient of amax/amin: `grad / count * mask` over the elements equal to the result,
+    the reduced dims restored by a view (PyTorch's scale_grad_by_count: nan where the result is
+    nan, as no element equals it)."""
+    shape = tuple(a.shape)
+    dims = tuple(range(len(shape))) if dims is None else dims
+    if not keepdim:
+        kept = tuple(1 if d in dims else n for d, n in enumerate(shape))
+        g, r = B.reshape(g, kept), B.reshape(r, kept)
+    mask = B.astype_like(B.eq(a, r), a)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return g / B.sum_dims(mask, _axis(dims, shape), True) * mask
 
 
 # --------------------------------------------------------------------------------------------
@@ -402,8 +412,12 @@ def _prod_grad(B: Any, g: Any, a: Any, r: Any, dim: int | None, keepdim: bool, d
     return g * _prod_of_others(B, a, dim[0])
 
 
-def _extreme_grad(B: Any, g: Any, a: Any, r: Any, dim: Any = None, keepdim: bool = False) -> Any:
-    return _evenly(B, g, a, r, dim, keepdim)
+def _extreme_grad(B: Any, g: Any, a: Any, r: Any) -> Any:
+    return _evenly(B, g, a, r)
+
+
+def _amax_grad(B: Any, g: Any, a: Any, r: Any, dim: Any = None, keepdim: bool = False) -> Any:
+    return _by_count(B, g, a, r, dim, keepdim)
 
 
 def _along_grad(B: Any, g: Any, dim: int, keepdim: bool, indices: Tensor, shape: tuple) -> Any:
@@ -550,7 +564,7 @@ AMAX = defop(
     "amax",
     "AmaxBackward0",
     _extreme(np.max),
-    _extreme_grad,
+    _amax_grad,
     saves=(0, "result"),
     rules=("1 at the maxima along dim (shared among ties)",),
 )
@@ -558,7 +572,7 @@ AMIN = defop(
     "amin",
     "AminBackward0",
     _extreme(np.min),
-    _extreme_grad,
+    _amax_grad,
     saves=(0, "result"),
     rules=("1 at the minima along dim (shared among ties)",),
 )
