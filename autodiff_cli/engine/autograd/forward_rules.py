@@ -293,13 +293,17 @@ def _double_vjp(
     if vs:  # J t = d<J^T g, t>/dg: the vjp of the vjps, with the tangents as their gradients
         found = grad(vs, wanted, ts, allow_unused=True, create_graph=differentiable)
     it = iter(found)
+    wider = np.result_type(*(t._data.dtype for t in tangents if t is not None))
     result = []
     for g, z in zip(gs, zeros):
         if g is None:
             result.append(None)
             continue
         value = next(it)
-        result.append(_wrap(z) if value is None else value)
+        value = _wrap(z) if value is None else value
+        if np.result_type(wider, z.dtype) != z.dtype:  # a wider tangent stays wide, as PyTorch
+            value = _wrap(np.asarray(value._data, np.result_type(wider, z.dtype)))
+        result.append(value)
     return result
 
 
@@ -324,10 +328,10 @@ def _vector_jacobian(recorded: tuple, gs: list, pairs: list) -> tuple[list, list
 # --------------------------------------------------------------------------------------------
 
 
-def custom_jvp(cls: Any, ctx: Any, args: tuple, result: Any) -> None:
-    """The tangents of a custom Function's outputs: `cls.jvp(ctx, *tangents)` (zeros for a
-    tensor input without one, None for other inputs), run with `ctx.saved_tensors` reading
-    what `save_for_forward` kept."""
+def custom_jvp(cls: Any, ctx: Any, args: tuple, out: Any, result: Any) -> None:
+    """The tangents of a custom Function's outputs (`result`, what `apply` returns for the
+    forward's `out`): `cls.jvp(ctx, *tangents)` (zeros for a tensor input without one, None for
+    other inputs), run with `ctx.saved_tensors` reading what `save_for_forward` kept."""
     tangents = [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
     if all(t is None for t in tangents):
         return
@@ -341,20 +345,37 @@ def custom_jvp(cls: Any, ctx: Any, args: tuple, result: Any) -> None:
             found = cls.jvp(ctx, *given)
     finally:
         ctx._in_jvp = False
-    outputs = result if isinstance(result, tuple) else (result,)
+    outputs = out if isinstance(out, tuple) else (out,)
+    finals = result if isinstance(result, tuple) else (result,)
     found = found if isinstance(found, tuple) else (found,)
     if len(found) != len(outputs):
         raise RuntimeError(
             "Function's jvp returned an invalid number of forward gradients (expected "
             f"{len(outputs)} but got {len(found)})"
         )
-    for i, (out, tangent) in enumerate(zip(outputs, found)):
+    for i, (output, final, tangent) in enumerate(zip(outputs, finals, found)):
         if tangent is not None and not isinstance(tangent, Tensor):
             raise RuntimeError(
                 f"expected Variable or None (got {type(tangent).__name__}) for grad output {i}."
             )
-        if tangent is None or not isinstance(out, Tensor) or out._data.dtype.kind != "f":
+        if tangent is None or not isinstance(output, Tensor) or output._data.dtype.kind != "f":
             continue
-        if np.shape(tangent._data) != out._data.shape:
-            raise size_error(out, tangent)
-        set_tangent(out, tangent)
+        if np.shape(tangent._data) != output._data.shape:
+            raise size_error(output, tangent)
+        if tangent._base is None and _is_input_view(output, args):
+            raise RuntimeError(
+                "A custom Function's forward is returning a view (or an input as-is) but the jvp "
+                "is not returning a view."
+            )
+        set_tangent(final, tangent)
+
+
+def _is_input_view(output: Tensor, args: tuple) -> bool:
+    """Whether `output` is one of the tensor `args` or a view of one."""
+    base = output._base
+    for a in args:
+        if isinstance(a, Tensor) and (
+            output is a or (base is not None and (base is a or base is a._base))
+        ):
+            return True
+    return False

@@ -231,15 +231,16 @@ class Function(metaclass=FunctionMeta):
                 cls.setup_context(ctx, args, out)
             else:
                 out = cls.forward(ctx, *args)
-        if forward_rules.Level.current is not None:  # forward AD: the tangents `jvp` gives
-            forward_rules.custom_jvp(cls, ctx, args, out)
         if not (GradMode.enabled and any(ctx.needs_input_grad)):
-            return _without_graph(ctx, args, out)
-        result = _connect(ctx, args, out)
-        anomaly.note_new_node(ctx)  # anomaly mode: the forward trace
-        hooks = saved_hooks.current_hooks()
-        if hooks is not None and ctx._to_save:
-            ctx._to_save = tuple(_packed(entry, *hooks) for entry in ctx._to_save)
+            result = _without_graph(ctx, args, out)
+        else:
+            result = _connect(ctx, args, out)
+            anomaly.note_new_node(ctx)  # anomaly mode: the forward trace
+            hooks = saved_hooks.current_hooks()
+            if hooks is not None and ctx._to_save:
+                ctx._to_save = tuple(_packed(entry, *hooks) for entry in ctx._to_save)
+        if forward_rules.Level.current is not None:  # forward AD: the tangents `jvp` gives
+            forward_rules.custom_jvp(cls, ctx, args, out, result)
         return result
 
 
