@@ -347,7 +347,8 @@ def shows_saved(**shown: str) -> Callable[[Callable], Callable]:
                     value = kwargs[arg] if arg in kwargs else args[pos] if pos < len(args) else None
                     if key == "dim" and isinstance(value, int) and value < 0:
                         value += 2**64  # PyTorch shows the int64 dim as unsigned
-                    values[key] = value
+                    if isinstance(value, Tensor) or key == "dim":
+                        values[key] = value
                 graph.SHOWN_SAVED[node] = values
             if hooked and not HookState.deferring:
                 if node is not None and not any(node is n for n in HookState.pending):

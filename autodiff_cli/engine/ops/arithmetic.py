@@ -17,6 +17,7 @@ import numpy as np
 from ..core import dtypes, formula_backends, kernels
 from ..core.optable import UNARY, defop, tensor_methods
 from ..core.out_arg import write_out
+from ..core.saved_hooks import shows_saved
 from ..core.tensor import (
     Size,
     Tensor,
@@ -518,6 +519,7 @@ def to_dtype(input: Tensor, dtype: Any) -> Tensor:
     return apply_op(TO_COPY, (input,), {"dtype": target})
 
 
+@shows_saved(condition="condition")
 def where(condition: Any, input: Any = None, other: Any = None, *, out: Any = None) -> Any:
     """`torch.where(cond, a, b)`; the condition is a constant of the node, as in PyTorch."""
     if out is not None:

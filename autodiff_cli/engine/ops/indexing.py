@@ -318,6 +318,7 @@ def _masked_fill_args(input: Tensor, mask: Any, value: Any) -> tuple:
     return np.asarray(mask._data), value
 
 
+@shows_saved(mask="mask")
 def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     mask_data, value = _masked_fill_args(input, mask, value)
     if isinstance(value, Tensor):

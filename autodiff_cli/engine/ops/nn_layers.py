@@ -19,6 +19,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.optable import defop
+from ..core.saved_hooks import shows_saved
 from ..core.tensor import Tensor, _dims_text, apply_op
 from .formula_ops import div_scalar, mul_scalar, run
 
@@ -77,6 +78,7 @@ EMBEDDING_DENSE_BACKWARD = defop(
 )
 
 
+@shows_saved(indices="input")
 def embedding(
     input: Tensor,
     weight: Tensor,
