@@ -199,3 +199,30 @@ def test_amax_restores_its_dims_by_a_view():
     assert _names(g.grad_fn)[:3] == ["MulBackward0", "  DivBackward0", "    ViewBackward0"]
     (gw,) = E.autograd.grad(g.sum(), w)
     assert float(gw) == pytest.approx(2.0)
+
+
+def test_bce_double_backward_records_pytorchs_graph():
+    # observed on PyTorch 2.13: `1 - x` is SubBackward0, `+ 1e-12` AddBackward1 (a C++ number)
+    F = E.nn.functional
+    x = E.tensor([0.3, 0.6, 0.2], dtype=E.float64, requires_grad=True)
+    t = E.tensor([0.5, 0.2, 0.7], dtype=E.float64, requires_grad=True)
+    gy = E.tensor(1.5, dtype=E.float64, requires_grad=True)
+    (g,) = E.autograd.grad(F.binary_cross_entropy(x, t), x, gy, create_graph=True)
+    (r,) = E.autograd.grad(g.sum(), gy, create_graph=True)
+    assert _names(r.grad_fn) == [
+        "SumBackward0",
+        "  DivBackward1",
+        "    MulBackward0",
+        "      DivBackward0",
+        "        SubBackward0",
+        "          torch::autograd::AccumulateGrad",
+        "          torch::autograd::AccumulateGrad",
+        "        MulBackward0",
+        "          AddBackward1",
+        "            torch::autograd::AccumulateGrad",
+        "          AddBackward1",
+        "            SubBackward0",
+        "              torch::autograd::AccumulateGrad",
+    ]
+    xs, ts = np.array([0.3, 0.6, 0.2]), np.array([0.5, 0.2, 0.7])
+    assert float(r) == pytest.approx(((xs - ts) / (xs * (1 - xs))).sum() / 3, rel=1e-9)

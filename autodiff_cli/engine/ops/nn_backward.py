@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core.optable import OPS, defop
 from . import unary
-from .formula_ops import div_scalar, mul_scalar, run
+from .formula_ops import add_scalar, div_scalar, mul_scalar, run
 
 SQRT_2 = math.sqrt(2.0)
 SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -288,11 +288,16 @@ def _bce_backward(g: Any, x: Any, t: Any, reduction: str, weight: Any) -> Any:
     return _per_element(g, np.asarray(slope, x.dtype), reduction)
 
 
+def _one_minus(B: Any, x: Any) -> Any:
+    """`1 - x` with 1 a tensor (SubBackward0 on Tensors), as PyTorch's BCE formulas record it."""
+    return B.const(np.ones((), B.array_of(x).dtype)) - x
+
+
 def _bce_self_grad(B: Any, gg: Any, g: Any, x: Any, t: Any, reduction: str, weight: Any) -> Any:
     """PyTorch's binary_cross_entropy_double_backward (with its 1e-12 guards)."""
-    numerator = x * x - x * t * 2 + t
-    denominator = (x + BCE_EPS) * (x + BCE_EPS) * ((1 - x + BCE_EPS) * (1 - x + BCE_EPS))
-    out = numerator / denominator * (gg * g)
+    numerator = x * x - mul_scalar(B, x, 2.0) * t + t
+    low, high = add_scalar(B, x, BCE_EPS), add_scalar(B, _one_minus(B, x), BCE_EPS)
+    out = numerator / (low**2 * high**2) * (gg * g)
     if weight is not None:
         out = out * B.const(weight)
     return _mean_scaled(B, out, reduction, _numel(x))
@@ -303,14 +308,15 @@ def _bce_target_grad(B: Any, gg: Any, g: Any, x: Any, t: Any, reduction: str, we
     out = -gg * g
     if weight is not None:
         out = out * B.const(weight)
-    denominator = B.at_least((1 - x) * x, BCE_EPS)
+    denominator = B.at_least(_one_minus(B, x) * x, BCE_EPS)
     return _mean_scaled(B, out / denominator, reduction, _numel(x))
 
 
 def _bce_grad_output_grad(
     B: Any, gg: Any, g: Any, x: Any, t: Any, reduction: str, weight: Any
 ) -> Any:
-    out = (x - t) / ((x + BCE_EPS) * (1 - x + BCE_EPS)) * gg
+    low, high = add_scalar(B, x, BCE_EPS), add_scalar(B, _one_minus(B, x), BCE_EPS)
+    out = (x - t) / (low * high) * gg
     if weight is not None:
         out = out * B.const(weight)
     if reduction == "none":
