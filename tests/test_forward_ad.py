@@ -411,3 +411,43 @@ def test_forward_mode_jacobian_equals_reverse_mode():
 def test_jacobian_strategy_checks(kw, kind, message):
     with pytest.raises(kind, match=message):
         E.autograd.functional.jacobian(lambda a: a * 2, _vec(1.0), **kw)
+
+
+def test_tangent_dtypes():
+    with fwAD.dual_level():
+        d = fwAD.make_dual(E.tensor([1.0, 2.0]), E.ones(2, dtype=E.float64))
+        assert fwAD.unpack_dual(d * 2).tangent.dtype == E.float64  # a wider tangent stays wide
+        assert fwAD.unpack_dual(d.sin()).primal.dtype == E.float32
+        h = fwAD.make_dual(E.ones(2, dtype=E.float64), _vec(0.5, 0.25))
+        assert fwAD.unpack_dual(h.float()).tangent.dtype == E.float32  # `to` converts it
+
+
+class _Same(E.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        return a
+
+    @staticmethod
+    def jvp(ctx, ta):
+        return ta
+
+
+class _Alias(E.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        return a
+
+    @staticmethod
+    def jvp(ctx, ta):
+        return ta.view_as(ta)
+
+
+def test_custom_function_returning_its_input():
+    with fwAD.dual_level():
+        t = _vec(1.0, -1.0)
+        e = fwAD.make_dual(_vec(3.0, 4.0), t)
+        with pytest.raises(RuntimeError, match="returning a view .* jvp is not returning a view"):
+            _Same.apply(e)
+        y = _Alias.apply(e)
+        assert y is not e and fwAD.unpack_dual(e).tangent is t
+        np.testing.assert_array_equal(fwAD.unpack_dual(y).tangent._data, [1.0, -1.0])

@@ -293,7 +293,11 @@ def _double_vjp(
     if vs:  # J t = d<J^T g, t>/dg: the vjp of the vjps, with the tangents as their gradients
         found = grad(vs, wanted, ts, allow_unused=True, create_graph=differentiable)
     it = iter(found)
+    # a wider tangent stays wide through an op (float64 on float32), as PyTorch's formulas
+    # compute on it; a conversion (`to`) converts the tangent too
     wider = np.result_type(*(t._data.dtype for t in tangents if t is not None))
+    if op.name == "to":
+        wider = np.dtype(np.float16)
     result = []
     for g, z in zip(gs, zeros):
         if g is None:
@@ -301,7 +305,7 @@ def _double_vjp(
             continue
         value = next(it)
         value = _wrap(z) if value is None else value
-        if np.result_type(wider, z.dtype) != z.dtype:  # a wider tangent stays wide, as PyTorch
+        if np.result_type(wider, z.dtype) != z.dtype:
             value = _wrap(np.asarray(value._data, np.result_type(wider, z.dtype)))
         result.append(value)
     return result
