@@ -354,3 +354,16 @@ def test_normal_with_a_tensor_mean_spreads_over_out(T) -> None:
     assert out.tolist() == T.normal(T.zeros(2, 4), 2.0).tolist()
     with pytest.raises(RuntimeError, match=r"^The size of tensor a \(4\) must match"):
         T.normal(T.zeros(4), 1.0, out=T.empty(0))
+
+
+@pytest.mark.parametrize("name", ["cat", "stack", "index_select", "gather"])
+def test_an_out_that_is_an_input_is_refused_where_pytorch_refuses(T, name: str) -> None:
+    t = T.tensor([1.0, 2.0])
+    calls = {
+        "cat": lambda: T.cat([t, t], out=t),
+        "stack": lambda: T.stack([t, t], out=t),
+        "index_select": lambda: T.index_select(t, 0, T.tensor([1, 0]), out=t),
+        "gather": lambda: T.gather(t, 0, T.tensor([1, 0]), out=t),
+    }
+    with pytest.raises(RuntimeError, match="^unsupported operation: some elements of the input"):
+        calls[name]()

@@ -39,3 +39,19 @@ try:
 except RuntimeError as error:
     print("expanded RuntimeError:", error)
 print(base)
+
+# cat, stack, index_select and gather refuse an out that is one of their inputs; element-wise
+# functions and scans write over their input
+for label, call in [
+    ("cat", lambda t: torch.cat([t, t], out=t)),
+    ("stack", lambda t: torch.stack([t, t], out=t)),
+    ("index_select", lambda t: torch.index_select(t, 0, torch.tensor([1, 0]), out=t)),
+    ("gather", lambda t: torch.gather(t, 0, torch.tensor([1, 0]), out=t)),
+    ("add", lambda t: torch.add(t, t.flip(0), out=t)),
+    ("cumsum", lambda t: torch.cumsum(t, 0, out=t)),
+]:
+    t = torch.tensor([1.0, 2.0])
+    try:
+        print(label, call(t), t)
+    except RuntimeError as error:
+        print(label, "RuntimeError:", error)

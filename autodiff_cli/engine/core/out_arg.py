@@ -35,6 +35,12 @@ _OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
     "memory location. Please clone() the tensor before performing the operation."
 )
+_INPUT_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer to "
+    "a single memory location. Please clone() the tensor before performing the operation."
+)
+# ops that refuse an out sharing memory with an input (element-wise ones allow it)
+_NO_OVERLAP = frozenset(("cat", "stack", "index_select", "gather"))
 _ARANGE = (
     "The number of elements in the out tensor of shape {0} is {1} which does not match the "
     "computed number of elements {2}. Note that this may occur as a result of rounding error. "
@@ -243,6 +249,8 @@ def write_out(fn: Callable, out: Any, *args: Any, **kwargs: Any) -> Any:
             check_requested_dtype(name, kwargs["dtype"], out)
         elif name in IN_OUT_DTYPE:
             kwargs["dtype"] = dtypes.BY_NUMPY[np.asarray(out._data).dtype]
+    if name in _NO_OVERLAP and not many:
+        _check_no_overlap(out, args)
     with no_grad():
         result = fn(*args, **kwargs)
     if isinstance(result, tuple):
@@ -309,6 +317,15 @@ def _refuse_autograd(name: str, outs: tuple, args: tuple, kwargs: tuple) -> None
     if not _has_tensor(args) and not _has_tensor(kwargs):
         name = "aten::" + name
     raise RuntimeError(_AUTOGRAD.format(name))
+
+
+def _check_no_overlap(out: Tensor, args: tuple) -> None:
+    target = np.asarray(out._data)
+    for value in args:
+        items = value if isinstance(value, (tuple, list)) else (value,)
+        for item in items:
+            if isinstance(item, Tensor) and np.may_share_memory(np.asarray(item._data), target):
+                raise RuntimeError(_INPUT_OVERLAP)
 
 
 def _has_tensor(values: tuple) -> bool:
