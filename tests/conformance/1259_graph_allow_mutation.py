@@ -68,7 +68,7 @@ try:
 except AssertionError as err:
     print("AssertionError:", err)
 try:
-    t.grad_fn._saved_result
+    _ = t.grad_fn._saved_result
 except AssertionError as err:
     print("AssertionError:", err)
 x.grad = None

@@ -25,7 +25,7 @@ print(log)
 y.sum().backward()
 print(x.grad, log)
 try:
-    y.grad_fn._saved_self
+    _ = y.grad_fn._saved_self
 except RuntimeError as err:
     print("RuntimeError:", str(err)[:60])
 print(type(y.grad_fn._raw_saved_self).__name__)
@@ -45,7 +45,7 @@ m = x * 2
 print(m.grad_fn._saved_other, m.grad_fn._saved_self)
 print(type(m.grad_fn._raw_saved_other).__name__)
 try:
-    x.sin().grad_fn._raw_saved_other
+    _ = x.sin().grad_fn._raw_saved_other
 except AttributeError as err:
     print("AttributeError:", err)
 e = x.exp()

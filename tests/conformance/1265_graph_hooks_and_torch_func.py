@@ -1,8 +1,8 @@
 # torch.func's reverse-mode transforms refuse saved-tensor hooks around or inside them, as PyTorch;
 # vmap, jvp and jacfwd run under them.
 import torch
-from torch.func import grad, vjp, jacrev, hessian, vmap, jvp, jacfwd, grad_and_value
 from torch.autograd.graph import saved_tensors_hooks
+from torch.func import grad, grad_and_value, hessian, jacfwd, jacrev, jvp, vjp, vmap
 
 
 def f(t):
