@@ -451,3 +451,13 @@ def test_custom_function_returning_its_input():
         y = _Alias.apply(e)
         assert y is not e and fwAD.unpack_dual(e).tangent is t
         np.testing.assert_array_equal(fwAD.unpack_dual(y).tangent._data, [1.0, -1.0])
+
+
+def test_an_op_without_derivative_refuses_forward_ad():
+    with fwAD.dual_level():
+        d = fwAD.make_dual(_vec(1.5, 2.5), _vec(1.0, 1.0))
+        with pytest.raises(
+            NotImplementedError, match="^Trying to use forward AD with aten::floor_divide"
+        ):
+            d // 0.75
+        np.testing.assert_array_equal((d.detach() // 0.75)._data, [2.0, 3.0])

@@ -145,6 +145,10 @@ def observe(call: modes.OpCall, proceed: Callable[[], Any]) -> Any:
     op = call.op
     if op.grads is None:
         return result
+    if op.grad_fn == "NotImplemented":  # no derivative at all (floor_divide)
+        raise NotImplementedError(
+            f"Trying to use forward AD with aten::{op.name} that does not support it."
+        )
     outputs = result if isinstance(result, tuple) else (result,)
     if op.view and _view_tangents(op, call.inputs, call.params, outputs, tangents[0]):
         return result
