@@ -54,6 +54,9 @@ NODE_INTERNAL_NAMES = frozenset({
     "retain_output", "forget_output", "add_tensor_hook", "n_outputs",
 })  # fmt: skip
 _NODE_CLASSES = (("autodiff_cli.engine.core.graph", "Node"),)
+# Read-only on nodes, as in PyTorch: `next_functions` set to script objects put them in the
+# graph, and the backward pass called their `apply` with raw gradient arrays.
+_NODE_READ_ONLY_NAMES = frozenset({"next_functions", "metadata", "saved_tensors"})
 
 
 class ModuleProxy:
@@ -525,6 +528,8 @@ def check_setattr(obj: Any, name: str) -> None:
         raise _refuse(obj, name)
     if name in NODE_INTERNAL_NAMES and is_node_class(type(obj)):
         raise _refuse(obj, name)
+    if name in _NODE_READ_ONLY_NAMES and is_node_class(type(obj)):
+        raise AttributeError(f"attribute '{name}' of '{_shown_type(obj)}' objects is not writable")
     if not _writable(obj):
         raise AttributeError(
             f"cannot set attribute '{name}' of '{_shown_type(obj)}' object: it is shared "
