@@ -145,10 +145,7 @@ def observe(call: modes.OpCall, proceed: Callable[[], Any]) -> Any:
     op = call.op
     if op.grads is None:
         return result
-    if op.grad_fn == "NotImplemented":  # no derivative at all (floor_divide)
-        raise NotImplementedError(
-            f"Trying to use forward AD with aten::{op.name} that does not support it."
-        )
+    _refuse_without_derivative(call)
     outputs = result if isinstance(result, tuple) else (result,)
     if op.view and _view_tangents(op, call.inputs, call.params, outputs, tangents[0]):
         return result
@@ -157,6 +154,14 @@ def observe(call: modes.OpCall, proceed: Callable[[], Any]) -> Any:
         if tangent is not None:
             set_tangent(out, tangent)
     return result
+
+
+def _refuse_without_derivative(call: modes.OpCall) -> None:
+    """PyTorch's error for an op with no derivative at all (a NotImplemented node: floor_divide)."""
+    if call.op.grad_fn == "NotImplemented":
+        raise NotImplementedError(
+            f"Trying to use forward AD with aten::{call.name} that does not support it."
+        )
 
 
 def _view_tangents(op: Any, inputs: tuple, params: Any, outputs: tuple, tangent: Any) -> bool:
@@ -187,6 +192,7 @@ def _inplace(call: modes.OpCall, proceed: Callable[[], Any], tangents: list) -> 
     result = proceed()
     if call.op.grads is None or target._data.dtype.kind != "f":
         return result
+    _refuse_without_derivative(call)
     inputs = (before, *call.inputs[1:])
     new = jvp(call.op, inputs, call.params, (target,), tangents)[0]
     if new is not None:
