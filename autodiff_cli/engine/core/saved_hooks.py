@@ -167,7 +167,10 @@ def _pack_order(node: Any) -> list:
     def name(key: Any) -> str:
         return key if isinstance(key, str) else names[key]
 
-    return sorted(keys, key=lambda k: (name(k) == "result", name(k)))
+    return sorted(keys, key=lambda k: (name(k) in _OUTPUTS, name(k)))
+
+
+_OUTPUTS = frozenset({"result", "total_weight"})  # saved outputs: packed after the inputs
 
 
 def _originals(node: Any) -> dict[int, Any]:
@@ -341,15 +344,16 @@ def shows_saved(**shown: str) -> Callable[[Callable], Callable]:
                 if hooked:
                     HookState.deferring -= 1
             node = out._grad_fn if isinstance(out, Tensor) else None
-            if node is not None and node not in graph.SHOWN_SAVED:
-                values = {}
+            if node is not None:
+                values = graph.SHOWN_SAVED.get(node)
+                if values is None:
+                    values = graph.SHOWN_SAVED[node] = {}
                 for key, (arg, pos) in where.items():
                     value = kwargs[arg] if arg in kwargs else args[pos] if pos < len(args) else None
                     if key == "dim" and isinstance(value, int) and value < 0:
                         value += 2**64  # PyTorch shows the int64 dim as unsigned
                     if isinstance(value, Tensor) or key == "dim":
-                        values[key] = value
-                graph.SHOWN_SAVED[node] = values
+                        values.setdefault(key, value)
             if hooked and not HookState.deferring:
                 if node is not None and not any(node is n for n in HookState.pending):
                     HookState.pending.append(node)
@@ -359,6 +363,17 @@ def shows_saved(**shown: str) -> Callable[[Callable], Callable]:
         return noting
 
     return decorate
+
+
+def also_shows(out: Any, **values: Any) -> None:
+    """Inside a `shows_saved` op: values its node shows that are none of its arguments (the
+    total weight nll_loss computes)."""
+    node = out._grad_fn if isinstance(out, Tensor) else None
+    if node is not None:
+        shown = graph.SHOWN_SAVED.get(node)
+        if shown is None:
+            shown = graph.SHOWN_SAVED[node] = {}
+        shown.update(values)
 
 
 # -- grad_fn._raw_saved_<name> -------------------------------------------------------------------

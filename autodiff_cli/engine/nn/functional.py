@@ -17,6 +17,8 @@ from ..core import dtypes, kernels
 from ..core.grad_mode import GradMode as _GradMode
 from ..core.optable import defop
 from ..core.optable import tensor_methods as _tensor_methods
+from ..core.saved_hooks import also_shows as _also_shows
+from ..core.saved_hooks import shows_saved as _shows_saved
 from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
 from ..ops import arithmetic, unary, views
 from ..ops import random as _random
@@ -498,6 +500,7 @@ def _class_targets(input: Tensor, target: Tensor, weight: Tensor | None) -> np.n
     return np.asarray(target._data, np.int64)
 
 
+@_shows_saved(target="target", weight="weight")
 def nll_loss(
     input: Tensor,
     target: Tensor,
@@ -531,7 +534,10 @@ def nll_loss(
     if input.ndim == 1:
         coefficients = coefficients[0]
     params = {"coefficients": coefficients, "reduction": reduction, "total": total}
-    return apply_op(NLL_LOSS, (input,), params)
+    out = apply_op(NLL_LOSS, (input,), params)
+    shown = np.asarray(total if reduction != "none" else 0.0, input._data.dtype)
+    _also_shows(out, total_weight=_wrap(shown))  # as PyTorch's node shows it
+    return out
 
 
 def _nll_loss_nd(
