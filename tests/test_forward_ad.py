@@ -461,3 +461,12 @@ def test_an_op_without_derivative_refuses_forward_ad():
         ):
             d // 0.75
         np.testing.assert_array_equal((d.detach() // 0.75)._data, [2.0, 3.0])
+
+
+def test_inference_mode_computes_no_tangent():
+    with fwAD.dual_level():
+        d = fwAD.make_dual(_vec(1.5, 2.5), _vec(1.0, 1.0))
+        with E.inference_mode():
+            y = d.sin()
+        assert fwAD.unpack_dual(y).tangent is None
+        np.testing.assert_allclose(fwAD.unpack_dual(d.sin()).tangent._data, np.cos([1.5, 2.5]))

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..core import modes
 from ..core.backward import grad
-from ..core.grad_mode import GradMode
+from ..core.grad_mode import GradMode, InferenceMode
 from ..core.tensor import Tensor, _wrap, apply_op
 
 SIZE_MESSAGE = (
@@ -134,8 +134,8 @@ modes.add_repr_suffixes(_repr_items)
 
 def observe(call: modes.OpCall, proceed: Callable[[], Any]) -> Any:
     """Runs the op, then gives its floating outputs the tangents its inputs' tangents imply."""
-    if call.depth or Level.suspended or not _TANGENTS:
-        return proceed()
+    if call.depth or Level.suspended or not _TANGENTS or InferenceMode.enabled:
+        return proceed()  # (inference mode computes no tangent, as PyTorch)
     tangents = [tangent_of(x) if isinstance(x, Tensor) else None for x in call.inputs]
     if all(t is None for t in tangents):
         return proceed()
