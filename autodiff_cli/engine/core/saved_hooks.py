@@ -7,7 +7,10 @@ tensor goes through `pack` (inputs in the order of their names, then the result,
 generated nodes save them) and the node keeps what `pack` returned. A packed node is given a
 subclass of its own class (same name) whose `apply` unpacks first; so the backward pass, fast
 path included, needs no check of its own. PyTorch checks no version of a value a hook packed:
-neither does a packed node.
+neither does a packed node. Only what a formula of an input needing a gradient reads is packed
+(PyTorch saves nothing else). Ops whose formulas take an index or mask in another form show the
+tensor PyTorch saves (`_saved_index`, `_saved_mask`, nll_loss's `_saved_target`...) through
+`shows_saved`, and pack it in its place in the order.
 """
 
 from __future__ import annotations
