@@ -367,3 +367,40 @@ def test_an_out_that_is_an_input_is_refused_where_pytorch_refuses(T, name: str) 
     }
     with pytest.raises(RuntimeError, match="^unsupported operation: some elements of the input"):
         calls[name]()
+
+
+def test_resize_as_the_warning_advises(T) -> None:
+    """`t.resize_(0)` before reusing t as out: no warning; resize_ keeps the first elements and,
+    growing back within the tensor's own memory, its old values."""
+    values, doubled = T.ones(5), T.ones(5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        T.linspace(0, 1, 3, out=values.resize_(0))
+        T.mul(values, 2, out=doubled.resize_(0))
+    assert doubled.tolist() == [0.0, 1.0, 2.0]
+    x = T.arange(6.0)
+    before = x._version
+    assert x.resize_(2, 2) is x and x.tolist() == [[0.0, 1.0], [2.0, 3.0]]
+    assert x._version == before + 1
+    x.resize_(2).add_(10)
+    assert x.resize_(4).tolist() == [10.0, 11.0, 2.0, 3.0]
+    assert T.arange(4.0).resize_as_(T.ones(1, 3)).tolist() == [[0.0, 1.0, 2.0]]
+    with pytest.raises(RuntimeError, match="^cannot resize variables that require grad$"):
+        T.ones(2, requires_grad=True).resize_(3)
+    with pytest.raises(TypeError, match="must be tuple of ints, not float$"):
+        T.ones(2).resize_(2.5)
+
+
+def test_resize_never_reaches_past_the_tensors_own_memory() -> None:
+    """A view grown past its end gets new zeros, not the rest of the array it was cut from (the
+    sandbox's rule: a tensor exposes only its own memory); a huge size hits the element cap."""
+    import autodiff_cli.engine as E
+
+    big = E.arange(10.0)
+    view = big[:3]
+    view.resize_(6)
+    assert view.tolist() == [0.0, 1.0, 2.0, 0.0, 0.0, 0.0]
+    view.fill_(-1.0)
+    assert big.tolist() == list(map(float, range(10)))
+    with pytest.raises(RuntimeError):
+        E.ones(2).resize_(10**12)

@@ -31,6 +31,7 @@ from .core.tensor import Size, Tensor  # noqa: F401
 from .ops import conversion as _methods  # noqa: F401 - attaches Tensor methods
 from .ops import fills  # noqa: F401 - attaches fill_/zero_/copy_
 from .ops import reductions as _reductions  # noqa: F401
+from .ops import resize as _resize  # noqa: F401 - attaches resize_/resize_as_
 from .ops import unary as _unary
 from .ops.arithmetic import (  # noqa: F401
     add,
