@@ -103,9 +103,9 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - PyTorch's name
 save_on_cpu.__module__ = "torch.autograd.graph"
 
 
-class disable_saved_tensors_hooks:  # noqa: N801 - PyTorch's name (a context manager)
-    """Entering `saved_tensors_hooks` inside raises RuntimeError(error_message), as does
-    entering this while hooks are on."""
+class _DisableSavedTensorsHooks:
+    """`disable_saved_tensors_hooks(message)`: entering `saved_tensors_hooks` inside raises
+    RuntimeError(message), as does entering this while hooks are on; also a decorator."""
 
     def __init__(self, error_message: str) -> None:
         self.error_message = error_message
@@ -122,13 +122,19 @@ class disable_saved_tensors_hooks:  # noqa: N801 - PyTorch's name (a context man
 
     def __call__(self, fn: Callable) -> Callable:
         def decorated(*args: Any, **kwargs: Any) -> Any:
-            with disable_saved_tensors_hooks(self.error_message):
+            with _DisableSavedTensorsHooks(self.error_message):
                 return fn(*args, **kwargs)
 
         return decorated
 
 
-disable_saved_tensors_hooks.__module__ = "torch.autograd.graph"
+def disable_saved_tensors_hooks(error_message: str) -> _DisableSavedTensorsHooks:
+    """A context manager (or decorator) under which saved-tensor hooks raise `error_message`."""
+    return _DisableSavedTensorsHooks(error_message)
+
+
+for _obj in (_DisableSavedTensorsHooks, disable_saved_tensors_hooks):
+    _obj.__module__ = "torch.autograd.graph"
 
 
 class _MultiHandle:

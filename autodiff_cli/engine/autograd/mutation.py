@@ -41,8 +41,8 @@ _AllowMutationOnSavedContext.__module__ = "torch.autograd.graph"
 _active: list[_AllowMutationOnSavedContext] = []
 
 
-class allow_mutation_on_saved_tensors:  # noqa: N801 - PyTorch's name (a context manager)
-    """`with allow_mutation_on_saved_tensors() as ctx:` ..."""
+class _AllowMutationOnSavedTensors:
+    """What `allow_mutation_on_saved_tensors()` returns: a context manager (or decorator)."""
 
     def __init__(self) -> None:
         self._ctx: _AllowMutationOnSavedContext | None = None
@@ -62,8 +62,21 @@ class allow_mutation_on_saved_tensors:  # noqa: N801 - PyTorch's name (a context
             _close(self._ctx)
             self._ctx.clear()
 
+    def __call__(self, fn: Callable) -> Callable:
+        def decorated(*args: Any, **kwargs: Any) -> Any:
+            with _AllowMutationOnSavedTensors():
+                return fn(*args, **kwargs)
 
-allow_mutation_on_saved_tensors.__module__ = "torch.autograd.graph"
+        return decorated
+
+
+def allow_mutation_on_saved_tensors() -> _AllowMutationOnSavedTensors:
+    """`with allow_mutation_on_saved_tensors() as ctx:` saved tensors may be modified in place."""
+    return _AllowMutationOnSavedTensors()
+
+
+for _obj in (_AllowMutationOnSavedTensors, allow_mutation_on_saved_tensors):
+    _obj.__module__ = "torch.autograd.graph"
 
 
 def _observer(call: Any, proceed: Callable[[], Any]) -> Any:
