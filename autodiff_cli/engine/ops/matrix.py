@@ -19,7 +19,7 @@ from ..core.tensor import Tensor, _dims_text, _norm_dim, apply_binary, apply_op,
 from . import arithmetic
 from .arithmetic import SQUEEZE_DIM, TRANSPOSE, UNSQUEEZE, VIEW, expand, squeeze_dims
 from .formula_ops import run
-from .views import UNSAFE_VIEW, permute
+from .views import INDEX, UNSAFE_VIEW, permute
 
 __all__ = [
     "matmul",
@@ -135,32 +135,45 @@ def _inv_np(a: np.ndarray) -> np.ndarray:
     return np.linalg.inv(a.astype(np.float64)).astype(a.dtype)
 
 
-def _cofactor_np(a: np.ndarray, d: np.ndarray) -> np.ndarray:
-    """d det(a) / d a: det · a⁻ᵀ, or through the SVD where a is singular."""
-    a64 = a.astype(np.float64)
+def _det_grad(B: Any, g: Any, a: Any, r: Any) -> Any:
+    """d det(A) / dA · grad: PyTorch's `solve(Aᴴ, diag_embed(grad · det)ᴴ)` where A is invertible
+    (LinalgSolveExBackward0), the cofactor matrix where it is singular."""
+    if (B.array_of(r) != 0).all():
+        scaled = B.expand(_unsqueeze_last(B, g * r), tuple(a.shape[:-1]))
+        return _solve_adjoint(B, a, B.transpose(run(B, DIAG_EMBED, scaled, offset=0), -2, -1))
+    return _unsqueeze_last(B, _unsqueeze_last(B, g)) * _cofactors(B, a)
+
+
+def _unsqueeze_last(B: Any, x: Any) -> Any:
+    return run(B, UNSQUEEZE, x, dim=len(x.shape))
+
+
+def _cofactors(B: Any, a: Any) -> Any:
+    """The cofactor matrix of (a batch of) square `a`, singular ones included: signed
+    determinants of its minors, differentiable again on Tensors; past `_MINORS_COST` (n² minors,
+    an LU of n steps each) a constant from the SVD, so a second derivative there misses it."""
+    shape = tuple(a.shape)
+    n = shape[-1]
+    if n == 1 or int(np.prod(shape[:-2], dtype=np.int64)) * n**3 > _MINORS_COST:
+        return B.const(_cofactor_svd(B.array_of(a)))
+    keep = np.array([[k for k in range(n) if k != i] for i in range(n)])
+    index = (slice(None),) * (len(shape) - 2) + (keep[:, None, :, None], keep[None, :, None, :])
+    minors = run(B, INDEX, a, index=index, shape=shape)  # [..., i, j, :, :]: without row i, col j
+    signs = 1 - 2 * (np.add.outer(np.arange(n), np.arange(n)) % 2)
+    return run(B, DET, minors) * B.const(signs.astype(B.array_of(a).dtype))
+
+
+_MINORS_COST = 16384
+
+
+def _cofactor_svd(a: np.ndarray) -> np.ndarray:
+    """The cofactor matrix through the SVD (A = U S Vᵀ: det(U)·det(V)·U·diag(∏_{k≠i} s_k)·Vᵀ)."""
     out = np.empty(a.shape, np.float64)
     for idx in np.ndindex(*a.shape[:-2]):
-        m = a64[idx]
-        if d[idx] != 0:
-            out[idx] = float(d[idx]) * np.linalg.inv(m).T
-            continue
-        u, s, vt = np.linalg.svd(m)
+        u, s, vt = np.linalg.svd(a[idx].astype(np.float64))
         others = np.array([np.prod(np.delete(s, i)) for i in range(len(s))])
-        scale = np.linalg.det(u) * np.linalg.det(vt)
-        out[idx] = scale * (u * others) @ vt
+        out[idx] = np.linalg.det(u) * np.linalg.det(vt) * (u * others) @ vt
     return out.astype(a.dtype)
-
-
-def _det_grad(B: Any, g: Any, a: Any, r: Any) -> Any:
-    if not B.creates_graph:  # arrays: the exact cofactor, singular too (no differentiable SVD)
-        g = np.asarray(g)[..., None, None]
-        return g * _cofactor_np(np.asarray(a), np.asarray(r))
-    if np.all(r._data != 0):
-        # PyTorch's linalg_det_backward: solve(Aᴴ, diag_embed(grad · det)ᴴ) (LinalgSolveExBackward0)
-        scaled = (g * r).unsqueeze(-1).expand(tuple(a.shape[:-1]))
-        return _solve_adjoint(B, a, diag_embed(scaled).transpose(-2, -1))
-    g = g.unsqueeze(-1).unsqueeze(-1)
-    return g * r.unsqueeze(-1).unsqueeze(-1) * inverse(a).transpose(-1, -2)
 
 
 def _solve_adjoint(B: Any, a: Any, rhs: Any) -> Any:
