@@ -52,7 +52,10 @@ def readable_names(obj: Any) -> set[str]:
     if allowed is not None:
         script_names = {name for name in names if _defined_by_script_class(kind, name)}
         return (allowed & names) | script_names | _own_names(obj)
-    return {name for name in names if sandbox.name_allowed(name)} - _REFUSED_ON_INSTANCES
+    refused = _REFUSED_ON_INSTANCES
+    if sandbox.is_node_class(kind):  # a grad_fn's engine machinery (sandbox.NODE_INTERNAL_NAMES)
+        refused = refused | sandbox.NODE_INTERNAL_NAMES
+    return {name for name in names if sandbox.name_allowed(name)} - refused
 
 
 _REFUSED_ON_INSTANCES = frozenset({"numpy"})  # engine attributes the sandbox refuses
