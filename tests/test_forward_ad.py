@@ -470,3 +470,20 @@ def test_inference_mode_computes_no_tangent():
             y = d.sin()
         assert fwAD.unpack_dual(y).tangent is None
         np.testing.assert_allclose(fwAD.unpack_dual(d.sin()).tangent._data, np.cos([1.5, 2.5]))
+
+
+def test_reverse_over_forward_differentiates_the_tangent_through_the_primals():
+    x = E.tensor([0.5, 1.5, -1.0], dtype=E.float64, requires_grad=True)
+    v = E.tensor([1.0, 0.5, 2.0], dtype=E.float64)
+
+    def f(a):
+        return (a.sin() * a.exp()).sum() + (a**3).prod()
+
+    with fwAD.dual_level():
+        jv = fwAD.unpack_dual(f(fwAD.make_dual(x, v))).tangent
+        assert jv.requires_grad
+        (hv,) = E.autograd.grad(jv, x)
+    _, expected = E.autograd.functional.hvp(f, x.detach(), v)
+    np.testing.assert_allclose(hv._data, expected._data, rtol=1e-10)
+    with E.no_grad(), fwAD.dual_level():  # no graph under no_grad
+        assert not fwAD.unpack_dual(f(fwAD.make_dual(x, v))).tangent.requires_grad

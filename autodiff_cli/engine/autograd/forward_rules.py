@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import backward as backward_pass
 from ..core import modes
 from ..core.backward import grad
 from ..core.grad_mode import GradMode, InferenceMode
@@ -266,7 +267,14 @@ def jvp(op: Any, inputs: tuple, params: Any, outputs: tuple, tangents: list) -> 
         ]
         if all(t is None for t in tangents):
             return [_wrap(np.zeros_like(o._data)) if f else None for o, f in zip(outputs, floating)]
-    differentiable = GradMode.enabled and any(t is not None and t._requires_grad for t in tangents)
+    # the tangent keeps a graph to tangents that require grad, and to primals that do (as
+    # PyTorch's tangents: reverse-over-forward) except inside a backward pass (forward-over-
+    # reverse), whose nodes a nested pass over the primals' graph must not touch
+    differentiable = GradMode.enabled and any(
+        (t is not None and t._requires_grad)
+        or (isinstance(x, Tensor) and x._requires_grad and not backward_pass._running)
+        for x, t in zip(inputs, tangents)
+    )
     saved = GradMode.enabled
     GradMode.enabled = True
     try:
@@ -275,9 +283,14 @@ def jvp(op: Any, inputs: tuple, params: Any, outputs: tuple, tangents: list) -> 
         GradMode.enabled = saved
 
 
-def _leaf(x: Any, tangent: Any) -> Any:
+def _leaf(x: Any, tangent: Any, differentiable: bool) -> Any:
+    """What the recorded node takes for input `x`: a tensor requiring grad when `x` has a
+    tangent (the first vjp differentiates with respect to it), joined to `x`'s own graph when
+    the tangent is to keep one."""
     if not isinstance(x, Tensor):
         return x
+    if differentiable and x._requires_grad and not backward_pass._running:
+        return x if tangent is None else x.view_as(x)
     return _wrap(x._data, tangent is not None and x._data.dtype.kind == "f")
 
 
@@ -290,13 +303,17 @@ def _double_vjp(
     floating: list,
     differentiable: bool,
 ) -> list:
-    leaves = tuple(_leaf(x, t) for x, t in zip(inputs, tangents))
+    leaves = tuple(_leaf(x, t, differentiable) for x, t in zip(inputs, tangents))
     datas = tuple(o._data for o in outputs)
     recorded = apply_op(_Precomputed(op, datas if op.n_outputs > 1 else datas[0]), leaves, params)
     recorded = recorded if isinstance(recorded, tuple) else (recorded,)
     zeros = [np.zeros(np.shape(o._data), o._data.dtype) for o in outputs]
     gs = [_wrap(z, True) if f else None for z, f in zip(zeros, floating)]
-    pairs = [(x, t) for x, t in zip(leaves, tangents) if isinstance(x, Tensor) and x._requires_grad]
+    pairs = [
+        (x, t)
+        for x, t in zip(leaves, tangents)
+        if t is not None and isinstance(x, Tensor) and x._requires_grad
+    ]
     vs, ts = _vector_jacobian(recorded, gs, pairs)
     wanted = [g for g in gs if g is not None]
     found: tuple = (None,) * len(wanted)
