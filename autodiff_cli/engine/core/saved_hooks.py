@@ -157,7 +157,12 @@ def _shown_tensors(node: Any) -> dict:
     shown = graph.SHOWN_SAVED.get(node) if graph.SHOWN_SAVED else None
     if not shown:
         return {}
-    return {k: v for k, v in shown.items() if isinstance(v, (Tensor, Packed))}
+    return {k: v for k, v in shown.items() if isinstance(v, (Tensor, Packed)) or _tensors_in(v)}
+
+
+def _tensors_in(value: Any) -> bool:
+    """A tuple of tensors (and None), as IndexBackward0's indices."""
+    return type(value) is tuple and any(isinstance(v, (Tensor, Packed)) for v in value)
 
 
 def _pack_order(node: Any) -> list:
@@ -237,8 +242,13 @@ def pack_node(node: Any, pack: Callable, unpack: Callable, only: int | None = No
     needed = _needed(node) if only is None else None
     for i in _pack_order(node) if only is None else [only]:
         if isinstance(i, str):  # a tensor the node shows (an index op's index...)
-            if isinstance(shown[i], Tensor):
-                graph.SHOWN_SAVED[node][i] = Packed(pack(shown[i]), unpack, shown[i], False)
+            value = shown[i]
+            if isinstance(value, Tensor):
+                graph.SHOWN_SAVED[node][i] = Packed(pack(value), unpack, value, False)
+            elif type(value) is tuple:
+                graph.SHOWN_SAVED[node][i] = tuple(
+                    Packed(pack(v), unpack, v, False) if isinstance(v, Tensor) else v for v in value
+                )
             continue
         value = saved[i]
         if isinstance(value, Packed) or value is None or (needed is not None and i not in needed):
@@ -265,9 +275,10 @@ def _unpacked(node: Any, backend: Any) -> tuple:
     numpy = backend is NumpyBackend
     shown = _shown_tensors(node)
     for i in _pack_order(node):  # unpacked in the order they were packed, as PyTorch
-        if isinstance(i, str):
-            if isinstance(shown[i], Packed):
-                shown[i].tensor()  # (the formulas take it in another form)
+        if isinstance(i, str):  # (the formulas take it in another form)
+            for value in shown[i] if type(shown[i]) is tuple else (shown[i],):
+                if isinstance(value, Packed):
+                    value.tensor()
             continue
         value = out[i]
         if isinstance(value, Packed):
@@ -294,6 +305,8 @@ def _packed_saved_attribute(self: Any, key: str) -> Any:
     shown = _shown_tensors(self).get(key)
     if isinstance(shown, Packed):
         return shown.as_saved(self)
+    if type(shown) is tuple:
+        return tuple(v.as_saved(self) if isinstance(v, Packed) else v for v in shown)
     names = _saved_names(self)
     if key in names:
         if self._saved is RELEASED:
@@ -347,16 +360,8 @@ def shows_saved(**shown: str) -> Callable[[Callable], Callable]:
                 if hooked:
                     HookState.deferring -= 1
             node = out._grad_fn if isinstance(out, Tensor) else None
-            if node is not None:
-                values = graph.SHOWN_SAVED.get(node)
-                if values is None:
-                    values = graph.SHOWN_SAVED[node] = {}
-                for key, (arg, pos) in where.items():
-                    value = kwargs[arg] if arg in kwargs else args[pos] if pos < len(args) else None
-                    if key == "dim" and isinstance(value, int) and value < 0:
-                        value += 2**64  # PyTorch shows the int64 dim as unsigned
-                    if isinstance(value, Tensor) or key == "dim":
-                        values.setdefault(key, value)
+            if node is not None and where:
+                _note(node, where, args, kwargs)
             if hooked and not HookState.deferring:
                 if node is not None and not any(node is n for n in HookState.pending):
                     HookState.pending.append(node)
@@ -368,15 +373,35 @@ def shows_saved(**shown: str) -> Callable[[Callable], Callable]:
     return decorate
 
 
+def _note(node: Any, where: dict, args: tuple, kwargs: dict) -> None:
+    """Notes the arguments `where` names as what `node` shows (first noted kept)."""
+    values = {}
+    for key, (arg, pos) in where.items():
+        value = kwargs[arg] if arg in kwargs else args[pos] if pos < len(args) else None
+        if key == "dim" and isinstance(value, int) and value < 0:
+            value += 2**64  # PyTorch shows the int64 dim as unsigned
+        if isinstance(value, Tensor) or key == "dim":
+            values[key] = value
+    shown = graph.SHOWN_SAVED.get(node)
+    if shown is None:
+        graph.SHOWN_SAVED[node] = values
+    else:
+        for key, value in values.items():
+            shown.setdefault(key, value)
+
+
 def also_shows(out: Any, **values: Any) -> None:
-    """Inside a `shows_saved` op: values its node shows that are none of its arguments (the
-    total weight nll_loss computes)."""
+    """Values `out`'s node shows that are none of its arguments (the total weight nll_loss
+    computes, the indices of `x[idx]`); packed at once outside a `shows_saved` op."""
     node = out._grad_fn if isinstance(out, Tensor) else None
     if node is not None:
         shown = graph.SHOWN_SAVED.get(node)
         if shown is None:
             shown = graph.SHOWN_SAVED[node] = {}
         shown.update(values)
+        if HookState.stack and not HookState.deferring and not HookState.packing:
+            HookState.pending.append(node)  # (outside `shows_saved`: packed now)
+            _flush()
 
 
 # -- grad_fn._raw_saved_<name> -------------------------------------------------------------------

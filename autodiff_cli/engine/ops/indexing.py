@@ -16,7 +16,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
-from ..core.saved_hooks import shows_saved
+from ..core.saved_hooks import also_shows, shows_saved
 from ..core.tensor import (
     Tensor,
     _dims_text,
@@ -203,6 +203,20 @@ def _foreign(value: Any) -> Any:
     return value if read is None else read(value)
 
 
+def _shown_indices(parts: tuple, np_index: tuple) -> tuple:
+    """IndexBackward0's `_saved_indices` as PyTorch shows them: None for a whole dimension, the
+    index tensor itself where one was given, else a tensor of the index."""
+    given = {id(p._data): p for p in parts if isinstance(p, Tensor)}
+    shown = []
+    for a in np_index:
+        if isinstance(a, slice):
+            shown.append(None)
+        else:
+            t = given.get(id(a))
+            shown.append(t if t is not None else _wrap(np.asarray(a)))
+    return tuple(shown)
+
+
 def getitem(self: Tensor, index: Any) -> Tensor:
     if FOREIGN_ARRAYS:
         index = _foreign(index)
@@ -217,7 +231,10 @@ def getitem(self: Tensor, index: Any) -> Tensor:
         index = (index,)
     result, advanced = _apply_basic(self, index, keep_full_slices=False)
     if advanced:
-        return views.index_plain(result, _numpy_index(advanced))
+        np_index = _numpy_index(advanced)
+        out = views.index_plain(result, np_index)
+        also_shows(out, indices=_shown_indices(index, np_index))
+        return out
     if result is self:
         return views.apply_view(views.ALIAS, self)
     return result
