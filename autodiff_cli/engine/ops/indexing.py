@@ -233,7 +233,8 @@ def getitem(self: Tensor, index: Any) -> Tensor:
     if advanced:
         np_index = _numpy_index(advanced)
         out = views.index_plain(result, np_index)
-        also_shows(out, indices=_shown_indices(index, np_index))
+        if out._grad_fn is not None:
+            also_shows(out, indices=_shown_indices(index, np_index))
         return out
     if result is self:
         return views.apply_view(views.ALIAS, self)
