@@ -4,10 +4,14 @@ observer (`core/modes.py`) that gives every op's outputs their tangents.
 No op has a forward rule of its own: each comes from the op table. An op's backward formulas
 compute `v_i = J_i^T g`, linear in the output gradient `g`; run on Tensors (as under
 `create_graph`) with a `g` that requires grad, `J t = d<v, t>/dg` for the inputs' tangents `t`
-(the double-vjp trick). The op's node is recorded again on fresh leaves holding the inputs'
-values, with the outputs already computed (`_Precomputed`): the forward is not run twice, so a
-random op does not draw again. View ops apply themselves to the tangent (a view of it: in-place
+(the double-vjp trick). The op's node is recorded again, with the outputs already computed
+(`_Precomputed`: the forward is not run twice, so a random op does not draw again), on fresh
+leaves holding the inputs' values, or on the inputs themselves when they require grad (then the
+tangent keeps a graph to them: reverse-over-forward; not inside a backward pass, whose nodes a
+nested pass must not touch). View ops apply themselves to the tangent (a view of it: in-place
 writes through a view reach its base's tangent), as PyTorch's tangents of views are views.
+A result a backward pass unpacks under create_graph (same node, same array) has its output's
+tangent (`_BY_NODE`), so forward-over-reverse sees the tangents of saved results.
 
 Tangents live in a map from a tensor's id to (a weak reference to it, its tangent), emptied
 when the level exits. The observer handles only calls made by the script (`call.depth == 0`):
