@@ -66,3 +66,22 @@ def test_defop_declares_function_method_aliases_and_inplace():
     t.exp_()
     assert np.allclose(t.numpy(), np.exp([0.25, 0.5]))
     assert optable._METHOD_OWNERS["exp_"] == "defop('exp')"
+
+
+def test_the_cross_saves_fast_path_agrees_with_what_the_formulas_read():
+    """`cross_saves` (apply_binary's fast path: each input saved only for the other's gradient)
+    is declared; the general path derives the same from the formulas' code (`formula_reads`)."""
+    from autodiff_cli.engine.core.optable import OPS
+
+    checked = 0
+    for op in OPS.values():
+        if not op.grads or op.variadic:
+            continue
+        reads = op.formula_reads()
+        assert len(reads) == len(op.grads)
+        if op.cross_saves:
+            assert op.saves == (0, 1) and reads == (frozenset({1}), frozenset({0})), op.name
+            checked += 1
+    assert checked >= 4
+    assert OPS["addmm"].formula_reads() == (frozenset(), frozenset({1}), frozenset({0}))
+    assert OPS["tanh"].formula_reads() == (frozenset({0}),)

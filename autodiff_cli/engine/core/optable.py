@@ -47,6 +47,7 @@ class OpDef:
         "exact_grads",
         "function",
         "binary",
+        "needs",
     )
 
     def __init__(
@@ -83,10 +84,24 @@ class OpDef:
         self.exact_grads = exact_grads
         self.function: Callable | None = None
         self.binary = binary or forward  # the forward of a call without parameters
+        self.needs: tuple | None = None  # per input, the saved values its formula reads (lazy)
         self.node_cls = make_node_class(grad_fn, self) if grad_fn else None
 
     def __repr__(self) -> str:
         return f"<op {self.name} ({self.grad_fn})>"
+
+    def formula_reads(self) -> tuple:
+        """For each input, the indices of the saved values its formula reads — so that a node
+        saves only what the gradients it will compute need, as PyTorch's generated code does
+        (`x @ w` with only `w` requiring grad keeps `x`, not `w`). Read from the formulas' code
+        once, on first use (`needs`); () when nothing can be left out (variadic ops)."""
+        if self.needs is None:
+            self.needs = (
+                ()
+                if self.variadic or not self.grads
+                else tuple(_reads_of(formula, len(self.saves)) for formula in self.grads)
+            )
+        return self.needs
 
 
 def defop(
@@ -140,6 +155,20 @@ def defop(
     if function is not None or inplace:
         _declare_surface(op, function, method, inplace, aliases)
     return op
+
+
+def _reads_of(formula: Callable | None, n_saved: int) -> frozenset:
+    if formula is None:
+        return frozenset()
+    import dis  # (already loaded by the standard library the engine imports)
+
+    code = formula.__code__
+    names = code.co_varnames[2 : 2 + n_saved]
+    read = set(code.co_cellvars)  # a parameter an inner function captures counts as read
+    for ins in dis.get_instructions(code):
+        if ins.opname.startswith("LOAD_"):
+            read.add(ins.argval)
+    return frozenset(i for i, name in enumerate(names) if name in read)
 
 
 def _saves_of(grads: tuple, arg_names: tuple, variadic: bool) -> tuple:

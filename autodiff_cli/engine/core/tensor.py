@@ -881,35 +881,43 @@ _RESULT_ONLY = ("result",)
 
 
 def _save(node: Node, op: Any, inputs: tuple, result: Any) -> None:
-    """Saves what the op's formulas need, with the version each saved tensor had."""
+    """Saves what the formulas of the inputs that require grad read, with the version each
+    saved tensor had (the others' saved values are None, as PyTorch leaves them unsaved)."""
     if op.saves == _RESULT_ONLY:  # tanh, sigmoid, exp, ...: the output and its version
         box = result._vbox = [0]
         node._saved = (result._data,)
         node._versions = ((0, box, 0, None),)
         return
     versions: list = []
-    if op.cross_saves:  # mul, mm, ...: each input is needed only for the other's gradient
-        a, b = inputs
-        a_grad = isinstance(a, Tensor) and a._requires_grad
-        b_grad = isinstance(b, Tensor) and b._requires_grad
-        sa = _saved_tensor(a, 0, versions) if b_grad else None
-        if a_grad:
-            sb = _saved_tensor(b, 1, versions) if isinstance(b, Tensor) else b
+    saved = []
+    skip = _unneeded(op, inputs)
+    for i, what in enumerate(op.saves):
+        if i in skip:
+            saved.append(None)
+        elif what == "result":
+            box = result._vbox = [0]
+            saved.append(result._data)
+            versions.append((i, box, 0, None))
         else:
-            sb = None
-        node._saved = (sa, sb)
-    else:
-        saved = []
-        for i, what in enumerate(op.saves):
-            if what == "result":
-                box = result._vbox = [0]
-                saved.append(result._data)
-                versions.append((i, box, 0, None))
-            else:
-                x = inputs[what]
-                saved.append(_saved_tensor(x, i, versions) if isinstance(x, Tensor) else x)
-        node._saved = tuple(saved)
+            x = inputs[what]
+            saved.append(_saved_tensor(x, i, versions) if isinstance(x, Tensor) else x)
+    node._saved = tuple(saved)
     node._versions = tuple(versions) if versions else None
+
+
+def _unneeded(op: Any, inputs: tuple) -> Any:
+    """The saved values no gradient of this call reads (nothing when every input needs one)."""
+    needs = op.needs if op.needs is not None else op.formula_reads()
+    if not needs:
+        return ()
+    wanted: set = set()
+    every = True
+    for reads, x in zip(needs, inputs):
+        if isinstance(x, Tensor) and x._requires_grad:
+            wanted |= reads
+        else:
+            every = False
+    return () if every else set(range(len(op.saves))) - wanted
 
 
 def leaf_inplace_error(target: Tensor) -> RuntimeError:
