@@ -144,6 +144,9 @@ def observe(call: modes.OpCall, proceed: Callable[[], Any]) -> Any:
     tangents = [tangent_of(x) if isinstance(x, Tensor) else None for x in call.inputs]
     if all(t is None for t in tangents):
         return proceed()
+    for x, t in zip(call.inputs, tangents):  # a tangent resized since (out=, resize_)
+        if t is not None and np.shape(t._data) != np.shape(x._data):
+            raise size_error(x, t)
     if call.target is not None:
         return _inplace(call, proceed, tangents)
     result = proceed()
