@@ -83,7 +83,9 @@ def _observer(call: Any, proceed: Callable[[], Any]) -> Any:
     outputs = result if isinstance(result, tuple) else (result,)
     for out in outputs:
         node = out._grad_fn if isinstance(out, Tensor) else None
-        if node is not None and node._saved and not any(out is x for x in call.inputs):
+        if node is not None and (node._saved or _kept_indices(node) is not None):
+            if any(out is x for x in call.inputs):
+                continue
             if not any(node is n for n in HookState.pending):
                 HookState.pending.append(node)
     if call.depth == 0 and HookState.pending and not HookState.deferring:
@@ -150,6 +152,15 @@ class Packed:
 def _saved_names(node: Any) -> list[str]:
     op = node.op
     return ["result" if what == "result" else op.arg_names[what] for what in op.saves]
+
+
+def _kept_indices(node: Any) -> Tensor | None:
+    """The indices tensor a node keeps among its parameters (sort, topk, max(dim)...), which
+    PyTorch saves (and packs)."""
+    x = node._x
+    params = None if x is None else x.params
+    indices = params.get("indices") if params else None
+    return indices if isinstance(indices, Tensor) else None
 
 
 def _shown_tensors(node: Any) -> dict:
@@ -233,6 +244,12 @@ def pack_node(node: Any, pack: Callable, unpack: Callable, only: int | None = No
     """Passes the saved tensors of `node` (or only its `only`-th) through `pack`."""
     if not isinstance(node, OpNode) or node._saved is RELEASED:
         return
+    indices = _kept_indices(node) if only is None else None
+    if indices is not None:  # sort, topk, max(dim)...: the indices they output
+        shown = graph.SHOWN_SAVED.get(node)
+        if shown is None:
+            shown = graph.SHOWN_SAVED[node] = {}
+        shown.setdefault("indices", indices)
     shown = _shown_tensors(node) if only is None else {}
     if not node._saved and not shown:
         return
