@@ -270,7 +270,7 @@ def _saved_value_reader(name: str) -> Reader:
 
     def read(node: Any) -> Any:
         value = check_out(getattr(node, name), node, name)
-        if isinstance(value, (tuple, list)) and not all(may_hold(item) for item in value):
+        if not _holdable_items(value, 3):
             raise AttributeError(
                 f"attribute '{name}' of '{_shown_type(node)}' holds engine arrays, which scripts "
                 "cannot use"
@@ -278,6 +278,15 @@ def _saved_value_reader(name: str) -> Reader:
         return value
 
     return read
+
+
+def _holdable_items(value: Any, depth: int) -> bool:
+    """Whether every item of a (nested) tuple or list is a value scripts may hold."""
+    if not isinstance(value, (tuple, list)):
+        return True
+    if depth == 0:
+        return False
+    return all(may_hold(item) and _holdable_items(item, depth - 1) for item in value)
 
 
 def _function_reader(name: str) -> Reader:
