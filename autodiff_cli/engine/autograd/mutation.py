@@ -28,10 +28,13 @@ class _AllowMutationOnSavedContext:
     """The context `allow_mutation_on_saved_tensors()` gives (what it noted and copied)."""
 
     def __init__(self) -> None:
-        self._saved: dict[int, tuple[list, list]] = {}  # id(version box) -> (box, node refs)
+        # id(version box) -> (box, the nodes that saved a value under it)
+        self._saved: dict[int, tuple[list, weakref.WeakSet]] = {}
+        self._nodes: weakref.WeakSet = weakref.WeakSet()  # every node noted (closed at exit)
 
     def clear(self) -> None:
         self._saved.clear()
+        self._nodes.clear()
 
     def __repr__(self) -> str:
         return f"<torch.autograd.graph._AllowMutationOnSavedContext object at {id(self):#x}>"
@@ -85,10 +88,9 @@ def _observer(call: Any, proceed: Callable[[], Any]) -> Any:
     if ctx is not None and target is not None and target._vbox is not None:
         noted = ctx._saved.get(id(target._vbox))
         if noted is not None:
-            for ref in noted[1]:
-                node = ref()
-                if node is not None:
-                    _copy_saved(node, noted[0])
+            for node in list(noted[1]):  # each keeps a copy, and no longer this counter
+                _copy_saved(node, noted[0])
+            noted[1].clear()
     result = proceed()
     if ctx is not None:
         for out in result if isinstance(result, tuple) else (result,):
@@ -109,19 +111,20 @@ def _outside(t: Tensor) -> Tensor:
 def _close(ctx: _AllowMutationOnSavedContext) -> None:
     """As in PyTorch, a node recorded inside refuses to give its saved values once the block
     is left: each is packed with an unpack hook that raises."""
-    for _, refs in ctx._saved.values():
-        for ref in refs:
-            node = ref()
-            if node is not None and node._saved and node._saved is not RELEASED:
-                saved_hooks.pack_node(node, _kept, _outside)
+    for node in list(ctx._nodes):
+        if node._saved and node._saved is not RELEASED:
+            saved_hooks.pack_node(node, _kept, _outside)
 
 
 def _note(ctx: _AllowMutationOnSavedContext, node: Any) -> None:
+    """Notes `node` under the version counter of each value it saved."""
+    ctx._nodes.add(node)
     for entry in node._versions:
         box = entry[1]
-        box_refs = ctx._saved.setdefault(id(box), (box, []))
-        if not any(r() is node for r in box_refs[1]):
-            box_refs[1].append(weakref.ref(node))
+        noted = ctx._saved.get(id(box))
+        if noted is None:
+            noted = ctx._saved[id(box)] = (box, weakref.WeakSet())
+        noted[1].add(node)
 
 
 def _copy_saved(node: Any, box: list) -> None:
