@@ -1161,3 +1161,15 @@ def test_custom_function_returning_its_input_gives_a_new_tensor(T):
     assert y is not x and not y.requires_grad
     plain = T.ones(2)
     assert Identity.apply(plain) is not plain
+
+
+def test_relu_gradient_masks_with_positive_zero():
+    """PyTorch's threshold_backward gives +0. where relu is flat, whatever the sign of grad."""
+    import math
+
+    import autodiff_cli.engine as engine
+
+    x = engine.tensor([-1.0, 2.0, -3.0], requires_grad=True)
+    x.relu().backward(engine.tensor([-1.0, -1.0, -2.0]))
+    assert x.grad.tolist() == [0.0, -1.0, 0.0]
+    assert [math.copysign(1.0, v) for v in x.grad.tolist()] == [1.0, -1.0, 1.0]

@@ -329,12 +329,13 @@ SIGMOID_BACKWARD = defop(
 
 
 def _threshold_backward(g: Any, x: Any, threshold: float) -> Any:
-    """`grad` where self > threshold (or is NaN), else 0: a masked multiply (np.where is ~10x
+    """`grad` where self > threshold (or is NaN), else +0: a masked multiply (np.where is ~10x
     slower), redone with np.where only where a non-finite gradient would make 0 · inf a NaN."""
     dead = x <= threshold
     out = g * ~dead
     if not np.isfinite(out).all():
-        out = np.where(dead, 0, g)
+        return np.where(dead, 0, g)
+    out += 0.0  # a negative `g` masked is -0.: PyTorch's masked gradient is +0.
     return out
 
 
