@@ -164,7 +164,7 @@ def grad(
                 raise RuntimeError(UNUSED_MESSAGE.format(i))
             result.append(None)
         else:
-            result.append(g if backend.creates_graph else _wrap(g))
+            result.append(backend.wrap(g))
     return tuple(result)
 
 
