@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..core import anomaly, saved_hooks
-from ..core.grad_mode import GradMode, no_grad
+from ..core.grad_mode import GradMode, check_saveable, no_grad
 from ..core.graph import FREED_MESSAGE, Node, _modified_message
 from ..core.tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _edge, _wrap
 from ..profiler.recorder import function_range
@@ -39,6 +39,9 @@ class FunctionCtx:
                     "save_for_backward can only save variables, but argument "
                     f"{i} is of type {type(t).__name__}"
                 )
+        for t in tensors:
+            if t is not None:
+                check_saveable(t._vbox)
         self._to_save = tuple(
             (t, t._version_box(), t._version) if t is not None else (None, None, 0) for t in tensors
         )

@@ -5,7 +5,6 @@ mode's switches (`AnomalyMode`; its machinery is `core/anomaly.py`)."""
 from __future__ import annotations
 
 import functools
-import sys
 from typing import Any
 
 
@@ -104,32 +103,17 @@ def is_inference_mode_enabled() -> bool:
     return InferenceMode.enabled
 
 
-# where the engine reads a version to save a tensor for backward (core/tensor.py, custom Functions)
-_SAVING = frozenset({"_saved_tensor", "_save_crossed", "save_for_backward"})
-
-
 class _NoVersion:
     """The version counter of every inference tensor (its `_vbox`): inference tensors track no
     version. Views and `detach()` share it, so they are inference tensors too; `clone()` makes a
-    normal tensor. Reading it says why it cannot be read, by who reads it (only on these error
-    paths, never on a normal tensor's): `Tensor._version` -> "do not track version counter";
-    saving for backward -> "cannot be saved"; a version bump after an in-place write (`box[0] +=
-    1`, after the data was written, as in PyTorch) -> nothing inside inference mode, PyTorch's
-    in-place error outside."""
+    normal tensor. `Tensor._version` and the places that save a tensor for backward test for it
+    (`check_saveable`) and raise PyTorch's errors; the one read left is the version bump after
+    an in-place write (`box[0] += 1`, after the data was written, as in PyTorch): nothing inside
+    inference mode, PyTorch's in-place error outside."""
 
     __slots__ = ()
 
     def __getitem__(self, index: int) -> int:
-        reader = sys._getframe(1)
-        frame = reader
-        for _ in range(3):  # the saving function, or the generator expression it runs
-            if frame is None:
-                break
-            if frame.f_code.co_name in _SAVING:
-                raise RuntimeError(SAVE_INFERENCE_MESSAGE)
-            frame = frame.f_back
-        if reader.f_code.co_name == "_version":
-            raise RuntimeError(VERSION_INFERENCE_MESSAGE)
         if InferenceMode.enabled:
             return 0
         raise RuntimeError(INPLACE_INFERENCE_MESSAGE)
@@ -139,6 +123,13 @@ class _NoVersion:
 
     def __repr__(self) -> str:
         return "<no version counter>"
+
+
+def check_saveable(box: Any) -> None:
+    """Refuses to save for backward a tensor whose version counter is `box` if it is an
+    inference tensor's."""
+    if box is NO_VERSION:
+        raise RuntimeError(SAVE_INFERENCE_MESSAGE)
 
 
 NO_VERSION = _NoVersion()

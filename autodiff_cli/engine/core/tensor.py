@@ -26,6 +26,8 @@ from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
 from .grad_mode import (
     NO_VERSION,
     REQUIRES_GRAD_INFERENCE_MESSAGE,
+    SAVE_INFERENCE_MESSAGE,
+    VERSION_INFERENCE_MESSAGE,
     GradMode,
     InferenceMode,
 )
@@ -212,6 +214,8 @@ class Tensor:
     @property
     def _version(self) -> int:
         box = self._vbox
+        if box is NO_VERSION:
+            raise RuntimeError(VERSION_INFERENCE_MESSAGE)
         return box[0] if box is not None else 0
 
     def _version_box(self) -> list:
@@ -744,10 +748,14 @@ def _save_crossed(node: Node, a: Tensor, b: Tensor, b_grad: bool) -> None:
         va = a._vbox
         if va is None:
             va = a._vbox = [0]
+        elif va is NO_VERSION:
+            raise RuntimeError(SAVE_INFERENCE_MESSAGE)
     if a._requires_grad:
         vb = b._vbox
         if vb is None:
             vb = b._vbox = [0]
+        elif vb is NO_VERSION:
+            raise RuntimeError(SAVE_INFERENCE_MESSAGE)
     if vb is None:
         node._saved = (a._data, None)
         node._versions = ((0, va, va[0], a),)
@@ -873,6 +881,8 @@ def _saved_tensor(x: Tensor, i: int, versions: list) -> Any:
     box = x._vbox
     if box is None:
         box = x._vbox = [0]
+    elif box is NO_VERSION:
+        raise RuntimeError(SAVE_INFERENCE_MESSAGE)
     versions.append((i, box, box[0], x))
     return x._data
 
