@@ -148,7 +148,7 @@ def _scalar_op(T: Any, name: str, a: Any, value: float) -> Any:
     backward formulas call: Python's `a + 1.5` wraps the number in a tensor instead."""
     if hasattr(T, "ops") and hasattr(T.ops, "aten"):
         return getattr(T.ops.aten, name).Scalar(a, value)
-    from autodiff_cli.engine.core.tensor import apply_op
+    from autodiff_cli.engine.core.apply import apply_op
     from autodiff_cli.engine.ops import formula_ops
 
     op = {"add": formula_ops.ADD_SCALAR, "sub": formula_ops.SUB_SCALAR}[name]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import autodiff_cli.engine as E
-from autodiff_cli.engine.core import tensor as core_tensor
+from autodiff_cli.engine.core import apply as core_apply
 
 
 def _writes() -> list:
@@ -56,8 +56,8 @@ def _errors() -> list:
 
 def test_short_writes_equal_the_general_path(monkeypatch) -> None:
     short, short_errors = _writes(), _errors()
-    monkeypatch.setattr(core_tensor, "_INPLACE_UFUNCS", {})
-    monkeypatch.setattr(core_tensor, "fill_without_graph", lambda target, value: False)
+    monkeypatch.setattr(core_apply, "_INPLACE_UFUNCS", {})
+    monkeypatch.setattr(core_apply, "fill_without_graph", lambda target, value: False)
     from autodiff_cli.engine.ops import fills
 
     monkeypatch.setattr(fills, "fill_without_graph", lambda target, value: False)

@@ -4,7 +4,7 @@ mode, anomaly traces, saved-tensor hooks build on it)."""
 import numpy as np
 
 import autodiff_cli.engine as torch
-from autodiff_cli.engine.core import modes, tensor
+from autodiff_cli.engine.core import apply, modes
 
 
 def _step(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
@@ -37,12 +37,12 @@ def test_an_observer_sees_every_call_and_changes_nothing():
     x, w = _inputs()
     modes.push(watch)
     try:
-        assert tensor._OBSERVED is True
+        assert apply._OBSERVED is True
         watched = _step(x, w)
         watched.backward()
     finally:
         modes.pop(watch)
-    assert tensor._OBSERVED is False
+    assert apply._OBSERVED is False
     assert watched.item() == plain.item()
     assert watched.grad_fn.name() == plain.grad_fn.name() == "SubBackward0"
     assert np.array_equal(w.grad.numpy(), plain_grad)
@@ -87,4 +87,4 @@ def test_observers_nest_outermost_first_and_calls_inside_are_deeper():
         modes.pop(outer)
     assert order[:2] == [("outer", "exp", 0), ("inner", "exp", 0)]
     assert ("outer", "mul_", 0) in order
-    assert not modes.active() and tensor._OBSERVED is False
+    assert not modes.active() and apply._OBSERVED is False

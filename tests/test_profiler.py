@@ -12,7 +12,7 @@ from script_runner import error_of, run
 
 import autodiff_cli.engine as torch
 from autodiff_cli.engine.autograd import profiler as legacy
-from autodiff_cli.engine.core import backward, modes, tensor
+from autodiff_cli.engine.core import apply, backward, modes
 from autodiff_cli.engine.profiler import ProfilerAction, profile, record_function, schedule
 from autodiff_cli.engine.profiler import recorder as recorder_module
 from autodiff_cli.engine.profiler.table import format_memory, format_time
@@ -30,7 +30,7 @@ def _inputs():
 
 
 def _nothing_left_on() -> bool:
-    return not modes._observers and not backward.NODE_WATCH and tensor._OBSERVED is False
+    return not modes._observers and not backward.NODE_WATCH and apply._OBSERVED is False
 
 
 def test_profiling_changes_no_value_and_leaves_nothing_on():
@@ -194,7 +194,7 @@ def test_event_cap(monkeypatch):
 def test_a_profile_left_running_ends_with_the_script():
     prof = profile()
     prof.start()
-    assert tensor._OBSERVED is True
+    assert apply._OBSERVED is True
     torch.reset_global_state()
     assert _nothing_left_on()
 

@@ -6,8 +6,9 @@ import math
 from typing import Any
 
 from .core import dtypes
+from .core.apply import apply_op
 from .core.out_arg import write_out
-from .core.tensor import Tensor, _norm_dim, apply_op
+from .core.tensor import Tensor, _norm_dim
 from .ops import reductions
 from .ops.matrix import DET, INV, _LinAlgError, check_square
 

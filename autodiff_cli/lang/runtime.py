@@ -246,18 +246,15 @@ def _engine_machinery() -> tuple[frozenset[int], type]:
     """The engine's op-building machinery (op-table entries, `defop`, `apply_op`, `run`...):
     engine modules import it under public names, but it is not PyTorch's API and hands raw
     arrays to whatever function it is given, so scripts never see it."""
-    from autodiff_cli.engine.core import optable, tensor
+    from autodiff_cli.engine.core import apply, optable, tensor
     from autodiff_cli.engine.ops import formula_ops
 
     functions = (
         optable.defop,
         optable.tensor_methods,
-        tensor.apply_op,
-        tensor.apply_binary,
-        tensor.apply_unary,
-        tensor.apply_inplace,
         tensor._wrap,
         formula_ops.run,
+        *(f for f in vars(apply).values() if getattr(f, "__module__", None) == apply.__name__),
     )
     return frozenset(id(f) for f in functions), optable.OpDef
 

@@ -29,9 +29,10 @@ import numpy as np
 
 from ..core import backward as backward_pass
 from ..core import modes
+from ..core.apply import apply_op
 from ..core.backward import grad
 from ..core.grad_mode import GradMode, InferenceMode
-from ..core.tensor import Tensor, _wrap, apply_op
+from ..core.tensor import Tensor, _wrap
 
 SIZE_MESSAGE = (
     "Trying to set a forward gradient that has a different size than that of the original "

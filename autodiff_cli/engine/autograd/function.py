@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 
 from ..core import anomaly, saved_hooks
+from ..core.apply import _edge
 from ..core.grad_mode import GradMode, check_saveable, no_grad
 from ..core.graph import FREED_MESSAGE, Node, _modified_message
-from ..core.tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _edge, _wrap
+from ..core.tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _wrap
 from ..profiler.recorder import function_range
 from . import forward_rules
 

@@ -25,11 +25,12 @@ from typing import Any
 import numpy as np
 
 from . import provided
+from .apply import overlaps
 from .edges import GradientEdge
 from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
 from .graph import RELEASED, AccumulateGrad, Node, legacy_type_name
-from .tensor import OVERLAP_MESSAGE, Tensor, _wrap, overlaps
+from .tensor import OVERLAP_MESSAGE, Tensor, _wrap
 
 _refcount = sys.getrefcount
 _plain_release = Node.release

@@ -3,7 +3,7 @@ mode's forward traces, saved-tensor hooks.
 
 They cost nothing while none is on: the op entry points of `core/tensor.py` (`apply_op`,
 `apply_binary`, `apply_unary`, `apply_inplace`, `fill_without_graph`) test one module flag,
-`tensor._OBSERVED`, which is True only while an observer is pushed here. Then every call goes
+`apply._OBSERVED`, which is True only while an observer is pushed here. Then every call goes
 through the general `apply_op` / `apply_inplace` and through each observer, outermost first:
 
     def observer(call: OpCall, proceed: Callable[[], Any]) -> Any:

@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .apply import apply_inplace, apply_unary
 from .graph import make_node_class
 from .out_arg import write_out
-from .tensor import Tensor, apply_inplace, apply_unary
+from .tensor import Tensor
 
 OPS: dict[str, OpDef] = {}
 UNARY = "unary"  # `function=UNARY`: the torch function is `fn(input)` applying the op

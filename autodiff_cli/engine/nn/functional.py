@@ -14,12 +14,13 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, kernels
+from ..core.apply import apply_op
 from ..core.grad_mode import GradMode as _GradMode
 from ..core.optable import defop
 from ..core.optable import tensor_methods as _tensor_methods
 from ..core.saved_hooks import also_shows as _also_shows
 from ..core.saved_hooks import shows_saved as _shows_saved
-from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
+from ..core.tensor import Tensor, _norm_dim, _wrap
 from ..ops import arithmetic, unary, views
 from ..ops import random as _random
 from ..ops.arithmetic import _reduce_loss as _reduce_np

@@ -14,11 +14,12 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, limits
+from ..core.apply import apply_op
 from ..core.grad_mode import no_grad
 from ..core.inference import mark_new
 from ..core.optable import defop
 from ..core.optable import tensor_methods as _tensor_methods
-from ..core.tensor import Tensor, _dims_text, _wrap, apply_op
+from ..core.tensor import Tensor, _dims_text, _wrap
 from ..ops import arithmetic, indexing, unary
 from ..ops.formula_ops import run
 from ..ops.nn_layers import embedding, layer_norm

@@ -3,7 +3,7 @@
 Each `defop` entry reads like a line of PyTorch's derivatives.yaml: name, grad_fn name, numpy
 forward, one backward formula per input (written against the backend `B`, see
 `formula_backends.py`), what the formulas need saved, and the local derivative rule in words. Broadcast reduction, dtype promotion
-and version checks are done by the machinery (`tensor.apply_op`), not here.
+and version checks are done by the machinery (`apply.apply_op`), not here.
 """
 
 from __future__ import annotations
@@ -15,17 +15,11 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, formula_backends, kernels
+from ..core.apply import apply_binary, apply_inplace, apply_op, promote
 from ..core.optable import UNARY, defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.saved_hooks import shows_saved
-from ..core.tensor import (
-    Size,
-    Tensor,
-    apply_binary,
-    apply_inplace,
-    apply_op,
-    promote,
-)
+from ..core.tensor import Size, Tensor
 from .creation import tensor as make_tensor
 from .formula_ops import div_scalar, mul_scalar, sub_scalar
 from .unary import _float_input, abs, softplus, trunc

@@ -11,9 +11,10 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes
+from ..core.apply import apply_inplace, apply_op
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
-from ..core.tensor import Tensor, apply_inplace, apply_op
+from ..core.tensor import Tensor
 from .arithmetic import _operand, operator_method
 from .creation import tensor
 from .unary import LOGICAL_NOT

@@ -8,9 +8,10 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, limits
+from ..core.apply import apply_op
 from ..core.devices import check_device, is_device_arg
 from ..core.optable import defop, tensor_methods
-from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op, require_grad_new
+from ..core.tensor import Tensor, _norm_dim, _wrap, require_grad_new
 from . import arithmetic
 from .creation import tensor
 

@@ -8,10 +8,11 @@ from typing import Any
 
 import numpy as np
 
+from ..core.apply import apply_inplace, apply_op, leaf_inplace_error
 from ..core.grad_mode import GradMode
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
-from ..core.tensor import Tensor, apply_inplace, apply_op, broadcast_error, leaf_inplace_error
+from ..core.tensor import Tensor, broadcast_error
 from . import arithmetic, unary
 from .arithmetic import _binary_number_left, _int_checked, _operand, floor_divide, operator_method
 from .formula_ops import mul_scalar, run

@@ -7,8 +7,9 @@ from typing import Any
 import numpy as np
 
 from ..core import provided
+from ..core.apply import apply_inplace, apply_op, fill_without_graph
 from ..core.optable import defop, tensor_methods
-from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op, fill_without_graph
+from ..core.tensor import Tensor, _wrap
 from .creation import tensor
 from .inplace import COPY
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.apply import apply_op
 from ..core.optable import OpDef, defop
-from ..core.tensor import apply_op
 
 
 def run(B: Any, op: OpDef, *inputs: Any, **params: Any) -> Any:

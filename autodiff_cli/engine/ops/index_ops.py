@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes
+from ..core.apply import apply_inplace, apply_op
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.saved_hooks import shows_saved
-from ..core.tensor import Tensor, _norm_dim, apply_inplace, apply_op, broadcast_error
+from ..core.tensor import Tensor, _norm_dim, broadcast_error
 from .formula_ops import mul_scalar, run
 from .indexing import (
     GATHER,

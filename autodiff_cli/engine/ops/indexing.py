@@ -14,18 +14,11 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes
+from ..core.apply import apply_inplace, apply_op
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.saved_hooks import also_shows, shows_saved
-from ..core.tensor import (
-    Tensor,
-    _dims_text,
-    _norm_dim,
-    _wrap,
-    apply_inplace,
-    apply_op,
-    broadcast_error,
-)
+from ..core.tensor import Tensor, _dims_text, _norm_dim, _wrap, broadcast_error
 from . import views
 from .creation import tensor
 from .formula_ops import run

@@ -18,18 +18,11 @@ from typing import Any
 import numpy as np
 
 from ..core import provided
+from ..core.apply import _new_node, apply_inplace, overlaps
 from ..core.grad_mode import GradMode
 from ..core.graph import NO_EDGE, RELEASED, Node
 from ..core.optable import defop
-from ..core.tensor import (
-    OVERLAP_MESSAGE,
-    VIEW_OF_LEAF_MESSAGE,
-    Tensor,
-    _new_node,
-    _wrap,
-    apply_inplace,
-    overlaps,
-)
+from ..core.tensor import OVERLAP_MESSAGE, VIEW_OF_LEAF_MESSAGE, Tensor, _wrap
 from .formula_ops import run
 from .views import INDEX, index_backward, index_backward_any, index_plain
 

@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes
+from ..core.apply import apply_binary, apply_op
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
-from ..core.tensor import Tensor, _dims_text, _norm_dim, apply_binary, apply_op, broadcast_error
+from ..core.tensor import Tensor, _dims_text, _norm_dim, broadcast_error
 from . import arithmetic
 from .arithmetic import SQUEEZE_DIM, TRANSPOSE, UNSQUEEZE, VIEW, expand, squeeze_dims
 from .formula_ops import run

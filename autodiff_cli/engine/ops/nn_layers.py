@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes
+from ..core.apply import apply_op
 from ..core.optable import defop
 from ..core.saved_hooks import shows_saved
-from ..core.tensor import Tensor, _dims_text, apply_op
+from ..core.tensor import Tensor, _dims_text
 from .formula_ops import div_scalar, mul_scalar, run
 
 # --------------------------------------------------------------------------------------------

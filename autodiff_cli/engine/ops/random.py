@@ -11,12 +11,13 @@ import numpy as np
 
 from ..core import dtypes, limits
 from ..core import generator as stream
+from ..core.apply import apply_inplace, apply_op
 from ..core.devices import check_device
 from ..core.generator import Generator
 from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import check_requested_dtype, write_out, write_result
-from ..core.tensor import Tensor, _wrap, apply_inplace, apply_op, broadcast_error
+from ..core.tensor import Tensor, _wrap, broadcast_error
 from .arithmetic import shape_arg
 from .creation import _check_size, _finish, _like, _shape_and_dtype
 from .reductions import _TYPE_WORDS

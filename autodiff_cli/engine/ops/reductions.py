@@ -20,10 +20,11 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, limits
+from ..core.apply import apply_op
 from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
-from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
+from ..core.tensor import Tensor, _norm_dim, _wrap
 from .elementwise import maximum, minimum
 from .formula_ops import div_scalar, run
 from .indexing import MASKED_FILL_TENSOR, SCATTER, _scatter_index

@@ -17,10 +17,11 @@ from typing import Any
 
 import numpy as np
 
+from ..core.apply import apply_op
 from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
-from ..core.tensor import Tensor, _norm_dim, _wrap, apply_op
+from ..core.tensor import Tensor, _norm_dim, _wrap
 from .reductions import _along, _along_grad, _as_dim, _return_type, _ReturnTypes
 
 __all__ = ["argsort", "kthvalue", "msort", "sort", "topk"]

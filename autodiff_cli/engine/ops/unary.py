@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, kernels
+from ..core.apply import apply_op
 from ..core.optable import UNARY, defop
-from ..core.tensor import Tensor, apply_op
+from ..core.tensor import Tensor
 from .formula_ops import add_scalar, mul_scalar, run
 
 LN2 = math.log(2.0)

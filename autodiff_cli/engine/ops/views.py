@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from ..core.apply import apply_op
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
-from ..core.tensor import Size, Tensor, _dims_text, _norm_dim, _wrap, apply_op, broadcast_error
+from ..core.tensor import Size, Tensor, _dims_text, _norm_dim, _wrap, broadcast_error
 from .formula_ops import run
 
 __all__ = [

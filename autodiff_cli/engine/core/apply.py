@@ -1,0 +1,560 @@
+"""The op machinery every op goes through (the Tensor class is `core/tensor.py`).
+
+`apply_op` handles what is common to all ops: unwrapping inputs, dtype promotion, the grad-mode
+check, building the graph node (edges, saved values and their versions, the shapes/dtypes needed
+to reduce broadcast gradients) and wrapping outputs; `apply_binary` and `apply_unary` are its
+common cases taken directly by the operators (same results: the general path is their
+fallback), `apply_inplace` writes into the target. The ops themselves are declared in
+`engine/ops/`. While a mode watches op calls (`core/modes.py`), every call takes the general
+path, which runs the mode's observers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import dtypes, limits, modes, provided
+from .dtypes import NP_BOOL
+from .grad_mode import NO_VERSION, SAVE_INFERENCE_MESSAGE, GradMode
+from .graph import NO_EDGE, Node, NodeExtra, new_node
+from .limits import _Cap
+from .tensor import (
+    LEAF_INPLACE_MESSAGE,
+    OVERLAP_MESSAGE,
+    VIEW_OF_LEAF_MESSAGE,
+    Tensor,
+    _generic,
+    _ndarray,
+    _type_word,
+    _wrap,
+    broadcast_error,
+)
+
+# ops whose in-place form, recording nothing, is one ufunc writing into the target (`out=`)
+_INPLACE_UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply}
+
+
+def _forward(op: Any, datas: list, params: dict | None) -> Any:
+    """Runs a forward; numpy's broadcasting ValueError becomes PyTorch's RuntimeError."""
+    try:
+        return op.forward(*datas, **params) if params else op.forward(*datas)
+    except ValueError as e:
+        if "broadcast" in str(e):
+            raise broadcast_error([getattr(d, "shape", ()) for d in datas]) from None
+        raise
+
+
+def promote(datas: list, inputs: tuple) -> tuple[list, np.dtype]:
+    """Casts the operands of an op to PyTorch's result type; returns them and that dtype."""
+    first = None
+    same = True
+    for x in inputs:
+        if isinstance(x, Tensor):
+            dt = x._data.dtype
+            if first is None:
+                first = dt
+            elif dt != first:
+                same = False
+                break
+    if first is None:
+        return datas, dtypes.get_default_dtype().np
+    if same:
+        # only Python numbers can still promote: a float number with an integer/bool tensor
+        kind = first.kind
+        for x in inputs:
+            if not isinstance(x, Tensor) and x is not None:
+                if kind == "f":
+                    continue
+                sdt = dtypes.scalar_np_dtype(x)
+                if sdt.kind == "f" or (kind == "b" and sdt != NP_BOOL):
+                    same = False
+                    break
+        if same:
+            return datas, first
+    dims, zeros, scalars = [], [], []
+    for x in inputs:
+        if isinstance(x, Tensor):
+            (dims if x._data.ndim else zeros).append(x._data.dtype)
+        elif x is not None:
+            scalars.append(dtypes.scalar_np_dtype(x))
+    target = dtypes.result_type(dims, zeros, scalars)
+    out = []
+    for d in datas:
+        if isinstance(d, (_ndarray, _generic)) and d.dtype != target:
+            d = d.astype(target)
+        out.append(d)
+    return out, target
+
+
+def _edge(x: Tensor) -> tuple:
+    """`x`'s edge as a `(node, output_nr)` pair (NO_EDGE when it needs no gradient)."""
+    fn = x._grad_fn
+    if fn is not None:
+        return (fn, x._output_nr)
+    if x._requires_grad:
+        return (x._accumulator(), 0)
+    return NO_EDGE
+
+
+def grad_node(x: Tensor) -> Node | None:
+    """The node `x`'s gradient flows to: its grad_fn, its AccumulateGrad, or None."""
+    fn = x._grad_fn
+    if fn is not None:
+        return fn
+    if x._requires_grad:
+        acc = x._acc
+        return acc if acc is not None and acc._x is None else x._accumulator()
+    return None
+
+
+def _acc_of(x: Tensor) -> Node:
+    """`grad_node` of a Tensor that requires grad."""
+    fn = x._grad_fn
+    if fn is not None:
+        return fn
+    acc = x._acc
+    return acc if acc is not None and acc._x is None else x._accumulator()
+
+
+def _new_node(op: Any, edges: tuple) -> Node:
+    """A node of `op` with `(node, output_nr)` edges."""
+    node = new_node(op.node_cls, ())
+    node.next_functions = edges
+    return node
+
+
+def _node_for(op: Any, inputs: tuple) -> Node:
+    """A node of `op` whose edges lead from each Tensor of `inputs` (None for the others)."""
+    nodes = []
+    nrs = None
+    for i, x in enumerate(inputs):
+        if isinstance(x, Tensor):
+            nodes.append(grad_node(x))
+            if x._output_nr and x._grad_fn is not None:
+                nrs = nrs or [0] * len(inputs)
+                nrs[i] = x._output_nr
+        else:
+            nodes.append(None)
+    return new_node(op.node_cls, tuple(nodes), None if nrs is None else tuple(nrs))
+
+
+# the last `(None, number)` a product by a number saved: a loop's constant keeps one tuple
+_last_scalar_saves: list = [None, (None, None)]
+
+
+def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
+    """The common case of `apply_op`, taken by the operators: a Tensor with a Tensor of the
+    same dtype or a Python float (with a floating Tensor). Element-wise ops, and `mm` (an
+    `exact_grads` op, whose shapes the caller checked)."""
+    if _OBSERVED:
+        return apply_op(op, (a, b))
+    ad = a._data
+    cls = b.__class__
+    if cls is Tensor:
+        bd = b._data
+        if ad.dtype is not bd.dtype and ad.dtype != bd.dtype:
+            return apply_op(op, (a, b))
+        b_grad = b._requires_grad
+        if ad.shape != bd.shape:  # the product of the sizes bounds the output's
+            n, m = ad.size, bd.size
+            if not (n and m and n * m <= _Cap.max_elements):
+                if op.exact_grads:  # mm: its shapes were checked by the caller
+                    limits.check_matmul(op, ad, bd)
+                else:
+                    limits.check_broadcast_arrays(ad, bd)
+    elif cls is float and ad.dtype.kind == "f":
+        bd = b
+        b_grad = False
+    else:
+        return apply_op(op, (a, b))
+    try:
+        out = op.binary(ad, bd)
+    except ValueError:
+        out = _forward(op, [ad, bd], None)
+    if not ((a._requires_grad or b_grad) and GradMode.enabled):
+        return _wrap(out)
+    if cls is Tensor and out.dtype.kind != "f":  # (a floating tensor and a float stay floating)
+        return _wrap(out)
+    na = a._grad_fn  # `_acc_of` inlined: the node each input's gradient flows to
+    if na is None and a._requires_grad:
+        na = a._acc
+        if na is None or na._x is not None:
+            na = a._accumulator()
+    nb = None
+    if b_grad:
+        nb = b._grad_fn
+        if nb is None:
+            nb = b._acc
+            if nb is None or nb._x is not None:
+                nb = b._accumulator()
+    node = new_node(
+        op.node_cls,
+        (na, nb),
+        None if not (a._output_nr or (b_grad and b._output_nr)) else _binary_nrs(a, b),
+    )
+    result = _wrap(out, True, node)
+    # broadcast inputs keep their shapes for the backward (mm's formulas give them already; a
+    # float does not change the shape)
+    if cls is Tensor and not op.exact_grads and (ad.shape != out.shape or bd.shape != out.shape):
+        node._x = NodeExtra((((ad.shape, ad.dtype), (bd.shape, bd.dtype)), None))
+    if op.cross_saves:  # mul, mm: each input is saved only for the other's gradient
+        if cls is not Tensor:  # a number: only the tensor `a` needs a gradient, and `b` for it
+            last = _last_scalar_saves  # `(None, b)`, the same tuple while `b` is the same object
+            if last[0] is not b:
+                last[0] = b
+                last[1] = (None, b)
+            node._saved = last[1]
+            return result
+        _save_crossed(node, a, b, b_grad)
+    elif op.saves:
+        _save(node, op, (a, b), result)
+    return result
+
+
+def _save_crossed(node: Node, a: Tensor, b: Tensor, b_grad: bool) -> None:
+    """mul, mm of two Tensors: each is saved, with its version, only for the other's gradient."""
+    va = vb = None
+    if b_grad:
+        va = a._vbox
+        if va is None:
+            va = a._vbox = [0]
+        elif va is NO_VERSION:
+            raise RuntimeError(SAVE_INFERENCE_MESSAGE)
+    if a._requires_grad:
+        vb = b._vbox
+        if vb is None:
+            vb = b._vbox = [0]
+        elif vb is NO_VERSION:
+            raise RuntimeError(SAVE_INFERENCE_MESSAGE)
+    if vb is None:
+        node._saved = (a._data, None)
+        node._versions = ((0, va, va[0], a),)
+    elif va is None:
+        node._saved = (None, b._data)
+        node._versions = ((1, vb, vb[0], b),)
+    else:
+        node._saved = (a._data, b._data)
+        node._versions = ((0, va, va[0], a), (1, vb, vb[0], b))
+
+
+def _binary_nrs(a: Tensor, b: Any) -> tuple:
+    """The output numbers of a binary op's edges, when one leads to a multi-output node."""
+    nr_b = b._output_nr if b.__class__ is Tensor and b._grad_fn is not None else 0
+    return (a._output_nr if a._grad_fn is not None else 0, nr_b)
+
+
+def apply_unary(op: Any, x: Tensor) -> Tensor:
+    """The common case of `apply_op` for a one-input, one-output op without parameters."""
+    if _OBSERVED:
+        return apply_op(op, (x,))
+    data = x._data
+    out = op.forward(data)
+    if not (x._requires_grad and GradMode.enabled) or out.dtype.kind != "f" or op.view:
+        return apply_op(op, (x,)) if op.view else _wrap(out)
+    fn = x._grad_fn
+    node = new_node(
+        op.node_cls,
+        (fn if fn is not None else _acc_of(x),),
+        (x._output_nr,) if fn is not None and x._output_nr else None,
+    )
+    result = _wrap(out, True, node)
+    if data.shape != out.shape or data.dtype != out.dtype:
+        node.extra().meta = (((data.shape, data.dtype),), None)
+    saves = op.saves
+    if saves == _RESULT_ONLY:  # tanh, sigmoid, exp, ...: the output and its version
+        box = result._vbox = [0]
+        node._saved = (out,)
+        node._versions = ((0, box, 0, None),)
+    elif saves:
+        _save(node, op, (x,), result)
+    return result
+
+
+def apply_op(op: Any, inputs: tuple, params: dict | None = None, _watched: bool = False) -> Any:
+    """Runs `op` forward on `inputs` (Tensors or Python numbers) and records it in the graph."""
+    if _OBSERVED and not _watched:
+        return modes.observe(op, inputs, params, None, lambda: apply_op(op, inputs, params, True))
+    datas = []
+    needs_grad = False
+    first_dtype = None
+    uniform = True  # every input a Tensor of one dtype: nothing to promote
+    for x in inputs:
+        if isinstance(x, Tensor):
+            d = x._data
+            datas.append(d)
+            if x._requires_grad:
+                needs_grad = True
+            if first_dtype is None:
+                first_dtype = d.dtype
+            elif uniform and d.dtype != first_dtype:
+                uniform = False
+        else:
+            datas.append(x)
+            uniform = False
+    if op.promotes and not uniform and len(inputs) > 1:
+        datas, _ = promote(datas, inputs)
+    if params or len(datas) > 1:
+        limits.check_op_output(op, datas, params)
+    out = _forward(op, datas, params)
+    if not (needs_grad and GradMode.enabled and op.grads is not None) or not _floating(out):
+        result = _wrap(out) if op.n_outputs == 1 else tuple(_wrap(o) for o in out)
+        if op.view:
+            mark_view(result, inputs[0])
+        return result
+    node = _node_for(op, inputs)
+    if params and op.keeps_params:
+        node.extra().params = params
+    if op.n_outputs == 1:
+        result = _wrap(out, True, node, 0)
+        out_shape, out_dtype = out.shape, out.dtype
+        out_meta = None
+    else:
+        result = tuple(_wrap(o, True, node, i) for i, o in enumerate(out))
+        out_shape = out_dtype = None
+        out_meta = tuple((o.shape, o.dtype) for o in out)
+    in_meta = None
+    for x in () if op.exact_grads else inputs:
+        if isinstance(x, Tensor) and (x._data.shape != out_shape or x._data.dtype != out_dtype):
+            in_meta = tuple(
+                (x._data.shape, x._data.dtype) if isinstance(x, Tensor) else (None, None)
+                for x in inputs
+            )
+            break
+    if in_meta is not None or out_meta is not None:
+        node.extra().meta = (in_meta, out_meta)
+    if op.saves:
+        _save(node, op, inputs, result)
+    if op.view:
+        mark_view(result, inputs[0])
+    return result
+
+
+def _floating(out: Any) -> bool:
+    if isinstance(out, tuple):
+        return any(o.dtype.kind == "f" for o in out)
+    return out.dtype.kind == "f"
+
+
+def mark_view(result: Any, source: Tensor) -> None:
+    """Outputs of a view op share their base's data and version counter, as in PyTorch."""
+    base = source._base if source._base is not None else source
+    box = source._version_box()
+    for out in result if isinstance(result, tuple) else (result,):
+        out._base = base
+        out._vbox = box
+    provided.track_view(result)
+
+
+def _saved_tensor(x: Tensor, i: int, versions: list) -> Any:
+    """Saves input `x` as saved value number `i`: its array for the formulas, and `x` itself
+    with its version in `versions` (for the version check, `_saved_self`, create_graph)."""
+    box = x._vbox
+    if box is None:
+        box = x._vbox = [0]
+    elif box is NO_VERSION:
+        raise RuntimeError(SAVE_INFERENCE_MESSAGE)
+    versions.append((i, box, box[0], x))
+    return x._data
+
+
+_RESULT_ONLY = ("result",)
+
+
+def _save(node: Node, op: Any, inputs: tuple, result: Any) -> None:
+    """Saves what the formulas of the inputs that require grad read, with the version each
+    saved tensor had (the others' saved values are None, as PyTorch leaves them unsaved)."""
+    if op.saves == _RESULT_ONLY:  # tanh, sigmoid, exp, ...: the output and its version
+        box = result._vbox = [0]
+        node._saved = (result._data,)
+        node._versions = ((0, box, 0, None),)
+        return
+    versions: list = []
+    saved = []
+    skip = _unneeded(op, inputs)
+    for i, what in enumerate(op.saves):
+        if i in skip:
+            saved.append(None)
+        elif what == "result":
+            box = result._vbox = [0]
+            saved.append(result._data)
+            versions.append((i, box, 0, None))
+        else:
+            x = inputs[what]
+            saved.append(_saved_tensor(x, i, versions) if isinstance(x, Tensor) else x)
+    node._saved = tuple(saved)
+    node._versions = tuple(versions) if versions else None
+
+
+def _unneeded(op: Any, inputs: tuple) -> Any:
+    """The saved values no gradient of this call reads (nothing when every input needs one)."""
+    needs = op.needs if op.needs is not None else op.formula_reads()
+    if not needs:
+        return ()
+    wanted: set = set()
+    every = True
+    for reads, x in zip(needs, inputs):
+        if isinstance(x, Tensor) and x._requires_grad:
+            wanted |= reads
+        else:
+            every = False
+    return () if every else set(range(len(op.saves))) - wanted
+
+
+def leaf_inplace_error(target: Tensor) -> RuntimeError:
+    """PyTorch's error for modifying a leaf that requires grad in place (worded for a view)."""
+    return RuntimeError(VIEW_OF_LEAF_MESSAGE if target._base is not None else LEAF_INPLACE_MESSAGE)
+
+
+def overlaps(data: np.ndarray) -> bool:
+    """True when several elements of `data` share memory (an expanded tensor)."""
+    return any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape))
+
+
+def apply_inplace(
+    op: Any, target: Tensor, inputs: tuple, params: dict | None = None, _watched: bool = False
+) -> Tensor:
+    """Runs `op` with `target` as its first input and writes the result into `target`."""
+    if _OBSERVED and not _watched:
+        return modes.observe(
+            op,
+            (target, *inputs),
+            params,
+            target,
+            lambda: apply_inplace(op, target, inputs, params, True),
+        )
+    recording = GradMode.enabled
+    if recording:
+        if target._requires_grad and target._grad_fn is None:
+            raise leaf_inplace_error(target)
+        data = target._data
+        if data.__class__ is _ndarray and not data.flags.writeable and overlaps(data):
+            raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
+        if target._base is not None:
+            return provided.inplace_on_view(op, target, inputs, params)
+        recording = target._requires_grad or any(
+            isinstance(x, Tensor) and x._requires_grad for x in inputs
+        )
+    if not recording:
+        ufunc = _INPLACE_UFUNCS.get(op.name)
+        if ufunc is not None and not params and len(inputs) == 1:
+            # one ufunc writes straight into the target's array when nothing needs promoting
+            array, other = target._data, inputs[0]
+            if other.__class__ is Tensor:
+                other = other._data
+                same_kind = other.dtype == array.dtype
+            else:
+                same_kind = other.__class__ is float and array.dtype.kind == "f"
+            if same_kind and array.__class__ is _ndarray:
+                try:
+                    ufunc(array, other, out=array)
+                except (ValueError, TypeError):
+                    pass  # read-only, or a shape that does not fit: the general path reports it
+                else:
+                    box = target._vbox
+                    if box is None:
+                        target._vbox = [1]
+                    else:
+                        box[0] += 1
+                    return target
+        return _inplace_without_graph(op, target, inputs, params)
+    before = _wrap(target._data, target._requires_grad, target._grad_fn, target._output_nr)
+    result = apply_op(op, (before, *inputs), params)
+    data = result._data
+    if data.dtype != target._data.dtype:
+        if not np.can_cast(data.dtype, target._data.dtype, casting="same_kind"):
+            raise RuntimeError(
+                f"result type {_type_word(data.dtype)} can't be cast to the desired output type "
+                f"{_type_word(target._data.dtype)}"
+            )
+        data = data.astype(target._data.dtype)
+    array = target._array()
+    # `before` keeps the old array if a backward formula saved it; copy it out first
+    node = result._grad_fn
+    if node is not None and node._versions is not None:
+        _snapshot(node, before)
+    np.copyto(array, data)
+    target._bump_version()
+    if node is not None:
+        target._set_history(node)
+        if node._versions is not None and "result" in op.saves:
+            i = op.saves.index("result")
+            node._saved = node._saved[:i] + (array,) + node._saved[i + 1 :]
+            now = (i, target._version_box(), target._version, None)
+            node._versions = tuple(now if e[0] == i else e for e in node._versions)
+        if target._base is None:
+            provided.after_inplace(target)  # views of target now read a new history
+    return target
+
+
+def _inplace_without_graph(op: Any, target: Tensor, inputs: tuple, params: dict | None) -> Tensor:
+    """An in-place op that records nothing (no_grad, or no input requires grad): compute, check
+    the dtype can be kept, write into the existing array, bump the version."""
+    data = target._data
+    if data.__class__ is _ndarray and not data.flags.writeable and overlaps(data):
+        raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
+    datas = [target._data] + [x._data if isinstance(x, Tensor) else x for x in inputs]
+    if op.promotes and len(datas) > 1:
+        datas, _ = promote(datas, (target, *inputs))
+    if params or len(datas) > 1:
+        limits.check_op_output(op, datas, params)
+    data = _forward(op, datas, params)
+    array = target._array()
+    if data.dtype != array.dtype and not np.can_cast(data.dtype, array.dtype, casting="same_kind"):
+        raise RuntimeError(
+            f"result type {_type_word(data.dtype)} can't be cast to the desired output type "
+            f"{_type_word(array.dtype)}"
+        )
+    np.copyto(array, data, casting="unsafe")
+    target._bump_version()
+    return target
+
+
+def fill_without_graph(target: Tensor, value: Any) -> bool:
+    """`zero_`/`fill_` when nothing can be recorded or refused (no grad mode, or a tensor that
+    neither requires grad nor is a view): the value written straight into the array. False
+    when the general path must run (it records the write, or reports why it is refused)."""
+    data = target._data
+    if (
+        _OBSERVED
+        or data.__class__ is not _ndarray
+        or (GradMode.enabled and (target._requires_grad or target._base is not None))
+    ):
+        return False
+    try:
+        data.fill(value)
+    except (ValueError, TypeError, OverflowError):
+        return False
+    box = target._vbox
+    if box is None:
+        target._vbox = [1]
+    else:
+        box[0] += 1
+    return True
+
+
+def _snapshot(node: Node, before: Tensor) -> None:
+    """Where `node` saved `before` (the tensor about to be overwritten), it keeps a copy."""
+    saved = list(node._saved)
+    versions = []
+    for entry in node._versions:
+        i, box, expected, tensor = entry
+        if tensor is before:
+            saved[i] = np.array(saved[i], copy=True)
+            tensor = _wrap(saved[i], before._requires_grad, before._grad_fn, before._output_nr)
+            entry = (i, box, expected, tensor)
+        versions.append(entry)
+    node._saved = tuple(saved)
+    node._versions = tuple(versions)
+
+
+_OBSERVED = False  # True while a mode watches every op call (core/modes.py)
+
+
+def _set_observed(on: bool) -> None:
+    global _OBSERVED
+    _OBSERVED = on
+
+
+modes.on_change(_set_observed)
