@@ -288,6 +288,30 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY_SUBMODULES))
 
 
+def _reset_autograd_contexts() -> None:
+    """Saved-tensor hooks, allow_mutation_on_saved_tensors and a dual level a script left on
+    (a `with` in a generator it abandoned never exits): the next script starts without them, so
+    one script's hook functions never run on another's tensors. Only modules already loaded
+    can hold such state (a locked-down child imports nothing)."""
+    import sys
+
+    from .core import modes
+
+    state = _saved_hooks.HookState
+    while state.stack:
+        _saved_hooks.pop_hooks()
+    state.disabled = None
+    state.pending.clear()
+    state.packing = False
+    mutation = sys.modules.get(__name__ + ".autograd.mutation")
+    if mutation is not None and mutation._active:
+        mutation._active.clear()
+        modes.pop(mutation._observer)
+    rules = sys.modules.get(__name__ + ".autograd.forward_rules")
+    if rules is not None and rules.Level.current is not None:
+        rules.stop()
+
+
 def reset_global_state() -> None:
     """Back to a fresh process's settings: grad, inference and anomaly modes, default dtype,
     print options, random seed.
@@ -301,6 +325,7 @@ def reset_global_state() -> None:
     profiler = globals().get("profiler")  # loaded: a profile a script left running ends
     if profiler is not None:
         profiler.stop_all()
+    _reset_autograd_contexts()
     set_default_dtype(float32)
     set_printoptions(profile="default")
     manual_seed(DEFAULT_SEED)

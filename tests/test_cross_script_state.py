@@ -1,0 +1,85 @@
+"""Scripts of one `autodiff run` that share a process (`AUTODIFF_ISOLATION=0`, or no fork):
+modes a script leaves on (plain calls, or a `with` inside a generator it abandons, whose
+`__exit__` never runs) must not reach the next script (engine.reset_global_state)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+LEAVES_MODES_ON = """
+import torch
+from torch.autograd.graph import saved_tensors_hooks
+
+torch.autograd.set_detect_anomaly(True)
+torch.autograd.forward_ad.enter_dual_level()
+
+
+def pack(t):
+    print("an earlier pack hook saw", t)
+    return t
+
+
+def hold():
+    with torch.inference_mode():
+        with saved_tensors_hooks(pack, lambda t: t * 0 + 42):
+            yield 1
+
+
+held = hold()
+next(held)
+"""
+
+LEAVES_MORE_ON = """
+from torch.autograd.graph import allow_mutation_on_saved_tensors, disable_saved_tensors_hooks
+
+
+def hold():
+    with allow_mutation_on_saved_tensors():
+        with disable_saved_tensors_hooks("an earlier script says no"):
+            yield 1
+
+
+held = hold()
+next(held)
+"""
+
+USES_THEM = """
+import torch
+from torch.autograd.graph import allow_mutation_on_saved_tensors, saved_tensors_hooks
+
+print(torch.is_anomaly_enabled(), torch.is_inference_mode_enabled())
+x = torch.tensor([3.0, 4.0], requires_grad=True)
+(x * x).sum().backward()
+print(x.grad.tolist())
+with torch.autograd.forward_ad.dual_level():
+    pass
+with saved_tensors_hooks(lambda t: t, lambda t: t):
+    y = x.exp()
+with allow_mutation_on_saved_tensors():
+    z = x.sin()
+print("second script done")
+"""
+
+
+def test_one_script_leaves_no_mode_to_the_next(tmp_path: Path) -> None:
+    scripts = []
+    for name, source in (("a.py", LEAVES_MODES_ON), ("b.py", LEAVES_MORE_ON), ("c.py", USES_THEM)):
+        (tmp_path / name).write_text(source)
+        scripts.append(str(tmp_path / name))
+    env = dict(os.environ, PYTHONPATH=str(REPO), AUTODIFF_ISOLATION="0", NO_COLOR="1")
+    done = subprocess.run(
+        [sys.executable, "-m", "autodiff_cli", "run", *scripts],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "pack hook saw" not in done.stdout, done.stdout
+    assert "False False\n[6.0, 8.0]\nsecond script done\n" in done.stdout, done.stdout
