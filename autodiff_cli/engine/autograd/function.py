@@ -376,3 +376,8 @@ def once_differentiable(fn: Callable) -> Callable:
 
 
 FunctionCtx.__module__ = Function.__module__ = "torch.autograd.function"
+
+
+# the names PyTorch's torch.autograd.function offers that exist here (scripts see only these:
+# the core's Node, GradMode and the profiler's ranges, imported above, are not its API)
+__all__ = ["BackwardCFunction", "Function", "FunctionCtx", "FunctionMeta", "once_differentiable"]
