@@ -215,28 +215,11 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
 
 def _save_crossed(node: Node, a: Tensor, b: Tensor, b_grad: bool) -> None:
     """mul, mm of two Tensors: each is saved, with its version, only for the other's gradient."""
-    va = vb = None
-    if b_grad:
-        va = a._vbox
-        if va is None:
-            va = a._vbox = [0]
-        elif va is NO_VERSION:
-            raise RuntimeError(SAVE_INFERENCE_MESSAGE)
-    if a._requires_grad:
-        vb = b._vbox
-        if vb is None:
-            vb = b._vbox = [0]
-        elif vb is NO_VERSION:
-            raise RuntimeError(SAVE_INFERENCE_MESSAGE)
-    if vb is None:
-        node._saved = (a._data, None)
-        node._versions = ((0, va, va[0], a),)
-    elif va is None:
-        node._saved = (None, b._data)
-        node._versions = ((1, vb, vb[0], b),)
-    else:
-        node._saved = (a._data, b._data)
-        node._versions = ((0, va, va[0], a), (1, vb, vb[0], b))
+    versions: list = []
+    sa = _saved_tensor(a, 0, versions) if b_grad else None
+    sb = _saved_tensor(b, 1, versions) if a._requires_grad else None
+    node._saved = (sa, sb)
+    node._versions = tuple(versions)
 
 
 def _binary_nrs(a: Tensor, b: Any) -> tuple:
