@@ -15,7 +15,7 @@ def test_every_name_is_given_by_its_module():
         "backward": backward,
         "tensor": creation.tensor,
         "legacy_tensor_data": creation.legacy_tensor_data,
-        "track_view": inplace.track_view,
+        "note_no_grad_view": inplace.note_no_grad_view,
         "inplace_on_view": inplace.inplace_on_view,
         "after_inplace": inplace.after_inplace,
         "copy_of_gradient": fills.copy_of_gradient,
@@ -38,7 +38,7 @@ def test_the_given_functions_run_through_the_core():
     assert x.grad.tolist() == [4.0, 8.0]
     assert x.grad.grad_fn is not None  # copy_of_gradient kept the graph
     base = torch.zeros(3)
-    view = base[1:]  # track_view
+    view = base[1:]  # a view (its base keeps a weak reference to it)
     view.add_(torch.ones(2, requires_grad=True))  # inplace_on_view
     assert type(base.grad_fn).__name__ == "CopySlices"
     assert type(view.grad_fn).__name__ == "AsStridedBackward0"  # as PyTorch

@@ -218,3 +218,34 @@ def test_backward_through_copyslices_twice_needs_retain_graph():
     y.sum().backward()
     with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
         y.sum().backward()
+
+
+@pytest.mark.parametrize(
+    ("squeeze", "name"),
+    [
+        (lambda z: z.squeeze(0), "SqueezeBackward1"),
+        (lambda z: z.squeeze(-1), "SqueezeBackward1"),
+        (lambda z: z.squeeze((0,)), "SqueezeBackward2"),
+        (lambda z: torch.squeeze(z, 0), "SqueezeBackward1"),
+        (lambda z: z.squeeze(), "SqueezeBackward0"),
+    ],
+)
+def test_squeezing_a_0_d_tensor_is_a_view_of_it(squeeze, name):
+    # as PyTorch 2.13: dim 0 (or -1) of a 0-d tensor may be squeezed, which changes nothing
+    z = torch.tensor(2.0, requires_grad=True)
+    y = squeeze(z)
+    assert (y.shape, y._base is z, type(y.grad_fn).__name__) == ((), True, name)
+    y.backward()
+    assert z.grad.item() == 1.0
+    with pytest.raises(IndexError, match=r"expected to be in range of \[-1, 0\], but got 1"):
+        z.squeeze(1)
+
+
+def test_a_base_keeps_its_live_views_only():
+    base = torch.zeros(200)
+    kept = [base[i : i + 1] for i in range(3)]
+    for i in range(300):  # dead views are dropped as the list grows
+        base[i % 200 : i % 200 + 1]
+    assert len(base._views) < 128
+    base.add_(torch.ones(200, requires_grad=True))
+    assert [type(v.grad_fn).__name__ for v in kept] == ["AsStridedBackward0"] * 3

@@ -12,6 +12,7 @@ path, which runs the mode's observers.
 from __future__ import annotations
 
 from typing import Any
+from weakref import ref as _weakref
 
 import numpy as np
 
@@ -321,13 +322,24 @@ def _floating(out: Any) -> bool:
 
 
 def mark_view(result: Any, source: Tensor) -> None:
-    """Outputs of a view op share their base's data and version counter, as in PyTorch."""
+    """Outputs of a view op share their base's data and version counter, as in PyTorch, and
+    the base keeps weak references to them: an in-place write to the base regenerates their
+    histories (`ops/inplace.py`)."""
     base = source._base if source._base is not None else source
     box = source._version_box()
+    views = base._views
+    if views is None:
+        views = base._views = []
+    else:
+        n = len(views)
+        if n >= 64 and not n & (n - 1):  # at 64, 128, 256...: drop the dead (amortised O(1))
+            views[:] = [ref for ref in views if ref() is not None]
     for out in result if isinstance(result, tuple) else (result,):
         out._base = base
         out._vbox = box
-    provided.track_view(result)
+        views.append(_weakref(out))
+    if not GradMode.enabled and base._requires_grad:
+        provided.note_no_grad_view(result)
 
 
 def _saved_tensor(x: Tensor, i: int, versions: list) -> Any:

@@ -22,7 +22,7 @@ NAMES = (
     "backward",
     "tensor",
     "legacy_tensor_data",
-    "track_view",
+    "note_no_grad_view",
     "inplace_on_view",
     "after_inplace",
     "copy_of_gradient",
@@ -30,7 +30,7 @@ NAMES = (
 backward = _missing("backward")
 tensor = _missing("tensor")
 legacy_tensor_data = _missing("legacy_tensor_data")
-track_view = _missing("track_view")
+note_no_grad_view = _missing("note_no_grad_view")
 inplace_on_view = _missing("inplace_on_view")
 after_inplace = _missing("after_inplace")
 copy_of_gradient = _missing("copy_of_gradient")

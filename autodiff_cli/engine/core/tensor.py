@@ -100,6 +100,7 @@ class Tensor:
         "_acc",
         "_th",
         "_base",
+        "_views",
         "__weakref__",
     )
     __array_priority__ = 1000
@@ -491,6 +492,7 @@ def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Node | None, outpu
     t._acc = None
     t._th = None
     t._base = None
+    t._views = None
 
 
 def _wrap(
@@ -507,6 +509,7 @@ def _wrap(
     t._acc = None
     t._th = None
     t._base = None
+    t._views = None
     return t
 
 

@@ -34,41 +34,28 @@ NO_GRAD_VIEW_MESSAGE = (
     "tracked)."
 )
 
-# id(base) -> (weakref to the base, weakrefs to its views)
-_VIEWS: dict[int, tuple[weakref.ref, list[weakref.ref]]] = {}
 # id(view) -> weakref, for views of a tensor requiring grad made under no_grad
 _NO_GRAD_VIEWS: dict[int, weakref.ref] = {}
 
 
 # --------------------------------------------------------------------------------------------
-# The view registry
+# The view registry (each base keeps weak references to its views: `core/apply.mark_view`)
 # --------------------------------------------------------------------------------------------
 
 
-def track_view(result: Any) -> None:
-    """Registers the outputs of a view op with their base (called by `views.apply_view`)."""
+def note_no_grad_view(result: Any) -> None:
+    """Remembers views of a tensor requiring grad made under no_grad: an in-place write to
+    them with grad mode on is refused, and a write to their base leaves their history alone."""
     for view in result if isinstance(result, tuple) else (result,):
-        base = view._base
-        if base is None:
-            continue
-        key = id(base)
-        entry = _VIEWS.get(key)
-        if entry is None or entry[0]() is not base:
-            entry = _VIEWS[key] = (weakref.ref(base, lambda _, k=key: _VIEWS.pop(k, None)), [])
-        refs = entry[1]
-        if len(refs) >= 64:
-            refs[:] = [r for r in refs if r() is not None]
-        refs.append(weakref.ref(view))
-        if not GradMode.enabled and base._requires_grad:
-            vkey = id(view)
-            _NO_GRAD_VIEWS[vkey] = weakref.ref(view, lambda _, k=vkey: _NO_GRAD_VIEWS.pop(k, None))
+        key = id(view)
+        _NO_GRAD_VIEWS[key] = weakref.ref(view, lambda _, k=key: _NO_GRAD_VIEWS.pop(k, None))
 
 
 def _live_views(base: Tensor) -> list[Tensor]:
-    entry = _VIEWS.get(id(base))
-    if entry is None or entry[0]() is not base:
+    refs = base._views
+    if not refs:
         return []
-    views = [r() for r in entry[1]]
+    views = [ref() for ref in refs]
     return [v for v in views if v is not None and v._base is base]
 
 
@@ -300,5 +287,7 @@ INDEX_PUT = defop(
 
 
 provided.provide(
-    track_view=track_view, inplace_on_view=inplace_on_view, after_inplace=after_inplace
+    note_no_grad_view=note_no_grad_view,
+    inplace_on_view=inplace_on_view,
+    after_inplace=after_inplace,
 )

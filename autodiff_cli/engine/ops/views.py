@@ -213,7 +213,9 @@ SQUEEZE = defop(
 SQUEEZE_DIM = defop(
     "squeeze_dim",
     "SqueezeBackward1",
-    lambda a, dim, source: np.squeeze(a, dim) if a.shape[dim] == 1 else a[...],
+    lambda a, dim, source: (
+        a.reshape(source[:dim] + source[dim + 1 :]) if source[dim : dim + 1] == (1,) else a[...]
+    ),
     lambda B, g, dim, source: B.reshape(g, source),
     rules=("unsqueeze back",),
     view=True,
@@ -221,7 +223,7 @@ SQUEEZE_DIM = defop(
 
 
 def _squeeze_listed(a: Any, dims: tuple, source: tuple) -> Any:
-    return np.squeeze(a, tuple(d for d in dims if a.shape[d] == 1))
+    return np.squeeze(a, tuple(d for d in dims if source[d : d + 1] == (1,)))
 
 
 def _unsqueeze_back(B: Any, g: Any, dims: tuple, source: tuple) -> Any:
