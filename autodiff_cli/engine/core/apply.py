@@ -20,7 +20,7 @@ from . import dtypes, limits, modes, provided
 from .dtypes import NP_BOOL
 from .grad_mode import NO_VERSION, SAVE_INFERENCE_MESSAGE, GradMode
 from .graph import NO_EDGE, Node, NodeExtra, new_node
-from .limits import _Cap
+from .limits import SIZE_PARAMS, _Cap
 from .tensor import (
     LEAF_INPLACE_MESSAGE,
     OVERLAP_MESSAGE,
@@ -253,6 +253,40 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
         node._versions = ((0, box, 0, None),)
     elif saves:
         _save(node, op, (x,), result)
+    return result
+
+
+def apply_view(op: Any, x: Tensor, params: dict | None = None) -> Any:
+    """A view op of one Tensor (the common case of `apply_op` for views: one output, nothing
+    saved, params that cannot enlarge it); the others take the general path. The input's data
+    is materialised first so that the view aliases it."""
+    data = x._array()
+    if (
+        _OBSERVED
+        or op.n_outputs != 1
+        or op.saves
+        or (params and not SIZE_PARAMS.isdisjoint(params))
+    ):
+        return apply_op(op, (x,), params)
+    out = op.forward(data, **params) if params else op.forward(data)
+    if x._requires_grad and GradMode.enabled and out.dtype.kind == "f":
+        fn = x._grad_fn
+        node = new_node(
+            op.node_cls,
+            (fn if fn is not None else _acc_of(x),),
+            (x._output_nr,) if fn is not None and x._output_nr else None,
+        )
+        extra = node._x
+        if extra is None:
+            extra = node._x = NodeExtra()
+        if params and op.keeps_params:
+            extra.params = params
+        if data.shape != out.shape:
+            extra.meta = (((data.shape, data.dtype),), None)
+        result = _wrap(out, True, node)
+    else:
+        result = _wrap(out)
+    mark_view(result, x)
     return result
 
 

@@ -162,7 +162,7 @@ def output_count(name: str, datas: list | tuple, params: dict | None) -> int:
 
 
 # params that can enlarge an output beyond its inputs' sizes
-_SIZE_PARAMS = frozenset({"shape", "repeats", "condition", "pad", "offset"})
+SIZE_PARAMS = frozenset({"shape", "repeats", "condition", "pad", "offset"})
 
 
 def _input_shape_only(datas: list | tuple, params: dict) -> bool:
@@ -184,7 +184,7 @@ def check_matmul(op: Any, a: Any, b: Any) -> None:
 
 def check_op_output(op: Any, datas: list | tuple, params: dict | None) -> None:
     """Refuse an op whose output would exceed the cap, before its forward allocates it."""
-    if not params or _SIZE_PARAMS.isdisjoint(params) or _input_shape_only(datas, params):
+    if not params or SIZE_PARAMS.isdisjoint(params) or _input_shape_only(datas, params):
         # broadcasting, matmul, outer, stacking and reductions never give more elements than
         # the product of the inputs' extents: when that fits, so does the output
         if len(datas) == 1:  # (one non-empty input: its extent is its size)

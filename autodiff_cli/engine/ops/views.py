@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.apply import apply_op
+from ..core.apply import apply_op, apply_view
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.tensor import Size, Tensor, _dims_text, _norm_dim, _wrap, broadcast_error
@@ -53,12 +53,6 @@ VIEW_STRIDE_MESSAGE = (
     "view size is not compatible with input tensor's size and stride (at least one dimension "
     "spans across two contiguous subspaces). Use .reshape(...) instead."
 )
-
-
-def apply_view(op: Any, input: Tensor, params: dict | None = None) -> Any:
-    """Applies a view op: the input's data is materialised first so that the view aliases it."""
-    input._array()
-    return apply_op(op, (input,), params)  # apply_op marks and registers the view
 
 
 # --------------------------------------------------------------------------------------------
