@@ -72,3 +72,54 @@ def test_mm_gradients_under_create_graph_record_t_as_pytorch() -> None:
     assert names == [[None, "TBackward0"], ["TBackward0", None]]
     np.testing.assert_allclose(ga._data, np.ones((3, 2)) @ b._data.T)
     np.testing.assert_allclose(gb._data, a._data.T @ np.ones((3, 2)))
+
+
+def _view_calls() -> list:
+    from autodiff_cli.engine.ops import views as V
+
+    return [
+        (V.SQUEEZE_DIM, (4, 1, 3), {"dim": 1, "source": (4, 1, 3)}),
+        (V.SQUEEZE_DIM, (4, 2, 3), {"dim": 1, "source": (4, 2, 3)}),
+        (V.SQUEEZE, (1, 4, 1), {"source": (1, 4, 1)}),
+        (V.UNSQUEEZE, (4, 3), {"dim": 0}),
+        (V.TRANSPOSE, (4, 3, 2), {"dim0": 0, "dim1": 2}),
+        (V.PERMUTE, (4, 3, 2), {"dims": (2, 0, 1)}),
+        (V.T, (4, 3), None),
+        (V.ALIAS, (2, 3), None),
+    ]
+
+
+def _viewed(apply, op, shape: tuple, params, requires_grad: bool) -> tuple:
+    rng = np.random.default_rng(5)
+    base = E.tensor(rng.standard_normal(shape), requires_grad=requires_grad) * 1.0
+    v = apply(op, base, params)
+    base.mul_(2.0) if not requires_grad else None  # the view shares the version counter
+    described = (
+        v.tolist(),
+        str(v.dtype),
+        v._base is base,
+        v._version == base._version,
+        type(v.grad_fn).__name__ if v.grad_fn is not None else None,
+        base._views is not None and any(ref() is v for ref in base._views),
+    )
+    if not requires_grad:
+        return described
+    node = v.grad_fn
+    base.retain_grad()
+    (v * v).sum().backward()
+    grad = base.grad.tolist()
+    return (*described, node._params, node._meta, grad, node.next_functions[0][0] is base.grad_fn)
+
+
+@pytest.mark.parametrize("requires_grad", [True, False])
+def test_apply_view_equals_the_general_path(requires_grad: bool) -> None:
+    from autodiff_cli.engine.core import apply as core_apply
+
+    def general(op, x, params):
+        x._array()
+        return core_apply.apply_op(op, (x,), params)
+
+    for op, shape, params in _view_calls():
+        fast = _viewed(core_apply.apply_view, op, shape, params, requires_grad)
+        assert fast == _viewed(general, op, shape, params, requires_grad), op.name
+        assert fast[2:4] == (True, True) and fast[-1] is True
