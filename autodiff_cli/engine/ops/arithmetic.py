@@ -113,13 +113,15 @@ def _rpow(a: Any, base: Any) -> Any:
 def _bce_with_logits(
     x: Any, t: Any, reduction: str = "mean", weight: Any = None, pos_weight: Any = None
 ) -> Any:
-    softplus = kernels.softplus_neg(x)
-    if pos_weight is not None:
-        softplus = ((pos_weight - 1) * t + 1) * softplus
-    loss = (1 - t) * x + softplus
+    if pos_weight is None:  # (1 - t)·x + log(1 + e^-x), written with 8 ufuncs instead of 10
+        loss = np.maximum(x, 0) - x * t + np.log1p(np.exp(-np.abs(x)))
+    else:
+        loss = (1 - t) * x + ((pos_weight - 1) * t + 1) * kernels.softplus_neg(x)
     if weight is not None:
         loss = loss * weight
-    return _reduce_loss(np.asarray(loss).astype(x.dtype, copy=False), reduction)
+    if loss.dtype != x.dtype:
+        loss = loss.astype(x.dtype)
+    return _reduce_loss(loss, reduction) if reduction != "none" else np.asarray(loss)
 
 
 def _bce_input_grad(
