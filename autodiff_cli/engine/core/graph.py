@@ -363,8 +363,12 @@ def _as_saved_tensor(value: Any, node: Node | None) -> Any:
 
 
 def make_node_class(grad_fn_name: str, op: Any) -> type:
-    """One Node subclass per op, so `type(y.grad_fn).__name__` is PyTorch's name."""
-    return type(grad_fn_name, (OpNode,), {"__slots__": (), "op": op, "__module__": __name__})
+    """One Node subclass per op, so `type(y.grad_fn).__name__` is PyTorch's name, with its
+    `apply` bound to the op's formulas (`_make_apply`)."""
+    plain = op.grads and not op.variadic and op.n_outputs == 1 and len(op.grads) <= 2
+    ns = {"__slots__": (), "op": op, "__module__": __name__}
+    ns["apply"] = _make_apply(tuple(op.grads) if plain else ())
+    return type(grad_fn_name, (OpNode,), ns)
 
 
 class OpNode(Node):
@@ -402,47 +406,16 @@ class OpNode(Node):
             return tuple(value) if isinstance(value, (list, tuple)) else value
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
 
-    def apply(self, grads: list, backend: Any) -> list:
-        """The gradients for the inputs: each input's formula (None where no gradient flows),
-        summed back to the input's shape and dtype where the forward broadcast or promoted.
-        Saved values are checked against their versions first."""
-        op = self.op
-        args = self._saved
-        if args:
-            if args is RELEASED:
-                raise RuntimeError(FREED_MESSAGE)
-            versions = self._versions
-            if versions is not None:  # saved Tensors and results: unchanged since saved?
-                for _, box, expected, _ in versions:
-                    if box[0] != expected:
-                        _check_versions(versions, args, self)
-            if backend is not NumpyBackend:  # create_graph: the saved Tensors themselves
-                args = [backend.unpack(v, self) for v in self.saved_values()]
-        formulas = op.grads
-        nxt = self._next
-        g = grads[0]
-        if self._x is None and not op.variadic:  # no parameters, one output, nothing to conform
-            if len(nxt) == 2:
-                return [
-                    None if nxt[0] is None else formulas[0](backend, g, *args),
-                    None if nxt[1] is None else formulas[1](backend, g, *args),
-                ]
-            results = []
-            i = 0
-            for node in nxt:
-                results.append(None if node is None else formulas[i](backend, g, *args))
-                i += 1
-            return results
-        return self._apply_general(grads, backend, args)
-
     def _apply_general(self, grads: list, backend: Any, args: Any) -> list:
-        """`apply` with parameters, several outputs, or input shapes to conform to."""
+        """`apply` with parameters, several outputs, a variadic op, or input shapes to conform
+        to (`args`: the saved values, checked and unpacked)."""
         op = self.op
         x = self._x
         params = meta = in_meta = None
         if x is not None:
             params, meta = x.params, x.meta
-            in_meta = meta and meta[0]
+            if meta is not None:
+                in_meta = meta[0]
         g = grads[0] if meta is None or meta[1] is None else _fill_outputs(grads, meta, backend)
         formulas = op.grads
         variadic = op.variadic
@@ -468,6 +441,52 @@ class OpNode(Node):
             results.append(gi)
             i += 1
         return results
+
+
+def _make_apply(formulas: tuple) -> Callable:
+    """The `apply` of a node class: the gradients for the inputs, each input's formula (None
+    where no gradient flows), summed back to the input's shape and dtype where the forward
+    broadcast or promoted; saved values are checked against their versions first.
+
+    `formulas` are those of a one-output, non-variadic op with one or two inputs, bound here
+    once per class: a node without extras (`_x`: no parameters, nothing to conform, no hooks)
+    calls them directly. Any other node, and every node when `formulas` is () (`OpNode.apply`,
+    the general path), goes through `_apply_general`; tests/test_backward_fast_apply.py checks
+    both paths give the same gradients."""
+    one = len(formulas) == 1
+    two = len(formulas) == 2
+    f0 = formulas[0] if one or two else None
+    f1 = formulas[1] if two else None
+
+    def apply(self: OpNode, grads: list, backend: Any) -> list:
+        args = self._saved
+        if args:
+            if args is RELEASED:
+                raise RuntimeError(FREED_MESSAGE)
+            versions = self._versions
+            if versions is not None:  # saved Tensors and results: unchanged since saved?
+                for _, box, expected, _ in versions:
+                    if box[0] != expected:
+                        _check_versions(versions, args, self)
+            if backend is not NumpyBackend:  # create_graph: the saved Tensors themselves
+                args = [backend.unpack(v, self) for v in self.saved_values()]
+        if self._x is None:
+            if two:
+                a, b = self._next
+                g = grads[0]
+                return [
+                    None if a is None else f0(backend, g, *args),
+                    None if b is None else f1(backend, g, *args),
+                ]
+            if one:
+                (a,) = self._next
+                return [None if a is None else f0(backend, grads[0], *args)]
+        return self._apply_general(grads, backend, args)
+
+    return apply
+
+
+OpNode.apply = _make_apply(())  # type: ignore[method-assign]
 
 
 def _fill_outputs(grads: list, meta: tuple, backend: Any) -> list:
