@@ -123,3 +123,29 @@ def test_apply_view_equals_the_general_path(requires_grad: bool) -> None:
         fast = _viewed(core_apply.apply_view, op, shape, params, requires_grad)
         assert fast == _viewed(general, op, shape, params, requires_grad), op.name
         assert fast[2:4] == (True, True) and fast[-1] is True
+
+
+def _with_number(apply, op, dtype, requires_grad: bool) -> tuple:
+    x = E.tensor(np.array([[1.5, -2.0], [0.25, 3.0]], dtype=dtype), requires_grad=requires_grad)
+    y = apply(op, x * 1 if requires_grad else x, 0.75)
+    described = (y.tolist(), str(y.dtype), type(y.grad_fn).__name__ if y.grad_fn else None)
+    if not requires_grad:
+        return described
+    saved = y.grad_fn._saved
+    (y * y).sum().backward()
+    return (*described, saved, y.grad_fn.next_functions[1], x.grad.tolist())
+
+
+@pytest.mark.parametrize("name", ["ADD", "SUB", "MUL", "DIV"])
+@pytest.mark.parametrize(
+    ("dtype", "requires_grad"),
+    [(np.float32, True), (np.float64, True), (np.float32, False), (np.int64, False)],
+)
+def test_apply_number_equals_the_general_path(name: str, dtype, requires_grad: bool) -> None:
+    from autodiff_cli.engine.core import apply as core_apply
+    from autodiff_cli.engine.ops import arithmetic
+
+    op = getattr(arithmetic, name)
+    fast = _with_number(core_apply.apply_number, op, dtype, requires_grad)
+    general = _with_number(lambda o, a, b: core_apply.apply_op(o, (a, b)), op, dtype, requires_grad)
+    assert fast == general

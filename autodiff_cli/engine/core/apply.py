@@ -147,8 +147,8 @@ _last_scalar_saves: list = [None, (None, None)]
 
 def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     """The common case of `apply_op`, taken by the operators: a Tensor with a Tensor of the
-    same dtype or a Python float (with a floating Tensor). Element-wise ops, and `mm` (an
-    `exact_grads` op, whose shapes the caller checked)."""
+    same dtype (element-wise ops, and `mm`, an `exact_grads` op whose shapes the caller
+    checked) or a Python float (`apply_number`)."""
     if _OBSERVED:
         return apply_op(op, (a, b))
     ad = a._data
@@ -165,9 +165,8 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
                     limits.check_matmul(op, ad, bd)
                 else:
                     limits.check_broadcast_arrays(ad, bd)
-    elif cls is float and ad.dtype.kind == "f":
-        bd = b
-        b_grad = False
+    elif cls is float:
+        return apply_number(op, a, b)
     else:
         return apply_op(op, (a, b))
     try:
@@ -176,7 +175,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         out = _forward(op, [ad, bd], None)
     if not ((a._requires_grad or b_grad) and GradMode.enabled):
         return _wrap(out)
-    if cls is Tensor and out.dtype.kind != "f":  # (a floating tensor and a float stay floating)
+    if out.dtype.kind != "f":
         return _wrap(out)
     na = a._grad_fn  # `_acc_of` inlined: the node each input's gradient flows to
     if na is None and a._requires_grad:
@@ -196,18 +195,10 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         None if not (a._output_nr or (b_grad and b._output_nr)) else _binary_nrs(a, b),
     )
     result = _wrap(out, True, node)
-    # broadcast inputs keep their shapes for the backward (mm's formulas give them already; a
-    # float does not change the shape)
-    if cls is Tensor and not op.exact_grads and (ad.shape != out.shape or bd.shape != out.shape):
+    # broadcast inputs keep their shapes for the backward (mm's formulas give them already)
+    if not op.exact_grads and (ad.shape != out.shape or bd.shape != out.shape):
         node._x = NodeExtra((((ad.shape, ad.dtype), (bd.shape, bd.dtype)), None))
     if op.cross_saves:  # mul, mm: each input is saved only for the other's gradient
-        if cls is not Tensor:  # a number: only the tensor `a` needs a gradient, and `b` for it
-            last = _last_scalar_saves  # `(None, b)`, the same tuple while `b` is the same object
-            if last[0] is not b:
-                last[0] = b
-                last[1] = (None, b)
-            node._saved = last[1]
-            return result
         _save_crossed(node, a, b, b_grad)
     elif op.saves:
         _save(node, op, (a, b), result)
@@ -227,6 +218,34 @@ def _binary_nrs(a: Tensor, b: Any) -> tuple:
     """The output numbers of a binary op's edges, when one leads to a multi-output node."""
     nr_b = b._output_nr if b.__class__ is Tensor and b._grad_fn is not None else 0
     return (a._output_nr if a._grad_fn is not None else 0, nr_b)
+
+
+def apply_number(op: Any, a: Tensor, b: float) -> Tensor:
+    """`apply_binary` of a Tensor and a Python float (`y * 1.0001`, `p.grad * 0.1`): only `a`
+    can need a gradient, nothing broadcasts, and a floating tensor stays floating; an integer
+    or bool tensor takes the general path, which promotes it."""
+    ad = a._data
+    if _OBSERVED or ad.dtype.kind != "f":
+        return apply_op(op, (a, b))
+    out = op.binary(ad, b)
+    if not (a._requires_grad and GradMode.enabled):
+        return _wrap(out)
+    fn = a._grad_fn
+    node = new_node(
+        op.node_cls,
+        (fn if fn is not None else _acc_of(a), None),
+        (a._output_nr, 0) if fn is not None and a._output_nr else None,
+    )
+    result = _wrap(out, True, node)
+    if op.cross_saves:  # mul: `b` is saved for `a`'s gradient, as `(None, b)`
+        last = _last_scalar_saves  # the same tuple while `b` is the same object (a loop's constant)
+        if last[0] is not b:
+            last[0] = b
+            last[1] = (None, b)
+        node._saved = last[1]
+    elif op.saves:
+        _save(node, op, (a, b), result)
+    return result
 
 
 def apply_unary(op: Any, x: Tensor) -> Tensor:

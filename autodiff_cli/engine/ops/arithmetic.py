@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, formula_backends, kernels
-from ..core.apply import apply_binary, apply_inplace, apply_op, promote
+from ..core.apply import apply_binary, apply_inplace, apply_number, apply_op, promote
 from ..core.optable import UNARY, defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.saved_hooks import shows_saved
@@ -573,7 +573,9 @@ def _fast(op: Any, slow: Any):
 
     def method(self: Tensor, other: Any) -> Any:
         cls = other.__class__
-        if cls is float or cls is Tensor:
+        if cls is float:
+            return apply_number(op, self, other)
+        if cls is Tensor:
             return apply_binary(op, self, other)
         if not isinstance(other, (Tensor, bool, int, float, np.generic)):
             return NotImplemented
@@ -585,7 +587,7 @@ def _fast(op: Any, slow: Any):
 def _fast_reflected(op: Any):
     def method(self: Tensor, other: Any) -> Any:
         if other.__class__ is float:
-            return apply_binary(op, self, other)
+            return apply_number(op, self, other)
         return apply_binary(op, self, _operand(other)) if _is_number(other) else NotImplemented
 
     return method
