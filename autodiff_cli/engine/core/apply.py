@@ -207,11 +207,15 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
 
 def _save_crossed(node: Node, a: Tensor, b: Tensor, b_grad: bool) -> None:
     """mul, mm of two Tensors: each is saved, with its version, only for the other's gradient."""
-    versions: list = []
-    sa = _saved_tensor(a, 0, versions) if b_grad else None
-    sb = _saved_tensor(b, 1, versions) if a._requires_grad else None
-    node._saved = (sa, sb)
-    node._versions = tuple(versions)
+    if not b_grad:
+        node._saved = (None, b._data)
+        node._versions = (_version_entry(b, 1),)
+    elif a._requires_grad:
+        node._saved = (a._data, b._data)
+        node._versions = (_version_entry(a, 0), _version_entry(b, 1))
+    else:
+        node._saved = (a._data, None)
+        node._versions = (_version_entry(a, 0),)
 
 
 def _binary_nrs(a: Tensor, b: Any) -> tuple:
@@ -395,16 +399,16 @@ def mark_view(result: Any, source: Tensor) -> None:
         provided.note_no_grad_view(result)
 
 
-def _saved_tensor(x: Tensor, i: int, versions: list) -> Any:
-    """Saves input `x` as saved value number `i`: its array for the formulas, and `x` itself
-    with its version in `versions` (for the version check, `_saved_self`, create_graph)."""
+def _version_entry(x: Tensor, i: int) -> tuple:
+    """The entry of input `x`, saved as saved value number `i`, in a node's `_versions`: its
+    version box, the version it has now, and `x` itself (for the version check,
+    `_saved_self`, create_graph). Inference tensors cannot be saved."""
     box = x._vbox
     if box is None:
         box = x._vbox = [0]
     elif box is NO_VERSION:
         raise RuntimeError(SAVE_INFERENCE_MESSAGE)
-    versions.append((i, box, box[0], x))
-    return x._data
+    return (i, box, box[0], x)
 
 
 _RESULT_ONLY = ("result",)
@@ -430,7 +434,10 @@ def _save(node: Node, op: Any, inputs: tuple, result: Any) -> None:
             versions.append((i, box, 0, None))
         else:
             x = inputs[what]
-            saved.append(_saved_tensor(x, i, versions) if isinstance(x, Tensor) else x)
+            if isinstance(x, Tensor):
+                versions.append(_version_entry(x, i))
+                x = x._data
+            saved.append(x)
     node._saved = tuple(saved)
     node._versions = tuple(versions) if versions else None
 
