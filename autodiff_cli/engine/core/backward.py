@@ -33,7 +33,6 @@ from .graph import RELEASED, AccumulateGrad, Node, legacy_type_name
 from .tensor import OVERLAP_MESSAGE, Tensor, _wrap
 
 _refcount = sys.getrefcount
-_plain_release = Node.release
 
 REPLACE_NONE_MESSAGE = "can't replace a None gradient with a non-None value"
 UNUSED_MESSAGE = (
@@ -349,13 +348,12 @@ def _execute(p: _Pass, order: list) -> None:
     """Runs the reached nodes newest first; leaves accumulate as their last gradient arrives,
     before any other node, as PyTorch runs them. A node is run by `node.apply`, through
     `run_node` when it has hooks or several outputs, captures are asked for, or it received no
-    gradient; the gradients it returns are handed on here (`_deliver`'s loop, inlined: this
-    loop is the backward pass of every plain graph)."""
+    gradient; the gradients `apply` returns are handed on here (`_deliver`'s loop, inlined:
+    this loop is the backward pass of every plain graph)."""
     needed = p.needed
     backend = p.backend
     retain = p.retain
     accs = p.accs
-    plain = needed is None
     for node in order:
         buf = node._buf
         if buf is None:
@@ -363,52 +361,53 @@ def _execute(p: _Pass, order: list) -> None:
         node._buf = None
         x = node._x
         if (
-            plain
-            and (x is None or (x.hooks is None and x.nrs is None))
-            and (buf.__class__ is not _Slots)
+            (x is None or (x.hooks is None and x.nrs is None))
+            and needed is None
+            and buf.__class__ is not _Slots
         ):
             outs = node.apply([buf], backend)
-            if not retain and node._saved:
-                if node.__class__.release is _plain_release:
+            if node._saved and not retain:
+                if node._frees_saved:
                     node._saved = RELEASED
                 else:
                     node.release()
-            nrs = None
         else:
             if needed is not None and node not in needed:
                 continue
             outs = run_node(node, buf if buf.__class__ is _Slots else [buf], p)
-            if outs is None:
-                continue
-            nrs = None if x is None else x.nrs
-        i = 0
+            if outs is not None:
+                _deliver(node._next, None if x is None else x.nrs, outs, p)
+            continue
+        i = -1  # (an index: cheaper than zip's pairs)
         for nxt in node._next:
-            if nxt is not None:
-                g = outs[i]
-                if nxt.__class__ is AccumulateGrad:
-                    if g is not None:
-                        old = nxt._buf
-                        nxt._buf = g if old is None else old + g
-                    left = accs[nxt] - 1
-                    accs[nxt] = left
-                    if not left:
-                        total = nxt._buf
-                        if total is not None:
-                            nxt._buf = None
-                            # As PyTorch's AccumulateGrad, a first gradient nothing else refers
-                            # to is taken as it is: here `outs`, `g`, `total` and the call's own.
-                            exclusive = _refcount(total) <= (4 if total is g else 2)
-                            _accumulate(nxt, total, p, exclusive)
-                elif (
-                    nxt._buf is None
-                    and g is not None
-                    and (nxt._x is None or nxt._x.meta is None or nxt._x.meta[1] is None)
-                ):
-                    nxt._buf = g  # the first gradient of a one-output node
-                else:
-                    _add_to(nxt, 0 if nrs is None else nrs[i], g)
             i += 1
-        outs = g = total = None
+            if nxt is None:
+                continue
+            g = outs[i]
+            if nxt.__class__ is AccumulateGrad:
+                if g is not None:
+                    old = nxt._buf
+                    nxt._buf = g if old is None else old + g
+                left = accs[nxt] - 1
+                accs[nxt] = left
+                if not left:
+                    total = nxt._buf
+                    if total is not None:
+                        nxt._buf = None
+                        # As PyTorch's AccumulateGrad, a first gradient nothing else refers
+                        # to is taken as it is: here `outs`, `g`, `total` and the call's own.
+                        exclusive = _refcount(total) <= (4 if total is g else 2)
+                        _accumulate(nxt, total, p, exclusive)
+            elif (
+                nxt._buf is None
+                and g is not None
+                and (nxt._x is None or nxt._x.meta is None or nxt._x.meta[1] is None)
+            ):
+                nxt._buf = g  # the first gradient of a one-output node
+            else:
+                _add_to(nxt, 0, g)
+        # (`outs`, `g` and `total` keep the last node's values until the next node's are set:
+        # one more reference can only make `exclusive` false, never true)
 
 
 def run_node(node: Node, grads: list, p: _Pass) -> list | None:

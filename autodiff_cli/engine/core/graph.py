@@ -89,6 +89,11 @@ class Node:
 
     __slots__ = ("_next", "_seq", "_saved", "_versions", "_x", "_buf", "__weakref__")
     op: Any = None
+    _frees_saved = True  # `release` is Node's: the backward pass frees the saved values itself
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._frees_saved = cls.release is Node.release
 
     def __init__(self, next_functions: tuple = ()) -> None:
         self._seq = next(_sequence)
