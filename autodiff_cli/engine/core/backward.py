@@ -33,6 +33,8 @@ from .graph import RELEASED, AccumulateGrad, Node, legacy_type_name
 from .tensor import OVERLAP_MESSAGE, Tensor, _wrap
 
 _refcount = sys.getrefcount
+_ndarray = np.ndarray
+_add = np.add
 
 REPLACE_NONE_MESSAGE = "can't replace a None gradient with a non-None value"
 UNUSED_MESSAGE = (
@@ -385,19 +387,19 @@ def _execute(p: _Pass, order: list) -> None:
                 continue
             g = outs[i]
             if nxt.__class__ is AccumulateGrad:
+                total = nxt._buf
                 if g is not None:
-                    old = nxt._buf
-                    nxt._buf = g if old is None else old + g
+                    total = g if total is None else total + g
                 left = accs[nxt] - 1
-                accs[nxt] = left
-                if not left:
-                    total = nxt._buf
-                    if total is not None:
-                        nxt._buf = None
-                        # As PyTorch's AccumulateGrad, a first gradient nothing else refers
-                        # to is taken as it is: here `outs`, `g`, `total` and the call's own.
-                        exclusive = _refcount(total) <= (4 if total is g else 2)
-                        _accumulate(nxt, total, p, exclusive)
+                if left:
+                    accs[nxt] = left
+                    nxt._buf = total
+                elif total is not None:  # (its last edge: the count is not read again)
+                    nxt._buf = None
+                    # As PyTorch's AccumulateGrad, a first gradient nothing else refers to is
+                    # taken as it is: here `outs`, `g`, `total` and the call's own.
+                    exclusive = _refcount(total) <= (4 if total is g else 2)
+                    _accumulate(nxt, total, p, exclusive)
             elif (
                 nxt._buf is None
                 and g is not None
@@ -472,19 +474,21 @@ def _add_to(node: Node, nr: int, g: Any) -> None:
 
 
 def _to_leaf(acc: AccumulateGrad, g: Any, p: _Pass) -> None:
+    """A gradient for a leaf: summed in its buffer until its last edge delivered, then
+    accumulated (as `_execute` does inline)."""
+    total = acc._buf
     if g is not None:
-        old = acc._buf
-        acc._buf = g if old is None else old + g
+        total = g if total is None else total + g
     left = p.accs[acc] - 1
-    p.accs[acc] = left
-    if not left:
-        total = acc._buf
+    if left:
+        p.accs[acc] = left
+        acc._buf = total
+    elif total is not None:
         acc._buf = None
-        if total is not None:
-            # As PyTorch's AccumulateGrad, a first gradient nothing else refers to is taken as
-            # it is. Referring to it here: `outs` and three names (a delivered `g`), or `total`.
-            exclusive = _refcount(total) <= (5 if total is g else 2)
-            _accumulate(acc, total, p, exclusive)
+        # As PyTorch's AccumulateGrad, a first gradient nothing else refers to is taken as it
+        # is. Referring to it here: `outs` and three names (a delivered `g`), or `total`.
+        exclusive = _refcount(total) <= (5 if total is g else 2)
+        _accumulate(acc, total, p, exclusive)
 
 
 def _execute_ready_queue(p: _Pass, order: list, starts: list, root_grads: list) -> None:
@@ -666,29 +670,31 @@ def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, exclusive: bool) -> None
     var = node._variable()
     if var is None:
         return  # the leaf is gone: nobody can read its gradient
-    backend = p.backend
     if node._x is None and p.captures is None:  # no hooks (a leaf with hooks marks its node)
         current = var._grad
-        if g.__class__ is np.ndarray and g.shape == var._data.shape:
+        if g.__class__ is _ndarray and g.shape == var._data.shape:
             if current is None:
                 if exclusive and g.dtype == var._data.dtype and g.base is None:
                     if g.flags.c_contiguous:
                         var._grad = _wrap(g)
                         return
-            elif current._data.__class__ is np.ndarray:
-                try:
-                    np.add(current._data, g, out=current._data, casting="unsafe")
-                except ValueError:  # a read-only `.grad`: `_store_grad` says why or copies
-                    _store_grad(var, g, backend)
+            else:
+                data = current._data
+                if data.__class__ is _ndarray:
+                    try:
+                        _add(data, g, out=data, casting="unsafe")
+                    except ValueError:  # a read-only `.grad`: `_store_grad` says why or copies
+                        _store_grad(var, g, p.backend)
+                        return
+                    box = current._vbox
+                    if box is None:
+                        current._vbox = [1]
+                    else:
+                        box[0] += 1
                     return
-                box = current._vbox
-                if box is None:
-                    current._vbox = [1]
-                else:
-                    box[0] += 1
-                return
-        _store_grad(var, g, backend)
+        _store_grad(var, g, p.backend)
         return
+    backend = p.backend
     if p.captures is not None and (node, 0) not in p.captures:
         return  # a leaf not among `inputs=`: as in PyTorch, its node does not run (nor hooks)
     if var._leaf_hooks:
