@@ -81,11 +81,16 @@ def _assert_close(actual: np.ndarray, expected: np.ndarray, what: str) -> None:
 
 
 NOT_IMPLEMENTED = {"floor_divide": lambda x: x // 0.75}
+# A gradient's node whose own backward raises (prod's double backward with two zeros reduced into
+# one position): tested in tests/test_index_ops.py.
+RAISES_ON_BACKWARD = {"double_backward_error"}
 
 
 def test_every_differentiable_op_has_a_case():
     differentiable = {
-        name for name, op in OPS.items() if op.grads is not None and name not in NOT_IMPLEMENTED
+        name
+        for name, op in OPS.items()
+        if op.grads is not None and name not in NOT_IMPLEMENTED and name not in RAISES_ON_BACKWARD
     }
     covered = {c.op for c in CASES}
     assert sorted(differentiable - covered) == [], "ops without a gradient test row"

@@ -1,6 +1,6 @@
 """index_add, index_copy, index_fill, masked_scatter, scatter_reduce, index_reduce: gradients at
 the points the engine cases avoid (zeros in prod, ties in amax/amin), in-place forms and errors.
-Values against PyTorch are in conformance scripts 1120-1123."""
+Values against PyTorch are in conformance scripts 1120-1123 and 1126 (prod under create_graph)."""
 
 from __future__ import annotations
 
@@ -57,6 +57,82 @@ def test_prod_gradient_with_zeros_matches_finite_differences(kind, include_self)
     expected = _numeric(kind, "prod", include_self)
     np.testing.assert_allclose(a.grad.numpy(), expected[0], atol=1e-6)
     np.testing.assert_allclose(b.grad.numpy(), expected[1], atol=1e-6)
+
+
+def _first_derivatives(kind: str, a: np.ndarray, b: np.ndarray, include_self: bool) -> tuple:
+    """prod's gradients (plain backward) at (a, b)."""
+    ta, tb = E.tensor(a, requires_grad=True), E.tensor(b, requires_grad=True)
+    y = _reduce(kind, ta, tb, "prod", include_self)
+    (y * E.tensor(WEIGHTS)).sum().backward()
+    return ta.grad.numpy(), tb.grad.numpy()
+
+
+SECOND_WEIGHTS = (
+    np.linspace(1.5, -0.5, 12).reshape(3, 4),
+    np.linspace(-2.0, 1.0, 12).reshape(3, 4),
+)
+GRAD_FNS = {  # the create_graph gradients' grad_fn (self, source), as PyTorch records them
+    ("scatter", True): ("DivBackward0", "WhereBackward0"),
+    ("scatter", False): ("ScatterBackward1", "WhereBackward0"),
+    ("index", True): ("DivBackward0", "WhereBackward0"),
+    ("index", False): ("IndexFillBackward0", "WhereBackward0"),
+}
+
+
+@pytest.mark.parametrize("kind", ["scatter", "index"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_prod_second_derivatives_with_zeros_match_finite_differences(kind, include_self):
+    """create_graph: the gradients are in a graph (with zeros in self and at most one zero of
+    the source per group) and their derivatives are the finite differences of the first ones."""
+    a = E.tensor(SELF, requires_grad=True)
+    b = E.tensor(SRC, requires_grad=True)
+    y = _reduce(kind, a, b, "prod", include_self)
+    ga, gb = E.autograd.grad((y * E.tensor(WEIGHTS)).sum(), (a, b), create_graph=True)
+    assert (ga.grad_fn.name(), gb.grad_fn.name()) == GRAD_FNS[kind, include_self]
+    plain = _first_derivatives(kind, SELF, SRC, include_self)
+    np.testing.assert_allclose(ga.detach().numpy(), plain[0], rtol=1e-12)
+    np.testing.assert_allclose(gb.detach().numpy(), plain[1], rtol=1e-12)
+    wa, wb = (E.tensor(w) for w in SECOND_WEIGHTS)
+    second = E.autograd.grad((ga * wa).sum() + (gb * wb).sum(), (a, b))
+
+    def weighted(arrays: list) -> float:
+        da, db = _first_derivatives(kind, *arrays, include_self)
+        return float((da * SECOND_WEIGHTS[0]).sum() + (db * SECOND_WEIGHTS[1]).sum())
+
+    eps = 1e-6
+    for which in (0, 1):
+        expected = np.zeros((3, 4))
+        for pos in np.ndindex(3, 4):
+            up, down = [SELF.copy(), SRC.copy()], [SELF.copy(), SRC.copy()]
+            up[which][pos] += eps
+            down[which][pos] -= eps
+            expected[pos] = (weighted(up) - weighted(down)) / (2 * eps)
+        np.testing.assert_allclose(second[which].numpy(), expected, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "kind, name, arg", [("scatter", "scatter_reduce", "src"), ("index", "index_reduce", "source")]
+)
+def test_prod_double_backward_with_two_source_zeros_in_a_group_raises(kind, name, arg):
+    """Two zeros of the source reduced into one position: the first derivatives are exact (0
+    for every value of that group) but, as in PyTorch, the source's gradient is an Error node
+    whose backward raises."""
+    src = SRC.copy()
+    src[1, 0] = src[1, 3] = 0.0  # two zeros reduced into one position
+    a = E.tensor(SELF, requires_grad=True)
+    b = E.tensor(src, requires_grad=True)
+    y = _reduce(kind, a, b, "prod", True)
+    ga, gb = E.autograd.grad((y * E.tensor(WEIGHTS)).sum(), (a, b), create_graph=True)
+    assert gb.grad_fn.name() == "torch::autograd::Error"
+    assert "grad_fn=<Error>" in repr(gb)
+    np.testing.assert_allclose(gb.detach().numpy(), _first_derivatives(kind, SELF, src, True)[1])
+    message = (
+        f"^{name}\\(\\): Double backward is unsupported for {arg} when >1 zeros in {arg} are "
+        "scattered to the same position in self$"
+    )
+    with pytest.raises(RuntimeError, match=message):
+        E.autograd.grad(gb.sum(), (a, b))
+    assert E.autograd.grad(ga.sum(), b)[0] is not None  # self's gradient differentiates
 
 
 @pytest.mark.parametrize("kind", ["scatter", "index"])

@@ -121,22 +121,65 @@ def _data(x: Any) -> np.ndarray:
     return np.asarray(getattr(x, "_data", x))
 
 
-def _others_product(s: np.ndarray, x: np.ndarray, index: tuple, include_self: bool) -> tuple:
-    """For each reduced value, the product of the other values reduced with it (exact with
-    zeros): returned for `self` and for the source."""
-    shape = s.shape
-    own = s if include_self else np.ones_like(s)
-    zeros = np.zeros(shape, dtype=np.int64)
-    np.add.at(zeros, index, (x == 0).astype(np.int64))
-    zeros += own == 0
-    nonzero = np.where(own == 0, 1, own).astype(s.dtype)
-    np.multiply.at(nonzero, index, np.where(x == 0, 1, x))
+_REDUCE_PARAMS = ("reduce", "include_self", "indexed")
 
-    def others(v: np.ndarray, z: np.ndarray, p: np.ndarray) -> np.ndarray:
-        safe = np.where(v == 0, 1, v)
-        return np.where(v == 0, np.where(z == 1, p, 0), np.where(z == 0, p / safe, 0))
 
-    return others(own, zeros, nonzero), others(x, zeros[index], nonzero[index])
+def _reduce_again(B: Any, self: Any, src: Any, index: tuple, p: dict) -> Any:
+    """The op's reduction redone on other values (its own node under create_graph)."""
+    op = INDEX_REDUCE if p["indexed"] else SCATTER_REDUCE
+    return run(B, op, self, src, index=index, **{k: p[k] for k in _REDUCE_PARAMS})
+
+
+def _ones_at(B: Any, x: Any, mask: np.ndarray) -> Any:
+    """`x.masked_fill(mask, 1)`."""
+    return run(B, MASKED_FILL, x, mask=mask, value=1)
+
+
+def _prod_grad_self(B: Any, g: Any, self: Any, src: Any, index: tuple, p: dict) -> Any:
+    """prod: g times the product of the values reduced with `self`, the reduction redone with
+    `self`'s zeros set to 1, divided by that `self` (g where nothing is written); with
+    include_self=False, then 0 where written."""
+    ones = _ones_at(B, self, _data(self) == 0)
+    grad = g * _reduce_again(B, ones, src, index, p) / ones
+    return grad if p["include_self"] else _zero_at(B, grad, index, p["indexed"])
+
+
+def _prod_grad_src(B: Any, g: Any, self: Any, src: Any, result: Any, index: tuple, p: dict) -> Any:
+    """prod: `g·result / src` at a nonzero source value; at a zero, g times the reduction redone
+    with that zero set to 1 when it is the only zero reduced there (0 with more: their second
+    derivative raises, as in PyTorch)."""
+    indexed, zero = p["indexed"], _data(src) == 0
+    n_zeros = np.zeros(_data(self).shape, dtype=np.int64)
+    np.add.at(n_zeros, index, zero.astype(np.int64))
+    lone = zero & (n_zeros[index] == 1)
+    at_zero = _pick(B, g * _reduce_again(B, self, _ones_at(B, src, lone), index, p), index, indexed)
+    elsewhere = _pick(B, g * result, index, indexed) / _ones_at(B, src, zero)
+    grad = B.where(B.const(zero), at_zero, elsewhere)
+    if (n_zeros > 1).any():
+        name, arg = ("index_reduce", "source") if indexed else ("scatter_reduce", "src")
+        message = (
+            f"{name}(): Double backward is unsupported for {arg} when >1 zeros in {arg} are "
+            "scattered to the same position in self"
+        )
+        grad = run(B, DOUBLE_BACKWARD_ERROR, grad, message=message)
+    return grad
+
+
+def _raise(message: str) -> Any:
+    raise RuntimeError(message)
+
+
+# A gradient whose own gradient PyTorch does not compute: the backward pass raises `message`.
+DOUBLE_BACKWARD_ERROR = defop(
+    "double_backward_error",
+    "Error",
+    lambda g, message: np.array(g, copy=True),
+    lambda B, gg, message: _raise(message),
+    arg_names=("grad",),
+    promotes=False,
+    rules=("raises: not computed",),
+)
+DOUBLE_BACKWARD_ERROR.node_cls.name = lambda self: "torch::autograd::Error"
 
 
 def _extreme_weights(s: Any, x: Any, r: Any, index: tuple, include_self: bool) -> tuple:
@@ -155,6 +198,8 @@ def _extreme_weights(s: Any, x: Any, r: Any, index: tuple, include_self: bool) -
 
 def _grad_self(B: Any, g: Any, self: Any, src: Any, result: Any, index: tuple, **p: Any) -> Any:
     reduce, include_self = p["reduce"], p["include_self"]
+    if reduce == "prod":
+        return _prod_grad_self(B, g, self, src, index, p)
     if not include_self:
         return _zero_at(B, g, index, p["indexed"])
     if reduce == "sum":
@@ -162,11 +207,6 @@ def _grad_self(B: Any, g: Any, self: Any, src: Any, result: Any, index: tuple, *
     if reduce == "mean":
         count = _counts(tuple(g.shape), index, tuple(_data(src).shape), True)
         return g / B.const(count.astype(_data(g).dtype))
-    if reduce == "prod":
-        s, x = _data(self), _data(src)
-        if (s == 0).any() or (x == 0).any():
-            return g * B.const(_others_product(s, x, index, True)[0])
-        return g * result / self  # where nothing is written, result is self
     return g * B.const(_extreme_weights(self, src, result, index, True)[0])
 
 
@@ -178,13 +218,7 @@ def _grad_src(B: Any, g: Any, self: Any, src: Any, result: Any, index: tuple, **
         count = _counts(tuple(g.shape), index, tuple(_data(src).shape), include_self)
         return _pick(B, g, index, indexed) / B.const(np.asarray(count[index], _data(g).dtype))
     if reduce == "prod":
-        s, x = _data(self), _data(src)
-        if (s == 0).any() or (x == 0).any():
-            return _pick(B, g, index, indexed) * B.const(
-                _others_product(s, x, index, include_self)[1]
-            )
-        nonzero = B.const(np.ones(_data(src).shape, dtype=bool))
-        return B.where(nonzero, _pick(B, g * result, index, indexed) / src, 0.0)
+        return _prod_grad_src(B, g, self, src, result, index, p)
     _, per_tie, eq_src = _extreme_weights(self, src, result, index, include_self)
     return _pick(B, g * B.const(per_tie), index, indexed) * B.const(eq_src)
 
