@@ -225,14 +225,16 @@ def run_backward(
     `inputs` when given."""
     if retain_graph is None:
         retain_graph = create_graph
-    starts = []
+    nodes, nrs = [], []  # the roots' edges
     for i, t in enumerate(roots):
         if not t._requires_grad:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
             )
-        starts.append(_edge_of(t))
-    order, accs = _walk([node for node, _ in starts])
+        node, nr = _edge_of(t)
+        nodes.append(node)
+        nrs.append(nr)
+    order, accs = _walk(nodes)
     p = _Pass(TensorBackend if create_graph else NumpyBackend, retain_graph, accumulate, accs)
     if inputs is not None:
         _prune(p, order, inputs)
@@ -242,9 +244,9 @@ def run_backward(
     _running.append(p)
     try:
         if NODE_WATCH or _leaf_order_observable(accs):
-            _execute_ready_queue(p, order, starts, root_grads)
+            _execute_ready_queue(p, order, nodes, nrs, root_grads)
         else:
-            _deliver([n for n, _ in starts], [nr for _, nr in starts], root_grads, p)
+            _deliver(nodes, nrs, root_grads, p)
             _execute(p, order)
     except BaseException:
         for node in (*order, *accs):
@@ -396,10 +398,7 @@ def _execute(p: _Pass, order: list) -> None:
                     nxt._buf = total
                 elif total is not None:  # (its last edge: the count is not read again)
                     nxt._buf = None
-                    # As PyTorch's AccumulateGrad, a first gradient nothing else refers to is
-                    # taken as it is: here `outs`, `g`, `total` and the call's own.
-                    exclusive = _refcount(total) <= (4 if total is g else 2)
-                    _accumulate(nxt, total, p, exclusive)
+                    _accumulate(nxt, total, p, 3 if total is g else 1)  # (`outs`, `g`, `total`)
             elif (
                 nxt._buf is None
                 and g is not None
@@ -409,7 +408,7 @@ def _execute(p: _Pass, order: list) -> None:
             else:
                 _add_to(nxt, 0, g)
         # (`outs`, `g` and `total` keep the last node's values until the next node's are set:
-        # one more reference can only make `exclusive` false, never true)
+        # one more reference can only keep `_accumulate` from taking a gradient, never make it)
 
 
 def run_node(node: Node, grads: list, p: _Pass) -> list | None:
@@ -485,13 +484,11 @@ def _to_leaf(acc: AccumulateGrad, g: Any, p: _Pass) -> None:
         acc._buf = total
     elif total is not None:
         acc._buf = None
-        # As PyTorch's AccumulateGrad, a first gradient nothing else refers to is taken as it
-        # is. Referring to it here: `outs` and three names (a delivered `g`), or `total`.
-        exclusive = _refcount(total) <= (5 if total is g else 2)
-        _accumulate(acc, total, p, exclusive)
+        # (a delivered `g` is referred to by `_deliver`'s `outs` and `g`, `g` and `total` here)
+        _accumulate(acc, total, p, 4 if total is g else 1)
 
 
-def _execute_ready_queue(p: _Pass, order: list, starts: list, root_grads: list) -> None:
+def _execute_ready_queue(p: _Pass, order: list, roots: list, nrs: list, root_grads: list) -> None:
     """The general schedule, PyTorch's ready queue itself (a binary heap on the sequence
     number, leaves on top): every node counts the edges still to deliver, and leaves made ready
     together come out in the heap's order. Used when a reached leaf has hooks; otherwise it
@@ -503,11 +500,11 @@ def _execute_ready_queue(p: _Pass, order: list, starts: list, root_grads: list) 
         for nxt in node._next:
             if nxt is not None and nxt.__class__ is not AccumulateGrad:
                 counts[nxt] += 1
-    for node, _ in starts:
+    for node in roots:
         if node.__class__ is not AccumulateGrad:
             counts[node] += 1
     ready: list = []
-    _deliver_counted([n for n, _ in starts], [nr for _, nr in starts], root_grads, counts, ready)
+    _deliver_counted(roots, nrs, root_grads, counts, ready)
     while ready:
         node = heapq.heappop(ready)[1]
         buf = node._buf
@@ -515,9 +512,9 @@ def _execute_ready_queue(p: _Pass, order: list, starts: list, root_grads: list) 
         if node.__class__ is AccumulateGrad:
             if buf is not None:
                 if NODE_WATCH:
-                    _watched(node, [buf], partial(_accumulate, node, buf, p, False))
+                    _watched(node, [buf], partial(_accumulate, node, buf, p, None))
                 else:
-                    _accumulate(node, buf, p, False)
+                    _accumulate(node, buf, p, None)
             continue
         if p.needed is not None and node not in p.needed:
             continue
@@ -664,9 +661,10 @@ def _run_post_accumulate_hooks(var: Tensor) -> None:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
-def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, exclusive: bool) -> None:
-    """A leaf's gradient arrived: its hooks, the capture of `inputs=`, then `.grad`. With
-    `exclusive`, nothing outside this pass refers to `g`."""
+def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, held: int | None) -> None:
+    """A leaf's gradient arrived: its hooks, the capture of `inputs=`, then `.grad`. `held`:
+    how many references to `g` the caller holds (None: `g` may be shared). As PyTorch's
+    AccumulateGrad, a first gradient nothing else refers to is taken as it is."""
     var = node._variable()
     if var is None:
         return  # the leaf is gone: nobody can read its gradient
@@ -674,7 +672,12 @@ def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, exclusive: bool) -> None
         current = var._grad
         if g.__class__ is _ndarray and g.shape == var._data.shape:
             if current is None:
-                if exclusive and g.dtype == var._data.dtype and g.base is None:
+                if (
+                    held is not None
+                    and _refcount(g) <= held + 2  # (and `g` here, and the call's argument)
+                    and g.dtype == var._data.dtype
+                    and g.base is None
+                ):
                     if g.flags.c_contiguous:
                         var._grad = _wrap(g)
                         return
