@@ -59,11 +59,11 @@ def make_root_grads(
                         "grad can be implicitly created only for real scalar outputs but got "
                         f"{out.dtype}"
                     )
-            data = out._data
-            g = _wrap(
-                np.array(1, data.dtype) if data.ndim == 0 else np.ones(data.shape, data.dtype)
-            )
-        elif not isinstance(g, Tensor):
+            data = out._data  # ones of the output's shape and dtype: nothing to check
+            ones = np.array(1, data.dtype) if data.ndim == 0 else np.ones(data.shape, data.dtype)
+            grads.append(_wrap(ones) if create_graph else ones)
+            continue
+        if not isinstance(g, Tensor):
             g = provided.tensor(g, dtype=out.dtype)
         if g._data.shape != out._data.shape:
             raise RuntimeError(
