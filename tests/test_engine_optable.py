@@ -68,6 +68,26 @@ def test_defop_declares_function_method_aliases_and_inplace():
     assert optable._METHOD_OWNERS["exp_"] == "defop('exp')"
 
 
+def test_defop_declares_the_operators_of_an_op():
+    # `dunder="mul", reflected=True`: __mul__, __rmul__, __imul__; `mul` and `multiply` too
+    for name in ("__mul__", "__rmul__", "__imul__", "mul", "multiply"):
+        assert optable._METHOD_OWNERS[name] == "defop('mul')", name
+    assert "__rsub__" not in [n for n, o in optable._METHOD_OWNERS.items() if o == "defop('sub')"]
+    x = E.tensor([1.0, -2.0], requires_grad=True)
+    y = 3 * (x * 2.0) * np.float64(0.5)  # int, float and numpy scalar operands
+    assert y.tolist() == [3.0, -6.0] and type(y.grad_fn).__name__ == "MulBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]
+    z = E.tensor([4.0, 6.0])
+    z /= 2
+    z -= np.float32(1.0)
+    assert z.tolist() == [1.0, 2.0] and z._version == 2
+    assert x.__mul__("a") is NotImplemented and x.__imul__([1]) is NotImplemented
+    with pytest.raises(TypeError, match="dunder= needs the op's function="):
+        optable.defop("nope", None, lambda a, b: a, dunder="nope")
+    assert "nope" not in OPS
+
+
 def test_the_cross_saves_fast_path_agrees_with_what_the_formulas_read():
     """`cross_saves` (apply_binary's fast path: each input saved only for the other's gradient)
     is declared; the general path derives the same from the formulas' code (`formula_reads`)."""

@@ -10,7 +10,8 @@ derivatives.yaml names them.
 
 An entry also declares its public surface: `function=` (the `torch.*` function, or `UNARY` to
 generate `fn(input)`), `method=True` (bound as `Tensor.<name>`, with `aliases`), `inplace=True`
-(`Tensor.<name>_`). `tensor_methods` is the one way anything is attached to Tensor: a name
+(`Tensor.<name>_`), `dunder=` (the operators `Tensor.__<dunder>__`, `__i<dunder>__` and, with
+`reflected=True`, `__r<dunder>__`). `tensor_methods` is the one way anything is attached to Tensor: a name
 registered twice is an error, so no module overrides another's method by import order.
 """
 
@@ -19,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .apply import apply_inplace, apply_unary
+import numpy as np
+
+from .apply import apply_binary, apply_inplace, apply_number, apply_unary
 from .graph import make_node_class
 from .out_arg import write_out
 from .tensor import Tensor
@@ -27,6 +30,9 @@ from .tensor import Tensor
 OPS: dict[str, OpDef] = {}
 UNARY = "unary"  # `function=UNARY`: the torch function is `fn(input)` applying the op
 _METHOD_OWNERS: dict[str, str] = {}
+_generic = np.generic
+_NUMBERS = (bool, int, float, np.generic)
+_OPERANDS = (Tensor, bool, int, float, np.generic)
 
 
 class OpDef:
@@ -125,6 +131,8 @@ def defop(
     method: bool = False,
     inplace: bool = False,
     aliases: tuple = (),
+    dunder: str | None = None,
+    reflected: bool = False,
 ) -> OpDef:
     """Declares one op. With no formulas the op is not differentiable (comparisons, argmax).
     A `variadic` op (cat, stack) has one formula `formula(B, g, i, *saved, **params)` for input i.
@@ -134,7 +142,12 @@ def defop(
     (mm, mv, ...) every formula returns its input's shape and dtype, so the node keeps no input
     shapes to conform gradients to (the backward pass takes its fast path). `binary` is the
     forward of a call without parameters where `forward` takes optional ones (`add`'s alpha:
-    `operator.add` spares the operators a Python frame)."""
+    `operator.add` spares the operators a Python frame). `dunder="add"` binds the operators
+    `Tensor.__add__` and `__iadd__` (and `__radd__`, `reflected=True`, for an op whose operands
+    commute): a Tensor or float operand goes straight to the op machinery, any other number
+    through `function`."""
+    if dunder is not None and not callable(function):
+        raise TypeError(f"defop({name!r}): dunder= needs the op's function=")
     op = OpDef(
         name,
         grad_fn,
@@ -155,6 +168,8 @@ def defop(
     OPS[name] = op
     if function is not None or inplace:
         _declare_surface(op, function, method, inplace, aliases)
+    if dunder is not None:
+        _declare_operators(op, dunder, reflected)
     return op
 
 
@@ -221,6 +236,43 @@ def _declare_surface(
 
         method_.__name__ = method_.__qualname__ = op.name + "_"
         tensor_methods(module, {op.name + "_": method_})
+
+
+def _declare_operators(op: OpDef, name: str, reflected: bool) -> None:
+    """`Tensor.__<name>__`, `__i<name>__` and, for `reflected`, `__r<name>__` (see `defop`)."""
+    function = op.function
+
+    def operator(self: Tensor, other: Any) -> Any:
+        cls = other.__class__
+        if cls is float:
+            return apply_number(op, self, other)
+        if cls is Tensor:
+            return apply_binary(op, self, other)
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return function(self, other)
+
+    def reflected_operator(self: Tensor, other: Any) -> Any:  # `number <op> tensor`
+        if other.__class__ is float:
+            return apply_number(op, self, other)
+        if not isinstance(other, _NUMBERS):
+            return NotImplemented
+        return apply_binary(op, self, other.item() if isinstance(other, _generic) else other)
+
+    def inplace_operator(self: Tensor, other: Any) -> Any:
+        if other.__class__ is not Tensor and other.__class__ is not float:
+            if not isinstance(other, _OPERANDS):
+                return NotImplemented
+            if isinstance(other, _generic):
+                other = other.item()
+        return apply_inplace(op, self, (other,))
+
+    methods = {f"__{name}__": operator, f"__i{name}__": inplace_operator}
+    if reflected:
+        methods[f"__r{name}__"] = reflected_operator
+    for dunder, method in methods.items():
+        method.__name__ = method.__qualname__ = dunder
+    tensor_methods(f"defop({op.name!r})", methods)
 
 
 def tensor_methods(owner: str, methods: dict[str, Any]) -> None:

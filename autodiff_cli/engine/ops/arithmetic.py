@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, formula_backends, kernels
-from ..core.apply import apply_binary, apply_inplace, apply_number, apply_op, promote
+from ..core.apply import apply_binary, apply_inplace, apply_op, promote
 from ..core.optable import UNARY, defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.saved_hooks import shows_saved
@@ -209,6 +209,71 @@ def _sub(a: Any, b: Any, alpha: Any = 1) -> Any:
     return a - b if alpha == 1 else a - alpha * b
 
 
+def _operand(x: Any) -> Any:
+    if isinstance(x, (Tensor, bool, int, float)):
+        return x
+    if isinstance(x, np.generic):
+        return x.item()
+    raise TypeError(f"unsupported operand type(s): 'Tensor' and '{type(x).__name__}'")
+
+
+def add(input: Any, other: Any, *, alpha: Any = 1, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(add, out, input, other, alpha=alpha)
+    if alpha != 1:
+        if isinstance(other, Tensor):
+            return apply_op(ADD, (input, other), {"alpha": alpha})
+        other = other * alpha
+    if not isinstance(input, Tensor):
+        return apply_binary(ADD, other, _operand(input))
+    return apply_binary(ADD, input, _operand(other))
+
+
+def sub(input: Any, other: Any, *, alpha: Any = 1, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(sub, out, input, other, alpha=alpha)
+    if alpha != 1:
+        if isinstance(other, Tensor):
+            return apply_op(SUB, (input, other), {"alpha": alpha})
+        other = other * alpha
+    if not isinstance(input, Tensor):
+        return rsub(other, input)
+    return apply_binary(SUB, input, _operand(other))
+
+
+def rsub(input: Tensor, other: Any) -> Tensor:
+    if isinstance(other, Tensor):
+        return apply_op(SUB, (other, input))
+    if isinstance(other, float) and input._data.dtype.kind in "biu":
+        input = to_dtype(input, dtypes.get_default_dtype())
+    return apply_op(RSUB, (input,), {"other": _operand(other)})
+
+
+def mul(input: Any, other: Any, *, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(mul, out, input, other)
+    if not isinstance(input, Tensor):
+        return apply_binary(MUL, other, _operand(input))
+    return apply_binary(MUL, input, _operand(other))
+
+
+def div(input: Any, other: Any, *, rounding_mode: str | None = None, out: Any = None) -> Tensor:
+    if out is not None:
+        return write_out(div, out, input, other, rounding_mode=rounding_mode)
+    if rounding_mode == "floor":
+        return floor_divide(input, other)
+    if rounding_mode == "trunc":
+        return trunc(div(input, other))
+    if not isinstance(input, Tensor):
+        return mul(reciprocal(other), input)
+    return apply_binary(DIV, input, _operand(other))
+
+
+true_divide = divide = div
+multiply = mul
+subtract = sub
+
+
 # `alpha` is a parameter only when it is not 1 (`torch.add(a, b, alpha=2)`)
 ADD = defop(
     "add",
@@ -218,6 +283,10 @@ ADD = defop(
     lambda B, g, alpha=1: g if alpha == 1 else g * alpha,
     rules=("1", "1"),  # alpha: "alpha"
     binary=operator.add,
+    function=add,
+    method=True,
+    dunder="add",
+    reflected=True,
 )
 SUB = defop(
     "sub",
@@ -227,6 +296,10 @@ SUB = defop(
     lambda B, g, alpha=1: -g if alpha == 1 else -g * alpha,
     rules=("1", "-1"),  # alpha: "-alpha"
     binary=operator.sub,
+    function=sub,
+    method=True,
+    aliases=("subtract",),
+    dunder="sub",
 )
 RSUB = defop(
     "rsub", "RsubBackward1", lambda a, other: other - a, lambda B, g, other: -g, rules=("-1",)
@@ -239,6 +312,11 @@ MUL = defop(
     lambda B, g, self, other: g * self,
     cross_saves=True,
     rules=("other", "self"),
+    function=mul,
+    method=True,
+    aliases=("multiply",),
+    dunder="mul",
+    reflected=True,
 )
 DIV = defop(
     "div",
@@ -247,6 +325,10 @@ DIV = defop(
     lambda B, g, self, other: g / other,
     lambda B, g, self, other: -g * ((self / other) / other),
     rules=("1 / other", "-self / other²"),
+    function=div,
+    method=True,
+    aliases=("true_divide", "divide"),
+    dunder="truediv",
 )
 NEG = defop(
     "neg",
@@ -387,71 +469,6 @@ def _numel(x: Any) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def _operand(x: Any) -> Any:
-    if isinstance(x, (Tensor, bool, int, float)):
-        return x
-    if isinstance(x, np.generic):
-        return x.item()
-    raise TypeError(f"unsupported operand type(s): 'Tensor' and '{type(x).__name__}'")
-
-
-def add(input: Any, other: Any, *, alpha: Any = 1, out: Any = None) -> Tensor:
-    if out is not None:
-        return write_out(add, out, input, other, alpha=alpha)
-    if alpha != 1:
-        if isinstance(other, Tensor):
-            return apply_op(ADD, (input, other), {"alpha": alpha})
-        other = other * alpha
-    if not isinstance(input, Tensor):
-        return apply_binary(ADD, other, _operand(input))
-    return apply_binary(ADD, input, _operand(other))
-
-
-def sub(input: Any, other: Any, *, alpha: Any = 1, out: Any = None) -> Tensor:
-    if out is not None:
-        return write_out(sub, out, input, other, alpha=alpha)
-    if alpha != 1:
-        if isinstance(other, Tensor):
-            return apply_op(SUB, (input, other), {"alpha": alpha})
-        other = other * alpha
-    if not isinstance(input, Tensor):
-        return rsub(other, input)
-    return apply_binary(SUB, input, _operand(other))
-
-
-def rsub(input: Tensor, other: Any) -> Tensor:
-    if isinstance(other, Tensor):
-        return apply_op(SUB, (other, input))
-    if isinstance(other, float) and input._data.dtype.kind in "biu":
-        input = to_dtype(input, dtypes.get_default_dtype())
-    return apply_op(RSUB, (input,), {"other": _operand(other)})
-
-
-def mul(input: Any, other: Any, *, out: Any = None) -> Tensor:
-    if out is not None:
-        return write_out(mul, out, input, other)
-    if not isinstance(input, Tensor):
-        return apply_binary(MUL, other, _operand(input))
-    return apply_binary(MUL, input, _operand(other))
-
-
-def div(input: Any, other: Any, *, rounding_mode: str | None = None, out: Any = None) -> Tensor:
-    if out is not None:
-        return write_out(div, out, input, other, rounding_mode=rounding_mode)
-    if rounding_mode == "floor":
-        return floor_divide(input, other)
-    if rounding_mode == "trunc":
-        return trunc(div(input, other))
-    if not isinstance(input, Tensor):
-        return mul(reciprocal(other), input)
-    return apply_binary(DIV, input, _operand(other))
-
-
-true_divide = divide = div
-multiply = mul
-subtract = sub
-
-
 def _as_tensor(value: Any, like: Tensor) -> Tensor:
     return make_tensor(value)
 
@@ -568,31 +585,6 @@ def inplace(op: Any, target: Tensor, *inputs: Any, **params: Any) -> Tensor:
     return apply_inplace(op, target, tuple(_operand(x) for x in inputs), params or None)
 
 
-def _fast(op: Any, slow: Any):
-    """`x * y` with a Tensor or float straight to the machinery; the rest via `slow`."""
-
-    def method(self: Tensor, other: Any) -> Any:
-        cls = other.__class__
-        if cls is float:
-            return apply_number(op, self, other)
-        if cls is Tensor:
-            return apply_binary(op, self, other)
-        if not isinstance(other, (Tensor, bool, int, float, np.generic)):
-            return NotImplemented
-        return slow(self, other)
-
-    return method
-
-
-def _fast_reflected(op: Any):
-    def method(self: Tensor, other: Any) -> Any:
-        if other.__class__ is float:
-            return apply_number(op, self, other)
-        return apply_binary(op, self, _operand(other)) if _is_number(other) else NotImplemented
-
-    return method
-
-
 def _inplace_method(op: Any):
     def method(self: Tensor, other: Any) -> Tensor:
         return inplace(op, self, other)
@@ -608,17 +600,6 @@ def _inplace_alpha(op: Any):
             if isinstance(other, Tensor):
                 return inplace(op, self, other, alpha=alpha)
             other = other * alpha
-        return inplace(op, self, other)
-
-    return method
-
-
-def _iop(op: Any):
-    def method(self: Tensor, other: Any) -> Any:
-        if other.__class__ is Tensor or other.__class__ is float:
-            return apply_inplace(op, self, (other,))
-        if not isinstance(other, (Tensor, bool, int, float, np.generic)):
-            return NotImplemented
         return inplace(op, self, other)
 
     return method
@@ -641,14 +622,6 @@ formula_backends.provide(where=where)  # `B.where` in formulas under create_grap
 tensor_methods(
     "ops.arithmetic",
     {
-        "add": add,
-        "sub": sub,
-        "mul": mul,
-        "div": div,
-        "true_divide": div,
-        "divide": div,
-        "multiply": mul,
-        "subtract": sub,
         "pow": pow,
         "square": square,
         "eq": eq,
@@ -663,13 +636,7 @@ tensor_methods(
         "greater": gt,
         "greater_equal": ge,
         "softplus": softplus,
-        "__add__": _fast(ADD, add),
-        "__radd__": _fast_reflected(ADD),
-        "__sub__": _fast(SUB, sub),
         "__rsub__": lambda self, other: rsub(self, other) if _is_number(other) else NotImplemented,
-        "__mul__": _fast(MUL, mul),
-        "__rmul__": _fast_reflected(MUL),
-        "__truediv__": _fast(DIV, div),
         "__rtruediv__": _rtruediv,
         "__pow__": operator_method(pow),
         "__rpow__": lambda self, other: pow(other, self) if _is_number(other) else NotImplemented,
@@ -687,10 +654,6 @@ tensor_methods(
         "sub_": _inplace_alpha(SUB),
         "mul_": _inplace_method(MUL),
         "div_": _inplace_method(DIV),
-        "__iadd__": _iop(ADD),
-        "__isub__": _iop(SUB),
-        "__imul__": _iop(MUL),
-        "__itruediv__": _iop(DIV),
         "pow_": pow_,
         "__ipow__": pow_,
     },
