@@ -8,9 +8,11 @@ the hooks registered on it. Leaves that require grad are reached through their `
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import weakref
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from .dtypes import NAMES, legacy_type
@@ -369,25 +371,48 @@ def _as_saved_tensor(value: Any, node: Node | None) -> Any:
 
 def make_node_class(grad_fn_name: str, op: Any) -> type:
     """One Node subclass per op, so `type(y.grad_fn).__name__` is PyTorch's name, with its
-    `apply` bound to the op's formulas (`_make_apply`)."""
+    `apply` bound to the op's formulas (`_make_apply`) and its `_saved_<name>` properties."""
     plain = op.grads and not op.variadic and op.n_outputs == 1 and len(op.grads) <= 2
     ns = {"__slots__": (), "op": op, "__module__": __name__}
     ns["apply"] = _make_apply(tuple(op.grads) if plain else ())
+    saved = ["result" if what == "result" else op.arg_names[what] for what in op.saves]
+    for key in {*saved, *_parameter_names(op.forward), *_SAVED_ALIASES}:
+        ns["_saved_" + key] = property(partial(_saved_value, key=key))
+    for key in saved:
+        ns["_raw_saved_" + key] = property(partial(_raw_saved_value, key=key))
     return type(grad_fn_name, (OpNode,), ns)
 
 
+def _parameter_names(forward: Callable) -> tuple:
+    """The names `forward` takes (an op's parameters are passed to it by name)."""
+    code = getattr(forward, "__code__", None)
+    if code is not None:
+        return code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    try:
+        return tuple(inspect.signature(forward).parameters)
+    except (TypeError, ValueError):  # (a builtin without a signature takes no parameters)
+        return ()
+
+
+def _saved_value(node: OpNode, key: str) -> Any:
+    return node.saved_attribute(key)
+
+
+def _raw_saved_value(node: OpNode, key: str) -> Any:
+    if raw_saved is None:
+        raise AttributeError(f"'{type(node).__name__}' object has no attribute '_raw_saved_{key}'")
+    return raw_saved(node, key)
+
+
 class OpNode(Node):
-    """A node whose backward is an op-table formula."""
+    """A node whose backward is an op-table formula.
+
+    `grad_fn._saved_<name>` are properties (each node class has those of its op's saved values
+    and parameters, this class those that ops show besides: `SHOWN_NAMES`), not a `__getattr__`:
+    CPython 3.11 specializes no attribute access on instances of a class that has one, and the
+    backward pass reads node attributes all the time (~6x slower each)."""
 
     __slots__ = ()
-
-    def __getattr__(self, name: str) -> Any:
-        """`grad_fn._saved_self`, `_saved_other`, `_saved_result`, `_saved_exponent`, ..."""
-        if name.startswith("_saved_"):
-            return self.saved_attribute(name[len("_saved_") :])
-        if name.startswith("_raw_saved_") and raw_saved is not None:
-            return raw_saved(self, name[len("_raw_saved_") :])
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def saved_attribute(self, key: str) -> Any:
         shown = SHOWN_SAVED.get(self) if SHOWN_SAVED else None
@@ -492,6 +517,24 @@ def _make_apply(formulas: tuple) -> Callable:
 
 
 OpNode.apply = _make_apply(())  # type: ignore[method-assign]
+
+
+# `_saved_<name>` of values ops show besides their formulas' (core/saved_hooks.shows_saved and
+# also_shows: tests/test_backward_fast_nodes.py checks every name they are given is here)
+SHOWN_NAMES = (
+    "condition",
+    "dim",
+    "index",
+    "indices",
+    "mask",
+    "self",
+    "source",
+    "target",
+    "total_weight",
+    "weight",
+)
+for _key in SHOWN_NAMES:
+    setattr(OpNode, "_saved_" + _key, property(partial(_saved_value, key=_key)))
 
 
 def _fill_outputs(grads: list, meta: tuple, backend: Any) -> list:
