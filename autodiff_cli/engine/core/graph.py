@@ -499,7 +499,7 @@ def _make_apply(formulas: tuple) -> Callable:
                     if box[0] != expected:
                         _check_versions(versions, args, self)
             if backend is not NumpyBackend:  # create_graph: the saved Tensors themselves
-                args = [backend.unpack(v, self) for v in self.saved_values()]
+                args = _unpacked(self, backend)
         if self._x is None:
             if two:
                 a, b = self._next
@@ -514,6 +514,12 @@ def _make_apply(formulas: tuple) -> Callable:
         return self._apply_general(grads, backend, args)
 
     return apply
+
+
+def _unpacked(node: OpNode, backend: Any) -> list:
+    """The saved values as formulas take them on `backend` (apart from `apply`: a comprehension
+    there would make `self` and `backend` cells on every call)."""
+    return [backend.unpack(v, node) for v in node.saved_values()]
 
 
 OpNode.apply = _make_apply(())  # type: ignore[method-assign]
