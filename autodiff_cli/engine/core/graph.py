@@ -13,6 +13,7 @@ import itertools
 import weakref
 from collections.abc import Callable
 from functools import partial
+from types import FunctionType
 from typing import Any
 
 from .dtypes import NAMES, legacy_type
@@ -513,7 +514,9 @@ def _make_apply(formulas: tuple) -> Callable:
                 return [None if a is None else f0(backend, grads[0], *args)]
         return self._apply_general(grads, backend, args)
 
-    return apply
+    # A copy of the code per class: CPython 3.11 caches one type per attribute read, and a
+    # shared `self._saved` read that sees many node classes in turn finds none cached.
+    return FunctionType(apply.__code__.replace(), globals(), "apply", None, apply.__closure__)
 
 
 def _unpacked(node: OpNode, backend: Any) -> list:
