@@ -8,7 +8,6 @@ the hooks registered on it. Leaves that require grad are reached through their `
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import weakref
 from collections.abc import Callable
@@ -378,21 +377,34 @@ def make_node_class(grad_fn_name: str, op: Any) -> type:
     ns["apply"] = _make_apply(tuple(op.grads) if plain else ())
     saved = ["result" if what == "result" else op.arg_names[what] for what in op.saves]
     for key in {*saved, *_parameter_names(op.forward), *_SAVED_ALIASES}:
-        ns["_saved_" + key] = property(partial(_saved_value, key=key))
+        ns["_saved_" + key] = _property("_saved_", key)
     for key in saved:
-        ns["_raw_saved_" + key] = property(partial(_raw_saved_value, key=key))
+        ns["_raw_saved_" + key] = _property("_raw_saved_", key)
     return type(grad_fn_name, (OpNode,), ns)
 
 
+_properties: dict = {}  # one per name, shared by the node classes
+
+
+def _property(prefix: str, key: str) -> property:
+    """The property `grad_fn.<prefix><key>`."""
+    found = _properties.get(prefix + key)
+    if found is None:
+        read = _saved_value if prefix == "_saved_" else _raw_saved_value
+        found = _properties[prefix + key] = property(partial(read, key=key))
+    return found
+
+
 def _parameter_names(forward: Callable) -> tuple:
-    """The names `forward` takes (an op's parameters are passed to it by name)."""
-    code = getattr(forward, "__code__", None)
-    if code is not None:
-        return code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
-    try:
-        return tuple(inspect.signature(forward).parameters)
-    except (TypeError, ValueError):  # (a builtin without a signature takes no parameters)
+    """The names `forward` takes (an op's parameters are passed to it by name); a ufunc or
+    builtin (`np.tanh`, `operator.mul`) takes none (read from the code: `inspect.signature`
+    would cost start-up time)."""
+    code = getattr(forward, "__code__", None) or getattr(
+        getattr(forward, "__wrapped__", None), "__code__", None
+    )
+    if code is None:
         return ()
+    return code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
 
 
 def _saved_value(node: OpNode, key: str) -> Any:
@@ -543,7 +555,7 @@ SHOWN_NAMES = (
     "weight",
 )
 for _key in SHOWN_NAMES:
-    setattr(OpNode, "_saved_" + _key, property(partial(_saved_value, key=_key)))
+    setattr(OpNode, "_saved_" + _key, _property("_saved_", _key))
 
 
 def _fill_outputs(grads: list, meta: tuple, backend: Any) -> list:
