@@ -19,7 +19,7 @@ import numpy as np
 from . import dtypes, limits, modes, provided
 from .dtypes import NP_BOOL
 from .grad_mode import NO_VERSION, SAVE_INFERENCE_MESSAGE, GradMode
-from .graph import NO_EDGE, Node, NodeExtra, new_node
+from .graph import NO_EDGE, Node, NodeExtra
 from .limits import SIZE_PARAMS, _Cap
 from .tensor import (
     LEAF_INPLACE_MESSAGE,
@@ -121,7 +121,7 @@ def _acc_of(x: Tensor) -> Node:
 
 def _new_node(op: Any, edges: tuple) -> Node:
     """A node of `op` with `(node, output_nr)` edges."""
-    node = new_node(op.node_cls, ())
+    node = op.new_node(op.node_cls, ())
     node.next_functions = edges
     return node
 
@@ -138,7 +138,7 @@ def _node_for(op: Any, inputs: tuple) -> Node:
                 nrs[i] = x._output_nr
         else:
             nodes.append(None)
-    return new_node(op.node_cls, tuple(nodes), None if nrs is None else tuple(nrs))
+    return op.new_node(op.node_cls, tuple(nodes), None if nrs is None else tuple(nrs))
 
 
 # the last `(None, number)` a product by a number saved: a loop's constant keeps one tuple
@@ -189,7 +189,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
             nb = b._acc
             if nb is None or nb._x is not None:
                 nb = b._accumulator()
-    node = new_node(
+    node = op.new_node(
         op.node_cls,
         (na, nb),
         None if not (a._output_nr or (b_grad and b._output_nr)) else _binary_nrs(a, b),
@@ -235,7 +235,7 @@ def apply_number(op: Any, a: Tensor, b: float) -> Tensor:
     if not (a._requires_grad and GradMode.enabled):
         return _wrap(out)
     fn = a._grad_fn
-    node = new_node(
+    node = op.new_node(
         op.node_cls,
         (fn if fn is not None else _acc_of(a), None),
         (a._output_nr, 0) if fn is not None and a._output_nr else None,
@@ -261,7 +261,7 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
     if not (x._requires_grad and GradMode.enabled) or out.dtype.kind != "f" or op.view:
         return apply_op(op, (x,)) if op.view else _wrap(out)
     fn = x._grad_fn
-    node = new_node(
+    node = op.new_node(
         op.node_cls,
         (fn if fn is not None else _acc_of(x),),
         (x._output_nr,) if fn is not None and x._output_nr else None,
@@ -294,7 +294,7 @@ def apply_view(op: Any, x: Tensor, params: dict | None = None) -> Any:
     out = op.forward(data, **params) if params else op.forward(data)
     if x._requires_grad and GradMode.enabled and out.dtype.kind == "f":
         fn = x._grad_fn
-        node = new_node(
+        node = op.new_node(
             op.node_cls,
             (fn if fn is not None else _acc_of(x),),
             (x._output_nr,) if fn is not None and x._output_nr else None,
