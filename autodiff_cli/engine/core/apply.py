@@ -316,7 +316,7 @@ def apply_view(op: Any, x: Tensor, params: dict | None = None) -> Any:
 def apply_op(op: Any, inputs: tuple, params: dict | None = None, _watched: bool = False) -> Any:
     """Runs `op` forward on `inputs` (Tensors or Python numbers) and records it in the graph."""
     if _OBSERVED and not _watched:
-        return modes.observe(op, inputs, params, None, lambda: apply_op(op, inputs, params, True))
+        return modes.observe(op, inputs, params, None, _proceed(apply_op, op, inputs, params))
     datas = []
     needs_grad = False
     first_dtype = None
@@ -352,7 +352,7 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None, _watched: bool 
         out_shape, out_dtype = out.shape, out.dtype
         out_meta = None
     else:
-        result = tuple(_wrap(o, True, node, i) for i, o in enumerate(out))
+        result = _wrap_outputs(out, node)
         out_shape = out_dtype = None
         out_meta = tuple((o.shape, o.dtype) for o in out)
     in_meta = None
@@ -370,6 +370,11 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None, _watched: bool 
     if op.view:
         mark_view(result, inputs[0])
     return result
+
+
+def _wrap_outputs(outs: tuple, node: Node) -> tuple:
+    """The outputs of a multi-output node (apart from `apply_op`, which keeps no cells)."""
+    return tuple([_wrap(o, True, node, i) for i, o in enumerate(outs)])
 
 
 def _floating(out: Any) -> bool:
@@ -472,13 +477,8 @@ def apply_inplace(
 ) -> Tensor:
     """Runs `op` with `target` as its first input and writes the result into `target`."""
     if _OBSERVED and not _watched:
-        return modes.observe(
-            op,
-            (target, *inputs),
-            params,
-            target,
-            lambda: apply_inplace(op, target, inputs, params, True),
-        )
+        proceed = _proceed(apply_inplace, op, target, inputs, params)
+        return modes.observe(op, (target, *inputs), params, target, proceed)
     recording = GradMode.enabled
     if recording:
         if target._requires_grad and target._grad_fn is None:
@@ -488,9 +488,7 @@ def apply_inplace(
             raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
         if target._base is not None:
             return provided.inplace_on_view(op, target, inputs, params)
-        recording = target._requires_grad or any(
-            isinstance(x, Tensor) and x._requires_grad for x in inputs
-        )
+        recording = target._requires_grad or _any_requires_grad(inputs)
     if not recording:
         ufunc = _INPLACE_UFUNCS.get(op.name)
         if ufunc is not None and not params and len(inputs) == 1:
@@ -534,13 +532,27 @@ def apply_inplace(
     if node is not None:
         target._set_history(node)
         if node._versions is not None and "result" in op.saves:
-            i = op.saves.index("result")
-            node._saved = node._saved[:i] + (array,) + node._saved[i + 1 :]
-            now = (i, target._version_box(), target._version, None)
-            node._versions = tuple(now if e[0] == i else e for e in node._versions)
+            _resave_result(node, op.saves.index("result"), target, array)
         if target._base is None:
             provided.after_inplace(target)  # views of target now read a new history
     return target
+
+
+def _proceed(apply: Any, *args: Any) -> Any:
+    """The rest of an observed call (`apply(*args, _watched=True)`), for `modes.observe`; made
+    here so that the apply functions themselves keep no closure cells."""
+    return lambda: apply(*args, _watched=True)
+
+
+def _any_requires_grad(inputs: tuple) -> bool:
+    return any(isinstance(x, Tensor) and x._requires_grad for x in inputs)
+
+
+def _resave_result(node: Node, i: int, target: Tensor, array: Any) -> None:
+    """An in-place op's node saves its result: the target itself, at its new version."""
+    node._saved = node._saved[:i] + (array,) + node._saved[i + 1 :]
+    now = (i, target._version_box(), target._version, None)
+    node._versions = tuple(now if e[0] == i else e for e in node._versions)
 
 
 def _inplace_without_graph(op: Any, target: Tensor, inputs: tuple, params: dict | None) -> Tensor:
