@@ -21,13 +21,13 @@ def report_exception(error: BaseException, *, debug: bool, context: str = "") ->
     raised inside the engine or the runtime), or the error itself when it has no cause.
     """
     from autodiff_cli.lang import ScriptError
-    from autodiff_cli.lang.errors import safe_str
+    from autodiff_cli.lang.errors import error_message
 
     if isinstance(error, ScriptError):
         text = str(error)
     else:
         prefix = f"{context}: " if context else ""
-        text = f"{prefix}error\n{type(error).__name__}: {safe_str(error)}"
+        text = f"{prefix}error\n{type(error).__name__}: {error_message(error)}"
     print_error(text)
     if debug:
         shown = error.__cause__ if error.__cause__ is not None else error

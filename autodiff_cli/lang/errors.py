@@ -92,9 +92,7 @@ class ScriptError(Exception):
         """The ScriptError for an exception escaping a script, at its innermost location."""
         location = _own_attributes(error).get(LOCATION_ATTRIBUTE) or fallback
         type_name = type(error).__name__
-        message = safe_str(error)
-        if not message and issubclass(type(error), MemoryError):
-            message = "out of memory (an allocation failed)"  # Python's own has no text
+        message = error_message(error)
         hint = _own_attributes(error).get(HINT_ATTRIBUTE)
         if type(hint) is ReportHint:
             message += hint.text()
@@ -104,6 +102,14 @@ class ScriptError(Exception):
             result = cls.at(location, type_name, message)
         result.__cause__ = error
         return result
+
+
+def error_message(error: BaseException) -> str:
+    """An exception's text, as `str` gives it safely; a MemoryError's own has none."""
+    message = safe_str(error)
+    if not message and issubclass(type(error), MemoryError):
+        message = "out of memory (an allocation failed)"
+    return message
 
 
 _EXCEPTION_DICT = BaseException.__dict__["__dict__"]  # the real instance dictionary

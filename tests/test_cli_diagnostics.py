@@ -1,0 +1,20 @@
+"""How a failure outside a script's own statements is reported (cli/diagnostics.py)."""
+
+from __future__ import annotations
+
+from autodiff_cli.cli import diagnostics
+
+
+def test_a_memory_error_without_text_says_what_happened(capsys) -> None:
+    # Python's own MemoryError has no text: a limit hit while the run is being set up or
+    # reported must still say what happened (tests/hostile/cap_trace_long_lines.ad)
+    diagnostics.report_exception(MemoryError(), debug=False, context="s.ad")
+    assert capsys.readouterr().err.splitlines() == [
+        "s.ad: error",
+        "MemoryError: out of memory (an allocation failed)",
+    ]
+
+
+def test_other_errors_keep_their_text(capsys) -> None:
+    diagnostics.report_exception(ValueError("bad value"), debug=False, context="s.ad")
+    assert capsys.readouterr().err.splitlines() == ["s.ad: error", "ValueError: bad value"]
