@@ -18,3 +18,18 @@ def test_a_memory_error_without_text_says_what_happened(capsys) -> None:
 def test_other_errors_keep_their_text(capsys) -> None:
     diagnostics.report_exception(ValueError("bad value"), debug=False, context="s.ad")
     assert capsys.readouterr().err.splitlines() == ["s.ad: error", "ValueError: bad value"]
+
+
+def test_an_error_stays_located_when_its_source_line_cannot_be_copied(monkeypatch) -> None:
+    from autodiff_cli.lang.errors import Location, ScriptError, Source
+
+    def no_memory(self, line):  # the script holds nearly all the memory it may use
+        raise MemoryError
+
+    where = Location(Source("s.ad", ("x = 1",)), 1, 5)
+    monkeypatch.setattr(Source, "line", no_memory)
+    error = ScriptError.from_exception(MemoryError(), where)
+    assert str(error).splitlines() == [
+        "s.ad:1:5: error",
+        "MemoryError: out of memory (an allocation failed)",
+    ]

@@ -99,7 +99,11 @@ class ScriptError(Exception):
         if location is None:
             result = cls(type_name, message, "<script>", 0, 0)
         else:
-            result = cls.at(location, type_name, message)
+            try:
+                result = cls.at(location, type_name, message)
+            except MemoryError:  # the script holds nearly all it may: no copy of a long line
+                source = location.source.filename
+                result = cls(type_name, message, source, location.line, location.column)
         result.__cause__ = error
         return result
 
