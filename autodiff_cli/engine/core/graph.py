@@ -260,13 +260,14 @@ def new_node(cls: type, next_nodes: tuple, nrs: tuple | None = None) -> Node:
     return node
 
 
-def own_new_node() -> Callable[..., Node]:
-    """`new_node` with a code object of its own. CPython 3.11 caches one type per attribute
-    store: through one shared `new_node`, the stores into nodes of many classes (Mul, Add,
-    Mul, ...) miss their cache each time, so each op makes its nodes through its own copy
-    (`OpDef.new_node`; 186 -> 129 ns a node on alternating classes)."""
+def own_copy(fn: Callable) -> Callable:
+    """`fn` with a code object of its own. CPython 3.11 caches one type per attribute access
+    site: one function reading or storing attributes of nodes of many classes in turn (Mul,
+    Add, Mul, ...) misses its cache each time, so each node class gets its own `apply` and
+    each op makes its nodes through its own `new_node` (`OpDef.new_node`; 186 -> 129 ns a
+    node on alternating classes)."""
     return FunctionType(
-        new_node.__code__.replace(), new_node.__globals__, "new_node", new_node.__defaults__
+        fn.__code__.replace(), fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
     )
 
 
@@ -536,9 +537,7 @@ def _make_apply(formulas: tuple) -> Callable:
                 return [None if a is None else f0(backend, grads[0], *args)]
         return self._apply_general(grads, backend, args)
 
-    # A copy of the code per class: CPython 3.11 caches one type per attribute read, and a
-    # shared `self._saved` read that sees many node classes in turn finds none cached.
-    return FunctionType(apply.__code__.replace(), globals(), "apply", None, apply.__closure__)
+    return own_copy(apply)  # a copy of the code per class
 
 
 def _unpacked(node: OpNode, backend: Any) -> list:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .apply import apply_binary, apply_inplace, apply_number, apply_unary
-from .graph import make_node_class, own_new_node
+from .graph import make_node_class, new_node, own_copy
 from .out_arg import write_out
 from .tensor import Tensor
 
@@ -94,7 +94,7 @@ class OpDef:
         self.binary = binary or forward  # the forward of a call without parameters
         self.needs: tuple | None = None  # per input, the saved values its formula reads (lazy)
         self.node_cls = make_node_class(grad_fn, self) if grad_fn else None
-        self.new_node = own_new_node() if grad_fn else None  # makes this op's nodes
+        self.new_node = own_copy(new_node) if grad_fn else None  # makes this op's nodes
 
     def __repr__(self) -> str:
         return f"<op {self.name} ({self.grad_fn})>"
