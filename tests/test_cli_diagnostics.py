@@ -33,3 +33,17 @@ def test_an_error_stays_located_when_its_source_line_cannot_be_copied(monkeypatc
         "s.ad:1:5: error",
         "MemoryError: out of memory (an allocation failed)",
     ]
+
+
+def test_a_failure_python_did_not_explain_says_memory_is_the_likely_cause(capsys) -> None:
+    # CPython 3.11 reports some failed allocations as this SystemError (a frame it could not
+    # push, for one); seen in CI for tests/hostile/cap_trace_long_lines.ad
+    error = SystemError("error return without exception set")
+    diagnostics.report_exception(error, debug=False, context="s.ad")
+    assert capsys.readouterr().err.splitlines() == [
+        "s.ad: error",
+        "SystemError: error return without exception set (a failure Python did not explain:"
+        " most often memory ran out)",
+    ]
+    diagnostics.report_exception(SystemError("bad argument"), debug=False, context="s.ad")
+    assert capsys.readouterr().err.splitlines() == ["s.ad: error", "SystemError: bad argument"]

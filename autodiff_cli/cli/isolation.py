@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from autodiff_cli.cli.frame_reserve import run_on_reserve
+
 GIB = 1 << 30
 MIB = 1 << 20
 DEFAULT_MAX_MEMORY = 2 * GIB
@@ -259,7 +261,7 @@ def child_main(
         sys.stderr = sys.__stderr__ = _PipeWriter(2, *looks[1])
         libc = _libc()
         _lock_down(limits, libc)
-        status = work()
+        status = run_on_reserve(work)
     except MemoryError:
         status = OUT_OF_MEMORY
     except BaseException as error:  # noqa: BLE001 - the last fence: one clean line, no traceback

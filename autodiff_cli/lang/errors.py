@@ -108,11 +108,19 @@ class ScriptError(Exception):
         return result
 
 
+# How CPython reports a C function that failed without raising: mostly an allocation it could
+# not make (the memory limit), in code that forgot to raise MemoryError.
+_SILENT_FAILURES = ("error return without exception set", "without setting an exception")
+_SILENT_FAILURE_HINT = " (a failure Python did not explain: most often memory ran out)"
+
+
 def error_message(error: BaseException) -> str:
     """An exception's text, as `str` gives it safely; a MemoryError's own has none."""
     message = safe_str(error)
     if not message and issubclass(type(error), MemoryError):
         message = "out of memory (an allocation failed)"
+    elif type(error) is SystemError and message.endswith(_SILENT_FAILURES):
+        message += _SILENT_FAILURE_HINT
     return message
 
 

@@ -1,0 +1,40 @@
+"""Room for Python frames that no memory limit can refuse.
+
+CPython 3.11 keeps its frames on a stack of chunks, taking a new 16 KiB chunk from the system
+when one fills. When the memory limit refuses that chunk, the call fails without an exception
+set (`SystemError: error return without exception set`) and the called function loses one
+reference too many: the next call or clean-up may free it while it is still in use and the
+process crashes (SIGSEGV). A script that fills its memory and then calls functions would hit
+this, and any exception raised there runs our own functions.
+
+`run_on_reserve(work)` runs `work` on top of one frame made large enough (its code is given
+`FRAME_RESERVE` more stack slots than it uses) that CPython takes a chunk of twice that size
+for it, and the frames called from it fill the unused half. A script recursing to its limit uses
+about 1 MiB of frames, so its calls never ask the system for memory. The reserve is address
+space, counted against the memory limit, not memory written to.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+from typing import TypeVar
+
+FRAME_RESERVE = 4 << 20  # bytes of frames free above the first one (a power of two)
+
+Result = TypeVar("Result")
+
+
+def run_on_reserve(work: Callable[[], Result]) -> Result:
+    """`work()`, with `FRAME_RESERVE` bytes of frame stack already taken from the system."""
+    return work()
+
+
+def _widen(function: Callable, extra_bytes: int) -> None:
+    """Gives `function`'s frame `extra_bytes` of stack slots it never uses."""
+    code = function.__code__
+    slots = extra_bytes // struct.calcsize("P")
+    function.__code__ = code.replace(co_stacksize=code.co_stacksize + slots)
+
+
+_widen(run_on_reserve, FRAME_RESERVE)
