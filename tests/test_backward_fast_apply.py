@@ -27,6 +27,8 @@ def _intermediates() -> list:
     ts = [a * b, a * 1.5, b + 0.25, a - b, a / (b * b + 1.0), a.tanh(), a.exp() * c]
     ts += [a.sigmoid(), a.sin(), a @ w, a @ w + bias, a.pow(3), a.sum(1, keepdim=True)]
     ts += [E.cat([a, b]), a.relu(), (a * 2.0).neg(), b.float() * a.float()]
+    # inputs to conform to (broadcast, promoted): the bound path sums and casts them
+    ts += [bias - a @ w, (a @ w) * bias, a.float() + b, a[:, :1] / b, c.sum(0) * a]
     return ts
 
 
@@ -42,7 +44,7 @@ def _same(x: object, y: object) -> None:
 
 @pytest.mark.parametrize("backend", [NumpyBackend, TensorBackend])
 def test_bound_apply_equals_the_general_one(backend: type) -> None:
-    fast_nodes = 0
+    fast_nodes = conformed = 0
     rng = np.random.default_rng(1)
     for t in _intermediates():
         node = t.grad_fn
@@ -56,7 +58,12 @@ def test_bound_apply_equals_the_general_one(backend: type) -> None:
         for x, y in zip(fast, general):
             _same(x, y)
         fast_nodes += node._x is None and _bound(type(node))
+        x = node._x
+        conformed += (
+            x is not None and x.params is None and x.meta is not None and _bound(type(node))
+        )
     assert fast_nodes >= 12
+    assert conformed >= 5
 
 
 def _bound(cls: type) -> bool:

@@ -524,7 +524,8 @@ def _make_apply(formulas: tuple) -> Callable:
                         _check_versions(versions, args, self)
             if backend is not NumpyBackend:  # create_graph: the saved Tensors themselves
                 args = _unpacked(self, backend)
-        if self._x is None:
+        x = self._x
+        if x is None:
             if two:
                 a, b = self._next
                 g = grads[0]
@@ -535,6 +536,21 @@ def _make_apply(formulas: tuple) -> Callable:
             if one:
                 (a,) = self._next
                 return [None if a is None else f0(backend, grads[0], *args)]
+        elif two and x.params is None and x.meta is not None and x.meta[1] is None:
+            # only the inputs' shapes and dtypes to conform to (a broadcast bias)
+            (shape_a, dtype_a), (shape_b, dtype_b) = x.meta[0] or ((None, None), (None, None))
+            a, b = self._next
+            g = grads[0]
+            ga = gb = None
+            if a is not None:
+                ga = f0(backend, g, *args)
+                if shape_a is not None and (ga.shape != shape_a or ga.dtype != dtype_a):
+                    ga = backend.conform(ga, shape_a, dtype_a)
+            if b is not None:
+                gb = f1(backend, g, *args)
+                if shape_b is not None and (gb.shape != shape_b or gb.dtype != dtype_b):
+                    gb = backend.conform(gb, shape_b, dtype_b)
+            return [ga, gb]
         return self._apply_general(grads, backend, args)
 
     return own_copy(apply)  # a copy of the code per class
