@@ -61,8 +61,11 @@ print(type(f).__name__, type(None)(), type(torch).__name__)
         ("super(int, 1)", "takes a class the script defined"),
         ("class A:\n    __class__ = int", "cannot define '__class__'"),
         ("import torch\ntorch.Tensor.add(1, 2)", "doesn't apply to a 'int' object"),
-        # the wrapper's refusal (or its allow-list's, once that is cached): either names tofile
-        ("import torch\ntorch.ones(1).numpy().tofile('x')", "'tofile'"),
+        # the script's array has no tofile, whether or not the script imported numpy first
+        (
+            "import torch\ntorch.ones(1).numpy().tofile('x')",
+            "'ndarray' object has no attribute 'tofile'",
+        ),
         ("import torch\ntorch.float32.np", "which scripts cannot use"),
         ("str.format(1, 2)", "doesn't apply to a 'int' object"),
     ],

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from autodiff_cli.lang import sandbox, typeview
+from autodiff_cli.lang import typeview
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH, Interrupt, raise_interrupt
 from autodiff_cli.lang.runtime import CallDepth
 
@@ -83,6 +83,6 @@ def new_generator(body: Generator, qualname: str) -> ScriptGenerator:
 # callable, not a base).
 ScriptGenerator.__name__ = ScriptGenerator.__qualname__ = "generator"  # in Python's messages
 ScriptGenerator.__module__ = "builtins"
-sandbox.register_wrapper_class(ScriptGenerator)
+typeview.register_wrapper_class(ScriptGenerator)
 typeview.set_display_name(ScriptGenerator, "generator")
 Generator.register(ScriptGenerator)

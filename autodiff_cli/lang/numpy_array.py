@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from autodiff_cli.lang import numpy_types as nt
+from autodiff_cli.lang import typeview
 
 boundary = nt.boundary
 
@@ -289,3 +290,9 @@ nt._add_operators(NdArray, inplace=True)
 NdArray.__name__ = NdArray.__qualname__ = "ndarray"
 NdArray.__module__ = "numpy"
 nt.register_array_class(NdArray)
+
+# Scripts may hold these as soon as they exist: `t.numpy()` makes arrays before any script has
+# imported numpy, and an attribute reader decided then is kept for the process.
+for _cls in (NdArray, nt.DType, nt.ScalarType, *nt.SCALAR_CLASSES.values()):
+    typeview.register_wrapper_class(_cls)
+del _cls

@@ -491,7 +491,3 @@ def _warm_up() -> None:
 
 
 _warm_up()
-
-for _cls in (NdArray, nt.DType, nt.ScalarType, *nt.SCALAR_CLASSES.values()):
-    sandbox.register_wrapper_class(_cls)
-del _cls

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from autodiff_cli.lang import numpy_types as nt
-from autodiff_cli.lang import sandbox
+from autodiff_cli.lang import sandbox, typeview
 from autodiff_cli.lang.numpy_types import boundary, to_raw, wrap
 
 
@@ -207,5 +207,5 @@ def random_module() -> sandbox.ModuleProxy:
     return sandbox.ModuleProxy("numpy.random", attributes)
 
 
-sandbox.register_wrapper_class(Generator)
-sandbox.register_wrapper_class(RandomState)
+typeview.register_wrapper_class(Generator)
+typeview.register_wrapper_class(RandomState)

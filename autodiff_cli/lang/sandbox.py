@@ -129,6 +129,9 @@ def check_out(value: Any, obj: Any, name: str) -> Any:
     kind = type(value)
     if kind in _SAFE_VALUES:
         return value
+    if kind in typeview.WRAPPER_CLASSES:
+        _SAFE_VALUES.add(kind)
+        return value
     if isinstance(value, type):
         return typeview.script_view_of_class(value)
     if kind is types.FunctionType:
@@ -182,12 +185,6 @@ def _numpy_reader(obj: Any) -> Any:
     from autodiff_cli.lang import numpy_bridge
 
     return numpy_bridge.numpy_method(obj)
-
-
-def register_wrapper_class(cls: type) -> None:
-    """Let scripts hold instances of `cls` and read its public names (`typeview.WRAPPER_CLASSES`)."""
-    typeview.WRAPPER_CLASSES.add(cls)
-    _SAFE_VALUES.add(cls)
 
 
 def _first_foreign_base(kind: type) -> type:

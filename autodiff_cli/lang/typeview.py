@@ -47,6 +47,12 @@ _stand_ins: dict[type, TypeStandIn] = {}
 _DISPLAY_NAMES: dict[type, str] = {}  # the real class a stand-in imitates, if not its own name
 
 
+def register_wrapper_class(cls: type) -> None:
+    """Let scripts hold instances of `cls` and read its public names: called where the class is
+    made, before any instance exists (an attribute reader chosen earlier is kept)."""
+    WRAPPER_CLASSES.add(cls)
+
+
 def is_script_class(cls: type) -> bool:
     """A class the script defined (its own body ran under the sandbox)."""
     return bool(cls.__dict__.get(SCRIPT_MARK))
