@@ -480,19 +480,15 @@ class Tensor:
 Tensor.__module__ = Size.__module__ = "torch"  # printed as <class 'torch.Tensor'>
 
 
+_FIELDS = tuple(name for name in Tensor.__slots__ if name != "__weakref__")
+
+
 def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Node | None, output_nr: int) -> None:
-    """Sets every slot of a Tensor made by `object.__new__` (`_wrap` and the legacy
-    constructor)."""
-    t._data = data
-    t._requires_grad = requires_grad
-    t._grad_fn = grad_fn
-    t._output_nr = output_nr
-    t._grad = None
-    t._vbox = None
-    t._acc = None
-    t._th = None
-    t._base = None
-    t._views = None
+    """Sets every slot of a Tensor made by `object.__new__` (the legacy constructor, Parameter)
+    as `_wrap` sets a new one's: `_wrap` is where a Tensor's fields start."""
+    model = _wrap(data, requires_grad, grad_fn, output_nr)
+    for name in _FIELDS:
+        setattr(t, name, getattr(model, name))
 
 
 def _wrap(
