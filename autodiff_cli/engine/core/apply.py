@@ -17,6 +17,7 @@ from weakref import ref as _weakref
 import numpy as np
 
 from . import dtypes, limits, modes, provided
+from .dtypes import FLOAT_SCALAR_TYPES as _FLOAT_SCALARS
 from .dtypes import NP_BOOL
 from .grad_mode import NO_VERSION, SAVE_INFERENCE_MESSAGE, GradMode
 from .graph import NO_EDGE, Node, NodeExtra
@@ -141,10 +142,6 @@ def _node_for(op: Any, inputs: tuple) -> Node:
     return op.new_node(op.node_cls, tuple(nodes), None if nrs is None else tuple(nrs))
 
 
-# numpy's floating scalar types: a 0-d tensor's data is one of them, and its class says it is
-# floating sooner than `.dtype.kind` (a numpy scalar makes its dtype on each read: 53 -> 15 ns)
-_FLOAT_SCALARS = frozenset({np.float16, np.float32, np.float64})
-
 # the last `(None, number)` a product by a number saved: a loop's constant keeps one tuple
 _last_scalar_saves: list = [None, (None, None)]
 
@@ -262,7 +259,11 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
         return apply_op(op, (x,))
     data = x._data
     out = op.forward(data)
-    if not (x._requires_grad and GradMode.enabled) or out.dtype.kind != "f" or op.view:
+    if (
+        not (x._requires_grad and GradMode.enabled)
+        or (out.__class__ not in _FLOAT_SCALARS and out.dtype.kind != "f")
+        or op.view
+    ):
         return apply_op(op, (x,)) if op.view else _wrap(out)
     fn = x._grad_fn
     node = op.new_node(
@@ -271,8 +272,10 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
         (x._output_nr,) if fn is not None and x._output_nr else None,
     )
     result = _wrap(out, True, node)
-    if data.shape != out.shape or data.dtype != out.dtype:
-        node.extra().meta = (((data.shape, data.dtype),), None)
+    # (numpy scalars of one class have one dtype and no shape: nothing to compare)
+    if data.__class__ is not out.__class__ or data.__class__ is _ndarray:
+        if data.shape != out.shape or data.dtype != out.dtype:
+            node.extra().meta = (((data.shape, data.dtype),), None)
     saves = op.saves
     if saves == _RESULT_ONLY:  # tanh, sigmoid, exp, ...: the output and its version
         box = result._vbox = [0]
@@ -421,6 +424,7 @@ def _version_entry(x: Tensor, i: int) -> tuple:
 
 
 _RESULT_ONLY = ("result",)
+_FIRST_ONLY = (0,)
 
 
 def _save(node: Node, op: Any, inputs: tuple, result: Any) -> None:
@@ -431,9 +435,17 @@ def _save(node: Node, op: Any, inputs: tuple, result: Any) -> None:
         node._saved = (result._data,)
         node._versions = ((0, box, 0, None),)
         return
+    if len(inputs) == 1:  # a recorded call of one input: it requires grad, nothing is skipped
+        if op.saves == _FIRST_ONLY:  # sin, log, abs, ...: the input and its version
+            x = inputs[0]
+            node._saved = (x._data,)
+            node._versions = (_version_entry(x, 0),)
+            return
+        skip: Any = ()
+    else:
+        skip = _unneeded(op, inputs)
     versions: list = []
     saved = []
-    skip = _unneeded(op, inputs)
     for i, what in enumerate(op.saves):
         if i in skip:
             saved.append(None)

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..core import dtypes, kernels
 from ..core.apply import apply_op
+from ..core.dtypes import FLOAT_SCALAR_TYPES
 from ..core.optable import UNARY, defop
 from ..core.tensor import Tensor
 from .formula_ops import add_scalar, mul_scalar, run
@@ -25,7 +26,7 @@ def _float_input(fn: Any) -> Any:
     """Wraps a numpy function so integer inputs are computed in the default float dtype."""
 
     def forward(a: Any) -> Any:
-        if a.dtype.kind in "biu":
+        if a.__class__ not in FLOAT_SCALAR_TYPES and a.dtype.kind in "biu":
             a = a.astype(dtypes.get_default_dtype().np)
         return fn(a)
 
