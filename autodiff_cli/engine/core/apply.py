@@ -156,16 +156,23 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     cls = b.__class__
     if cls is Tensor:
         bd = b._data
-        if ad.dtype is not bd.dtype and ad.dtype != bd.dtype:
-            return apply_op(op, (a, b))
         b_grad = b._requires_grad
-        if ad.shape != bd.shape:  # the product of the sizes bounds the output's
-            n, m = ad.size, bd.size
-            if not (n and m and n * m <= _Cap.max_elements):
-                if op.exact_grads:  # mm: its shapes were checked by the caller
-                    limits.check_matmul(op, ad, bd)
-                else:
-                    limits.check_broadcast_arrays(ad, bd)
+        # two numpy float scalars of one class (0-d tensors): one dtype, no shapes to compare
+        scalars = (
+            ad.__class__ is not _ndarray
+            and ad.__class__ is bd.__class__
+            and ad.__class__ in _FLOAT_SCALARS
+        )
+        if not scalars:
+            if ad.dtype is not bd.dtype and ad.dtype != bd.dtype:
+                return apply_op(op, (a, b))
+            if ad.shape != bd.shape:  # the product of the sizes bounds the output's
+                n, m = ad.size, bd.size
+                if not (n and m and n * m <= _Cap.max_elements):
+                    if op.exact_grads:  # mm: its shapes were checked by the caller
+                        limits.check_matmul(op, ad, bd)
+                    else:
+                        limits.check_broadcast_arrays(ad, bd)
     elif cls is float:
         return apply_number(op, a, b)
     else:
@@ -176,7 +183,8 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         out = _forward(op, [ad, bd], None)
     if not ((a._requires_grad or b_grad) and GradMode.enabled):
         return _wrap(out)
-    if out.dtype.kind != "f":
+    scalars = scalars and out.__class__ is ad.__class__  # (and the result one of them)
+    if not scalars and out.dtype.kind != "f":
         return _wrap(out)
     na = a._grad_fn  # `_acc_of` inlined: the node each input's gradient flows to
     if na is None and a._requires_grad:
@@ -197,7 +205,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     )
     result = _wrap(out, True, node)
     # broadcast inputs keep their shapes for the backward (mm's formulas give them already)
-    if not op.exact_grads and (ad.shape != out.shape or bd.shape != out.shape):
+    if not (scalars or op.exact_grads) and (ad.shape != out.shape or bd.shape != out.shape):
         node._x = NodeExtra((((ad.shape, ad.dtype), (bd.shape, bd.dtype)), None))
     if op.cross_saves:  # mul, mm: each input is saved only for the other's gradient
         _save_crossed(node, a, b, b_grad)
