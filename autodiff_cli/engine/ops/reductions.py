@@ -148,9 +148,10 @@ def _axis(dims: tuple | None, shape: tuple) -> tuple | None:
 
 
 def _count(shape: tuple, dims: tuple | None) -> int:
+    """How many elements a reduction over `dims` (None: all) of `shape` takes for each result."""
     if dims is None or not shape:
-        return int(np.prod(shape, dtype=np.int64)) if shape else 1
-    return int(np.prod([shape[d] for d in dims], dtype=np.int64))
+        return math.prod(shape)
+    return math.prod([shape[d] for d in dims])
 
 
 def _require_float(input: Tensor, message: str) -> None:
