@@ -27,6 +27,8 @@ def _intermediates() -> list:
     ts = [a * b, a * 1.5, b + 0.25, a - b, a / (b * b + 1.0), a.tanh(), a.exp() * c]
     ts += [a.sigmoid(), a.sin(), a @ w, a @ w + bias, a.pow(3), a.sum(1, keepdim=True)]
     ts += [E.cat([a, b]), a.relu(), (a * 2.0).neg(), b.float() * a.float()]
+    # formulas given 0, 1, 2 or 3 saved values (spelled out, or passed on as `*args`)
+    ts += [(a * a + 1.0).pow(b), E.linalg.det(a[:, :3]), E.maximum(a, b), E.atan2(a, b)]
     # inputs to conform to (broadcast, promoted): the bound path sums and casts them
     ts += [bias - a @ w, (a @ w) * bias, a.float() + b, a[:, :1] / b, c.sum(0) * a]
     return ts

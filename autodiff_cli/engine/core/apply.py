@@ -525,7 +525,7 @@ def apply_inplace(
                 same_kind = other.__class__ is float and array.dtype.kind == "f"
             if same_kind and array.__class__ is _ndarray:
                 try:
-                    ufunc(array, other, out=array)
+                    ufunc(array, other, array)  # (`out` by position: 50 ns less)
                 except (ValueError, TypeError):
                     pass  # read-only, or a shape that does not fit: the general path reports it
                 else:
