@@ -81,3 +81,18 @@ def test_bce_with_logits_at_the_extremes_is_pytorchs(dtype: str) -> None:
     loss = E.nn.functional.binary_cross_entropy_with_logits(x, t, reduction="none").numpy()
     np.testing.assert_allclose(loss, _TORCH_LOSS, rtol=1e-4, atol=1e-40)  # nan == nan here
     assert loss[0] == 0.0  # PyTorch: -100 + log(1 + e^100) is exactly 0 in floating point
+
+
+# the same with pos_weight=2 (recorded from PyTorch 2.13), and the gradient of the sum
+_TORCH_LOSS_POS = [0.0, 6.0972, 0.47408, 1.3863, 0.94815, 3.0486, 7.8473e-44, math.inf, math.nan]
+_TORCH_GRAD_POS = [0.0, -1.9051, 0.3775, -1.0, -0.7551, 0.9526, 0.0, 1.0, -2.0]
+
+
+def test_bce_with_logits_and_pos_weight_at_the_extremes_is_pytorchs() -> None:
+    x = E.tensor(_LOGITS, requires_grad=True)
+    t = E.tensor(_TARGETS)
+    F = E.nn.functional
+    loss = F.binary_cross_entropy_with_logits(x, t, reduction="none", pos_weight=E.full((9,), 2.0))
+    np.testing.assert_allclose(loss.detach().numpy(), _TORCH_LOSS_POS, rtol=1e-4, atol=1e-40)
+    loss.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), _TORCH_GRAD_POS, rtol=0, atol=1e-4)  # (as printed)

@@ -113,8 +113,8 @@ def _rpow(a: Any, base: Any) -> Any:
 def _bce_with_logits(
     x: Any, t: Any, reduction: str = "mean", weight: Any = None, pos_weight: Any = None
 ) -> Any:
-    if pos_weight is None:  # PyTorch's (1 - t)·x - log_sigmoid(x), with log(1 + e^-x) in one ufunc
-        loss = (1 - t) * x + np.logaddexp(0, -x)
+    if pos_weight is None:  # PyTorch's (1 - t)·x - log_sigmoid(x)
+        loss = (1 - t) * x + kernels.softplus_neg(x)
     else:
         loss = (1 - t) * x + ((pos_weight - 1) * t + 1) * kernels.softplus_neg(x)
     if weight is not None:
