@@ -148,8 +148,8 @@ _last_scalar_saves: list = [None, (None, None)]
 
 def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     """The common case of `apply_op`, taken by the operators: a Tensor with a Tensor of the
-    same dtype (element-wise ops, and `mm`, an `exact_grads` op whose shapes the caller
-    checked) or a Python float (`apply_number`)."""
+    same dtype (element-wise ops, and `mm`, an `exact_grads` op whose shapes and dtypes the
+    caller checked) or a Python float (`apply_number`)."""
     if _OBSERVED:
         return apply_op(op, (a, b))
     ad = a._data
@@ -163,22 +163,29 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
             and ad.__class__ is bd.__class__
             and ad.__class__ in _FLOAT_SCALARS
         )
-        if not scalars:
+        shape_a = shape_b = None  # (read once: an array's `shape` is a new tuple each time)
+        if scalars:
+            pass
+        elif op.exact_grads:  # mm: its caller (`@`) checked its shapes and dtypes
+            n, m = ad.size, bd.size  # (the product of the sizes bounds the output's)
+            if not (n and m and n * m <= _Cap.max_elements):
+                limits.check_matmul(op, ad, bd)
+        else:
             if ad.dtype is not bd.dtype and ad.dtype != bd.dtype:
                 return apply_op(op, (a, b))
-            if ad.shape != bd.shape:  # the product of the sizes bounds the output's
+            shape_a = ad.shape
+            shape_b = bd.shape
+            if shape_a != shape_b:
                 n, m = ad.size, bd.size
                 if not (n and m and n * m <= _Cap.max_elements):
-                    if op.exact_grads:  # mm: its shapes were checked by the caller
-                        limits.check_matmul(op, ad, bd)
-                    else:
-                        limits.check_broadcast_arrays(ad, bd)
+                    limits.check_broadcast_arrays(ad, bd)
     elif cls is float:
         return apply_number(op, a, b)
     else:
         return apply_op(op, (a, b))
+    binary = op.binary  # (a callable in a slot: read, then called, is faster than a method call)
     try:
-        out = op.binary(ad, bd)
+        out = binary(ad, bd)
     except ValueError:
         out = _forward(op, [ad, bd], None)
     if not ((a._requires_grad or b_grad) and GradMode.enabled):
@@ -186,6 +193,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     scalars = scalars and out.__class__ is ad.__class__  # (and the result one of them)
     if not scalars and out.dtype.kind != "f":
         return _wrap(out)
+    new_node = op.new_node
     na = a._grad_fn  # `_acc_of` inlined: the node each input's gradient flows to
     if na is None and a._requires_grad:
         na = a._acc
@@ -198,15 +206,17 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
             nb = b._acc
             if nb is None or nb._x is not None:
                 nb = b._accumulator()
-    node = op.new_node(
+    node = new_node(
         op.node_cls,
         (na, nb),
         None if not (a._output_nr or (b_grad and b._output_nr)) else _binary_nrs(a, b),
     )
     result = _wrap(out, True, node)
     # broadcast inputs keep their shapes for the backward (mm's formulas give them already)
-    if not (scalars or op.exact_grads) and (ad.shape != out.shape or bd.shape != out.shape):
-        node._x = NodeExtra((((ad.shape, ad.dtype), (bd.shape, bd.dtype)), None))
+    if shape_a is not None:  # (None: 0-d scalars, or mm)
+        shape = out.shape
+        if shape_a != shape or shape_b != shape:
+            node._x = NodeExtra((((shape_a, ad.dtype), (shape_b, bd.dtype)), None))
     if op.cross_saves:  # mul, mm: each input is saved only for the other's gradient
         _save_crossed(node, a, b, b_grad)
     elif op.saves:
@@ -240,11 +250,13 @@ def apply_number(op: Any, a: Tensor, b: float) -> Tensor:
     ad = a._data
     if _OBSERVED or (ad.__class__ not in _FLOAT_SCALARS and ad.dtype.kind != "f"):
         return apply_op(op, (a, b))
-    out = op.binary(ad, b)
+    binary = op.binary
+    out = binary(ad, b)
     if not (a._requires_grad and GradMode.enabled):
         return _wrap(out)
     fn = a._grad_fn
-    node = op.new_node(
+    new_node = op.new_node
+    node = new_node(
         op.node_cls,
         (fn if fn is not None else _acc_of(a), None),
         (a._output_nr, 0) if fn is not None and a._output_nr else None,
@@ -266,7 +278,8 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
     if _OBSERVED:
         return apply_op(op, (x,))
     data = x._data
-    out = op.forward(data)
+    forward = op.forward
+    out = forward(data)
     if (
         not (x._requires_grad and GradMode.enabled)
         or (out.__class__ not in _FLOAT_SCALARS and out.dtype.kind != "f")
@@ -274,7 +287,8 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
     ):
         return apply_op(op, (x,)) if op.view else _wrap(out)
     fn = x._grad_fn
-    node = op.new_node(
+    new_node = op.new_node
+    node = new_node(
         op.node_cls,
         (fn if fn is not None else _acc_of(x),),
         (x._output_nr,) if fn is not None and x._output_nr else None,
@@ -520,7 +534,7 @@ def apply_inplace(
             array, other = target._data, inputs[0]
             if other.__class__ is Tensor:
                 other = other._data
-                same_kind = other.dtype == array.dtype
+                same_kind = other.dtype is array.dtype  # (else the general path compares them)
             else:
                 same_kind = other.__class__ is float and array.dtype.kind == "f"
             if same_kind and array.__class__ is _ndarray:

@@ -292,21 +292,20 @@ def _walk(roots: list) -> tuple[list, dict]:
     order = []
     seen = set()
     for node in roots:
-        if node.__class__ is AccumulateGrad:
+        if type(node) is AccumulateGrad:
             accs[node] = accs.get(node, 0) + 1
         elif node not in seen:
             seen.add(node)
             order.append(node)
-    add, append = seen.add, order.append
     for node in order:  # `order` is also the queue of nodes whose edges are still to read
         for nxt in node._next:
             if nxt is None:
                 continue
-            if nxt.__class__ is AccumulateGrad:
-                accs[nxt] = accs.get(nxt, 0) + 1
+            if type(nxt) is AccumulateGrad:  # (`type()`: `__class__` of nodes of many classes
+                accs[nxt] = accs.get(nxt, 0) + 1  # misses CPython's attribute cache)
             elif nxt not in seen:
-                add(nxt)
-                append(nxt)
+                seen.add(nxt)
+                order.append(nxt)
     if len(order) > 1:
         order.sort(key=_by_seq, reverse=True)
     return order, accs
@@ -388,7 +387,7 @@ def _execute(p: _Pass, order: list) -> None:
             if nxt is None:
                 continue
             g = outs[i]
-            if nxt.__class__ is AccumulateGrad:
+            if type(nxt) is AccumulateGrad:
                 total = nxt._buf
                 if g is not None:
                     total = g if total is None else total + g
@@ -665,7 +664,8 @@ def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, held: int | None) -> Non
     """A leaf's gradient arrived: its hooks, the capture of `inputs=`, then `.grad`. `held`:
     how many references to `g` the caller holds (None: `g` may be shared). As PyTorch's
     AccumulateGrad, a first gradient nothing else refers to is taken as it is."""
-    var = node._variable()
+    variable = node._variable  # (a weak reference in a slot: read, then called)
+    var = variable()
     if var is None:
         return  # the leaf is gone: nobody can read its gradient
     if node._x is None and p.captures is None:  # no hooks (a leaf with hooks marks its node)

@@ -116,6 +116,10 @@ class NumpyBackend:
         return _add_reduce(g, dims, None, None, keepdim)
 
     matmul = staticmethod(np.matmul)
+    # A product of a matrix with a matrix or a vector: numpy's dot, which calls BLAS with less
+    # overhead than matmul (0.3-1.7 µs less on the small matrices of an MLP) and whose results
+    # differ from matmul's at most in rounding.
+    mm = staticmethod(np.dot)
     t = staticmethod(operator.attrgetter("T"))  # (formulas call it on matrices only)
     outer = staticmethod(np.outer)
     where = staticmethod(np.where)
@@ -249,6 +253,8 @@ class TensorBackend:
     @staticmethod
     def matmul(a: Any, b: Any) -> Any:
         return a @ b
+
+    mm = matmul
 
     @staticmethod
     def t(g: Any) -> Any:
