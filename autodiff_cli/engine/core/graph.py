@@ -558,12 +558,12 @@ def _make_apply(formulas: tuple) -> Callable:
             g = grads[0]
             ga = gb = None
             if a is not None:
-                ga = f0(backend, g, *args)
-                if shape_a is not None and (ga.shape != shape_a or ga.dtype != dtype_a):
+                ga = f0(backend, g, *args) if args else f0(backend, g)  # (add: no `*()` call)
+                if shape_a is not None and (ga.shape != shape_a or ga.dtype is not dtype_a):
                     ga = backend.conform(ga, shape_a, dtype_a)
             if b is not None:
-                gb = f1(backend, g, *args)
-                if shape_b is not None and (gb.shape != shape_b or gb.dtype != dtype_b):
+                gb = f1(backend, g, *args) if args else f1(backend, g)
+                if shape_b is not None and (gb.shape != shape_b or gb.dtype is not dtype_b):
                     gb = backend.conform(gb, shape_b, dtype_b)
             return [ga, gb]
         return self._apply_general(grads, backend, args)

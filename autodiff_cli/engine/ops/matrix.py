@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes
+from ..core import dtypes, kernels
 from ..core.apply import apply_binary, apply_op
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
@@ -194,7 +194,7 @@ def _diagonal_of(B: Any, g: Any, offset: int, dim1: int, dim2: int) -> Any:
 MM = defop(
     "mm",
     "MmBackward0",
-    np.dot,  # (2-D: numpy's dot reaches BLAS with less overhead than matmul; see `B.mm`)
+    kernels.dot,  # (numpy's dot: less overhead than matmul on 2-D arrays)
     lambda B, g, self, mat2: B.mm(g, B.t(mat2)),
     lambda B, g, self, mat2: B.mm(B.t(self), g),
     cross_saves=True,
@@ -216,7 +216,7 @@ BMM = defop(
 ADDMM = defop(
     "addmm",
     "AddmmBackward0",
-    lambda c, a, b: c + np.dot(a, b),
+    lambda c, a, b: c + kernels.dot(a, b),
     lambda B, g, mat1, mat2: g,
     lambda B, g, mat1, mat2: B.mm(g, B.t(mat2)),
     lambda B, g, mat1, mat2: B.mm(B.t(mat1), g),
@@ -226,7 +226,7 @@ ADDMM = defop(
 DOT = defop(
     "dot",
     "DotBackward0",
-    np.dot,
+    kernels.dot,
     lambda B, g, self, tensor: g * tensor,
     lambda B, g, self, tensor: g * self,
     cross_saves=True,
@@ -237,7 +237,7 @@ DOT = defop(
 MV = defop(
     "mv",
     "MvBackward0",
-    np.dot,
+    kernels.dot,
     lambda B, g, self, vec: B.outer(g, vec),
     lambda B, g, self, vec: B.mm(B.t(self), g),
     cross_saves=True,
