@@ -34,9 +34,6 @@ from .tensor import (
     broadcast_error,
 )
 
-# ops whose in-place form, recording nothing, is one ufunc writing into the target (`out=`)
-_INPLACE_UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply}
-
 
 def _forward(op: Any, datas: list, params: dict | None) -> Any:
     """Runs a forward; numpy's broadcasting ValueError becomes PyTorch's RuntimeError."""
@@ -148,8 +145,8 @@ _last_scalar_saves: list = [None, (None, None)]
 
 def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     """The common case of `apply_op`, taken by the operators: a Tensor with a Tensor of the
-    same dtype (element-wise ops, and `mm`, an `exact_grads` op whose shapes and dtypes the
-    caller checked) or a Python float (`apply_number`)."""
+    same dtype (element-wise ops, and `mm`, an `exact_grads` op whose caller checked its
+    shapes, dtypes and output size) or a Python float (`apply_number`)."""
     if _OBSERVED:
         return apply_op(op, (a, b))
     ad = a._data
@@ -157,25 +154,22 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     if cls is Tensor:
         bd = b._data
         b_grad = b._requires_grad
-        # two numpy float scalars of one class (0-d tensors): one dtype, no shapes to compare
-        scalars = (
+        dtype = None  # the inputs' dtype, read for element-wise ops on arrays only
+        if op.exact_grads:
+            pass  # mm: everything is checked; its result has its inputs' dtype and no broadcast
+        elif (
             ad.__class__ is not _ndarray
             and ad.__class__ is bd.__class__
             and ad.__class__ in _FLOAT_SCALARS
-        )
-        shape_a = shape_b = None  # (read once: an array's `shape` is a new tuple each time)
-        if scalars:
-            pass
-        elif op.exact_grads:  # mm: its caller (`@`) checked its shapes and dtypes
-            n, m = ad.size, bd.size  # (the product of the sizes bounds the output's)
-            if not (n and m and n * m <= _Cap.max_elements):
-                limits.check_matmul(op, ad, bd)
+        ):
+            pass  # two numpy float scalars of one class (0-d tensors): one dtype, no shapes
         else:
-            if ad.dtype is not bd.dtype and ad.dtype != bd.dtype:
+            dtype = ad.dtype
+            if dtype is not bd.dtype and dtype != bd.dtype:
                 return apply_op(op, (a, b))
-            shape_a = ad.shape
+            shape_a = ad.shape  # (read once: an array's `shape` is a new tuple each time)
             shape_b = bd.shape
-            if shape_a != shape_b:
+            if shape_a != shape_b:  # the product of the sizes bounds the output's
                 n, m = ad.size, bd.size
                 if not (n and m and n * m <= _Cap.max_elements):
                     limits.check_broadcast_arrays(ad, bd)
@@ -190,8 +184,13 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         out = _forward(op, [ad, bd], None)
     if not ((a._requires_grad or b_grad) and GradMode.enabled):
         return _wrap(out)
-    scalars = scalars and out.__class__ is ad.__class__  # (and the result one of them)
-    if not scalars and out.dtype.kind != "f":
+    # only a floating result is recorded (not a comparison's bools): an input requiring grad is
+    # floating, so a result of the inputs' dtype (or class, for scalars) is
+    if dtype is not None:
+        out_dtype = out.dtype
+        if out_dtype is not dtype and out_dtype.kind != "f":
+            return _wrap(out)
+    elif out.__class__ is not ad.__class__ and not op.exact_grads and out.dtype.kind != "f":
         return _wrap(out)
     new_node = op.new_node
     na = a._grad_fn  # `_acc_of` inlined: the node each input's gradient flows to
@@ -212,11 +211,10 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         None if not (a._output_nr or (b_grad and b._output_nr)) else _binary_nrs(a, b),
     )
     result = _wrap(out, True, node)
-    # broadcast inputs keep their shapes for the backward (mm's formulas give them already)
-    if shape_a is not None:  # (None: 0-d scalars, or mm)
+    if dtype is not None:  # broadcast inputs keep their shapes for the backward
         shape = out.shape
         if shape_a != shape or shape_b != shape:
-            node._x = NodeExtra((((shape_a, ad.dtype), (shape_b, bd.dtype)), None))
+            node._x = NodeExtra((((shape_a, dtype), (shape_b, bd.dtype)), None))
     if op.cross_saves:  # mul, mm: each input is saved only for the other's gradient
         _save_crossed(node, a, b, b_grad)
     elif op.saves:
@@ -528,7 +526,7 @@ def apply_inplace(
             return provided.inplace_on_view(op, target, inputs, params)
         recording = target._requires_grad or _any_requires_grad(inputs)
     if not recording:
-        ufunc = _INPLACE_UFUNCS.get(op.name)
+        ufunc = op.inplace_ufunc
         if ufunc is not None and not params and len(inputs) == 1:
             # one ufunc writes straight into the target's array when nothing needs promoting
             array, other = target._data, inputs[0]

@@ -35,6 +35,9 @@ _NUMBERS = (bool, int, float, np.generic)
 _OPERANDS = (Tensor, bool, int, float, np.generic)
 
 
+_INPLACE_UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply}
+
+
 class OpDef:
     __slots__ = (
         "name",
@@ -56,6 +59,7 @@ class OpDef:
         "function",
         "binary",
         "needs",
+        "inplace_ufunc",
     )
 
     def __init__(
@@ -92,6 +96,8 @@ class OpDef:
         self.exact_grads = exact_grads
         self.function: Callable | None = None
         self.binary = binary or forward  # the forward of a call without parameters
+        # the ufunc an in-place call without a graph writes into its target with (`x -= y`)
+        self.inplace_ufunc = _INPLACE_UFUNCS.get(name)
         self.needs: tuple | None = None  # per input, the saved values its formula reads (lazy)
         self.node_cls = make_node_class(grad_fn, self) if grad_fn else None
         self.new_node = own_copy(new_node) if grad_fn else None  # makes this op's nodes

@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes, kernels
+from ..core import dtypes, kernels, limits
 from ..core.apply import apply_binary, apply_op
+from ..core.limits import _Cap
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _dims_text, _norm_dim, broadcast_error
@@ -742,8 +743,12 @@ def _attach() -> None:
         if a.ndim == 2 and other.__class__ is Tensor:
             b = other._data
             if b.ndim == 2:  # the common case of `matmul`, without its dispatch
-                if a.shape[1] != b.shape[0] or a.dtype is not b.dtype:
+                shape_a = a.shape
+                shape_b = b.shape
+                if shape_a[1] != shape_b[0] or a.dtype is not b.dtype:
                     _check_mm_shapes(self, other)  # PyTorch's error (or equal dtypes after all)
+                if shape_a[0] * shape_b[1] > _Cap.max_elements:
+                    limits.check_matmul(MM, a, b)  # the output would exceed the size limit
                 return apply_binary(MM, self, other)
         return matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 
