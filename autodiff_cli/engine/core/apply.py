@@ -278,12 +278,13 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
     data = x._data
     forward = op.forward
     out = forward(data)
-    if (
-        not (x._requires_grad and GradMode.enabled)
-        or (out.__class__ not in _FLOAT_SCALARS and out.dtype.kind != "f")
-        or op.view
-    ):
+    if not (x._requires_grad and GradMode.enabled) or op.view:
         return apply_op(op, (x,)) if op.view else _wrap(out)
+    out_dtype = None  # (read once, for an array)
+    if out.__class__ not in _FLOAT_SCALARS:
+        out_dtype = out.dtype
+        if out_dtype.kind != "f":
+            return _wrap(out)
     fn = x._grad_fn
     new_node = op.new_node
     node = new_node(
@@ -294,8 +295,11 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
     result = _wrap(out, True, node)
     # (numpy scalars of one class have one dtype and no shape: nothing to compare)
     if data.__class__ is not out.__class__ or data.__class__ is _ndarray:
-        if data.shape != out.shape or data.dtype != out.dtype:
-            node.extra().meta = (((data.shape, data.dtype),), None)
+        if out_dtype is None:
+            out_dtype = out.dtype
+        dtype = data.dtype
+        if data.shape != out.shape or (dtype is not out_dtype and dtype != out_dtype):
+            node.extra().meta = (((data.shape, dtype),), None)
     saves = op.saves
     if saves == _RESULT_ONLY:  # tanh, sigmoid, exp, ...: the output and its version
         box = result._vbox = [0]
@@ -495,7 +499,9 @@ def _unneeded(op: Any, inputs: tuple) -> Any:
             wanted |= reads
         else:
             every = False
-    return () if every else set(range(len(op.saves))) - wanted
+    if every or len(wanted) == len(op.saves):  # (e.g. a loss: its input's gradient reads all)
+        return ()
+    return set(range(len(op.saves))) - wanted
 
 
 def leaf_inplace_error(target: Tensor) -> RuntimeError:

@@ -108,7 +108,7 @@ def backward(
             if t._grad_fn is not None or not t._requires_grad:
                 t.retain_grad()  # as PyTorch: a non-leaf input gets (and keeps) a retained .grad
     root_grads = make_root_grads(tensors, grads, create_graph)
-    run_backward(tensors, root_grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
+    run_backward(tensors, root_grads, retain_graph, create_graph, inputs)  # (by position: faster)
 
 
 def grad(
