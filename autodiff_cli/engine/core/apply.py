@@ -17,6 +17,7 @@ from weakref import ref as _weakref
 import numpy as np
 
 from . import dtypes, limits, modes, provided
+from .dtypes import FLOAT_DTYPES as _FLOAT_DTYPES
 from .dtypes import FLOAT_SCALAR_TYPES as _FLOAT_SCALARS
 from .dtypes import NP_BOOL
 from .grad_mode import NO_VERSION, SAVE_INFERENCE_MESSAGE, GradMode
@@ -188,7 +189,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     # floating, so a result of the inputs' dtype (or class, for scalars) is
     if dtype is not None:
         out_dtype = out.dtype
-        if out_dtype is not dtype and out_dtype.kind != "f":
+        if out_dtype is not dtype and out_dtype not in _FLOAT_DTYPES:
             return _wrap(out)
     elif out.__class__ is not ad.__class__ and not op.exact_grads and out.dtype.kind != "f":
         return _wrap(out)
@@ -246,7 +247,7 @@ def apply_number(op: Any, a: Tensor, b: float) -> Tensor:
     can need a gradient, nothing broadcasts, and a floating tensor stays floating; an integer
     or bool tensor takes the general path, which promotes it."""
     ad = a._data
-    if _OBSERVED or (ad.__class__ not in _FLOAT_SCALARS and ad.dtype.kind != "f"):
+    if _OBSERVED or (ad.__class__ not in _FLOAT_SCALARS and ad.dtype not in _FLOAT_DTYPES):
         return apply_op(op, (a, b))
     binary = op.binary
     out = binary(ad, b)
@@ -283,7 +284,7 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
     out_dtype = None  # (read once, for an array)
     if out.__class__ not in _FLOAT_SCALARS:
         out_dtype = out.dtype
-        if out_dtype.kind != "f":
+        if out_dtype not in _FLOAT_DTYPES:
             return _wrap(out)
     fn = x._grad_fn
     new_node = op.new_node

@@ -112,6 +112,10 @@ NP_BOOL = bool_.np
 # numpy's floating scalar types: a 0-d tensor's data is one of them, and its class tells it is
 # floating sooner than `.dtype.kind` (a numpy scalar makes its dtype on each read: 53 -> 15 ns)
 FLOAT_SCALAR_TYPES = frozenset({np.float16, np.float32, np.float64})
+# numpy's floating dtypes, most common first: `dtype in FLOAT_DTYPES` finds an array's dtype by
+# identity (10 ns) where `dtype.kind == "f"` reads an attribute of numpy's (25 ns). The fast
+# paths that ask it leave the rest (a byte-swapped float dtype among them) to the general path.
+FLOAT_DTYPES = (float32.np, float64.np, float16.np)
 
 
 class _Defaults:

@@ -739,12 +739,12 @@ def _attach() -> None:
     }
 
     def _matmul_method(self: Tensor, other: Any) -> Any:
-        a = self._data
-        if a.ndim == 2 and other.__class__ is Tensor:
+        shape_a = self._data.shape
+        if len(shape_a) == 2 and other.__class__ is Tensor:
+            a = self._data
             b = other._data
-            if b.ndim == 2:  # the common case of `matmul`, without its dispatch
-                shape_a = a.shape
-                shape_b = b.shape
+            shape_b = b.shape
+            if len(shape_b) == 2:  # the common case of `matmul`, without its dispatch
                 if shape_a[1] != shape_b[0] or a.dtype is not b.dtype:
                     _check_mm_shapes(self, other)  # PyTorch's error (or equal dtypes after all)
                 if shape_a[0] * shape_b[1] > _Cap.max_elements:

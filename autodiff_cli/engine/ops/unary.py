@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core import dtypes, kernels
 from ..core.apply import apply_op
-from ..core.dtypes import FLOAT_SCALAR_TYPES
+from ..core.dtypes import FLOAT_DTYPES, FLOAT_SCALAR_TYPES
 from ..core.optable import UNARY, defop
 from ..core.tensor import Tensor
 from .formula_ops import add_scalar, mul_scalar, run
@@ -26,7 +26,11 @@ def _float_input(fn: Any) -> Any:
     """Wraps a numpy function so integer inputs are computed in the default float dtype."""
 
     def forward(a: Any) -> Any:
-        if a.__class__ not in FLOAT_SCALAR_TYPES and a.dtype.kind in "biu":
+        if (
+            a.__class__ not in FLOAT_SCALAR_TYPES
+            and a.dtype not in FLOAT_DTYPES  # (found by identity: faster than `.kind`)
+            and a.dtype.kind in "biu"
+        ):
             a = a.astype(dtypes.get_default_dtype().np)
         return fn(a)
 
