@@ -367,7 +367,7 @@ class Tensor:
         create_graph: bool = False,
         inputs: Any = None,
     ) -> None:
-        provided.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        provided.backward(self, gradient, retain_graph, create_graph, None, inputs)  # (by position)
 
     # -- data access -------------------------------------------------------------------------
     def detach(self) -> Tensor:

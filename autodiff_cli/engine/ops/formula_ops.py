@@ -24,7 +24,7 @@ def run(B: Any, op: OpDef, *inputs: Any, **params: Any) -> Any:
         if op.view:
             inputs[0]._array()  # a view aliases materialised data (as views.apply_view)
         return apply_op(op, inputs, params)
-    return op.forward(*inputs, **params)
+    return op.forward(*inputs, **params) if params else op.forward(*inputs)
 
 
 def add_scalar(B: Any, x: Any, other: float) -> Any:
