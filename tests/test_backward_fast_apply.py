@@ -27,6 +27,8 @@ def _intermediates() -> list:
     ts = [a * b, a * 1.5, b + 0.25, a - b, a / (b * b + 1.0), a.tanh(), a.exp() * c]
     ts += [a.sigmoid(), a.sin(), a @ w, a @ w + bias, a.pow(3), a.sum(1, keepdim=True)]
     ts += [E.cat([a, b]), a.relu(), (a * 2.0).neg(), b.float() * a.float()]
+    # formulas that hand the gradient on (add, sub's first input, clone): not called
+    ts += [a + b, (a * 2.0).clone(), c - a]
     # formulas given 0, 1, 2 or 3 saved values (spelled out, or passed on as `*args`)
     ts += [(a * a + 1.0).pow(b), E.linalg.det(a[:, :3]), E.maximum(a, b), E.atan2(a, b)]
     # inputs to conform to (broadcast, promoted): the bound path sums and casts them
@@ -100,3 +102,22 @@ def test_bound_apply_keeps_its_checks() -> None:
     u.sum().backward()
     with pytest.raises(RuntimeError, match="backward through the graph a second time"):
         u.sum().backward()
+
+
+def _passing(op_name: str) -> tuple:
+    nonlocals = inspect.getclosurevars(OPS[op_name].node_cls.apply).nonlocals
+    return (nonlocals["pass0"], nonlocals["pass1"])
+
+
+def test_formulas_that_hand_the_gradient_on_are_found() -> None:
+    assert _passing("add") == (True, True)
+    assert _passing("sub") == (True, False)
+    assert _passing("clone")[0] and _passing("alias")[0]
+    for name in ("mul", "div", "mm", "tanh", "neg", "pow", "maximum"):
+        assert _passing(name) == (False, False), name
+    # AddBackward0 gives the very gradient it receives to both inputs, as PyTorch's does
+    a, b = E.ones(2, requires_grad=True), E.ones(2, requires_grad=True)
+    node = (a + b).grad_fn
+    g = np.ones(2)
+    ga, gb = type(node).apply(node, [g], NumpyBackend)
+    assert ga is g and gb is g

@@ -1,7 +1,9 @@
 """Numeric choices of the engine's kernels, checked against plain numpy and values recorded from
 PyTorch 2.13: a broadcast bias's gradient is the product of a vector of ones with the gradient
-(`formula_backends._sum_rows`, BLAS), and binary_cross_entropy_with_logits is PyTorch's
-`(1 - t)·x - log_sigmoid(x)`, so its infinities come out as PyTorch's."""
+(`formula_backends._sum_rows`, BLAS); binary_cross_entropy_with_logits is PyTorch's
+`(1 - t)·x - log_sigmoid(x)`, so its infinities come out as PyTorch's; matrix products are
+numpy's dot (`kernels.dot`), equal to matmul's; and the fast paths, which tell a floating
+tensor by its dtype's identity, leave every other tensor to the general path."""
 
 from __future__ import annotations
 
@@ -96,3 +98,112 @@ def test_bce_with_logits_and_pos_weight_at_the_extremes_is_pytorchs() -> None:
     np.testing.assert_allclose(loss.detach().numpy(), _TORCH_LOSS_POS, rtol=1e-4, atol=1e-40)
     loss.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), _TORCH_GRAD_POS, rtol=0, atol=1e-4)  # (as printed)
+
+
+# -- products: numpy's dot (kernels.dot) ----------------------------------------------------
+
+
+def _layouts(a: np.ndarray, b: np.ndarray) -> list:
+    """The same product with contiguous, Fortran-ordered, transposed and reversed operands."""
+    return [
+        (a, b),
+        (np.asfortranarray(a), np.asfortranarray(b)),
+        (np.ascontiguousarray(a.T).T, b),
+        (a[::-1], b[:, ::-1]),
+    ]
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.float16, np.float32, np.float64, np.int32, np.int64, np.uint8]
+)
+@pytest.mark.parametrize(
+    "n,k,m", [(100, 2, 16), (100, 16, 1), (1, 16, 100), (7, 33, 65), (3, 0, 4)]
+)
+def test_mm_equals_numpy_matmul(dtype: type, n: int, k: int, m: int) -> None:
+    """`@` of two matrices computes with numpy's dot (less overhead than matmul on small
+    matrices): integers come out exact, floats within their rounding, in every layout."""
+    rng = np.random.default_rng(n * 100 + k * 10 + m)
+    a = (rng.standard_normal((n, k)) * 3).astype(dtype)
+    b = (rng.standard_normal((k, m)) * 3).astype(dtype)
+    for x, y in _layouts(a, b):
+        out = (E.from_numpy(x) @ E.from_numpy(y)).numpy()
+        with np.errstate(all="ignore"):
+            want = np.matmul(x, y)
+        assert out.dtype == want.dtype and out.shape == want.shape
+        if np.dtype(dtype).kind == "f":
+            tol = {np.float16: 1e-2, np.float32: 1e-5, np.float64: 1e-12}[dtype]
+            np.testing.assert_allclose(out, want, rtol=tol, atol=tol * max(k, 1) * 9)
+        else:
+            np.testing.assert_array_equal(out, want)
+
+
+def test_mm_gradients_equal_matmul_products() -> None:
+    rng = np.random.default_rng(5)
+    a_np, b_np = rng.standard_normal((5, 3)), rng.standard_normal((3, 4))
+    g_np = rng.standard_normal((5, 4))
+    a, b = E.tensor(a_np, requires_grad=True), E.tensor(b_np, requires_grad=True)
+    (a @ b).backward(E.tensor(g_np))
+    np.testing.assert_allclose(a.grad.numpy(), g_np @ b_np.T, rtol=1e-12)
+    np.testing.assert_allclose(b.grad.numpy(), a_np.T @ g_np, rtol=1e-12)
+
+
+def test_kernels_dot_is_numpy_dot_without_its_dispatch() -> None:
+    from autodiff_cli.engine.core import kernels
+
+    a, b = np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(kernels.dot(a, b), np.dot(a, b))
+    assert kernels.dot is getattr(np.dot, "_implementation", np.dot)
+
+
+# -- the fast paths tell a floating tensor by its dtype (dtypes.FLOAT_DTYPES) ----------------
+
+
+def test_integer_tensors_leave_the_fast_paths_and_compute_in_the_default_dtype() -> None:
+    ints = E.arange(3)
+    product = ints * 0.5  # apply_number: numpy alone would give float64
+    assert product.dtype == E.float32 and product.tolist() == [0.0, 0.5, 1.0]
+    tanh = E.tanh(ints)  # a unary op's forward: computed in the default dtype
+    assert tanh.dtype == E.float32
+    np.testing.assert_allclose(tanh.numpy(), np.tanh([0.0, 1.0, 2.0]), rtol=1e-6)
+    message = "result type Float can't be cast to the desired output type Long"
+    with E.no_grad(), pytest.raises(RuntimeError, match=message):
+        ints -= 1.5  # in place: PyTorch refuses to cast a float result into an integer tensor
+    assert ints.tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("dtype", [E.float16, E.float32, E.float64])
+def test_each_floating_dtype_takes_the_fast_paths(dtype: object) -> None:
+    x = E.tensor([0.5, 2.0], dtype=dtype, requires_grad=True)
+    y = E.tanh(x * 2.0 + x) * x
+    assert y.dtype == dtype and type(y.grad_fn).__name__ == "MulBackward0"
+    y.sum().backward()
+    assert x.grad.dtype == dtype
+
+
+@pytest.mark.parametrize("other", ["tensor", "float", "scalar"])
+def test_comparisons_of_tensors_that_require_grad_record_nothing(other: str) -> None:
+    x = E.tensor([0.5, 2.0], requires_grad=True)
+    y = {"tensor": E.tensor([1.0, 1.0]), "float": 1.0, "scalar": E.tensor(1.0)}[other]
+    for result in (x > y, x <= y, x == y):
+        assert result.dtype == E.bool and result.grad_fn is None and not result.requires_grad
+    s = E.tensor(2.0, requires_grad=True)  # two 0-d tensors: numpy scalars of one class
+    assert (s > E.tensor(1.0)).grad_fn is None and (s * E.tensor(3.0)).grad_fn is not None
+
+
+def test_a_byte_swapped_float_tensor_takes_the_general_path() -> None:
+    """`dtypes.FLOAT_DTYPES` finds native dtypes by identity; a big-endian float array is not
+    among them and is computed by the general path, with the same values and gradients."""
+    native = np.array([0.25, -1.5, 2.0], np.float32)
+    swapped = native.astype(">f4")
+    grads = []
+    for data in (native, swapped):
+        x = E.from_numpy(data.copy()).requires_grad_(True)
+        y = ((x * 2.0 + x).tanh() * 0.5).sum()
+        y.backward()
+        grads.append(x.grad.numpy().astype(np.float64))
+        with E.no_grad():
+            x -= 0.1 * x.grad
+        np.testing.assert_allclose(
+            x.detach().numpy().astype(np.float64), native - 0.1 * grads[-1], rtol=1e-6
+        )
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-6)

@@ -385,7 +385,7 @@ def make_node_class(grad_fn_name: str, op: Any) -> type:
     `apply` bound to the op's formulas (`_make_apply`) and its `_saved_<name>` properties."""
     plain = op.grads and not op.variadic and op.n_outputs == 1 and len(op.grads) <= 2
     ns = {"__slots__": (), "op": op, "__module__": __name__}
-    ns["apply"] = _make_apply(tuple(op.grads) if plain else ())
+    ns["apply"] = _make_apply(tuple(op.grads) if plain else (), not op.saves)
     saved = ["result" if what == "result" else op.arg_names[what] for what in op.saves]
     for key in {*saved, *_parameter_names(op.forward), *_SAVED_ALIASES}:
         ns["_saved_" + key] = _property("_saved_", key)
@@ -497,20 +497,22 @@ class OpNode(Node):
         return results
 
 
-def _make_apply(formulas: tuple) -> Callable:
+def _make_apply(formulas: tuple, saves_nothing: bool = False) -> Callable:
     """The `apply` of a node class: the gradients for the inputs, each input's formula (None
     where no gradient flows), summed back to the input's shape and dtype where the forward
     broadcast or promoted; saved values are checked against their versions first.
 
     `formulas` are those of a one-output, non-variadic op with one or two inputs, bound here
     once per class: a node without extras (`_x`: no parameters, nothing to conform, no hooks)
-    calls them directly. Any other node, and every node when `formulas` is () (`OpNode.apply`,
-    the general path), goes through `_apply_general`; tests/test_backward_fast_apply.py checks
-    both paths give the same gradients."""
+    calls them directly, or hands the gradient on where a formula passes it (`pass0`, `pass1`).
+    Any other node, and every node when `formulas` is () (`OpNode.apply`, the general path),
+    goes through `_apply_general`; tests/test_backward_fast_apply.py checks both paths agree."""
     one = len(formulas) == 1
     two = len(formulas) == 2
     f0 = formulas[0] if one or two else None
     f1 = formulas[1] if two else None
+    pass0 = saves_nothing and _passes_gradient(f0)
+    pass1 = saves_nothing and _passes_gradient(f1)
 
     def apply(self: OpNode, grads: list, backend: Any) -> list:
         args = self._saved
@@ -539,8 +541,8 @@ def _make_apply(formulas: tuple) -> Callable:
                     ]
                 if not args:  # add, sub
                     return [
-                        None if a is None else f0(backend, g),
-                        None if b is None else f1(backend, g),
+                        None if a is None else g if pass0 else f0(backend, g),
+                        None if b is None else g if pass1 else f1(backend, g),
                     ]
                 return [
                     None if a is None else f0(backend, g, *args),
@@ -550,7 +552,7 @@ def _make_apply(formulas: tuple) -> Callable:
                 (a,) = self._next
                 if len(args) == 1:  # tanh, sin, exp, ...
                     return [None if a is None else f0(backend, grads[0], args[0])]
-                return [None if a is None else f0(backend, grads[0], *args)]
+                return [None if a is None else grads[0] if pass0 else f0(backend, grads[0], *args)]
         elif two and x.params is None and x.meta is not None and x.meta[1] is None:
             # only the inputs' shapes and dtypes to conform to (a broadcast bias)
             (shape_a, dtype_a), (shape_b, dtype_b) = x.meta[0] or ((None, None), (None, None))
@@ -558,17 +560,30 @@ def _make_apply(formulas: tuple) -> Callable:
             g = grads[0]
             ga = gb = None
             if a is not None:
-                ga = f0(backend, g, *args) if args else f0(backend, g)  # (add: no `*()` call)
+                ga = g if pass0 else f0(backend, g, *args) if args else f0(backend, g)
                 if shape_a is not None and (ga.shape != shape_a or ga.dtype is not dtype_a):
                     ga = backend.conform(ga, shape_a, dtype_a)
             if b is not None:
-                gb = f1(backend, g, *args) if args else f1(backend, g)
+                gb = g if pass1 else f1(backend, g, *args) if args else f1(backend, g)
                 if shape_b is not None and (gb.shape != shape_b or gb.dtype is not dtype_b):
                     gb = backend.conform(gb, shape_b, dtype_b)
             return [ga, gb]
         return self._apply_general(grads, backend, args)
 
     return own_copy(apply)  # a copy of the code per class
+
+
+def _passes_gradient(formula: Callable | None) -> bool:
+    """Whether `formula`, given no saved values or parameters, returns the gradient itself
+    (add's, sub's first input's): found by calling it on a probe that supports no operation,
+    so that any formula computing something fails."""
+    if formula is None:
+        return False
+    probe = object()
+    try:
+        return formula(None, probe) is probe
+    except Exception:  # noqa: BLE001 - it computes something, or needs more arguments
+        return False
 
 
 def _unpacked(node: OpNode, backend: Any) -> list:
