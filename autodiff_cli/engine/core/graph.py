@@ -541,8 +541,8 @@ def _make_apply(formulas: tuple, saves_nothing: bool = False) -> Callable:
                     ]
                 if not args:  # add, sub
                     return [
-                        None if a is None else g if pass0 else f0(backend, g),
-                        None if b is None else g if pass1 else f1(backend, g),
+                        None if a is None else (g if pass0 else f0(backend, g)),
+                        None if b is None else (g if pass1 else f1(backend, g)),
                     ]
                 return [
                     None if a is None else f0(backend, g, *args),
@@ -552,7 +552,9 @@ def _make_apply(formulas: tuple, saves_nothing: bool = False) -> Callable:
                 (a,) = self._next
                 if len(args) == 1:  # tanh, sin, exp, ...
                     return [None if a is None else f0(backend, grads[0], args[0])]
-                return [None if a is None else grads[0] if pass0 else f0(backend, grads[0], *args)]
+                return [
+                    None if a is None else (grads[0] if pass0 else f0(backend, grads[0], *args))
+                ]
         elif two and x.params is None and x.meta is not None and x.meta[1] is None:
             # only the inputs' shapes and dtypes to conform to (a broadcast bias)
             (shape_a, dtype_a), (shape_b, dtype_b) = x.meta[0] or ((None, None), (None, None))
@@ -560,11 +562,11 @@ def _make_apply(formulas: tuple, saves_nothing: bool = False) -> Callable:
             g = grads[0]
             ga = gb = None
             if a is not None:
-                ga = g if pass0 else f0(backend, g, *args) if args else f0(backend, g)
+                ga = g if pass0 else (f0(backend, g, *args) if args else f0(backend, g))
                 if shape_a is not None and (ga.shape != shape_a or ga.dtype is not dtype_a):
                     ga = backend.conform(ga, shape_a, dtype_a)
             if b is not None:
-                gb = g if pass1 else f1(backend, g, *args) if args else f1(backend, g)
+                gb = g if pass1 else (f1(backend, g, *args) if args else f1(backend, g))
                 if shape_b is not None and (gb.shape != shape_b or gb.dtype is not dtype_b):
                     gb = backend.conform(gb, shape_b, dtype_b)
             return [ga, gb]

@@ -739,9 +739,9 @@ def _attach() -> None:
     }
 
     def _matmul_method(self: Tensor, other: Any) -> Any:
-        shape_a = self._data.shape
+        a = self._data
+        shape_a = a.shape
         if len(shape_a) == 2 and other.__class__ is Tensor:
-            a = self._data
             b = other._data
             shape_b = b.shape
             if len(shape_b) == 2:  # the common case of `matmul`, without its dispatch
