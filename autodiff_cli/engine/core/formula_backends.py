@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import kernels
+from .dtypes import FLOAT_DTYPES
 
 _add_reduce = np.add.reduce
 
@@ -27,7 +28,7 @@ def _sum_to_axes(shape: tuple, target: tuple) -> tuple[int, ...]:
     return tuple(axes)
 
 
-_BLAS_FLOATS = frozenset((np.dtype(np.float32), np.dtype(np.float64)))
+_BLAS_FLOATS = FLOAT_DTYPES[:2]  # float32, float64: the floating dtypes BLAS computes in
 _ones: dict = {}  # (rows, dtype) -> a read-only vector of ones, for `_sum_rows`
 
 
