@@ -22,6 +22,7 @@ from .dtypes import FLOAT_SCALAR_TYPES as _FLOAT_SCALARS
 from .dtypes import NP_BOOL
 from .grad_mode import NO_VERSION, SAVE_INFERENCE_MESSAGE, GradMode
 from .graph import NO_EDGE, Node, NodeExtra
+from .kernels import number_operand
 from .limits import SIZE_PARAMS, _Cap
 from .tensor import (
     LEAF_INPLACE_MESSAGE,
@@ -247,10 +248,18 @@ def apply_number(op: Any, a: Tensor, b: float) -> Tensor:
     can need a gradient, nothing broadcasts, and a floating tensor stays floating; an integer
     or bool tensor takes the general path, which promotes it."""
     ad = a._data
-    if _OBSERVED or (ad.__class__ not in _FLOAT_SCALARS and ad.dtype not in _FLOAT_DTYPES):
+    if _OBSERVED:
         return apply_op(op, (a, b))
     binary = op.binary
-    out = binary(ad, b)
+    if ad.__class__ is _ndarray:
+        dtype = ad.dtype
+        if dtype not in _FLOAT_DTYPES:
+            return apply_op(op, (a, b))
+        out = binary(ad, number_operand(b, dtype))  # (the float as a 0-d array: see kernels)
+    elif ad.__class__ in _FLOAT_SCALARS:
+        out = binary(ad, b)
+    else:
+        return apply_op(op, (a, b))
     if not (a._requires_grad and GradMode.enabled):
         return _wrap(out)
     fn = a._grad_fn
@@ -541,7 +550,13 @@ def apply_inplace(
                 other = other._data
                 same_kind = other.dtype is array.dtype  # (else the general path compares them)
             else:
-                same_kind = other.__class__ is float and array.dtype.kind == "f"
+                same_kind = (
+                    other.__class__ is float
+                    and array.__class__ is _ndarray
+                    and array.dtype in _FLOAT_DTYPES
+                )
+                if same_kind:
+                    other = number_operand(other, array.dtype)
             if same_kind and array.__class__ is _ndarray:
                 try:
                     ufunc(array, other, array)  # (`out` by position: 50 ns less)

@@ -113,10 +113,11 @@ def _rpow(a: Any, base: Any) -> Any:
 def _bce_with_logits(
     x: Any, t: Any, reduction: str = "mean", weight: Any = None, pos_weight: Any = None
 ) -> Any:
+    one = kernels.one(t)
     if pos_weight is None:  # PyTorch's (1 - t)·x - log_sigmoid(x)
-        loss = (1 - t) * x + kernels.softplus_neg(x)
+        loss = (one - t) * x + kernels.softplus_neg(x)
     else:
-        loss = (1 - t) * x + ((pos_weight - 1) * t + 1) * kernels.softplus_neg(x)
+        loss = (one - t) * x + ((pos_weight - 1) * t + 1) * kernels.softplus_neg(x)
     if weight is not None:
         loss = loss * weight
     if loss.dtype != x.dtype:

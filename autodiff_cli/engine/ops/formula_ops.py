@@ -10,11 +10,14 @@ with its own grad_fn and its own backward formulas.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 
 from ..core.apply import apply_op
+from ..core.dtypes import FLOAT_DTYPES
+from ..core.kernels import number_operand
 from ..core.optable import OpDef, defop
 
 
@@ -47,20 +50,31 @@ def div_scalar(B: Any, x: Any, divisor: float) -> Any:
     return run(B, DIV_SCALAR, x, other=divisor)
 
 
+def _in_dtype_of(a: Any, combine: Any, other: float) -> Any:
+    """`combine(a, other)` in `a`'s dtype (a C++ number does not promote the tensor); beside a
+    floating array, the number as a 0-d array of its dtype (kernels.number_operand)."""
+    if a.__class__ is np.ndarray and a.dtype in FLOAT_DTYPES and other.__class__ in _NUMBERS:
+        return combine(a, number_operand(other, a.dtype))
+    return np.asarray(combine(a, other), dtype=np.asarray(a).dtype)
+
+
+_NUMBERS = (float, int)
+
+
 def _plus(a: Any, other: float) -> Any:
-    return np.asarray(a + other, dtype=np.asarray(a).dtype)
+    return _in_dtype_of(a, operator.add, other)
 
 
 def _minus(a: Any, other: float) -> Any:
-    return np.asarray(a - other, dtype=np.asarray(a).dtype)
+    return _in_dtype_of(a, operator.sub, other)
 
 
 def _times(a: Any, other: float) -> Any:
-    return np.asarray(a * other, dtype=np.asarray(a).dtype)
+    return _in_dtype_of(a, operator.mul, other)
 
 
 def _over(a: Any, other: float) -> Any:
-    return np.asarray(a / other, dtype=np.asarray(a).dtype)
+    return _in_dtype_of(a, operator.truediv, other)
 
 
 ADD_SCALAR = defop(

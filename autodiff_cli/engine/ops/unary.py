@@ -38,7 +38,7 @@ def _float_input(fn: Any) -> Any:
 
 
 def _relu(a: Any) -> Any:
-    return np.maximum(a, 0) if a.dtype.kind != "b" else a
+    return np.maximum(a, kernels.zero(a)) if a.dtype.kind != "b" else a
 
 
 def _softplus(a: Any, beta: float = 1.0, threshold: float = 20.0) -> Any:
@@ -337,11 +337,11 @@ SIGMOID_BACKWARD = defop(
 def _threshold_backward(g: Any, x: Any, threshold: float) -> Any:
     """`grad` where self > threshold (or is NaN), else +0: a masked multiply (np.where is ~10x
     slower), redone with np.where only where a non-finite gradient would make 0 · inf a NaN."""
-    dead = x <= threshold
+    dead = x <= kernels.operand(threshold, x)
     out = g * ~dead
     if not np.isfinite(out).all():
         return np.where(dead, 0, g)
-    out += 0.0  # a negative `g` masked is -0.: PyTorch's masked gradient is +0.
+    out += kernels.zero(out)  # a negative `g` masked is -0.: PyTorch's masked gradient is +0.
     return out
 
 
