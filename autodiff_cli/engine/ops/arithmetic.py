@@ -589,7 +589,7 @@ def inplace(op: Any, target: Tensor, *inputs: Any, **params: Any) -> Tensor:
 
 def _inplace_method(op: Any):
     def method(self: Tensor, other: Any) -> Tensor:
-        return inplace(op, self, other)
+        return apply_inplace(op, self, (_operand(other),))
 
     return method
 
@@ -602,7 +602,7 @@ def _inplace_alpha(op: Any):
             if isinstance(other, Tensor):
                 return inplace(op, self, other, alpha=alpha)
             other = other * alpha
-        return inplace(op, self, other)
+        return apply_inplace(op, self, (_operand(other),))
 
     return method
 
