@@ -207,3 +207,34 @@ def test_a_byte_swapped_float_tensor_takes_the_general_path() -> None:
             x.detach().numpy().astype(np.float64), native - 0.1 * grads[-1], rtol=1e-6
         )
     np.testing.assert_allclose(grads[0], grads[1], rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int64])
+@pytest.mark.parametrize("shape", [(), (1,), (64, 16), (0, 3), (2, 1, 3)])
+def test_expanding_a_zero_d_gradient_is_numpys_broadcast(dtype: type, shape: tuple) -> None:
+    """A full sum's or mean's gradient is viewed with every stride 0, as np.broadcast_to does."""
+    g = np.array(1.5, dtype)
+    out = NumpyBackend.expand(g, shape)
+    reference = np.broadcast_to(g, shape)
+    assert out.shape == reference.shape and out.dtype == reference.dtype
+    assert out.strides == reference.strides and np.shares_memory(out, g) == (out.size > 0)
+    np.testing.assert_array_equal(out, reference)
+    assert not out.flags.writeable  # an expanded gradient is refused in-place writes
+    with pytest.raises(ValueError):
+        out[...] = 0
+    assert NumpyBackend.expand(np.float32(2.0), (2, 2)).tolist() == [[2.0, 2.0], [2.0, 2.0]]
+
+
+def test_sum_and_mean_gradients_through_the_zero_d_view() -> None:
+    x = E.tensor(np.arange(6, dtype=np.float32).reshape(2, 3), requires_grad=True)
+    x.sum().backward()
+    x.mean().backward()
+    np.testing.assert_array_equal(x.grad._data, np.full((2, 3), 1 + 1 / 6, np.float32))
+    assert x.grad._data.flags.writeable and x.grad.dtype == E.float32
+    seen = []
+    y = E.tensor([1.0, 2.0], requires_grad=True)
+    z = y * 1.0
+    z.register_hook(lambda g: seen.append(g))
+    z.sum().backward()
+    with pytest.raises(RuntimeError, match="unsupported operation"):
+        seen[0].add_(1.0)  # PyTorch refuses writing into an expanded gradient too

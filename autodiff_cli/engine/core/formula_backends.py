@@ -99,6 +99,13 @@ class NumpyBackend:
 
     @staticmethod
     def expand(g: Any, shape: tuple) -> np.ndarray:
+        """`g` broadcast to `shape`: a read-only view. A 0-d array (the gradient of a full sum
+        or mean) is viewed with every stride 0 directly, as np.broadcast_to would make it
+        (whose Python-level checks cost 3.3 µs against 0.65)."""
+        if g.__class__ is np.ndarray and g.ndim == 0:
+            out = np.ndarray(shape, g.dtype, g, 0, (0,) * len(shape))
+            out.flags.writeable = False
+            return out
         return np.broadcast_to(g, shape)
 
     @staticmethod
