@@ -58,11 +58,11 @@ def _grad_output_grad(B: Any, op: Any, gg: Any, g: Any, a: Any, t: Any, **params
 
 
 def _softmax_backward(g: Any, y: Any, dim: int | None) -> Any:
-    return y * (g - np.sum(g * y, axis=dim, keepdims=True))
+    return y * (g - np.add.reduce(g * y, dim, None, None, True))  # (np.sum's own ufunc)
 
 
 def _log_softmax_backward(g: Any, y: Any, dim: int | None) -> Any:
-    return g - np.exp(y) * np.sum(g, axis=dim, keepdims=True)
+    return g - np.exp(y) * np.add.reduce(g, dim, None, None, True)
 
 
 SOFTMAX_BACKWARD = defop(
