@@ -2,8 +2,10 @@
 PyTorch 2.13: a broadcast bias's gradient is the product of a vector of ones with the gradient
 (`formula_backends._sum_rows`, BLAS); binary_cross_entropy_with_logits is PyTorch's
 `(1 - t)·x - log_sigmoid(x)`, so its infinities come out as PyTorch's; matrix products are
-numpy's dot (`kernels.dot`), equal to matmul's; and the fast paths, which tell a floating
-tensor by its dtype's identity, leave every other tensor to the general path."""
+numpy's dot (`kernels.dot`), equal to matmul's; the fast paths, which tell a floating
+tensor by its dtype's identity, leave every other tensor to the general path; a full sum's
+gradient is expanded as np.broadcast_to would; and nll_loss picks each row's target entry, so
+a masked (-inf) logit elsewhere leaves cross_entropy finite, as in PyTorch."""
 
 from __future__ import annotations
 
@@ -238,3 +240,40 @@ def test_sum_and_mean_gradients_through_the_zero_d_view() -> None:
     z.sum().backward()
     with pytest.raises(RuntimeError, match="unsupported operation"):
         seen[0].add_(1.0)  # PyTorch refuses writing into an expanded gradient too
+
+
+# cross_entropy of logits with -inf (masked classes), as PyTorch 2.13 prints them: the loss of a
+# row comes from its target's log-probability alone (0 · -inf elsewhere is not NaN)
+_MASKED_LOGITS = [[0.0, -math.inf, 1.0], [2.0, 0.5, -math.inf], [-1.0, 3.0, 0.0]]
+_MASKED_CASES = [
+    ({}, 0.2573375105857849, [[0.13447071611881256, 0.0, -0.13447070121765137],
+                              [-0.09121277928352356, 0.09121274948120117, 0.0], [0.0, 0.0, 0.0]]),
+    ({"weight": [0.5, 2.0, 1.5]}, 0.2852995991706848,
+     [[0.20170608162879944, 0.0, -0.20170605182647705],
+      [-0.04560638964176178, 0.045606374740600586, 0.0], [0.0, 0.0, 0.0]]),
+    ({"reduction": "sum"}, 0.5146750211715698,
+     [[0.2689414322376251, 0.0, -0.26894140243530273],
+      [-0.18242555856704712, 0.18242549896240234, 0.0], [0.0, 0.0, 0.0]]),
+    ({"reduction": "none"}, [0.31326165795326233, 0.2014133334159851, 0.0],
+     [[0.2689414322376251, 0.0, -0.26894140243530273],
+      [-0.18242555856704712, 0.18242549896240234, 0.0], [0.0, 0.0, 0.0]]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("options,loss,grad", _MASKED_CASES)
+def test_cross_entropy_with_masked_logits_is_pytorchs(options: dict, loss, grad) -> None:
+    x = E.tensor(_MASKED_LOGITS, requires_grad=True)
+    kwargs = dict(options)
+    if "weight" in kwargs:
+        kwargs["weight"] = E.tensor(kwargs["weight"])
+    out = E.nn.functional.cross_entropy(x, E.tensor([2, 0, -100]), **kwargs)
+    out.sum().backward()
+    np.testing.assert_allclose(out.tolist(), loss, rtol=1e-6)
+    np.testing.assert_allclose(x.grad.tolist(), grad, rtol=1e-6, atol=1e-7)
+
+
+def test_nll_loss_picks_the_target_and_reports_the_first_bad_target() -> None:
+    F = E.nn.functional
+    assert F.nll_loss(E.tensor([[-math.inf, -1.0]]), E.tensor([1])).item() == 1.0
+    with pytest.raises(IndexError, match="^Target 7 is out of bounds.$"):  # (-100 is ignored)
+        F.nll_loss(E.tensor([[0.5, -1.0], [1.0, 2.0], [1.0, 2.0]]), E.tensor([-100, 7, -3]))

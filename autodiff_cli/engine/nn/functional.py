@@ -133,8 +133,11 @@ def _numel(x: Any) -> int:
 
 
 def _nll(a: np.ndarray, coefficients: np.ndarray, reduction: str, total: float) -> np.ndarray:
-    """The loss as a weighted sum: `coefficients` holds -weight[target] at each picked entry."""
-    picked = np.sum(a * coefficients, axis=-1, dtype=a.dtype) if a.ndim else a * coefficients
+    """The loss as a weighted sum: `coefficients` holds -weight[target] at each picked entry.
+    Only those entries are multiplied: another class's -inf log-probability (a masked logit)
+    must not turn the sum into NaN (0 · -inf), as PyTorch picks the target's entry alone."""
+    products = np.multiply(a, coefficients, out=np.zeros_like(a), where=coefficients != 0)
+    picked = np.sum(products, axis=-1, dtype=a.dtype) if a.ndim else products
     if reduction == "none":
         return np.asarray(picked, a.dtype)
     out = np.sum(picked, dtype=a.dtype)
@@ -525,15 +528,15 @@ def nll_loss(
     n_classes = input._data.shape[-1]
     class_weight = np.ones(n_classes) if weight is None else np.asarray(weight._data, np.float64)
     rows = targets.reshape(-1)
+    counted = np.flatnonzero(rows != ignore_index)
+    classes = rows[counted]
+    outside = (classes < 0) | (classes >= n_classes)
+    if outside.any():
+        raise IndexError(f"Target {classes[outside][0]} is out of bounds.")  # (the first one)
     coefficients = np.zeros((rows.size, n_classes), input._data.dtype)
-    total = 0.0
-    for i, t in enumerate(rows):
-        if t == ignore_index:
-            continue
-        if not 0 <= t < n_classes:
-            raise IndexError(f"Target {t} is out of bounds.")
-        coefficients[i, t] = -class_weight[t]
-        total += class_weight[t]
+    picked_weights = class_weight[classes]
+    coefficients[counted, classes] = -picked_weights
+    total = float(np.add.reduce(picked_weights))
     if input.ndim == 1:
         coefficients = coefficients[0]
     params = {"coefficients": coefficients, "reduction": reduction, "total": total}
