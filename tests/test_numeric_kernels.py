@@ -277,3 +277,42 @@ def test_nll_loss_picks_the_target_and_reports_the_first_bad_target() -> None:
     assert F.nll_loss(E.tensor([[-math.inf, -1.0]]), E.tensor([1])).item() == 1.0
     with pytest.raises(IndexError, match="^Target 7 is out of bounds.$"):  # (-100 is ignored)
         F.nll_loss(E.tensor([[0.5, -1.0], [1.0, 2.0], [1.0, 2.0]]), E.tensor([-100, 7, -3]))
+
+
+# sign at NaN is 0 in PyTorch (its kernel is `(0 < x) - (x < 0)`), and so are the gradients built
+# on it; elu's gradient takes its positive slope at NaN (`x <= 0 ? negative : positive`).
+# Values printed by PyTorch 2.13 for x = [nan, 0, -0, 2, -3, inf, -inf]:
+_SIGN_INPUT = [math.nan, 0.0, -0.0, 2.0, -3.0, math.inf, -math.inf]
+_SIGNS = [0.0, 0.0, 0.0, 1.0, -1.0, 1.0, -1.0]
+_NAN_GRADIENTS = {
+    "abs": (lambda x: x.abs().sum(), _SIGNS),
+    "l1_loss": (lambda x: E.nn.functional.l1_loss(x, E.zeros(7), reduction="sum"), _SIGNS),
+    "norm1": (lambda x: x.norm(p=1), _SIGNS),
+    "elu": (lambda x: E.nn.functional.elu(x).sum(),
+            [1.0, 1.0, 1.0, 1.0, 0.049787066876888275, 1.0, 0.0]),
+    "elu_alpha": (lambda x: E.nn.functional.elu(x, alpha=0.5).sum(),
+                  [1.0, 0.5, 0.5, 1.0, 0.024893533438444138, 1.0, 0.0]),
+    "selu": (lambda x: E.nn.functional.selu(x).sum(),
+             [1.0507010221481323, 1.7580993175506592, 1.7580993175506592, 1.0507010221481323,
+              0.08753060549497604, 1.0507010221481323, 0.0]),
+}  # fmt: skip
+
+
+def test_sign_is_zero_at_nan() -> None:
+    x = E.tensor(_SIGN_INPUT)
+    assert E.sign(x).tolist() == _SIGNS and E.sgn(x).tolist() == _SIGNS
+    assert x.sign().tolist() == _SIGNS
+    assert repr(E.sign(E.tensor(math.nan))) == "tensor(0.)"  # a 0-d tensor's numpy scalar
+    assert E.sign(E.tensor([math.nan], dtype=E.float64)).dtype == E.float64
+    assert E.sign(E.tensor([3, -2, 0])).tolist() == [1, -1, 0]  # integers as before
+    y = E.tensor([math.nan, 1.0])
+    y.sign_()
+    assert y.tolist() == [0.0, 1.0]
+
+
+@pytest.mark.parametrize("name", sorted(_NAN_GRADIENTS))
+def test_gradients_at_nan_and_infinities_are_pytorchs(name: str) -> None:
+    loss, expected = _NAN_GRADIENTS[name]
+    x = E.tensor(_SIGN_INPUT, requires_grad=True)
+    loss(x).backward()
+    np.testing.assert_allclose(x.grad.tolist(), expected, rtol=1e-6)

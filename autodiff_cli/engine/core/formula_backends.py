@@ -141,7 +141,7 @@ class NumpyBackend:
     cos = staticmethod(np.cos)
     tanh = staticmethod(np.tanh)
     sqrt = staticmethod(np.sqrt)
-    sign = staticmethod(np.sign)
+    sign = staticmethod(kernels.sign)  # (0 at NaN, as PyTorch's)
     abs = staticmethod(np.abs)
     cosh = staticmethod(np.cosh)
     sinh = staticmethod(np.sinh)

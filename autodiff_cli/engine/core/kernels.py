@@ -92,6 +92,18 @@ def softplus_neg(x: Any) -> Any:
     return np.logaddexp(zero(x), -x)
 
 
+def sign(x: Any) -> Any:
+    """PyTorch's sign (and sgn of a real tensor): -1, 0 or 1, and 0 at NaN, where np.sign gives
+    NaN (PyTorch's kernel is `(0 < x) - (x < 0)`: both comparisons are false for NaN)."""
+    s = np.sign(x)
+    if s.__class__ is _ndarray:
+        if s.dtype.kind == "f":
+            np.copyto(s, zero(s), where=np.isnan(s))
+    elif s != s:  # a NaN numpy scalar
+        s = s.dtype.type(0)
+    return s
+
+
 def tanh_backward(g: Any, r: Any) -> Any:
     """The gradient of tanh from its result `r`: `g · (1 - r²)`."""
     return g * (one(r) - r * r)

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import kernels
 from ..core.apply import apply_inplace, apply_op, leaf_inplace_error
 from ..core.grad_mode import GradMode
 from ..core.optable import defop, tensor_methods
@@ -54,7 +55,7 @@ ATAN2 = defop(
     lambda B, g, self, other: _atan2_grad(B, g, -self, self, other),
     rules=("other / (self² + other²)", "-self / (self² + other²)"),
 )  # fmt: skip
-SGN = defop("sgn", "SgnBackward0", np.sign, _zero, rules=("0",))
+SGN = defop("sgn", "SgnBackward0", kernels.sign, _zero, rules=("0",))
 FRAC = defop("frac", "FracBackward0", lambda a: a - np.trunc(a), lambda B, g: g, rules=("1",))
 ERFC = defop(
     "erfc", "ErfcBackward0", _float_input(_erfc),

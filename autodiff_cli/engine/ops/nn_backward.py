@@ -131,7 +131,8 @@ GELU_BACKWARD = defop(
 
 def _elu_backward(g: Any, x: Any, alpha: float, scale: float, input_scale: float) -> Any:
     negative = g * (alpha * scale * input_scale) * np.exp(x * input_scale)
-    return np.asarray(np.where(x > 0, g * scale, negative), x.dtype)
+    # (PyTorch's `x <= 0 ? negative : positive`: a NaN input takes the positive slope)
+    return np.asarray(np.where(x <= 0, negative, g * scale), x.dtype)
 
 
 def _elu_self_grad(B: Any, gg: Any, g: Any, x: Any, **params: Any) -> Any:
