@@ -316,3 +316,26 @@ def test_gradients_at_nan_and_infinities_are_pytorchs(name: str) -> None:
     x = E.tensor(_SIGN_INPUT, requires_grad=True)
     loss(x).backward()
     np.testing.assert_allclose(x.grad.tolist(), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "name,x_grad,other_grad",
+    [
+        ("maximum", [[0.0, 1.0, 1.0], [0.5, 1.0, 1.0]], [1.5, 2.0, 1.0]),
+        ("minimum", [[1.0, 1.0, 1.0], [0.5, 1.0, 0.0]], [0.5, 2.0, 2.0]),
+    ],
+)
+def test_maximum_and_minimum_give_nan_pairs_the_whole_gradient(name, x_grad, other_grad) -> None:
+    """PyTorch's `where(self == other, grad / 2, grad)` zeroed where an input loses: with a NaN
+    neither loses (values printed by PyTorch 2.13; a tie halves, broadcasting sums)."""
+    x = E.tensor([[0.3, 0.6, math.nan], [0.5, 0.9, 2.0]], requires_grad=True)
+    other = E.tensor([0.5, math.nan, 1.0], requires_grad=True)
+    getattr(E, name)(x, other).sum().backward()
+    assert x.grad.tolist() == x_grad and other.grad.tolist() == other_grad
+
+
+def test_binary_cross_entropy_refuses_nan_probabilities() -> None:
+    F = E.nn.functional
+    with pytest.raises(RuntimeError, match="^all elements of input should be between 0 and 1$"):
+        F.binary_cross_entropy(E.tensor([0.5, math.nan]), E.tensor([0.5, 0.5]))
+    assert F.binary_cross_entropy(E.tensor([0.0, 1.0]), E.tensor([0.5, 0.5])).item() == 50.0

@@ -462,7 +462,7 @@ def binary_cross_entropy(
         )
     _check_reduction(reduction)
     x = np.asarray(input._data)
-    if np.any((x < 0) | (x > 1)):
+    if not np.logical_and(x >= 0, x <= 1).all():  # (a NaN is not between them either)
         raise RuntimeError("all elements of input should be between 0 and 1")
     w = None
     if weight is not None:

@@ -87,17 +87,25 @@ CLAMP_TENSOR = defop(
      arg_names=("self", "min", "max"),
     rules=("1 inside [min, max]", "1 below min", "1 above max"),
 )  # fmt: skip
+
+
+def _extremum_grad(B: Any, g: Any, self: Any, other: Any, loses: Any) -> Any:
+    """PyTorch's maximum/minimum gradient: `where(self == other, grad / 2, grad)`, 0 where this
+    input `loses`; where either is NaN neither loses, and both get the whole gradient."""
+    return B.where(loses, 0.0, B.where(self == other, g / 2, g))
+
+
 MAXIMUM = defop(
     "maximum", "MaximumBackward0", np.maximum,
-    lambda B, g, self, other: g * B.astype_like(self > other, g) + g * B.astype_like(self == other, g) / 2,
-    lambda B, g, self, other: g * B.astype_like(self < other, g) + g * B.astype_like(self == other, g) / 2,
-    rules=("1 where self > other (½ on ties)", "1 where other > self (½ on ties)"),
+    lambda B, g, self, other: _extremum_grad(B, g, self, other, self < other),
+    lambda B, g, self, other: _extremum_grad(B, g, self, other, self > other),
+    rules=("1 unless self < other (½ on ties)", "1 unless other < self (½ on ties)"),
 )  # fmt: skip
 MINIMUM = defop(
     "minimum", "MinimumBackward0", np.minimum,
-    lambda B, g, self, other: g * B.astype_like(self < other, g) + g * B.astype_like(self == other, g) / 2,
-    lambda B, g, self, other: g * B.astype_like(self > other, g) + g * B.astype_like(self == other, g) / 2,
-    rules=("1 where self < other (½ on ties)", "1 where other < self (½ on ties)"),
+    lambda B, g, self, other: _extremum_grad(B, g, self, other, self > other),
+    lambda B, g, self, other: _extremum_grad(B, g, self, other, self < other),
+    rules=("1 unless self > other (½ on ties)", "1 unless other > self (½ on ties)"),
 )  # fmt: skip
 REMAINDER = defop(
     "remainder", "RemainderBackward1", lambda a, b: _int_checked(_remainder, a, b),
