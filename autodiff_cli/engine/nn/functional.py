@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, kernels
-from ..core.apply import apply_op
+from ..core.apply import apply_inplace, apply_op
 from ..core.grad_mode import GradMode as _GradMode
 from ..core.optable import defop
 from ..core.optable import tensor_methods as _tensor_methods
@@ -41,7 +41,8 @@ from ..ops.nn_backward import (
     SMOOTH_L1_LOSS_BACKWARD,
     SOFTMAX_BACKWARD,
 )
-from ..ops.unary import relu, sigmoid, softplus, tanh  # noqa: F401
+from ..ops.unary import relu as _relu
+from ..ops.unary import sigmoid, softplus, tanh  # noqa: F401
 from ._reduction import legacy_reduction as _legacy_reduction
 
 SQRT_2 = math.sqrt(2.0)
@@ -175,14 +176,45 @@ def _nll2d(
 # The table
 # --------------------------------------------------------------------------------------------
 
+
+def _leaky_relu(a: np.ndarray, negative_slope: float) -> np.ndarray:
+    return np.where(a > 0, a, a * np.asarray(negative_slope, a.dtype))
+
+
 LEAKY_RELU = defop(
     "leaky_relu",
     "LeakyReluBackward0",
-    lambda a, negative_slope: np.where(a > 0, a, a * np.asarray(negative_slope, a.dtype)),
+    _leaky_relu,
     lambda B, g, self, negative_slope: run(
         B, LEAKY_RELU_BACKWARD, g, self, negative_slope=negative_slope
     ),
     rules=("1 if self > 0 else negative_slope",),
+)
+_INPLACE_NEGATIVE_SLOPE = (
+    "In-place {} backward calculation is triggered with a negative slope which is not supported. "
+    "This is caused by calling in-place forward function with a negative slope, please call "
+    "out-of-place version instead."
+)
+
+
+def _leaky_relu_result_grad(B: Any, g: Any, result: Any, negative_slope: float) -> Any:
+    """leaky_relu_'s gradient from its result (the input is overwritten): the result has the
+    input's sign only for a slope >= 0, which PyTorch checks here, in the backward."""
+    if negative_slope < 0:
+        raise RuntimeError(
+            _INPLACE_NEGATIVE_SLOPE.format("leakyReLu") + " File an issue at "
+            "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
+            "backward calculation with negative slope"
+        )
+    return run(B, LEAKY_RELU_BACKWARD, g, result, negative_slope=negative_slope)
+
+
+LEAKY_RELU_ = defop(
+    "leaky_relu_",
+    "LeakyReluBackward1",
+    _leaky_relu,
+    _leaky_relu_result_grad,
+    rules=("1 if result > 0 else negative_slope",),
 )
 GELU = defop(
     "gelu",
@@ -197,6 +229,25 @@ ELU = defop(
     _elu,
     lambda B, g, self, **params: run(B, ELU_BACKWARD, g, self, **params),
     rules=("scale if self > 0 else scale · alpha · exp(self)",),
+)
+
+
+def _elu_result_grad(
+    B: Any, g: Any, result: Any, alpha: float, scale: float, input_scale: float
+) -> Any:
+    """elu_'s (and selu_'s) gradient from its result, PyTorch's `elu_backward(is_result=True)`:
+    `input_scale · (result + alpha · scale)` where result <= 0, else `scale`."""
+    if alpha < 0:
+        raise RuntimeError(_INPLACE_NEGATIVE_SLOPE.format("elu"))
+    return B.where(result <= 0, g * (input_scale * (result + alpha * scale)), g * scale)
+
+
+ELU_ = defop(
+    "elu_",
+    "EluBackward1",
+    _elu,
+    _elu_result_grad,
+    rules=("scale if result > 0 else input_scale · (result + alpha · scale)",),
 )
 LOG_SIGMOID = defop(
     "log_sigmoid",
@@ -288,9 +339,23 @@ NLL_LOSS2D = defop(
 # --------------------------------------------------------------------------------------------
 
 
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """`torch.relu(input)`, or `input.relu_()` with `inplace` (ReluBackward0 either way)."""
+    return input.relu_() if inplace else _relu(input)
+
+
+def _activation(op: Any, inplace_op: Any, input: Tensor, inplace: bool, params: Any) -> Tensor:
+    """An activation, or with `inplace` written into `input` (`inplace_op`: the in-place
+    variant, whose grad_fn may differ, e.g. LeakyReluBackward1, which reads the result)."""
+    if inplace:
+        return apply_inplace(inplace_op, input, (), params)
+    return apply_op(op, (input,), params)
+
+
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     _float_only(input, "leaky_relu_cpu")
-    return apply_op(LEAKY_RELU, (input,), {"negative_slope": negative_slope})
+    params = {"negative_slope": negative_slope}
+    return _activation(LEAKY_RELU, LEAKY_RELU_, input, inplace, params)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
@@ -302,7 +367,8 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     _float_only(input, "elu_cpu")
-    return apply_op(ELU, (input,), {"alpha": alpha, "scale": 1.0, "input_scale": 1.0})
+    params = {"alpha": alpha, "scale": 1.0, "input_scale": 1.0}
+    return _activation(ELU, ELU_, input, inplace, params)
 
 
 SELU_ALPHA = 1.6732632423543772848170429916717
@@ -312,7 +378,7 @@ SELU_SCALE = 1.0507009873554804934193349852946
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     _float_only(input, "elu_cpu")
     params = {"alpha": SELU_ALPHA, "scale": SELU_SCALE, "input_scale": 1.0}
-    return apply_op(ELU, (input,), params)
+    return _activation(ELU, ELU_, input, inplace, params)
 
 
 def logsigmoid(input: Tensor) -> Tensor:
@@ -322,7 +388,7 @@ def logsigmoid(input: Tensor) -> Tensor:
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     _float_only(input, "silu_cpu")
-    return apply_op(SILU, (input,))
+    return _activation(SILU, SILU, input, inplace, None)
 
 
 def _softmax_dim(input: Tensor, dim: Any, name: str) -> int:
@@ -750,7 +816,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         keep = _random.stream.bernoulli(_random.default_generator, 1.0 - p, int(np.prod(shape)))
         scale = np.asarray(1.0, dtype) / np.asarray(1.0 - p, dtype)
         mask = keep.reshape(shape).astype(dtype) * scale
-    return input * _wrap(mask)
+    return input.mul_(_wrap(mask)) if inplace else input * _wrap(mask)
 
 
 # --------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, limits
-from ..core.apply import apply_op
+from ..core.apply import apply_inplace, apply_op
 from ..core.grad_mode import no_grad
 from ..core.inference import mark_new
 from ..core.optable import defop
@@ -72,12 +72,15 @@ def hardtanh(
     """`input` clamped to [min_val, max_val] (HardtanhBackward0)."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return apply_op(HARDTANH, (input,), {"min_val": min_val, "max_val": max_val})
+    params = {"min_val": min_val, "max_val": max_val}
+    if inplace:  # (HardtanhBackward0 too: PyTorch's hardtanh_ keeps the name)
+        return apply_inplace(HARDTANH, input, (), params)
+    return apply_op(HARDTANH, (input,), params)
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     """`hardtanh(input, 0, 6)`, as PyTorch computes it."""
-    return apply_op(HARDTANH, (input,), {"min_val": 0.0, "max_val": 6.0})
+    return hardtanh(input, 0.0, 6.0, inplace)
 
 
 # --------------------------------------------------------------------------------------------
