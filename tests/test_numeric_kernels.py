@@ -10,6 +10,7 @@ a masked (-inf) logit elsewhere leaves cross_entropy finite, as in PyTorch."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -339,3 +340,29 @@ def test_binary_cross_entropy_refuses_nan_probabilities() -> None:
     with pytest.raises(RuntimeError, match="^all elements of input should be between 0 and 1$"):
         F.binary_cross_entropy(E.tensor([0.5, math.nan]), E.tensor([0.5, 0.5]))
     assert F.binary_cross_entropy(E.tensor([0.0, 1.0]), E.tensor([0.5, 0.5])).item() == 50.0
+
+
+_MISMATCH = "^The size of tensor a \\(2\\) must match the size of tensor b \\(3\\) at non-singleton dimension 0$"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda F: F.mse_loss(E.ones(2, requires_grad=True), E.ones(3)),
+        lambda F: F.smooth_l1_loss(E.ones(2), E.ones(3)),
+        lambda F: F.huber_loss(E.ones(2), E.ones(3)),
+        lambda F: F.l1_loss(E.ones(2), E.ones(3)),
+        lambda F: F.cosine_similarity(E.ones(2, 4), E.ones(3, 4)),
+        lambda F: E.normal(E.ones(2), E.ones(3)),
+    ],
+)
+def test_shapes_that_do_not_broadcast_give_pytorchs_error(call) -> None:
+    """PyTorch's RuntimeError (as PyTorch 2.13 words it), never numpy's ValueError; the losses
+    warn about the target's size first, as PyTorch's do."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(RuntimeError, match=_MISMATCH):
+            call(E.nn.functional)
+    names = call.__code__.co_names
+    warned = any("Using a target size" in str(w.message) for w in caught)
+    assert warned == any(name.endswith("_loss") for name in names)

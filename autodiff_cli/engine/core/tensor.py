@@ -535,6 +535,18 @@ def broadcast_error(shapes: list) -> RuntimeError:
     return RuntimeError(f"shapes {list(a)} and {list(b)} cannot be broadcast together")
 
 
+def broadcast_shape(*shapes: tuple) -> tuple:
+    """The shape `shapes` broadcast to, or PyTorch's RuntimeError for the first pair that does
+    not broadcast (numpy's ValueError is not what a script should see)."""
+    shape = tuple(shapes[0])
+    for other in shapes[1:]:
+        try:
+            shape = tuple(np.broadcast_shapes(shape, other))
+        except ValueError:
+            raise broadcast_error([shape, tuple(other)]) from None
+    return shape
+
+
 def _norm_dim(dim: int, ndim: int) -> int:
     n = max(ndim, 1)
     if not -n <= dim < n:

@@ -20,7 +20,7 @@ from ..core.optable import defop
 from ..core.optable import tensor_methods as _tensor_methods
 from ..core.saved_hooks import also_shows as _also_shows
 from ..core.saved_hooks import shows_saved as _shows_saved
-from ..core.tensor import Tensor, _norm_dim, _wrap
+from ..core.tensor import Tensor, _norm_dim, _wrap, broadcast_shape
 from ..ops import arithmetic, unary, views
 from ..ops import random as _random
 from ..ops.arithmetic import _reduce_loss as _reduce_np
@@ -448,7 +448,7 @@ def _pointwise_loss(
     _check_reduction(reduction)
     _float_only(input, kernel)
     if input._data.shape != target._data.shape:
-        shape = tuple(np.broadcast_shapes(input._data.shape, target._data.shape))
+        shape = broadcast_shape(input._data.shape, target._data.shape)
         if input._data.shape != shape:
             input = arithmetic.expand(input, shape)
         if target._data.shape != shape:

@@ -19,7 +19,7 @@ from ..core.grad_mode import no_grad
 from ..core.inference import mark_new
 from ..core.optable import defop
 from ..core.optable import tensor_methods as _tensor_methods
-from ..core.tensor import Tensor, _dims_text, _wrap
+from ..core.tensor import Tensor, _dims_text, _wrap, broadcast_shape
 from ..ops import arithmetic, indexing, unary
 from ..ops.formula_ops import run
 from ..ops.nn_layers import embedding, layer_norm
@@ -129,7 +129,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
             + dtypes.scalar_name(common)
         )
     if x1._data.shape != x2._data.shape:
-        shape = tuple(np.broadcast_shapes(x1._data.shape, x2._data.shape))
+        shape = broadcast_shape(x1._data.shape, x2._data.shape)
         x1, x2 = arithmetic.expand(x1, shape), arithmetic.expand(x2, shape)
     ndim = max(x1.ndim, 1)
     if not -ndim <= dim < ndim:

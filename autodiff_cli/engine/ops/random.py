@@ -17,7 +17,7 @@ from ..core.generator import Generator
 from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import check_requested_dtype, write_out, write_result
-from ..core.tensor import Tensor, _wrap, broadcast_error
+from ..core.tensor import Tensor, _wrap, broadcast_shape
 from .arithmetic import shape_arg
 from .creation import _check_size, _finish, _like, _shape_and_dtype
 from .reductions import _TYPE_WORDS
@@ -456,11 +456,7 @@ def normal(
 
 
 def _broadcast_to_out(mean: Tensor, out: Tensor) -> Tensor:
-    shapes = [tuple(mean.shape), tuple(np.shape(out._data))]
-    try:
-        shape = np.broadcast_shapes(*shapes)
-    except ValueError:
-        raise broadcast_error(shapes) from None
+    shape = broadcast_shape(tuple(mean.shape), tuple(np.shape(out._data)))
     return _wrap(np.broadcast_to(np.asarray(mean._data), shape))
 
 
@@ -475,7 +471,7 @@ def _normal_tensors(gen: Generator, mean: Any, std: Any) -> Tensor:
         raise RuntimeError("normal expects all elements of std >= 0.0")
     np_dtype = means.dtype if means is not None else stds.dtype
     _floating(np_dtype, "normal_kernel_cpu")
-    shape = np.broadcast_shapes(*(a.shape for a in (means, stds) if a is not None))
+    shape = broadcast_shape(*(a.shape for a in (means, stds) if a is not None))
     n = int(np.prod(shape, dtype=np.int64))
     z = stream.normal(gen, n, np_dtype, 0.0, 1.0).reshape(shape)
     scale = stds if stds is not None else np.asarray(std, np_dtype)
