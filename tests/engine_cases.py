@@ -478,6 +478,15 @@ case("gelu", "gelu", lambda T, a: T.nn.functional.gelu(a), In(M))
 case("gelu-tanh", "gelu", lambda T, a: T.nn.functional.gelu(a, approximate="tanh"), In(M))
 case("elu", "elu", lambda T, a: T.nn.functional.elu(a, alpha=1.5), In(M, _nonzero))
 case("selu", "elu", lambda T, a: T.nn.functional.selu(a), In(M, _nonzero))
+# in place (on a non-leaf): the variants whose formulas read the result
+case(
+    "leaky_relu_",
+    "leaky_relu_",
+    lambda T, a: T.nn.functional.leaky_relu(a * 1, 0.2, inplace=True),
+    In(M, _nonzero),
+)
+case("elu_", "elu_", lambda T, a: T.nn.functional.elu(a * 1, 1.5, inplace=True), In(M, _nonzero))
+case("selu_", "elu_", lambda T, a: T.nn.functional.selu(a * 1, inplace=True), In(M, _nonzero))
 case("silu", "silu", lambda T, a: T.nn.functional.silu(a), In(M))
 case("logsigmoid", "log_sigmoid", lambda T, a: T.nn.functional.logsigmoid(a), In(M))
 case("softmax", "softmax", lambda T, a: T.softmax(a, 1), In(_R))
