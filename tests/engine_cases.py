@@ -478,6 +478,15 @@ case("gelu", "gelu", lambda T, a: T.nn.functional.gelu(a), In(M))
 case("gelu-tanh", "gelu", lambda T, a: T.nn.functional.gelu(a, approximate="tanh"), In(M))
 case("elu", "elu", lambda T, a: T.nn.functional.elu(a, alpha=1.5), In(M, _nonzero))
 case("selu", "elu", lambda T, a: T.nn.functional.selu(a), In(M, _nonzero))
+# torch.div with a rounding mode: DivBackward2, a zero gradient for both inputs
+case(
+    "div_mode-trunc",
+    "div_mode",
+    lambda T, a, b: T.div(a, b, rounding_mode="trunc"),
+    In(M, _off_grid),
+    In(M, _positive),
+)
+case("div_mode-floor", "div_mode", lambda T, a: T.div(a, 0.75, rounding_mode="floor"), In(M))
 # in place (on a non-leaf): the variants whose formulas read the result
 case(
     "leaky_relu_",

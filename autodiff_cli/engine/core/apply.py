@@ -73,7 +73,7 @@ def promote(datas: list, inputs: tuple) -> tuple[list, np.dtype]:
                     same = False
                     break
         if same:
-            return datas, first
+            return (_wrapped_ints(datas, first) if kind in "iu" else datas), first
     dims, zeros, scalars = [], [], []
     for x in inputs:
         if isinstance(x, Tensor):
@@ -86,7 +86,12 @@ def promote(datas: list, inputs: tuple) -> tuple[list, np.dtype]:
         if isinstance(d, (_ndarray, _generic)) and d.dtype != target:
             d = d.astype(target)
         out.append(d)
-    return out, target
+    return (_wrapped_ints(out, target) if target.kind in "iu" else out), target
+
+
+def _wrapped_ints(datas: list, dtype: np.dtype) -> list:
+    """Python ints beside integer tensors, cast to their dtype as PyTorch casts them."""
+    return [dtypes.wrapped_int(d, dtype) if d.__class__ is int else d for d in datas]
 
 
 def _edge(x: Tensor) -> tuple:

@@ -177,6 +177,24 @@ def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
     return np.promote_types(a, b)
 
 
+_INT_RANGES: dict = {}  # integer dtype -> (min, max)
+
+
+def wrapped_int(value: int, dtype: np.dtype) -> Any:
+    """A Python int as PyTorch casts it beside an integer tensor of `dtype`: as it is when it
+    fits, else modulo 2**bits (two's complement, as a C cast: int8 and 200 give -56); beyond 64
+    bits Python's OverflowError. numpy refuses such a number instead."""
+    bounds = _INT_RANGES.get(dtype)
+    if bounds is None:
+        info = np.iinfo(dtype)
+        bounds = _INT_RANGES[dtype] = (int(info.min), int(info.max))
+    if bounds[0] <= value <= bounds[1]:
+        return value
+    if not -(2**63) <= value < 2**64:
+        raise OverflowError("int too big to convert")
+    return np.array(value & 0xFFFF_FFFF_FFFF_FFFF, np.uint64).astype(dtype)[()]
+
+
 def scalar_np_dtype(value: object) -> np.dtype:
     """The dtype a Python number takes when wrapped by PyTorch."""
     if isinstance(value, bool):

@@ -22,7 +22,7 @@ from ..core.saved_hooks import shows_saved
 from ..core.tensor import Size, Tensor
 from .creation import tensor as make_tensor
 from .formula_ops import div_scalar, mul_scalar, sub_scalar
-from .unary import _float_input, abs, softplus, trunc
+from .unary import _float_input, abs, softplus
 from .views import (  # noqa: F401  (re-exported: the view ops used to live here)
     INDEX,
     SELECT,
@@ -262,10 +262,15 @@ def mul(input: Any, other: Any, *, out: Any = None) -> Tensor:
 def div(input: Any, other: Any, *, rounding_mode: str | None = None, out: Any = None) -> Tensor:
     if out is not None:
         return write_out(div, out, input, other, rounding_mode=rounding_mode)
-    if rounding_mode == "floor":
-        return floor_divide(input, other)
-    if rounding_mode == "trunc":
-        return trunc(div(input, other))
+    if rounding_mode is not None:
+        if rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError(
+                "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                f"'{rounding_mode}'"
+            )
+        if not isinstance(input, Tensor):
+            input = make_tensor(input)
+        return apply_op(DIV_MODE, (input, _operand(other)), {"rounding_mode": rounding_mode})
     if not isinstance(input, Tensor):
         return mul(reciprocal(other), input)
     return apply_binary(DIV, input, _operand(other))
@@ -320,6 +325,28 @@ MUL = defop(
     dunder="mul",
     reflected=True,
 )
+
+
+def _trunc_divide(a: Any, b: Any) -> Any:
+    """The quotient rounded toward zero: exact for integers (`a - fmod(a, b)` is a multiple of
+    `b`), `trunc(a / b)` for floats, as PyTorch's kernels."""
+    if _is_integral(a) and _is_integral(b):
+        return np.floor_divide(a - np.fmod(a, b), b)
+    return np.trunc(a / b)
+
+
+def _divide_rounded(a: Any, b: Any, rounding_mode: str) -> Any:
+    division = np.floor_divide if rounding_mode == "floor" else _trunc_divide
+    return _int_checked(division, a, b)
+
+
+# torch.div(a, b, rounding_mode=...): its gradient is 0 for both inputs, as PyTorch's
+DIV_MODE = defop(
+    "div_mode", "DivBackward2", _divide_rounded,
+    lambda B, g, self, other, rounding_mode: g * 0,
+    lambda B, g, self, other, rounding_mode: g * 0,
+    rules=("0", "0"),
+)  # fmt: skip
 DIV = defop(
     "div",
     "DivBackward0",

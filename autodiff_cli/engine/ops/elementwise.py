@@ -8,12 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core import kernels
+from ..core import dtypes, kernels
 from ..core.apply import apply_inplace, apply_op, leaf_inplace_error
 from ..core.grad_mode import GradMode
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
-from ..core.tensor import Tensor, broadcast_error
+from ..core.tensor import Tensor, _wrap, broadcast_error
 from . import arithmetic, unary
 from .arithmetic import _binary_number_left, _int_checked, _operand, floor_divide, operator_method
 from .formula_ops import mul_scalar, run
@@ -265,11 +265,25 @@ def minimum(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
     return apply_op(MINIMUM, (input, other))
 
 
+def _with_number(op: Any, input: Tensor, other: Any) -> Tensor:
+    """`op(input, other=number)` in PyTorch's result type: an integer tensor with a float
+    number computes in the default float dtype, an int number is cast to the tensor's integer
+    dtype as PyTorch casts it (modulo 2**bits)."""
+    other = _operand(other)
+    dtype = input._data.dtype
+    if dtype.kind in "iu":
+        if other.__class__ is float:
+            input = _wrap(np.asarray(input._data, dtypes.get_default_dtype().np))
+        elif other.__class__ is int:
+            other = dtypes.wrapped_int(other, dtype)
+    return apply_op(op, (input,), {"other": other})
+
+
 def remainder(input: Any, other: Any, *, out: Any = None) -> Tensor:
     if out is not None:
         return write_out(remainder, out, input, other)
     if isinstance(input, Tensor) and not isinstance(other, Tensor):
-        return apply_op(REMAINDER_SCALAR, (input,), {"other": _operand(other)})
+        return _with_number(REMAINDER_SCALAR, input, other)
     return _binary_number_left(REMAINDER, input, other)
 
 
@@ -277,7 +291,7 @@ def fmod(input: Any, other: Any, *, out: Any = None) -> Tensor:
     if out is not None:
         return write_out(fmod, out, input, other)
     if isinstance(input, Tensor) and not isinstance(other, Tensor):
-        return apply_op(FMOD_SCALAR, (input,), {"other": _operand(other)})
+        return _with_number(FMOD_SCALAR, input, other)
     return _binary_number_left(FMOD, input, other)
 
 

@@ -1,0 +1,85 @@
+"""Python numbers beside integer tensors, and torch.div's rounding modes, as PyTorch 2.13 prints
+them: an int that does not fit the tensor's dtype is cast as a C cast does (numpy refuses it);
+an integer tensor with a float number computes in the default float dtype; `rounding_mode`
+keeps integers integral and records DivBackward2."""
+
+from __future__ import annotations
+
+import pytest
+
+import autodiff_cli.engine as E
+
+T = E.tensor
+
+# (expression, what PyTorch 2.13 prints)
+WRAPPED = [
+    ("T([1, 2], dtype=E.int8) + 200", "tensor([-55, -54], dtype=torch.int8)"),
+    ("T([1, 2], dtype=E.int8) * 200", "tensor([ -56, -112], dtype=torch.int8)"),
+    ("T([1, 2], dtype=E.uint8) + 300", "tensor([45, 46], dtype=torch.uint8)"),
+    ("T([1, 2], dtype=E.uint8) - 300", "tensor([213, 214], dtype=torch.uint8)"),
+    ("T([1, 2], dtype=E.int8) + 2**40", "tensor([1, 2], dtype=torch.int8)"),
+    ("T([1, 2]) + 2**63", "tensor([-9223372036854775807, -9223372036854775806])"),
+    ("T([1, 2], dtype=E.int16) // 100000", "tensor([-1, -1], dtype=torch.int16)"),
+    ("T([1, 2], dtype=E.int8) == 200", "tensor([False, False])"),
+    ("T([1, 2], dtype=E.int8) % 200", "tensor([-55, -54], dtype=torch.int8)"),
+    ("T([5], dtype=E.int8).add_(200)", "tensor([-51], dtype=torch.int8)"),
+    ("T([1, 2], dtype=E.int32) * 2**40", "tensor([0, 0], dtype=torch.int32)"),
+    ("T([1, 2], dtype=E.int8) + 100", "tensor([101, 102], dtype=torch.int8)"),  # fits: as is
+    ("T([1, 2]) % 2.0", "tensor([1., 0.])"),
+    ("E.fmod(T([5, -5]), 2.5)", "tensor([0., -0.])"),
+    ("T([5, -5]) % 3", "tensor([2, 1])"),
+    ("E.div(T([7, -7, 5]), T([2, 2, -3]), rounding_mode='trunc')", "tensor([ 3, -3, -1])"),
+    ("E.div(T([7, -7]), 2, rounding_mode='trunc')", "tensor([ 3, -3])"),
+    ("E.div(T([7, -7]), 2, rounding_mode='floor')", "tensor([ 3, -4])"),
+    ("E.div(T([7, -7]), 2.5, rounding_mode='trunc')", "tensor([ 2., -2.])"),
+    ("E.div(T([2**62 + 1]), 3, rounding_mode='trunc')", "tensor([1537228672809129301])"),
+    ("E.div(5, T([2, -2]), rounding_mode='trunc')", "tensor([ 2, -2])"),
+    ("E.div(T([7.0, -7.0]), 0.0, rounding_mode='floor')", "tensor([inf, -inf])"),
+    ("E.div(T([7.0, -7.0, 0.0]), 0.0, rounding_mode='trunc')", "tensor([inf, -inf, nan])"),
+]
+
+
+@pytest.mark.parametrize("expression,printed", WRAPPED)
+def test_prints_what_pytorch_prints(expression: str, printed: str) -> None:
+    assert repr(eval(expression)) == printed
+
+
+def test_an_int_beyond_64_bits_is_refused_as_python_refuses_it() -> None:
+    with pytest.raises(OverflowError, match="^int too big to convert$"):
+        T([1, 2], dtype=E.int8) + 2**70
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: E.div(T([7, -7]), 0, rounding_mode="trunc"),
+        lambda: E.div(T([7, -7]), 0, rounding_mode="floor"),
+    ],
+)
+def test_integer_division_by_zero_is_pytorchs_error(call) -> None:
+    with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):
+        call()
+
+
+def test_an_unknown_rounding_mode_is_refused() -> None:
+    with pytest.raises(
+        RuntimeError,
+        match="^div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+        "'round'$",
+    ):
+        E.div(E.ones(2), 2, rounding_mode="round")
+
+
+@pytest.mark.parametrize("mode", ["trunc", "floor"])
+def test_rounded_division_records_div_backward2_with_zero_gradients(mode: str) -> None:
+    x = T([7.5, -7.5], requires_grad=True)
+    other = T([2.0, -2.0], requires_grad=True)
+    y = E.div(x, other, rounding_mode=mode)
+    assert repr(y.grad_fn).startswith("<DivBackward2 object")
+    assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == ["AccumulateGrad"] * 2
+    assert y.grad_fn._saved_rounding_mode == mode
+    y.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0] and other.grad.tolist() == [0.0, 0.0]
+    by_number = E.div(x, 2, rounding_mode=mode)
+    assert by_number.grad_fn.next_functions[1] == (None, 0)
+    assert (x // 2).grad_fn.name() == "torch::autograd::NotImplemented"  # `//`: floor_divide
