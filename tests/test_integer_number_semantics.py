@@ -83,3 +83,42 @@ def test_rounded_division_records_div_backward2_with_zero_gradients(mode: str) -
     by_number = E.div(x, 2, rounding_mode=mode)
     assert by_number.grad_fn.next_functions[1] == (None, 0)
     assert (x // 2).grad_fn.name() == "torch::autograd::NotImplemented"  # `//`: floor_divide
+
+
+CLAMPED = [
+    ("E.clamp(T([1, 5, 10]), max=8)", "tensor([1, 5, 8])"),
+    ("E.clamp(T([1, 5, 10]), min=2)", "tensor([ 2,  5, 10])"),
+    ("T([1, 5, 10]).clamp(2.5)", "tensor([ 2.5000,  5.0000, 10.0000])"),
+    ("E.clamp_min(T([1, 5]), 2.5)", "tensor([2.5000, 5.0000])"),
+    ("E.clamp_max(T([1, 5]), 2.5)", "tensor([1.0000, 2.5000])"),
+    ("T([1.0, 5.0], dtype=E.float16).clamp(2)", "tensor([2., 5.], dtype=torch.float16)"),
+    ("T([True, False]).clamp(0.5)", "tensor([1.0000, 0.5000])"),
+]
+
+
+@pytest.mark.parametrize("expression,printed", CLAMPED)
+def test_clamp_bounds_give_pytorchs_result_type(expression: str, printed: str) -> None:
+    assert repr(eval(expression)) == printed
+
+
+@pytest.mark.parametrize("expression", ["-T([True])", "T([True]).neg()", "E.neg(T(True))"])
+def test_negating_a_bool_tensor_is_pytorchs_error(expression: str) -> None:
+    with pytest.raises(RuntimeError, match="^Negation, the `-` operator, on a bool tensor is not"):
+        eval(expression)
+
+
+def test_tensor_softmax_methods_exist_before_torch_nn_is_used() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, autodiff_cli.engine as E\n"
+        "assert 'autodiff_cli.engine.nn.functional' not in sys.modules\n"
+        "x = E.tensor([1.0, 2.0, 3.0])\n"
+        "print(x.softmax(0)); print(x.log_softmax(0))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == [
+        "tensor([0.0900, 0.2447, 0.6652])",
+        "tensor([-2.4076, -1.4076, -0.4076])",
+    ]

@@ -25,6 +25,7 @@ from .core.grad_mode import (  # noqa: F401
     set_grad_enabled,
 )
 from .core.inference import is_inference  # noqa: F401 - also Tensor.is_inference
+from .core.optable import tensor_methods as _tensor_methods
 from .core.out_arg import write_out as _write_out
 from .core.printing import set_printoptions  # noqa: F401
 from .core.tensor import Size, Tensor  # noqa: F401
@@ -187,6 +188,18 @@ def log_softmax(
     from .nn import functional
 
     return functional.log_softmax(input, dim, dtype=dtype)
+
+
+def _softmax_method(self: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
+    return softmax(self, dim, dtype)
+
+
+def _log_softmax_method(self: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
+    return log_softmax(self, dim, dtype)
+
+
+# (here, not in nn.functional: a Tensor has them before torch.nn is first used)
+_tensor_methods("torch", {"softmax": _softmax_method, "log_softmax": _log_softmax_method})
 
 
 def is_tensor(obj: object) -> bool:

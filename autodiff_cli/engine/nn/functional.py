@@ -17,7 +17,6 @@ from ..core import dtypes, kernels
 from ..core.apply import apply_inplace, apply_op
 from ..core.grad_mode import GradMode as _GradMode
 from ..core.optable import defop
-from ..core.optable import tensor_methods as _tensor_methods
 from ..core.saved_hooks import also_shows as _also_shows
 from ..core.saved_hooks import shows_saved as _shows_saved
 from ..core.tensor import Tensor, _norm_dim, _wrap, broadcast_shape
@@ -823,15 +822,5 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
 # Tensor methods
 # --------------------------------------------------------------------------------------------
 
-
-def _tensor_softmax(self: Tensor, dim: Any, dtype: Any = None) -> Tensor:
-    return softmax(self, dim, dtype=dtype)
-
-
-def _tensor_log_softmax(self: Tensor, dim: Any, dtype: Any = None) -> Tensor:
-    return log_softmax(self, dim, dtype=dtype)
-
-
-_tensor_methods("nn.functional", {"softmax": _tensor_softmax, "log_softmax": _tensor_log_softmax})
 from .dropout import *  # noqa: E402, F401, F403  (dropout1d/2d/3d, alpha_dropout)
 from .functional_extra import *  # noqa: E402, F401, F403  (embedding, layer_norm, pad, kl_div...)

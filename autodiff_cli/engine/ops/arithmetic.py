@@ -359,10 +359,21 @@ DIV = defop(
     aliases=("true_divide", "divide"),
     dunder="truediv",
 )
+
+
+def _negative(a: Any) -> Any:
+    if a.dtype.kind == "b":  # (numpy's refusal words it for numpy)
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+            "invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+    return -a
+
+
 NEG = defop(
     "neg",
     "NegBackward0",
-    operator.neg,
+    _negative,
     lambda B, g: -g,
     rules=("-1",),
     function=UNARY,

@@ -67,7 +67,7 @@ EXP2 = defop(
     rules=("2^self · ln 2",),
 )  # fmt: skip
 CLAMP = defop(
-    "clamp", "ClampBackward1", lambda a, min, max: np.clip(a, min, max),
+    "clamp", "ClampBackward1", lambda a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False),
     lambda B, g, self, min, max: g * B.astype_like((self >= min) * (self <= max), g),
     rules=("1 inside [min, max], else 0",),
 )  # fmt: skip
@@ -235,7 +235,15 @@ def clamp(input: Tensor, min: Any = None, max: Any = None, *, out: Any = None) -
         return apply_op(CLAMP_TENSOR, (input, min, max))
     lo = -np.inf if min is None else _operand(min)
     hi = np.inf if max is None else _operand(max)
-    return apply_op(CLAMP, (input,), {"min": lo, "max": hi})
+    return apply_op(CLAMP, (_bounded(input, min, max),), {"min": lo, "max": hi})
+
+
+def _bounded(input: Tensor, *bounds: Any) -> Tensor:
+    """The tensor a clamp computes on: an integer or bool tensor with a float bound is clamped
+    in the default float dtype (PyTorch's result type), with int bounds it stays as it is."""
+    if input._data.dtype.kind in "biu" and any(b.__class__ is float for b in bounds):
+        return _wrap(np.asarray(input._data, dtypes.get_default_dtype().np))
+    return input
 
 
 clip = clamp
@@ -244,13 +252,13 @@ clip = clamp
 def clamp_min(input: Tensor, min: Any, *, out: Any = None) -> Tensor:
     if out is not None:
         return write_out(clamp_min, out, input, min)
-    return apply_op(CLAMP_MIN, (input,), {"min": _operand(min)})
+    return apply_op(CLAMP_MIN, (_bounded(input, min),), {"min": _operand(min)})
 
 
 def clamp_max(input: Tensor, max: Any, *, out: Any = None) -> Tensor:
     if out is not None:
         return write_out(clamp_max, out, input, max)
-    return apply_op(CLAMP_MAX, (input,), {"max": _operand(max)})
+    return apply_op(CLAMP_MAX, (_bounded(input, max),), {"max": _operand(max)})
 
 
 def maximum(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
