@@ -478,6 +478,17 @@ case("gelu", "gelu", lambda T, a: T.nn.functional.gelu(a), In(M))
 case("gelu-tanh", "gelu", lambda T, a: T.nn.functional.gelu(a, approximate="tanh"), In(M))
 case("elu", "elu", lambda T, a: T.nn.functional.elu(a, alpha=1.5), In(M, _nonzero))
 case("selu", "elu", lambda T, a: T.nn.functional.selu(a), In(M, _nonzero))
+# ops/blends.py
+case("logaddexp", "logaddexp", lambda T, a, b: T.logaddexp(a, b), In(M), In(M))
+case("logaddexp-bcast", "logaddexp", lambda T, a, b: a.logaddexp(b), In((3, 1)), In((1, 4)))
+case("hypot", "hypot", lambda T, a, b: T.hypot(a, b), In(M, _nonzero), In(M, _nonzero))
+case("lerp", "lerp", lambda T, a, b: T.lerp(a, b, 0.3), In(M), In(M))
+case("lerp-far", "lerp", lambda T, a, b: a.lerp(b, 0.8), In(M), In((1, 3)))
+case("lerp_tensor", "lerp_tensor", lambda T, a, b, w: T.lerp(a, b, w), In(M), In(M), In(M, _unit))
+case("logit", "logit", lambda T, a: T.logit(a), In(M, _probability))
+case("logit-eps", "logit", lambda T, a: a.logit(0.25), In(M, _probability))
+case("nan_to_num", "nan_to_num", lambda T, a: T.nan_to_num(a / a.abs().round()), In(M, _nonzero))
+
 # torch.div with a rounding mode: DivBackward2, a zero gradient for both inputs
 case(
     "div_mode-trunc",

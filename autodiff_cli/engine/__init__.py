@@ -73,6 +73,7 @@ from .ops.arithmetic import (  # noqa: F401
     where,
 )
 from .ops.bitwise import *  # noqa: E402, F401, F403
+from .ops.blends import *  # noqa: E402, F401, F403
 from .ops.creation import (  # noqa: F401
     arange,
     as_tensor,

@@ -177,6 +177,12 @@ def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
     return np.promote_types(a, b)
 
 
+def require_floating(dtype: np.dtype, kernel: str) -> None:
+    """PyTorch's refusal of a kernel without an integer (or bool) version."""
+    if dtype.kind != "f":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_name(dtype)}'")
+
+
 _INT_RANGES: dict = {}  # integer dtype -> (min, max)
 
 

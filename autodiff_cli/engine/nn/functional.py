@@ -57,10 +57,7 @@ REDUCTIONS = ("mean", "sum", "none")
 
 
 def _float_only(x: Tensor, kernel: str) -> None:
-    if x._data.dtype.kind != "f":
-        raise NotImplementedError(
-            f"\"{kernel}\" not implemented for '{dtypes.scalar_name(x._data.dtype)}'"
-        )
+    dtypes.require_floating(x._data.dtype, kernel)
 
 
 def _check_reduction(reduction: str) -> None:
