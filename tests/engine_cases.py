@@ -478,6 +478,11 @@ case("gelu", "gelu", lambda T, a: T.nn.functional.gelu(a), In(M))
 case("gelu-tanh", "gelu", lambda T, a: T.nn.functional.gelu(a, approximate="tanh"), In(M))
 case("elu", "elu", lambda T, a: T.nn.functional.elu(a, alpha=1.5), In(M, _nonzero))
 case("selu", "elu", lambda T, a: T.nn.functional.selu(a), In(M, _nonzero))
+# torch.xlogy with a number on either side
+case("xlogy-torch", "xlogy", lambda T, a, b: T.xlogy(a, b), In(M), In(M, _positive))
+case("xlogy_scalar_self", "xlogy_scalar_self", lambda T, b: T.xlogy(2.0, b), In(M, _positive))
+case("xlogy_scalar_other", "xlogy_scalar_other", lambda T, a: a.xlogy(3.0), In(M))
+
 # ops/blends.py
 case("logaddexp", "logaddexp", lambda T, a, b: T.logaddexp(a, b), In(M), In(M))
 case("logaddexp-bcast", "logaddexp", lambda T, a, b: a.logaddexp(b), In((3, 1)), In((1, 4)))

@@ -115,10 +115,22 @@ def test_tensor_softmax_methods_exist_before_torch_nn_is_used() -> None:
         "import sys, autodiff_cli.engine as E\n"
         "assert 'autodiff_cli.engine.nn.functional' not in sys.modules\n"
         "x = E.tensor([1.0, 2.0, 3.0])\n"
-        "print(x.softmax(0)); print(x.log_softmax(0))\n"
+        "print(x.softmax(0)); print(x.log_softmax(0)); print(E.xlogy(x, x))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.splitlines() == [
         "tensor([0.0900, 0.2447, 0.6652])",
         "tensor([-2.4076, -1.4076, -0.4076])",
+        "tensor([0.0000, 1.3863, 3.2958])",
     ]
+
+
+def test_xlogy_with_numbers_and_integers_is_pytorchs() -> None:
+    """Values and grad_fn names printed by PyTorch 2.13."""
+    x = T([0.0, 0.5, 2.0], requires_grad=True)
+    y = T([0.0, 2.0, 3.0], requires_grad=True)
+    assert repr(E.xlogy(2, y)) == "tensor([  -inf, 1.3863, 2.1972], grad_fn=<XlogyBackward1>)"
+    assert repr(x.xlogy(3.0)) == "tensor([0.0000, 0.5493, 2.1972], grad_fn=<XlogyBackward2>)"
+    assert repr(E.xlogy(T([1, 2]), T([3, 4]))) == "tensor([1.0986, 2.7726])"
+    z = E.xlogy(x, y)
+    assert repr(z) == "tensor([0.0000, 0.3466, 2.1972], grad_fn=<XlogyBackward0>)"

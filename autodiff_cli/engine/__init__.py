@@ -199,8 +199,20 @@ def _log_softmax_method(self: Tensor, dim: int, dtype: dtype | None = None) -> T
     return log_softmax(self, dim, dtype)
 
 
+def xlogy(input: Tensor | float, other: Tensor | float, *, out: object = None) -> Tensor:
+    """`torch.xlogy`: `input · log(other)`, 0 where input is 0 (nn.functional's, loaded on
+    first use)."""
+    if out is not None:
+        return _write_out(xlogy, out, input, other)
+    from .nn import functional_extra
+
+    return functional_extra.xlogy(input, other)
+
+
 # (here, not in nn.functional: a Tensor has them before torch.nn is first used)
-_tensor_methods("torch", {"softmax": _softmax_method, "log_softmax": _log_softmax_method})
+_tensor_methods(
+    "torch", {"softmax": _softmax_method, "log_softmax": _log_softmax_method, "xlogy": xlogy}
+)
 
 
 def is_tensor(obj: object) -> bool:

@@ -18,7 +18,6 @@ from ..core.apply import apply_inplace, apply_op
 from ..core.grad_mode import no_grad
 from ..core.inference import mark_new
 from ..core.optable import defop
-from ..core.optable import tensor_methods as _tensor_methods
 from ..core.tensor import Tensor, _dims_text, _wrap, broadcast_shape
 from ..ops import arithmetic, indexing, unary
 from ..ops.formula_ops import run
@@ -174,9 +173,37 @@ XLOGY = defop(
 )
 
 
-def xlogy(input: Tensor, other: Tensor) -> Tensor:
-    """`input · log(other)`, 0 where input is 0 (XlogyBackward0)."""
+XLOGY_SCALAR_SELF = defop(
+    "xlogy_scalar_self", "XlogyBackward1", lambda y, self: _xlogy(np.asarray(self, y.dtype), y),
+    lambda B, g, other, self: g * self / other,
+    arg_names=("other",), rules=("self / other",),
+)  # fmt: skip
+XLOGY_SCALAR_OTHER = defop(
+    "xlogy_scalar_other", "XlogyBackward2", lambda x, other: _xlogy(x, np.asarray(other, x.dtype)),
+    lambda B, g, self, other: _xlogy_self_grad(
+        B, g, self, B.const(np.asarray(other, B.array_of(g).dtype))
+    ),
+    rules=("log(other) (0 where self == 0 and other <= 0)",),
+)  # fmt: skip
+
+
+def xlogy(input: Any, other: Any) -> Tensor:
+    """`input · log(other)`, 0 where input is 0: XlogyBackward0 for two tensors, XlogyBackward1
+    for a number `input`, XlogyBackward2 for a number `other`; integers give the default float
+    dtype."""
+    default = dtypes.get_default_dtype().np
+    if not isinstance(input, Tensor):
+        return apply_op(XLOGY_SCALAR_SELF, (_floating(other, default),), {"self": input})
+    if not isinstance(other, Tensor):
+        return apply_op(XLOGY_SCALAR_OTHER, (_floating(input, default),), {"other": other})
+    if input._data.dtype.kind in "biu" and other._data.dtype.kind in "biu":
+        input = _floating(input, default)
     return apply_op(XLOGY, (input, other))
+
+
+def _floating(t: Tensor, default: Any) -> Tensor:
+    """An integer or bool tensor as the default float dtype (it cannot require grad)."""
+    return _wrap(t._data.astype(default)) if t._data.dtype.kind in "biu" else t
 
 
 def kl_div(
@@ -392,10 +419,3 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
         if min(pad[2 * k], pad[2 * k + 1]) < 0:
             raise NotImplementedError("pad: negative sizes are only supported in constant mode")
     return apply_op(PAD_OPS[(mode, dims)][0], (input,), {"pad": pad, "mode": mode})
-
-
-def _tensor_xlogy(self: Tensor, other: Any) -> Tensor:
-    return xlogy(self, other if isinstance(other, Tensor) else _wrap(np.asarray(other)))
-
-
-_tensor_methods("nn.functional", {"xlogy": _tensor_xlogy})
