@@ -259,7 +259,7 @@ class _Precomputed:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._op, name)
 
-    def forward(self, *args: Any, **kwargs: Any) -> Any:
+    def forward(self, /, *args: Any, **kwargs: Any) -> Any:  # (an op's parameter may be `self`)
         return self._out
 
 
