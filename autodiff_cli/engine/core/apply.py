@@ -89,6 +89,14 @@ def promote(datas: list, inputs: tuple) -> tuple[list, np.dtype]:
     return (_wrapped_ints(out, target) if target.kind in "iu" else out), target
 
 
+def as_default_float(t: Tensor) -> Tensor:
+    """An integer or bool tensor as the default float dtype, where PyTorch's result type beside
+    a float number is that dtype (it cannot require grad: no graph to keep); others as they are."""
+    if t._data.dtype.kind in "biu":
+        return _wrap(np.asarray(t._data, dtypes.get_default_dtype().np))
+    return t
+
+
 def _wrapped_ints(datas: list, dtype: np.dtype) -> list:
     """Python ints beside integer tensors, cast to their dtype as PyTorch casts them."""
     return [dtypes.wrapped_int(d, dtype) if d.__class__ is int else d for d in datas]

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, limits
-from ..core.apply import apply_inplace, apply_op
+from ..core.apply import apply_inplace, apply_op, as_default_float
 from ..core.grad_mode import no_grad
 from ..core.inference import mark_new
 from ..core.optable import defop
@@ -191,19 +191,13 @@ def xlogy(input: Any, other: Any) -> Tensor:
     """`input · log(other)`, 0 where input is 0: XlogyBackward0 for two tensors, XlogyBackward1
     for a number `input`, XlogyBackward2 for a number `other`; integers give the default float
     dtype."""
-    default = dtypes.get_default_dtype().np
     if not isinstance(input, Tensor):
-        return apply_op(XLOGY_SCALAR_SELF, (_floating(other, default),), {"self": input})
+        return apply_op(XLOGY_SCALAR_SELF, (as_default_float(other),), {"self": input})
     if not isinstance(other, Tensor):
-        return apply_op(XLOGY_SCALAR_OTHER, (_floating(input, default),), {"other": other})
+        return apply_op(XLOGY_SCALAR_OTHER, (as_default_float(input),), {"other": other})
     if input._data.dtype.kind in "biu" and other._data.dtype.kind in "biu":
-        input = _floating(input, default)
+        input = as_default_float(input)
     return apply_op(XLOGY, (input, other))
-
-
-def _floating(t: Tensor, default: Any) -> Tensor:
-    """An integer or bool tensor as the default float dtype (it cannot require grad)."""
-    return _wrap(t._data.astype(default)) if t._data.dtype.kind in "biu" else t
 
 
 def kl_div(

@@ -9,24 +9,13 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes
-from ..core.apply import apply_op
+from ..core.apply import apply_op, as_default_float
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.tensor import Tensor
 from .arithmetic import _operand
 
 __all__ = ["logaddexp", "hypot", "lerp", "logit", "nan_to_num"]
-
-
-def _float_result(fn: Any) -> Any:
-    """`fn` computed in the default float dtype for integer inputs (PyTorch's result type)."""
-
-    def forward(a: Any, **params: Any) -> Any:
-        if a.dtype.kind in "biu":
-            a = a.astype(dtypes.get_default_dtype().np)
-        return fn(a, **params)
-
-    return forward
 
 
 def _floating_kernel(kernel: str, fn: Any) -> Any:
@@ -93,9 +82,7 @@ def _logit_grad(B: Any, g: Any, self: Any, eps: float | None) -> Any:
     return B.where((self < eps) | (self > 1 - eps), 0.0, slope)
 
 
-LOGIT = defop(
-    "logit", "LogitBackward0", _float_result(_logit), _logit_grad, rules=("1 / (x (1 - x))",)
-)
+LOGIT = defop("logit", "LogitBackward0", _logit, _logit_grad, rules=("1 / (x (1 - x))",))
 
 
 def _nan_to_num(a: Any, nan: float, posinf: float | None, neginf: float | None) -> Any:
@@ -136,7 +123,7 @@ def lerp(input: Tensor, end: Tensor, weight: Any, *, out: Any = None) -> Tensor:
 def logit(input: Tensor, eps: float | None = None, *, out: Any = None) -> Tensor:
     if out is not None:
         return write_out(logit, out, input, eps)
-    return apply_op(LOGIT, (input,), {"eps": eps})
+    return apply_op(LOGIT, (as_default_float(input),), {"eps": eps})
 
 
 def nan_to_num(

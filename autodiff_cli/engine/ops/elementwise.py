@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, kernels
-from ..core.apply import apply_inplace, apply_op, leaf_inplace_error
+from ..core.apply import apply_inplace, apply_op, as_default_float, leaf_inplace_error
 from ..core.grad_mode import GradMode
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
-from ..core.tensor import Tensor, _wrap, broadcast_error
+from ..core.tensor import Tensor, broadcast_error
 from . import arithmetic, unary
 from .arithmetic import _binary_number_left, _int_checked, _operand, floor_divide, operator_method
 from .formula_ops import mul_scalar, run
@@ -241,8 +241,8 @@ def clamp(input: Tensor, min: Any = None, max: Any = None, *, out: Any = None) -
 def _bounded(input: Tensor, *bounds: Any) -> Tensor:
     """The tensor a clamp computes on: an integer or bool tensor with a float bound is clamped
     in the default float dtype (PyTorch's result type), with int bounds it stays as it is."""
-    if input._data.dtype.kind in "biu" and any(b.__class__ is float for b in bounds):
-        return _wrap(np.asarray(input._data, dtypes.get_default_dtype().np))
+    if any(b.__class__ is float for b in bounds):
+        return as_default_float(input)
     return input
 
 
@@ -281,7 +281,7 @@ def _with_number(op: Any, input: Tensor, other: Any) -> Tensor:
     dtype = input._data.dtype
     if dtype.kind in "iu":
         if other.__class__ is float:
-            input = _wrap(np.asarray(input._data, dtypes.get_default_dtype().np))
+            input = as_default_float(input)
         elif other.__class__ is int:
             other = dtypes.wrapped_int(other, dtype)
     return apply_op(op, (input,), {"other": other})

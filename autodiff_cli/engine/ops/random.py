@@ -75,12 +75,6 @@ def _continuous(np_dtype: np.dtype, name: str, word: str) -> None:
         )
 
 
-def _floating(np_dtype: np.dtype, kernel: str) -> None:
-    if np_dtype.kind != "f":
-        word = _TYPE_WORDS.get(np_dtype.name, np_dtype.name)
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{word}'")
-
-
 # -- in-place fills: values drawn in the target's memory order ----------------------------------
 
 
@@ -127,7 +121,7 @@ def _fill(target: Tensor, op: Any, draw: Any, inputs: tuple = ()) -> Tensor:
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: Any = None) -> Tensor:
     gen = _generator(generator, "uniform_")
     dtype = np.asarray(self._data).dtype
-    _floating(dtype, "check_uniform_bounds")
+    dtypes.require_floating(dtype, "check_uniform_bounds")
     if from_ > to:
         raise RuntimeError(
             f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}"
@@ -138,7 +132,7 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: An
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
     gen = _generator(generator, "normal_")
     dtype = np.asarray(self._data).dtype
-    _floating(dtype, "normal_kernel_cpu")
+    dtypes.require_floating(dtype, "normal_kernel_cpu")
     _check_std(std)
     return _fill(self, NORMAL, lambda n, c: stream.normal(gen, n, dtype, mean, std, c))
 
@@ -190,7 +184,7 @@ def log_normal_(
 ) -> Tensor:
     gen = _generator(generator, "log_normal_")
     dtype = np.asarray(self._data).dtype
-    _floating(dtype, "log_normal_cpu")
+    dtypes.require_floating(dtype, "log_normal_cpu")
     if not std > 0.0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_number(std)}")
     return _fill(self, LOG_NORMAL, lambda n, _: stream.log_normal(gen, n, dtype, mean, std))
@@ -282,7 +276,7 @@ def _float_draw(
     gen = _generator(generator, name)
     shape, np_dtype = _shape_and_dtype(size, _out_dtype(dtype, out, name))
     _check_size(shape)
-    _floating(np_dtype, kernel)
+    dtypes.require_floating(np_dtype, kernel)
     result = _new(shape, np_dtype, lambda n: draw(gen, n, np_dtype), requires_grad)
     return _into(out, result, name)
 
@@ -446,7 +440,7 @@ def normal(
         np_dtype = (
             dtypes.to_numpy(_out_dtype(dtype, out, "normal")) or dtypes.get_default_dtype().np
         )
-        _floating(np_dtype, "normal_kernel_cpu")
+        dtypes.require_floating(np_dtype, "normal_kernel_cpu")
         _check_std(float(std))
         draw = lambda n: stream.normal(gen, n, np_dtype, mean, std)  # noqa: E731
         return _into(out, _new(shape, np_dtype, draw, requires_grad), "normal")
@@ -470,7 +464,7 @@ def _normal_tensors(gen: Generator, mean: Any, std: Any) -> Tensor:
     elif stds.size and (stds < 0).any():
         raise RuntimeError("normal expects all elements of std >= 0.0")
     np_dtype = means.dtype if means is not None else stds.dtype
-    _floating(np_dtype, "normal_kernel_cpu")
+    dtypes.require_floating(np_dtype, "normal_kernel_cpu")
     shape = broadcast_shape(*(a.shape for a in (means, stds) if a is not None))
     n = int(np.prod(shape, dtype=np.int64))
     z = stream.normal(gen, n, np_dtype, 0.0, 1.0).reshape(shape)
