@@ -483,6 +483,11 @@ case("xlogy-torch", "xlogy", lambda T, a, b: T.xlogy(a, b), In(M), In(M, _positi
 case("xlogy_scalar_self", "xlogy_scalar_self", lambda T, b: T.xlogy(2.0, b), In(M, _positive))
 case("xlogy_scalar_other", "xlogy_scalar_other", lambda T, a: a.xlogy(3.0), In(M))
 
+# ops/arrange.py
+case("rot90", "rot90", lambda T, a: T.rot90(a, 1, (0, 1)), In(M))
+case("rot90-back", "rot90", lambda T, a: a.rot90(-3, (1, 0)), In((2, 3, 4)))
+case("tile", "repeat", lambda T, a: a.tile((2, 1, 2)), In(M))
+
 # ops/blends.py
 case("logaddexp", "logaddexp", lambda T, a, b: T.logaddexp(a, b), In(M), In(M))
 case("logaddexp-bcast", "logaddexp", lambda T, a, b: a.logaddexp(b), In((3, 1)), In((1, 4)))

@@ -1,7 +1,7 @@
-"""Python numbers beside integer tensors, and torch.div's rounding modes, as PyTorch 2.13 prints
-them: an int that does not fit the tensor's dtype is cast as a C cast does (numpy refuses it);
-an integer tensor with a float number computes in the default float dtype; `rounding_mode`
-keeps integers integral and records DivBackward2."""
+"""Python numbers beside integer tensors, torch.div's rounding modes, and the rearranging ops
+tile/unflatten/rot90, as PyTorch 2.13 prints them: an int that does not fit the tensor's dtype
+is cast as a C cast does (numpy refuses it); an integer tensor with a float number computes in
+the default float dtype; `rounding_mode` keeps integers integral and records DivBackward2."""
 
 from __future__ import annotations
 
@@ -134,3 +134,40 @@ def test_xlogy_with_numbers_and_integers_is_pytorchs() -> None:
     assert repr(E.xlogy(T([1, 2]), T([3, 4]))) == "tensor([1.0986, 2.7726])"
     z = E.xlogy(x, y)
     assert repr(z) == "tensor([0.0000, 0.3466, 2.1972], grad_fn=<XlogyBackward0>)"
+
+
+ARRANGED = [  # x = arange(6.).reshape(2, 3); printed by PyTorch 2.13
+    ("x.tile((2,))", "(2, 6) RepeatBackward0 [0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 3.0, 4.0]"),
+    ("E.tile(x, (2, 1, 1))", "(2, 2, 3) RepeatBackward0 [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 0.0, 1.0]"),
+    ("x.unflatten(1, (3, 1))", "(2, 3, 1) ViewBackward0 [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]"),
+    ("x.unflatten(-1, (-1, 1))", "(2, 3, 1) ViewBackward0 [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]"),
+    ("x.rot90(1, (0, 1))", "(3, 2) Rot90Backward0 [2.0, 5.0, 1.0, 4.0, 0.0, 3.0]"),
+    ("x.rot90(2)", "(2, 3) Rot90Backward0 [5.0, 4.0, 3.0, 2.0, 1.0, 0.0]"),
+    ("E.rot90(x, -1)", "(3, 2) Rot90Backward0 [3.0, 0.0, 4.0, 1.0, 5.0, 2.0]"),
+]
+
+
+@pytest.mark.parametrize("expression,printed", ARRANGED)
+def test_tile_unflatten_rot90_are_pytorchs(expression: str, printed: str) -> None:
+    y = eval(expression, {"E": E, "x": E.arange(6.0).reshape(2, 3).requires_grad_()})
+    assert f"{tuple(y.shape)} {y.grad_fn.name()} {y.flatten().tolist()[:8]}" == printed
+
+
+@pytest.mark.parametrize(
+    "call,message",
+    [
+        (lambda x: x.rot90(1, (0,)), "expected total rotation dims == 2, but got dims = 1"),
+        (lambda x: E.ones(3).rot90(), "expected total dims >= 2, but got total dims = 1"),
+        (
+            lambda x: x.rot90(1, (1, 1)),
+            "expected rotation dims to be different, but got dim0 = 1 and dim1 = 1",
+        ),
+        (
+            lambda x: x.unflatten(1, (2, 2)),
+            "unflatten: Provided sizes \\[2, 2\\] don't multiply up to the size of dim 1 \\(3\\)",
+        ),
+    ],
+)
+def test_rearranging_refusals_are_pytorchs(call, message: str) -> None:
+    with pytest.raises(RuntimeError, match=f"^{message}"):
+        call(E.ones(2, 3))

@@ -72,6 +72,7 @@ from .ops.arithmetic import (  # noqa: F401
     unsqueeze,
     where,
 )
+from .ops.arrange import *  # noqa: E402, F401, F403
 from .ops.bitwise import *  # noqa: E402, F401, F403
 from .ops.blends import *  # noqa: E402, F401, F403
 from .ops.creation import (  # noqa: F401
