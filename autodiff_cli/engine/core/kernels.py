@@ -52,11 +52,8 @@ def operand(number: float, like: Any) -> Any:
     return number
 
 
-_last_number: list = [
-    None,
-    None,
-    None,
-]  # the last number, dtype and 0-d array `number_operand` made
+# the last number, dtype and 0-d array `number_operand` made
+_last_number: list = [None, None, None]
 
 
 def number_operand(value: float, dtype: Any) -> np.ndarray:

@@ -33,7 +33,11 @@ def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
     d = _norm_dim(dim, input.ndim)
     shape = tuple(input._data.shape)
     known = math.prod(s for s in sizes if s != -1)
-    if (known != shape[d]) if -1 not in sizes else (known == 0 or shape[d] % known):
+    if -1 in sizes:  # the -1 takes what the others leave
+        fits = known != 0 and shape[d] % known == 0
+    else:
+        fits = known == shape[d]
+    if not fits:
         raise RuntimeError(
             f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {d} "
             f"({shape[d]}) in the input tensor"

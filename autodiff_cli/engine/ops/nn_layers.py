@@ -398,9 +398,6 @@ def layer_norm(
             f"[*, {', '.join(str(s) for s in normalized_shape)}], but got input of size"
             f"{_dims_text(shape)}"
         )
-    if input._data.dtype.kind != "f":
-        raise NotImplementedError(
-            f"\"LayerNormKernelImpl\" not implemented for '{dtypes.scalar_name(input._data.dtype)}'"
-        )
+    dtypes.require_floating(input._data.dtype, "LayerNormKernelImpl")
     params = {"normalized_shape": normalized_shape, "eps": float(eps)}
     return apply_op(LAYER_NORM, (input, weight, bias), params)
