@@ -18,6 +18,7 @@ from .grad_mode import (
     NO_VERSION,
     REQUIRES_GRAD_INFERENCE_MESSAGE,
     VERSION_INFERENCE_MESSAGE,
+    GradMode,
     InferenceMode,
 )
 from .graph import AccumulateGrad, Node, RemovableHandle
@@ -46,6 +47,10 @@ OVERLAP_MESSAGE = (
 )
 NON_LEAF_FLAG_MESSAGE = "you can only change requires_grad flags of leaf variables."
 SCALAR_MESSAGE = "only one element tensors can be converted to Python scalars"
+SCALAR_WITH_GRAD_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
 _new = object.__new__
 _refcount = sys.getrefcount
 _ndarray = np.ndarray
@@ -422,6 +427,8 @@ class Tensor:
         return kind(self._data.reshape(()).item())
 
     def __float__(self) -> float:
+        if self._requires_grad and GradMode.enabled and not _warned_scalar_with_grad:
+            _warn_scalar_with_grad()
         return self._scalar(float)
 
     def __int__(self) -> int:
@@ -575,6 +582,15 @@ def as_tensor_operand(x: Any) -> Any:
 __all__ = ["Tensor", "Size", "NP_FLOAT32", "NP_INT64", "NP_BOOL"]
 
 _OBSERVED = False  # True while a mode watches every op call (core/modes.py)
+_warned_scalar_with_grad = False
+
+
+def _warn_scalar_with_grad() -> None:
+    """`float()` of a tensor that requires grad, with grad mode on: PyTorch warns once per
+    process (a script run, or a REPL session)."""
+    global _warned_scalar_with_grad
+    _warned_scalar_with_grad = True
+    warnings.warn(SCALAR_WITH_GRAD_WARNING, UserWarning, stacklevel=3)
 
 
 def _set_observed(on: bool) -> None:
