@@ -488,6 +488,39 @@ case("rot90", "rot90", lambda T, a: T.rot90(a, 1, (0, 1)), In(M))
 case("rot90-back", "rot90", lambda T, a: a.rot90(-3, (1, 0)), In((2, 3, 4)))
 case("tile", "repeat", lambda T, a: a.tile((2, 1, 2)), In(M))
 
+# in-place methods on a non-leaf (`a * 1`): the op's own node records the old value's history
+_INPLACE_UNARY = {
+    "log2_": ("log2", _positive), "log10_": ("log10", _positive), "log1p_": ("log1p", _positive),
+    "expm1_": ("expm1", _real), "rsqrt_": ("rsqrt", _positive), "tan_": ("tan", _unit),
+    "asin_": ("asin", _unit), "arccos_": ("acos", _unit), "arctan_": ("atan", _real),
+    "sinh_": ("sinh", _real), "cosh_": ("cosh", _real), "erf_": ("erf", _real),
+    "erfc_": ("erfc", _real), "exp2_": ("exp2", _real), "frac_": ("frac", _off_grid),
+    "absolute_": ("abs", _nonzero), "square_": ("pow_scalar", _real), "logit_": ("logit", _probability),
+}  # fmt: skip
+for _method, (_op, _domain) in _INPLACE_UNARY.items():
+    case(_method, _op, lambda T, a, m=_method: getattr(a * 1, m)(), In(M, _domain))
+case("clamp_min_", "clamp_min", lambda T, a: (a * 1).clamp_min_(0.1), In(M, _off_tenths))
+case("clamp_max_", "clamp_max", lambda T, a: (a * 1).clamp_max_(0.1), In(M, _off_tenths))
+case("cumsum_", "cumsum", lambda T, a: (a * 1).cumsum_(1), In(M))
+case("cumprod_", "cumprod", lambda T, a: (a * 1).cumprod_(0), In(M, _nonzero))
+case("tril_", "tril", lambda T, a: (a * 1).tril_(), In((3, 3)))
+case("triu_", "triu", lambda T, a: (a * 1).triu_(1), In((3, 3)))
+case("divide_", "div", lambda T, a, b: (a * 1).divide_(b), In(M), In(M, _positive))
+case("multiply_", "mul", lambda T, a, b: (a * 1).multiply_(b), In(M), In((3,)))
+case("subtract_", "sub", lambda T, a, b: (a * 1).subtract_(b, alpha=2), In(M), In(M))
+case("fmod_", "fmod_scalar", lambda T, a: (a * 1).fmod_(0.75), In(M, _off_grid))
+case(
+    "remainder_",
+    "remainder",
+    lambda T, a, b: (a * 1).remainder_(b),
+    In(M, _off_grid),
+    In(M, _positive),
+)
+case("atan2_", "atan2", lambda T, a, b: (a * 1).atan2_(b), In(M), In(M, _positive))
+case("hypot_", "hypot", lambda T, a, b: (a * 1).hypot_(b), In(M, _nonzero), In(M, _nonzero))
+case("lerp_", "lerp", lambda T, a, b: (a * 1).lerp_(b, 0.3), In(M), In(M))
+case("nan_to_num_", "nan_to_num", lambda T, a: (a * 1).nan_to_num_(), In(M))
+
 # ops/blends.py
 case("logaddexp", "logaddexp", lambda T, a, b: T.logaddexp(a, b), In(M), In(M))
 case("logaddexp-bcast", "logaddexp", lambda T, a, b: a.logaddexp(b), In((3, 1)), In((1, 4)))

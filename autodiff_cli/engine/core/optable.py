@@ -243,7 +243,7 @@ def _declare_surface(
             return apply_inplace(op, self, ())
 
         method_.__name__ = method_.__qualname__ = op.name + "_"
-        tensor_methods(module, {op.name + "_": method_})
+        tensor_methods(module, {name + "_": method_ for name in (op.name, *aliases)})
 
 
 def _declare_operators(op: OpDef, name: str, reflected: bool) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes
-from ..core.apply import apply_op, as_default_float
+from ..core.apply import apply_inplace, apply_op, as_default_float
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.tensor import Tensor
@@ -140,9 +140,33 @@ def nan_to_num(
     return apply_op(NAN_TO_NUM, (input,), params)
 
 
+def hypot_(self: Tensor, other: Tensor) -> Tensor:
+    return apply_inplace(HYPOT, self, (other,))
+
+
+def lerp_(self: Tensor, end: Tensor, weight: Any) -> Tensor:
+    if isinstance(weight, Tensor):
+        return apply_inplace(LERP_TENSOR, self, (end, weight))
+    return apply_inplace(LERP, self, (end,), {"weight": _operand(weight)})
+
+
+def logit_(self: Tensor, eps: float | None = None) -> Tensor:
+    return apply_inplace(LOGIT, self, (), {"eps": eps})
+
+
+def nan_to_num_(
+    self: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+) -> Tensor:
+    return apply_inplace(NAN_TO_NUM, self, (), {"nan": nan, "posinf": posinf, "neginf": neginf})
+
+
 tensor_methods(
     "ops.blends",
     {
+        "hypot_": hypot_,
+        "lerp_": lerp_,
+        "logit_": logit_,
+        "nan_to_num_": nan_to_num_,
         "logaddexp": logaddexp,
         "hypot": hypot,
         "lerp": lerp,

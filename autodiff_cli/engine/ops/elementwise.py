@@ -56,7 +56,14 @@ ATAN2 = defop(
     rules=("other / (self² + other²)", "-self / (self² + other²)"),
 )  # fmt: skip
 SGN = defop("sgn", "SgnBackward0", kernels.sign, _zero, rules=("0",))
-FRAC = defop("frac", "FracBackward0", lambda a: a - np.trunc(a), lambda B, g: g, rules=("1",))
+
+
+def _frac(a: Any) -> Any:
+    dtypes.require_floating(np.result_type(a), "frac_cpu")
+    return a - np.trunc(a)
+
+
+FRAC = defop("frac", "FracBackward0", _frac, lambda B, g: g, rules=("1",))
 ERFC = defop(
     "erfc", "ErfcBackward0", _float_input(_erfc),
     lambda B, g, self: -g * _TWO_OVER_SQRT_PI * B.exp(-(self * self)),
@@ -447,6 +454,38 @@ def _clamp_inplace_method(self: Tensor, min: Any = None, max: Any = None) -> Ten
     return _clamp_inplace(self, min, max)
 
 
+def _inplace_unary(op: Any) -> Any:
+    def method(self: Tensor) -> Tensor:
+        return apply_inplace(op, self, ())
+
+    method.__name__ = op.name + "_"
+    return method
+
+
+def _atan2_(self: Tensor, other: Tensor) -> Tensor:
+    return apply_inplace(ATAN2, self, (other,))
+
+
+def _clamp_min_(self: Tensor, min: Any) -> Tensor:
+    return apply_inplace(CLAMP_MIN, self, (), {"min": _operand(min)})
+
+
+def _clamp_max_(self: Tensor, max: Any) -> Tensor:
+    return apply_inplace(CLAMP_MAX, self, (), {"max": _operand(max)})
+
+
+def _with_number_inplace(number_op: Any, tensor_op: Any) -> Any:
+    """`fmod_`/`remainder_`: by a number (its op's `other` parameter) or by a Tensor."""
+
+    def method(self: Tensor, other: Any) -> Tensor:
+        if isinstance(other, Tensor):
+            return apply_inplace(tensor_op, self, (other,))
+        return apply_inplace(number_op, self, (), {"other": _operand(other)})
+
+    method.__name__ = tensor_op.name + "_"
+    return method
+
+
 tensor_methods(
     "ops.elementwise",
     {
@@ -473,6 +512,16 @@ tensor_methods(
         "addcdiv_": _addcdiv_inplace,
         "clamp_": _clamp_inplace_method,
         "clip_": _clamp_inplace_method,
+        "clamp_min_": _clamp_min_,
+        "clamp_max_": _clamp_max_,
+        "sgn_": _inplace_unary(SGN),
+        "frac_": _inplace_unary(FRAC),
+        "erfc_": _inplace_unary(ERFC),
+        "exp2_": _inplace_unary(EXP2),
+        "atan2_": _atan2_,
+        "arctan2_": _atan2_,
+        "fmod_": _with_number_inplace(FMOD_SCALAR, FMOD),
+        "remainder_": _with_number_inplace(REMAINDER_SCALAR, REMAINDER),
         "__floordiv__": operator_method(floor_divide),
         "__rfloordiv__": operator_method(floor_divide, swap=True),
         "__mod__": operator_method(remainder),

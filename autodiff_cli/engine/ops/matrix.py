@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, kernels, limits
-from ..core.apply import apply_binary, apply_op
+from ..core.apply import apply_binary, apply_inplace, apply_op
 from ..core.limits import _Cap
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
@@ -675,6 +675,16 @@ def tril(input: Tensor, diagonal: int = 0, *, out: Any = None) -> Tensor:
     return _triangle(TRIL, "tril", input, diagonal)
 
 
+def _triangle_inplace(op: Any, name: str):
+    def method(self: Tensor, diagonal: int = 0) -> Tensor:
+        if self.ndim < 2:
+            raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+        return apply_inplace(op, self, (), {"diagonal": int(diagonal)})
+
+    method.__name__ = name + "_"
+    return method
+
+
 def triu(input: Tensor, diagonal: int = 0, *, out: Any = None) -> Tensor:
     if out is not None:
         return write_out(triu, out, input, diagonal)
@@ -734,6 +744,8 @@ def _attach() -> None:
         "diag_embed": diag_embed,
         "tril": tril,
         "triu": triu,
+        "tril_": _triangle_inplace(TRIL, "tril"),
+        "triu_": _triangle_inplace(TRIU, "triu"),
         "det": det,
         "inverse": inverse,
     }

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, limits
-from ..core.apply import apply_op
+from ..core.apply import apply_inplace, apply_op
 from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
@@ -1016,6 +1016,17 @@ cumsum = _scan_fn(CUMSUM, "cumsum")
 cumprod = _scan_fn(CUMPROD, "cumprod")
 
 
+def _scan_inplace(op: Any):
+    """`cumsum_`/`cumprod_`: the scan written into the tensor (its dtype kept)."""
+
+    def method(self: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
+        params = {"dim": _norm_dim(_as_dim(dim), self.ndim), "dtype": _dtype_param(dtype)}
+        return apply_inplace(op, self, (), params)
+
+    method.__name__ = op.name + "_"
+    return method
+
+
 def _logical(name: str, fn: Any):
     def reduce(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Any = None) -> Tensor:
         if out is not None:
@@ -1068,6 +1079,8 @@ _METHODS = {
     "logsumexp": logsumexp,
     "cumsum": cumsum,
     "cumprod": cumprod,
+    "cumsum_": _scan_inplace(CUMSUM),
+    "cumprod_": _scan_inplace(CUMPROD),
     "all": all,
     "any": any,
     "count_nonzero": count_nonzero,

@@ -84,6 +84,7 @@ LOG2 = defop(
     rules=("1 / (self · ln 2)",),
     function=UNARY,
     method=True,
+    inplace=True,
 )
 LOG10 = defop(
     "log10",
@@ -93,6 +94,7 @@ LOG10 = defop(
     rules=("1 / (self · ln 10)",),
     function=UNARY,
     method=True,
+    inplace=True,
 )
 LOG1P = defop(
     "log1p",
@@ -102,6 +104,7 @@ LOG1P = defop(
     rules=("1 / (1 + self)",),
     function=UNARY,
     method=True,
+    inplace=True,
 )
 EXPM1 = defop(
     "expm1",
@@ -111,6 +114,7 @@ EXPM1 = defop(
     rules=("exp(self)",),
     function=UNARY,
     method=True,
+    inplace=True,
 )
 SQRT = defop(
     "sqrt",
@@ -130,6 +134,7 @@ RSQRT = defop(
     rules=("-1 / (2 · self^(3/2))",),
     function=UNARY,
     method=True,
+    inplace=True,
 )
 SIN = defop(
     "sin",
@@ -159,6 +164,7 @@ TAN = defop(
     rules=("1 + tan²(self)",),
     function=UNARY,
     method=True,
+    inplace=True,
 )
 ASIN = defop(
     "asin",
@@ -169,6 +175,7 @@ ASIN = defop(
     function=UNARY,
     method=True,
     aliases=("arcsin",),
+    inplace=True,
 )
 ACOS = defop(
     "acos",
@@ -179,6 +186,7 @@ ACOS = defop(
     function=UNARY,
     method=True,
     aliases=("arccos",),
+    inplace=True,
 )
 ATAN = defop(
     "atan",
@@ -189,6 +197,7 @@ ATAN = defop(
     function=UNARY,
     method=True,
     aliases=("arctan",),
+    inplace=True,
 )
 SINH = defop(
     "sinh",
@@ -198,6 +207,7 @@ SINH = defop(
     rules=("cosh(self)",),
     function=UNARY,
     method=True,
+    inplace=True,
 )
 COSH = defop(
     "cosh",
@@ -207,6 +217,7 @@ COSH = defop(
     rules=("sinh(self)",),
     function=UNARY,
     method=True,
+    inplace=True,
 )
 TANH = defop(
     "tanh",
@@ -266,6 +277,7 @@ ERF = defop(
     rules=("2/sqrt(pi) · exp(-self²)",),
     function=UNARY,
     method=True,
+    inplace=True,
 )
 SIGN = defop(
     "sign",
