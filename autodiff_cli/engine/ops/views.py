@@ -848,6 +848,5 @@ tensor_methods(
         "flip": flip,
         "_index_plain": index_plain,
         "T": property(lambda self: self if self.ndim < 2 else _permute_all(self)),
-        "mT": property(lambda self: transpose(self, -2, -1)),
     },
 )
