@@ -34,6 +34,7 @@ from .ops import fills  # noqa: F401 - attaches fill_/zero_/copy_
 from .ops import reductions as _reductions  # noqa: F401
 from .ops import resize as _resize  # noqa: F401 - attaches resize_/resize_as_
 from .ops import unary as _unary
+from .ops.activations import *  # noqa: E402, F401, F403
 from .ops.arithmetic import (  # noqa: F401
     add,
     clone,
