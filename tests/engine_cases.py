@@ -1490,3 +1490,54 @@ case(
 
 CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
+
+# --------------------------------------------------------------------------------------------
+# ops/select_ops.py: copysign (Tensor or number), masked_select (its gradient a masked_scatter),
+# take (its gradient a put with accumulation, PutBackward0 under create_graph)
+# --------------------------------------------------------------------------------------------
+
+case("copysign", "copysign", lambda T, a, b: T.copysign(a, b), In(M, _nonzero), In(M, _nonzero))
+case(
+    "copysign-bcast",
+    "copysign",
+    lambda T, a, b: a.copysign(b),
+    In((3, 1), _nonzero),
+    In((1, 4), _nonzero),
+)
+case("copysign_", "copysign", lambda T, a, b: (a * 1).copysign_(b), In(M, _nonzero), In((3,)))
+case("copysign_scalar", "copysign_scalar", lambda T, a: T.copysign(a, -1.5), In(M, _nonzero))
+case("copysign_scalar-method", "copysign_scalar", lambda T, a: a.copysign(0.0), In(M, _nonzero))
+_SELECT_MASK = [[True, False, True, True], [False, False, True, False], [True, True, False, True]]
+case(
+    "masked_select",
+    "masked_select",
+    lambda T, a: T.masked_select(a, T.tensor(_SELECT_MASK)),
+    In((3, 4)),
+)
+case(
+    "masked_select-bcast",
+    "masked_select",
+    lambda T, a: a.masked_select(T.tensor(_SELECT_MASK)),
+    In((4,)),
+)
+case(
+    "masked_scatter-masked_select",
+    "masked_scatter",
+    _grad_wrt_leaf(lambda x: x.masked_select(x.new_tensor(_SELECT_MASK).bool())),
+    In((3, 4), diff=False),
+    In((7,)),
+    notes="the zeros are constant: the gradient is a function of the incoming gradient only",
+)
+_TAKE_AT = [[0, 5, -1], [2, 2, 7]]
+case("take", "take", lambda T, a: T.take(a, T.tensor(_TAKE_AT)), In((3, 4)))
+case("take-method", "take", lambda T, a: a.take(T.tensor([1, 1, 3])), In((2, 2)))
+case(
+    "put",
+    "put",
+    _grad_wrt_leaf(lambda x: x.take(x.new_tensor(_TAKE_AT).long())),
+    In((3, 4), diff=False),
+    In((2, 3)),
+)
+
+CASES_BY_ID = {c.id: c for c in CASES}
+assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"

@@ -120,6 +120,7 @@ NON_DIFFERENTIABLE = {
     "logical_and": lambda x: E.logical_and(x, x - 0.5),
     "logical_or": lambda x: E.logical_or(x, x - 0.5),
     "logical_xor": lambda x: E.logical_xor(x, x - 0.5),
+    "signbit": lambda x: E.signbit(x - 0.5),
 }
 
 
