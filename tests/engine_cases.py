@@ -1541,3 +1541,23 @@ case(
 
 CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
+
+# --------------------------------------------------------------------------------------------
+# ops/vector_ops.py: cross / linalg.cross (their gradients cross products again), logcumsumexp
+# --------------------------------------------------------------------------------------------
+
+case("linalg_cross", "linalg_cross", lambda T, a, b: T.linalg.cross(a, b), In((2, 3)), In((2, 3)))
+case(
+    "linalg_cross-dim0-bcast",
+    "linalg_cross",
+    lambda T, a, b: T.cross(a, b, dim=0),
+    In((3, 1, 2)),
+    In((3, 4, 2)),
+)
+case("linalg_cross-method", "linalg_cross", lambda T, a, b: a.cross(b, dim=-1), In((3,)), In((3,)))
+case("logcumsumexp", "logcumsumexp", lambda T, a: T.logcumsumexp(a, 1), In((2, 3, 4)))
+case("logcumsumexp-method", "logcumsumexp", lambda T, a: a.logcumsumexp(-1), In((5,)))
+case("logcumsumexp-0d", "logcumsumexp", lambda T, a: T.logcumsumexp(a, 0), In(()))
+
+CASES_BY_ID = {c.id: c for c in CASES}
+assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"

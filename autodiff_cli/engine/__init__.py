@@ -151,6 +151,7 @@ from .ops.unary import (  # noqa: F401
     tanh,
     trunc,
 )
+from .ops.vector_ops import *  # noqa: E402, F401, F403
 from .ops.views import *  # noqa: E402, F401, F403
 
 _np.seterr(all="ignore")  # PyTorch gives nan/inf silently

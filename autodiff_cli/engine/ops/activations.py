@@ -17,6 +17,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op
 from ..core.optable import defop
+from ..core.saved_hooks import shows_saved
 from ..core.tensor import Tensor, _norm_dim
 from .formula_ops import div_scalar, not_implemented_formula, run
 from .nn_backward import ELU_BACKWARD
@@ -313,6 +314,11 @@ def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:
     """The first half of `input` along `dim` times the sigmoid of the second (GluBackward0)."""
+    return _glu_call(input, dim)
+
+
+@shows_saved(dim="dim")  # (the dim as given: PyTorch shows -1 unsigned)
+def _glu_call(input: Tensor, dim: int) -> Tensor:
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     d = _norm_dim(dim, input.ndim)
