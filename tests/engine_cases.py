@@ -1418,3 +1418,179 @@ case(
 
 CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
+
+# --------------------------------------------------------------------------------------------
+# ops/activations.py: hardswish, hardsigmoid, mish, celu, glu, threshold (in place too); the
+# backward ops of hardswish and glu via create_graph (hardsigmoid_backward has no derivative:
+# test_engine_gradients.NOT_IMPLEMENTED)
+# --------------------------------------------------------------------------------------------
+
+
+def _off_hard_kinks(rng: np.random.RandomState, shape: tuple) -> np.ndarray:
+    """Values on all three pieces of hardswish/hardsigmoid, at least 0.3 from -3 and 3."""
+    piece = rng.randint(0, 3, shape)
+    return np.choose(
+        piece,
+        [
+            rng.uniform(-5.0, -3.3, shape),
+            rng.uniform(-2.7, 2.7, shape),
+            rng.uniform(3.3, 5.0, shape),
+        ],
+    )
+
+
+_HARD = In((3, 4), _off_hard_kinks)
+case("hardswish", "hardswish", lambda T, a: T.nn.functional.hardswish(a), _HARD)
+case(
+    "hardswish-inplace",
+    "hardswish",
+    lambda T, a: T.nn.functional.hardswish(a * 1, inplace=True),
+    In(M, _off_hard_kinks),
+)
+case(
+    "hardswish_backward",
+    "hardswish_backward",
+    _grad_of_nn(lambda T, x: T.nn.functional.hardswish(x)),
+    _HARD,
+    In((3, 4)),
+)
+case(
+    "hardsigmoid",
+    "hardsigmoid",
+    lambda T, a: T.nn.functional.hardsigmoid(a),
+    _HARD,
+    second_order=False,
+    notes="hardsigmoid_backward has no derivative (NotImplemented, as PyTorch's)",
+)
+case(
+    "hardsigmoid-inplace",
+    "hardsigmoid",
+    lambda T, a: T.nn.functional.hardsigmoid(a * 1, inplace=True),
+    In(M, _off_hard_kinks),
+    second_order=False,
+    notes="hardsigmoid_backward has no derivative (NotImplemented, as PyTorch's)",
+)
+case("mish", "mish", lambda T, a: T.nn.functional.mish(a), In((3, 4), _uniform(-4.0, 4.0)))
+case("mish-inplace", "mish", lambda T, a: T.nn.functional.mish(a * 1, inplace=True), In(M))
+case("celu", "celu", lambda T, a: T.celu(a, 1.5), In((3, 4), _nonzero))
+case("celu-F-default", "celu", lambda T, a: T.nn.functional.celu(a), In(M, _nonzero))
+case("celu_", "celu_", lambda T, a: T.nn.functional.celu(a * 1, 0.7, inplace=True), In(M, _nonzero))
+case("celu_-torch", "celu_", lambda T, a: T.celu_(a * 1, 2.0), In(M, _nonzero))
+case(
+    "elu_backward-celu",
+    "elu_backward",
+    _grad_of_nn(lambda T, x: T.nn.functional.celu(x, 0.7)),
+    In(M, _nonzero),
+    In(M),
+)
+case("glu", "glu", lambda T, a: T.nn.functional.glu(a), In((3, 4)))
+case("glu-dim0", "glu", lambda T, a: T.nn.functional.glu(a, 0), In((2, 3, 2)))
+case(
+    "glu_backward",
+    "glu_backward",
+    _grad_of_nn(lambda T, x: T.nn.functional.glu(x, 1)),
+    In((2, 4)),
+    In((2, 2)),
+)
+case(
+    "glu_backward-dim0",
+    "glu_backward",
+    _grad_of_nn(lambda T, x: T.nn.functional.glu(x, -3)),
+    In((4, 3, 2)),
+    In((2, 3, 2)),
+)
+case("threshold", "threshold", lambda T, a: T.threshold(a, 0.1, -2.0), In((3, 4), _nonzero))
+case(
+    "threshold-F",
+    "threshold",
+    lambda T, a: T.nn.functional.threshold(a, -0.1, 3.0),
+    In(M, _nonzero),
+)
+case("threshold_", "threshold_", lambda T, a: T.threshold_(a * 1, 0.1, 5.0), In(M, _nonzero))
+case(
+    "threshold_-F",
+    "threshold_",
+    lambda T, a: T.nn.functional.threshold(a * 1, 0.1, 5.0, inplace=True),
+    In(M, _nonzero),
+)
+case(
+    "threshold_backward-threshold",
+    "threshold_backward",
+    _grad_of_nn(lambda T, x: T.nn.functional.threshold(x, 0.1, -2.0)),
+    In(M, _nonzero),
+    In(M),
+)
+
+CASES_BY_ID = {c.id: c for c in CASES}
+assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
+
+# --------------------------------------------------------------------------------------------
+# ops/select_ops.py: copysign (Tensor or number), masked_select (its gradient a masked_scatter),
+# take (its gradient a put with accumulation, PutBackward0 under create_graph)
+# --------------------------------------------------------------------------------------------
+
+case("copysign", "copysign", lambda T, a, b: T.copysign(a, b), In(M, _nonzero), In(M, _nonzero))
+case(
+    "copysign-bcast",
+    "copysign",
+    lambda T, a, b: a.copysign(b),
+    In((3, 1), _nonzero),
+    In((1, 4), _nonzero),
+)
+case("copysign_", "copysign", lambda T, a, b: (a * 1).copysign_(b), In(M, _nonzero), In((3,)))
+case("copysign_scalar", "copysign_scalar", lambda T, a: T.copysign(a, -1.5), In(M, _nonzero))
+case("copysign_scalar-method", "copysign_scalar", lambda T, a: a.copysign(0.0), In(M, _nonzero))
+_SELECT_MASK = [[True, False, True, True], [False, False, True, False], [True, True, False, True]]
+case(
+    "masked_select",
+    "masked_select",
+    lambda T, a: T.masked_select(a, T.tensor(_SELECT_MASK)),
+    In((3, 4)),
+)
+case(
+    "masked_select-bcast",
+    "masked_select",
+    lambda T, a: a.masked_select(T.tensor(_SELECT_MASK)),
+    In((4,)),
+)
+case(
+    "masked_scatter-masked_select",
+    "masked_scatter",
+    _grad_wrt_leaf(lambda x: x.masked_select(x.new_tensor(_SELECT_MASK).bool())),
+    In((3, 4), diff=False),
+    In((7,)),
+    notes="the zeros are constant: the gradient is a function of the incoming gradient only",
+)
+_TAKE_AT = [[0, 5, -1], [2, 2, 7]]
+case("take", "take", lambda T, a: T.take(a, T.tensor(_TAKE_AT)), In((3, 4)))
+case("take-method", "take", lambda T, a: a.take(T.tensor([1, 1, 3])), In((2, 2)))
+case(
+    "put",
+    "put",
+    _grad_wrt_leaf(lambda x: x.take(x.new_tensor(_TAKE_AT).long())),
+    In((3, 4), diff=False),
+    In((2, 3)),
+)
+
+CASES_BY_ID = {c.id: c for c in CASES}
+assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
+
+# --------------------------------------------------------------------------------------------
+# ops/vector_ops.py: cross / linalg.cross (their gradients cross products again), logcumsumexp
+# --------------------------------------------------------------------------------------------
+
+case("linalg_cross", "linalg_cross", lambda T, a, b: T.linalg.cross(a, b), In((2, 3)), In((2, 3)))
+case(
+    "linalg_cross-dim0-bcast",
+    "linalg_cross",
+    lambda T, a, b: T.cross(a, b, dim=0),
+    In((3, 1, 2)),
+    In((3, 4, 2)),
+)
+case("linalg_cross-method", "linalg_cross", lambda T, a, b: a.cross(b, dim=-1), In((3,)), In((3,)))
+case("logcumsumexp", "logcumsumexp", lambda T, a: T.logcumsumexp(a, 1), In((2, 3, 4)))
+case("logcumsumexp-method", "logcumsumexp", lambda T, a: a.logcumsumexp(-1), In((5,)))
+case("logcumsumexp-0d", "logcumsumexp", lambda T, a: T.logcumsumexp(a, 0), In(()))
+
+CASES_BY_ID = {c.id: c for c in CASES}
+assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"

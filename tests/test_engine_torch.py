@@ -95,7 +95,12 @@ def _run(T: Any, case: Case) -> dict:
         s = sum(
             (g * to_tensor(T, w.astype(str(g.dtype).replace("torch.", "")))).sum() for g, w in live
         )
-        seconds = T.autograd.grad(s, diff, allow_unused=True)
+        try:
+            seconds = T.autograd.grad(s, diff, allow_unused=True)
+        except RuntimeError as error:  # a NotImplemented node (hardsigmoid_backward): its message
+            if "is not implemented" not in str(error):
+                raise
+            seconds = str(error)
     return {
         "inputs": inputs,
         "outputs": outputs,
@@ -139,6 +144,9 @@ def test_case_gradients_match_torch(case: Case, runs):
         assert_same_values(e, t, f"gradient {k}")
     for k, (e, t) in enumerate(zip(ours["tracked"], theirs["tracked"])):
         assert_same_values(e, t, f"create_graph gradient {k}")
+    if isinstance(theirs["seconds"], str) or isinstance(ours["seconds"], str):
+        assert ours["seconds"] == theirs["seconds"]  # the same refusal
+        return
     if theirs["seconds"] is None or ours["seconds"] is None:
         for seconds in (ours["seconds"], theirs["seconds"]):
             assert seconds is None or all(s is None or not values(s).any() for s in seconds)

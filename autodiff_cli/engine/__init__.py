@@ -34,6 +34,7 @@ from .ops import fills  # noqa: F401 - attaches fill_/zero_/copy_
 from .ops import reductions as _reductions  # noqa: F401
 from .ops import resize as _resize  # noqa: F401 - attaches resize_/resize_as_
 from .ops import unary as _unary
+from .ops.activations import *  # noqa: E402, F401, F403
 from .ops.arithmetic import (  # noqa: F401
     add,
     clone,
@@ -116,6 +117,7 @@ from .ops.random import (  # noqa: F401
     set_rng_state,
 )
 from .ops.reductions import *  # noqa: E402, F401, F403
+from .ops.select_ops import *  # noqa: E402, F401, F403
 from .ops.sorting import *  # noqa: E402, F401, F403
 from .ops.tensor_extras import *  # noqa: E402, F401, F403
 from .ops.unary import (  # noqa: F401
@@ -151,6 +153,7 @@ from .ops.unary import (  # noqa: F401
     tanh,
     trunc,
 )
+from .ops.vector_ops import *  # noqa: E402, F401, F403
 from .ops.views import *  # noqa: E402, F401, F403
 
 _np.seterr(all="ignore")  # PyTorch gives nan/inf silently

@@ -1,4 +1,5 @@
-"""`torch.linalg`: norm, vector_norm, matrix_norm, det, inv (the ops are in matrix.py and arithmetic.py)."""
+"""`torch.linalg`: norm, vector_norm, matrix_norm, det, inv, cross (the ops are in matrix.py,
+arithmetic.py and vector_ops.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from .core.out_arg import write_out
 from .core.tensor import Tensor, _norm_dim
 from .ops import reductions
 from .ops.matrix import DET, INV, _LinAlgError, check_square
+from .ops.vector_ops import linalg_cross as cross
 
-__all__ = ["norm", "vector_norm", "matrix_norm", "det", "inv", "LinAlgError"]
+__all__ = ["norm", "vector_norm", "matrix_norm", "det", "inv", "cross", "LinAlgError"]
 
 LinAlgError = _LinAlgError
 

@@ -33,6 +33,7 @@ from ..core.apply import apply_op
 from ..core.backward import grad
 from ..core.grad_mode import GradMode, InferenceMode
 from ..core.tensor import Tensor, _wrap
+from ..ops.formula_ops import ForwardJacobian
 
 SIZE_MESSAGE = (
     "Trying to set a forward gradient that has a different size than that of the original "
@@ -285,9 +286,11 @@ def jvp(op: Any, inputs: tuple, params: Any, outputs: tuple, tangents: list) -> 
     )
     saved = GradMode.enabled
     GradMode.enabled = True
+    ForwardJacobian.depth += 1
     try:
         return _double_vjp(op, inputs, params, outputs, tangents, floating, differentiable)
     finally:
+        ForwardJacobian.depth -= 1
         GradMode.enabled = saved
 
 

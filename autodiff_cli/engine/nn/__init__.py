@@ -42,5 +42,16 @@ from .modules import (  # noqa: F401
     Softplus,
     Tanh,
 )
-from .modules_extra import Embedding, Hardtanh, LayerNorm, ReLU6  # noqa: F401
+from .modules_extra import (  # noqa: F401
+    CELU,
+    GLU,
+    Embedding,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LayerNorm,
+    Mish,
+    ReLU6,
+    Threshold,
+)
 from .parameter import Parameter  # noqa: F401

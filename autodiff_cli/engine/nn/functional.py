@@ -819,5 +819,15 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
 # Tensor methods
 # --------------------------------------------------------------------------------------------
 
+from ..ops.activations import (  # noqa: E402, F401
+    celu,
+    celu_,
+    glu,
+    hardsigmoid,
+    hardswish,
+    mish,
+    threshold,
+    threshold_,
+)
 from .dropout import *  # noqa: E402, F401, F403  (dropout1d/2d/3d, alpha_dropout)
 from .functional_extra import *  # noqa: E402, F401, F403  (embedding, layer_norm, pad, kl_div...)

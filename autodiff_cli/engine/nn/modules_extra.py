@@ -1,4 +1,5 @@
-"""The layers `Embedding` and `LayerNorm` and the activations `Hardtanh` and `ReLU6`."""
+"""The layers `Embedding` and `LayerNorm` and the activations `Hardtanh`, `ReLU6`, `Hardswish`,
+`Hardsigmoid`, `Mish`, `CELU`, `GLU` and `Threshold`."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from ..core.grad_mode import no_grad
 from ..core.tensor import Tensor
+from ..ops import activations
 from ..ops.nn_layers import embedding, layer_norm
 from . import init
 from .functional_extra import hardtanh
@@ -179,10 +181,86 @@ class ReLU6(Hardtanh):
         return "inplace=True" if self.inplace else ""
 
 
+class Hardswish(Module):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return activations.hardswish(input, self.inplace)
+
+
+class Hardsigmoid(Module):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return activations.hardsigmoid(input, self.inplace)
+
+
+class Mish(Module):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return activations.mish(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class CELU(Module):
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return activations.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class GLU(Module):
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return activations.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Threshold(Module):
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return activations.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"threshold={self.threshold}, value={self.value}{inplace}"
+
+
 for _cls, _where in [
     (Embedding, "sparse"),
     (LayerNorm, "normalization"),
     (Hardtanh, "activation"),
     (ReLU6, "activation"),
+    (Hardswish, "activation"),
+    (Hardsigmoid, "activation"),
+    (Mish, "activation"),
+    (CELU, "activation"),
+    (GLU, "activation"),
+    (Threshold, "activation"),
 ]:
     _cls.__module__ = f"torch.nn.modules.{_where}"

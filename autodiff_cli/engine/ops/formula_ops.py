@@ -30,6 +30,26 @@ def run(B: Any, op: OpDef, *inputs: Any, **params: Any) -> Any:
     return op.forward(*inputs, **params) if params else op.forward(*inputs)
 
 
+class ForwardJacobian:
+    """`depth` > 0 while forward-mode AD takes the vjp of an op's vjps (autograd/forward_rules):
+    a formula PyTorch has no derivative for (`not_implemented_formula`) then computes its real
+    value, since PyTorch gives those ops a forward formula of their own instead."""
+
+    depth = 0
+
+
+def not_implemented_formula(name: str, formula: Any) -> Any:
+    """A formula that raises PyTorch's "derivative for aten::<name> is not implemented" when a
+    backward pass reaches it, except under forward-mode AD (`ForwardJacobian`)."""
+
+    def grad(B: Any, g: Any, *saved: Any, **params: Any) -> Any:
+        if ForwardJacobian.depth:
+            return formula(B, g, *saved, **params)
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+    return grad
+
+
 def add_scalar(B: Any, x: Any, other: float) -> Any:
     """`x + other` with a C++ number: AddBackward1 under create_graph."""
     return run(B, ADD_SCALAR, x, other=other)

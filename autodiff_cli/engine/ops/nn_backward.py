@@ -136,9 +136,10 @@ def _elu_backward(g: Any, x: Any, alpha: float, scale: float, input_scale: float
 
 
 def _elu_self_grad(B: Any, gg: Any, g: Any, x: Any, **params: Any) -> Any:
-    """PyTorch's elu_double_backward: elu_backward(gg · g · input_scale, x) · (x <= 0)."""
+    """elu's second derivative: elu_backward(gg · g · input_scale, x) where x < 0, else 0
+    (0 at x = 0 too, as PyTorch's)."""
     inner = run(B, ELU_BACKWARD, gg * g * params["input_scale"], x, **params)
-    return inner * B.astype_like(x <= 0, inner)
+    return inner * B.astype_like(x < 0, inner)
 
 
 ELU_BACKWARD = defop(
