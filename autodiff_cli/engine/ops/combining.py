@@ -1,0 +1,256 @@
+"""Ops that combine tensors or scan along a dim: cummax/cummin (CummaxBackward0,
+CumminBackward0, with their indices), block_diag (BlockDiagBackward0), and kron, tensordot and
+cartesian_prod, built from views, mul, mm and stack in PyTorch's order so that they show its
+grad_fn (UnsafeViewBackward0, ViewBackward0, StackBackward0)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..core.apply import apply_op
+from ..core.inference import mark_new
+from ..core.optable import defop, tensor_methods
+from ..core.out_arg import write_out
+from ..core.tensor import Tensor, _dims_text, _norm_dim, _wrap
+from .arithmetic import mul
+from .creation import zeros
+from .formula_ops import run
+from .indexing import SCATTER_ADD, _scatter_index
+from .matrix import dot, mm
+from .reductions import _return_type, _ReturnTypes
+from .reshaping import meshgrid
+from .views import SLICE, UNSAFE_VIEW, permute, reshape, stack, view
+
+__all__ = ["cummax", "cummin", "block_diag", "kron", "tensordot", "cartesian_prod"]
+
+for _name in ("cummax", "cummin"):
+    setattr(_ReturnTypes, _name, _return_type(_name))
+
+
+# --------------------------------------------------------------------------------------------
+# cummax, cummin
+# --------------------------------------------------------------------------------------------
+
+
+def _running_indices(a: np.ndarray, dim: int, largest: bool) -> np.ndarray:
+    """For each position along `dim`, the index of the running max (min) so far: a later equal
+    value takes over, and NaN wins and stays (a later NaN takes over), as in PyTorch."""
+    moved = np.moveaxis(a, dim, 0)
+    indices = np.zeros(moved.shape, np.int64)
+    if moved.shape[0] == 0:
+        return np.moveaxis(indices, 0, dim)
+    best = moved[0]
+    floating = a.dtype.kind in "fc"
+    for i in range(1, moved.shape[0]):
+        x = moved[i]
+        takes = (x >= best) if largest else (x <= best)
+        if floating:
+            takes = takes | np.isnan(x)
+        best = np.where(takes, x, best)
+        indices[i] = np.where(takes, i, indices[i - 1])
+    return np.moveaxis(indices, 0, dim)
+
+
+def _at_indices(a: Any, dim: int, indices: Tensor) -> np.ndarray:
+    a = np.asarray(a)
+    if a.ndim == 0:
+        return a.copy()
+    return np.take_along_axis(a, np.asarray(indices._data), axis=dim)
+
+
+def _scatter_back(B: Any, g: Any, dim: int, indices: Tensor) -> Any:
+    """`zeros.scatter_add(dim, indices, grad)`: each value's gradient to where it came from."""
+    shape = tuple(g.shape)
+    if not shape:
+        return g
+    zeros = B.zeros(shape, B.array_of(g).dtype)
+    index = _scatter_index(shape, dim, np.asarray(indices._data))
+    region = tuple(slice(0, n) for n in shape)
+    return run(B, SCATTER_ADD, zeros, g, index=index, region=region)
+
+
+CUMMAX = defop(
+    "cummax", "CummaxBackward0", _at_indices, _scatter_back,
+    rules=("1 at the running maximum's position (summed)",),
+)  # fmt: skip
+CUMMIN = defop(
+    "cummin", "CumminBackward0", _at_indices, _scatter_back,
+    rules=("1 at the running minimum's position (summed)",),
+)  # fmt: skip
+
+
+def _cumulative(input: Tensor, dim: int, largest: bool) -> tuple:
+    d = _norm_dim(dim, input.ndim)
+    data = np.asarray(input._data)
+    if data.ndim == 0:
+        found = np.zeros((), np.int64)
+    else:
+        found = _running_indices(data, d, largest)
+    indices = mark_new(_wrap(found))
+    values = apply_op(CUMMAX if largest else CUMMIN, (input,), {"dim": d, "indices": indices})
+    return values, indices
+
+
+_NO_DIM: Any = object()
+
+
+def _require_dim(name: str, dim: Any) -> None:
+    if dim is _NO_DIM:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+
+
+def cummax(input: Tensor, dim: Any = _NO_DIM) -> Any:
+    """The running maximum along `dim` and where it was found (`torch.return_types.cummax`)."""
+    _require_dim("cummax", dim)
+    return _ReturnTypes.cummax(*_cumulative(input, dim, True))
+
+
+def cummin(input: Tensor, dim: Any = _NO_DIM) -> Any:
+    """The running minimum along `dim` and where it was found (`torch.return_types.cummin`)."""
+    _require_dim("cummin", dim)
+    return _ReturnTypes.cummin(*_cumulative(input, dim, False))
+
+
+# --------------------------------------------------------------------------------------------
+# block_diag
+# --------------------------------------------------------------------------------------------
+
+
+def _as_block(shape: tuple) -> tuple:
+    return (1, 1) if not shape else (1, shape[0]) if len(shape) == 1 else tuple(shape)
+
+
+def _block_diag(*arrays: Any, shapes: tuple) -> np.ndarray:
+    blocks = [_as_block(s) for s in shapes]
+    dtype = np.result_type(*arrays)
+    out = np.zeros((sum(b[0] for b in blocks), sum(b[1] for b in blocks)), dtype)
+    r = c = 0
+    for a, (h, w) in zip(arrays, blocks):
+        out[r : r + h, c : c + w] = np.reshape(a, (h, w))
+        r, c = r + h, c + w
+    return out
+
+
+def _block_grad(B: Any, g: Any, i: int, shapes: tuple) -> Any:
+    blocks = [_as_block(s) for s in shapes]
+    r = sum(b[0] for b in blocks[:i])
+    c = sum(b[1] for b in blocks[:i])
+    h, w = blocks[i]
+    rows = run(B, SLICE, g, dim=0, start=r, stop=r + h, step=1, shape=tuple(g.shape))
+    part = run(B, SLICE, rows, dim=1, start=c, stop=c + w, step=1, shape=tuple(rows.shape))
+    return B.reshape(part, shapes[i])
+
+
+BLOCK_DIAG = defop(
+    "block_diag",
+    "BlockDiagBackward0",
+    _block_diag,
+    _block_grad,
+    variadic=True,
+    rules=("1 at its block",),
+)
+
+
+def block_diag(*tensors: Tensor) -> Tensor:
+    """The tensors (0-D and 1-D ones as one-row matrices) on the diagonal of a zero matrix."""
+    for i, t in enumerate(tensors):
+        if t.ndim > 2:
+            raise RuntimeError(
+                "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input "
+                f"{i} has {t.ndim} dimensions"
+            )
+    if not tensors:
+        return zeros(1, 0)
+    shapes = tuple(tuple(t._data.shape) for t in tensors)
+    return apply_op(BLOCK_DIAG, tuple(tensors), {"shapes": shapes})
+
+
+# --------------------------------------------------------------------------------------------
+# kron, tensordot, cartesian_prod
+# --------------------------------------------------------------------------------------------
+
+
+def _unsafe_view(input: Tensor, shape: tuple) -> Tensor:
+    return apply_op(UNSAFE_VIEW, (input,), {"shape": shape, "source": input._data.shape})
+
+
+def kron(input: Tensor, other: Tensor) -> Tensor:
+    """Every product `input[i] * other[j]` at `i * other.shape + j`: both reshaped so that
+    their dims interleave, multiplied, reshaped back (UnsafeViewBackward0 over MulBackward0)."""
+    nd = max(input.ndim, other.ndim)
+    a = (1,) * (nd - input.ndim) + tuple(input._data.shape)
+    b = (1,) * (nd - other.ndim) + tuple(other._data.shape)
+    wide_a = _unsafe_view(input, tuple(x for s in a for x in (s, 1)))
+    wide_b = _unsafe_view(other, tuple(x for s in b for x in (1, s)))
+    return _unsafe_view(mul(wide_a, wide_b), tuple(x * y for x, y in zip(a, b)))
+
+
+def _tensordot_dims(a: Tensor, b: Tensor, dims: Any) -> tuple[list, list]:
+    """The contracted dims of `a` and `b` as given (an int `n`: a's last n, counted from the
+    end, and b's first n)."""
+    if isinstance(dims, Tensor):
+        dims = int(dims._data) if dims.ndim == 0 else dims.tolist()
+    if isinstance(dims, (list, tuple)):
+        if len(dims) != 2:
+            raise RuntimeError("tensordot expects dims to be a pair of lists or an int")
+        da, db = ([d] if isinstance(d, int) else [int(x) for x in d] for d in dims)
+        if len(da) != len(db):
+            raise RuntimeError("both dimension lists should have same length")
+        return da, db
+    n = int(dims)
+    if n < 0:
+        raise RuntimeError(f"tensordot expects dims >= 0, but got dims={n}")
+    if n > a.ndim or n > b.ndim:
+        raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={n}")
+    return list(range(-n, 0)), list(range(n))
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Any = None) -> Tensor:
+    """The sum of products over the contracted dims: each side permuted to (free, contracted)
+    and reshaped to a matrix, one mm (a dot when nothing is left free), the result viewed to
+    the free dims (ViewBackward0)."""
+    if out is not None:
+        return write_out(tensordot, out, a, b, dims)
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    given_a, given_b = _tensordot_dims(a, b, dims)
+    da = [_norm_dim(d, a.ndim) for d in given_a]
+    db = [_norm_dim(d, b.ndim) for d in given_b]
+    sa, sb = a._data.shape, b._data.shape
+    for x, y, gx, gy in zip(da, db, given_a, given_b):
+        if sa[x] != sb[y]:
+            raise RuntimeError(
+                f"contracted dimensions need to match, but first has size {sa[x]} in dim {gx} "
+                f"and second has size {sb[y]} in dim {gy}"
+            )
+    free_a = [d for d in range(a.ndim) if d not in da]
+    free_b = [d for d in range(b.ndim) if d not in db]
+    size = math.prod(sa[d] for d in da)
+    left = permute(a, free_a + da)
+    right = permute(b, db + free_b)
+    shape = [sa[d] for d in free_a] + [sb[d] for d in free_b]
+    if not free_a and not free_b:
+        result = dot(reshape(left, size), reshape(right, size))
+    else:
+        rows = math.prod(sa[d] for d in free_a)
+        cols = math.prod(sb[d] for d in free_b)
+        result = mm(reshape(left, rows, size), reshape(right, size, cols))
+    return view(result, shape)
+
+
+def cartesian_prod(*tensors: Tensor) -> Tensor:
+    """Every combination of one element from each 1-D tensor, one combination a row: the
+    meshgrid's grids flattened and stacked (StackBackward0); one tensor is returned as is."""
+    for t in tensors:
+        if t.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {_dims_text(t._data.shape)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return stack([reshape(g, -1) for g in grids], 1)
+
+
+tensor_methods("ops.combining", {"cummax": cummax, "cummin": cummin, "kron": kron})
