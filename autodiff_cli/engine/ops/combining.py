@@ -19,7 +19,7 @@ from .arithmetic import mul
 from .creation import zeros
 from .formula_ops import run
 from .indexing import SCATTER_ADD, _scatter_index
-from .matrix import dot, mm
+from .matrix import _reshape, dot, mm
 from .reductions import _return_type, _ReturnTypes
 from .reshaping import meshgrid
 from .views import SLICE, UNSAFE_VIEW, permute, reshape, stack, view
@@ -210,7 +210,7 @@ def _tensordot_dims(a: Tensor, b: Tensor, dims: Any) -> tuple[list, list]:
 
 def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Any = None) -> Tensor:
     """The sum of products over the contracted dims: each side permuted to (free, contracted)
-    and reshaped to a matrix, one mm (a dot when nothing is left free), the result viewed to
+    and reshaped to a matrix (ATen's reshape nodes, ReshapeAliasBackward0 included), one mm (a dot when nothing is left free), the result viewed to
     the free dims (ViewBackward0)."""
     if out is not None:
         return write_out(tensordot, out, a, b, dims)
@@ -233,11 +233,11 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Any = None) -> Tensor:
     right = permute(b, db + free_b)
     shape = [sa[d] for d in free_a] + [sb[d] for d in free_b]
     if not free_a and not free_b:
-        result = dot(reshape(left, size), reshape(right, size))
+        result = dot(_reshape(left, (size,)), _reshape(right, (size,)))
     else:
         rows = math.prod(sa[d] for d in free_a)
         cols = math.prod(sb[d] for d in free_b)
-        result = mm(reshape(left, rows, size), reshape(right, size, cols))
+        result = mm(_reshape(left, (rows, size)), _reshape(right, (size, cols)))
     return view(result, shape)
 
 

@@ -18,6 +18,7 @@ from ..core.tensor import Tensor, _dims_text, _norm_dim, _wrap, broadcast_error
 from .arithmetic import ne, sub
 from .formula_ops import run
 from .indexing import gather, index_select
+from .inplace import COPY
 from .matrix import DIAG_EMBED
 from .views import (
     cat,
@@ -321,6 +322,10 @@ def diff(
     if prepend is not None or append is not None:
         parts = [t for t in (prepend, input, append) if t is not None]
         input = cat(parts, dim)
+    if n == 0:  # a copy (PyTorch's empty_like(...).copy_(...): CopyBackwards)
+        result = apply_op(COPY, (_wrap(np.zeros_like(input._data)), input))
+        result._data = np.array(result._data)
+        return result
     for _ in range(n):
         size = input._data.shape[dim]
         later = slice_dim(input, dim, min(1, size), size)
