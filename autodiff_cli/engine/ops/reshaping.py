@@ -400,7 +400,7 @@ def diagflat(input: Tensor, offset: int = 0) -> Tensor:
 # --------------------------------------------------------------------------------------------
 
 
-def _repeats_array(repeats: Tensor, size: int) -> np.ndarray:
+def _repeats_array(repeats: Tensor, size: int, dim: int = 0) -> np.ndarray:
     data = np.asarray(repeats._data)
     if data.dtype not in (np.int64, np.int32):
         name = dtypes.scalar_name(data.dtype)
@@ -413,7 +413,7 @@ def _repeats_array(repeats: Tensor, size: int) -> np.ndarray:
     elif data.size != size:
         raise RuntimeError(
             "repeats must have the same size as input along dim, but got repeats.size(0) = "
-            f"{data.size} and input.size(0) = {size}"
+            f"{data.size} and input.size({dim}) = {size}"
         )
     if (data < 0).any():
         raise RuntimeError("repeats can not be negative")
@@ -433,7 +433,7 @@ def repeat_interleave(
         input, dim = reshape(input, -1) if input.ndim != 1 else input, 0
     dim = _norm_dim(dim, input.ndim)
     if isinstance(repeats, Tensor):
-        counts = _repeats_array(repeats, input._data.shape[dim])
+        counts = _repeats_array(repeats, input._data.shape[dim], dim)
         index = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
         return index_select(input, dim, _wrap(index))
     count = int(repeats)
