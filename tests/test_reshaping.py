@@ -1014,3 +1014,79 @@ def test_diff_n0_is_a_copy() -> None:
     r = torch.diff(x, n=0)
     assert r is not x and r.grad_fn.name() == "torch::autograd::CopyBackwards"
     assert r.grad_fn.next_functions[0] == (None, 0)
+
+
+# (expression with out=, exception type, PyTorch's message)
+OUT_ERRORS = [
+    (
+        "torch.hstack([x, x], out=torch.empty(0, dtype=torch.long))",
+        TypeError,
+        "torch.cat(): input types can't be cast to the desired output type Long",
+    ),
+    (
+        "torch.column_stack([x.requires_grad_(), x], out=torch.empty(0))",
+        RuntimeError,
+        "cat(): functions with out=... arguments don't support automatic differentiation, but "
+        "one of the arguments requires grad.",
+    ),
+    (
+        "torch.kron(x, x, out=torch.empty(0, dtype=torch.long))",
+        RuntimeError,
+        "result type Float can't be cast to the desired output type Long",
+    ),
+    (
+        "torch.kron(x.requires_grad_(), x, out=torch.empty(0))",
+        RuntimeError,
+        "mul(): functions with out=... arguments don't support automatic differentiation, but "
+        "one of the arguments requires grad.",
+    ),
+    (
+        "torch.take_along_dim(x, torch.tensor([[0]]), 1, out=torch.empty(0, dtype=torch.float64))",
+        RuntimeError,
+        "Expected out tensor to have dtype float, but got double instead",
+    ),
+    (
+        "torch.cummax(x, 1, out=(torch.empty(0, dtype=torch.float64), torch.empty(0).long()))",
+        RuntimeError,
+        "expected scalar_type Float but found Double",
+    ),
+    (
+        "torch.cummin(x, 1, out=(torch.empty(0), torch.empty(0)))",
+        RuntimeError,
+        "expected scalar_type Long but found Float",
+    ),
+    (
+        "torch.cummax(x, 1, out=torch.empty(0))",
+        TypeError,
+        "cummax(): argument 'out' must be tuple of Tensors, not Tensor",
+    ),
+    (
+        "torch.tensordot(x, x, dims=([1], [1]), out=torch.empty(0, dtype=torch.float64))",
+        RuntimeError,
+        "tensordot: Expected the output tensor to have dtype Float, but got an output tensor "
+        "with dtype Double",
+    ),
+]
+
+
+@pytest.mark.parametrize(("expr", "kind", "message"), OUT_ERRORS, ids=[e[0] for e in OUT_ERRORS])
+def test_out_errors(expr: str, kind: type, message: str) -> None:
+    with pytest.raises(kind) as caught:
+        eval(expr, _names())
+    assert str(caught.value) == message
+
+
+def test_out_written() -> None:
+    x = torch.arange(6.0).reshape(2, 3)
+    out = torch.empty(0, dtype=torch.float64)
+    assert torch.vstack([x, x], out=out) is out
+    assert (out.dtype, out.shape) == (torch.float64, torch.Size([4, 3]))
+    values, indices = torch.empty(0), torch.empty(0, dtype=torch.long)
+    result = torch.cummax(x, 1, out=(values, indices))
+    assert type(result).__name__ == "cummax_out" and result.values is values
+    assert indices.tolist() == [[0, 1, 2], [0, 1, 2]]
+    a = x.clone().requires_grad_()
+    out = torch.empty(0)
+    torch.tensordot(a, a, dims=([1], [1]), out=out)  # a composite: its graph is copied
+    assert out.tolist() == [[5.0, 14.0], [14.0, 50.0]]
+    assert out.grad_fn.name() == "torch::autograd::CopyBackwards"

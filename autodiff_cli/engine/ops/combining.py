@@ -10,9 +10,11 @@ from typing import Any
 
 import numpy as np
 
+from ..core import dtypes
 from ..core.apply import apply_op
 from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
+from ..core.out_arg import _copy_into as copy_into
 from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _dims_text, _norm_dim, _wrap
 from .arithmetic import mul
@@ -102,15 +104,36 @@ def _require_dim(name: str, dim: Any) -> None:
         raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
 
 
-def cummax(input: Tensor, dim: Any = _NO_DIM) -> Any:
+def _check_outs(name: str, input: Tensor, out: Any) -> None:
+    """cummax/cummin's out=(values, indices): values of input's dtype, indices int64."""
+    if isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not Tensor")
+    if isinstance(out, (tuple, list)) and len(out) == 2:
+        wanted = (np.asarray(input._data).dtype, np.dtype(np.int64))
+        for want, given in zip(wanted, out):
+            have = np.asarray(given._data).dtype
+            if have != want:
+                raise RuntimeError(
+                    f"expected scalar_type {dtypes.scalar_name(want)} but found "
+                    f"{dtypes.scalar_name(have)}"
+                )
+
+
+def cummax(input: Tensor, dim: Any = _NO_DIM, *, out: Any = None) -> Any:
     """The running maximum along `dim` and where it was found (`torch.return_types.cummax`)."""
     _require_dim("cummax", dim)
+    if out is not None:
+        _check_outs("cummax", input, out)
+        return write_out(cummax, out, input, dim)
     return _ReturnTypes.cummax(*_cumulative(input, dim, True))
 
 
-def cummin(input: Tensor, dim: Any = _NO_DIM) -> Any:
+def cummin(input: Tensor, dim: Any = _NO_DIM, *, out: Any = None) -> Any:
     """The running minimum along `dim` and where it was found (`torch.return_types.cummin`)."""
     _require_dim("cummin", dim)
+    if out is not None:
+        _check_outs("cummin", input, out)
+        return write_out(cummin, out, input, dim)
     return _ReturnTypes.cummin(*_cumulative(input, dim, False))
 
 
@@ -177,15 +200,24 @@ def _unsafe_view(input: Tensor, shape: tuple) -> Tensor:
     return apply_op(UNSAFE_VIEW, (input,), {"shape": shape, "source": input._data.shape})
 
 
-def kron(input: Tensor, other: Tensor) -> Tensor:
+def kron(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
     """Every product `input[i] * other[j]` at `i * other.shape + j`: both reshaped so that
     their dims interleave, multiplied, reshaped back (UnsafeViewBackward0 over MulBackward0)."""
+    if out is not None:
+        return write_out(_kron_into, out, input, other)
     nd = max(input.ndim, other.ndim)
     a = (1,) * (nd - input.ndim) + tuple(input._data.shape)
     b = (1,) * (nd - other.ndim) + tuple(other._data.shape)
     wide_a = _unsafe_view(input, tuple(x for s in a for x in (s, 1)))
     wide_b = _unsafe_view(other, tuple(x for s in b for x in (1, s)))
     return _unsafe_view(mul(wide_a, wide_b), tuple(x * y for x, y in zip(a, b)))
+
+
+def _kron_into(input: Tensor, other: Tensor) -> Tensor:
+    return kron(input, other)
+
+
+_kron_into.__name__ = "mul"  # PyTorch's out= writes kron's last mul: its messages name mul
 
 
 def _tensordot_dims(a: Tensor, b: Tensor, dims: Any) -> tuple[list, list]:
@@ -213,7 +245,7 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Any = None) -> Tensor:
     and reshaped to a matrix (ATen's reshape nodes, ReshapeAliasBackward0 included), one mm (a dot when nothing is left free), the result viewed to
     the free dims (ViewBackward0)."""
     if out is not None:
-        return write_out(tensordot, out, a, b, dims)
+        return _tensordot_out(a, b, dims, out)
     if a._data.dtype != b._data.dtype:
         raise RuntimeError("both inputs should have same dtype")
     given_a, given_b = _tensordot_dims(a, b, dims)
@@ -239,6 +271,19 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Any = None) -> Tensor:
         cols = math.prod(sb[d] for d in free_b)
         result = mm(_reshape(left, (rows, size)), _reshape(right, (size, cols)))
     return view(result, shape)
+
+
+def _tensordot_out(a: Tensor, b: Tensor, dims: Any, out: Tensor) -> Tensor:
+    """A composite's out=: the result (with its graph) copied into out (CopyBackwards), out's
+    dtype the result's."""
+    result = tensordot(a, b, dims)
+    res, have = np.asarray(result._data).dtype, np.asarray(out._data).dtype
+    if res != have:
+        raise RuntimeError(
+            f"tensordot: Expected the output tensor to have dtype {dtypes.scalar_name(res)}, "
+            f"but got an output tensor with dtype {dtypes.scalar_name(have)}"
+        )
+    return copy_into("tensordot", out, result)
 
 
 def cartesian_prod(*tensors: Tensor) -> Tensor:

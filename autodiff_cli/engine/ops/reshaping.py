@@ -136,28 +136,28 @@ def _stack_list(tensors: Any, name: str) -> list:
     return tensors
 
 
-def hstack(tensors: Any) -> Tensor:
+def hstack(tensors: Any, *, out: Any = None) -> Tensor:
     """Concatenated along dim 1, or dim 0 for 1-D tensors (0-D ones made 1-D first)."""
     parts = [_at_least_1d(t) for t in _stack_list(tensors, "hstack")]
-    return cat(parts, 0 if parts[0].ndim == 1 else 1)
+    return cat(parts, 0 if parts[0].ndim == 1 else 1, out=out)
 
 
-def vstack(tensors: Any) -> Tensor:
-    return cat([_at_least_2d(t) for t in _stack_list(tensors, "vstack")], 0)
+def vstack(tensors: Any, *, out: Any = None) -> Tensor:
+    return cat([_at_least_2d(t) for t in _stack_list(tensors, "vstack")], 0, out=out)
 
 
-def row_stack(tensors: Any) -> Tensor:
-    return cat([_at_least_2d(t) for t in _stack_list(tensors, "row_stack")], 0)
+def row_stack(tensors: Any, *, out: Any = None) -> Tensor:
+    return cat([_at_least_2d(t) for t in _stack_list(tensors, "row_stack")], 0, out=out)
 
 
-def dstack(tensors: Any) -> Tensor:
-    return cat([_at_least_3d(t) for t in _stack_list(tensors, "dstack")], 2)
+def dstack(tensors: Any, *, out: Any = None) -> Tensor:
+    return cat([_at_least_3d(t) for t in _stack_list(tensors, "dstack")], 2, out=out)
 
 
-def column_stack(tensors: Any) -> Tensor:
+def column_stack(tensors: Any, *, out: Any = None) -> Tensor:
     """0-D and 1-D tensors become columns (a view to (n, 1)), then cat along dim 1."""
     parts = _stack_list(tensors, "column_stack")
-    return cat([reshape(t, t.numel(), 1) if t.ndim <= 1 else t for t in parts], 1)
+    return cat([reshape(t, t.numel(), 1) if t.ndim <= 1 else t for t in parts], 1, out=out)
 
 
 # --------------------------------------------------------------------------------------------
@@ -446,7 +446,9 @@ def repeat_interleave(
     return view(contiguous(grown), shape)
 
 
-def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
+def take_along_dim(
+    input: Tensor, indices: Tensor, dim: int | None = None, *, out: Any = None
+) -> Tensor:
     """`gather` with `input` and `indices` broadcast against each other except along `dim`
     (ExpandBackward0 under the GatherBackward0); without `dim`, over the flattened input."""
     if indices._data.dtype != np.int64:
@@ -455,7 +457,7 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
             f"torch.take_along_dim(): dtype of indices should be Long but got {name}"
         )
     if dim is None:
-        return gather(reshape(input, -1), 0, reshape(indices, -1))
+        return gather(reshape(input, -1), 0, reshape(indices, -1), out=out)
     if input.ndim != indices.ndim:
         raise RuntimeError(
             "torch.take_along_dim(): input and indices should have the same number of "
@@ -471,7 +473,7 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
         raise broadcast_error([tuple(a), tuple(b)]) from None
     input_shape = common[:dim] + [input._data.shape[dim]] + common[dim + 1 :]
     index_shape = common[:dim] + [indices._data.shape[dim]] + common[dim + 1 :]
-    return gather(expand(input, input_shape), dim, expand(indices, index_shape))
+    return gather(expand(input, input_shape), dim, expand(indices, index_shape), out=out)
 
 
 def _repeat_interleave_method(
