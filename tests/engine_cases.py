@@ -1442,6 +1442,13 @@ case("kron", "_unsafe_view", lambda T, a, b: T.kron(a, b), In(M), In((2, 2)))
 case("kron-1d", "_unsafe_view", lambda T, a, b: a.kron(b), In((3,)), In(M))
 case("tensordot", "view", lambda T, a, b: T.tensordot(a, b, dims=([0], [1])), In(M), In((3, 2)))
 case("tensordot-full", "view", lambda T, a, b: T.tensordot(a, b), In(M), In(M))
+case(
+    "tensordot-sum",
+    "view",
+    lambda T, a, b: T.tensordot(a, b, dims=([1, 0], [0, 1])),
+    In(M),
+    In((3, 2)),
+)
 case("cartesian_prod", "stack", lambda T, a, b: T.cartesian_prod(a, b), In((2,)), In((3,)))
 
 CASES_BY_ID = {c.id: c for c in CASES}

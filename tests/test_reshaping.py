@@ -785,6 +785,7 @@ RESULTS = {
     "tensordot2": torch.tensordot(x, x, dims=2),
     "tensordot0": torch.tensordot(x, v, dims=0),
     "tensordotl": torch.tensordot(x, x, dims=([0], [0])),
+    "tensordotl2": torch.tensordot(x, x, dims=([1, 0], [1, 0])),
     "cartesian_prod": torch.cartesian_prod(v, v),
     "cartesian_prod3": torch.cartesian_prod(v, v[:2], v),
     "block_diag": torch.block_diag(x, v),
@@ -798,6 +799,12 @@ RESULTS = {
 
 # (name, the chain of grad_fn names of each output under PyTorch)
 GRAPHS = [
+    (
+        "tensordotl2",
+        [
+            "ViewBackward0(SumBackward0(MulBackward0(SqueezeBackward0(PermuteBackward0(torch::autograd::AccumulateGrad)), SqueezeBackward0(PermuteBackward0(torch::autograd::AccumulateGrad)))))"
+        ],
+    ),
     (
         "diff",
         [

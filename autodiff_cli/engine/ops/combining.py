@@ -23,8 +23,9 @@ from .formula_ops import run
 from .indexing import SCATTER_ADD, _scatter_index
 from .matrix import _reshape, dot, mm
 from .reductions import _return_type, _ReturnTypes
+from .reductions import sum as sum_all
 from .reshaping import meshgrid
-from .views import SLICE, UNSAFE_VIEW, permute, reshape, stack, view
+from .views import SLICE, UNSAFE_VIEW, permute, reshape, squeeze, stack, view
 
 __all__ = ["cummax", "cummin", "block_diag", "kron", "tensordot", "cartesian_prod"]
 
@@ -213,6 +214,10 @@ def kron(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
     return _unsafe_view(mul(wide_a, wide_b), tuple(x * y for x, y in zip(a, b)))
 
 
+def _contiguous(t: Tensor) -> bool:
+    return bool(np.asarray(t._data).flags.c_contiguous)
+
+
 def _kron_into(input: Tensor, other: Tensor) -> Tensor:
     return kron(input, other)
 
@@ -264,7 +269,10 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Any = None) -> Tensor:
     left = permute(a, free_a + da)
     right = permute(b, db + free_b)
     shape = [sa[d] for d in free_a] + [sb[d] for d in free_b]
-    if not free_a and not free_b:
+    if not free_a and not free_b and not (_contiguous(left) and _contiguous(right)):
+        # (PyTorch then multiplies and sums, SumBackward0 over MulBackward0)
+        result = sum_all(mul(squeeze(left), squeeze(right)))
+    elif not free_a and not free_b:
         result = dot(_reshape(left, (size,)), _reshape(right, (size,)))
     else:
         rows = math.prod(sa[d] for d in free_a)
