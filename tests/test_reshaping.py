@@ -1097,3 +1097,72 @@ def test_out_written() -> None:
     torch.tensordot(a, a, dims=([1], [1]), out=out)  # a composite: its graph is copied
     assert out.tolist() == [[5.0, 14.0], [14.0, 50.0]]
     assert out.grad_fn.name() == "torch::autograd::CopyBackwards"
+
+
+# argument refusals of the corners (recorded from PyTorch)
+CORNER_ERRORS = [
+    (
+        "torch.roll(x, 1.5)",
+        TypeError,
+        "roll(): argument 'shifts' (position 2) must be tuple of ints, not float",
+    ),
+    (
+        "torch.tensor_split(x, 2.0)",
+        TypeError,
+        "tensor_split() received an invalid combination of arguments - got (Tensor, float), but "
+        "expected one of:\n * (Tensor input, tuple of ints indices, int dim = 0)\n * (Tensor "
+        "input, Tensor tensor_indices_or_sections, int dim = 0)\n * (Tensor input, int sections, "
+        "int dim = 0)\n",
+    ),
+    (
+        "torch.hsplit(x, 2.0)",
+        TypeError,
+        "hsplit() received an invalid combination of arguments - got (Tensor, float), but "
+        "expected one of:\n * (Tensor input, int sections)\n      didn't match because some of "
+        "the arguments have invalid types: (Tensor, !float!)\n * (Tensor input, tuple of ints "
+        "indices)\n      didn't match because some of the arguments have invalid types: "
+        "(Tensor, !float!)\n",
+    ),
+    (
+        "torch.repeat_interleave(x, True)",
+        TypeError,
+        "repeat_interleave() received an invalid combination of arguments - got (Tensor, bool), "
+        "but expected one of:\n * (Tensor input, Tensor repeats, int dim = None, *, int "
+        "output_size = None)\n * (Tensor repeats, *, int output_size = None)\n * (Tensor input, "
+        "int repeats, int dim = None, *, int output_size = None)\n",
+    ),
+    (
+        "torch.tensordot(x, x, dims=(0, 0))",
+        TypeError,
+        "tensordot(): argument 'dims_self' (position 3) must be tuple of ints, not int",
+    ),
+    (
+        "torch.tensordot(x.bool(), x.bool(), dims=([0], [0]))",
+        NotImplementedError,
+        "\"addmm_impl_cpu_\" not implemented for 'Bool'",
+    ),
+    (
+        "torch.tensordot(x[0].bool(), x[0].bool(), dims=([0], [0]))",
+        NotImplementedError,
+        "\"dot\" not implemented for 'Bool'",
+    ),
+    (
+        "torch.take_along_dim(s, torch.tensor(0), dim=0)",
+        IndexError,
+        "Dimension specified as 0 but tensor has no dimensions",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("expr", "kind", "message"), CORNER_ERRORS, ids=[e[0] for e in CORNER_ERRORS]
+)
+def test_corner_errors(expr: str, kind: type, message: str) -> None:
+    with pytest.raises(kind) as caught:
+        eval(expr, _names())
+    assert str(caught.value) == message
+
+
+def test_repeat_interleave_indices_keep_the_repeats_dtype() -> None:
+    result = torch.repeat_interleave(torch.tensor([1, 2], dtype=torch.int32))
+    assert (result.tolist(), result.dtype) == ([0, 1, 1], torch.int32)

@@ -233,7 +233,13 @@ def _tensordot_dims(a: Tensor, b: Tensor, dims: Any) -> tuple[list, list]:
     if isinstance(dims, (list, tuple)):
         if len(dims) != 2:
             raise RuntimeError("tensordot expects dims to be a pair of lists or an int")
-        da, db = ([d] if isinstance(d, int) else [int(x) for x in d] for d in dims)
+        for position, d in zip(("dims_self", "dims_other"), dims):
+            if not isinstance(d, (list, tuple)):
+                raise TypeError(
+                    f"tensordot(): argument '{position}' (position 3) must be tuple of ints, "
+                    f"not {type(d).__name__}"
+                )
+        da, db = ([int(x) for x in d] for d in dims)
         if len(da) != len(db):
             raise RuntimeError("both dimension lists should have same length")
         return da, db
@@ -263,6 +269,9 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Any = None) -> Tensor:
                 f"contracted dimensions need to match, but first has size {sa[x]} in dim {gx} "
                 f"and second has size {sb[y]} in dim {gy}"
             )
+    if a._data.dtype == np.bool_:
+        kernel = "dot" if len(da) == a.ndim == b.ndim else "addmm_impl_cpu_"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     free_a = [d for d in range(a.ndim) if d not in da]
     free_b = [d for d in range(b.ndim) if d not in db]
     size = math.prod(sa[d] for d in da)

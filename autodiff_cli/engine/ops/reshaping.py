@@ -187,6 +187,13 @@ def _split_points(input: Tensor, what: Any, dim: int) -> list:
             index = int(index)
             bounds.append(max(index + size, 0) if index < 0 else min(index, size))
         return [*bounds, size]
+    if isinstance(what, (bool, float)):
+        raise TypeError(
+            "tensor_split() received an invalid combination of arguments - got (Tensor, "
+            f"{type(what).__name__}), but expected one of:\n * (Tensor input, tuple of ints "
+            "indices, int dim = 0)\n * (Tensor input, Tensor tensor_indices_or_sections, int dim "
+            "= 0)\n * (Tensor input, int sections, int dim = 0)\n"
+        )
     sections = int(what)
     if sections <= 0:
         raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
@@ -223,6 +230,15 @@ def tensor_split(
 
 def _split_along(input: Tensor, what: Any, name: str, dim: int, least: int) -> tuple:
     """hsplit/vsplit/dsplit: an int must divide the dimension evenly; indices as tensor_split."""
+    if isinstance(what, (bool, float)):
+        got = f"(Tensor, !{type(what).__name__}!)"
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got (Tensor, "
+            f"{type(what).__name__}), but expected one of:\n * (Tensor input, int sections)\n"
+            f"      didn't match because some of the arguments have invalid types: {got}\n"
+            " * (Tensor input, tuple of ints indices)\n"
+            f"      didn't match because some of the arguments have invalid types: {got}\n"
+        )
     if input.ndim < least:
         raise RuntimeError(
             f"torch.{name} requires a tensor with at least {least} dimension, but got a tensor "
@@ -284,14 +300,24 @@ ROLL = defop(
 )
 
 
-def _int_tuple(value: Any) -> tuple:
-    return tuple(int(v) for v in value) if isinstance(value, (list, tuple)) else (int(value),)
+def _int_tuple(value: Any, name: str = "shifts", position: int = 2) -> tuple:
+    """An int or a sequence of ints as a tuple (PyTorch's IntArrayRef argument)."""
+    values = value if isinstance(value, (list, tuple)) else (value,)
+    for v in values:
+        if isinstance(v, Tensor):
+            v = v.item()
+        if isinstance(v, float) or isinstance(v, bool):
+            raise TypeError(
+                f"roll(): argument '{name}' (position {position}) must be tuple of ints, not "
+                f"{type(value).__name__}"
+            )
+    return tuple(int(v) for v in values)
 
 
 def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     """Elements shifted cyclically along `dims` (over the flattened tensor without dims)."""
     shifts = _int_tuple(shifts)
-    dims_t = () if dims is None else _int_tuple(dims)
+    dims_t = () if dims is None else _int_tuple(dims, "dims", 3)
     if (dims is None and len(shifts) != 1) or (dims is not None and len(shifts) != len(dims_t)):
         raise RuntimeError(
             f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims_t)}"
@@ -428,7 +454,8 @@ def repeat_interleave(
     (IndexSelectBackward0); `repeat_interleave(repeats)` alone gives the indices."""
     if repeats is None:
         counts = _repeats_array(input, input.numel())
-        return mark_new(_wrap(np.repeat(np.arange(counts.size, dtype=np.int64), counts)))
+        index = np.repeat(np.arange(counts.size, dtype=input._data.dtype), counts)
+        return mark_new(_wrap(index))
     if dim is None:
         input, dim = reshape(input, -1) if input.ndim != 1 else input, 0
     dim = _norm_dim(dim, input.ndim)
@@ -436,6 +463,13 @@ def repeat_interleave(
         counts = _repeats_array(repeats, input._data.shape[dim], dim)
         index = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
         return index_select(input, dim, _wrap(index))
+    if isinstance(repeats, (bool, float)):
+        raise TypeError(
+            "repeat_interleave() received an invalid combination of arguments - got (Tensor, "
+            f"{type(repeats).__name__}), but expected one of:\n * (Tensor input, Tensor repeats, "
+            "int dim = None, *, int output_size = None)\n * (Tensor repeats, *, int output_size "
+            "= None)\n * (Tensor input, int repeats, int dim = None, *, int output_size = None)\n"
+        )
     count = int(repeats)
     if count < 0:
         raise RuntimeError("Repeats must be non-negative")
@@ -458,6 +492,8 @@ def take_along_dim(
         )
     if dim is None:
         return gather(reshape(input, -1), 0, reshape(indices, -1), out=out)
+    if input.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     if input.ndim != indices.ndim:
         raise RuntimeError(
             "torch.take_along_dim(): input and indices should have the same number of "
