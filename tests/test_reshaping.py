@@ -1147,6 +1147,16 @@ CORNER_ERRORS = [
         "\"dot\" not implemented for 'Bool'",
     ),
     (
+        "torch.repeat_interleave(v, 2, output_size=5)",
+        RuntimeError,
+        "repeat_interleave: Invalid output_size, expected 6 but got 5",
+    ),
+    (
+        "torch.repeat_interleave(v, torch.tensor([1, 2, 0]), output_size=5)",
+        RuntimeError,
+        "allocated size does not match required size",
+    ),
+    (
         "torch.take_along_dim(s, torch.tensor(0), dim=0)",
         IndexError,
         "Dimension specified as 0 but tensor has no dimensions",

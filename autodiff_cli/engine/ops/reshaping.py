@@ -454,6 +454,8 @@ def repeat_interleave(
     (IndexSelectBackward0); `repeat_interleave(repeats)` alone gives the indices."""
     if repeats is None:
         counts = _repeats_array(input, input.numel())
+        if output_size is not None and output_size != counts.sum():
+            raise RuntimeError("allocated size does not match required size")
         index = np.repeat(np.arange(counts.size, dtype=input._data.dtype), counts)
         return mark_new(_wrap(index))
     if dim is None:
@@ -461,6 +463,8 @@ def repeat_interleave(
     dim = _norm_dim(dim, input.ndim)
     if isinstance(repeats, Tensor):
         counts = _repeats_array(repeats, input._data.shape[dim], dim)
+        if output_size is not None and output_size != counts.sum():
+            raise RuntimeError("allocated size does not match required size")
         index = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
         return index_select(input, dim, _wrap(index))
     if isinstance(repeats, (bool, float)):
@@ -474,6 +478,11 @@ def repeat_interleave(
     if count < 0:
         raise RuntimeError("Repeats must be non-negative")
     shape = list(input._data.shape)
+    if output_size is not None and output_size != shape[dim] * count:
+        raise RuntimeError(
+            "repeat_interleave: Invalid output_size, expected "
+            f"{shape[dim] * count} but got {output_size}"
+        )
     wide = unsqueeze(input, dim + 1)
     grown = expand(wide, shape[: dim + 1] + [count] + shape[dim + 1 :])
     shape[dim] *= count
