@@ -786,6 +786,14 @@ RESULTS = {
     "tensordot0": torch.tensordot(x, v, dims=0),
     "tensordotl": torch.tensordot(x, x, dims=([0], [0])),
     "tensordotl2": torch.tensordot(x, x, dims=([1, 0], [1, 0])),
+    "tad T dim": torch.take_along_dim(x.T, torch.tensor([[0, 1, 2]]), 0),
+    "diagflat T": torch.diagflat(x.T),
+    "ri T": torch.repeat_interleave(x.T, 2),
+    "ri T tensor flat": torch.repeat_interleave(x.T, torch.tensor([2])),
+    "ri 0d": torch.repeat_interleave(x[0, 0], 2),
+    "ri dim0 1rep": torch.repeat_interleave(x, 1, 0),
+    "column_stack T": torch.column_stack([x[:, 0], x.T.T]),
+    "diff n big": torch.diff(v, n=6),
     "cartesian_prod": torch.cartesian_prod(v, v),
     "cartesian_prod3": torch.cartesian_prod(v, v[:2], v),
     "block_diag": torch.block_diag(x, v),
@@ -799,6 +807,52 @@ RESULTS = {
 
 # (name, the chain of grad_fn names of each output under PyTorch)
 GRAPHS = [
+    (
+        "tad T dim",
+        ["GatherBackward0(ExpandBackward0(PermuteBackward0(torch::autograd::AccumulateGrad)))"],
+    ),
+    (
+        "diagflat T",
+        [
+            "DiagEmbedBackward0(ViewBackward0(CloneBackward0(PermuteBackward0(torch::autograd::AccumulateGrad))))"
+        ],
+    ),
+    (
+        "ri T",
+        [
+            "ViewBackward0(CloneBackward0(ExpandBackward0(UnsqueezeBackward0(UnsafeViewBackward0(CloneBackward0(PermuteBackward0(...)))))))"
+        ],
+    ),
+    (
+        "ri T tensor flat",
+        [
+            "IndexSelectBackward0(UnsafeViewBackward0(CloneBackward0(PermuteBackward0(torch::autograd::AccumulateGrad))))"
+        ],
+    ),
+    (
+        "ri 0d",
+        [
+            "ViewBackward0(CloneBackward0(ExpandBackward0(UnsqueezeBackward0(ViewBackward0(SelectBackward0(SelectBackward0(...)))))))"
+        ],
+    ),
+    (
+        "ri dim0 1rep",
+        [
+            "ViewBackward0(CloneBackward0(ExpandBackward0(UnsqueezeBackward0(torch::autograd::AccumulateGrad))))"
+        ],
+    ),
+    (
+        "column_stack T",
+        [
+            "CatBackward0(ReshapeAliasBackward0(SelectBackward0(torch::autograd::AccumulateGrad)), PermuteBackward0(PermuteBackward0(torch::autograd::AccumulateGrad)))"
+        ],
+    ),
+    (
+        "diff n big",
+        [
+            "SubBackward0(SliceBackward0(SubBackward0(SliceBackward0(SubBackward0(SliceBackward0(SubBackward0(...)), SliceBackward0(SubBackward0(...)))), SliceBackward0(SubBackward0(SliceBackward0(SubBackward0(...)), SliceBackward0(SubBackward0(...)))))), SliceBackward0(SubBackward0(SliceBackward0(SubBackward0(SliceBackward0(SubBackward0(...)), SliceBackward0(SubBackward0(...)))), SliceBackward0(SubBackward0(SliceBackward0(SubBackward0(...)), SliceBackward0(SubBackward0(...)))))))"
+        ],
+    ),
     (
         "tensordotl2",
         [
@@ -1155,6 +1209,18 @@ CORNER_ERRORS = [
         "torch.repeat_interleave(v, torch.tensor([1, 2, 0]), output_size=5)",
         RuntimeError,
         "allocated size does not match required size",
+    ),
+    (
+        "torch.take_along_dim(x.T, torch.tensor([0, 5]))",
+        RuntimeError,
+        "view size is not compatible with input tensor's size and stride (at least one "
+        "dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
+    ),
+    (
+        "torch.kron(x.T, x)",
+        RuntimeError,
+        "view size is not compatible with input tensor's size and stride (at least one "
+        "dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
     ),
     (
         "torch.take_along_dim(s, torch.tensor(0), dim=0)",

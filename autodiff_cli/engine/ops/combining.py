@@ -25,7 +25,16 @@ from .matrix import _reshape, dot, mm
 from .reductions import _return_type, _ReturnTypes
 from .reductions import sum as sum_all
 from .reshaping import meshgrid
-from .views import SLICE, UNSAFE_VIEW, permute, reshape, squeeze, stack, view
+from .views import (
+    SLICE,
+    UNSAFE_VIEW,
+    VIEW_STRIDE_MESSAGE,
+    _can_view,
+    permute,
+    squeeze,
+    stack,
+    view,
+)
 
 __all__ = ["cummax", "cummin", "block_diag", "kron", "tensordot", "cartesian_prod"]
 
@@ -198,6 +207,9 @@ def block_diag(*tensors: Tensor) -> Tensor:
 
 
 def _unsafe_view(input: Tensor, shape: tuple) -> Tensor:
+    """PyTorch's `_unsafe_view`, refused (as a view) where the strides do not allow one."""
+    if not _can_view(np.asarray(input._data), shape):
+        raise RuntimeError(VIEW_STRIDE_MESSAGE)
     return apply_op(UNSAFE_VIEW, (input,), {"shape": shape, "source": input._data.shape})
 
 
@@ -312,7 +324,7 @@ def cartesian_prod(*tensors: Tensor) -> Tensor:
     if len(tensors) == 1:
         return tensors[0]
     grids = meshgrid(*tensors, indexing="ij")
-    return stack([reshape(g, -1) for g in grids], 1)
+    return stack([_reshape(g, (g.numel(),)) for g in grids], 1)
 
 
 tensor_methods("ops.combining", {"cummax": cummax, "cummin": cummin, "kron": kron})

@@ -19,8 +19,9 @@ from .arithmetic import ne, sub
 from .formula_ops import run
 from .indexing import gather, index_select
 from .inplace import COPY
-from .matrix import DIAG_EMBED
+from .matrix import DIAG_EMBED, _reshape
 from .views import (
+    CLONE,
     cat,
     contiguous,
     expand,
@@ -157,7 +158,8 @@ def dstack(tensors: Any, *, out: Any = None) -> Tensor:
 def column_stack(tensors: Any, *, out: Any = None) -> Tensor:
     """0-D and 1-D tensors become columns (a view to (n, 1)), then cat along dim 1."""
     parts = _stack_list(tensors, "column_stack")
-    return cat([reshape(t, t.numel(), 1) if t.ndim <= 1 else t for t in parts], 1, out=out)
+    columns = [_reshape(t, (t.numel(), 1)) if t.ndim <= 1 else t for t in parts]
+    return cat(columns, 1, out=out)
 
 
 # --------------------------------------------------------------------------------------------
@@ -352,7 +354,7 @@ def diff(
         result = apply_op(COPY, (_wrap(np.zeros_like(input._data)), input))
         result._data = np.array(result._data)
         return result
-    for _ in range(n):
+    for _ in range(min(n, input._data.shape[dim])):  # (as PyTorch: no more than the size)
         size = input._data.shape[dim]
         later = slice_dim(input, dim, min(1, size), size)
         earlier = slice_dim(input, dim, 0, max(size - 1, 0))
@@ -459,7 +461,7 @@ def repeat_interleave(
         index = np.repeat(np.arange(counts.size, dtype=input._data.dtype), counts)
         return mark_new(_wrap(index))
     if dim is None:
-        input, dim = reshape(input, -1) if input.ndim != 1 else input, 0
+        input, dim = _reshape(input, (input.numel(),)) if input.ndim != 1 else input, 0
     dim = _norm_dim(dim, input.ndim)
     if isinstance(repeats, Tensor):
         counts = _repeats_array(repeats, input._data.shape[dim], dim)
@@ -486,7 +488,8 @@ def repeat_interleave(
     wide = unsqueeze(input, dim + 1)
     grown = expand(wide, shape[: dim + 1] + [count] + shape[dim + 1 :])
     shape[dim] *= count
-    return view(contiguous(grown), shape)
+    copy = apply_op(CLONE, (grown,), {"memory_format": "contiguous"})  # (even of one repeat)
+    return view(copy, shape)
 
 
 def take_along_dim(
@@ -500,7 +503,7 @@ def take_along_dim(
             f"torch.take_along_dim(): dtype of indices should be Long but got {name}"
         )
     if dim is None:
-        return gather(reshape(input, -1), 0, reshape(indices, -1), out=out)
+        return gather(view(input, -1), 0, view(indices, -1), out=out)
     if input.ndim == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     if input.ndim != indices.ndim:
