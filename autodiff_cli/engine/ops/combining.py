@@ -50,20 +50,14 @@ for _name in ("cummax", "cummin"):
 def _running_indices(a: np.ndarray, dim: int, largest: bool) -> np.ndarray:
     """For each position along `dim`, the index of the running max (min) so far: a later equal
     value takes over, and NaN wins and stays (a later NaN takes over), as in PyTorch."""
-    moved = np.moveaxis(a, dim, 0)
-    indices = np.zeros(moved.shape, np.int64)
-    if moved.shape[0] == 0:
-        return np.moveaxis(indices, 0, dim)
-    best = moved[0]
-    floating = a.dtype.kind in "fc"
-    for i in range(1, moved.shape[0]):
-        x = moved[i]
-        takes = (x >= best) if largest else (x <= best)
-        if floating:
-            takes = takes | np.isnan(x)
-        best = np.where(takes, x, best)
-        indices[i] = np.where(takes, i, indices[i - 1])
-    return np.moveaxis(indices, 0, dim)
+    running = (np.maximum if largest else np.minimum).accumulate(a, axis=dim)
+    takes = a == running  # (running NaN once a NaN is met: only a NaN takes over then)
+    if a.dtype.kind in "fc":
+        takes |= np.isnan(a)
+    shape = [1] * a.ndim
+    shape[dim] = a.shape[dim]
+    positions = np.arange(a.shape[dim], dtype=np.int64).reshape(shape)
+    return np.maximum.accumulate(np.where(takes, positions, 0), axis=dim)
 
 
 def _at_indices(a: Any, dim: int, indices: Tensor) -> np.ndarray:
