@@ -1223,6 +1223,36 @@ CORNER_ERRORS = [
         "dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
     ),
     (
+        "torch.hstack([x, 2])",
+        TypeError,
+        "expected Tensor as element 1 in argument 0, but got int",
+    ),
+    (
+        "torch.meshgrid([1, 2], indexing='ij')",
+        TypeError,
+        "expected Tensor as element 0 in argument 0, but got int",
+    ),
+    (
+        "torch.kron(x, 2)",
+        TypeError,
+        "kron(): argument 'other' (position 2) must be Tensor, not int",
+    ),
+    (
+        "torch.diff(x, prepend=[1])",
+        TypeError,
+        "diff(): argument 'prepend' must be Tensor, not list",
+    ),
+    (
+        "torch.cummax([1, 2], 0)",
+        TypeError,
+        "cummax(): argument 'input' (position 1) must be Tensor, not list",
+    ),
+    (
+        "torch.broadcast_to(x, 4)",
+        TypeError,
+        "broadcast_to(): argument 'size' (position 2) must be tuple of ints, not int",
+    ),
+    (
         "torch.take_along_dim(s, torch.tensor(0), dim=0)",
         IndexError,
         "Dimension specified as 0 but tensor has no dimensions",

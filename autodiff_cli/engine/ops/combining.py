@@ -24,7 +24,7 @@ from .indexing import SCATTER_ADD, _scatter_index
 from .matrix import _reshape, dot, mm
 from .reductions import _return_type, _ReturnTypes
 from .reductions import sum as sum_all
-from .reshaping import meshgrid
+from .reshaping import meshgrid, require_tensor, require_tensors
 from .views import (
     SLICE,
     UNSAFE_VIEW,
@@ -89,6 +89,7 @@ CUMMIN = defop(
 
 
 def _cumulative(input: Tensor, dim: int, largest: bool) -> tuple:
+    require_tensor(input, "cummax" if largest else "cummin", "input", 1)
     d = _norm_dim(dim, input.ndim)
     data = np.asarray(input._data)
     if data.ndim == 0:
@@ -183,6 +184,7 @@ BLOCK_DIAG = defop(
 
 def block_diag(*tensors: Tensor) -> Tensor:
     """The tensors (0-D and 1-D ones as one-row matrices) on the diagonal of a zero matrix."""
+    tensors = tuple(require_tensors(tensors))
     for i, t in enumerate(tensors):
         if t.ndim > 2:
             raise RuntimeError(
@@ -212,6 +214,8 @@ def kron(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
     their dims interleave, multiplied, reshaped back (UnsafeViewBackward0 over MulBackward0)."""
     if out is not None:
         return write_out(_kron_into, out, input, other)
+    require_tensor(input, "kron", "input", 1)
+    require_tensor(other, "kron", "other", 2)
     nd = max(input.ndim, other.ndim)
     a = (1,) * (nd - input.ndim) + tuple(input._data.shape)
     b = (1,) * (nd - other.ndim) + tuple(other._data.shape)
@@ -312,6 +316,7 @@ def _tensordot_out(a: Tensor, b: Tensor, dims: Any, out: Tensor) -> Tensor:
 def cartesian_prod(*tensors: Tensor) -> Tensor:
     """Every combination of one element from each 1-D tensor, one combination a row: the
     meshgrid's grids flattened and stacked (StackBackward0); one tensor is returned as is."""
+    tensors = tuple(require_tensors(tensors))
     for t in tensors:
         if t.ndim != 1:
             raise RuntimeError(f"Expect a 1D vector, but got shape {_dims_text(t._data.shape)}")

@@ -60,6 +60,31 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------------------------
+# Argument checks (PyTorch's argument parser's words)
+# --------------------------------------------------------------------------------------------
+
+
+def require_tensor(value: Any, fn: str, arg: str, position: int | None = None) -> None:
+    """`fn(): argument 'arg' (position n) must be Tensor, not <type>` for a non-Tensor."""
+    if not isinstance(value, Tensor):
+        where = f" (position {position})" if position else ""
+        raise TypeError(
+            f"{fn}(): argument '{arg}'{where} must be Tensor, not {type(value).__name__}"
+        )
+
+
+def require_tensors(items: Any) -> list:
+    """The tensors of a list argument, PyTorch's message naming the first that is not one."""
+    items = list(items)
+    for i, t in enumerate(items):
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}"
+            )
+    return items
+
+
+# --------------------------------------------------------------------------------------------
 # Views and reshapes
 # --------------------------------------------------------------------------------------------
 
@@ -67,10 +92,16 @@ __all__ = [
 def ravel(input: Tensor) -> Tensor:
     """`contiguous().view(-1)`: ViewBackward0 (over a CloneBackward0 when input is not
     contiguous)."""
+    require_tensor(input, "ravel", "input", 1)
     return view(contiguous(input), -1)
 
 
 def broadcast_to(input: Tensor, size: Any) -> Tensor:
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(
+            "broadcast_to(): argument 'size' (position 2) must be tuple of ints, not "
+            f"{type(size).__name__}"
+        )
     return expand(input, shape_arg((size,)))
 
 
@@ -79,6 +110,8 @@ def _atleast(tensors: tuple, name: str, fn: Any) -> Any:
     if len(tensors) == 1 and isinstance(tensors[0], Tensor):
         return fn(tensors[0])
     items = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+    if len(items) > 1:
+        items = require_tensors(items)
     for t in items:
         if not isinstance(t, Tensor):
             kind = type(t).__name__
@@ -131,7 +164,7 @@ def _stack_list(tensors: Any, name: str) -> list:
         raise TypeError(
             f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor"
         )
-    tensors = list(tensors)
+    tensors = require_tensors(tensors)
     if not tensors:
         raise RuntimeError(f"{name} expects a non-empty TensorList")
     return tensors
@@ -189,7 +222,7 @@ def _split_points(input: Tensor, what: Any, dim: int) -> list:
             index = int(index)
             bounds.append(max(index + size, 0) if index < 0 else min(index, size))
         return [*bounds, size]
-    if isinstance(what, (bool, float)):
+    if isinstance(what, bool) or not isinstance(what, (int, np.integer)):
         raise TypeError(
             "tensor_split() received an invalid combination of arguments - got (Tensor, "
             f"{type(what).__name__}), but expected one of:\n * (Tensor input, tuple of ints "
@@ -318,6 +351,7 @@ def _int_tuple(value: Any, name: str = "shifts", position: int = 2) -> tuple:
 
 def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     """Elements shifted cyclically along `dims` (over the flattened tensor without dims)."""
+    require_tensor(input, "roll", "input", 1)
     shifts = _int_tuple(shifts)
     dims_t = () if dims is None else _int_tuple(dims, "dims", 3)
     if (dims is None and len(shifts) != 1) or (dims is not None and len(shifts) != len(dims_t)):
@@ -330,7 +364,9 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     return apply_op(ROLL, (input,), {"shifts": shifts, "dims": normed})
 
 
-def _check_diff_extra(input: Tensor, extra: Any) -> None:
+def _check_diff_extra(input: Tensor, extra: Any, name: str) -> None:
+    if extra is not None:
+        require_tensor(extra, "diff", name)
     if extra is not None and extra.ndim != input.ndim:
         raise RuntimeError("diff expects prepend or append to be the same dimension as input")
 
@@ -340,13 +376,14 @@ def diff(
 ) -> Tensor:
     """The n-th forward difference along `dim`: `x[1:] - x[:-1]` (SubBackward0 over two
     SliceBackward0), `!=` for bool; prepend/append concatenated first (CatBackward0)."""
+    require_tensor(input, "diff", "input", 1)
     if input.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     dim = _norm_dim(dim, input.ndim)
-    _check_diff_extra(input, prepend)
-    _check_diff_extra(input, append)
+    _check_diff_extra(input, prepend, "prepend")
+    _check_diff_extra(input, append, "append")
     if prepend is not None or append is not None:
         parts = [t for t in (prepend, input, append) if t is not None]
         input = cat(parts, dim)
@@ -376,6 +413,7 @@ _MESHGRID_WARNING = (
 def _meshgrid_inputs(tensors: tuple) -> list:
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
+    tensors = tuple(require_tensors(tensors))
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     for t in tensors:
@@ -448,12 +486,24 @@ def _repeats_array(repeats: Tensor, size: int, dim: int = 0) -> np.ndarray:
     return data
 
 
+def _repeat_interleave_overloads(input: Any, repeats: Any) -> str:
+    got = ", ".join(type(a).__name__ for a in (input, repeats) if a is not None)
+    return (
+        f"repeat_interleave() received an invalid combination of arguments - got ({got}), but "
+        "expected one of:\n * (Tensor input, Tensor repeats, int dim = None, *, int "
+        "output_size = None)\n * (Tensor repeats, *, int output_size = None)\n * (Tensor "
+        "input, int repeats, int dim = None, *, int output_size = None)\n"
+    )
+
+
 def repeat_interleave(
     input: Tensor, repeats: Any = None, dim: int | None = None, *, output_size: int | None = None
 ) -> Tensor:
     """Each element (each slice along `dim`) repeated `repeats` times. An int repeat is
     unsqueeze, expand, clone and view (ViewBackward0); a tensor of repeats an index_select
     (IndexSelectBackward0); `repeat_interleave(repeats)` alone gives the indices."""
+    if not isinstance(input, Tensor) or isinstance(repeats, (bool, float)):
+        raise TypeError(_repeat_interleave_overloads(input, repeats))
     if repeats is None:
         counts = _repeats_array(input, input.numel())
         if output_size is not None and output_size != counts.sum():
@@ -469,13 +519,6 @@ def repeat_interleave(
             raise RuntimeError("allocated size does not match required size")
         index = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
         return index_select(input, dim, _wrap(index))
-    if isinstance(repeats, (bool, float)):
-        raise TypeError(
-            "repeat_interleave() received an invalid combination of arguments - got (Tensor, "
-            f"{type(repeats).__name__}), but expected one of:\n * (Tensor input, Tensor repeats, "
-            "int dim = None, *, int output_size = None)\n * (Tensor repeats, *, int output_size "
-            "= None)\n * (Tensor input, int repeats, int dim = None, *, int output_size = None)\n"
-        )
     count = int(repeats)
     if count < 0:
         raise RuntimeError("Repeats must be non-negative")
@@ -497,6 +540,8 @@ def take_along_dim(
 ) -> Tensor:
     """`gather` with `input` and `indices` broadcast against each other except along `dim`
     (ExpandBackward0 under the GatherBackward0); without `dim`, over the flattened input."""
+    require_tensor(input, "take_along_dim", "input", 1)
+    require_tensor(indices, "take_along_dim", "indices", 2)
     if indices._data.dtype != np.int64:
         name = dtypes.scalar_name(indices._data.dtype)
         raise RuntimeError(
