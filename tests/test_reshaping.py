@@ -1272,3 +1272,18 @@ def test_corner_errors(expr: str, kind: type, message: str) -> None:
 def test_repeat_interleave_indices_keep_the_repeats_dtype() -> None:
     result = torch.repeat_interleave(torch.tensor([1, 2], dtype=torch.int32))
     assert (result.tolist(), result.dtype) == ([0, 1, 1], torch.int32)
+
+
+def test_saved_values_as_pytorch_shows_them() -> None:
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    flat = torch.roll(x, 1).grad_fn
+    assert (flat._saved_dims, flat._saved_shifts) == ((), (1,))
+    both = torch.roll(x, (-1, 5), (-2, 1)).grad_fn
+    assert (both._saved_dims, both._saved_shifts) == (
+        (18446744073709551614, 1),
+        (18446744073709551615, 5),
+    )
+    assert torch.cummin(x, -1).values.grad_fn._saved_dim == 18446744073709551615
+    node = torch.cummax(x, 1).values.grad_fn
+    assert node._saved_dim == 1 and node._saved_self is x
+    assert node._saved_indices.tolist() == [[0, 1, 2], [0, 1, 2]]

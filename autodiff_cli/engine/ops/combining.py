@@ -16,6 +16,7 @@ from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import _copy_into as copy_into
 from ..core.out_arg import write_out
+from ..core.saved_hooks import also_shows
 from ..core.tensor import Tensor, _dims_text, _norm_dim, _wrap
 from .arithmetic import mul
 from .creation import zeros
@@ -98,6 +99,8 @@ def _cumulative(input: Tensor, dim: int, largest: bool) -> tuple:
         found = _running_indices(data, d, largest)
     indices = mark_new(_wrap(found))
     values = apply_op(CUMMAX if largest else CUMMIN, (input,), {"dim": d, "indices": indices})
+    shown_dim = dim + 2**64 if dim < 0 else dim  # (as PyTorch shows a negative dim)
+    also_shows(values, self=input, dim=shown_dim)  # (PyTorch's node saves self too)
     return values, indices
 
 

@@ -14,6 +14,7 @@ from ..core import dtypes
 from ..core.apply import apply_op
 from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
+from ..core.saved_hooks import also_shows
 from ..core.tensor import Tensor, _dims_text, _norm_dim, _wrap, broadcast_error
 from .arithmetic import ne, sub
 from .formula_ops import run
@@ -320,8 +321,8 @@ def flipud(input: Tensor) -> Tensor:
     return flip(input, 0)
 
 
-def _roll(a: Any, shifts: tuple, dims: tuple | None) -> np.ndarray:
-    if dims is None:
+def _roll(a: Any, shifts: tuple, dims: tuple) -> np.ndarray:
+    if not dims:  # over the flattened tensor
         return np.roll(a, shifts[0])
     return np.roll(a, shifts, dims)
 
@@ -360,8 +361,15 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
         )
     if input.ndim == 0 and dims_t:
         raise IndexError(f"Dimension specified as {dims_t[0]} but tensor has no dimensions")
-    normed = None if dims is None else tuple(_norm_dim(d, input.ndim) for d in dims_t)
-    return apply_op(ROLL, (input,), {"shifts": shifts, "dims": normed})
+    normed = tuple(_norm_dim(d, input.ndim) for d in dims_t)
+    result = apply_op(ROLL, (input,), {"shifts": shifts, "dims": normed})
+    # PyTorch's node shows the arguments as given, a negative one as an unsigned int64
+    also_shows(result, shifts=_unsigned(shifts), dims=_unsigned(dims_t))
+    return result
+
+
+def _unsigned(values: tuple) -> tuple:
+    return tuple(v + 2**64 if v < 0 else v for v in values)
 
 
 def _check_diff_extra(input: Tensor, extra: Any, name: str) -> None:
