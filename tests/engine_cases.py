@@ -1412,6 +1412,14 @@ case("ravel", "view", lambda T, a: T.ravel(a.t()), In(M))
 case("broadcast_to", "expand", lambda T, a: T.broadcast_to(a, (2, 2, 3)), In((1, 3)))
 case("atleast_2d", "unsqueeze", lambda T, a: T.atleast_2d(a), In((3,)))
 case("atleast_3d", "unsqueeze", lambda T, a: T.atleast_3d(a), In(M))
+case("atleast_1d", "view", lambda T, a: T.atleast_1d(a), In(()))
+case("hstack-0d", "cat", lambda T, a, b: T.hstack([a, b]), In(()), In((2,)))
+case(
+    "take_along_dim-broadcast",
+    "gather",
+    lambda T, a: T.take_along_dim(a, T.tensor([[0], [2]]), dim=1),
+    In((1, 3)),
+)
 case("meshgrid", "expand", lambda T, a, b: T.meshgrid(a, b, indexing="xy"), In((2,)), In((3,)))
 case("tensor_split", "slice", lambda T, a: T.tensor_split(a, 2, dim=1), In(M))
 case("tensor_split-indices", "slice", lambda T, a: a.tensor_split([1, 5], dim=1), In((2, 4)))
