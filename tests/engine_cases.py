@@ -1591,6 +1591,77 @@ case("linalg_cross-method", "linalg_cross", lambda T, a, b: a.cross(b, dim=-1), 
 case("logcumsumexp", "logcumsumexp", lambda T, a: T.logcumsumexp(a, 1), In((2, 3, 4)))
 case("logcumsumexp-method", "logcumsumexp", lambda T, a: a.logcumsumexp(-1), In((5,)))
 case("logcumsumexp-0d", "logcumsumexp", lambda T, a: T.logcumsumexp(a, 0), In(()))
+# ops/reshaping.py and ops/combining.py: their own ops, and the compositions whose last op
+# gives the grad_fn PyTorch shows
+# --------------------------------------------------------------------------------------------
+
+case("roll", "roll", lambda T, a: T.roll(a, (1, -2), (0, 1)), In(M))
+case("roll-flat", "roll", lambda T, a: a.roll(4), In(M))
+case("diff", "sub", lambda T, a: T.diff(a), In(M))
+case("diff-n2-dim0", "sub", lambda T, a: T.diff(a, n=2, dim=0), In((4, 3)))
+case(
+    "diff-prepend-append",
+    "sub",
+    lambda T, a, p, q: T.diff(a, dim=1, prepend=p, append=q),
+    In(M),
+    In((2, 1)),
+    In((2, 2)),
+)
+case("hstack", "cat", lambda T, a, b: T.hstack([a, b]), In(M), In((2, 2)))
+case("vstack", "cat", lambda T, a, b: T.vstack([a, b]), In((3,)), In(M))
+case("dstack", "cat", lambda T, a, b: T.dstack((a, b)), In(M), In(M))
+case("column_stack", "cat", lambda T, a, b: T.column_stack([a, b]), In((2,)), In(M))
+case("row_stack", "cat", lambda T, a, b: T.row_stack([a, b]), In(M), In((3,)))
+case("ravel", "view", lambda T, a: T.ravel(a.t()), In(M))
+case("broadcast_to", "expand", lambda T, a: T.broadcast_to(a, (2, 2, 3)), In((1, 3)))
+case("atleast_2d", "unsqueeze", lambda T, a: T.atleast_2d(a), In((3,)))
+case("atleast_3d", "unsqueeze", lambda T, a: T.atleast_3d(a), In(M))
+case("atleast_1d", "view", lambda T, a: T.atleast_1d(a), In(()))
+case("hstack-0d", "cat", lambda T, a, b: T.hstack([a, b]), In(()), In((2,)))
+case(
+    "take_along_dim-broadcast",
+    "gather",
+    lambda T, a: T.take_along_dim(a, T.tensor([[0], [2]]), dim=1),
+    In((1, 3)),
+)
+case("meshgrid", "expand", lambda T, a, b: T.meshgrid(a, b, indexing="xy"), In((2,)), In((3,)))
+case("tensor_split", "slice", lambda T, a: T.tensor_split(a, 2, dim=1), In(M))
+case("tensor_split-indices", "slice", lambda T, a: a.tensor_split([1, 5], dim=1), In((2, 4)))
+case("hsplit", "slice", lambda T, a: T.hsplit(a, [1]), In(M))
+case("vsplit", "slice", lambda T, a: a.vsplit(2), In((4, 2)))
+case("dsplit", "slice", lambda T, a: T.dsplit(a, 2), In((2, 1, 4)))
+case("fliplr", "flip", lambda T, a: T.fliplr(a), In(M))
+case("flipud", "flip", lambda T, a: a.flipud(), In(M))
+case("diagflat", "diag_embed", lambda T, a: T.diagflat(a, -1), In(M))
+case("repeat_interleave", "view", lambda T, a: T.repeat_interleave(a, 2, dim=1), In(M))
+case(
+    "repeat_interleave-tensor",
+    "index_select",
+    lambda T, a: a.repeat_interleave(T.tensor([2, 0, 1]), dim=1),
+    In(M),
+)
+case(
+    "take_along_dim",
+    "gather",
+    lambda T, a: T.take_along_dim(a, T.tensor([[2, 0, 0]]), dim=1),
+    In(M),
+)
+case("take_along_dim-flat", "gather", lambda T, a: a.take_along_dim(T.tensor([5, 0, 5])), In(M))
+case("cummax", "cummax", lambda T, a: T.cummax(a, 1).values, In((3, 4), _distinct))
+case("cummin", "cummin", lambda T, a: a.cummin(0).values, In((4, 3), _distinct))
+case("block_diag", "block_diag", lambda T, a, b, c: T.block_diag(a, b, c), In(M), In(()), In((3,)))
+case("kron", "_unsafe_view", lambda T, a, b: T.kron(a, b), In(M), In((2, 2)))
+case("kron-1d", "_unsafe_view", lambda T, a, b: a.kron(b), In((3,)), In(M))
+case("tensordot", "view", lambda T, a, b: T.tensordot(a, b, dims=([0], [1])), In(M), In((3, 2)))
+case("tensordot-full", "view", lambda T, a, b: T.tensordot(a, b), In(M), In(M))
+case(
+    "tensordot-sum",
+    "view",
+    lambda T, a, b: T.tensordot(a, b, dims=([1, 0], [0, 1])),
+    In(M),
+    In((3, 2)),
+)
+case("cartesian_prod", "stack", lambda T, a, b: T.cartesian_prod(a, b), In((2,)), In((3,)))
 
 CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"

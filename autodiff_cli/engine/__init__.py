@@ -76,6 +76,7 @@ from .ops.arithmetic import (  # noqa: F401
 from .ops.arrange import *  # noqa: E402, F401, F403
 from .ops.bitwise import *  # noqa: E402, F401, F403
 from .ops.blends import *  # noqa: E402, F401, F403
+from .ops.combining import *  # noqa: E402, F401, F403
 from .ops.creation import (  # noqa: F401
     arange,
     as_tensor,
@@ -117,6 +118,7 @@ from .ops.random import (  # noqa: F401
     set_rng_state,
 )
 from .ops.reductions import *  # noqa: E402, F401, F403
+from .ops.reshaping import *  # noqa: E402, F401, F403
 from .ops.select_ops import *  # noqa: E402, F401, F403
 from .ops.sorting import *  # noqa: E402, F401, F403
 from .ops.tensor_extras import *  # noqa: E402, F401, F403
