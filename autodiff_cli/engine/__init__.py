@@ -117,6 +117,7 @@ from .ops.random import (  # noqa: F401
     set_rng_state,
 )
 from .ops.reductions import *  # noqa: E402, F401, F403
+from .ops.searching import *  # noqa: E402, F401, F403
 from .ops.sorting import *  # noqa: E402, F401, F403
 from .ops.unary import (  # noqa: F401
     abs,
