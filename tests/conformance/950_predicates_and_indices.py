@@ -3,7 +3,9 @@
 # constants (no grad_fn) even for inputs that require grad
 import torch
 
-x = torch.tensor([[1.0, float("inf"), 0.0], [-float("inf"), float("nan"), -2.5]], requires_grad=True)
+x = torch.tensor(
+    [[1.0, float("inf"), 0.0], [-float("inf"), float("nan"), -2.5]], requires_grad=True
+)
 for name, fn, method in [
     ("isfinite", torch.isfinite, x.isfinite),
     ("isinf", torch.isinf, x.isinf),
