@@ -182,6 +182,9 @@ def test_searchsorted_sides():
     same(E.searchsorted(s, E.tensor([[3, 6, 9], [3, 6, 9]])), [[1, 3, 4], [1, 3, 4]], E.int64)
     same(E.searchsorted(E.tensor([]), E.tensor([3, 6])), [0, 0], E.int64)
     same(E.searchsorted(sorted_sequence=s, input=E.tensor([4])), [2], E.int64)
+    # compared in the promoted dtype: float32 for a number, or for int64 beside float32
+    same(E.searchsorted(E.tensor([0.1, 0.2]), 0.1, right=True), 1, E.int64)
+    same(E.searchsorted(E.tensor([16777217]), E.tensor([16777216.0]), right=True), [1], E.int64)
 
 
 def test_searchsorted_batched_nan_and_sorter():
@@ -334,6 +337,15 @@ def test_bincount():
     same(E.bincount(E.tensor([], dtype=E.long)), [], E.int64)
     empty = E.tensor([], dtype=E.long)
     same(E.bincount(empty, weights=E.tensor([]), minlength=2), [0, 0], E.int64)
+
+
+def test_counts_must_be_ints():
+    with pytest.raises(TypeError, match=r"^histc\(\): argument 'bins' must be int, not float$"):
+        E.histc(E.tensor([1.0, 2.0]), bins=2.5)
+    with pytest.raises(
+        TypeError, match=r"^bincount\(\): argument 'minlength' must be int, not float$"
+    ):
+        E.bincount(E.tensor([1]), minlength=2.0)
 
 
 def test_bincount_with_weights_that_require_grad():

@@ -103,11 +103,18 @@ def isreal(input: Tensor) -> Tensor:
 # --------------------------------------------------------------------------------------------
 
 
-def _isin_operand(value: Any, dims: list, zero_dims: list, scalars: list) -> None:
-    if isinstance(value, Tensor):
-        (dims if value.ndim else zero_dims).append(value._data.dtype)
-    else:
-        scalars.append(dtypes.scalar_np_dtype(value))
+def common_dtype(*operands: Any) -> np.dtype:
+    """The dtype PyTorch compares operands in: their promoted dtype (a Python number or a 0-d
+    tensor takes the other's dtype within its category)."""
+    dims: list = []
+    zero_dims: list = []
+    scalars: list = []
+    for x in operands:
+        if isinstance(x, Tensor):
+            (dims if x.ndim else zero_dims).append(x._data.dtype)
+        else:
+            scalars.append(dtypes.scalar_np_dtype(x))
+    return dtypes.result_type(dims, zero_dims, scalars)
 
 
 def _isin_args(elements: Any, test_elements: Any) -> None:
@@ -147,15 +154,11 @@ def isin(
             have = dtypes.scalar_name(out._data.dtype).lower()
             raise RuntimeError(f"Expected out tensor to have dtype bool, but got {have} instead")
         return write_constant_out(isin, out, elements, test_elements, invert=invert)
-    dims: list = []
-    zero_dims: list = []
-    scalars: list = []
     for value in (elements, test_elements):
-        _isin_operand(value, dims, zero_dims, scalars)
-    for found in dims + zero_dims + scalars:
+        found = value._data.dtype if isinstance(value, Tensor) else dtypes.scalar_np_dtype(value)
         if found == np.bool_:
             raise RuntimeError("Unsupported input type encountered for isin(): Bool")
-    common = dtypes.result_type(dims, zero_dims, scalars)
+    common = common_dtype(elements, test_elements)
     a, b = (
         np.asarray(x._data if isinstance(x, Tensor) else x).astype(common)
         for x in (elements, test_elements)

@@ -17,7 +17,7 @@ from ..core.grad_mode import GradMode
 from ..core.graph import Node, new_node
 from ..core.optable import tensor_methods
 from ..core.tensor import Tensor, _norm_dim
-from .predicates import constant, require_tensor, write_constant_out
+from .predicates import common_dtype, constant, require_tensor, write_constant_out
 
 __all__ = ["searchsorted", "bucketize", "histc", "bincount", "unique", "unique_consecutive"]
 
@@ -150,6 +150,12 @@ def _search_checks(
     return right
 
 
+def require_int(name: str, arg: str, value: Any) -> None:
+    """PyTorch's argument-parser refusal of a non-integer count."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}(): argument '{arg}' must be int, not {type(value).__name__}")
+
+
 def _search_out_dtype(out: Any, out_int32: bool) -> None:
     have = out._data.dtype
     if have != (np.int32 if out_int32 else np.int64):
@@ -190,10 +196,11 @@ def searchsorted(
             sorter=sorter,
         )
     seq = sorted_sequence._data
-    values = np.asarray(input._data if isinstance(input, Tensor) else input)
-    common = np.result_type(seq, values) if isinstance(input, Tensor) else seq.dtype
+    common = common_dtype(sorted_sequence, input)
     if common == np.bool_:
         raise NotImplementedError("\"searchsorted_out_cpu\" not implemented for 'Bool'")
+    seq = seq.astype(common, copy=False)
+    values = np.asarray(input._data if isinstance(input, Tensor) else input).astype(common)
     if sorter is not None:
         seq = np.take_along_axis(seq, sorter._data, -1)
     n = seq.shape[-1]
@@ -274,6 +281,7 @@ def histc(
                 f"{dtypes.scalar_name(out._data.dtype).lower()}"
             )
         return write_constant_out(histc, out, input, bins, min, max)
+    require_int("histc", "bins", bins)
     a = input._data
     dtypes.require_floating(a.dtype, "histogram_cpu")
     if bins <= 0:
@@ -298,6 +306,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     least `minlength` counts); with `weights`, their sums (float32 for float32 weights, else
     float64)."""
     require_tensor("bincount", input)
+    require_int("bincount", "minlength", minlength)
     a = input._data
     if a.dtype.kind not in "iu":
         raise NotImplementedError(
