@@ -477,6 +477,23 @@ def test_unique_consecutive():
         out.sum().backward()
 
 
+def test_unique_consecutive_flags_by_position_as_pytorch_returns_them():
+    """torch.unique_consecutive reads positional flags in swapped places to choose its results
+    (the one not computed is empty); Tensor.unique_consecutive does not."""
+    t = E.tensor([1, 1, 2])
+    values, second = E.unique_consecutive(t, True)
+    same(values, [1, 2], E.int64)
+    same(second, [], E.int64)
+    same(E.unique_consecutive(t, False, True)[1], [], E.int64)
+    same(E.unique_consecutive(t, True, return_counts=True)[1], [2, 1], E.int64)
+    assert [r.tolist() for r in E.unique_consecutive(t, True, True)] == [[1, 2], [0, 0, 1], [2, 1]]
+    m = E.tensor([[1, 1], [1, 1], [2, 0]])
+    same(E.unique_consecutive(m, True, False, 0)[1], [2, 1], E.int64)
+    same(E.unique_consecutive(m, False, True, 0)[1], [0, 0, 1], E.int64)
+    same(t.unique_consecutive(True)[1], [0, 0, 1], E.int64)
+    same(E.unique_consecutive(t, False), [1, 2], E.int64)
+
+
 # --------------------------------------------------------------------------------------------
 # tril_indices, triu_indices, unravel_index
 # --------------------------------------------------------------------------------------------

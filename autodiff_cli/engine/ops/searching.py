@@ -409,10 +409,11 @@ def unique(
     return _unique_result(values, input, node, return_inverse, return_counts)
 
 
-def unique_consecutive(
+def _unique_consecutive(
     input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None
 ) -> Any:
-    """Each run of equal consecutive elements (or slices along `dim`) kept once."""
+    """`Tensor.unique_consecutive`: each run of equal consecutive elements (or slices along
+    `dim`) kept once."""
     require_tensor("unique_consecutive", input)
     a = input._data
     d = _unique_dim(a, dim)
@@ -422,12 +423,46 @@ def unique_consecutive(
     return _unique_result(values, input, node, return_inverse, return_counts)
 
 
+_CONSECUTIVE_ARGS = ("return_inverse", "return_counts", "dim")
+
+
+def unique_consecutive(input: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """`torch.unique_consecutive`, as `Tensor.unique_consecutive` when its flags are keywords.
+    Given by position, PyTorch picks which results to return from the flags in swapped places
+    (the first for the counts, the second for the inverse) while computing with them in
+    order: the result not computed is empty (with `dim`, both are computed)."""
+    if len(args) > len(_CONSECUTIVE_ARGS):
+        raise TypeError(
+            f"unique_consecutive() takes from 1 to 4 positional arguments but {len(args) + 1} "
+            "were given"
+        )
+    for name in kwargs:
+        if name not in _CONSECUTIVE_ARGS:
+            raise TypeError(f"unique_consecutive() got an unexpected keyword argument '{name}'")
+    params = dict(zip(_CONSECUTIVE_ARGS, args)) | kwargs
+    if not args[:2]:
+        return _unique_consecutive(input, **params)
+    counts_wanted = kwargs.get("return_counts", args[0])
+    inverse_wanted = kwargs.get("return_inverse", args[1] if len(args) > 1 else False)
+    flags = (params.get("return_inverse", False), params.get("return_counts", False))
+    result = _unique_consecutive(input, True, True, params.get("dim"))
+    values, inverse, counts = result
+    computed = params.get("dim") is not None
+    if not (computed or flags[0]):
+        inverse = constant(np.zeros(0, np.int64))
+    if not (computed or flags[1]):
+        counts = constant(np.zeros(0, np.int64))
+    if counts_wanted:
+        return (values, inverse, counts) if inverse_wanted else (values, counts)
+    return (values, inverse) if inverse_wanted else values
+
+
 tensor_methods(
     "ops.searching",
     {
         "histc": histc,
         "bincount": bincount,
         "unique": unique,
-        "unique_consecutive": unique_consecutive,
+        "unique_consecutive": _unique_consecutive,
     },
 )
