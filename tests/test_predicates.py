@@ -348,6 +348,22 @@ def test_counts_must_be_ints():
         E.bincount(E.tensor([1]), minlength=2.0)
 
 
+def test_histc_where_the_bin_position_overflows_float32():
+    x = E.tensor([0.5, 1e38, -1e38, 3e37, -2e37, 0.0, 5e37])
+    same(E.histc(x, bins=3, min=-1e38, max=1e38), [4.0, 3.0, 0.0], E.float32)
+    same(E.histc(x, bins=4, min=-1e38, max=1e38), [6.0, 1.0, 0.0, 0.0], E.float32)
+    same(E.histc(x, bins=2, min=-3e38, max=3e38), [0.0, 0.0], E.float32)  # the width is inf
+
+
+def test_integer_arguments_may_be_zero_dim_tensors():
+    weighted = E.bincount(E.tensor([1, 2]), E.tensor([0.5, 0.5]), E.tensor(3))
+    same(weighted, [0.0, 0.5, 0.5], E.float32)
+    with pytest.raises(
+        TypeError, match=r"^nonzero\(\): argument 'as_tuple' must be bool, not int$"
+    ):
+        E.nonzero(E.tensor([1, 2]), as_tuple=1)
+
+
 def test_bincount_with_weights_that_require_grad():
     w = E.tensor([0.5, 1.0, 2.0, 3.0], requires_grad=True)
     counts = E.bincount(E.tensor([0, 1, 1, 3]), weights=w)

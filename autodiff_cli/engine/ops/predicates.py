@@ -175,6 +175,10 @@ def nonzero(input: Tensor, *, out: Any = None, as_tuple: bool = False) -> Any:
     """The indices of the nonzero elements: an (n, ndim) int64 tensor, or with `as_tuple` one
     1-d tensor per dimension (one for a 0-d input)."""
     require_tensor("nonzero", input)
+    if not isinstance(as_tuple, bool):
+        raise TypeError(
+            f"nonzero(): argument 'as_tuple' must be bool, not {type(as_tuple).__name__}"
+        )
     if out is not None and not as_tuple:
         if isinstance(out, Tensor) and out._data.dtype != np.int64:
             have = dtypes.scalar_name(out._data.dtype)

@@ -150,10 +150,13 @@ def _search_checks(
     return right
 
 
-def require_int(name: str, arg: str, value: Any) -> None:
-    """PyTorch's argument-parser refusal of a non-integer count."""
+def as_int(name: str, arg: str, value: Any) -> int:
+    """An integer argument as PyTorch's parser takes it (a 0-d integer tensor counts)."""
+    if isinstance(value, Tensor) and value.ndim == 0 and value._data.dtype.kind in "iu":
+        return int(value.item())
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name}(): argument '{arg}' must be int, not {type(value).__name__}")
+    return int(value)
 
 
 def _search_out_dtype(out: Any, out_int32: bool) -> None:
@@ -281,7 +284,7 @@ def histc(
                 f"{dtypes.scalar_name(out._data.dtype).lower()}"
             )
         return write_constant_out(histc, out, input, bins, min, max)
-    require_int("histc", "bins", bins)
+    bins = as_int("histc", "bins", bins)
     a = input._data
     dtypes.require_floating(a.dtype, "histogram_cpu")
     if bins <= 0:
@@ -289,8 +292,12 @@ def histc(
     lo, hi = _histc_range(a, min, max)
     flat = a.ravel()
     inside = flat[(flat >= lo) & (flat <= hi)]
-    position = (inside - lo) * a.dtype.type(bins) / (hi - lo)  # (in the input's dtype)
-    index = np.minimum(position.astype(np.int64), bins - 1)
+    width = hi - lo
+    if not np.isfinite(width):  # PyTorch counts nothing when the width overflows
+        return constant(np.zeros(bins, a.dtype))
+    position = (inside - lo) * a.dtype.type(bins) / width  # (in the input's dtype)
+    overflow = np.isinf(position)  # PyTorch counts these in the first bin
+    index = np.minimum(np.where(overflow, 0, position).astype(np.int64), bins - 1)
     return constant(np.bincount(index, minlength=bins).astype(a.dtype))
 
 
@@ -306,7 +313,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     least `minlength` counts); with `weights`, their sums (float32 for float32 weights, else
     float64)."""
     require_tensor("bincount", input)
-    require_int("bincount", "minlength", minlength)
+    minlength = as_int("bincount", "minlength", minlength)
     a = input._data
     if a.dtype.kind not in "iu":
         raise NotImplementedError(
