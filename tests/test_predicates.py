@@ -568,3 +568,16 @@ def test_unravel_index():
         E.unravel_index(E.tensor([1]), (3.0, 2))
     with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):
         E.unravel_index(E.tensor([1]), (3, 0))
+
+
+def test_large_results_are_refused_before_allocating():
+    """The engine's element cap (not PyTorch's behaviour): checked before any array is made."""
+    for call in (
+        lambda: E.tril_indices(100_000, 100_000),
+        lambda: E.triu_indices(100_000, 100_000, 5),
+        lambda: E.bincount(E.tensor([10**12])),
+        lambda: E.histc(E.tensor([1.0]), bins=10**12),
+    ):
+        with pytest.raises(RuntimeError, match="^refusing to allocate a tensor of shape"):
+            call()
+    assert E.tril_indices(10**12, 0).shape == (2, 0)

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes
+from ..core import dtypes, limits
 from ..core.devices import check_device
 from ..core.optable import tensor_methods
 from ..core.out_arg import write_out
@@ -207,8 +207,11 @@ def argwhere(input: Tensor) -> Tensor:
 
 
 def _triangle_indices(
-    name: str, row: int, col: int, dtype: Any, device: Any, requires_grad: bool, keep: Any
+    name: str, row: int, col: int, options: tuple, first: Any, stop: Any
 ) -> Tensor:
+    """The (2, n) coordinates, row by row, of the columns `first(i)` to `stop(i)` (exclusive,
+    both clipped to the matrix) of each row i: no row x col matrix is made."""
+    dtype, device, requires_grad = options
     for arg, position, value in (("row", 1, row), ("col", 2, col)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise TypeError(
@@ -224,7 +227,17 @@ def _triangle_indices(
             raise RuntimeError(f"{arg} must be non-negative, got{value}")
     if requires_grad:
         raise RuntimeError(FACTORY_FLOAT_ONLY_MESSAGE)
-    rows, cols = np.nonzero(keep(np.ones((row, col), np.bool_)))
+    if row == 0 or col == 0:
+        return constant(np.zeros((2, 0), target))
+    limits.check_elements(row, (row,))
+    i = np.arange(row, dtype=np.int64)
+    lo = np.clip(first(i) + 0 * i, 0, col)  # (a number for every row)
+    counts = np.maximum(np.clip(stop(i), 0, col) - lo, 0)
+    total = int(counts.sum())
+    limits.check_elements(2 * total, (2, total))
+    rows = np.repeat(i, counts)
+    starts = np.repeat(np.cumsum(counts) - counts, counts)
+    cols = np.repeat(lo, counts) + np.arange(total, dtype=np.int64) - starts
     return constant(np.stack([rows, cols]).astype(target))
 
 
@@ -241,8 +254,10 @@ def tril_indices(
 ) -> Tensor:
     """The (2, n) coordinates of the lower triangle of a row x col matrix (row by row), below
     the `offset`-th diagonal."""
-    keep = lambda m: np.tril(m, offset)  # noqa: E731
-    return _triangle_indices("tril_indices", row, col, dtype, device, requires_grad, keep)
+    options = (dtype, device, requires_grad)
+    return _triangle_indices(
+        "tril_indices", row, col, options, lambda i: 0, lambda i: i + offset + 1
+    )
 
 
 def triu_indices(
@@ -258,8 +273,8 @@ def triu_indices(
 ) -> Tensor:
     """The (2, n) coordinates of the upper triangle of a row x col matrix (row by row), above
     the `offset`-th diagonal."""
-    keep = lambda m: np.triu(m, offset)  # noqa: E731
-    return _triangle_indices("triu_indices", row, col, dtype, device, requires_grad, keep)
+    options = (dtype, device, requires_grad)
+    return _triangle_indices("triu_indices", row, col, options, lambda i: i + offset, lambda i: col)
 
 
 def _unravel_shape(shape: Any) -> tuple:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes
+from ..core import dtypes, limits
 from ..core.apply import grad_node
 from ..core.grad_mode import GradMode
 from ..core.graph import Node, new_node
@@ -289,6 +289,7 @@ def histc(
     dtypes.require_floating(a.dtype, "histogram_cpu")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    limits.check_elements(bins, (bins,))
     lo, hi = _histc_range(a, min, max)
     flat = a.ravel()
     inside = flat[(flat >= lo) & (flat <= hi)]
@@ -323,12 +324,14 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         raise RuntimeError("minlength should be >= 0")
     if a.ndim != 1 or (a.size and a.min() < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    size = max(int(a.max()) + 1 if a.size else 0, minlength)
+    limits.check_elements(size, (size,))
     if weights is None:
         return constant(np.bincount(a, minlength=minlength).astype(np.int64))
     w = _bincount_weights(weights, a.shape[0])
     if a.size == 0:  # PyTorch's empty case: integer zeros, whatever the weights
         return constant(np.zeros(minlength, np.int64))
-    counts = np.zeros(max(int(a.max()) + 1, minlength), w.dtype)
+    counts = np.zeros(size, w.dtype)
     np.add.at(counts, a, w)  # summed in order in the weights' dtype, as PyTorch does
     return _result(counts, weights, _BINCOUNT_NODE)
 
