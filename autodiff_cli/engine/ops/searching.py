@@ -30,6 +30,7 @@ __all__ = ["searchsorted", "bucketize", "histc", "bincount", "unique", "unique_c
 class _NoDerivative(Node):
     """A node whose backward raises: PyTorch declares the op but not its derivative."""
 
+    __slots__ = ()
     error: type = RuntimeError
     message: str = ""
 
@@ -41,19 +42,17 @@ def _no_derivative(name: str, error: type, message: str) -> type:
     return type(name, (_NoDerivative,), {"error": error, "message": message, "__slots__": ()})
 
 
-class _NotImplementedNode(_NoDerivative):
+class _BincountNode(_NoDerivative):
+    """PyTorch's generic `NotImplemented` node (named by its C++ class)."""
+
     __slots__ = ()
+    message = "derivative for aten::bincount is not implemented"
 
     def name(self) -> str:
         return "torch::autograd::NotImplemented"
 
 
-_NotImplementedNode.__name__ = _NotImplementedNode.__qualname__ = "NotImplemented"
-_BINCOUNT_NODE = type(
-    "NotImplemented",
-    (_NotImplementedNode,),
-    {"message": "derivative for aten::bincount is not implemented", "__slots__": ()},
-)
+_BincountNode.__name__ = _BincountNode.__qualname__ = "NotImplemented"
 _UNIQUE_NODES = {
     name: _no_derivative(cls, NotImplementedError, f"the derivative for '{op}' is not implemented.")
     for name, cls, op in (
@@ -333,7 +332,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         return constant(np.zeros(minlength, np.int64))
     counts = np.zeros(size, w.dtype)
     np.add.at(counts, a, w)  # summed in order in the weights' dtype, as PyTorch does
-    return _result(counts, weights, _BINCOUNT_NODE)
+    return _result(counts, weights, _BincountNode)
 
 
 # --------------------------------------------------------------------------------------------
