@@ -98,6 +98,7 @@ from .ops.elementwise import *  # noqa: E402, F401, F403
 from .ops.index_ops import *  # noqa: E402, F401, F403
 from .ops.indexing import *  # noqa: E402, F401, F403
 from .ops.matrix import *  # noqa: E402, F401, F403
+from .ops.predicates import *  # noqa: E402, F401, F403
 from .ops.python_maps import *  # noqa: E402, F401, F403
 from .ops.random import (  # noqa: F401
     bernoulli,
@@ -119,6 +120,7 @@ from .ops.random import (  # noqa: F401
 )
 from .ops.reductions import *  # noqa: E402, F401, F403
 from .ops.reshaping import *  # noqa: E402, F401, F403
+from .ops.searching import *  # noqa: E402, F401, F403
 from .ops.select_ops import *  # noqa: E402, F401, F403
 from .ops.sorting import *  # noqa: E402, F401, F403
 from .ops.tensor_extras import *  # noqa: E402, F401, F403
