@@ -117,6 +117,7 @@ from .ops.random import (  # noqa: F401
 )
 from .ops.reductions import *  # noqa: E402, F401, F403
 from .ops.sorting import *  # noqa: E402, F401, F403
+from .ops.special_math import *  # noqa: E402, F401, F403
 from .ops.unary import (  # noqa: F401
     abs,
     absolute,
@@ -298,7 +299,8 @@ def can_cast(from_: dtype, to: dtype) -> bool:
 
 # Submodules a one-liner rarely needs load on first use, to keep start-up short.
 _LAZY_SUBMODULES = (
-    "autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "profiler", "utils",
+    "autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "profiler", "special",
+    "utils",
 )  # fmt: skip
 
 
