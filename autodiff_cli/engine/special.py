@@ -10,7 +10,8 @@ from .core import dtypes
 from .core.apply import apply_op, as_default_float
 from .core.out_arg import write_out
 from .core.tensor import Tensor
-from .ops import blends, elementwise, reductions, unary
+from .nn import functional, functional_extra  # (loaded with torch.special: a script's child
+from .ops import blends, elementwise, reductions, unary  # process cannot import later)
 from .ops import special_math as sm
 from .ops.formula_ops import ADD_SCALAR, MUL_SCALAR
 
@@ -91,9 +92,9 @@ def round(input: Tensor, *, decimals: int = 0, out: Any = None) -> Tensor:
 
 def xlogy(input: Any, other: Any, *, out: Any = None) -> Tensor:
     """torch.xlogy."""
-    from . import xlogy as torch_xlogy
-
-    return torch_xlogy(input, other, out=out)
+    if out is not None:
+        return write_out(xlogy, out, input, other)
+    return functional_extra.xlogy(input, other)
 
 
 def xlog1py(input: Any, other: Any, *, out: Any = None) -> Tensor:
@@ -111,13 +112,9 @@ def xlog1py(input: Any, other: Any, *, out: Any = None) -> Tensor:
 
 def softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """torch.softmax (dtype only by keyword)."""
-    from . import softmax as torch_softmax
-
-    return torch_softmax(input, dim, dtype)
+    return functional.softmax(input, dim, dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """torch.log_softmax (dtype only by keyword)."""
-    from . import log_softmax as torch_log_softmax
-
-    return torch_log_softmax(input, dim, dtype)
+    return functional.log_softmax(input, dim, dtype=dtype)

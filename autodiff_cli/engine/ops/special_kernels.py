@@ -22,6 +22,7 @@ _BERNOULLI = (
     1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510, 43867 / 798,
     -174611 / 330,
 )  # fmt: skip
+_MAX_TERMS = 10**7  # ζ(s, q) of a negative q sums |q| terms: beyond this many, NaN
 _erf = np.frompyfunc(math.erf, 1, 1)
 _erfc = np.frompyfunc(math.erfc, 1, 1)
 
@@ -108,13 +109,30 @@ def trigamma(x: np.ndarray) -> np.ndarray:
     return np.where(neg, math.pi**2 / (sin * sin) - out, out)
 
 
+def _terms_below(q: float, s: int, low: float) -> float:
+    """Σ (q + k)^-s over the k with q + k < low, for one negative q (in chunks: |q| terms)."""
+    count = math.ceil(low - q)
+    if count > _MAX_TERMS:
+        return math.nan  # (PyTorch's own values there are not reliable either)
+    total = 0.0
+    for start in range(0, count, 1 << 20):
+        k = np.arange(start, min(count, start + (1 << 20)), dtype=np.float64)
+        total += float(np.sum((q + k) ** (-s)))
+    return total
+
+
 def hurwitz_zeta(s: int, q: np.ndarray) -> np.ndarray:
     """ζ(s, q) = Σ_k (q + k)^-s for an integer s ≥ 2: the terms below q + k = 10 + s summed,
     then the Euler-Maclaurin tail; inf at the poles (q = 0, -1, ...), NaN at ±inf."""
     pole = (q <= 0) & (q == np.floor(q))
     finite = np.isfinite(q) & ~pole
     out = np.where(pole, np.inf, np.nan)
-    y, acc = _shifted(q[finite], 10.0 + s, lambda v: v ** (-s))
+    low = 10.0 + s
+    q = q[finite]
+    y = np.where(q < 0, q + np.ceil(low - q), q)
+    y, acc = _shifted(y, low, lambda v: v ** (-s))
+    for i in np.flatnonzero(q < 0):
+        acc[i] += _terms_below(float(q[i]), s, low)
     tail = y ** (1 - s) / (s - 1) + 0.5 * y ** (-s)
     rising = float(s)  # s (s + 1) ... (s + 2j - 2)
     power = y ** (-s - 1)
@@ -224,7 +242,7 @@ def _bessel_i(a: Any, order: int) -> np.ndarray:
         term = term * quarter / (k * (k + order))
         total = total + term
     out[near] = total
-    far = ~near & np.isfinite(ax)
+    far = ~near & ~np.isnan(ax)
     v = ax[far]
     term = np.ones_like(v)
     total = term.copy()
@@ -235,8 +253,7 @@ def _bessel_i(a: Any, order: int) -> np.ndarray:
     with np.errstate(over="ignore"):
         grown = np.exp(v.astype(np.asarray(a).dtype)).astype(np.float64)
     out[far] = grown * (total / np.sqrt(2 * math.pi * v))
-    out[np.isinf(ax)] = np.inf
-    out[np.isnan(ax)] = np.nan
+    out[np.isnan(ax)] = np.nan  # (and NaN at ±inf, inf · 0, as PyTorch's)
     if order == 1:
         out = np.copysign(out, x)
     return _back(out, a)

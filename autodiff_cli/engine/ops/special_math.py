@@ -15,7 +15,7 @@ from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op, as_default_float
 from ..core.optable import UNARY, OpDef, defop, tensor_methods
 from ..core.out_arg import write_out
-from ..core.tensor import Tensor, _wrap
+from ..core.tensor import Tensor, _wrap, broadcast_error
 from . import arithmetic, indexing
 from . import special_kernels as K
 from .blends import _floating_kernel
@@ -70,11 +70,11 @@ ATANH = _unary(
     lambda B, g, self: g / add_scalar(B, -(self * self), 1), "1 / (1 - self²)", aliases=("arctanh",),
 )  # fmt: skip
 DEG2RAD = _unary(
-    "deg2rad", "Deg2RadBackward0", np.deg2rad,
+    "deg2rad", "Deg2RadBackward0", lambda a: a * np.asarray(math.pi / 180, a.dtype),
     lambda B, g: mul_scalar(B, g, math.pi / 180), "π / 180",
 )  # fmt: skip
 RAD2DEG = _unary(
-    "rad2deg", "Rad2DegBackward0", np.rad2deg,
+    "rad2deg", "Rad2DegBackward0", lambda a: a * np.asarray(180 / math.pi, a.dtype),
     lambda B, g: mul_scalar(B, g, 180 / math.pi), "180 / π",
 )  # fmt: skip
 SINC = _unary("sinc", "SincBackward0", _sinc, _sinc_grad, "(cos(πx) - sinc(x)) / x, 0 at 0")
@@ -109,7 +109,9 @@ POLYGAMMA = defop(
 
 
 def _mvlgamma(a: Any, p: int) -> Any:
-    total = sum(K.lgamma(a.astype(np.float64) - j / 2) for j in range(p))
+    """Σ_j lgamma(a - j/2) + p (p - 1) / 4 · log π; the arguments rounded in a's dtype (as
+    PyTorch's: near a pole that decides between inf and a finite value)."""
+    total = sum(K.lgamma(a - np.asarray(j / 2, a.dtype)).astype(np.float64) for j in range(p))
     return np.asarray(total + p * (p - 1) / 4 * math.log(math.pi), a.dtype)
 
 
@@ -215,6 +217,11 @@ LDEXP = defop(
 
 def _integer_kernel(kernel: str, fn: Any) -> Any:
     def forward(a: Any, b: Any) -> Any:
+        shapes = [np.shape(a), np.shape(b)]
+        try:
+            np.broadcast_shapes(*shapes)
+        except ValueError:
+            raise broadcast_error(shapes) from None
         dt = np.result_type(a, b)
         if dt.kind not in "iu":
             raise NotImplementedError(
@@ -441,6 +448,12 @@ def mvlgamma(input: Tensor, p: int, *, out: Any = None) -> Tensor:
 def _inplace(op: OpDef, fn: str, name: str = "other") -> Any:
     def method(self: Tensor, other: Tensor) -> Tensor:
         _tensor_arg(fn + "_", name, 1, other)
+        kind, other_kind = self._data.dtype.kind, other._data.dtype.kind
+        if kind in "biu" and other_kind == "f":
+            raise RuntimeError(
+                f"result type {dtypes.scalar_name(other._data.dtype)} can't be cast to the "
+                f"desired output type {dtypes.scalar_name(self._data.dtype)}"
+            )
         return apply_inplace(op, self, (other,))
 
     method.__name__ = method.__qualname__ = fn + "_"
