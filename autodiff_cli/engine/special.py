@@ -34,7 +34,16 @@ digamma = psi = sm.digamma
 polygamma = sm.polygamma
 i0 = sm.i0
 sinc = sm.sinc
-logsumexp = reductions.logsumexp
+_NO_DIM: Any = object()
+
+
+def logsumexp(
+    input: Tensor, dim: Any = _NO_DIM, keepdim: bool = False, *, out: Any = None
+) -> Tensor:
+    """torch.logsumexp, whose dim torch.special requires."""
+    if dim is _NO_DIM:
+        raise TypeError('special_logsumexp() missing 1 required positional arguments: "dim"')
+    return reductions.logsumexp(input, dim, keepdim, out=out)
 
 
 def multigammaln(input: Tensor, p: int, *, out: Any = None) -> Tensor:
@@ -110,11 +119,11 @@ def xlog1py(input: Any, other: Any, *, out: Any = None) -> Tensor:
     return apply_op(sm.XLOG1PY, (input, other))
 
 
-def softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
-    """torch.softmax (dtype only by keyword)."""
+def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """torch.softmax."""
     return functional.softmax(input, dim, dtype=dtype)
 
 
-def log_softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
-    """torch.log_softmax (dtype only by keyword)."""
+def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """torch.log_softmax."""
     return functional.log_softmax(input, dim, dtype=dtype)
