@@ -31,7 +31,6 @@ exp2 = elementwise.exp2
 log1p = unary.log1p
 gammaln = sm.lgamma
 digamma = psi = sm.digamma
-polygamma = sm.polygamma
 i0 = sm.i0
 sinc = sm.sinc
 _NO_DIM: Any = object()
@@ -44,6 +43,13 @@ def logsumexp(
     if dim is _NO_DIM:
         raise TypeError('special_logsumexp() missing 1 required positional arguments: "dim"')
     return reductions.logsumexp(input, dim, keepdim, out=out)
+
+
+def polygamma(n: int, input: Tensor, *, out: Any = None) -> Tensor:
+    """torch.polygamma (its argument errors name special_polygamma)."""
+    if out is not None:
+        return write_out(polygamma, out, n, input)
+    return sm.polygamma(sm._int_arg("special_polygamma", "n", 1, n), input)
 
 
 def multigammaln(input: Tensor, p: int, *, out: Any = None) -> Tensor:
