@@ -8,9 +8,16 @@ import torch
 x = torch.tensor([-2.5, -0.5, 0.0, 0.5, 2.0], requires_grad=True)
 ints = torch.tensor([0, 1, 2, 3])
 unary = [
-    ("asinh", torch.asinh), ("acosh", torch.acosh), ("atanh", torch.atanh),
-    ("deg2rad", torch.deg2rad), ("rad2deg", torch.rad2deg), ("sinc", torch.sinc),
-    ("lgamma", torch.lgamma), ("digamma", torch.digamma), ("erfinv", torch.erfinv), ("i0", torch.i0),
+    ("asinh", torch.asinh),
+    ("acosh", torch.acosh),
+    ("atanh", torch.atanh),
+    ("deg2rad", torch.deg2rad),
+    ("rad2deg", torch.rad2deg),
+    ("sinc", torch.sinc),
+    ("lgamma", torch.lgamma),
+    ("digamma", torch.digamma),
+    ("erfinv", torch.erfinv),
+    ("i0", torch.i0),
 ]
 for name, fn in unary:
     y = fn(x)
@@ -19,11 +26,17 @@ for name, fn in unary:
     print(name, "int", fn(ints))
 print(torch.arcsinh(x), torch.arctanh(x * 0.1), x.arccosh())
 
-poles = torch.tensor([-3.0, -2.5, -0.0, 0.0, 1e-8, 1.0, math.inf, -math.inf, math.nan], dtype=torch.float64)
+poles = torch.tensor(
+    [-3.0, -2.5, -0.0, 0.0, 1e-8, 1.0, math.inf, -math.inf, math.nan], dtype=torch.float64
+)
 print("lgamma", torch.lgamma(poles))
 print("digamma", torch.digamma(poles))
 for n in [0, 1, 2, 3]:
-    print("polygamma", n, torch.polygamma(n, torch.tensor([0.25, 1.0, 4.5, -1.5], dtype=torch.float64)))
+    print(
+        "polygamma",
+        n,
+        torch.polygamma(n, torch.tensor([0.25, 1.0, 4.5, -1.5], dtype=torch.float64)),
+    )
 print(x.polygamma(2))
 print(torch.mvlgamma(torch.tensor([[1.5, 2.0], [3.0, 4.5]], requires_grad=True), 2))
 print(torch.erfinv(torch.tensor([-1.0, -0.999, 0.3, 0.999999, 1.0, 1.5])))
@@ -31,7 +44,12 @@ print(torch.i0(torch.tensor([-30.0, 0.0, 10.0, 88.0, 89.0])))
 
 a = torch.tensor([1.0, 2.0, math.nan, -3.0], requires_grad=True)
 b = torch.tensor([1.0, math.nan, 5.0, 4.0], requires_grad=True)
-for name, fn in [("fmax", torch.fmax), ("fmin", torch.fmin), ("logaddexp2", torch.logaddexp2), ("ldexp", torch.ldexp)]:
+for name, fn in [
+    ("fmax", torch.fmax),
+    ("fmin", torch.fmin),
+    ("logaddexp2", torch.logaddexp2),
+    ("ldexp", torch.ldexp),
+]:
     y = fn(a, b)
     ga, gb = torch.autograd.grad(y.sum(), (a, b))
     print(name, y, ga, gb)

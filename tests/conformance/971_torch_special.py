@@ -12,10 +12,22 @@ p = torch.tensor([0.0, 0.1, 0.5, 0.9, 1.0], requires_grad=True)
 ints = torch.tensor([0, 1, 2])
 S = torch.special
 unary = [
-    ("expit", S.expit), ("erf", S.erf), ("erfc", S.erfc), ("expm1", S.expm1), ("exp2", S.exp2),
-    ("log1p", S.log1p), ("gammaln", S.gammaln), ("digamma", S.digamma), ("psi", S.psi),
-    ("i0", S.i0), ("i1", S.i1), ("sinc", S.sinc), ("round", S.round), ("entr", S.entr),
-    ("ndtr", S.ndtr), ("log_ndtr", S.log_ndtr),
+    ("expit", S.expit),
+    ("erf", S.erf),
+    ("erfc", S.erfc),
+    ("expm1", S.expm1),
+    ("exp2", S.exp2),
+    ("log1p", S.log1p),
+    ("gammaln", S.gammaln),
+    ("digamma", S.digamma),
+    ("psi", S.psi),
+    ("i0", S.i0),
+    ("i1", S.i1),
+    ("sinc", S.sinc),
+    ("round", S.round),
+    ("entr", S.entr),
+    ("ndtr", S.ndtr),
+    ("log_ndtr", S.log_ndtr),
 ]
 for name, fn in unary:
     y = fn(x)
