@@ -669,6 +669,31 @@ TWO_GRADS = {
     ),
 }
 ERRORS = {
+    "frexp_out_float_exponent": (
+        "torch.frexp(torch.tensor([3.0]), out=(torch.empty(1), torch.empty(1)))",
+        RuntimeError,
+        "torch.frexp() expects exponent to have int dtype but got float",
+    ),
+    "frexp_out_tensor": (
+        "torch.frexp(torch.tensor([3.0]), out=torch.empty(1))",
+        TypeError,
+        "frexp(): argument 'out' must be tuple of Tensors, not Tensor",
+    ),
+    "ldexp_out_long": (
+        "torch.ldexp(torch.tensor([0.5]), torch.tensor([4]), out=torch.empty(1, dtype=torch.int64))",
+        RuntimeError,
+        "ldexp can't be cast to the desired output type Long",
+    ),
+    "float_power_out_float": (
+        "torch.float_power(torch.tensor([0.5]), 2, out=torch.empty(1))",
+        RuntimeError,
+        "the output given to float_power has dtype Float but the operation's result requires dtype Double",
+    ),
+    "asinh_out_long": (
+        "torch.asinh(torch.tensor([0.5]), out=torch.empty(1, dtype=torch.int64))",
+        RuntimeError,
+        "result type Float can't be cast to the desired output type Long",
+    ),
     "logaddexp2_int": (
         "torch.logaddexp2(torch.tensor([1]), torch.tensor([2]))",
         NotImplementedError,
@@ -912,3 +937,15 @@ def test_special_names_are_the_torch_functions_pytorch_aliases():
             getattr(torch.special, special)(x).grad_fn.name()
             == getattr(torch, plain)(x).grad_fn.name()
         )
+
+
+def test_out_variants_write_their_results():
+    m, e = torch.empty(2), torch.empty(2, dtype=torch.int32)
+    result = torch.frexp(torch.tensor([3.0, -7.5]), out=(m, e))
+    assert type(result).__name__ == "frexp_out" and result.mantissa is m and result.exponent is e
+    assert m.tolist() == [0.75, -0.9375] and e.tolist() == [2, 3]
+    out = torch.empty(2, dtype=torch.float64)
+    assert torch.float_power(torch.tensor([0.5, 2.0]), 2, out=out) is out
+    assert out.tolist() == [0.25, 4.0]
+    gcd = torch.empty(2, dtype=torch.int64)
+    assert torch.gcd(torch.tensor([4, 6]), torch.tensor([6, 9]), out=gcd).tolist() == [2, 3]

@@ -321,6 +321,11 @@ def fmin(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
 def ldexp(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
     """input · 2^other."""
     if out is not None:
+        if isinstance(out, Tensor) and out._data.dtype.kind in "biu":
+            raise RuntimeError(
+                "ldexp can't be cast to the desired output type "
+                + dtypes.scalar_name(out._data.dtype)
+            )
         return write_out(ldexp, out, input, other)
     return _binary(LDEXP, "ldexp", input, other)
 
@@ -355,6 +360,11 @@ def float_power(input: Any, exponent: Any, *, out: Any = None) -> Tensor:
     """pow computed in float64: the tensors are converted first (ToCopyBackward0), then
     PowBackward0 (a number exponent), PowBackward1 (a tensor) or PowBackward2 (a number base)."""
     if out is not None:
+        if isinstance(out, Tensor) and out._data.dtype != np.float64:
+            raise RuntimeError(
+                f"the output given to float_power has dtype {dtypes.scalar_name(out._data.dtype)}"
+                " but the operation's result requires dtype Double"
+            )
         return write_out(float_power, out, input, exponent)
     if isinstance(input, Tensor):
         base: Any = input.to(dtypes.float64)
@@ -399,7 +409,8 @@ class frexp_type(_ValuesIndices):  # noqa: N801 - PyTorch's name
         return self[1]
 
     def __repr__(self) -> str:
-        return f"torch.return_types.frexp(\nmantissa={self[0]!r},\nexponent={self[1]!r})"
+        name = type(self).__name__
+        return f"torch.return_types.{name}(\nmantissa={self[0]!r},\nexponent={self[1]!r})"
 
     __str__ = __repr__
 
@@ -411,6 +422,14 @@ type(return_types).frexp = frexp_type
 
 def frexp(input: Tensor, *, out: Any = None) -> frexp_type:
     """The mantissa in [0.5, 1) (FrexpBackward0) and the int32 exponent: input = m · 2^e."""
+    if out is not None:
+        exponent = out[1] if isinstance(out, (tuple, list)) and len(out) == 2 else None
+        if isinstance(exponent, Tensor) and exponent._data.dtype != np.int32:
+            raise RuntimeError(
+                "torch.frexp() expects exponent to have int dtype but got "
+                + dtypes.cpp_name(exponent._data.dtype)
+            )
+        return write_out(frexp, out, input)
     if input._data.dtype.kind != "f":
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
     exponent = np.frexp(np.asarray(input._data))[1].astype(np.int32)
