@@ -837,6 +837,27 @@ ERRORS = {
 }
 
 
+ZERO_DIM_AND_HALF = {
+    "torch.erfinv(torch.tensor(0.3, dtype=torch.float64))": (0.2724627147267543, "float64"),
+    "torch.i0(torch.tensor(-2.5, dtype=torch.float64))": (3.289839144050123, "float64"),
+    "torch.special.log_ndtr(torch.tensor(-2.5, dtype=torch.float64))": (
+        -5.081648277278691,
+        "float64",
+    ),
+    "torch.special.ndtri(torch.tensor(0.3, dtype=torch.float64))": (-0.5244005127080409, "float64"),
+    "torch.polygamma(3, torch.tensor(-2.5, dtype=torch.float64))": (194.74787621918756, "float64"),
+    "torch.lgamma(torch.tensor(40.0, dtype=torch.float64))": (106.63176026064346, "float64"),
+    "torch.digamma(torch.tensor([0.5, 3.0], dtype=torch.float16))": (
+        [-1.9638671875, 0.9228515625],
+        "float16",
+    ),
+    "torch.erfinv(torch.tensor([0.125, 0.75], dtype=torch.float16))": (
+        [0.1112060546875, 0.8134765625],
+        "float16",
+    ),
+}
+
+
 # PyTorch's float64 trigamma is about 1e-9 relatively off (mpmath agrees with the engine's to
 # rounding), so its row is compared to 1e-8
 LOOSE = {"polygamma1": 1e-8}
@@ -949,3 +970,11 @@ def test_out_variants_write_their_results():
     assert out.tolist() == [0.25, 4.0]
     gcd = torch.empty(2, dtype=torch.int64)
     assert torch.gcd(torch.tensor([4, 6]), torch.tensor([6, 9]), out=gcd).tolist() == [2, 3]
+
+
+@pytest.mark.parametrize("expr", sorted(ZERO_DIM_AND_HALF))
+def test_zero_dim_and_half_inputs_match_pytorch(expr: str):
+    expected, dtype = ZERO_DIM_AND_HALF[expr]
+    result = eval(expr)
+    assert str(result.dtype) == f"torch.{dtype}" and np.shape(result.tolist()) == np.shape(expected)
+    _close(result.tolist(), expected, 1e-3 if dtype == "float16" else 1e-12)

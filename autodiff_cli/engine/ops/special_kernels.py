@@ -28,11 +28,13 @@ _erfc = np.frompyfunc(math.erfc, 1, 1)
 
 
 def _f64(a: Any) -> np.ndarray:
-    return np.array(a, dtype=np.float64, ndmin=0)
+    """`a` as a flat float64 array (masks assign into it, which a 0-d result would refuse)."""
+    return np.array(a, dtype=np.float64).reshape(-1)
 
 
 def _back(values: np.ndarray, like: Any) -> np.ndarray:
-    return np.asarray(values, dtype=np.asarray(like).dtype)
+    """`values` in the shape and dtype of the kernel's input."""
+    return np.asarray(values, dtype=np.asarray(like).dtype).reshape(np.shape(like))
 
 
 def _erf64(x: np.ndarray) -> np.ndarray:

@@ -22,10 +22,13 @@ from .blends import _floating_kernel
 from .elementwise import EXP2
 from .formula_ops import add_scalar, mul_scalar, run
 from .reductions import _ValuesIndices, return_types
-from .unary import RSQRT, _float_input
+from .unary import RSQRT, _float_input, sin
 
+# `sin` (the same function as ops/unary's) is bound before `sinc` when the engine star-imports
+# this module, so that a misspelt `sine` still suggests `sin` (the first of two equally close
+# names, as Python's NameError hints choose)
 __all__ = [
-    "asinh", "arcsinh", "acosh", "arccosh", "atanh", "arctanh", "deg2rad", "rad2deg", "sinc",
+    "sin", "asinh", "arcsinh", "acosh", "arccosh", "atanh", "arctanh", "deg2rad", "rad2deg", "sinc",
     "lgamma", "digamma", "polygamma", "mvlgamma", "erfinv", "i0", "logaddexp2", "fmax", "fmin",
     "float_power", "heaviside", "ldexp", "gcd", "lcm", "frexp", "positive",
 ]  # fmt: skip
