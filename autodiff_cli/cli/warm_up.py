@@ -10,7 +10,8 @@ import re
 from collections.abc import Iterable
 
 LAZY_SUBMODULES = (
-    "autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "profiler", "utils",
+    "autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "profiler", "special",
+    "utils",
 )  # fmt: skip
 # words of a source that may reach numpy.random, which the engine imports on first use
 _NN_WORDS = ("nn", "softmax")  # torch.softmax and Tensor.softmax live in nn.functional

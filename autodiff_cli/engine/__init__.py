@@ -123,6 +123,7 @@ from .ops.reshaping import *  # noqa: E402, F401, F403
 from .ops.searching import *  # noqa: E402, F401, F403
 from .ops.select_ops import *  # noqa: E402, F401, F403
 from .ops.sorting import *  # noqa: E402, F401, F403
+from .ops.special_math import *  # noqa: E402, F401, F403
 from .ops.tensor_extras import *  # noqa: E402, F401, F403
 from .ops.unary import (  # noqa: F401
     abs,
@@ -306,7 +307,8 @@ def can_cast(from_: dtype, to: dtype) -> bool:
 
 # Submodules a one-liner rarely needs load on first use, to keep start-up short.
 _LAZY_SUBMODULES = (
-    "autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "profiler", "utils",
+    "autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "profiler", "special",
+    "utils",
 )  # fmt: skip
 
 
