@@ -513,19 +513,9 @@ def _mvlgamma_(self: Tensor, p: int) -> Tensor:
     return apply_inplace(MVLGAMMA, self, (), {"p": p})
 
 
-def _alias_inplace(op: OpDef) -> Any:
-    def method(self: Tensor) -> Tensor:
-        return apply_inplace(op, self, ())
-
-    return method
-
-
 tensor_methods(
     "ops.special_math",
     {
-        "arcsinh_": _alias_inplace(ASINH),
-        "arccosh_": _alias_inplace(ACOSH),
-        "arctanh_": _alias_inplace(ATANH),
         "logaddexp2": logaddexp2,
         "fmax": fmax,
         "fmin": fmin,
