@@ -1385,3 +1385,70 @@ case(
 
 CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
+
+# ops/matrix_extra.py
+case(
+    "addmv",
+    "addmv",
+    lambda T, c, m, v: T.addmv(c, m, v, beta=0.5, alpha=2.0),
+    In((2,)),
+    In((2, 3)),
+    In((3,)),
+)
+case("addmv-bcast", "addmv", lambda T, c, m, v: c.addmv(m, v), In((1,)), In((2, 3)), In((3,)))
+case(
+    "addr",
+    "addr",
+    lambda T, c, u, v: T.addr(c, u, v, beta=2.0, alpha=-1.5),
+    In((2, 3)),
+    In((2,)),
+    In((3,)),
+)
+case("addr-bcast", "addr", lambda T, c, u, v: c.addr(u, v), In((3,)), In((2,)), In((3,)))
+case(
+    "baddbmm",
+    "baddbmm",
+    lambda T, c, x, y: T.baddbmm(c, x, y, beta=0.5, alpha=3.0),
+    In((2, 2, 4)),
+    In((2, 2, 3)),
+    In((2, 3, 4)),
+)
+case(
+    "addbmm",
+    "addbmm",
+    lambda T, c, x, y: T.addbmm(c, x, y, beta=1.5, alpha=0.5),
+    In((2, 4)),
+    In((3, 2, 3)),
+    In((3, 3, 4)),
+)
+case(
+    "addbmm-bcast",
+    "addbmm",
+    lambda T, c, x, y: c.addbmm(x, y),
+    In((4,)),
+    In((3, 2, 3)),
+    In((3, 3, 4)),
+)
+case("matrix_exp", "linalg_matrix_exp", lambda T, a: T.matrix_exp(a), In((3, 3)))
+case(
+    "matrix_exp-batch",
+    "linalg_matrix_exp",
+    lambda T, a: T.linalg.matrix_exp(a),
+    In((2, 2, 2), _uniform(-3.0, 3.0)),
+)
+case(
+    "linalg_slogdet",
+    "linalg_slogdet",
+    lambda T, a: T.linalg.slogdet(a).logabsdet,
+    In((3, 3), _well_conditioned),
+)
+case(
+    "linalg_slogdet-batch",
+    "linalg_slogdet",
+    lambda T, a: T.slogdet(-a).logabsdet,
+    In((2, 3, 3), _well_conditioned),
+)
+case("logdet", "where", lambda T, a: T.logdet(a), In((3, 3), _well_conditioned))
+
+CASES_BY_ID = {c.id: c for c in CASES}
+assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"

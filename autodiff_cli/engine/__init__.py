@@ -96,6 +96,7 @@ from .ops.elementwise import *  # noqa: E402, F401, F403
 from .ops.index_ops import *  # noqa: E402, F401, F403
 from .ops.indexing import *  # noqa: E402, F401, F403
 from .ops.matrix import *  # noqa: E402, F401, F403
+from .ops.matrix_extra import *  # noqa: E402, F401, F403
 from .ops.python_maps import *  # noqa: E402, F401, F403
 from .ops.random import (  # noqa: F401
     bernoulli,
