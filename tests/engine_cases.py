@@ -1450,5 +1450,62 @@ case(
 )
 case("logdet", "where", lambda T, a: T.logdet(a), In((3, 3), _well_conditioned))
 
+
+def _spd_of(T: Any, a: Any) -> Any:
+    """A symmetric positive-definite matrix made of `a` (a Cholesky input in every direction)."""
+    return a @ a.mT + 2 * T.eye(a.shape[-1], dtype=a.dtype)
+
+
+# ops/decompositions.py
+case("linalg_svd-vals", "linalg_svd", lambda T, a: T.linalg.svdvals(a), In((3, 2), _distinct))
+case(
+    "linalg_svd-tall",
+    "linalg_svd",
+    lambda T, a: tuple(T.linalg.svd(a, full_matrices=False)),
+    In((5, 2)),
+)
+case(
+    "linalg_svd",
+    "linalg_svd",
+    lambda T, a: tuple(T.linalg.svd(a, full_matrices=False)),
+    In((3, 3), _distinct),
+)
+case(
+    "linalg_svd-wide",
+    "linalg_svd",
+    lambda T, a: tuple(T.linalg.svd(a, full_matrices=False)),
+    In((3, 4)),
+)
+case("linalg_qr", "linalg_qr", lambda T, a: tuple(T.linalg.qr(a)), In((4, 3)))
+case("linalg_qr-wide", "linalg_qr", lambda T, a: tuple(T.linalg.qr(a)), In((2, 4)))
+case(
+    "linalg_cholesky_ex",
+    "linalg_cholesky_ex",
+    lambda T, a: T.linalg.cholesky(_spd_of(T, a)),
+    In((3, 3)),
+)
+case(
+    "cholesky-upper",
+    "cholesky",
+    lambda T, a: T.cholesky(_spd_of(T, a), upper=True),
+    In((2, 3, 3)),
+)
+case(
+    "linalg_solve_triangular",
+    "linalg_solve_triangular",
+    lambda T, a, b: T.linalg.solve_triangular(a, b, upper=True),
+    In((3, 3), _well_conditioned),
+    In((3, 2)),
+)
+case(
+    "linalg_solve_triangular-right",
+    "linalg_solve_triangular",
+    lambda T, a, b: T.linalg.solve_triangular(a, b, upper=False, left=False, unitriangular=True),
+    In((2, 3, 3), _well_conditioned),
+    In((2, 4, 3)),
+)
+case("linalg_pinv", "linalg_pinv", lambda T, a: T.linalg.pinv(a), In((3, 2)))
+case("linalg_pinv-wide", "linalg_pinv", lambda T, a: a.pinverse(), In((2, 3)))
+
 CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"

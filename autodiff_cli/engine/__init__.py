@@ -92,6 +92,7 @@ from .ops.creation import (  # noqa: F401
     zeros,
     zeros_like,
 )
+from .ops.decompositions import *  # noqa: E402, F401, F403
 from .ops.elementwise import *  # noqa: E402, F401, F403
 from .ops.index_ops import *  # noqa: E402, F401, F403
 from .ops.indexing import *  # noqa: E402, F401, F403

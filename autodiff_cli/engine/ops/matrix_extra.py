@@ -422,27 +422,23 @@ def matrix_exp(input: Tensor) -> Tensor:
 # --------------------------------------------------------------------------------------------
 
 
-class _SignLogAbsDet(tuple):
-    """`torch.return_types.slogdet` / `linalg_slogdet`: (sign, logabsdet)."""
+def named_result(type_name: str, fields: tuple) -> type:
+    """A `torch.return_types.<type_name>`: a tuple whose items are also named `fields`."""
 
-    _type_name = "slogdet"
+    def __repr__(self: tuple) -> str:  # noqa: N807
+        items = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
+        return f"torch.return_types.{type_name}(\n{items})"
 
-    @property
-    def sign(self) -> Tensor:
-        return self[0]
-
-    @property
-    def logabsdet(self) -> Tensor:
-        return self[1]
-
-    def __repr__(self) -> str:
-        return f"torch.return_types.{self._type_name}(\nsign={self[0]!r},\nlogabsdet={self[1]!r})"
-
-    __str__ = __repr__
+    namespace: dict = {"__slots__": (), "__repr__": __repr__, "__str__": __repr__}
+    for i, field in enumerate(fields):
+        namespace[field] = property(lambda self, i=i: self[i])
+    cls = type(type_name, (tuple,), namespace)
+    cls.__module__ = "torch.return_types"
+    return cls
 
 
-class _LinalgSignLogAbsDet(_SignLogAbsDet):
-    _type_name = "linalg_slogdet"
+_SignLogAbsDet = named_result("slogdet", ("sign", "logabsdet"))
+_LinalgSignLogAbsDet = named_result("linalg_slogdet", ("sign", "logabsdet"))
 
 
 def _slogdet_np(a: np.ndarray) -> tuple:
