@@ -1507,5 +1507,81 @@ case(
 case("linalg_pinv", "linalg_pinv", lambda T, a: T.linalg.pinv(a), In((3, 2)))
 case("linalg_pinv-wide", "linalg_pinv", lambda T, a: a.pinverse(), In((2, 3)))
 
+
+# ops/statistics.py (cdist's own rows would make PyTorch raise on their second derivative)
+case(
+    "_euclidean_dist",
+    "_euclidean_dist",
+    lambda T, a, b: T.cdist(a, b, compute_mode="use_mm_for_euclid_dist")._base,
+    In((3, 2), _distinct),
+    In((4, 2), _distinct),
+)
+case(
+    "cdist-mm",
+    "view",
+    lambda T, a, b: T.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
+    In((3, 2), _distinct),
+    In((4, 2), _distinct),
+)
+case("dist", "dist", lambda T, a, b: T.dist(a, b), In(M), In((3,)))
+case("dist-p1", "dist", lambda T, a, b: a.dist(b, 1), In(M, _distinct), In(M), second_order=False)
+case("dist-p3", "dist", lambda T, a, b: T.dist(a, b, 3), In(M), In(M), second_order=False)
+case("trapezoid-dx", "mul_scalar", lambda T, y: T.trapezoid(y, dx=0.5), In((2, 4)))
+case(
+    "trapezoid-x",
+    "div_scalar",
+    lambda T, y, x: T.trapezoid(y, x, dim=0),
+    In((4, 3)),
+    In((4,)),
+)
+case("trapz", "div_scalar", lambda T, y, x: T.trapz(y, x), In((2, 4)), In((2, 4)))
+case(
+    "cumulative_trapezoid",
+    "cumsum",
+    lambda T, y: T.cumulative_trapezoid(y, dx=2.0),
+    In((2, 4)),
+)
+case(
+    "cumulative_trapezoid-x",
+    "div_scalar",
+    lambda T, y, x: T.cumulative_trapezoid(y, x),
+    In((3, 4)),
+    In((4,)),
+)
+case("cov", "squeeze", lambda T, a: T.cov(a), In((3, 5)))
+case(
+    "cov-weights",
+    "squeeze",
+    lambda T, a: a.cov(
+        correction=2,
+        fweights=T.tensor([1, 2, 1, 3]),
+        aweights=T.tensor([0.5, 1.0, 2.0, 1.0], dtype=T.float64),
+    ),
+    In((2, 4)),
+)
+case("corrcoef", "clamp", lambda T, a: T.corrcoef(a), In((3, 5)))
+case("quantile", "squeeze_dim_", lambda T, a: T.quantile(a, 0.3), In((3, 4), _distinct))
+case(
+    "quantile-dim",
+    "squeeze_dim_",
+    lambda T, a: a.quantile(0.6, dim=0, keepdim=True),
+    In((4, 3), _distinct),
+)
+case(
+    "quantile-midpoint",
+    "squeeze_dim_",
+    lambda T, a: T.quantile(a, 0.4, dim=-1, interpolation="midpoint"),
+    In((2, 5), _distinct),
+)
+case(
+    "nanquantile-lower",
+    "squeeze_dim_",
+    lambda T, a: T.nanquantile(a, 0.4, dim=1, interpolation="lower"),
+    In((2, 5), _distinct),
+)
+case("nanmedian", "nanmedian", lambda T, a: T.nanmedian(a), In(M, _distinct))
+case("nanmedian_dim", "nanmedian_dim", lambda T, a: a.nanmedian(1).values, In(_R, _distinct))
+case("mode", "mode", lambda T, a: T.mode(a.round(), 0).values, In((4, 3), _off_grid))
+
 CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"

@@ -119,6 +119,7 @@ from .ops.random import (  # noqa: F401
 )
 from .ops.reductions import *  # noqa: E402, F401, F403
 from .ops.sorting import *  # noqa: E402, F401, F403
+from .ops.statistics import *  # noqa: E402, F401, F403
 from .ops.unary import (  # noqa: F401
     abs,
     absolute,
