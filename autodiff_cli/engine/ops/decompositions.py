@@ -68,18 +68,15 @@ def _rows(B: Any, x: Any, stop: int) -> Any:
 
 
 def _svd_np(a: np.ndarray, full_matrices: bool) -> tuple:
+    """(U, S, Vh) in `a`'s dtype; an empty input gives identity-like factors, as PyTorch's."""
     m, n = a.shape[-2:]
     if a.size == 0:
         k = min(m, n)
-        u = np.broadcast_to(
-            np.eye(m, m if full_matrices else k, dtype=a.dtype),
-            a.shape[:-2] + (m, m if full_matrices else k),
-        )
-        vh = np.broadcast_to(
-            np.eye(n if full_matrices else k, n, dtype=a.dtype),
-            a.shape[:-2] + (n if full_matrices else k, n),
-        )
-        return np.array(u), np.zeros(a.shape[:-2] + (k,), a.dtype), np.array(vh)
+        rows, cols = (m, n) if full_matrices else (k, k)
+        batch = a.shape[:-2]
+        u = np.broadcast_to(np.eye(m, rows, dtype=a.dtype), batch + (m, rows))
+        vh = np.broadcast_to(np.eye(cols, n, dtype=a.dtype), batch + (cols, n))
+        return np.array(u), np.zeros(batch + (k,), a.dtype), np.array(vh)
     u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
     return u.astype(a.dtype), s.astype(a.dtype), vh.astype(a.dtype)
 
