@@ -284,8 +284,8 @@ _QR_MODES = ("reduced", "complete", "r")
 
 
 def linalg_solve_triangular(
-    A: Tensor,  # noqa: N803 - PyTorch's names
-    B: Tensor,  # noqa: N803
+    input: Tensor,
+    B: Tensor,  # noqa: N803 - PyTorch's name
     *,
     upper: bool,
     left: bool = True,
@@ -295,12 +295,18 @@ def linalg_solve_triangular(
     """X with A X = B (or X A = B for left=False), A triangular (LinalgSolveTriangularBackward0)."""
     if out is not None:
         return write_out(
-            linalg_solve_triangular, out, A, B, upper=upper, left=left, unitriangular=unitriangular
+            linalg_solve_triangular,
+            out,
+            input,
+            B,
+            upper=upper,
+            left=left,
+            unitriangular=unitriangular,
         )
-    _square_prefix(A, "linalg.solve_triangular")
+    _square_prefix(input, "linalg.solve_triangular")
     _require_float(B, "linalg.solve_triangular")
     params = {"upper": bool(upper), "left": bool(left), "unit": bool(unitriangular)}
-    return apply_op(SOLVE_TRIANGULAR, (A, B), params)
+    return apply_op(SOLVE_TRIANGULAR, (input, B), params)
 
 
 def linalg_qr(A: Tensor, mode: str = "reduced", *, out: Any = None) -> tuple:  # noqa: N803
@@ -384,13 +390,13 @@ CHOLESKY = defop(
 )
 
 
-def linalg_cholesky(A: Tensor, *, upper: bool = False, out: Any = None) -> Tensor:  # noqa: N803
+def linalg_cholesky(input: Tensor, *, upper: bool = False, out: Any = None) -> Tensor:
     """The lower (or upper) Cholesky factor (LinalgCholeskyExBackward0)."""
     if out is not None:
-        return write_out(linalg_cholesky, out, A, upper=upper)
-    _square_prefix(A, "linalg.cholesky")
+        return write_out(linalg_cholesky, out, input, upper=upper)
+    _square_prefix(input, "linalg.cholesky")
     params = {"upper": bool(upper), "fn": "linalg.cholesky"}
-    return apply_op(LINALG_CHOLESKY, (A,), params)
+    return apply_op(LINALG_CHOLESKY, (input,), params)
 
 
 def cholesky(input: Tensor, upper: bool = False, *, out: Any = None) -> Tensor:
@@ -445,7 +451,7 @@ PINV = defop(
 
 
 def linalg_pinv(
-    A: Tensor,  # noqa: N803 - PyTorch's name
+    input: Tensor,
     *,
     atol: Any = None,
     rtol: Any = None,
@@ -454,18 +460,18 @@ def linalg_pinv(
 ) -> Tensor:
     """The Moore-Penrose pseudo-inverse (LinalgPinvBackward0)."""
     if out is not None:
-        return write_out(linalg_pinv, out, A, atol=atol, rtol=rtol, hermitian=hermitian)
-    if A.ndim < 2 or A._data.dtype.kind != "f":
-        shape = ", ".join(str(s) for s in A._data.shape)
+        return write_out(linalg_pinv, out, input, atol=atol, rtol=rtol, hermitian=hermitian)
+    if input.ndim < 2 or input._data.dtype.kind != "f":
+        shape = ", ".join(str(s) for s in input._data.shape)
         raise RuntimeError(
-            f"linalg.pinv({dtypes.scalar_name(A._data.dtype)}{{[{shape}]}}): expected a tensor "
+            f"linalg.pinv({dtypes.scalar_name(input._data.dtype)}{{[{shape}]}}): expected a tensor "
             "with 2 or more dimensions of float, double, cfloat or cdouble types"
         )
     params = {
         "atol": None if atol is None else float(atol),
         "rtol": None if rtol is None else float(rtol),
     }
-    return apply_op(PINV, (A,), params)
+    return apply_op(PINV, (input,), params)
 
 
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
