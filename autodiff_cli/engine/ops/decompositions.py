@@ -191,11 +191,8 @@ def _copyltu(B: Any, M: Any) -> Any:  # noqa: N803
 
 def _qr_square_grad(B: Any, gQ: Any, gR: Any, Q: Any, R: Any) -> Any:  # noqa: N803
     """m ≥ n: Ā = (Q̄ + Q copyltu(M)) R⁻ᵀ, M = R R̄ᵀ − Q̄ᵀ Q."""
-    if B.array_of(gQ).any():
-        M = R @ _mT(B, gR) - _mT(B, gQ) @ Q  # noqa: N806
-        rhs = gQ + Q @ _copyltu(B, M)
-    else:  # R alone received a gradient (as PyTorch, which leaves Q's undefined)
-        rhs = Q @ _copyltu(B, R @ _mT(B, gR))
+    M = R @ _mT(B, gR) - _mT(B, gQ) @ Q  # noqa: N806
+    rhs = gQ + Q @ _copyltu(B, M)
     return run(B, SOLVE_TRIANGULAR, _mT(B, R), rhs, upper=False, left=False, unit=False)
 
 
