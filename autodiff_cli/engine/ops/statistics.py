@@ -154,7 +154,7 @@ def _scaled_by_distance(B: Any, g: Any, result: Any) -> Any:
     """grad / distance, 0 where the distance is 0."""
     zero = B.const(B.array_of(result) == 0)
     safe = result + B.astype_like(zero, result)
-    return arithmetic.where(zero, 0.0, g / safe) if B.creates_graph else np.where(zero, 0, g / safe)
+    return B.where(zero, 0.0, g / safe)
 
 
 def _euclid_grad(B: Any, g: Any, x1: Any, x2: Any, result: Any, first: bool) -> Any:
