@@ -1713,6 +1713,202 @@ case(
     In((3, 2)),
 )
 case("cartesian_prod", "stack", lambda T, a, b: T.cartesian_prod(a, b), In((2,)), In((3,)))
+# ops/matrix_extra.py
+case(
+    "addmv",
+    "addmv",
+    lambda T, c, m, v: T.addmv(c, m, v, beta=0.5, alpha=2.0),
+    In((2,)),
+    In((2, 3)),
+    In((3,)),
+)
+case("addmv-bcast", "addmv", lambda T, c, m, v: c.addmv(m, v), In((1,)), In((2, 3)), In((3,)))
+case(
+    "addr",
+    "addr",
+    lambda T, c, u, v: T.addr(c, u, v, beta=2.0, alpha=-1.5),
+    In((2, 3)),
+    In((2,)),
+    In((3,)),
+)
+case("addr-bcast", "addr", lambda T, c, u, v: c.addr(u, v), In((3,)), In((2,)), In((3,)))
+case(
+    "baddbmm",
+    "baddbmm",
+    lambda T, c, x, y: T.baddbmm(c, x, y, beta=0.5, alpha=3.0),
+    In((2, 2, 4)),
+    In((2, 2, 3)),
+    In((2, 3, 4)),
+)
+case(
+    "addbmm",
+    "addbmm",
+    lambda T, c, x, y: T.addbmm(c, x, y, beta=1.5, alpha=0.5),
+    In((2, 4)),
+    In((3, 2, 3)),
+    In((3, 3, 4)),
+)
+case(
+    "addbmm-bcast",
+    "addbmm",
+    lambda T, c, x, y: c.addbmm(x, y),
+    In((4,)),
+    In((3, 2, 3)),
+    In((3, 3, 4)),
+)
+case("matrix_exp", "linalg_matrix_exp", lambda T, a: T.matrix_exp(a), In((3, 3)))
+case(
+    "matrix_exp-batch",
+    "linalg_matrix_exp",
+    lambda T, a: T.linalg.matrix_exp(a),
+    In((2, 2, 2), _uniform(-3.0, 3.0)),
+)
+case(
+    "linalg_slogdet",
+    "linalg_slogdet",
+    lambda T, a: T.linalg.slogdet(a).logabsdet,
+    In((3, 3), _well_conditioned),
+)
+case(
+    "linalg_slogdet-batch",
+    "linalg_slogdet",
+    lambda T, a: T.slogdet(-a).logabsdet,
+    In((2, 3, 3), _well_conditioned),
+)
+case("logdet", "where", lambda T, a: T.logdet(a), In((3, 3), _well_conditioned))
+
+
+def _spd_of(T: Any, a: Any) -> Any:
+    """A symmetric positive-definite matrix made of `a` (a Cholesky input in every direction)."""
+    return a @ a.mT + 2 * T.eye(a.shape[-1], dtype=a.dtype)
+
+
+# ops/decompositions.py
+case("linalg_svd-vals", "linalg_svd", lambda T, a: T.linalg.svdvals(a), In((3, 2), _distinct))
+case(
+    "linalg_svd-tall",
+    "linalg_svd",
+    lambda T, a: tuple(T.linalg.svd(a, full_matrices=False)),
+    In((5, 2)),
+)
+case(
+    "linalg_svd",
+    "linalg_svd",
+    lambda T, a: tuple(T.linalg.svd(a, full_matrices=False)),
+    In((3, 3), _distinct),
+)
+case(
+    "linalg_svd-wide",
+    "linalg_svd",
+    lambda T, a: tuple(T.linalg.svd(a, full_matrices=False)),
+    In((3, 4)),
+)
+case("linalg_qr", "linalg_qr", lambda T, a: tuple(T.linalg.qr(a)), In((4, 3)))
+case("linalg_qr-wide", "linalg_qr", lambda T, a: tuple(T.linalg.qr(a)), In((2, 4)))
+case(
+    "linalg_cholesky_ex",
+    "linalg_cholesky_ex",
+    lambda T, a: T.linalg.cholesky(_spd_of(T, a)),
+    In((3, 3)),
+)
+case(
+    "cholesky-upper",
+    "cholesky",
+    lambda T, a: T.cholesky(_spd_of(T, a), upper=True),
+    In((2, 3, 3)),
+)
+case(
+    "linalg_solve_triangular",
+    "linalg_solve_triangular",
+    lambda T, a, b: T.linalg.solve_triangular(a, b, upper=True),
+    In((3, 3), _well_conditioned),
+    In((3, 2)),
+)
+case(
+    "linalg_solve_triangular-right",
+    "linalg_solve_triangular",
+    lambda T, a, b: T.linalg.solve_triangular(a, b, upper=False, left=False, unitriangular=True),
+    In((2, 3, 3), _well_conditioned),
+    In((2, 4, 3)),
+)
+case("linalg_pinv", "linalg_pinv", lambda T, a: T.linalg.pinv(a), In((3, 2)))
+case("linalg_pinv-wide", "linalg_pinv", lambda T, a: a.pinverse(), In((2, 3)))
+
+
+# ops/statistics.py (cdist's own rows would make PyTorch raise on their second derivative)
+case(
+    "_euclidean_dist",
+    "_euclidean_dist",
+    lambda T, a, b: T.cdist(a, b, compute_mode="use_mm_for_euclid_dist")._base,
+    In((3, 2), _distinct),
+    In((4, 2), _distinct),
+)
+case(
+    "cdist-mm",
+    "view",
+    lambda T, a, b: T.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
+    In((3, 2), _distinct),
+    In((4, 2), _distinct),
+)
+case("dist", "dist", lambda T, a, b: T.dist(a, b), In(M), In((3,)))
+case("dist-p1", "dist", lambda T, a, b: a.dist(b, 1), In(M, _distinct), In(M), second_order=False)
+case("dist-p3", "dist", lambda T, a, b: T.dist(a, b, 3), In(M), In(M), second_order=False)
+case("trapezoid-dx", "mul_scalar", lambda T, y: T.trapezoid(y, dx=0.5), In((2, 4)))
+case(
+    "trapezoid-x",
+    "div_scalar",
+    lambda T, y, x: T.trapezoid(y, x, dim=0),
+    In((4, 3)),
+    In((4,)),
+)
+case("trapz", "div_scalar", lambda T, y, x: T.trapz(y, x), In((2, 4)), In((2, 4)))
+case(
+    "cumulative_trapezoid",
+    "cumsum",
+    lambda T, y: T.cumulative_trapezoid(y, dx=2.0),
+    In((2, 4)),
+)
+case(
+    "cumulative_trapezoid-x",
+    "div_scalar",
+    lambda T, y, x: T.cumulative_trapezoid(y, x),
+    In((3, 4)),
+    In((4,)),
+)
+case("cov", "squeeze", lambda T, a: T.cov(a), In((3, 5)))
+case(
+    "cov-weights",
+    "squeeze",
+    lambda T, a: a.cov(
+        correction=2,
+        fweights=T.tensor([1, 2, 1, 3]),
+        aweights=T.tensor([0.5, 1.0, 2.0, 1.0], dtype=T.float64),
+    ),
+    In((2, 4)),
+)
+case("corrcoef", "clamp", lambda T, a: T.corrcoef(a), In((3, 5)))
+case("quantile", "squeeze_dim_", lambda T, a: T.quantile(a, 0.3), In((3, 4), _distinct))
+case(
+    "quantile-dim",
+    "squeeze_dim_",
+    lambda T, a: a.quantile(0.6, dim=0, keepdim=True),
+    In((4, 3), _distinct),
+)
+case(
+    "quantile-midpoint",
+    "squeeze_dim_",
+    lambda T, a: T.quantile(a, 0.4, dim=-1, interpolation="midpoint"),
+    In((2, 5), _distinct),
+)
+case(
+    "nanquantile-lower",
+    "squeeze_dim_",
+    lambda T, a: T.nanquantile(a, 0.4, dim=1, interpolation="lower"),
+    In((2, 5), _distinct),
+)
+case("nanmedian", "nanmedian", lambda T, a: T.nanmedian(a), In(M, _distinct))
+case("nanmedian_dim", "nanmedian_dim", lambda T, a: a.nanmedian(1).values, In(_R, _distinct))
+case("mode", "mode", lambda T, a: T.mode(a.round(), 0).values, In((4, 3), _off_grid))
 
 CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"

@@ -310,8 +310,8 @@ def test_completion_lists_names_attributes_and_no_underscore_names():
     state.execute("weights = torch.ones(2, requires_grad=True)\ny = weights * 2\n")
     completer = ReplCompleter(state)
     assert completer.candidates("wei")[1] == ["weights"]
-    word, names = completer.candidates("weights.ba")
-    assert (word, names) == ("ba", ["backward"])
+    word, names = completer.candidates("weights.backw")
+    assert (word, names) == ("backw", ["backward"])
     assert "grad_fn" in completer.candidates("y.gr")[1]
     assert all(not name.startswith("_") for name in completer.candidates("y.")[1])
     assert "functional" in completer.candidates("torch.nn.f")[1]

@@ -275,3 +275,9 @@ def test_third_derivative_through_backward_create_graph():
     (g2,) = E.autograd.grad(g1, x, create_graph=True)
     g2.backward()
     assert math.isclose(x.grad.item(), 24 * 1.5, rel_tol=1e-12)
+
+
+# ops/statistics.py: cdist, whose backward PyTorch cannot differentiate (the op-table rows' second
+# derivatives would raise under PyTorch): its values and gradients are checked against PyTorch's
+# in tests/test_statistics.py (read when test_every_differentiable_op_has_a_case runs)
+RAISES_ON_BACKWARD.update({"cdist", "cdist_backward"})

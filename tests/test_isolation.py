@@ -474,7 +474,7 @@ def test_repl_session_runs_in_a_child_and_completes_from_it(capsys: pytest.Captu
         assert session.execute("weights = torch.ones(2, requires_grad=True)\n")
         assert session.execute("import torch\nprint(torch.is_grad_enabled())\n")
         assert session.complete("wei") == ("wei", ["weights"])
-        assert session.complete("weights.ba") == ("ba", ["backward"])
+        assert session.complete("weights.backw") == ("backw", ["backward"])
         assert session.execute("torch.set_grad_enabled(False)\n")
         assert not session.execute("print(undefined_name)\n")
     finally:

@@ -94,10 +94,12 @@ from .ops.creation import (  # noqa: F401
     zeros,
     zeros_like,
 )
+from .ops.decompositions import *  # noqa: E402, F401, F403
 from .ops.elementwise import *  # noqa: E402, F401, F403
 from .ops.index_ops import *  # noqa: E402, F401, F403
 from .ops.indexing import *  # noqa: E402, F401, F403
 from .ops.matrix import *  # noqa: E402, F401, F403
+from .ops.matrix_extra import *  # noqa: E402, F401, F403
 from .ops.predicates import *  # noqa: E402, F401, F403
 from .ops.python_maps import *  # noqa: E402, F401, F403
 from .ops.random import (  # noqa: F401
@@ -124,6 +126,7 @@ from .ops.searching import *  # noqa: E402, F401, F403
 from .ops.select_ops import *  # noqa: E402, F401, F403
 from .ops.sorting import *  # noqa: E402, F401, F403
 from .ops.special_math import *  # noqa: E402, F401, F403
+from .ops.statistics import *  # noqa: E402, F401, F403
 from .ops.tensor_extras import *  # noqa: E402, F401, F403
 from .ops.unary import (  # noqa: F401
     abs,

@@ -155,3 +155,19 @@ for _fn in (vector_norm, matrix_norm, norm, det, inv):  # PyTorch's names (and o
     _fn.__name__ = _fn.__qualname__ = "linalg_" + _fn.__name__
 
 del _fn
+
+# ops/matrix_extra.py: matrix_power, matrix_exp, slogdet (torch.linalg's spellings)
+from .ops.matrix_extra import linalg_slogdet as slogdet  # noqa: E402
+from .ops.matrix_extra import matrix_exp, matrix_power  # noqa: E402
+
+__all__ += ["matrix_power", "matrix_exp", "slogdet"]
+
+# ops/decompositions.py: svd, svdvals, qr, cholesky, pinv
+from .ops.decompositions import linalg_cholesky as cholesky  # noqa: E402
+from .ops.decompositions import linalg_pinv as pinv  # noqa: E402
+from .ops.decompositions import linalg_qr as qr  # noqa: E402
+from .ops.decompositions import linalg_solve_triangular as solve_triangular  # noqa: E402
+from .ops.decompositions import linalg_svd as svd  # noqa: E402
+from .ops.decompositions import svdvals  # noqa: E402
+
+__all__ += ["svd", "svdvals", "qr", "cholesky", "pinv", "solve_triangular"]
