@@ -143,8 +143,9 @@ def _add(total: Any, term: Any) -> Any:
 def _bn_ggO(B: Any, grads: Any, gO: Any, x: Any, w: Any, **params: Any) -> Any:
     """d/d grad_output: the first backward applied to ggI, plus ggW · x̂ and ggB."""
     ggI, ggW, ggB = grads
-    use_i, use_w, use_b = _defined(ggI), w is not None and _defined(ggW), w is not None
-    use_b = use_b and _defined(ggB)
+    use_i = _defined(ggI)
+    use_w = w is not None and _defined(ggW)
+    use_b = w is not None and _defined(ggB)
     if not (use_i or use_w or use_b):
         return None
     c = _Channels(B, gO, x, w, params)
@@ -159,7 +160,10 @@ def _bn_ggO(B: Any, grads: Any, gO: Any, x: Any, w: Any, **params: Any) -> Any:
 
 
 def _bn_gI(B: Any, grads: Any, gO: Any, x: Any, w: Any, **params: Any) -> Any:
-    """d/d input (training: x̂ and invstd move with the input; evaluation: only ggW reaches it)."""
+    """d/d input. In training x̂ moves with the input by invstd · P (P: `_Channels.project`)
+    and invstd by -invstd² · x̂ / n, which gives, per channel,
+    -w·invstd²/n · (q·x̂ + Σ(x̂·g)·P(ggI) + Σ(x̂·ggI)·P(g)) + ggW·invstd·P(g), with
+    q = Σ ggI·g - Σ ggI · Σ g / n - Σ x̂·ggI · Σ x̂·g / n. In evaluation only ggW reaches it."""
     ggI, ggW = grads[0], grads[1]
     use_i, use_w = _defined(ggI) and params["training"], w is not None and _defined(ggW)
     if not (use_i or use_w):
