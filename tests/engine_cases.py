@@ -1203,6 +1203,60 @@ case(
     second_order=False,
     notes=_NOTE,
 )
+
+
+# batch_norm: training (batch statistics) and evaluation (fixed running statistics)
+def _running(T: Any) -> tuple:
+    """Running statistics for 3 channels (fresh each call: training updates them in place)."""
+    mean = T.tensor([0.3, -0.5, 1.0], dtype=T.float64)
+    var = T.tensor([0.8, 1.5, 0.6], dtype=T.float64)
+    return mean, var
+
+
+def _batch_norm(training: bool, affine: bool = True) -> Callable[..., Any]:
+    def fn(T: Any, x: Any, *wb: Any) -> Any:
+        w, b = wb if affine else (None, None)
+        rm, rv = _running(T)
+        return T.nn.functional.batch_norm(x, rm, rv, w, b, training=training, momentum=0.2)
+
+    return fn
+
+
+def _grad_of_batch_norm(training: bool, affine: bool = True) -> Callable[..., Any]:
+    """The create_graph gradients of input (and weight, bias): NativeBatchNormBackwardBackward0
+    outputs, differentiable in x, w and v."""
+
+    def fn(T: Any, x: Any, *rest: Any) -> Any:
+        w, v = rest if affine else (None, rest[0])
+        b = T.zeros(3, dtype=T.float64, requires_grad=True) if affine else None
+        rm, rv = _running(T)
+        out = T.nn.functional.batch_norm(x, rm, rv, w, b, training=training)
+        wrt = (x, w, b) if affine else (x,)
+        return T.autograd.grad(out, wrt, grad_outputs=v, create_graph=True)
+
+    return fn
+
+
+_BN_NOTE = (
+    "PyTorch's double backward holds the saved mean and invstd constant, so the derivative of "
+    "these gradients in the input (batch_norm's third) is not the true one; test_engine_torch "
+    "checks it is PyTorch's"
+)
+_BN3 = (3,)
+_F = "native_batch_norm"
+case("batch_norm-train-2d", _F, _batch_norm(True), In((5, 3)), In(_BN3), In(_BN3))
+case("batch_norm-train-4d", _F, _batch_norm(True), In((2, 3, 2, 2)), In(_BN3), In(_BN3))
+case("batch_norm-train-3d-plain", _F, _batch_norm(True, False), In((2, 3, 3)))
+case("batch_norm-eval-2d", _F, _batch_norm(False), In((4, 3)), In(_BN3), In(_BN3))
+case("batch_norm-eval-3d", _F, _batch_norm(False), In((2, 3, 4)), In(_BN3), In(_BN3))
+case("batch_norm-eval-4d-plain", _F, _batch_norm(False, False), In((2, 3, 2, 2)))
+_F = "native_batch_norm_backward"
+_X = (2, 3, 4)
+_G = _grad_of_batch_norm
+case(_F + "-train", _F, _G(True), In(_X), In(_BN3), In(_X), second_order=False, notes=_BN_NOTE)
+case(_F + "-train-2d", _F, _G(True), In((4, 3)), In(_BN3), In((4, 3)), second_order=False)
+case(_F + "-train-plain", _F, _G(True, False), In(_X), In(_X), second_order=False, notes=_BN_NOTE)
+case(_F + "-eval", _F, _G(False), In(_X), In(_BN3), In(_X), second_order=False, notes=_BN_NOTE)
 case("hardtanh", "hardtanh", lambda T, a: T.nn.functional.hardtanh(a), In(M, _nonzero))
 case(
     "hardtanh-relu6",

@@ -20,7 +20,7 @@ ENGINE = Path(E.__file__).parent
 ALLOWED = {
     ("ops/formula_ops.py", "run"): 1,  # `run` itself: the one place a formula's op is recorded
     ("ops/inplace.py", "apply"): 1,  # CopySlices: the node's own bookkeeping, not a formula
-    ("ops/nn_layers.py", "formula"): 1,  # layer norm: one shared node exists only in a graph
+    ("ops/nn_layers.py", "formula"): 1,  # layer/batch norm: one shared node only in a graph
 }
 
 

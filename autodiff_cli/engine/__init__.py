@@ -223,6 +223,25 @@ def xlogy(input: Tensor | float, other: Tensor | float, *, out: object = None) -
     return functional_extra.xlogy(input, other)
 
 
+def batch_norm(
+    input: Tensor,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    training: bool,
+    momentum: float,
+    eps: float,
+    cudnn_enabled: bool,
+) -> Tensor:
+    """`torch.batch_norm`: PyTorch's argument order (ops/batch_norm.py, loaded on first use)."""
+    from .ops import batch_norm as _batch_norm
+
+    return _batch_norm.torch_batch_norm(
+        input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled
+    )
+
+
 # (here, not in nn.functional: a Tensor has them before torch.nn is first used)
 _tensor_methods(
     "torch", {"softmax": _softmax_method, "log_softmax": _log_softmax_method, "xlogy": xlogy}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import functional, init, utils  # noqa: F401
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .loss import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,

@@ -1,5 +1,6 @@
 """More of `torch.nn.functional`: hardtanh/relu6, softmin, normalize, cosine_similarity, kl_div,
-one_hot, pad, and the re-exports of `embedding` and `layer_norm` (nn/layers.py).
+one_hot, pad, and the re-exports of `embedding`, `layer_norm` (ops/nn_layers.py) and
+`batch_norm` (ops/batch_norm.py).
 
 Where PyTorch has a node of its own (HardtanhBackward0, XlogyBackward0, ConstantPadNdBackward0,
 ReflectionPad1DBackward0, ...) the op is an entry here; where it composes other ops (normalize,
@@ -20,11 +21,13 @@ from ..core.inference import mark_new
 from ..core.optable import defop
 from ..core.tensor import Tensor, _dims_text, _wrap, broadcast_shape
 from ..ops import arithmetic, indexing, unary
+from ..ops.batch_norm import batch_norm
 from ..ops.formula_ops import run
 from ..ops.nn_layers import embedding, layer_norm
 from ._reduction import legacy_reduction
 
 __all__ = [
+    "batch_norm",
     "cosine_similarity",
     "embedding",
     "hardtanh",

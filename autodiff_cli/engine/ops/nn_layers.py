@@ -327,25 +327,29 @@ LAYER_NORM_BACKWARD = defop(
 
 
 class _Shared:
-    """The one NativeLayerNormBackwardBackward0 node a NativeLayerNormBackward0 node's three
-    formulas share under create_graph (PyTorch computes the three gradients in one call): the
-    formulas of one node run one after the other with the same gradient and saved values."""
+    """The one backward-op node (NativeLayerNormBackwardBackward0, NativeBatchNormBackwardBackward0)
+    a norm node's three formulas share under create_graph (PyTorch computes the three gradients
+    in one call): the formulas of one node run one after the other with the same gradient and
+    saved values."""
 
     key: tuple = ()
     outputs: tuple = ()
     taken: set = set()
 
 
-def _ln_grad(output: str) -> Any:
-    index = _OUTPUTS.index(output)
+def shared_grad(index: int, plain: Any, combined: Any) -> Any:
+    """The formula of gradient `index` (input, weight, bias) of a norm node whose backward op
+    gives the three at once: `plain(index, g, x, w, **params)` on arrays (that output alone);
+    under create_graph, the three outputs of `combined(B, g, x, w, b, **params)`, one node for
+    the node's formulas."""
 
     def formula(B: Any, g: Any, x: Any, w: Any, b: Any, **params: Any) -> Any:
         if not B.creates_graph:  # arrays: this output alone; the shared node is a graph's
-            return _layer_norm_backward(g, x, w, output, **params)
-        key = (g, x, w, b, params["normalized_shape"], params["eps"])
+            return plain(index, g, x, w, **params)
+        key = (g, x, w, b, *params.values())
         same = len(_Shared.key) == len(key) and all(a is k for a, k in zip(_Shared.key, key))
         if not same or index in _Shared.taken:
-            _Shared.outputs = run(B, LAYER_NORM_BACKWARD, g, x, None, None, w, b, **params)
+            _Shared.outputs = combined(B, g, x, w, b, **params)
             _Shared.key, _Shared.taken = key, set()
         _Shared.taken.add(index)
         out = _Shared.outputs[index]
@@ -355,6 +359,18 @@ def _ln_grad(output: str) -> Any:
         return out
 
     return formula
+
+
+def _ln_plain(index: int, g: Any, x: Any, w: Any, **params: Any) -> np.ndarray:
+    return _layer_norm_backward(g, x, w, _OUTPUTS[index], **params)
+
+
+def _ln_combined(B: Any, g: Any, x: Any, w: Any, b: Any, **params: Any) -> Any:
+    return run(B, LAYER_NORM_BACKWARD, g, x, None, None, w, b, **params)
+
+
+def _ln_grad(output: str) -> Any:
+    return shared_grad(_OUTPUTS.index(output), _ln_plain, _ln_combined)
 
 
 LAYER_NORM = defop(
