@@ -757,8 +757,15 @@ def _pick_along(op: Any, name: str, pick: Any, input: Tensor, dim: Any, keepdim:
         )
     d = _norm_dim(_as_dim(dim), input.ndim)
     _check_nonempty(input, name, d)
+    return values_and_indices(op, getattr(return_types, name), pick, input, d, keepdim)
+
+
+def values_and_indices(
+    op: Any, result_type: Any, pick: Any, input: Tensor, d: int, keepdim: bool
+) -> Any:
+    """`result_type(values, indices)` of an op that picks one element along dim `d`: `pick`
+    gives the indices (numpy), `op` the values with their gradient to the picked places."""
     data = np.asarray(input._data)
-    result_type = getattr(return_types, name)
     if data.ndim == 0:
         indices = mark_new(_wrap(np.zeros((), dtype=np.int64)))
         params = {"dim": 0, "keepdim": bool(keepdim), "indices": indices, "shape": ()}

@@ -32,6 +32,7 @@ from .reductions import (
     _return_type,
     _ReturnTypes,
     cumsum,
+    values_and_indices,
 )
 from .reductions import sum as reduce_sum
 from .sorting import sort
@@ -614,16 +615,7 @@ def _pick(op: Any, name: str, check: str, pick: Any, input: Tensor, dim: Any, ke
     d = _norm_dim(dim, max(input.ndim, 1))
     if input.ndim:
         _check_nonempty(input, check, d)
-    data = np.asarray(input._data)
-    result_type = getattr(_ReturnTypes, name)
-    if data.ndim == 0:
-        indices = mark_new(_wrap(np.zeros((), dtype=np.int64)))
-        params = {"dim": 0, "keepdim": bool(keepdim), "indices": indices, "shape": ()}
-        return result_type(apply_op(op, (input,), params), indices)
-    kept = np.expand_dims(pick(data, d), d).astype(np.int64)
-    indices = mark_new(_wrap(np.array(kept if keepdim else np.squeeze(kept, d))))
-    params = {"dim": d, "keepdim": bool(keepdim), "indices": indices, "shape": data.shape}
-    return result_type(apply_op(op, (input,), params), indices)
+    return values_and_indices(op, getattr(_ReturnTypes, name), pick, input, d, keepdim)
 
 
 def nanmedian(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
