@@ -602,10 +602,12 @@ OpNode.apply = _make_apply(())  # type: ignore[method-assign]
 SHOWN_NAMES = (
     "condition",
     "dim",
+    "dims",
     "index",
     "indices",
     "mask",
     "self",
+    "shifts",
     "source",
     "target",
     "total_weight",
