@@ -509,3 +509,26 @@ def test_a_process_killed_at_its_deadline_is_a_json_error_too():
     }
     usage = json_failure(*args, "--json", "--max-memory", "1K", status=2)
     assert usage["type"] == "UsageError" and "--max-memory 1 KiB" in usage["message"]
+
+
+def test_a_lean_engine_loads_the_extra_ops_an_expression_names() -> None:
+    """`grad` imports the engine without its extra op families (start-up) unless the
+    expression names something the lean engine lacks: then they are loaded before the child
+    is locked down."""
+    probe = (
+        "import autodiff_cli\n"
+        "autodiff_cli.LEAN_ENGINE = True\n"
+        "import autodiff_cli.engine as e\n"
+        "from autodiff_cli.cli.warm_up import _names_other_ops as names\n"
+        "print(e._extras_loaded, hasattr(e.Tensor, 'deg2rad'))\n"
+        "print(names(['x**2*sin(x)', 'x=3', ''], e), names(['tanh(w) @ v', 'w=[1.0]', 'v=[2.0]'], e))\n"
+        "print(names(['lgamma(x)', 'x=3'], e), names(['x.isinf()', 'x=3'], e))\n"
+        "e.lgamma\n"
+        "print(e._extras_loaded, hasattr(e.Tensor, 'deg2rad'))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
+    assert done.stdout.split() == "False False False False True True True True".split(), done.stderr
+    result = autodiff("grad", "lgamma(x) * x.deg2rad() + torch.special.expit(x)", "--at", "x=3")
+    assert result.returncode == 0, result.stderr
+    assert "LgammaBackward0" in result.stdout and "Deg2RadBackward0" in result.stdout

@@ -239,9 +239,11 @@ def run_grad(
 
     if not isolation_available():
         return work()
+    import autodiff_cli
     from autodiff_cli.cli.isolation import Limits, run_isolated_command
     from autodiff_cli.cli.warm_up import warm_up
 
+    autodiff_cli.LEAN_ENGINE = True  # the extra op families only if the expression names them
     warm_up([expression, *options.at, options.vjp or ""], rendering=_styled(), command="grad_cmd")
     import autodiff_cli.cli.grad_report  # noqa: F401 - the child prints the report
     import autodiff_cli.cli.graph_tree  # noqa: F401

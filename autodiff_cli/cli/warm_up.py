@@ -3,11 +3,14 @@ so it cannot import anything either."""
 
 from __future__ import annotations
 
+import builtins
 import codecs
 import io
 import os
 import re
 from collections.abc import Iterable
+from keyword import kwlist
+from typing import Any
 
 LAZY_SUBMODULES = (
     "autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "profiler", "special",
@@ -69,6 +72,9 @@ def warm_up(
     import autodiff_cli.engine as engine
     from autodiff_cli.lang import compile_source
 
+    if sources is None or _names_other_ops(sources, engine):
+        engine._load_extra_ops()  # (a no-op unless the engine was imported lean)
+
     compile_source(_WARM_SOURCE, "<warm-up>")
     if command is None:
         _import_command_modules()
@@ -98,6 +104,20 @@ def warm_up(
     modules.preload(None if sources is None else text)
     if rendering:
         _warm_rich()
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_ASSIGNED = re.compile(r"([A-Za-z_]\w*)\s*=(?!=)")  # an `--at` value's variable
+
+
+def _names_other_ops(sources: Iterable[str | bytes], engine: Any) -> bool:
+    """Whether the sources name anything a lean engine may lack: any identifier that is not
+    a name the engine already has (on `torch` or on Tensor), a Python name, or a variable the
+    sources assign."""
+    text = "\n".join(s.decode(errors="replace") if isinstance(s, bytes) else s for s in sources)
+    known = set(vars(engine)) | set(dir(engine.Tensor)) | set(dir(builtins)) | set(kwlist)
+    known |= set(_ASSIGNED.findall(text)) | set(LAZY_SUBMODULES) | {"torch"}
+    return any(word not in known for word in _IDENTIFIER.findall(text))
 
 
 # the entry points (Typer, prompt_toolkit): never imported by a child

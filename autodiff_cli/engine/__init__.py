@@ -6,6 +6,8 @@ import math as _math
 
 import numpy as _np
 
+import autodiff_cli as _package
+
 from . import random  # noqa: F401 - torch.random
 from .core import anomaly as _anomaly  # noqa: F401 - loaded with the engine (lang gives it its stack)
 from .core import backward as _backward  # noqa: F401 - gives Tensor.backward its pass
@@ -34,7 +36,6 @@ from .ops import fills  # noqa: F401 - attaches fill_/zero_/copy_
 from .ops import reductions as _reductions  # noqa: F401
 from .ops import resize as _resize  # noqa: F401 - attaches resize_/resize_as_
 from .ops import unary as _unary
-from .ops.activations import *  # noqa: E402, F401, F403
 from .ops.arithmetic import (  # noqa: F401
     add,
     clone,
@@ -76,7 +77,6 @@ from .ops.arithmetic import (  # noqa: F401
 from .ops.arrange import *  # noqa: E402, F401, F403
 from .ops.bitwise import *  # noqa: E402, F401, F403
 from .ops.blends import *  # noqa: E402, F401, F403
-from .ops.combining import *  # noqa: E402, F401, F403
 from .ops.creation import (  # noqa: F401
     arange,
     as_tensor,
@@ -94,14 +94,10 @@ from .ops.creation import (  # noqa: F401
     zeros,
     zeros_like,
 )
-from .ops.decompositions import *  # noqa: E402, F401, F403
 from .ops.elementwise import *  # noqa: E402, F401, F403
 from .ops.index_ops import *  # noqa: E402, F401, F403
 from .ops.indexing import *  # noqa: E402, F401, F403
 from .ops.matrix import *  # noqa: E402, F401, F403
-from .ops.matrix_extra import *  # noqa: E402, F401, F403
-from .ops.predicates import *  # noqa: E402, F401, F403
-from .ops.python_maps import *  # noqa: E402, F401, F403
 from .ops.random import (  # noqa: F401
     bernoulli,
     default_generator,
@@ -121,13 +117,7 @@ from .ops.random import (  # noqa: F401
     set_rng_state,
 )
 from .ops.reductions import *  # noqa: E402, F401, F403
-from .ops.reshaping import *  # noqa: E402, F401, F403
-from .ops.searching import *  # noqa: E402, F401, F403
-from .ops.select_ops import *  # noqa: E402, F401, F403
 from .ops.sorting import *  # noqa: E402, F401, F403
-from .ops.special_math import *  # noqa: E402, F401, F403
-from .ops.statistics import *  # noqa: E402, F401, F403
-from .ops.tensor_extras import *  # noqa: E402, F401, F403
 from .ops.unary import (  # noqa: F401
     abs,
     absolute,
@@ -161,7 +151,6 @@ from .ops.unary import (  # noqa: F401
     tanh,
     trunc,
 )
-from .ops.vector_ops import *  # noqa: E402, F401, F403
 from .ops.views import *  # noqa: E402, F401, F403
 
 _np.seterr(all="ignore")  # PyTorch gives nan/inf silently
@@ -328,6 +317,34 @@ def can_cast(from_: dtype, to: dtype) -> bool:
 
 
 # Submodules a one-liner rarely needs load on first use, to keep start-up short.
+# Op families a one-liner seldom needs: imported with the engine, except when the `grad`
+# command asks for a lean engine (`autodiff_cli.LEAN_ENGINE`, its start-up) and the expression
+# names none of them (cli/warm_up.py decides, in the parent, before a child is locked down).
+_EXTRA_FAMILIES = (
+    "activations", "combining", "decompositions", "matrix_extra", "predicates", "python_maps",
+    "reshaping", "searching", "select_ops", "special_math", "statistics", "tensor_extras",
+    "vector_ops",
+)  # fmt: skip
+_extras_loaded = False
+
+
+def _load_extra_ops() -> None:
+    """Imports the extra op families (their Tensor methods attach themselves) and binds their
+    `torch.*` names here, as `from .ops.family import *` would."""
+    global _extras_loaded
+    if _extras_loaded:
+        return
+    _extras_loaded = True
+    import importlib
+
+    for family in _EXTRA_FAMILIES:
+        module = importlib.import_module(f"{__name__}.ops.{family}")
+        globals().update((name, getattr(module, name)) for name in module.__all__)
+
+
+if not getattr(_package, "LEAN_ENGINE", False):
+    _load_extra_ops()
+
 _LAZY_SUBMODULES = (
     "autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "profiler", "special",
     "utils",
@@ -341,10 +358,15 @@ def __getattr__(name: str) -> object:
         module = importlib.import_module(f"{__name__}.{name}")
         globals()[name] = module
         return module
+    if not _extras_loaded and not name.startswith("__"):  # (not `__all__`, `__path__`...)
+        _load_extra_ops()
+        if name in globals():
+            return globals()[name]
     raise AttributeError(f"module 'torch' has no attribute '{name}'")
 
 
 def __dir__() -> list[str]:
+    _load_extra_ops()
     return sorted(set(globals()) | set(_LAZY_SUBMODULES))
 
 
