@@ -100,6 +100,8 @@ def test_collate_builds_new_containers_without_copying_samples() -> None:
     ("make", "count"),
     [
         (lambda: nn.Linear(2000, 1000), 2 * CAP),
+        (lambda: E.ones(1).new_full((2000, 1000), 1.0), 2 * CAP),
+        (lambda: E.ones(1).new_ones(2000, 1000), 2 * CAP),
         (lambda: nn.Embedding(4000, 500), 2 * CAP),
         (lambda: nn.LayerNorm([1500, 1000]), 1_500_000),
         (lambda: E.zeros(0, 3 * CAP).sum(0), 3 * CAP),

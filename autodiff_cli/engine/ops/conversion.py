@@ -56,15 +56,23 @@ def new_tensor(
     return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 
+def new_filled(
+    self: Tensor, size: tuple, fill: Any, dtype: Any, device: Any, requires_grad: bool
+) -> Tensor:
+    """`new_ones`/`new_zeros`/`new_full`: `fill` in `size`, of this tensor's dtype unless given
+    (the element cap checked first)."""
+    check_device(device)
+    shape = arithmetic.shape_arg(size)
+    limits.check_shape(shape)
+    out = _wrap(np.full(shape, fill, dtypes.to_numpy(dtype) or self._data.dtype))
+    return require_grad_new(out) if requires_grad else out
+
+
 def _new_filled(fill: Any):
     def make(
         self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
     ) -> Tensor:
-        check_device(device)
-        shape = arithmetic.shape_arg(size)
-        limits.check_shape(shape)
-        out = _wrap(np.full(shape, fill, dtypes.to_numpy(dtype) or self._data.dtype))
-        return require_grad_new(out) if requires_grad else out
+        return new_filled(self, size, fill, dtype, device, requires_grad)
 
     return make
 

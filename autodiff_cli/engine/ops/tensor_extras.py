@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ..core import dtypes
-from ..core.devices import check_device
 from ..core.optable import tensor_methods
-from ..core.tensor import Tensor, _dims_text, _wrap, require_grad_new
+from ..core.tensor import Tensor, _dims_text
 from . import arithmetic, views
-from .conversion import _converter
+from .conversion import _converter, new_filled
 
 
 def type_as(self: Tensor, other: Tensor) -> Tensor:
@@ -31,11 +28,7 @@ def new_full(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    """A tensor of `size` filled with `fill_value`, of this tensor's dtype unless given."""
-    check_device(device)
-    shape = arithmetic.shape_arg((size,))
-    out = _wrap(np.full(shape, fill_value, dtypes.to_numpy(dtype) or self._data.dtype))
-    return require_grad_new(out) if requires_grad else out
+    return new_filled(self, (size,), fill_value, dtype, device, requires_grad)
 
 
 def is_signed(self: Tensor) -> bool:
