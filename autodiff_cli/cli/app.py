@@ -15,6 +15,9 @@ GC_THRESHOLDS = (100_000, 50, 100)
 
 def main() -> None:
     """Console-script entry point."""
+    from autodiff_cli.cli.clean_start import ensure_clean_start
+
+    ensure_clean_start("autodiff_cli.cli.app:main")  # before anything else: see clean_start
     import gc
 
     # A graph is many small objects that live until backward: collecting the young generation

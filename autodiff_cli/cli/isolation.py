@@ -36,7 +36,6 @@ DEFAULT_MAX_OUTPUT = 64 * MIB
 KILL_GRACE = 1.0  # seconds past --timeout for the child to stop itself with a located error
 OUT_OF_MEMORY = 86  # exit status of a child that ran out of memory outside the script's reach
 INTERNAL_ERROR = 87  # exit status of a child whose work raised past its own error reporting
-NOBODY = 65534
 KEPT_ENVIRONMENT = ("NO_COLOR", "FORCE_COLOR", "TERM", "COLUMNS", "LINES")
 ISOLATION_VARIABLE = "AUTODIFF_ISOLATION"
 CHUNK = 1 << 16
@@ -173,63 +172,14 @@ def _scrub_environment() -> None:
     os.environ.update(kept)
 
 
-def _libc() -> Any:
-    """The C library for `prctl` (Linux only; elsewhere None: the other limits still hold)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
+def _lock_down(limits: Limits) -> None:
+    """The jail (`cli/jail/lockdown.py`): namespaces and an empty root, Landlock, rlimits,
+    no_new_privs, the seccomp allow-list; each a second fence behind the language's checks."""
+    from autodiff_cli.cli.jail import lockdown
 
-        return ctypes.CDLL(None, use_errno=True)
-    except (ImportError, OSError):
-        return None
-
-
-PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
-
-
-def _lock_down(limits: Limits, libc: Any) -> None:
-    """Limits the child sets on itself before it runs untrusted code; each is a second fence
-    behind the language's own checks."""
-    import resource
-
-    from autodiff_cli.cli import syscall_filter  # imported before the file limits below
-
-    if libc is not None:
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # dies with the parent
-        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     _scrub_environment()
-    os.chdir("/")
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past RLIMIT_FSIZE fails, no kill
-    settings = [
-        (resource.RLIMIT_CORE, 0),  # a crash leaves no core file
-        (resource.RLIMIT_FSIZE, 0),  # no byte written to any file
-        # The whole address space (libraries included), so the child's resident memory stays
-        # under the limit; it holds with numpy since BLAS runs one thread (no per-thread pools).
-        (resource.RLIMIT_AS, limits.memory),
-        (resource.RLIMIT_DATA, limits.memory),
-        (resource.RLIMIT_NOFILE, 3),  # stdin (/dev/null), stdout and stderr pipes: no new fd
-    ]
-    if limits.timeout is not None:
-        settings.append((resource.RLIMIT_CPU, int(limits.timeout) + 2 + int(KILL_GRACE)))
-    for which, value in settings:
-        _set_limit(resource, which, value)
-    if os.geteuid() == 0:  # root ignores RLIMIT_NPROC: become nobody first
-        os.setgroups([])
-        os.setgid(NOBODY)
-        os.setuid(NOBODY)
-    _set_limit(resource, resource.RLIMIT_NPROC, 0)  # no new process, no thread
-    syscall_filter.install(libc)  # no signal to another process, no other program
-
-
-def _set_limit(resource: Any, which: int, value: int) -> None:
-    _, hard = resource.getrlimit(which)
-    if hard != resource.RLIM_INFINITY:
-        value = min(value, hard)
-    try:
-        resource.setrlimit(which, (value, value))
-    except (ValueError, OSError):  # a limit this system does not take (RLIMIT_AS on macOS)
-        pass
+    cpu = None if limits.timeout is None else int(limits.timeout) + 2 + int(KILL_GRACE)
+    lockdown.enter(limits.memory, cpu)
 
 
 def child_main(
@@ -259,8 +209,7 @@ def child_main(
         sys.stdin = None  # type: ignore[assignment]
         sys.stdout = sys.__stdout__ = _PipeWriter(1, *looks[0])
         sys.stderr = sys.__stderr__ = _PipeWriter(2, *looks[1])
-        libc = _libc()
-        _lock_down(limits, libc)
+        _lock_down(limits)
         status = run_on_reserve(work)
     except MemoryError:
         status = OUT_OF_MEMORY

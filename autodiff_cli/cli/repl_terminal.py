@@ -8,7 +8,6 @@ On a dumb terminal (TERM=dumb: Emacs shells, test harnesses) lines are read one 
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Iterator
@@ -24,6 +23,7 @@ from prompt_toolkit.utils import is_dumb_terminal
 from pygments.lexers.python import PythonLexer
 
 from autodiff_cli import __version__
+from autodiff_cli.cli.clean_start import setting
 from autodiff_cli.cli.repl_commands import QuitRepl, ReplState, is_meta_command
 from autodiff_cli.cli.repl_completion import candidates
 from autodiff_cli.cli.repl_input import COMPOUND, PS1, PS2, StatementReader, cannot_become_valid
@@ -34,8 +34,10 @@ INDENT = "    "
 
 
 def history_path() -> Path:
-    """$XDG_STATE_HOME/autodiff/history, by default ~/.local/state/autodiff/history."""
-    state_home = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    """$XDG_STATE_HOME/autodiff/history, by default ~/.local/state/autodiff/history (both read
+    from the user's environment at start-up: this process's own is the clean one)."""
+    home = setting("HOME") or str(Path.home())
+    state_home = setting("XDG_STATE_HOME") or str(Path(home) / ".local" / "state")
     return Path(state_home) / "autodiff" / "history"
 
 
