@@ -21,6 +21,7 @@ import sys
 PASSED_ON = (
     "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",  # the locale (text, messages)
     "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES",  # the output's look
+    "PROMPT_TOOLKIT_NO_CPR", "PROMPT_TOOLKIT_COLOR_DEPTH",  # the REPL's terminal
     "AUTODIFF_ISOLATION",  # autodiff's own switch
     # the numeric kernels: OpenBLAS's CPU choice (some CPUs need it), numpy's SIMD paths
     "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "NPY_DISABLE_CPU_FEATURES",

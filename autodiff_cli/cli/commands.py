@@ -55,6 +55,11 @@ class DType(str, Enum):
     float64 = "float64"
 
 
+class Isolation(str, Enum):
+    strict = "strict"
+    best = "best"
+
+
 class GraphFormat(str, Enum):
     tree = "tree"
     dot = "dot"
@@ -203,6 +208,14 @@ def run(
             help="Largest script file accepted (default 1M).",
         ),
     ] = None,
+    isolation: Annotated[
+        Isolation,
+        typer.Option(
+            "--isolation",
+            help="strict: refuse to run where the full jail (namespaces, empty root, seccomp...) "
+            "is not available; best: every protection this machine gives.",
+        ),
+    ] = Isolation.best,
     plain: PlainOption = False,
     debug: DebugOption = False,
 ) -> None:
@@ -221,6 +234,7 @@ def run(
         max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
         max_output=max_output,  # type: ignore[arg-type]
         max_script_size=max_script_size or DEFAULT_MAX_SCRIPT_SIZE,  # type: ignore[arg-type]
+        strict_isolation=isolation is Isolation.strict,
     )
     raise typer.Exit(run_paths(files, options))
 

@@ -379,6 +379,8 @@ def _signal_problem(number: int, limits: Limits) -> str:
         return "killed: out of CPU time (--timeout)"
     if number == signal.SIGKILL:  # not ours: the kernel's out-of-memory killer
         return memory_problem(limits.memory)
+    if number == signal.SIGSYS:  # the jail's seccomp filter
+        return "killed: it made a system call the jail forbids (SIGSYS)"
     try:
         name = signal.Signals(number).name
     except ValueError:

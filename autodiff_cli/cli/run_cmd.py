@@ -56,6 +56,7 @@ class RunOptions:
     max_memory: int | None = None  # bytes; None: the default (2 GiB)
     max_output: int | None = None  # bytes per script; None: the default (64 MiB)
     max_script_size: int = DEFAULT_MAX_SCRIPT_SIZE
+    strict_isolation: bool = False  # --isolation strict: refuse to run without the full jail
 
 
 class UsageError(Exception):
@@ -368,6 +369,13 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
         scripts = [read_script(path, options.max_script_size) for path in expand_paths(paths)]
     except UsageError as error:
         return _usage_failure(str(error), options.as_json)
+    if options.strict_isolation:
+        from autodiff_cli.cli.jail.probe import JailUnavailable, require_full_jail
+
+        try:
+            require_full_jail()
+        except JailUnavailable as error:
+            return _usage_failure(f"autodiff run: error: {error}", options.as_json)
     if not set_max_elements(options.max_elements):
         print_error(
             "autodiff run: warning: this engine has no element limit; --max-elements ignored"
