@@ -53,11 +53,12 @@ def enter(memory: int, cpu_seconds: int | None) -> dict[str, str | None]:
     REPORT.clear()
     _set_limit(resource, resource.RLIMIT_CORE, 0)  # before anything may crash
     os.chdir("/")
-    outside_uid = _unprivileged()
-    REPORT["unprivileged user"] = f"uid {outside_uid} outside the jail"
+    REPORT["unprivileged user"] = _unprivileged()
     alive = None
     try:
         namespaces.unshare_all(c)
+        if c is not None and REPORT["unprivileged user"]:  # the id maps are written: no one
+            c.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # of its outside uid may ptrace it any more
         REPORT["user, network, IPC, UTS, cgroup namespaces"] = "new, one unprivileged uid inside"
         alive = namespaces.fork_into_pid_namespace(lambda: _die_with_parent(c))
         REPORT["PID namespace"] = f"pid {os.getpid()}, alone in its namespace"
@@ -99,16 +100,23 @@ def enter(memory: int, cpu_seconds: int | None) -> dict[str, str | None]:
     return REPORT
 
 
-def _unprivileged() -> int:
-    """Root becomes nobody (no groups) before anything else; the uid this process now has."""
+def _unprivileged() -> str | None:
+    """Root becomes nobody (no groups) before anything else. What this process now is, or None
+    when it is still root (a container's root with no `nobody` mapped)."""
     if os.geteuid() == 0:
-        os.setgroups([])
-        os.setresgid(NOBODY, NOBODY, NOBODY)
-        os.setresuid(NOBODY, NOBODY, NOBODY)
+        try:
+            os.setgroups([])
+        except PermissionError:  # setgroups denied in this user namespace: no groups to drop
+            pass
+        try:
+            os.setresgid(NOBODY, NOBODY, NOBODY)
+            os.setresuid(NOBODY, NOBODY, NOBODY)
+        except OSError:
+            return None
         c = libc()
         if c is not None:  # a changed uid makes /proc/self root's: the id maps need it ours
             c.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-    return os.geteuid()
+    return f"uid {os.geteuid()} outside the jail"
 
 
 def _drop_capabilities(c: Any) -> None:

@@ -39,14 +39,13 @@ INSIDE_ID = 65534  # nobody, inside the user namespace too
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-class NamespaceError(OSError):
-    """A namespace step the kernel refused (errno and the step's name)."""
+class NamespaceError(Exception):
+    """A namespace step the kernel refused: the step and the kernel's reason."""
 
 
 def _check(result: int, step: str) -> None:
     if result != 0:
-        number = ctypes.get_errno()
-        raise NamespaceError(number, f"{step}: {os.strerror(number)}")
+        raise NamespaceError(f"{step}: {os.strerror(ctypes.get_errno())}")
 
 
 def unshare_all(libc: Any) -> None:
@@ -55,7 +54,7 @@ def unshare_all(libc: Any) -> None:
     kernels, `kernel.unprivileged_userns_clone=0`)."""
     uid, gid = os.geteuid(), os.getegid()
     if uid == 0:
-        raise NamespaceError(0, "unshare: drop root first (the map must be unprivileged)")
+        raise NamespaceError("unshare: still root (no unprivileged uid to map)")
     _check(libc.unshare(ALL), "unshare")
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"{INSIDE_ID} {uid} 1")
@@ -130,13 +129,13 @@ def empty_root(libc: Any) -> None:
     _check(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
     base = next((path for path in MOUNT_POINTS if os.path.isdir(path)), None)
     if base is None:
-        raise NamespaceError(0, "no folder to mount the new root on")
+        raise NamespaceError("no folder to mount the new root on")
     flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
     _check(libc.mount(b"tmpfs", base.encode(), b"tmpfs", flags, b"size=4k,mode=0555"), "mount")
     os.chdir(base)
     syscall = PIVOT_ROOT.get(platform.machine())
     if syscall is None:
-        raise NamespaceError(0, "pivot_root: unknown on this architecture")
+        raise NamespaceError("pivot_root: unknown on this architecture")
     _check(libc.syscall(syscall, b".", b"."), "pivot_root")
     _check(libc.umount2(b".", MNT_DETACH), "umount the old root")
     os.chdir("/")
