@@ -8,7 +8,6 @@ included, goes through the Typer app in `commands`.
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 GC_THRESHOLDS = (100_000, 50, 100)
 
@@ -51,7 +50,7 @@ def exit_now(status: int) -> None:
     os._exit(status)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:  # no typing import: it costs before the exec
     if name == "app":  # `autodiff_cli.cli.app.app`, the Typer app, built on first use
         from autodiff_cli.cli.commands import app
 
