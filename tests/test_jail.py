@@ -65,16 +65,9 @@ def test_the_battery_covers_every_family():
     for family in ("files", "network", "processes", "spawn", "memory", "secrets", "kernel"):
         assert families[family] >= 2, family
     assert {"deadline", "output"} <= set(families)
-    for attack in ATTACKS:  # each prints ESCAPED only on success, judged from outside too
-        assert (
-            "escaped(" in attack.code
-            or attack.effects
-            or attack.family
-            in (
-                "deadline",
-                "memory",
-            )
-        ), attack.name
+    for attack in ATTACKS:  # each prints ESCAPED when it got through, or is judged outside
+        says = any(word in attack.code for word in ("escaped(", "opened(", "ESCAPED: "))
+        assert says or attack.effects or attack.family in ("deadline", "memory"), attack.name
 
 
 @pytest.mark.parametrize("user", list(USERS))
@@ -116,7 +109,7 @@ def test_raw_python_runs_as_main_and_streams_its_output(script):
         ("import sys\nsys.exit()\n", 0, ""),
         ("import sys\nsys.exit('bye')\n", 1, "bye\n"),
         ("raise KeyboardInterrupt\n", 1, "{path}: error: KeyboardInterrupt: \n"),
-        ("def f(:\n", 1, "{path}: error: SyntaxError: invalid syntax ({path}, line 1)\n"),
+        ("def f(:\n", 1, "{path}: error: SyntaxError: invalid syntax (end.py, line 1)\n"),
         (
             "import signal\nsignal.raise_signal(signal.SIGSYS)\n",
             1,
