@@ -383,3 +383,26 @@ def repl(
     plain_output(plain)
     limits = Limits.of(max_memory, max_output, None)  # type: ignore[arg-type]  # bytes
     raise typer.Exit(run_repl(debug=debug, limits=limits))
+
+
+@app.command()
+def doctor(
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="One JSON object: protections, attacks, summary."),
+    ] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, help="Run up to N attacks at once.")
+    ] = 3,
+    only: Annotated[
+        list[str],
+        typer.Option("--only", metavar="NAME", help="Run only this attack (repeatable)."),
+    ] = [],  # noqa: B006 - Typer reads the default, never mutates it
+    plain: PlainOption = False,
+) -> None:
+    """Show which protections of the jail this machine gives and run the built-in attacks
+    inside it, each reported contained or not (exit status 0 when all hold)."""
+    from autodiff_cli.cli.doctor_cmd import run_doctor
+
+    plain_output(plain)
+    raise typer.Exit(run_doctor(as_json=as_json, jobs=jobs, only=only))

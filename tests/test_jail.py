@@ -1,0 +1,242 @@
+"""The OS jail on its own: raw Python (no language layer) run through `python -m autodiff_cli.jail`
+as an administrator would, one attack per run, three runs at once, with canary secrets in the
+environment, listeners on 127.0.0.1 and UNIX sockets, and a sibling jailed worker
+(`autodiff_cli/cli/jail/battery.py` sets these up and judges each run from outside).
+
+Every attack of the battery (`cli/jail/attacks.py`) must be contained, on this machine as the
+user running the tests and as an unprivileged user (uid/gid 65534 through `setpriv`) where this
+machine can drop to one. Then the entry point's own behaviour (messages, exit statuses, limits)
+and `autodiff doctor --json` end to end.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from autodiff_cli.cli.jail import battery
+from autodiff_cli.cli.jail.attacks import ATTACKS
+
+REPO = Path(__file__).resolve().parent.parent
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+pytestmark = pytest.mark.skipif(battery.supported() is not None, reason=str(battery.supported()))
+
+
+def _drop_problem() -> str | None:
+    """Why this machine cannot run a command as another user, or None."""
+    if shutil.which("setpriv") is None:
+        return "setpriv is not installed"
+    if os.geteuid() != 0:
+        return "only root can run a command as another user here (the tests run as a user)"
+    done = subprocess.run([*NOBODY, sys.executable, "-c", "import autodiff_cli"], env=_env())
+    if done.returncode != 0:
+        return "uid 65534 cannot run this Python or import autodiff_cli (not world-readable)"
+    return None
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(REPO)}
+
+
+USERS = {"self": [], "nobody": NOBODY}
+_VERDICTS: dict[str, dict[str, battery.Verdict]] = {}
+
+
+def _verdicts(user: str) -> dict[str, battery.Verdict]:
+    """The whole battery, run once per user (three runs at once), by attack name."""
+    if user not in _VERDICTS:
+        verdicts = battery.run_battery(ATTACKS, jobs=3, prefix=USERS[user])
+        _VERDICTS[user] = {verdict.attack.name: verdict for verdict in verdicts}
+    return _VERDICTS[user]
+
+
+def test_the_battery_covers_every_family():
+    names = [attack.name for attack in ATTACKS]
+    assert len(names) >= 40 and len(set(names)) == len(names)
+    families = collections.Counter(attack.family for attack in ATTACKS)
+    for family in ("files", "network", "processes", "spawn", "memory", "secrets", "kernel"):
+        assert families[family] >= 2, family
+    assert {"deadline", "output"} <= set(families)
+    for attack in ATTACKS:  # each prints ESCAPED when it got through, or is judged outside
+        says = any(word in attack.code for word in ("escaped(", "opened(", "ESCAPED: "))
+        assert says or attack.effects or attack.family in ("deadline", "memory"), attack.name
+
+
+@pytest.mark.parametrize("user", list(USERS))
+@pytest.mark.parametrize("name", [attack.name for attack in ATTACKS])
+def test_attack_is_contained(user: str, name: str):
+    if user == "nobody":
+        problem = _drop_problem()
+        if problem is not None:
+            pytest.skip(f"cannot run as an unprivileged user: {problem}")
+    verdict = _verdicts(user)[name]
+    assert verdict.contained, f"NOT CONTAINED: {verdict.why}"
+
+
+# ---- the entry point itself -----------------------------------------------------------------
+
+
+def jail(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "autodiff_cli.jail", *args],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def test_raw_python_runs_as_main_and_streams_its_output(script):
+    path = script("main.py", "import sys\nprint(__name__, type(sys).__name__)\n")
+    done = jail(path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "__main__ module\n", "")
+
+
+@pytest.mark.parametrize(
+    ("source", "status", "stderr"),
+    [
+        ("raise ValueError('boom')\n", 1, "{path}: error: ValueError: boom\n"),
+        ("import sys\nsys.exit(3)\n", 3, ""),
+        ("import sys\nsys.exit()\n", 0, ""),
+        ("import sys\nsys.exit('bye')\n", 1, "bye\n"),
+        ("raise KeyboardInterrupt\n", 1, "{path}: error: KeyboardInterrupt: \n"),
+        ("def f(:\n", 1, "{path}: error: SyntaxError: invalid syntax (end.py, line 1)\n"),
+        (
+            "import signal\nsignal.raise_signal(signal.SIGSYS)\n",
+            1,
+            "{path}: error: the script was killed by signal SIGSYS (a crash)\n",
+        ),
+        (
+            "x = bytearray(8 << 30)\n",
+            1,
+            "{path}: error: the script was killed: out of memory (limit 2 GiB, --max-memory)\n",
+        ),
+    ],
+)
+def test_an_ending_is_one_line_and_a_status(script, source, status, stderr):
+    path = script("end.py", source)
+    done = jail(path)
+    assert (done.returncode, done.stderr) == (status, stderr.format(path=path))
+
+
+def test_timeout_stops_a_loop_at_its_deadline(script):
+    path = script("loop.py", "while True:\n    pass\n")
+    start = time.monotonic()
+    done = jail(path, "--timeout", "1")
+    assert time.monotonic() - start < 8
+    assert done.returncode == 1
+    assert done.stderr == f"{path}: error: the script was stopped after 1 seconds (--timeout 1)\n"
+
+
+def test_max_memory_and_max_output_are_the_run_limits(script):
+    path = script("grow.py", "blocks = []\nwhile True:\n    blocks.append(b'x' * (32 << 20))\n")
+    done = jail(path, "--max-memory", "512M")
+    assert done.returncode == 1
+    assert "killed: out of memory (limit 512 MiB, --max-memory)" in done.stderr
+    path = script("talk.py", "while True:\n    print('x' * 1000)\n")
+    done = jail(path, "--max-output", "100K")
+    assert done.returncode == 1 and len(done.stdout) <= 100 * 1024 + 65536
+    assert (
+        done.stderr
+        == f"{path}: error: the script was stopped: its output passed 100 KiB (--max-output)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.py"], "error: file not found: missing.py"),
+        (["/dev/null"], "error: not a regular file: /dev/null"),
+        (["{ok}", "--timeout", "0"], "argument --timeout: must be more than 0"),
+        (["{ok}", "--timeout", "nan"], "argument --timeout: must be more than 0"),
+        (["{ok}", "--max-memory", "12Q"], "argument --max-memory: not a size"),
+        (["{ok}", "--max-memory", "1M"], "is less than the engine itself needs"),
+        (["{ok}", "--isolation", "loose"], "argument --isolation: invalid choice"),
+        ([], "the following arguments are required: FILE"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_message(script, args, message):
+    ok = script("ok.py", "print('ran')\n")
+    done = jail(*(arg.format(ok=ok) for arg in args))
+    assert done.returncode == 2 and done.stdout == ""
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+# ---- autodiff doctor ------------------------------------------------------------------------
+
+SOME = ["open_passwd", "kill_sibling", "tcp_connect"]
+
+
+def doctor(*args: str, prelude: str = "") -> subprocess.CompletedProcess:
+    code = f"{prelude}\nimport sys\nfrom autodiff_cli.cli.app import main\nsys.argv = ['autodiff', *sys.argv[1:]]\nmain()\n"
+    return subprocess.run(
+        [sys.executable, "-c", code, "doctor", *args],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=300,
+    )
+
+
+def test_doctor_json_reports_protections_and_attacks_end_to_end():
+    done = doctor("--json", *(f"--only={name}" for name in SOME))
+    assert "Traceback" not in done.stderr, done.stderr
+    report = json.loads(done.stdout)
+    assert [attack["name"] for attack in report["attacks"]] == SOME
+    assert report["protections"], "the machine's protections are listed"
+    assert all(p["in_force"] for p in report["protections"]), report["protections"]
+    assert all(a["contained"] for a in report["attacks"]), report["attacks"]
+    assert report["summary"]["ok"] is True and done.returncode == 0
+
+
+# The probe stubbed (one protection missing): what doctor makes of the battery, end to end.
+STUB = """
+from autodiff_cli.cli.jail import probe
+probe.protections = lambda: [probe.Protection("seccomp", True, "allow-list"),
+                             probe.Protection("landlock", False, "not in this kernel")]
+"""
+
+
+def test_doctor_judges_the_battery_and_says_what_is_missing():
+    done = doctor("--json", "--jobs=2", *(f"--only={name}" for name in SOME), prelude=STUB)
+    report = json.loads(done.stdout)
+    assert report["protections"] == [
+        {"name": "seccomp", "in_force": True, "detail": "allow-list"},
+        {"name": "landlock", "in_force": False, "detail": "not in this kernel"},
+    ]
+    expected = {name: _verdicts("self")[name].contained for name in SOME}
+    assert {a["name"]: a["contained"] for a in report["attacks"]} == expected
+    for attack in report["attacks"]:
+        assert (attack["why"] is None) == attack["contained"]
+    assert report["summary"] == {
+        "protections": 2,
+        "in_force": 1,
+        "attacks": 3,
+        "contained": sum(expected.values()),
+        "ok": False,
+    }
+    assert done.returncode == 1 and done.stderr == ""
+
+
+def test_doctor_plain_text_and_unknown_attack(script):
+    done = doctor("--plain", "--only=tcp_connect", prelude=STUB)
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Protections on this machine:"
+    assert lines[1].split() == ["in", "force", "seccomp", "allow-list"]
+    assert lines[2].split()[:2] == ["MISSING", "landlock"]
+    assert lines[3] == "Attacks inside the jail (1):"
+    assert lines[4].split()[-1] == "network/tcp_connect" or "NOT CONTAINED" in lines[4]
+    assert lines[-1].startswith("1 of 2 protections in force; ")
+    assert done.returncode == 1
+    done = doctor("--only=no_such_attack", prelude=STUB)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "autodiff doctor: error: no such attack: no_such_attack\n"
