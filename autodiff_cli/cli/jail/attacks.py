@@ -1143,12 +1143,12 @@ _attack(
     "clear PR_SET_PDEATHSIG, leave the group, outlive the parent",
     """
     syscall("prctl", 1, 0, 0, 0, 0)  # PR_SET_PDEATHSIG 0
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    print("READY", flush=True)  # before setsid, which a jail may answer by killing
     try:
         os.setsid()
     except OSError:
         pass
-    signal.signal(signal.SIGALRM, signal.SIG_IGN)
-    print("READY", flush=True)
     time.sleep(60)
 """,
     effects=("orphan",),

@@ -34,6 +34,7 @@ from autodiff_cli.cli.jail.attacks import ATTACKS, DEFAULT_TIMEOUT, Attack
 START_ALLOWANCE = 6.0  # seconds for start-up (warm-up, fork) on a busy machine, past the deadline
 KILL_GRACE = 1.0  # isolation.KILL_GRACE: the parent kills the child this long past --timeout
 HARD_STOP = 20.0  # seconds past the deadline when the harness itself ends a run
+DEATH_GRACE = 3.0  # seconds the workers of a run that ended get to be gone
 MIN_SCANNED = 50 << 20  # bytes the memory scan must cover to show no secret is in memory
 OUTPUT_SLACK = 1 << 16
 DEFAULT_MEMORY = 2 << 30
@@ -445,12 +446,12 @@ def _execute(
             break
         time.sleep(0.02)
     seconds = time.monotonic() - started
-    survivors: list[_Process] = []
-    if orphan:
-        grace = time.monotonic() + 3.0
-        while time.monotonic() < grace and any(_alive(p) for p in seen.values()):
-            time.sleep(0.05)
-        survivors = [p for p in seen.values() if _alive(p)]
+    # the workers die with the process that ran them (PR_SET_PDEATHSIG): give the kernel a
+    # moment to end them and their namespaces
+    grace = time.monotonic() + DEATH_GRACE
+    while time.monotonic() < grace and any(_alive(p) for p in seen.values()):
+        time.sleep(0.05)
+    survivors = [p for p in seen.values() if _alive(p)] if orphan else []
     leftovers = [p for p in seen.values() if _alive(p)]
     for process in leftovers:
         _kill(process)

@@ -38,13 +38,16 @@ class UsageError(Exception):
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of `python -m autodiff_cli.jail`; exits with the child's status."""
-    # clean start: wired by the lead
+    from autodiff_cli.cli.clean_start import ensure_clean_start
+
+    ensure_clean_start("autodiff_cli.cli.jail.raw:main")  # the environment never reaches FILE
     arguments = list(sys.argv[1:] if argv is None else argv)
     _exit(run(arguments))
 
 
 def run(arguments: list[str]) -> int:
     """Parse, read FILE, run it jailed; the exit status."""
+    from autodiff_cli.cli.jail.probe import JailUnavailable
     from autodiff_cli.cli.terminal import print_error
 
     options = _parser().parse_args(arguments)  # exits with status 2 on a usage error
@@ -52,11 +55,14 @@ def run(arguments: list[str]) -> int:
         limits = _limits(options)
         source = read_file(options.file)
         if options.isolation == "strict":
-            from autodiff_cli.cli.jail import require_full_jail
+            from autodiff_cli.cli.jail.probe import require_full_jail
 
-            require_full_jail()  # the lead's: a clear error where the full jail is missing
+            require_full_jail()
         return run_jailed(options.file, source, limits)
     except UsageError as error:
+        print_error(f"{PROG}: error: {error}")
+        return 2
+    except JailUnavailable as error:
         print_error(f"{PROG}: error: {error}")
         return 2
     except KeyboardInterrupt:
