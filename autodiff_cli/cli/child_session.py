@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from autodiff_cli.cli.child_guard import fork_child, kill_child, reap_child, signals_held
 from autodiff_cli.cli.isolation import (
     CHUNK,
     Limits,
@@ -55,19 +56,20 @@ class ChildSession:
         err_read, err_write = os.pipe()
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child
-            for fd in (self._requests, self._replies, out_read, err_read):
-                os.close(fd)
-            loop = lambda: _serve_forever(serve, request_read, reply_write)  # noqa: E731
-            child_main(loop, limits, out_write, err_write, (request_read, reply_write))
+        with signals_held():  # registered before a signal can end this process
+            self.pid, _ = fork_child()
+            if self.pid == 0:  # the child
+                for fd in (self._requests, self._replies, out_read, err_read):
+                    os.close(fd)
+                loop = lambda: _serve_forever(serve, request_read, reply_write)  # noqa: E731
+                child_main(loop, limits, out_write, err_write, (request_read, reply_write))
+            self.alive = True
         for fd in (request_read, reply_write, out_write, err_write):
             os.close(fd)
         self._outputs = {out_read: Sink(sys.stdout), err_read: Sink(sys.stderr)}
         for fd in (*self._outputs, self._replies):
             os.set_blocking(fd, False)
         self._pending = bytearray()
-        self.alive = True
 
     def request(self, message: dict) -> dict:
         """Send one request and wait for its reply, streaming the child's output meanwhile."""
@@ -114,7 +116,8 @@ class ChildSession:
                             return None
                         self._pending += data
                         if b"\n" in self._pending:
-                            self._drain_outputs()
+                            if not self._drain_outputs(self.limits.output - written):
+                                return _OVERFLOW
                             line, _, rest = bytes(self._pending).partition(b"\n")
                             self._pending = bytearray(rest)
                             return line
@@ -126,11 +129,16 @@ class ChildSession:
                     elif data is not None:
                         selector.unregister(key.fd)
 
-    def _drain_outputs(self) -> None:
-        """Everything the child wrote before its reply (it flushes first)."""
+    def _drain_outputs(self, room: int) -> bool:
+        """What the child wrote before its reply (it flushes first), read without waiting, at
+        most `room` bytes; False when there was more."""
         for fd, sink in self._outputs.items():
             while data := _read(fd):
+                room -= len(data)
+                if room < 0:
+                    return False
                 sink.write(data)
+        return True
 
     def _lost(self, problem: str | None) -> SessionLost:
         self.close()
@@ -144,12 +152,9 @@ class ChildSession:
         if not self.alive:
             return
         self.alive = False
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self._status = os.waitpid(self.pid, 0)
-        self._drain_outputs()
+        kill_child(self.pid)
+        self._status = (self.pid, reap_child(self.pid, block=True) or 0)
+        self._drain_outputs(self.limits.output)
         for fd in (*self._outputs, self._replies, self._requests):
             os.close(fd)
 

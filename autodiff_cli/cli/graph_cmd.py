@@ -143,6 +143,7 @@ def run_graph(request: GraphRequest, *, debug: bool = False) -> int:
 def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
     from autodiff_cli.cli.graph_export import RenderError, render_dot
     from autodiff_cli.cli.isolation import LimitError, Limits, run_child, run_isolated_command
+    from autodiff_cli.cli.output_text import write_output as write_output_text
     from autodiff_cli.cli.terminal import wants_color
     from autodiff_cli.cli.warm_up import warm_up
 
@@ -160,7 +161,7 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
     except LimitError as error:
         print_error(f"autodiff graph: error: {error}")
         return 2
-    sys.stderr.write(result.stderr.decode(sys.stderr.encoding or "utf-8", "replace"))
+    write_output_text(sys.stderr, result.stderr)
     if result.problem is not None:
         print_error(f"autodiff graph: error: the {subject} was {result.problem}")
     if result.status != 0:
@@ -168,7 +169,7 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
     try:
         content: str | bytes = result.stdout
         if picture:
-            content = render_dot(result.stdout.decode("utf-8", "replace"), request.fmt)
+            content = render_dot(result.stdout, request.fmt)
         write_output(content, request.output)
     except RenderError as error:
         print_error(f"autodiff graph: error: {error}")

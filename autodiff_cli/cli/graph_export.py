@@ -108,14 +108,18 @@ def render_picture(graph: Graph, fmt: str) -> bytes:
     return render_dot(to_dot(graph), fmt)
 
 
-def render_dot(dot_text: str, fmt: str) -> bytes:
-    """SVG or PNG bytes of DOT text (made in a sandboxed child, drawn by `dot` out here)."""
+def render_dot(dot_text: str | bytes, fmt: str) -> bytes:
+    """SVG or PNG bytes of DOT text (made in a sandboxed child, drawn by `dot` out here; bytes
+    as the child wrote them, UTF-8)."""
     dot = shutil.which("dot")
     if dot is None:
         raise RenderError(GRAPHVIZ_HINT.format(fmt=fmt.upper()))
     try:
         done = subprocess.run(
-            [dot, f"-T{fmt}"], input=dot_text.encode(), capture_output=True, timeout=120
+            [dot, f"-T{fmt}"],
+            input=dot_text if isinstance(dot_text, bytes) else dot_text.encode(),
+            capture_output=True,
+            timeout=120,
         )
     except (OSError, subprocess.TimeoutExpired) as error:
         raise RenderError(f"Graphviz's dot failed: {error}") from None

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from autodiff_cli.cli.child_guard import fork_child, kill_child, reap_child, signals_held
 from autodiff_cli.cli.frame_reserve import run_on_reserve
 
 GIB = 1 << 30
@@ -249,11 +250,12 @@ def _report_internal(error: BaseException) -> int:
 
 class Sink:
     """Where a child's output stream goes: straight to one of our streams (decoded as it comes,
-    so a character split across reads stays whole), or into one buffer."""
+    so a character split across reads stays whole), or into one buffer (a BytesIO: it grows in
+    place and `collected()` hands its bytes over without a copy)."""
 
     def __init__(self, target: Any | None) -> None:
         self.target = target
-        self.buffer = bytearray()
+        self.buffer = io.BytesIO()
         self._decoder = None
         if target is not None:
             encoding = getattr(target, "encoding", None) or "utf-8"
@@ -261,11 +263,15 @@ class Sink:
 
     def write(self, data: bytes, final: bool = False) -> None:
         if self.target is None:
-            self.buffer += data
+            self.buffer.write(data)
             return
         text = self._decoder.decode(data, final)
         if text:
             write_text(self.target, text)
+
+    def collected(self) -> bytes:
+        """What was written into the buffer."""
+        return self.buffer.getvalue()
 
 
 def write_text(stream: Any, text: str) -> None:
@@ -285,11 +291,18 @@ class _Running:
     fds: dict[int, Sink]
     limits: Limits
     started: float
+    exit_fd: int | None  # the child's pidfd: readable once it has exited (None: poll)
     written: int = 0
     problem: str | None = None
     killed: bool = False
+    wait_status: int | None = None  # known once the child is reaped
     sinks: list[Sink] = field(default_factory=list)
     probe: mmap.mmap | None = None  # shared with the child: its running statement
+
+    def deadline(self) -> float | None:
+        """When the parent kills it (monotonic seconds); None without --timeout."""
+        timeout = self.limits.timeout
+        return None if timeout is None else self.started + timeout + KILL_GRACE
 
 
 def _statement_at(probe: mmap.mmap | None) -> tuple[int, int] | None:
@@ -301,6 +314,7 @@ def _statement_at(probe: mmap.mmap | None) -> tuple[int, int] | None:
 
 
 def _start(index: int, work: Callable[[], int], limits: Limits, stream: bool) -> _Running:
+    """Fork one child (inside `signals_held`, so it is registered before a signal can end us)."""
     out_read, out_write = os.pipe()
     err_read, err_write = os.pipe()
     for stream_ in (sys.stdout, sys.stderr):
@@ -308,7 +322,7 @@ def _start(index: int, work: Callable[[], int], limits: Limits, stream: bool) ->
     # With a deadline, the child writes where it is into shared memory (one store a statement),
     # so that a kill inside one long engine call can still name the statement.
     probe = mmap.mmap(-1, 8) if limits.timeout is not None else None
-    pid = os.fork()
+    pid, exit_fd = fork_child()
     if pid == 0:  # the child
         os.close(out_read)
         os.close(err_read)
@@ -328,6 +342,7 @@ def _start(index: int, work: Callable[[], int], limits: Limits, stream: bool) ->
         {out_read: sinks[0], err_read: sinks[1]},
         limits,
         time.monotonic(),
+        exit_fd,
         sinks=sinks,
         probe=probe,
     )
@@ -337,18 +352,61 @@ def _kill(child: _Running, problem: str) -> None:
     if not child.killed:
         child.killed = True
         child.problem = problem
-        try:
-            os.kill(child.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        kill_child(child.pid)  # a no-op once reaped: its number may be someone else's
+
+
+def _take(child: _Running, fd: int, data: bytes) -> None:
+    """Count what the child wrote; past the output limit it is killed and the rest dropped."""
+    child.written += len(data)
+    if child.written > child.limits.output:
+        _kill(child, output_problem(child.limits.output))
+        return
+    child.fds[fd].write(data)
+
+
+def _read_pipe(fd: int) -> bytes | None:
+    """At most CHUNK bytes: b"" at the end of the pipe, None when it has nothing now."""
+    try:
+        return os.read(fd, CHUNK)
+    except BlockingIOError:
+        return None
+    except OSError:
+        return b""
+
+
+def _close_pipe(child: _Running, fd: int, selector: selectors.BaseSelector) -> None:
+    selector.unregister(fd)
+    os.close(fd)
+    del child.fds[fd]
+
+
+def _drain(child: _Running, selector: selectors.BaseSelector) -> None:
+    """After the child exited: what is left in its pipes, read without waiting. A pipe still
+    held open by someone else is closed once it is empty; one fed without end stops at the
+    output limit."""
+    for fd in list(child.fds):
+        while not child.killed:
+            data = _read_pipe(fd)
+            if not data:
+                break
+            _take(child, fd, data)
+        _close_pipe(child, fd, selector)
+
+
+def _reap(child: _Running, selector: selectors.BaseSelector) -> None:
+    """Record the child's wait status if it has exited."""
+    if child.exit_fd is not None:  # its pidfd is readable: it has exited
+        selector.unregister(child.exit_fd)
+    child.wait_status = reap_child(child.pid, block=child.exit_fd is not None)
 
 
 def _finish(child: _Running) -> ChildResult:
-    _, wait_status = os.waitpid(child.pid, 0)
+    wait_status = child.wait_status if child.wait_status is not None else 0
     for sink in child.sinks:
         sink.write(b"", final=True)
     seconds = time.monotonic() - child.started
-    out, err = (bytes(sink.buffer) for sink in child.sinks)
+    out, err = (sink.collected() for sink in child.sinks)
+    child.sinks.clear()
     problem = child.problem or ended_problem(wait_status, child.limits)
     statement = _statement_at(child.probe)
     if child.probe is not None:
@@ -396,6 +454,9 @@ def output_problem(limit: int) -> str:
     return f"stopped: its output passed {format_size(limit)} (--max-output)"
 
 
+POLL = 0.05  # seconds between looks at a child's state where the kernel has no pidfd
+
+
 def run_children(
     works: Iterable[Callable[[], int]],
     limits: Limits,
@@ -403,12 +464,20 @@ def run_children(
     jobs: int = 1,
     stream: bool = False,
     on_done: Callable[[int, ChildResult], bool] | None = None,
+    window: int | None = None,
 ) -> list[ChildResult]:
     """Run each work in its own locked-down child, up to `jobs` at once, and return how each
     ended, in order. With `stream`, output goes straight to our stdout/stderr as it comes
-    (for `jobs=1`); else it is collected. `on_done(index, result)` is called as each ends; when
-    it returns False no further child is started (the rest get no result). LimitError, before
-    any child starts, when the limits are too tight to run anything."""
+    (for `jobs=1`); else it is collected. `on_done(index, result)` is called as each ends and
+    takes its output (the returned results then carry none, so memory stays bounded); when it
+    returns False no further child is started (the rest get no result). With `window`, a child
+    starts only within `window` places of the first one still running (an in-order printer
+    then holds at most `window` outputs). LimitError, before any child starts, when the limits
+    are too tight to run anything.
+
+    The loop wakes on output, on a child's exit (its pidfd) and on the next deadline, so a
+    child that closes its pipes, or leaves them open to something else, is still killed in
+    time; once it has exited, its pipes are drained without waiting."""
     check_limits(limits)
     pending = list(enumerate(works))
     pending.reverse()
@@ -418,61 +487,89 @@ def run_children(
     go_on = True
     try:
         while running or (pending and go_on):
-            while pending and go_on and len(running) < jobs:
-                index, work = pending.pop()
-                child = _start(index, work, limits, stream)
-                running[child.pid] = child
-                for fd in child.fds:
-                    selector.register(fd, selectors.EVENT_READ, child)
-            for key, _ in selector.select(_next_deadline(running.values())):
+            with signals_held():
+                while pending and go_on and _may_start(pending[-1][0], running, jobs, window):
+                    index, work = pending.pop()
+                    child = _start(index, work, limits, stream)
+                    running[child.pid] = child
+                    for fd in child.fds:
+                        selector.register(fd, selectors.EVENT_READ, child)
+                    if child.exit_fd is not None:
+                        selector.register(child.exit_fd, selectors.EVENT_READ, child)
+            for key, _ in selector.select(_wait_time(running.values())):
                 child = key.data
-                try:
-                    data = os.read(key.fd, CHUNK)
-                except BlockingIOError:
-                    continue
-                if not data:
-                    selector.unregister(key.fd)
-                    os.close(key.fd)
-                    del child.fds[key.fd]
-                    continue
-                child.written += len(data)
-                if child.written > child.limits.output:
-                    _kill(child, output_problem(child.limits.output))
-                    continue
-                child.fds[key.fd].write(data)
+                if key.fd == child.exit_fd:
+                    _reap(child, selector)
+                elif key.fd in child.fds:
+                    data = _read_pipe(key.fd)
+                    if data == b"":
+                        _close_pipe(child, key.fd, selector)
+                    elif data is not None:
+                        _take(child, key.fd, data)
             now = time.monotonic()
             for child in list(running.values()):
-                timeout = child.limits.timeout
-                if timeout is not None and now - child.started > timeout + KILL_GRACE:
-                    _kill(child, timeout_problem(timeout))
+                if child.wait_status is None and child.exit_fd is None:
+                    _reap(child, selector)
+                deadline = child.deadline()
+                if child.wait_status is None and deadline is not None and now > deadline:
+                    _kill(child, timeout_problem(child.limits.timeout or 0))
                 if child.killed:
                     for fd in list(child.fds):
-                        selector.unregister(fd)
-                        os.close(fd)
-                    child.fds.clear()
-                if not child.fds:
-                    del running[child.pid]
-                    result = results[child.index] = _finish(child)
-                    if on_done is not None and not on_done(child.index, result):
-                        go_on = False
+                        _close_pipe(child, fd, selector)
+                if child.wait_status is None:
+                    continue
+                _drain(child, selector)
+                del running[child.pid]
+                results[child.index] = _finish(child)
+                if on_done is not None:
+                    go_on = _hand_over(results, child.index, on_done) and go_on
     finally:
         for child in running.values():
             _kill(child, "interrupted")
-            for fd in child.fds:
-                os.close(fd)
-            os.waitpid(child.pid, 0)
+            for fd in list(child.fds):
+                _close_pipe(child, fd, selector)
+            if child.exit_fd is not None and child.wait_status is None:
+                selector.unregister(child.exit_fd)
+            if child.wait_status is None:
+                reap_child(child.pid, block=True)
         selector.close()
     return [results[index] for index in sorted(results)]
 
 
-def _next_deadline(running: Iterable[_Running]) -> float | None:
+def _hand_over(
+    results: dict[int, ChildResult], index: int, on_done: Callable[[int, ChildResult], bool]
+) -> bool:
+    """Give `on_done` the result and its output; only the rest is kept (no name here holds
+    the output past this call)."""
+    result = results[index]
+    results[index] = ChildResult(
+        result.status, b"", b"", result.problem, result.seconds, result.statement
+    )
+    return on_done(index, result)
+
+
+def _may_start(index: int, running: dict[int, _Running], jobs: int, window: int | None) -> bool:
+    if len(running) >= jobs:
+        return False
+    if window is None or not running:
+        return True
+    return index < min(child.index for child in running.values()) + window
+
+
+def _wait_time(running: Iterable[_Running]) -> float | None:
+    """Seconds the loop may sleep: until the next deadline of a child still running, at most
+    POLL while a child's exit can only be seen by polling."""
     now = time.monotonic()
-    waits = [
-        child.started + child.limits.timeout + KILL_GRACE - now
-        for child in running
-        if child.limits.timeout is not None
-    ]
-    return max(0.0, min(waits)) + 0.01 if waits else None
+    waits = []
+    for child in running:
+        if child.wait_status is not None:
+            return 0.0
+        deadline = child.deadline()
+        if deadline is not None and not child.killed:
+            waits.append(max(0.0, deadline - now) + 0.01)
+        if child.exit_fd is None:
+            waits.append(POLL)
+    return min(waits) if waits else None
 
 
 def run_child(work: Callable[[], int], limits: Limits, *, stream: bool = True) -> ChildResult:

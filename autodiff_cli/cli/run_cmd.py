@@ -15,11 +15,11 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autodiff_cli.cli.isolation import write_text
+from autodiff_cli.cli.output_text import Text, encoding_of, write_json_string, write_output
 from autodiff_cli.cli.terminal import print_error
 
 STDIN_NAME = "<stdin>"
@@ -36,13 +36,16 @@ class Script:
 
 @dataclass
 class Outcome:
-    """One script's report; also the `--json` line (path, ok, stdout, error, seconds)."""
+    """One script's report; also the `--json` line (path, ok, stdout, error, seconds, where
+    `error` is `error` and `problem` joined). A child's output stays the bytes it wrote,
+    decoded piece by piece as it is printed (`output_text`)."""
 
     path: str
     ok: bool
-    stdout: str
-    error: str | None
+    stdout: Text
+    error: Text | None
     seconds: float
+    problem: str | None = None  # why the parent stopped the child (follows `error`)
 
 
 @dataclass
@@ -228,19 +231,15 @@ def limits_of(options: RunOptions) -> Any:
     )
 
 
-def _decode(data: bytes) -> str:
-    return data.decode(getattr(sys.stdout, "encoding", None) or "utf-8", "replace")
-
-
 def outcome_of(
     script: Script, result: Any, *, streamed: bool, timeout: float | None = None
 ) -> Outcome:
-    """An `Outcome` from a child's `ChildResult`; streamed output was printed already."""
-    stdout = "" if streamed else _decode(result.stdout)
-    error = None if streamed else (_decode(result.stderr) or None)
-    if result.problem is not None:
-        error = (error or "") + _problem_text(script, result, timeout)
-    return Outcome(script.name, result.status == 0, stdout, error, result.seconds)
+    """An `Outcome` from a child's `ChildResult` (its output kept as bytes); streamed output
+    was printed already."""
+    stdout = b"" if streamed else result.stdout
+    error = None if streamed else (result.stderr or None)
+    problem = None if result.problem is None else _problem_text(script, result, timeout)
+    return Outcome(script.name, result.status == 0, stdout, error, result.seconds, problem)
 
 
 def _problem_text(script: Script, result: Any, timeout: float | None) -> str:
@@ -290,21 +289,21 @@ def run_isolated(
         jobs=options.jobs,
         stream=streamed,
         on_done=done,
+        window=None if streamed else options.jobs + 1,  # outputs held to print in order
     )
     for index in range(len(results), len(scripts)):
         report(index, _skipped(scripts[index]))
 
 
 class OrderedPrinter:
-    """Prints outcomes in the order of the files, as soon as all earlier ones are in."""
+    """Prints outcomes in the order of the files, as soon as all earlier ones are in; a
+    printed outcome keeps no output (only what the summary needs)."""
 
-    def __init__(
-        self, total: int, as_json: bool, on_print: Callable[[], None], fail_fast: bool = False
-    ) -> None:
+    def __init__(self, total: int, as_json: bool, bar: Bar, fail_fast: bool = False) -> None:
         self.outcomes: list[Outcome | None] = [None] * total
         self.next = 0
         self.as_json = as_json
-        self.on_print = on_print
+        self.bar = bar
         self.fail_fast = fail_fast
         self.stopped = False  # --fail-fast after a failure: later files are reported skipped
 
@@ -313,34 +312,88 @@ class OrderedPrinter:
         while self.next < len(self.outcomes) and self.outcomes[self.next] is not None:
             outcome = self.outcomes[self.next]
             if self.stopped and outcome.ok:
-                outcome = self.outcomes[self.next] = _skipped(Script(outcome.path, ""))
-            self._print(outcome)
+                outcome = _skipped(Script(outcome.path, ""))
+            with self.bar.paused():
+                self._print(outcome)
+            self.bar.advance()
+            self.outcomes[self.next] = _without_output(outcome)
             self.stopped = self.stopped or (self.fail_fast and not outcome.ok)
             self.next += 1
 
     def _print(self, outcome: Outcome) -> None:
         if self.as_json:
-            import json
-
-            record = asdict(outcome)
-            record["seconds"] = round(outcome.seconds, 6)
-            sys.stdout.write(json.dumps(record) + "\n")
-        else:
-            write_text(sys.stdout, outcome.stdout)
+            _write_json(outcome)
+            return
+        write_output(sys.stdout, outcome.stdout)
         sys.stdout.flush()
-        if outcome.error and not self.as_json:
-            print_error(outcome.error)
-        self.on_print()
+        last = write_output(sys.stderr, outcome.error or "", escaped=True)
+        if outcome.problem is not None:
+            if last not in ("", "\n"):
+                sys.stderr.write("\n")
+            print_error(outcome.problem)
+        elif last not in ("", "\n"):
+            print_error("")
+
+
+def _write_json(outcome: Outcome) -> None:
+    """The outcome's `--json` line, as `json.dumps` of its fields writes it, written piece by
+    piece."""
+    import json
+
+    out = sys.stdout
+    out.write(f'{{"path": {json.dumps(outcome.path)}, "ok": {json.dumps(outcome.ok)}, "stdout": ')
+    write_json_string(out, outcome.stdout, encoding=encoding_of(sys.stdout))
+    out.write(', "error": ')
+    write_json_string(out, outcome.error, outcome.problem, encoding=encoding_of(sys.stderr))
+    out.write(f', "seconds": {json.dumps(round(outcome.seconds, 6))}}}\n')
+    out.flush()
+
+
+def _without_output(outcome: Outcome) -> Outcome:
+    """What the summary needs of a printed outcome: its output is let go."""
+    kept = outcome.error if _is_skipped(outcome) else None
+    return Outcome(outcome.path, outcome.ok, "", kept, outcome.seconds, outcome.problem)
+
+
+class Bar:
+    """The progress of a batch on stderr: a Rich bar, or nothing (this class itself)."""
+
+    def advance(self) -> None:
+        pass
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        yield
+
+
+class _RichBar(Bar):
+    """A transient Rich bar, taken off the terminal while an outcome is printed: the output is
+    written as it is, never through Rich (which would render it line by line)."""
+
+    def __init__(self, progress: Any, total: int) -> None:
+        self.progress = progress
+        self.task = progress.add_task("run", total=total)
+
+    def advance(self) -> None:
+        self.progress.advance(self.task)
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        self.progress.stop()
+        try:
+            yield
+        finally:
+            self.progress.start()
 
 
 @contextmanager
-def progress_bar(total: int) -> Iterator[Callable[[], None]]:
-    """A Rich progress bar on stderr when it is a terminal and there are several scripts; yields
-    the function that advances it (a no-op without a bar)."""
+def progress_bar(total: int, shown: bool = True) -> Iterator[Bar]:
+    """A Rich progress bar on stderr when it is a terminal, there are several scripts and
+    `shown` (their outputs are collected, not streamed); else a `Bar` that does nothing."""
     from autodiff_cli.cli.terminal import wants_color
 
-    if total < 2 or not wants_color(sys.stderr):
-        yield lambda: None
+    if total < 2 or not shown or not wants_color(sys.stderr):
+        yield Bar()
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -351,18 +404,18 @@ def progress_bar(total: int) -> Iterator[Callable[[], None]]:
         MofNCompleteColumn(),
         console=Console(stderr=True),
         transient=True,
-        redirect_stdout=sys.stdout.isatty(),
-        redirect_stderr=True,
+        redirect_stdout=False,
+        redirect_stderr=False,
     )
-    task = progress.add_task("run", total=total)
+    bar = _RichBar(progress, total)
     with progress:
-        yield lambda: progress.advance(task)
+        yield bar
 
 
 def run_paths(paths: list[str], options: RunOptions) -> int:
     """Run every script (unless --fail-fast stops early): 0 if all succeed, 1 if any failed,
     2 if a path cannot be read (then nothing runs)."""
-    from autodiff_cli.cli.isolation import LimitError
+    from autodiff_cli.cli.isolation import LimitError, isolation_available
     from autodiff_cli.cli.limits import set_max_elements
 
     try:
@@ -381,13 +434,12 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
             "autodiff run: warning: this engine has no element limit; --max-elements ignored"
         )
     try:
-        with progress_bar(len(scripts)) as advance:
-            printer = OrderedPrinter(len(scripts), options.as_json, advance, options.fail_fast)
+        collected = options.as_json or (options.jobs > 1 and isolation_available())
+        with progress_bar(len(scripts), shown=collected) as bar:
+            printer = OrderedPrinter(len(scripts), options.as_json, bar, options.fail_fast)
 
             def report(index: int, outcome: Outcome) -> None:
                 printer(index, outcome)
-
-            from autodiff_cli.cli.isolation import isolation_available
 
             if isolation_available():
                 run_isolated(scripts, options, report)
