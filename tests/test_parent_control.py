@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from autodiff_cli.cli.clean_start import clean_environment
 from autodiff_cli.lang.errors import printable
 
 pytestmark = pytest.mark.skipif(
@@ -210,6 +211,7 @@ def test_timeout_ends_a_script_in_time_from_the_command_line(tmp_path: Path):
 
 _MEASURED = """
 import os, re, sys
+sys.path.insert(0, sys.argv.pop(1))
 from autodiff_cli.cli.app import main
 sys.argv = ["autodiff", *sys.argv[1:]]
 try:
@@ -220,7 +222,8 @@ finally:
     os.write(2, b"\\nPARENT_PEAK_KB=" + peak.encode() + b"\\n")
 """
 # (VmHWM: the peak of this process's own memory since its exec; `ru_maxrss` would also count
-# the memory of the process that forked it, before the exec.)
+# the memory of the process that forked it, before the exec. The environment is already clean,
+# so the clean start does not exec again and this process stays the parent.)
 # Non-Latin-1 text (CJK and an emoji, which makes a Python string 4 bytes a character), with
 # control characters that must be escaped, on stdout and as warnings on stderr.
 _FLOOD = (
@@ -235,12 +238,12 @@ _FLOOD = (
 def parent_peak(*args: str, stdin: str = "", cwd: Path = REPO) -> tuple[int, str, str]:
     """(the parent's own peak resident size in bytes, its stdout, its stderr)."""
     done = subprocess.run(
-        [sys.executable, "-c", _MEASURED, *args],
+        [sys.executable, "-c", _MEASURED, str(REPO), *args],
         input=stdin,
         capture_output=True,
         text=True,
         errors="replace",
-        env=environment(),
+        env=clean_environment(environment()),
         cwd=cwd,
         timeout=180,
     )
@@ -401,9 +404,10 @@ def test_workers_die_with_their_parent(command: str, how: str, tmp_path: Path):
     process = _spawn(argv, stdin)
     workers: dict[int, int] = {}
     try:
-        assert wait_until(lambda: bool(descendants(process.pid)), 60), "no worker started"
+        # the jailed worker (PID 1 of its namespace) spins under a process that waits for it
+        spinning = lambda: any(busy(pid) for pid in descendants(process.pid))  # noqa: E731
+        assert wait_until(spinning, 60), "no worker runs"
         workers = descendants(process.pid)
-        assert wait_until(lambda: all(busy(pid) for pid in workers), 30), "no worker runs"
         _end(process, how)
         status = process.wait(timeout=30)
         number = getattr(signal, how)
@@ -461,9 +465,9 @@ def test_closing_the_repl_terminal_leaves_no_worker(tmp_path: Path):
         child.sendline("    pass")
         child.expect(r"\.\.\. ")
         child.sendline("")
-        assert wait_until(lambda: bool(descendants(child.pid)), 30)
+        spinning = lambda: any(busy(pid) for pid in descendants(child.pid))  # noqa: E731
+        assert wait_until(spinning, 60), "no worker runs"
         workers = descendants(child.pid)
-        assert wait_until(lambda: all(busy(pid) for pid in workers), 30), "no worker runs"
         child.ptyproc.fileobj.close()  # the terminal goes away: the kernel hangs it up
         child.ptyproc.closed = child.closed = True  # (pexpect sends no signal of its own)
         assert wait_until(lambda: not child.isalive(), 30), "the REPL outlived its terminal"
