@@ -19,6 +19,7 @@ from autodiff_cli.lang import limits, numpy_module
 from autodiff_cli.lang import numpy_types as nt
 from autodiff_cli.lang.numpy_array import NdArray
 
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy's empty-slice notes
 CAP = 1000
 BIG = 3000  # one dim over the cap; the arrays below are all empty or within the cap
 

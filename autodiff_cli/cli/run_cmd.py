@@ -8,6 +8,7 @@ be forked (or `AUTODIFF_ISOLATION=0`), scripts run one after the other in this p
 
 from __future__ import annotations
 
+import collections
 import io
 import os
 import re
@@ -347,20 +348,26 @@ class LineEnds:
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
-        self._tail = ""
+        self._recent: collections.deque[str] = collections.deque()  # the last writes
+        self._size = 0  # their length: at most _TAIL more than the last one's
 
     def write(self, text: str) -> int:
         if text:
-            self._tail = (self._tail + text[-_TAIL:])[-_TAIL:]
+            self._recent.append(text)
+            self._size += len(text)
+            while self._size - len(self._recent[0]) >= _TAIL:
+                self._size -= len(self._recent.popleft())
         return self._stream.write(text)
 
     def end_line(self) -> None:
-        cancel = "\x18" if ends_in_open_escape(self._tail) else ""
-        line_end = "\n" if self._tail and not self._tail.endswith("\n") else ""
+        tail = "".join(self._recent)[-_TAIL:]
+        cancel = "\x18" if ends_in_open_escape(tail) else ""
+        line_end = "\n" if tail and not tail.endswith("\n") else ""
         if cancel or line_end:
             self._stream.write(cancel + line_end)
             self._stream.flush()
-        self._tail = ""
+        self._recent.clear()
+        self._size = 0
 
     def __getattr__(self, name: str) -> Any:  # flush, isatty, fileno, encoding...
         return getattr(self._stream, name)
