@@ -11,6 +11,8 @@ Header lines (among the first three):
 - `# args: ...`: command-line options before the script; `{fifo}` is a FIFO and `{linkdir}` a
   folder holding a symbolic link to `/proc/self/environ` (both outside the working directory).
 - `# status: N`: the exit status (default 1; 2 for usage errors).
+- `# stdout: TEXT`: the exact standard output, in Python's string escapes (`\\n`, `\\x1b`).
+`{self}` in `# args:` is the attack's own path (a batch running it twice).
 
 Every attack must exit with its status, print its message, show no Python traceback, create no
 file in the working directory, HOME or the cache/state folders (beyond what a harmless script's
@@ -131,7 +133,8 @@ def _placeholder(arg: str, outside: Path) -> str:
 
 
 def attack_command(path: Path) -> list[str]:
-    return ["run", *(header(path, "args") or "").split(), str(path)]
+    args = [str(path) if arg == "{self}" else arg for arg in (header(path, "args") or "").split()]
+    return ["run", *args, str(path)]
 
 
 @pytest.fixture(scope="module")
@@ -189,6 +192,9 @@ def test_hostile_script_fails_cleanly(
     shown = outcome.stderr + outcome.stdout  # under --json the error is in the JSON line
     matched = [want for want in expectations(path) if _shows(shown, want)]
     assert matched, f"expected {header(path, 'expect')!r} in:\n{outcome.stderr[-3000:]}"
+    stdout = header(path, "stdout")
+    if stdout is not None:  # the exact output, written with Python's string escapes
+        assert outcome.stdout == stdout.encode().decode("unicode_escape"), outcome.stdout
     if status == 1 and all(TYPE_NAME.fullmatch(want) for want in matched):
         _check_located(path, outcome.stderr)
 

@@ -8,8 +8,10 @@ be forked (or `AUTODIFF_ISOLATION=0`), scripts run one after the other in this p
 
 from __future__ import annotations
 
+import collections
 import io
 import os
+import re
 import stat
 import sys
 import time
@@ -146,6 +148,7 @@ def run_script(script: Script, *, debug: bool, stdout: Any = None) -> bool:
         with warnings_to_stderr(script.name):
             run_source(script.source, script.name, stdout=stream)
     except Exception as error:  # ScriptError, or a bug below the language: report, go on
+        _end_line(stream)
         report_exception(error, debug=debug, context=script.name)
         return False
     finally:
@@ -160,14 +163,26 @@ def _reset_engine() -> None:
         engine.reset_global_state()
 
 
-def run_limited(script: Script, *, debug: bool, timeout: float | None) -> bool:
-    """`run_script` under the time limit: a script stopped in time gets a located error."""
+def _end_line(stream: Any) -> None:
+    """End the script's last line before its error report, when it runs among several."""
+    if isinstance(stream, LineEnds):
+        stream.flush()
+        stream.end_line()
+
+
+def run_limited(
+    script: Script, *, debug: bool, timeout: float | None, separate: bool = False
+) -> bool:
+    """`run_script` under the time limit: a script stopped in time gets a located error.
+    `separate` (one of several scripts): its error report starts on a line of its own."""
     from autodiff_cli.cli.limits import ScriptTimeout, time_limit
 
+    stream = LineEnds(sys.stdout) if separate else None
     try:
         with time_limit(timeout):
-            return run_script(script, debug=debug)
+            return run_script(script, debug=debug, stdout=stream)
     except ScriptTimeout as error:  # raised between statements, outside the script's frames
+        _end_line(stream)
         print_error(f"{script.name}: error\nScriptTimeout: {error}")
         return False
 
@@ -271,10 +286,15 @@ def run_isolated(
 
     warm_up()
     streamed = options.jobs == 1 and not options.as_json
+    separate = len(scripts) > 1 and not options.as_json
     failed = False
 
     def work(script: Script) -> Callable[[], int]:
-        return lambda: 0 if run_limited(script, debug=options.debug, timeout=options.timeout) else 1
+        return lambda: (
+            0
+            if run_limited(script, debug=options.debug, timeout=options.timeout, separate=separate)
+            else 1
+        )
 
     def done(index: int, result: Any) -> bool:
         nonlocal failed
@@ -295,16 +315,84 @@ def run_isolated(
         report(index, _skipped(scripts[index]))
 
 
+# ---- one script's output never runs into the next's ---------------------------------------------
+
+_TAIL = 4096  # how much of the output `LineEnds` keeps to see how it ends
+_INTRODUCERS = re.compile("[\x1b\x90\x98\x9b\x9d\x9e\x9f]")
+_C0 = re.compile("[\x00-\x17\x19\x1c-\x1f]")  # executed inside a sequence, not ending it
+_OPEN_CSI = re.compile("(?:\x1b\\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*")
+_OPEN_ESCAPE = re.compile("\x1b[\x20-\x2f]*")
+_STRING_START = re.compile("\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f]")
+
+
+def ends_in_open_escape(text: str) -> bool:
+    """Whether `text` ends inside a terminal escape sequence (`\\x1b[2`, an OSC title without
+    its terminator...), which would swallow the first characters printed after it."""
+    starts = [match.start() for match in _INTRODUCERS.finditer(text[-_TAIL:])]
+    if not starts:
+        return False
+    rest = text[-_TAIL:][starts[-1] :]
+    if "\x18" in rest or "\x1a" in rest:  # CAN, SUB: the sequence was cancelled
+        return False
+    if _STRING_START.match(rest):  # OSC, DCS, SOS, PM, APC: open until BEL or ST
+        return "\x07" not in rest and "\x9c" not in rest
+    rest = _C0.sub("", rest)
+    return bool(_OPEN_CSI.fullmatch(rest) or _OPEN_ESCAPE.fullmatch(rest))
+
+
+class LineEnds:
+    """Our stdout while several scripts run (without --json): text passes through as the scripts
+    printed it, and `end_line` then ends a script's last line if it did not (after cancelling an
+    escape sequence left open, with CAN), so that the next script's output, an error report or
+    the summary starts on a line of its own: `print("50%", end="\\r\\x1b[2K")` at the end of
+    one script never overwrites or joins the next one's first line."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._recent: collections.deque[str] = collections.deque()  # the last writes
+        self._size = 0  # their length: at most _TAIL more than the last one's
+
+    def write(self, text: str) -> int:
+        if text:
+            self._recent.append(text)
+            self._size += len(text)
+            while self._size - len(self._recent[0]) >= _TAIL:
+                self._size -= len(self._recent.popleft())
+        return self._stream.write(text)
+
+    def end_line(self) -> None:
+        tail = "".join(self._recent)[-_TAIL:]
+        cancel = "\x18" if ends_in_open_escape(tail) else ""
+        line_end = "\n" if tail and not tail.endswith("\n") else ""
+        if cancel or line_end:
+            self._stream.write(cancel + line_end)
+            self._stream.flush()
+        self._recent.clear()
+        self._size = 0
+
+    def __getattr__(self, name: str) -> Any:  # flush, isatty, fileno, encoding...
+        return getattr(self._stream, name)
+
+
 class OrderedPrinter:
     """Prints outcomes in the order of the files, as soon as all earlier ones are in; a
-    printed outcome keeps no output (only what the summary needs)."""
+    printed outcome keeps no output (only what the summary needs). With `line_ends` (several
+    scripts), each script's output ends on a line of its own."""
 
-    def __init__(self, total: int, as_json: bool, bar: Bar, fail_fast: bool = False) -> None:
+    def __init__(
+        self,
+        total: int,
+        as_json: bool,
+        bar: Bar,
+        fail_fast: bool = False,
+        line_ends: LineEnds | None = None,
+    ) -> None:
         self.outcomes: list[Outcome | None] = [None] * total
         self.next = 0
         self.as_json = as_json
         self.bar = bar
         self.fail_fast = fail_fast
+        self.line_ends = line_ends
         self.stopped = False  # --fail-fast after a failure: later files are reported skipped
 
     def __call__(self, index: int, outcome: Outcome) -> None:
@@ -325,6 +413,8 @@ class OrderedPrinter:
             _write_json(outcome)
             return
         write_output(sys.stdout, outcome.stdout)
+        if self.line_ends is not None:  # (streamed output went through it already)
+            self.line_ends.end_line()
         sys.stdout.flush()
         last = write_output(sys.stderr, outcome.error or "", escaped=True)
         if outcome.problem is not None:
@@ -433,10 +523,13 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
         print_error(
             "autodiff run: warning: this engine has no element limit; --max-elements ignored"
         )
+    several = len(scripts) > 1 and not options.as_json
     try:
         collected = options.as_json or (options.jobs > 1 and isolation_available())
-        with progress_bar(len(scripts), shown=collected) as bar:
-            printer = OrderedPrinter(len(scripts), options.as_json, bar, options.fail_fast)
+        with progress_bar(len(scripts), shown=collected) as bar, _line_ends(several) as line_ends:
+            printer = OrderedPrinter(
+                len(scripts), options.as_json, bar, options.fail_fast, line_ends
+            )
 
             def report(index: int, outcome: Outcome) -> None:
                 printer(index, outcome)
@@ -455,6 +548,18 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
     if len(scripts) > 1:
         print_summary(outcomes, options.as_json)
     return 0 if len(outcomes) == len(scripts) and all(o.ok for o in outcomes) else 1
+
+
+@contextmanager
+def _line_ends(several: bool) -> Iterator[LineEnds | None]:
+    """Our stdout as a `LineEnds` while several scripts run: one script alone keeps its exact
+    output (as `python script.py` prints it), with --json every line is whole anyway."""
+    if not several:
+        yield None
+        return
+    line_ends = LineEnds(sys.stdout)
+    with redirect_stdout(line_ends):  # streamed output, and output of scripts run here
+        yield line_ends
 
 
 def _usage_failure(text: str, as_json: bool) -> int:
@@ -484,7 +589,9 @@ def run_here(
             outcome = run_captured(script, debug=options.debug, timeout=options.timeout)
         else:
             start = time.perf_counter()
-            ok = run_limited(script, debug=options.debug, timeout=options.timeout)
+            ok = run_limited(
+                script, debug=options.debug, timeout=options.timeout, separate=len(scripts) > 1
+            )
             outcome = Outcome(script.name, ok, "", None, time.perf_counter() - start)
         failed = failed or not outcome.ok
         report(index, outcome)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math as _math
+import sys as _sys
 
 import numpy as _np
 
@@ -316,6 +317,41 @@ def can_cast(from_: dtype, to: dtype) -> bool:
     return _dtypes.category_of(from_.np) <= _dtypes.category_of(to.np)
 
 
+# The names `import torch` gives a script: the language builds its `torch` from this list,
+# never from this module's globals (which also hold op machinery imported to build the ops).
+_STAR_FAMILIES = (
+    "arrange", "bitwise", "blends", "elementwise", "index_ops", "indexing", "matrix", "reductions",
+    "sorting", "views",
+)  # fmt: skip
+__all__ = sorted(
+    {
+        *"""
+        Generator Size Tensor device dtype bool double float float16 float32 float64 half int
+        int16 int32 int64 int8 long short uint8 e inf nan pi
+        abs absolute acos add allclose arange arccos arcsin arctan as_tensor asin atan batch_norm
+        bernoulli can_cast ceil clone cos cosh default_generator detach div divide empty
+        empty_like enable_grad eq equal erf exp expm1 eye flatten floor from_numpy full
+        full_like ge get_default_device get_default_dtype get_num_threads get_rng_state greater
+        greater_equal gt inference_mode initial_seed is_anomaly_check_nan_enabled
+        is_anomaly_enabled is_floating_point is_grad_enabled is_inference
+        is_inference_mode_enabled is_tensor isclose isnan le less less_equal linspace log log10
+        log1p log2 log_softmax logical_not logspace lt manual_seed mul multinomial multiply ne
+        neg negative no_grad normal not_equal numel ones ones_like pow promote_types rand
+        rand_like randint randint_like randn randn_like randperm reciprocal relu reshape
+        result_type rsqrt seed select set_default_device set_default_dtype set_grad_enabled
+        set_num_threads set_printoptions set_rng_state sigmoid sign sin sinh softmax softplus
+        sqrt square squeeze stack sub subtract swapaxes t tan tanh tensor transpose true_divide
+        trunc unbind unsqueeze where xlogy zeros zeros_like
+        """.split(),
+        *(
+            name
+            for family in _STAR_FAMILIES
+            for name in _sys.modules[f"{__name__}.ops.{family}"].__all__
+        ),
+    }
+)
+
+
 # Submodules a one-liner rarely needs load on first use, to keep start-up short.
 # Op families a one-liner seldom needs: imported with the engine, except when the `grad`
 # command asks for a lean engine (`autodiff_cli.LEAN_ENGINE`, its start-up) and the expression
@@ -340,6 +376,7 @@ def _load_extra_ops() -> None:
     for family in _EXTRA_FAMILIES:
         module = importlib.import_module(f"{__name__}.ops.{family}")
         globals().update((name, getattr(module, name)) for name in module.__all__)
+        __all__.extend(module.__all__)
 
 
 if not getattr(_package, "LEAN_ENGINE", False):

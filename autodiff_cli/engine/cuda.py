@@ -42,3 +42,10 @@ def synchronize(device: Any = None) -> None:
 
 def get_device_name(device: Any = None) -> str:
     raise AssertionError(_NO_CUDA)
+
+
+# What a script sees of this module (the language exports only these names).
+__all__ = [
+    "is_available", "device_count", "is_initialized", "manual_seed", "manual_seed_all",
+    "empty_cache", "current_device", "synchronize", "get_device_name",
+]  # fmt: skip

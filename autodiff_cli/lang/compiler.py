@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from autodiff_cli.lang import introspection, limits, sandbox
+from autodiff_cli.lang import introspection, limits, sandbox, unraisable
 from autodiff_cli.lang.blocks import (
     BREAK,
     CONTINUE,
@@ -350,6 +350,9 @@ class Program:
             sys.setrecursionlimit(20000)
         Running.depth += 1
         Running.namespaces.append(namespace)
+        saved_hook = sys.unraisablehook
+        if outermost:  # a finalizer's error: one located line, never CPython's traceback
+            sys.unraisablehook = unraisable.hook_for(self.filename)
         try:
             result = self.code(frame)
         except BaseException as error:
@@ -362,6 +365,7 @@ class Program:
             CallDepth.depth = saved_depth
             sys.setrecursionlimit(limit)
             if outermost:
+                sys.unraisablehook = saved_hook
                 limits.clear_interrupt()
         return result if self.mode == "eval" else frame[RETURN_SLOT]
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from autodiff_cli.lang import numpy_sizes as sizes
 from autodiff_cli.lang import numpy_types as nt
 from autodiff_cli.lang import typeview
 
@@ -106,6 +107,7 @@ def _reduction(name: str) -> Any:
             options["ddof"] = nt.number(extra.pop("ddof"))
         if extra:
             raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(extra))}'")
+        sizes.check_reduction(self._a.shape, options["axis"], options["keepdims"])
         return nt.wrap(getattr(self._a, name)(**options))
 
     method.__name__ = name
@@ -115,7 +117,9 @@ def _reduction(name: str) -> Any:
 def _arg_reduction(name: str) -> Any:
     @boundary
     def method(self: NdArray, axis: Any = None, keepdims: bool = False) -> Any:
-        return nt.wrap(getattr(self._a, name)(axis=nt.axis_of(axis), keepdims=bool(keepdims)))
+        axis = nt.axis_of(axis)
+        sizes.check_reduction(self._a.shape, axis, bool(keepdims))
+        return nt.wrap(getattr(self._a, name)(axis=axis, keepdims=bool(keepdims)))
 
     method.__name__ = name
     return method
@@ -249,7 +253,9 @@ class NdArray:
     def squeeze(self, axis: Any = None) -> NdArray:
         return NdArray(self._a.squeeze(axis=nt.axis_of(axis)))
 
+    @boundary
     def tolist(self) -> Any:
+        sizes.check_extent(self._a.shape)
         return self._a.tolist()
 
     @boundary
@@ -264,6 +270,7 @@ class NdArray:
     def clip(self, min: Any = None, max: Any = None) -> NdArray:  # noqa: A002 - numpy's names
         low = None if min is None else nt.to_raw(min)
         high = None if max is None else nt.to_raw(max)
+        nt.check_broadcast(self._a.shape, np.shape(low), np.shape(high))
         return nt.wrap(np.clip(self._a, low, high))
 
     @boundary

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from autodiff_cli.lang import numpy_sizes as sizes
 from autodiff_cli.lang import numpy_types as nt
 from autodiff_cli.lang import sandbox
 from autodiff_cli.lang.numpy_array import NdArray
@@ -98,7 +99,7 @@ def linspace(
 ) -> NdArray:
     count = nt.index(num)
     low, high = to_raw(start), to_raw(stop)
-    nt.check_count(count * max(np.size(low), np.size(high), 1), (count,))
+    sizes.check_linspace(count, low, high)
     return wrap(np.linspace(low, high, count, endpoint=bool(endpoint), dtype=nt.dtype_of(dtype)))
 
 
@@ -169,6 +170,7 @@ _FUNCTIONS |= {name: _binary(getattr(np, name)) for name in _BINARY.split()}
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     cond = to_raw(condition)
     if x is None and y is None:
+        sizes.check_nonzero(np.asarray(cond))
         return wrap(np.where(cond))
     a, b = to_raw(x), to_raw(y)
     nt.check_broadcast(np.shape(cond), np.shape(a), np.shape(b))
@@ -179,7 +181,9 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
 def clip(a: Any, a_min: Any = None, a_max: Any = None) -> Any:
     low = None if a_min is None else to_raw(a_min)
     high = None if a_max is None else to_raw(a_max)
-    return wrap(np.clip(to_raw(a), low, high))
+    raw = to_raw(a)
+    nt.check_broadcast(np.shape(raw), np.shape(low), np.shape(high))
+    return wrap(np.clip(raw, low, high))
 
 
 @boundary
@@ -342,8 +346,18 @@ def _same_size(function: Callable[..., Any]) -> Callable[..., Any]:
     return apply
 
 
-for _function in (np.cumprod, np.flip, np.count_nonzero):
+for _function in (np.cumprod, np.flip):
     _FUNCTIONS[_function.__name__] = _same_size(_function)
+
+
+@boundary
+def count_nonzero(a: Any, axis: Any = None) -> Any:
+    raw, axis = np.asarray(to_raw(a)), nt.axis_of(axis)
+    sizes.check_reduction(raw.shape, axis)
+    return wrap(np.count_nonzero(raw, axis=axis))
+
+
+_FUNCTIONS["count_nonzero"] = count_nonzero
 
 
 @boundary
@@ -353,7 +367,9 @@ def diff(a: Any, n: Any = 1, axis: Any = -1) -> Any:
 
 @boundary
 def nonzero(a: Any) -> Any:
-    return wrap(np.nonzero(to_raw(a)))
+    raw = np.asarray(to_raw(a))
+    sizes.check_nonzero(raw)
+    return wrap(np.nonzero(raw))
 
 
 @boundary
@@ -366,7 +382,10 @@ def diag(v: Any, k: Any = 0) -> Any:
 
 @boundary
 def trace(a: Any) -> Any:
-    return wrap(np.trace(to_raw(a)))
+    raw = np.asarray(to_raw(a))
+    if raw.ndim >= 2:  # the diagonal's sum for each index of the dims after the first two
+        sizes.check_reduction(raw.shape, (0, 1))
+    return wrap(np.trace(raw))
 
 
 @boundary
@@ -393,13 +412,22 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     order = ord if ord is None or type(ord) is str else nt.number(ord)
     if type(order) is str and order not in ("fro", "nuc"):
         raise ValueError(f"Invalid norm order '{order}' for matrices")
-    return wrap(np.linalg.norm(to_raw(x), order, nt.axis_of(axis), bool(keepdims)))
+    raw, axis = np.asarray(to_raw(x)), nt.axis_of(axis)
+    if axis is not None:
+        sizes.check_reduction(raw.shape, axis, bool(keepdims))
+    return wrap(np.linalg.norm(raw, order, axis, bool(keepdims)))
 
 
-def _square(function: Callable[[Any], Any]) -> Callable[[Any], Any]:
+def _square(function: Callable[[Any], Any], per_matrix: bool = False) -> Callable[[Any], Any]:
+    """A function of (stacks of) matrices; `per_matrix`: one number per matrix (det, rank),
+    so a stack of empty matrices gives as many numbers as it has matrices."""
+
     @boundary
     def apply(a: Any) -> Any:
-        return wrap(function(to_raw(a)))
+        raw = np.asarray(to_raw(a))
+        if per_matrix and raw.ndim >= 2:
+            sizes.check_reduction(raw.shape, (-2, -1))
+        return wrap(function(raw))
 
     apply.__name__ = apply.__qualname__ = function.__name__
     return apply
@@ -407,13 +435,17 @@ def _square(function: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 @boundary
 def solve(a: Any, b: Any) -> Any:
-    return wrap(np.linalg.solve(to_raw(a), to_raw(b)))
+    left, right = to_raw(a), to_raw(b)
+    sizes.check_solve(left, right)
+    return wrap(np.linalg.solve(left, right))
 
 
 def _linalg() -> sandbox.ModuleProxy:
     functions = {"norm": norm, "solve": solve}
-    for function in (np.linalg.inv, np.linalg.det, np.linalg.pinv, np.linalg.matrix_rank):
+    for function in (np.linalg.inv, np.linalg.pinv):
         functions[function.__name__] = _square(function)
+    for function in (np.linalg.det, np.linalg.matrix_rank):
+        functions[function.__name__] = _square(function, per_matrix=True)
     return sandbox.ModuleProxy("numpy.linalg", functions)
 
 

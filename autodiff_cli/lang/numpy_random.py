@@ -32,6 +32,15 @@ def _dims(dims: tuple) -> tuple:
     return shape
 
 
+def _parameters(size: Any, *values: Any) -> list[Any]:
+    """Array parameters of a draw (`loc`, `scale`...): without `size`, one number is drawn per
+    element of their broadcast, which may be far larger than any of them."""
+    raws = [to_raw(value) for value in values]
+    if size is None:
+        nt.check_broadcast(*(np.shape(raw) for raw in raws))
+    return raws
+
+
 def _seed(seed: Any) -> Any:
     if seed is None:
         return None
@@ -94,11 +103,11 @@ class RandomState:
 
     @boundary
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
-        return wrap(self._state.normal(to_raw(loc), to_raw(scale), _size(size)))
+        return wrap(self._state.normal(*_parameters(size, loc, scale), _size(size)))
 
     @boundary
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
-        return wrap(self._state.uniform(to_raw(low), to_raw(high), _size(size)))
+        return wrap(self._state.uniform(*_parameters(size, low, high), _size(size)))
 
     @boundary
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:
@@ -136,7 +145,7 @@ class Generator:
 
     @boundary
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
-        return wrap(self._g.normal(to_raw(loc), to_raw(scale), _size(size)))
+        return wrap(self._g.normal(*_parameters(size, loc, scale), _size(size)))
 
     @boundary
     def standard_normal(self, size: Any = None, dtype: Any = None) -> Any:
@@ -144,7 +153,7 @@ class Generator:
 
     @boundary
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
-        return wrap(self._g.uniform(to_raw(low), to_raw(high), _size(size)))
+        return wrap(self._g.uniform(*_parameters(size, low, high), _size(size)))
 
     @boundary
     def integers(

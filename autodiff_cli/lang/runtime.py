@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import builtins
-import functools
 import math
 import sys
 import types
 from typing import Any
 
 from autodiff_cli.lang import (
+    engine_exports,
     limits,
     modules,
     nesting,
@@ -20,19 +20,9 @@ from autodiff_cli.lang import (
 )
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH  # noqa: F401 - re-exported
 
-ENGINE_MODULE = "autodiff_cli.engine"
+ENGINE_MODULE = engine_exports.ENGINE_MODULE
+PUBLIC_SUBMODULES = engine_exports.PUBLIC_SUBMODULES
 ENGINE_TYPE_MODULES = ("autodiff_cli.engine", "torch")  # engine classes present as `torch.Tensor`
-# Engine submodules scripts may import, as PyTorch names them (the rest are engine internals).
-PUBLIC_SUBMODULES = frozenset(
-    "nn nn.functional nn.init nn.modules nn.parameter nn.utils autograd autograd.functional "
-    "autograd.function autograd.gradcheck autograd.grad_mode linalg optim optim.lr_scheduler "
-    "special fft random testing utils utils.data cuda backends backends.cudnn backends.mps func".split()
-)
-PUBLIC_SUBMODULES |= {"accelerator"}  # torch.accelerator (CPU only)
-PUBLIC_SUBMODULES |= {"autograd.graph"}  # torch.autograd.graph (saved-tensor hooks, Node...)
-PUBLIC_SUBMODULES |= {"autograd.anomaly_mode"}  # detect_anomaly, set_detect_anomaly
-PUBLIC_SUBMODULES |= {"profiler", "autograd.profiler"}  # torch.profiler, the older profiler
-PUBLIC_SUBMODULES |= {"autograd.forward_ad"}  # dual levels, make_dual, unpack_dual
 
 
 class _Unbound:
@@ -183,7 +173,7 @@ class Namespace(dict):
         if proxy is None:
             proxy = sandbox.ModuleProxy(name, {})
             self._proxies[id(module)] = proxy
-            for key, value in _public_attributes(module).items():
+            for key, value in engine_exports.public_attributes(module).items():
                 if isinstance(value, types.ModuleType):
                     value = self.module_proxy(value, f"{name}.{key}")
                 elif not isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
@@ -239,56 +229,6 @@ class Namespace(dict):
 
 def _is_engine_object(value: Any) -> bool:
     return value is not None and (type(value).__module__ or "").startswith(ENGINE_TYPE_MODULES)
-
-
-@functools.lru_cache(maxsize=1)
-def _engine_machinery() -> tuple[frozenset[int], type]:
-    """The engine's op-building machinery (op-table entries, `defop`, `apply_op`, `run`...):
-    engine modules import it under public names, but it is not PyTorch's API and hands raw
-    arrays to whatever function it is given, so scripts never see it."""
-    from autodiff_cli.engine.core import apply, optable, tensor
-    from autodiff_cli.engine.ops import formula_ops
-
-    functions = (
-        optable.defop,
-        optable.tensor_methods,
-        tensor._wrap,
-        formula_ops.run,
-        *(f for f in vars(apply).values() if getattr(f, "__module__", None) == apply.__name__),
-    )
-    return frozenset(id(f) for f in functions), optable.OpDef
-
-
-def _public_attributes(module: types.ModuleType) -> dict[str, Any]:
-    """A module's public names, without other modules it merely imported (numpy, os...) and
-    without the engine's op-building machinery."""
-    names = getattr(module, "__all__", None)
-    if names is None:
-        names = [name for name in vars(module) if not name.startswith("_")]
-    machinery, op_entry = _engine_machinery()
-    result = {}
-    for name in names:
-        if name.startswith("_") or not hasattr(module, name):
-            continue
-        value = getattr(module, name)
-        if id(value) in machinery or isinstance(value, op_entry):
-            continue
-        if isinstance(value, types.ModuleType):
-            if not value.__name__.startswith(module.__name__ + "."):
-                continue
-            if value.__name__.removeprefix(ENGINE_MODULE + ".") not in PUBLIC_SUBMODULES:
-                continue
-        result[name] = value
-    # Engine submodules not listed in __all__ (torch.nn, torch.autograd...) stay reachable.
-    for name, value in vars(module).items():
-        if (
-            isinstance(value, types.ModuleType)
-            and not name.startswith("_")
-            and value.__name__.startswith(module.__name__ + ".")
-            and value.__name__.removeprefix(ENGINE_MODULE + ".") in PUBLIC_SUBMODULES
-        ):
-            result.setdefault(name, value)
-    return result
 
 
 def new_namespace(bare_torch: bool = False) -> Namespace:

@@ -270,3 +270,7 @@ def hessian(
         return gs if in_tuple else gs[0]
 
     return jacobian(gradient, inputs, create_graph=create_graph, strict=strict)
+
+
+# What a script sees of this module (the language exports only these names).
+__all__ = ["jacobian", "hessian", "vjp", "jvp", "vhp", "hvp"]

@@ -138,3 +138,7 @@ def gradgradcheck(
     return gradcheck(
         first_grads, inputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception
     )
+
+
+# What a script sees of this module (the language exports only these names).
+__all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]

@@ -4,3 +4,6 @@
 from __future__ import annotations
 
 from . import cudnn, mps  # noqa: F401
+
+# What a script sees of this module (the language exports only these names).
+__all__ = ["cudnn", "mps"]

@@ -14,3 +14,7 @@ def is_available() -> bool:
 
 def version() -> None:
     return None
+
+
+# What a script sees of this module (the language exports only these names).
+__all__ = ["deterministic", "benchmark", "enabled", "allow_tf32", "is_available", "version"]

@@ -9,3 +9,7 @@ def is_available() -> bool:
 
 def is_built() -> bool:
     return False
+
+
+# What a script sees of this module (the language exports only these names).
+__all__ = ["is_available", "is_built"]

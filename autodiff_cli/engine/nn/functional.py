@@ -829,5 +829,17 @@ from ..ops.activations import (  # noqa: E402, F401
     threshold,
     threshold_,
 )
+from . import dropout as _dropout  # noqa: E402
+from . import functional_extra as _extra  # noqa: E402
 from .dropout import *  # noqa: E402, F401, F403  (dropout1d/2d/3d, alpha_dropout)
 from .functional_extra import *  # noqa: E402, F401, F403  (embedding, layer_norm, pad, kl_div...)
+
+# What a script sees of this module (the language exports only these names: the op entries,
+# formulas and constants imported above to build the ops are not PyTorch's API).
+__all__ = [
+    "Tensor", "binary_cross_entropy", "binary_cross_entropy_with_logits", "celu", "celu_",
+    "cross_entropy", "dropout", "elu", "gelu", "glu", "hardsigmoid", "hardswish", "huber_loss",
+    "l1_loss", "leaky_relu", "linear", "log_softmax", "logsigmoid", "mish", "mse_loss",
+    "nll_loss", "relu", "selu", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus",
+    "tanh", "threshold", "threshold_", *_dropout.__all__, *_extra.__all__,
+]  # fmt: skip

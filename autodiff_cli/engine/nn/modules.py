@@ -671,3 +671,11 @@ for _cls, _where in [
     (LogSoftmax, "activation"),
 ]:
     _cls.__module__ = f"torch.nn.modules.{_where}"
+
+# What a script sees of this module (the language exports only these names).
+__all__ = [
+    "Module", "Parameter", "Identity", "Linear", "Flatten", "Dropout", "Dropout1d", "Dropout2d",
+    "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Sequential", "ModuleList", "ModuleDict",
+    "ParameterList", "ParameterDict", "ReLU", "LeakyReLU", "Tanh", "Sigmoid", "GELU", "SiLU",
+    "ELU", "SELU", "Softplus", "LogSigmoid", "Softmax", "LogSoftmax",
+]  # fmt: skip

@@ -59,3 +59,7 @@ def typename(value: object) -> str:
     if cls.__module__ in ("builtins", "__builtin__", None):
         return cls.__qualname__
     return f"{cls.__module__}.{cls.__qualname__}"
+
+
+# What a script sees of this module (the language exports only these names).
+__all__ = ["Parameter"]

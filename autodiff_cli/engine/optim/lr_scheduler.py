@@ -6,9 +6,10 @@ how the next lrs follow from the current ones (`_rule`, run by `step()`) and, wh
 one, the closed form used by the deprecated `step(epoch)` (`_closed_form`). Scripts subclass
 `LRScheduler` by overriding `get_lr`, as in PyTorch.
 
-State is an explicit list of fields per class (`_fields`): `state_dict` copies those and nothing
-else, and `load_state_dict` writes only those, so neither hands a script an attribute table nor
-lets it write attributes by names it chose.
+State is an explicit list of fields per engine class (`_fields`, registered below): `state_dict`
+copies those and nothing else, and `load_state_dict` writes only those, so neither hands a script
+an attribute table nor lets it write attributes by names it chose. A script's subclass cannot
+change the list (its own `_fields` is never read); its public attributes are saved besides.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .lr_schedules import (
     PolynomialLR,
     StepLR,
     _LRScheduler,
+    register_engine_schedulers,
 )
 
 __all__ = [
@@ -61,4 +63,5 @@ for _cls in (
     ReduceLROnPlateau, CyclicLR, CosineAnnealingWarmRestarts, OneCycleLR,
 ):  # fmt: skip
     _cls.__module__ = "torch.optim.lr_scheduler"
+    register_engine_schedulers(_cls)
 del _cls

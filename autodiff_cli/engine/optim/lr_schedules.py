@@ -213,13 +213,54 @@ class LRScheduler:
     # -- state ----------------------------------------------------------------------------------
     def state_dict(self) -> dict[str, Any]:
         _require_self(self, "state_dict")
-        return {name: getattr(self, name) for name in self._fields if hasattr(self, name)}
+        state = {name: getattr(self, name) for name in _engine_fields(self) if hasattr(self, name)}
+        if type(self) not in _STATE_FIELDS:  # a script's subclass: its public attributes too
+            for name, value in vars(self).items():
+                if _script_field(name):
+                    state.setdefault(name, value)
+        return state
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         _require_self(self, "load_state_dict")
-        for name in self._fields:
+        for name in _engine_fields(self):
             if name in state_dict:
                 setattr(self, name, state_dict[name])
+        if type(self) not in _STATE_FIELDS:
+            for name, value in state_dict.items():
+                if _script_field(name):
+                    setattr(self, name, value)
+
+
+# The state fields of each engine scheduler class (`lr_scheduler` registers them all). The state
+# methods read the fields of a scheduler's nearest engine class, never `self._fields`: a script's
+# subclass may define `_fields` in its class body, and names it chose (`__dict__`, `__class__`,
+# `step`) would be read with getattr (raw bound methods, the attribute table) and written with
+# setattr. A script's subclass saves and loads its own public attributes besides (PyTorch saves
+# the whole `__dict__` but the optimizer).
+_STATE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def register_engine_schedulers(*classes: type) -> None:
+    for cls in classes:
+        _STATE_FIELDS[cls] = tuple(cls._fields)
+
+
+def _engine_fields(scheduler: LRScheduler) -> tuple[str, ...]:
+    for klass in type(scheduler).__mro__:
+        fields = _STATE_FIELDS.get(klass)
+        if fields is not None:
+            return fields
+    return ()
+
+
+def _script_field(name: Any) -> bool:
+    """A public attribute name a script could set itself (`scheduler.warmup = 5`)."""
+    return (
+        type(name) is str
+        and name.isidentifier()
+        and not name.startswith("_")
+        and name != "optimizer"
+    )
 
 
 class _LRScheduler(LRScheduler):

@@ -124,8 +124,9 @@ class Optimizer:
         return _wrap(np.array(0.0, np.float32))
 
     def _advance(self, step: Tensor) -> float:
-        """`step_t += 1`, then its value as a Python float."""
-        self._write(step, np.asarray(step._data) + np.float32(1))
+        """`step_t += 1`, then its value as a Python float (through `Optimizer._write`, never a
+        subclass's own `_write`: the value is a raw array)."""
+        Optimizer._write(step, np.asarray(step._data) + np.float32(1))
         return float(step._data)
 
     # -- printing and (de)serialisation -------------------------------------------------------

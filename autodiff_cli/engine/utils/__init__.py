@@ -3,3 +3,6 @@
 from __future__ import annotations
 
 from . import data  # noqa: F401
+
+# What a script sees of this module (the language exports only these names).
+__all__ = ["data"]
