@@ -87,3 +87,8 @@ def test_common_results_pass_unchanged() -> None:
 def test_script_functions_results_are_not_walked() -> None:
     out = run_with(None, "def f():\n    return [iter([])] * 3\nx = f()\nprint(len(x))\n")
     assert out == "3\n"
+
+
+def test_cycles_and_shared_containers_are_walked_once() -> None:
+    source = "a = []\nfor i in range(64):\n    a = [a, a]\nb = list(a)\nc = [1]\nc.append(c)\nprint(len(list(c)))\n"
+    assert run_with(None, source) == "2\n"

@@ -9,8 +9,9 @@ module, foreign function or class reaches a script even if the engine returns on
 - a numpy scalar becomes the Python number PyTorch returns (`bool`, `int`, `float`);
 - a raw numpy array or any other numpy object, a module, a function or builtin method of
   foreign code is an error; a class becomes what `type()` would give (`typeview`);
-- tuples, lists and dicts are checked item by item (nested up to `_MAX_DEPTH`), except those a
-  script function returns (they hold only what the script held);
+- tuples, lists and dicts are checked item by item (nested up to `_MAX_DEPTH` levels: only a
+  script's own data, or a cycle, goes deeper), except those a script function returns (they
+  hold only what the script held);
 - other objects of types scripts cannot read (builtin iterators, generators, context managers)
   pass: they expose no attribute (see `sandbox`).
 """
@@ -45,7 +46,7 @@ def check(value: Any, callee: Any) -> Any:
         return value
     if issubclass(kind, _CONTAINERS) and _is_script_callable(callee):
         return value
-    return _checked(value, kind, 0)
+    return _checked(value, kind, 0, set())
 
 
 def _is_script_callable(callee: Any) -> bool:
@@ -54,11 +55,9 @@ def _is_script_callable(callee: Any) -> bool:
     return type(callee) is types.FunctionType and bool(callee.__dict__.get(sandbox.SCRIPT_MARK))
 
 
-def _checked(value: Any, kind: type, depth: int) -> Any:
+def _checked(value: Any, kind: type, depth: int, seen: set[int]) -> Any:
     if kind in PLAIN_RESULTS:
         return value
-    if depth > _MAX_DEPTH:
-        raise ResultError(f"a call returned data nested deeper than {_MAX_DEPTH} levels")
     numpy = sys.modules.get("numpy")
     if numpy is not None and issubclass(kind, (numpy.generic, numpy.ndarray)):
         if issubclass(kind, numpy.generic) and kind.__module__ == "numpy":
@@ -69,7 +68,10 @@ def _checked(value: Any, kind: type, depth: int) -> Any:
             f"a call returned a raw numpy '{kind.__name__}' object, which scripts cannot use"
         )
     if issubclass(kind, _CONTAINERS):
-        return _checked_container(value, kind, depth)
+        if depth > _MAX_DEPTH or id(value) in seen:  # a script's own deep data, a cycle
+            return value
+        seen.add(id(value))  # (each container once: `a = [a, a]` is not walked 2**32 times)
+        return _checked_container(value, kind, depth, seen)
     if isinstance(value, type):
         return typeview.script_view_of_class(value)
     if kind in typeview.WRAPPER_CLASSES:
@@ -114,7 +116,7 @@ _FOREIGN_METHODS = frozenset({
 })  # fmt: skip
 
 
-def _checked_container(value: Any, kind: type, depth: int) -> Any:
+def _checked_container(value: Any, kind: type, depth: int, seen: set[int]) -> Any:
     if not typeview.class_is_known(kind):
         raise ResultError(
             f"a call returned a '{kind.__module__}.{kind.__qualname__}' object, which scripts "
@@ -124,9 +126,9 @@ def _checked_container(value: Any, kind: type, depth: int) -> Any:
     if kind is dict or issubclass(kind, dict):
         for key, item in dict.items(value):
             if type(key) not in plain:
-                _same(key, _checked(key, type(key), depth + 1))
+                _same(key, _checked(key, type(key), depth + 1, seen))
             if type(item) not in plain:
-                _same(item, _checked(item, type(item), depth + 1))
+                _same(item, _checked(item, type(item), depth + 1, seen))
         return value
     items = _raw_iterator(value, kind)
     changed: list[Any] | None = None
@@ -136,7 +138,7 @@ def _checked_container(value: Any, kind: type, depth: int) -> Any:
             if changed is not None:
                 changed.append(item)
             continue
-        checked = _checked(item, item_kind, depth + 1)
+        checked = _checked(item, item_kind, depth + 1, seen)
         if checked is not item and changed is None:
             if kind is not list and kind is not tuple:
                 _same(item, checked)
