@@ -15,7 +15,8 @@ def _key(value: Any) -> tuple:
     if isinstance(value, tuple):
         numbers, final = tuple(int(v) for v in value), True
     else:
-        text = str(value).strip().lstrip("v")
+        # an exact copy: a str subclass given by a script answers `strip`... as it likes
+        text = str.__str__(value if isinstance(value, str) else str(value)).strip().lstrip("v")
         match = _RELEASE.match(text)
         if match is None:
             raise ValueError(f"Invalid version: '{value}'")

@@ -13,7 +13,7 @@ import string  # imported now: a locked-down child process cannot open files lat
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang import limits
+from autodiff_cli.lang import exact, limits
 
 _TEXT = (
     "capitalize center count endswith expandtabs find index isalnum isalpha isascii isdigit "
@@ -97,9 +97,10 @@ def _padding(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
 def _expandtabs(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
     def expandtabs(tabsize: Any = 8) -> Any:
         size = limits.checked_width(tabsize)
-        tabs = self.count("\t" if isinstance(self, str) else b"\t")
-        limits.check_length(len(self) + tabs * size, "expanded string")
-        return method(self, size)
+        text = exact.text_or_bytes(self)  # measured on an exact copy: `count`/`len` may lie
+        tabs = text.count("\t" if type(text) is str else b"\t")
+        limits.check_length(len(text) + tabs * size, "expanded string")
+        return method(text, size)
 
     return expandtabs
 
@@ -107,37 +108,49 @@ def _expandtabs(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
 def _replace(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
     def replace(old: Any, new: Any, count: Any = -1) -> Any:
         limit = limits.repeat_count(count)
-        if isinstance(old, (str, bytes)) and isinstance(new, (str, bytes)) and len(new) > len(old):
-            found = self.count(old) if old else len(self) + 1
+        text, old, new = (
+            exact.text_or_bytes(self),
+            exact.text_or_bytes(old),
+            exact.text_or_bytes(new),
+        )
+        if type(old) in _TEXT_TYPES and type(new) in _TEXT_TYPES and len(new) > len(old):
+            found = text.count(old) if old else len(text) + 1
             if limit is not None and limit >= 0:
                 found = min(found, limit)
-            limits.check_length(len(self) + found * (len(new) - len(old)), "replaced string")
-        return method(self, old, new, count if limit is None else limit)
+            limits.check_length(len(text) + found * (len(new) - len(old)), "replaced string")
+        return method(text, old, new, count if limit is None else limit)
 
     return replace
 
 
+_TEXT_TYPES = (str, bytes)
+
+
 def _join(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
     def join(iterable: Any) -> Any:
-        items = iterable if isinstance(iterable, (list, tuple)) else list(iterable)
-        total = len(self) * max(len(items) - 1, 0)
+        # an exact list of exact strings: the sizes measured are the ones joined
+        items = [exact.text_or_bytes(item) for item in iterable]
+        separator = exact.text_or_bytes(self)
+        total = len(separator) * max(len(items) - 1, 0)
         for item in items:
-            if isinstance(item, (str, bytes)):
+            if type(item) in _TEXT_TYPES:
                 total += len(item)
         limits.check_length(total, "joined string")
-        return method(self, items)
+        return method(separator, items)
 
     return join
 
 
 def _translate(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
     def translate(table: Any, *args: Any) -> Any:
-        if isinstance(table, dict):
-            longest = max(
-                (len(v) for v in table.values() if isinstance(v, (str, bytes))), default=1
-            )
-            limits.check_length(len(self) * longest, "translated string")
-        return method(self, table, *args)
+        text = exact.text_or_bytes(self)
+        if type(text) is str:
+            if not isinstance(table, dict):
+                raise TypeError("str.translate() in scripts takes a dict (see str.maketrans)")
+            table = {key: exact.text_or_bytes(v) for key, v in dict.items(table)}
+            longest = max((len(v) for v in table.values() if type(v) is str), default=1)
+            limits.check_length(len(text) * longest, "translated string")
+        return method(text, table, *args)
 
     return translate
 
@@ -151,11 +164,14 @@ def _to_bytes(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
 
 def _extend(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
     """`list.extend`, refused past the cap when the addition's size is known (`x.extend(x)`
-    doubles a list as `x += x` does)."""
+    doubles a list as `x += x` does); sizes by the builtin's own length."""
 
     def extend(iterable: Any) -> None:
-        if isinstance(iterable, (list, tuple, str, bytes, dict, set, frozenset, range)):
-            limits.check_length(len(self) + len(iterable), f"'{type(self).__name__}'")
+        added = exact.length(iterable)
+        if added is None and isinstance(iterable, range):
+            added = len(iterable)
+        if added is not None:
+            limits.check_length(exact.length(self) + added, f"'{type(self).__name__}'")
         return method(self, iterable)
 
     return extend
@@ -163,14 +179,14 @@ def _extend(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
 
 def _format(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
     def format(*args: Any, **kwargs: Any) -> str:  # noqa: A001
-        return safe_format(str(self), args, kwargs)
+        return safe_format(exact.text(self), args, kwargs)
 
     return format
 
 
 def _format_map(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
     def format_map(mapping: Any) -> str:
-        return safe_format(str(self), (), mapping)
+        return safe_format(exact.text(self), (), mapping)
 
     return format_map
 
@@ -225,4 +241,4 @@ def safe_format(template: str, args: Any, kwargs: Any) -> str:
     """`template.format(*args, **kwargs)` under the sandbox's attribute rules and size limits."""
     if not isinstance(template, str):
         raise TypeError(f"format() template must be str, not {type(template).__name__}")
-    return _formatter().vformat(template, args, kwargs)
+    return _formatter().vformat(exact.text(template), args, kwargs)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang import limits, nesting, sandbox, typeview
+from autodiff_cli.lang import class_checks, limits, nesting, sandbox, typeview
 from autodiff_cli.lang.blocks import Running, Stmt, docstring_of
 from autodiff_cli.lang.expressions import Fn
 from autodiff_cli.lang.functions import FunctionSpec, make_function
@@ -132,7 +132,7 @@ class DefinitionCompiler:
             for outer_slot, inner_slot in zip(outer_slots, inner_slots):
                 frame[inner_slot] = f[outer_slot]
             body(frame)
-            _check_class_namespace(namespace)
+            class_checks.check_namespace(namespace)
             namespace[sandbox.SCRIPT_MARK] = True
             if "__del__" in namespace:
                 namespace["__del__"] = _quiet_finalizer(namespace["__del__"], f[0])
@@ -144,6 +144,7 @@ class DefinitionCompiler:
                 if isinstance(type(base), type) and issubclass(type(base), metaclass):
                     metaclass = type(base)
             cls = metaclass(name, base_values, namespace)
+            class_checks.check_class(cls)
             frame[CLASS_CELL_SLOT].v = cls
             for decorator in reversed(decorators):
                 cls = decorator(f)(cls)
@@ -272,22 +273,6 @@ def _nest(steps: list, result: Fn) -> Callable[[list, Any], Any]:
                 yield from rest(f)
 
     return generator
-
-
-# Names a class body may not define: they would change what the sandbox sees of its objects
-# (`__class__`, or a `__getattribute__` answering for it, fakes isinstance for the engine) or
-# be called by pickling code. (`__copy__`/`__deepcopy__` are allowed: only the script's `copy`
-# module calls them, as script code.)
-_RESERVED_CLASS_NAMES = frozenset(
-    "__class__ __dict__ __weakref__ __getattribute__ __reduce__ __reduce_ex__ __getstate__ "
-    "__setstate__ __mro_entries__ __autodiff_script__".split()
-)
-
-
-def _check_class_namespace(namespace: dict[str, Any]) -> None:
-    for key in namespace:
-        if key in _RESERVED_CLASS_NAMES:
-            raise TypeError(f"a script class cannot define '{key}'")
 
 
 def _checked_int_pow(self: int, other: Any, modulo: Any = None) -> Any:

@@ -11,7 +11,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang import fstrings, limits, sandbox
+from autodiff_cli.lang import call_results, exact, fstrings, limits, sandbox
 from autodiff_cli.lang.errors import CompileError, Location, Source, attach_location
 from autodiff_cli.lang.limits import (
     check_concatenation,
@@ -726,11 +726,16 @@ class ExpressionCompiler:
             return self._zero_argument_super(node)
         function = self.expr(function_node)
         positional, keywords, simple = self._arguments(arguments)
+        plain, check_result = call_results.PLAIN_RESULTS, call_results.check
         if simple and not positional:
 
             def call0(f: list) -> Any:
                 try:
-                    return function(f)()
+                    callee = function(f)
+                    result = callee()
+                    if type(result) in plain:
+                        return result
+                    return check_result(result, callee)
                 except BaseException as error:
                     attach_location(error, where)
                     raise
@@ -741,7 +746,11 @@ class ExpressionCompiler:
 
             def call1(f: list) -> Any:
                 try:
-                    return function(f)(arg(f))
+                    callee = function(f)
+                    result = callee(arg(f))
+                    if type(result) in plain:
+                        return result
+                    return check_result(result, callee)
                 except BaseException as error:
                     attach_location(error, where)
                     raise
@@ -752,7 +761,11 @@ class ExpressionCompiler:
 
             def call2(f: list) -> Any:
                 try:
-                    return function(f)(arg1(f), arg2(f))
+                    callee = function(f)
+                    result = callee(arg1(f), arg2(f))
+                    if type(result) in plain:
+                        return result
+                    return check_result(result, callee)
                 except BaseException as error:
                     attach_location(error, where)
                     raise
@@ -763,7 +776,11 @@ class ExpressionCompiler:
 
             def call_n(f: list) -> Any:
                 try:
-                    return function(f)(*[arg(f) for arg in args])
+                    callee = function(f)
+                    result = callee(*[arg(f) for arg in args])
+                    if type(result) in plain:
+                        return result
+                    return check_result(result, callee)
                 except BaseException as error:
                     attach_location(error, where)
                     raise
@@ -773,7 +790,11 @@ class ExpressionCompiler:
 
         def call(f: list) -> Any:
             try:
-                return function(f)(*build_args(f), **build_kwargs(f))
+                callee = function(f)
+                result = callee(*build_args(f), **build_kwargs(f))
+                if type(result) in plain:
+                    return result
+                return check_result(result, callee)
             except BaseException as error:
                 attach_location(error, where)
                 raise
@@ -831,6 +852,10 @@ class ExpressionCompiler:
             for name, item in keywords_tuple:
                 if name is None:
                     for key, value in item(f).items():
+                        if type(key) is not str:  # a str subclass's `__eq__`/`__hash__` lie
+                            if not isinstance(key, str):
+                                raise TypeError("keywords must be strings")
+                            key = exact.text(key)
                         if key in result:
                             raise TypeError(f"got multiple values for keyword argument '{key}'")
                         result[key] = value

@@ -14,6 +14,8 @@ import re
 import sys
 from typing import Any
 
+from autodiff_cli.lang import exact
+
 DEFAULT_MAX_ELEMENTS = 2**27
 MAX_INT_BITS = 1_000_000  # ~300,000 decimal digits: instant to compute, refused beyond
 MAX_RECURSION_DEPTH = 1000  # script function calls, as Python's default limit
@@ -129,7 +131,7 @@ def _repeat(sequence: Any, other: Any, sequence_first: bool) -> Any:
     then its `__index__` is read once and the sequence is repeated by that int."""
     kind = type(other)
     if kind is int:
-        check_length(len(sequence) * other, f"'{type(sequence).__name__}' repetition")
+        check_length(_length(sequence) * other, f"'{type(sequence).__name__}' repetition")
         return sequence * other
     special = getattr(kind, "__rmul__" if sequence_first else "__mul__", None)
     if special is not None and kind.__module__ != "builtins":
@@ -139,8 +141,18 @@ def _repeat(sequence: Any, other: Any, sequence_first: bool) -> Any:
     count = repeat_count(other)
     if count is None:
         return sequence * other if sequence_first else other * sequence
-    check_length(len(sequence) * count, f"'{type(sequence).__name__}' repetition")
+    check_length(_length(sequence) * count, f"'{type(sequence).__name__}' repetition")
     return sequence * count
+
+
+def _length(sequence: Any) -> int:
+    """The builtin's own length of a str/bytes/list/tuple or subclass (its `__len__` may lie)."""
+    if type(sequence) in _SEQUENCE_TYPES:
+        return len(sequence)
+    for kind in _SEQUENCES:
+        if isinstance(sequence, kind):
+            return kind.__len__(sequence)
+    return len(sequence)
 
 
 def _plain_sequence(value: Any) -> bool:
@@ -178,7 +190,7 @@ def checked_inplace_multiply(left: Any, right: Any) -> Any:
     if _plain_sequence(left) and isinstance(left, (list, bytearray)):
         count = repeat_count(right)
         if count is not None:
-            check_length(len(left) * count, f"'{type(left).__name__}' repetition")
+            check_length(_length(left) * count, f"'{type(left).__name__}' repetition")
             return operator.imul(left, count)
     return checked_multiply(left, right)
 
@@ -186,7 +198,7 @@ def checked_inplace_multiply(left: Any, right: Any) -> Any:
 def check_concatenation(left: Any, right: Any) -> None:
     """Before `+`/`+=` of two sequences: refuse a result past the cap before it is allocated."""
     if isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
-        check_length(len(left) + len(right), f"'{type(left).__name__}'")
+        check_length(_length(left) + _length(right), f"'{type(left).__name__}'")
 
 
 def checked_inplace_add(left: Any, right: Any) -> Any:
@@ -212,8 +224,8 @@ def checked_lshift(left: Any, right: Any) -> Any:
 
 def check_sequence_result(result: Any) -> Any:
     """After `+`/`+=`: a str/list/tuple past the cap is refused (doubling stops at the cap)."""
-    if isinstance(result, _SEQUENCES) and len(result) > max_elements():
-        check_length(len(result), f"'{type(result).__name__}'")
+    if isinstance(result, _SEQUENCES) and _length(result) > max_elements():
+        check_length(_length(result), f"'{type(result).__name__}'")
     return result
 
 
@@ -229,6 +241,8 @@ _NUMBERS = re.compile(r"\d+")
 
 def check_format_spec(spec: str) -> None:
     """Refuse a format spec (or %-template) whose width/precision is past the cap."""
+    if type(spec) is not str:  # a str subclass's `__len__`/`__bool__` may lie
+        spec = exact.text(spec)
     if spec and any(len(digits) > 6 for digits in _NUMBERS.findall(spec)):
         for digits in _NUMBERS.findall(spec):
             check_length(int(digits) if len(digits) < 30 else 10**30, "formatted field")
@@ -237,9 +251,12 @@ def check_format_spec(spec: str) -> None:
 def checked_modulo(left: Any, right: Any) -> Any:
     """`%`: for a str/bytes template, refuse huge widths, also `*` widths taken from the values."""
     if isinstance(left, (str, bytes, bytearray)):
-        check_format_spec(left if isinstance(left, str) else left.decode("latin-1"))
-        star = "*" if isinstance(left, str) else b"*"
-        if star in left:
+        template = exact.text_or_bytes(left)  # `in`, `decode` of a subclass may lie
+        if type(template) is bytearray:
+            template = bytes(template)
+        is_text = type(template) is str
+        check_format_spec(template if is_text else bytes.decode(template, "latin-1"))
+        if ("*" if is_text else b"*") in template:
             for value in right if isinstance(right, tuple) else (right,):
                 count = repeat_count(value) if not isinstance(value, float) else None
                 if count is not None:

@@ -141,7 +141,7 @@ def check_broadcast(*shapes: tuple) -> None:
 
 def index(value: Any) -> int:
     """A script value used as an integer (a bool, int, wrapped integer scalar...)."""
-    if isinstance(value, Scalar):
+    if issubclass(type(value), Scalar):
         value = value._v
         if value.dtype.kind not in "iub":
             raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an integer")
@@ -152,11 +152,12 @@ def index(value: Any) -> int:
 def shape_of(value: Any) -> tuple[int, ...]:
     """A shape argument (`3`, `(2, 3)`, `[2, 3]`) as a tuple of ints, within the cap."""
     if isinstance(value, (tuple, list)):
-        if len(value) > 64:
+        items = _items(value)
+        if len(items) > 64:
             raise ValueError(
-                f"maximum supported dimension for an ndarray is 64, found {len(value)}"
+                f"maximum supported dimension for an ndarray is 64, found {len(items)}"
             )
-        shape = tuple(index(v) for v in value)
+        shape = tuple(index(v) for v in items)
     else:
         shape = (index(value),)
     if any(s < 0 for s in shape):
@@ -169,22 +170,20 @@ def axis_of(value: Any) -> int | tuple[int, ...] | None:
     if value is None:
         return None
     if isinstance(value, (tuple, list)):
-        return tuple(index(v) for v in value)
+        return tuple(index(v) for v in _items(value))
     return index(value)
 
 
 def number(value: Any) -> Any:
     """A plain Python number (or a raw numpy scalar from a wrapper) for a scalar argument."""
-    if isinstance(value, Scalar):
+    if issubclass(type(value), Scalar):
         return value._v
     if type(value) in (int, float, bool):
         return value
-    if isinstance(value, bool):
-        return bool(value)
-    if isinstance(value, int):
-        return int(value)
+    if isinstance(value, int):  # a subclass: its plain value, without its own methods
+        return int.__index__(value)
     if isinstance(value, float):
-        return float(value)
+        return float.__float__(value)
     raise TypeError(f"expected a number, got '{type(value).__name__}'")
 
 
@@ -222,22 +221,22 @@ def to_raw(value: Any) -> Any:
     kind = type(value)
     if kind is NdArray:
         return value._a
-    if isinstance(value, Scalar):
+    if issubclass(kind, Scalar):
         return value._v
     if kind in (int, float, bool):
         return value
     if kind is range:
         check_count(len(value), (len(value),))
         return np.arange(value.start, value.stop, value.step)
-    if isinstance(value, (list, tuple)):
+    if issubclass(kind, (list, tuple)):  # by the real type: `__class__` may lie
         count, nested = _nested(value, 0)
         check_count(count)
         array = np.array(nested)
         return checked_array(array)
     tensor = _tensor_class()
-    if tensor is not None and isinstance(value, tensor):
-        return value.numpy()  # PyTorch's error for a tensor that requires grad
-    if isinstance(value, (bool, int, float)):
+    if tensor is not None and issubclass(kind, tensor):
+        return tensor.numpy(value)  # PyTorch's error for a tensor that requires grad
+    if issubclass(kind, (int, float)):
         return number(value)
     if isinstance(value, complex):
         raise TypeError("complex numbers are not supported by numpy in scripts")
@@ -251,15 +250,23 @@ def _nested(value: Any, depth: int) -> tuple[int, Any]:
     """(element count, plain copy) of nested lists/tuples of numbers and arrays."""
     if depth > 64:
         raise ValueError("maximum supported dimension for an ndarray is 64")
-    if isinstance(value, (list, tuple)):
+    if issubclass(type(value), (list, tuple)):
         total, items = 0, []
-        for item in value:
+        for item in _items(value):
             count, plain = _nested(item, depth + 1)
             total += count
             items.append(plain)
         return max(total, len(items)), items
     raw = to_raw(value)
     return (raw.size if isinstance(raw, np.ndarray) else 1), raw
+
+
+def _items(value: Any) -> list[Any]:
+    """The items of a list or tuple (or subclass) as the builtin stores them: a subclass's
+    `__iter__`/`__len__` may lie."""
+    if isinstance(value, list):
+        return list(list.__iter__(value))
+    return list(tuple.__iter__(value))
 
 
 def checked_array(array: Any) -> Any:

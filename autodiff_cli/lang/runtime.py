@@ -10,6 +10,7 @@ from typing import Any
 
 from autodiff_cli.lang import (
     engine_exports,
+    exact,
     limits,
     modules,
     nesting,
@@ -73,6 +74,8 @@ def _script_pow(base: Any, exponent: Any, modulo: Any = None) -> Any:
 
 
 def _script_format(value: Any, spec: str = "") -> str:
+    if type(spec) is not str and isinstance(spec, str):
+        spec = exact.text(spec)  # checked and used as the same exact copy
     limits.check_format_spec(spec)
     return format(value, spec)
 
@@ -83,10 +86,10 @@ def _script_sum(iterable: Any, /, start: Any = 0) -> Any:
     if not isinstance(start, (list, tuple)):
         return sum(iterable, start)
     items = list(iterable)
-    total = len(start)
+    total = exact.length(start)
     for item in items:
         if isinstance(item, (list, tuple)):
-            total += len(item)
+            total += exact.length(item)
     limits.check_length(total, f"sum of '{type(start).__name__}'")
     return sum(items, start)
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli.lang import builtin_methods as builtin
-from autodiff_cli.lang import typeview
+from autodiff_cli.lang import exact, typeview
 from autodiff_cli.lang.typeview import ENGINE_PREFIX, SCRIPT_MARK, TypeStandIn
 
 __all__ = [
@@ -239,6 +239,11 @@ def _reader_for(kind: type, name: str) -> Reader:
                 return _refuser(name)
             if name.startswith("_saved_"):
                 return _saved_value_reader(name)
+        value_base = _builtin_value_base(kind)
+        if value_base is not None and not _defined_before(kind, value_base, name):
+            # `torch.__version__` (a str), the profiler's lists: the builtin's names are its
+            # allow-list and bounded methods, never CPython's raw `format`/`join`/`extend`
+            return _builtin_reader(value_base, name) or _refuser(name)
         return _numpy_reader if name in _REFUSED_ENGINE_NAMES else _PLAIN
     if base is object:
         return _PLAIN
@@ -254,6 +259,24 @@ def _reader_for(kind: type, name: str) -> Reader:
         return inherited(obj)
 
     return script_subclass_of_builtin
+
+
+def _builtin_value_base(kind: type) -> type | None:
+    """The builtin value type (str, list, tuple...) an engine class derives from, if any."""
+    for klass in kind.__mro__:
+        if klass in builtin.ALLOWED:
+            return klass
+    return None
+
+
+def _defined_before(kind: type, stop: type, name: str) -> bool:
+    """Whether a class of `kind`'s MRO before `stop` (the engine's own classes) defines `name`."""
+    for klass in kind.__mro__:
+        if klass is stop:
+            return False
+        if name in klass.__dict__:
+            return True
+    return False
 
 
 def is_node_class(kind: type) -> bool:
@@ -298,6 +321,8 @@ def _function_reader(name: str) -> Reader:
 def make_getter(name: str) -> Reader:
     """A function `getter(obj)` reading attribute `name` under the sandbox rules (shared by
     every use of the same name: `hasattr` and format fields ask for one per call)."""
+    if type(name) is not str:  # a str subclass's `startswith`/`__eq__` would decide the checks
+        name = exact.text(name)
     getter = _GETTERS.get(name)
     if getter is None:
         getter = _new_getter(name)
@@ -529,7 +554,9 @@ def _owned_engine_kind(kind: type) -> bool:
 
 
 def check_setattr(obj: Any, name: str) -> None:
-    """Raise unless a script may assign/delete attribute `name` of `obj`."""
+    """Raise unless a script may assign/delete attribute `name` of `obj` (an exact `str`)."""
+    if type(name) is not str:
+        raise TypeError("attribute name must be an exact str")
     if not name_allowed(name) or not exposes_attributes(obj):
         raise _refuse(obj, name)
     if name in NODE_INTERNAL_NAMES and is_node_class(type(obj)):
@@ -546,6 +573,7 @@ def check_setattr(obj: Any, name: str) -> None:
 def safe_hasattr(obj: Any, name: str) -> bool:
     if not isinstance(name, str):
         raise TypeError("hasattr(): attribute name must be string")
+    name = exact.text(name)
     try:
         make_getter(name)(obj)
     except AttributeError:

@@ -16,7 +16,7 @@ from weakref import ref as _weakref
 
 import numpy as np
 
-from . import dtypes, limits, modes, provided
+from . import dtypes, limits, modes, provided, script_data
 from .dtypes import FLOAT_DTYPES as _FLOAT_DTYPES
 from .dtypes import FLOAT_SCALAR_TYPES as _FLOAT_SCALARS
 from .dtypes import NP_BOOL
@@ -154,6 +154,8 @@ def _node_for(op: Any, inputs: tuple) -> Node:
     return op.new_node(op.node_cls, tuple(nodes), None if nrs is None else tuple(nrs))
 
 
+# operands that reach a formula as they are (anything else goes through `script_data.operand`)
+_PLAIN_OPERANDS = frozenset({float, int, bool, type(None)})
 # the last `(None, number)` a product by a number saved: a loop's constant keeps one tuple
 _last_scalar_saves: list = [None, (None, None)]
 
@@ -386,7 +388,7 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None, _watched: bool 
             elif uniform and d.dtype != first_dtype:
                 uniform = False
         else:
-            datas.append(x)
+            datas.append(x if type(x) in _PLAIN_OPERANDS else script_data.operand(x, op.name))
             uniform = False
     if op.promotes and not uniform and len(inputs) > 1:
         datas, _ = promote(datas, inputs)
@@ -632,7 +634,9 @@ def _inplace_without_graph(op: Any, target: Tensor, inputs: tuple, params: dict 
     data = target._data
     if data.__class__ is _ndarray and not data.flags.writeable and overlaps(data):
         raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
-    datas = [target._data] + [x._data if isinstance(x, Tensor) else x for x in inputs]
+    datas = [target._data] + [
+        x._data if isinstance(x, Tensor) else script_data.operand(x, op.name) for x in inputs
+    ]
     if op.promotes and len(datas) > 1:
         datas, _ = promote(datas, (target, *inputs))
     if params or len(datas) > 1:

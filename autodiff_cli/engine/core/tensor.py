@@ -92,7 +92,20 @@ class TensorHooks:
         self.post_accumulate: dict | None = None
 
 
-class Tensor:
+class _TensorMeta(type):
+    """Tensor's metaclass (PyTorch's is `torch._C._TensorMeta`): `isinstance(x, Tensor)` goes
+    by `type(x)` alone. Python's default also believes `x.__class__`, which an object can fake
+    (a property, a `__getattr__`); every engine check `isinstance(x, Tensor)` then reads `x._data`
+    as its own array. Exact Tensors take CPython's fast path and never call this."""
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return type.__subclasscheck__(cls, type(instance))
+
+
+_TensorMeta.__module__ = "torch._C"
+
+
+class Tensor(metaclass=_TensorMeta):
     """A numpy-backed tensor that records the operations applied to it."""
 
     __slots__ = (

@@ -127,6 +127,12 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
                 f"outputs to the function. cotangents: {pytree.short_str(spec)}, "
                 f"primal output: {pytree.short_str(out_spec)}"
             )
+        for leaf in leaves:
+            if not isinstance(leaf, Tensor):  # (read no attribute of another object)
+                raise TypeError(
+                    f"vjp(f, ...)(cotangents): expected Tensors as cotangents, got "
+                    f"{type(leaf).__name__}"
+                )
         create = keep or levels.depth() > 0 or any(c.requires_grad for c in leaves)
         return _per_argnum(gradients(outs, inner, leaves, create), specs)
 

@@ -125,6 +125,8 @@ class Module:
         object.__setattr__(self, name, value)
 
     def __getattr__(self, name: str) -> Any:
+        if name[:2] == "__" and name[-2:] == "__":  # numpy's `__array__`...: never an entry
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
         d = self.__dict__
         for table in ("_parameters", "_buffers", "_modules"):
             entries = d.get(table)
@@ -143,7 +145,7 @@ class Module:
     def _check_name(self, name: Any, kind: str) -> None:
         if "_parameters" not in self.__dict__:
             raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
-        if not isinstance(name, str):
+        if type(name) is not str:  # a str subclass's `__eq__`/`__hash__` could pose as another
             raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
         if "." in name:
             raise KeyError(f'{kind} name can\'t contain "."')

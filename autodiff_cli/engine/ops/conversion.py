@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes, limits
+from ..core import dtypes, limits, script_data
 from ..core.apply import apply_op
 from ..core.devices import check_device, is_device_arg
 from ..core.optable import defop, tensor_methods
@@ -64,6 +64,9 @@ def new_filled(
     check_device(device)
     shape = arithmetic.shape_arg(size)
     limits.check_shape(shape)
+    if isinstance(fill, Tensor):
+        fill = fill.item()
+    fill = script_data.number(fill, "new_full(): fill_value")
     out = _wrap(np.full(shape, fill, dtypes.to_numpy(dtype) or self._data.dtype))
     return require_grad_new(out) if requires_grad else out
 

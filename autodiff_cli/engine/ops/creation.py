@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes, limits, provided
+from ..core import dtypes, limits, provided, script_data
 from ..core.devices import check_device
 from ..core.grad_mode import InferenceMode
 from ..core.inference import mark_new
@@ -54,11 +54,8 @@ def _infer_dtype(value: Any) -> np.dtype:
 
 
 def _to_nested(value: Any) -> Any:
-    if isinstance(value, Tensor):
-        return value._data.tolist()
-    if isinstance(value, (list, tuple)):
-        return [_to_nested(v) for v in value]
-    return value
+    """Plain nested lists of numbers (the one conversion of outside data: `script_data`)."""
+    return script_data.nested(value)
 
 
 def _check_ragged(value: Any) -> None:
@@ -91,12 +88,14 @@ def tensor(
     if isinstance(data, Tensor):
         np_dtype = dtypes.to_numpy(dtype) or data._data.dtype
         out = np.array(data._data, dtype=np_dtype, copy=True)
-    elif isinstance(data, (np.ndarray, np.generic)):
+    elif type(data) is np.ndarray or (
+        isinstance(data, np.generic) and type(data).__module__ == "numpy"
+    ):  # raw numpy data: only the engine and the language's numpy bridge hold it
         out = np.array(data, dtype=dtypes.to_numpy(dtype) or data.dtype, copy=True)
         dtypes.from_numpy(out.dtype)  # unsupported numpy types raise here
     else:
-        np_dtype = dtypes.to_numpy(dtype) or _infer_dtype(data)
         nested = _to_nested(data)
+        np_dtype = dtypes.to_numpy(dtype) or _infer_dtype(nested)
         _check_ragged(nested)
         try:
             out = np.array(nested, dtype=np_dtype)
@@ -126,7 +125,7 @@ def legacy_tensor_data(args: tuple, dtype: Any) -> np.ndarray:
     if len(args) == 1 and isinstance(args[0], Tensor):
         return args[0]._array()
     if len(args) == 1 and isinstance(args[0], (list, tuple)):
-        return np.array(args[0], dtype=np_dtype)
+        return np.array(_to_nested(args[0]), dtype=np_dtype)
     shape = shape_arg(args)
     limits.check_shape(shape)
     return np.zeros(shape, dtype=np_dtype)
@@ -199,6 +198,7 @@ def full(
     )
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
+    fill_value = script_data.number(fill_value, "full(): fill_value")
     return _finish(np.full(shape, fill_value, np_dtype), requires_grad)
 
 

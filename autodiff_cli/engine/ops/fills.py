@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import provided
+from ..core import provided, script_data
 from ..core.apply import apply_inplace, apply_op, fill_without_graph
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _wrap
@@ -23,6 +23,7 @@ ZERO = defop("zero_", "ZeroBackward0", lambda a: np.zeros_like(a), lambda B, g: 
 def fill_(self: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         value = value.item()
+    value = script_data.number(value, "fill_(): value")
     if fill_without_graph(self, value):  # nothing to record: straight into the array
         return self
     return apply_inplace(FILL, self, (), {"value": value})

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes
+from ..core import dtypes, script_data
 from ..core.apply import apply_inplace, apply_op
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
@@ -243,7 +243,7 @@ def _value_tensor(value: Any, like: Tensor) -> Tensor:
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (bool, int, float, np.generic)):
-        return _wrap(np.asarray(value, dtype=like._data.dtype))
+        return _wrap(np.asarray(script_data.number(value), dtype=like._data.dtype))
     return tensor(value, dtype=like.dtype)
 
 
@@ -326,6 +326,8 @@ def _masked_fill_args(input: Tensor, mask: Any, value: Any) -> tuple:
             "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
             f"{value._data.ndim} dimension(s)."
         )
+    if not isinstance(value, Tensor):
+        value = script_data.number(value, "masked_fill(): value")
     return np.asarray(mask._data), value
 
 
@@ -516,6 +518,7 @@ def scatter(
     source = value if src is None else src
     if isinstance(source, Tensor):
         return apply_op(SCATTER, (input, source), params)
+    source = script_data.number(source, "scatter(): value")
     return apply_op(SCATTER_VALUE, (input,), {**params, "value": source})
 
 
@@ -525,6 +528,7 @@ def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
     if isinstance(source, Tensor):
         out = apply_inplace(SCATTER, self, (source,), params)
     else:
+        source = script_data.number(source, "scatter_(): value")
         out = apply_inplace(SCATTER_VALUE, self, (), {**params, "value": source})
     after_inplace(self)
     return out

@@ -209,7 +209,7 @@ class EventList(list):
         if top_level_events_only:
             rows = [e for e in rows if e.cpu_parent is None]
         if sort_by is not None:
-            if not isinstance(sort_by, str) or sort_by.startswith("_"):
+            if type(sort_by) is not str or sort_by.startswith("_"):  # exact: no lying subclass
                 raise AttributeError(f"'FunctionEventAvg' object has no attribute '{sort_by}'")
             rows.sort(key=lambda e: getattr(e, sort_by), reverse=True)
         return render_table(

@@ -9,7 +9,7 @@ import keyword
 import operator
 from typing import Any
 
-from autodiff_cli.lang import limits
+from autodiff_cli.lang import exact, limits
 from autodiff_cli.lang.modules.registry import register_class
 
 # CPython's own: nothing to bound, and `isinstance(model.state_dict(), OrderedDict)` holds as in
@@ -103,12 +103,19 @@ register_class(deque, _DEQUE, module="collections", base=True, also=(_collection
 _TUPLE_NAMES = "_asdict _replace _fields _make _field_defaults count index"
 
 
+def _text(value: Any) -> str:
+    """`str(value)` as an exact `str` (a script `__str__` may return a str subclass)."""
+    return exact.text(value if isinstance(value, str) else str(value))
+
+
 def _field_names(typename: Any, field_names: Any, rename: bool) -> tuple[str, list[str]]:
     if isinstance(field_names, str):
-        field_names = field_names.replace(",", " ").split()
-    names = [str(name) for name in field_names]
+        field_names = exact.text(field_names).replace(",", " ").split()
+    # exact copies of the texts: a str subclass's `startswith`/`isidentifier` would pass
+    # `__class__` or `__getattr__` as a field name
+    names = [_text(name) for name in field_names]
     limits.check_length(len(names), "namedtuple() fields")
-    typename = str(typename)
+    typename = _text(typename)
     if rename:
         seen: set[str] = set()
         for index, name in enumerate(names):

@@ -9,7 +9,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang import limits, typeview
+from autodiff_cli.lang import exact, limits, typeview
 from autodiff_cli.lang.modules.collections_module import namedtuple
 from autodiff_cli.lang.modules.registry import register_class
 
@@ -177,12 +177,14 @@ def update_wrapper(wrapper: Any, wrapped: Any, *args: Any, **kwargs: Any) -> Any
         return wrapper
     for name in _WRAPPED_NAMES:
         value = getattr(wrapped, name, None)
-        if isinstance(value, str) or (name == "__doc__" and value is None):
+        if isinstance(value, str):
+            setattr(wrapper, name, exact.text(value))  # never a str subclass's methods
+        elif name == "__doc__" and value is None:
             setattr(wrapper, name, value)
     extra = getattr(wrapped, "__dict__", None) if _script_function(wrapped) else None
     if isinstance(extra, dict):
         for key, value in extra.items():
-            if isinstance(key, str) and not key.startswith("_"):
+            if type(key) is str and not key.startswith("_"):
                 wrapper.__dict__.setdefault(key, value)
     wrapper.__dict__["__wrapped__"] = wrapped
     return wrapper

@@ -1,0 +1,94 @@
+"""The one way data from outside the engine becomes numpy input: `torch.tensor(data)`,
+`new_tensor`, `torch.full`'s and `fill_`'s values, `masked_fill`/`scatter` values, values
+assigned by indexing, `grad_outputs` and vjp vectors (all through `tensor`).
+
+numpy reads `__array_interface__`, `__array_struct__` and `__array__` of any object it is
+given and trusts the memory they describe; it also believes `__class__`, `__len__` and
+`__iter__`. So a value is accepted by its exact type only: Python numbers (`bool`, `int`,
+`float`; subclasses of int and float as their plain value, read without their methods),
+lists and tuples of them (read by the builtin's own iterator, nested at most 64 deep, at most
+the element cap of items), tensors, and raw numpy arrays and scalars (only the engine and the
+language's numpy bridge hold those). Anything else is a TypeError before numpy sees it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import limits
+
+MAX_DEPTH = 64  # numpy's own limit of dimensions
+_PLAIN = (bool, int, float)
+
+
+def number(value: Any, what: str = "value") -> Any:
+    """`value` as a plain Python number (or a raw numpy scalar), else TypeError."""
+    kind = type(value)
+    if kind is float or kind is int or kind is bool:
+        return value
+    if kind.__module__ == "numpy" and issubclass(kind, np.generic):
+        return value
+    if issubclass(kind, int):  # a subclass: its plain value, no `__index__` of its own
+        return int.__index__(value)
+    if issubclass(kind, float):
+        return float.__float__(value)
+    if kind is complex:
+        raise TypeError("complex tensors are not supported")
+    raise TypeError(f"{what} must be a number, not '{kind.__name__}'")
+
+
+def operand(value: Any, op_name: str) -> Any:
+    """A non-Tensor input of an op (`apply_op`): a number, None, or the engine's raw numpy
+    data; anything else (a script object numpy would read) is a TypeError."""
+    kind = type(value)
+    if kind in _PLAIN or value is None or kind is np.ndarray:
+        return value
+    if kind.__module__ == "numpy" and issubclass(kind, np.generic):
+        return value
+    if issubclass(kind, (int, float)) and kind is not complex:
+        return number(value)
+    raise TypeError(f"{op_name}(): expected a Tensor or a number, not '{kind.__name__}'")
+
+
+def nested(value: Any) -> Any:
+    """`value` as nested lists of plain numbers and raw numpy data (tensors as their lists),
+    ready for `np.array`; TypeError for anything else, MemoryError past the element cap."""
+    counter = [0, limits.get_max_elements()]
+    return _nested(value, 0, counter)
+
+
+def _nested(value: Any, depth: int, counter: list) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:
+        return _count(value, 1, counter)
+    if issubclass(kind, (list, tuple)):
+        if depth >= MAX_DEPTH:
+            raise ValueError(f"too many dimensions: data nested deeper than {MAX_DEPTH} levels")
+        items = list.__iter__(value) if issubclass(kind, list) else tuple.__iter__(value)
+        return _count([_nested(item, depth + 1, counter) for item in items], 1, counter)
+    tensor = _tensor_class()
+    if issubclass(kind, tensor):
+        data = value._data
+        return _count(np.asarray(data).tolist(), np.size(data), counter)
+    if kind is np.ndarray or (kind.__module__ == "numpy" and issubclass(kind, np.generic)):
+        return _count(value, value.size, counter)
+    if kind is complex:
+        raise TypeError("complex tensors are not supported")
+    if issubclass(kind, (int, float)):
+        return _count(number(value), 1, counter)
+    raise TypeError(f"new(): invalid data type '{kind.__name__}'")
+
+
+def _count(result: Any, size: int, counter: list) -> Any:
+    counter[0] += size
+    if counter[0] > counter[1]:
+        limits.check_elements(counter[0])
+    return result
+
+
+def _tensor_class() -> type:
+    from .tensor import Tensor  # the core's own module, loaded before any data arrives
+
+    return Tensor
