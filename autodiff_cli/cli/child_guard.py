@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from autodiff_cli.cli.jail import lockdown, namespaces
+
 ENDING_SIGNALS = tuple(
     getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name)
 )
@@ -56,7 +58,13 @@ def fork_child() -> tuple[int, int | None]:
     child, whose signal mask is restored. Call inside `signals_held()`. The pidfd (Linux 5.3+)
     becomes readable when the child exits; None elsewhere (poll `os.waitpid` then)."""
     _catch_ending_signals()
-    pid = os.fork()
+    libc = lockdown.libc()
+    alone = namespaces.pid_namespace_for_next_fork(libc)  # one fork, not two, for the jail
+    try:
+        pid = os.fork()
+    finally:
+        if alone and os.getpid() != 1:  # (the child, PID 1 there, stays where it was born)
+            namespaces.own_pid_namespace_again(libc)
     if pid == 0:
         if _mask_before_fork is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, _mask_before_fork)

@@ -20,6 +20,7 @@ import ctypes
 import os
 import platform
 import signal
+import sys
 from typing import Any
 
 from autodiff_cli.cli.jail import landlock, namespaces, seccomp
@@ -34,14 +35,17 @@ CAPABILITY_VERSION_3 = 0x20080522
 REPORT: dict[str, str | None] = {}
 
 
+_LIBC: list[Any] = []
+
+
 def libc() -> Any:
     """The C library (Linux only; elsewhere None: only the rlimits hold)."""
-    if not platform.system() == "Linux":
-        return None
-    try:
-        return ctypes.CDLL(None, use_errno=True)
-    except OSError:
-        return None
+    if not _LIBC:
+        try:
+            _LIBC.append(ctypes.CDLL(None, use_errno=True) if sys.platform == "linux" else None)
+        except OSError:
+            _LIBC.append(None)
+    return _LIBC[0]
 
 
 def enter(memory: int, cpu_seconds: int | None) -> dict[str, str | None]:
@@ -55,12 +59,14 @@ def enter(memory: int, cpu_seconds: int | None) -> dict[str, str | None]:
     os.chdir("/")
     REPORT["unprivileged user"] = _unprivileged()
     alive = None
+    born_alone = os.getpid() == 1  # the parent forked it into a new PID namespace
     try:
-        namespaces.unshare_all(c)
+        namespaces.unshare_all(c, pid=not born_alone)
         if c is not None and REPORT["unprivileged user"]:  # the id maps are written: no one
             c.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # of its outside uid may ptrace it any more
         REPORT["user, network, IPC, UTS, cgroup namespaces"] = "new, one unprivileged uid inside"
-        alive = namespaces.fork_into_pid_namespace(lambda: _die_with_parent(c))
+        if not born_alone:
+            alive = namespaces.fork_into_pid_namespace(lambda: _die_with_parent(c))
         REPORT["PID namespace"] = f"pid {os.getpid()}, alone in its namespace"
         namespaces.empty_root(c)
         REPORT["empty root"] = "a read-only empty tmpfs, the old root detached"
@@ -92,8 +98,8 @@ def enter(memory: int, cpu_seconds: int | None) -> dict[str, str | None]:
     _die_with_parent(c)
     if alive is not None:
         _exit_if_gone(alive)
-    elif os.getppid() != parent:  # the parent died before the death signal was set
-        os._exit(1)
+    elif os.getppid() != parent or _output_orphaned():  # the parent died before the death
+        os._exit(1)  # signal was set
     REPORT["dies with its parent"] = "PR_SET_PDEATHSIG SIGKILL" if c is not None else None
     installed = "no_new_privs" in REPORT and seccomp.install(c, os.getpid())
     REPORT["seccomp allow-list"] = "other system calls kill the process" if installed else None
@@ -133,6 +139,16 @@ def _drop_capabilities(c: Any) -> None:
 def _die_with_parent(c: Any) -> None:
     if c is not None:
         c.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _output_orphaned() -> bool:
+    """Whether the parent, which holds the other end of our stdout pipe, is gone (a process
+    born in its own PID namespace sees no parent pid to compare)."""
+    import select
+
+    poller = select.poll()
+    poller.register(1, select.POLLERR)
+    return any(events & select.POLLERR for _, events in poller.poll(0))
 
 
 def _exit_if_gone(alive: int) -> None:

@@ -48,14 +48,15 @@ def _check(result: int, step: str) -> None:
         raise NamespaceError(f"{step}: {os.strerror(ctypes.get_errno())}")
 
 
-def unshare_all(libc: Any) -> None:
-    """New namespaces of every kind for this process, its uid and gid inside `nobody`'s, mapped
-    to its own (unprivileged) ids outside; no other id exists inside. NamespaceError where the kernel refuses (containers, hardened
-    kernels, `kernel.unprivileged_userns_clone=0`)."""
+def unshare_all(libc: Any, pid: bool = True) -> None:
+    """New namespaces of every kind for this process (the PID namespace only with `pid`), its
+    uid and gid inside `nobody`'s, mapped to its own (unprivileged) ids outside; no other id
+    exists inside. NamespaceError where the kernel refuses (containers, hardened kernels,
+    `kernel.unprivileged_userns_clone=0`)."""
     uid, gid = os.geteuid(), os.getegid()
     if uid == 0:
         raise NamespaceError("unshare: still root (no unprivileged uid to map)")
-    _check(libc.unshare(ALL), "unshare")
+    _check(libc.unshare(ALL if pid else ALL & ~CLONE_NEWPID), "unshare")
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"{INSIDE_ID} {uid} 1")
     _write("/proc/self/gid_map", f"{INSIDE_ID} {gid} 1")
@@ -67,6 +68,28 @@ def _write(path: str, text: str) -> None:
         os.write(fd, text.encode())
     finally:
         os.close(fd)
+
+
+_OWN_PID_NAMESPACE: list[int] = []  # a descriptor of the parent's own PID namespace, once
+
+
+def pid_namespace_for_next_fork(libc: Any) -> bool:
+    """In the parent, as root: the next child it forks is PID 1 of a new PID namespace, so the
+    child need not fork again to get one. `own_pid_namespace_again` must follow the fork.
+    False (nothing changed) without the privilege or the kernel's support."""
+    if libc is None or os.geteuid() != 0:
+        return False
+    if not _OWN_PID_NAMESPACE:
+        try:
+            _OWN_PID_NAMESPACE.append(os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC))
+        except OSError:
+            return False
+    return libc.unshare(CLONE_NEWPID) == 0
+
+
+def own_pid_namespace_again(libc: Any) -> None:
+    """In the parent after the fork: its next children are born in its own PID namespace."""
+    libc.setns(_OWN_PID_NAMESPACE[0], CLONE_NEWPID)
 
 
 def fork_into_pid_namespace(set_death_signal: Any) -> int:
@@ -126,7 +149,8 @@ def _forward(pid: int, number: int) -> None:
 def empty_root(libc: Any) -> None:
     """Make a read-only, empty tmpfs this process's root; the old root is detached, so no path
     leads out. Needs the mount namespace of `unshare_all` (and its capabilities)."""
-    _check(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
+    # (mounts copied into a user namespace's mount namespace are slaves already: nothing done
+    # here propagates back)
     base = next((path for path in MOUNT_POINTS if os.path.isdir(path)), None)
     if base is None:
         raise NamespaceError("no folder to mount the new root on")
