@@ -66,7 +66,11 @@ def ensure_clean_start(entry: str) -> None:
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     arguments = [sys.executable, "-I", "-S", "-c", BOOT, path, entry, settings, *sys.argv]
-    os.execve(sys.executable, arguments, clean_environment(environ))
+    try:
+        os.execve(sys.executable, arguments, clean_environment(environ))
+    except OSError:  # this interpreter cannot be started again (not executable by this user):
+        _SETTINGS.update((name, environ[name]) for name in CARRIED if name in environ)
+        # go on without a clean start; `autodiff doctor` reports it, --isolation strict refuses
 
 
 def resume(entry: str, settings: str, argv: list[str]) -> None:
