@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from autodiff_cli.cli.clean_start import clean_environment
 from autodiff_cli.cli.jail import battery
 from autodiff_cli.cli.jail.attacks import ATTACKS
 
@@ -124,9 +125,10 @@ def test_raw_python_runs_as_main_and_streams_its_output(script):
         ("raise KeyboardInterrupt\n", 1, "{path}: error: KeyboardInterrupt: \n"),
         ("def f(:\n", 1, "{path}: error: SyntaxError: invalid syntax (end.py, line 1)\n"),
         (
-            "import signal\nsignal.raise_signal(signal.SIGSYS)\n",
+            "import os\nos.setsid()\n",  # a system call off the allow-list
             1,
-            "{path}: error: the script was killed by signal SIGSYS (a crash)\n",
+            "{path}: error: the script was killed: it made a system call the jail forbids "
+            "(SIGSYS)\n",
         ),
         (
             "x = bytearray(8 << 30)\n",
@@ -190,12 +192,17 @@ SOME = ["open_passwd", "kill_sibling", "tcp_connect"]
 
 
 def doctor(*args: str, prelude: str = "") -> subprocess.CompletedProcess:
-    code = f"{prelude}\nimport sys\nfrom autodiff_cli.cli.app import main\nsys.argv = ['autodiff', *sys.argv[1:]]\nmain()\n"
+    """`autodiff doctor ARGS` after `prelude`, in an environment that is clean already (so the
+    clean start does not exec away the prelude's stub)."""
+    code = (
+        f"import sys\nsys.path.insert(0, {str(REPO)!r})\n{prelude}\n"
+        "from autodiff_cli.cli.app import main\nsys.argv = ['autodiff', *sys.argv[1:]]\nmain()\n"
+    )
     return subprocess.run(
         [sys.executable, "-c", code, "doctor", *args],
         capture_output=True,
         text=True,
-        env=_env(),
+        env=clean_environment(_env()),
         timeout=300,
     )
 
@@ -204,7 +211,7 @@ def test_doctor_json_reports_protections_and_attacks_end_to_end():
     done = doctor("--json", *(f"--only={name}" for name in SOME))
     assert "Traceback" not in done.stderr, done.stderr
     report = json.loads(done.stdout)
-    assert [attack["name"] for attack in report["attacks"]] == SOME
+    assert sorted(attack["name"] for attack in report["attacks"]) == sorted(SOME)
     assert report["protections"], "the machine's protections are listed"
     assert all(p["in_force"] for p in report["protections"]), report["protections"]
     assert all(a["contained"] for a in report["attacks"]), report["attacks"]

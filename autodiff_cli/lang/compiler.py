@@ -33,8 +33,9 @@ from autodiff_cli.lang.errors import (
     mark_raised_by_script,
     set_location,
 )
-from autodiff_cli.lang.expressions import AUGMENTED_OPERATORS, ExpressionCompiler, Fn
+from autodiff_cli.lang.expressions import ExpressionCompiler, Fn
 from autodiff_cli.lang.generators import GeneratorCompiler
+from autodiff_cli.lang.operator_closures import AUGMENTED_OPERATORS
 from autodiff_cli.lang.runtime import UNBOUND
 from autodiff_cli.lang.scopes import RETURN_SLOT, Scope, ScopeBuilder, ScopeError
 from autodiff_cli.lang.syntax_tree import Tree

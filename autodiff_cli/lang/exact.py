@@ -8,6 +8,7 @@ made without running any of the subclass's methods) or measure with the builtin'
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 
@@ -33,12 +34,12 @@ def text_or_bytes(value: Any) -> Any:
 
 
 def length(value: Any) -> int | None:
-    """`len(value)` by the builtin's own length for str/bytes/list/tuple (or subclasses: their
-    `__len__` may lie), else None."""
+    """`len(value)` by the builtin's own length for str/bytes/list/tuple/dict/set/deque (or
+    subclasses: their `__len__` may lie), else None."""
     for kind in _SIZED:
         if isinstance(value, kind):
             return kind.__len__(value)
     return None
 
 
-_SIZED = (str, bytes, bytearray, list, tuple, dict, set, frozenset)
+_SIZED = (str, bytes, bytearray, list, tuple, dict, set, frozenset, deque)

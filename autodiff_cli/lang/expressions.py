@@ -7,19 +7,22 @@ the exception (the innermost one wins), so errors are reported where they happen
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli.lang import call_results, exact, fstrings, limits, sandbox
 from autodiff_cli.lang.errors import CompileError, Location, Source, attach_location
 from autodiff_cli.lang.limits import (
-    check_concatenation,
-    check_sequence_result,
-    checked_lshift,
-    checked_modulo,
-    checked_multiply,
     checked_power,
+)
+from autodiff_cli.lang.operator_closures import (
+    BINARY_FACTORIES,
+    BINARY_OPERATORS,
+    CHAIN_OPERATORS,
+    COMPARISONS,
+    NESTED_CHAIN_LIMIT,
+    UNARY,
+    binary,
 )
 from autodiff_cli.lang.runtime import UNBOUND
 from autodiff_cli.lang.scopes import CLASS_DICT_SLOT, TOO_DEEP, Scope
@@ -27,119 +30,6 @@ from autodiff_cli.lang.suggestions import attach_name_hint
 from autodiff_cli.lang.syntax_tree import Token, Tree
 
 Fn = Callable[[list], Any]
-
-
-def _binary(op: Callable[[Any, Any], Any], left: Fn, right: Fn, where: Location) -> Fn:
-    def binary(f: list) -> Any:
-        try:
-            return op(left(f), right(f))
-        except BaseException as error:
-            attach_location(error, where)
-            raise
-
-    return binary
-
-
-def _add(left: Fn, right: Fn, where: Location) -> Fn:
-    sequences = frozenset({str, list, tuple})
-
-    def add(f: list) -> Any:
-        try:
-            a = left(f)
-            b = right(f)
-            if type(a) in sequences:
-                check_concatenation(a, b)
-            result = a + b
-            if type(result) in sequences:
-                return check_sequence_result(result)
-            return result
-        except BaseException as error:
-            attach_location(error, where)
-            raise
-
-    return add
-
-
-def _sub(left: Fn, right: Fn, where: Location) -> Fn:
-    def sub(f: list) -> Any:
-        try:
-            return left(f) - right(f)
-        except BaseException as error:
-            attach_location(error, where)
-            raise
-
-    return sub
-
-
-def _mul(left: Fn, right: Fn, where: Location) -> Fn:
-    plain = limits.PLAIN_MULTIPLICANDS
-
-    def mul(f: list) -> Any:
-        try:
-            a = left(f)
-            b = right(f)
-            if type(a) in plain and type(b) in plain:
-                return a * b
-            return checked_multiply(a, b)
-        except BaseException as error:
-            attach_location(error, where)
-            raise
-
-    return mul
-
-
-def _truediv(left: Fn, right: Fn, where: Location) -> Fn:
-    def truediv(f: list) -> Any:
-        try:
-            return left(f) / right(f)
-        except BaseException as error:
-            attach_location(error, where)
-            raise
-
-    return truediv
-
-
-def _checked_add(left: Any, right: Any) -> Any:
-    check_concatenation(left, right)
-    return check_sequence_result(left + right)
-
-
-_BINARY_FACTORIES = {"+": _add, "-": _sub, "*": _mul, "/": _truediv}
-_NESTED_CHAIN_LIMIT = 64  # operators; a longer chain is evaluated in a loop
-_BINARY_OPERATORS = {
-    "@": operator.matmul, "//": operator.floordiv, "%": checked_modulo, "**": checked_power,
-    "^": checked_power, "&": operator.and_, "|": operator.or_, "<<": checked_lshift,
-    ">>": operator.rshift,
-}  # fmt: skip
-_CHAIN_OPERATORS = {
-    **_BINARY_OPERATORS, "+": _checked_add, "-": operator.sub, "*": checked_multiply,
-    "/": operator.truediv,
-}  # fmt: skip
-AUGMENTED_OPERATORS = {
-    "+=": operator.iadd, "-=": operator.isub, "*=": operator.imul, "@=": operator.imatmul,
-    "/=": operator.itruediv, "%=": operator.imod, "&=": operator.iand, "|=": operator.ior,
-    "^=": operator.ipow, "<<=": operator.ilshift, ">>=": operator.irshift,
-    "**=": operator.ipow, "//=": operator.ifloordiv,
-}  # fmt: skip
-_COMPARISONS = {
-    "<": operator.lt, ">": operator.gt, "==": operator.eq, ">=": operator.ge, "<=": operator.le,
-    "!=": operator.ne, "in": lambda a, b: a in b, "notin": lambda a, b: a not in b,
-    "is": operator.is_, "isnot": operator.is_not,
-}  # fmt: skip
-_UNARY = {"-": operator.neg, "+": operator.pos, "~": operator.invert}
-
-
-def _power_augmented(target: Any, value: Any) -> Any:
-    if type(target) is int and type(value) is int:
-        return checked_power(target, value)
-    return operator.ipow(target, value)
-
-
-AUGMENTED_OPERATORS["**="] = AUGMENTED_OPERATORS["^="] = _power_augmented
-AUGMENTED_OPERATORS.update({
-    "*=": limits.checked_inplace_multiply, "+=": limits.checked_inplace_add,
-    "<<=": limits.checked_inplace_lshift, "%=": checked_modulo,
-})  # fmt: skip
 
 
 class ExpressionCompiler:
@@ -351,23 +241,23 @@ class ExpressionCompiler:
         `x + x + ...` with 100,000 terms needs no deep recursion."""
         children = node.children
         where = self.where(node)
-        if len(children) > 2 * _NESTED_CHAIN_LIMIT:
+        if len(children) > 2 * NESTED_CHAIN_LIMIT:
             return self._long_chain(children, where)
         result = self.expr(children[0])
         for index in range(1, len(children), 2):
             symbol = str(children[index])
             right = self.expr(children[index + 1])
-            factory = _BINARY_FACTORIES.get(symbol)
+            factory = BINARY_FACTORIES.get(symbol)
             if factory is not None:
                 result = factory(result, right, where)
             else:
-                result = _binary(_BINARY_OPERATORS[symbol], result, right, where)
+                result = binary(BINARY_OPERATORS[symbol], result, right, where)
         return result
 
     def _long_chain(self, children: list, where: Location) -> Fn:
         first = self.expr(children[0])
         steps = tuple(
-            (_CHAIN_OPERATORS[str(children[index])], self.expr(children[index + 1]))
+            (CHAIN_OPERATORS[str(children[index])], self.expr(children[index + 1]))
             for index in range(1, len(children), 2)
         )
 
@@ -387,11 +277,11 @@ class ExpressionCompiler:
 
     def expr_power(self, node: Tree) -> Fn:
         base, _, exponent = node.children
-        return _binary(checked_power, self.expr(base), self.expr(exponent), self.where(node))
+        return binary(checked_power, self.expr(base), self.expr(exponent), self.where(node))
 
     def expr_unary(self, node: Tree) -> Fn:
         symbol, operand = node.children
-        op = _UNARY[str(symbol)]
+        op = UNARY[str(symbol)]
         known, value = self.constant_value(operand)
         if known and isinstance(value, (int, float, complex)) and not isinstance(value, bool):
             return self.constant(op(value))
@@ -423,7 +313,7 @@ class ExpressionCompiler:
     def _comparison_parts(self, node: Tree) -> tuple[Fn, tuple, Location]:
         children = node.children
         operands = [self.expr(child) for child in children[0::2]]
-        ops = [_COMPARISONS["".join(str(t) for t in op.children)] for op in children[1::2]]
+        ops = [COMPARISONS["".join(str(t) for t in op.children)] for op in children[1::2]]
         return operands[0], tuple(zip(ops, operands[1:])), self.where(node)
 
     def expr_comparison(self, node: Tree) -> Fn:
@@ -733,9 +623,7 @@ class ExpressionCompiler:
                 try:
                     callee = function(f)
                     result = callee()
-                    if type(result) in plain:
-                        return result
-                    return check_result(result, callee)
+                    return result if type(result) in plain else check_result(result, callee)
                 except BaseException as error:
                     attach_location(error, where)
                     raise
@@ -748,9 +636,7 @@ class ExpressionCompiler:
                 try:
                     callee = function(f)
                     result = callee(arg(f))
-                    if type(result) in plain:
-                        return result
-                    return check_result(result, callee)
+                    return result if type(result) in plain else check_result(result, callee)
                 except BaseException as error:
                     attach_location(error, where)
                     raise
@@ -763,9 +649,7 @@ class ExpressionCompiler:
                 try:
                     callee = function(f)
                     result = callee(arg1(f), arg2(f))
-                    if type(result) in plain:
-                        return result
-                    return check_result(result, callee)
+                    return result if type(result) in plain else check_result(result, callee)
                 except BaseException as error:
                     attach_location(error, where)
                     raise
@@ -778,9 +662,7 @@ class ExpressionCompiler:
                 try:
                     callee = function(f)
                     result = callee(*[arg(f) for arg in args])
-                    if type(result) in plain:
-                        return result
-                    return check_result(result, callee)
+                    return result if type(result) in plain else check_result(result, callee)
                 except BaseException as error:
                     attach_location(error, where)
                     raise
@@ -792,9 +674,7 @@ class ExpressionCompiler:
             try:
                 callee = function(f)
                 result = callee(*build_args(f), **build_kwargs(f))
-                if type(result) in plain:
-                    return result
-                return check_result(result, callee)
+                return result if type(result) in plain else check_result(result, callee)
             except BaseException as error:
                 attach_location(error, where)
                 raise

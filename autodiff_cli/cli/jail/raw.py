@@ -9,7 +9,7 @@ the kernel (`PROBE_MODULES`: ctypes, socket, mmap, threading...) are imported be
 since a locked-down child cannot import: a probe then tests the jail, not a failed import.
 
 Limits, flags and messages are those of `autodiff run`: `FILE: error: the script was stopped
-after 3 seconds (--timeout 3)`, `FILE: error: the script was killed by signal SIGSYS (a crash)`;
+after 3 seconds (--timeout 3)`, `FILE: error: the script was killed: it made a system call the jail forbids (SIGSYS)`;
 an uncaught exception is one line `FILE: error: Type: message` and exit status 1; `SystemExit`
 is honoured; a usage error exits with status 2.
 """
