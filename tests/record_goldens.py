@@ -50,7 +50,12 @@ def run_script(python: str, script: Path) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=TIMEOUT_SECONDS,
-        env={"PYTHONHASHSEED": "0", "PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"},
+        env={
+            "PYTHONHASHSEED": "0",
+            "PYTHONIOENCODING": "utf-8",
+            "PATH": "/usr/bin:/bin",
+            "OMP_NUM_THREADS": "1",  # with two threads PyTorch itself prints other last digits
+        },
     )
 
 

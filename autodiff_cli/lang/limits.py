@@ -163,8 +163,9 @@ def _plain_sequence(value: Any) -> bool:
 _BUILTIN_MUL = {kind.__mul__ for kind in _SEQUENCES}
 
 
-def checked_multiply(left: Any, right: Any) -> Any:
-    """`left * right`, refusing enormous repetitions and integer products."""
+def checked_multiply(left: Any, right: Any, multiply: Any = operator.mul) -> Any:
+    """`left * right`, refusing enormous repetitions and integer products (`multiply`:
+    `operator.imul` for `*=`)."""
     if type(left) is int and type(right) is int:  # the common case, first
         if left.bit_length() + right.bit_length() > MAX_INT_BITS:
             check_int_bits(left.bit_length() + right.bit_length())
@@ -182,17 +183,19 @@ def checked_multiply(left: Any, right: Any) -> Any:
     a, b = exact_int(left), exact_int(right)
     if a is not None and b is not None:
         check_int_bits(a.bit_length() + b.bit_length())
-    return left * right
+    return multiply(left, right)
 
 
 def checked_inplace_multiply(left: Any, right: Any) -> Any:
-    """`*=`: lists grow in place, as in Python, after the same checks as `*`."""
+    """`*=`: in place where the left operand has `__imul__`, as in Python (lists grow, a
+    tensor, array or script object changes: `grad *= 100` in a hook), after the same checks
+    as `*`."""
     if _plain_sequence(left) and isinstance(left, (list, bytearray)):
         count = repeat_count(right)
         if count is not None:
             check_length(_length(left) * count, f"'{type(left).__name__}' repetition")
             return operator.imul(left, count)
-    return checked_multiply(left, right)
+    return checked_multiply(left, right, operator.imul)
 
 
 def check_concatenation(left: Any, right: Any) -> None:
@@ -262,6 +265,13 @@ def checked_modulo(left: Any, right: Any) -> Any:
                 if count is not None:
                     check_length(abs(count), "formatted field")
     return left % right
+
+
+def checked_inplace_modulo(left: Any, right: Any) -> Any:
+    """`%=`: a str/bytes template checked as by `%`; anything else in place where it can be."""
+    if isinstance(left, (str, bytes, bytearray)):
+        return checked_modulo(left, right)
+    return operator.imod(left, right)
 
 
 def checked_width(width: Any) -> int:

@@ -130,5 +130,5 @@ def _power_augmented(target: Any, value: Any) -> Any:
 AUGMENTED_OPERATORS["**="] = AUGMENTED_OPERATORS["^="] = _power_augmented
 AUGMENTED_OPERATORS.update({
     "*=": limits.checked_inplace_multiply, "+=": limits.checked_inplace_add,
-    "<<=": limits.checked_inplace_lshift, "%=": checked_modulo,
+    "<<=": limits.checked_inplace_lshift, "%=": limits.checked_inplace_modulo,
 })  # fmt: skip

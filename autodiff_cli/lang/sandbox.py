@@ -570,10 +570,29 @@ def check_setattr(obj: Any, name: str) -> None:
         )
 
 
+# Protocol methods a script may ask about with `hasattr` (d2l's `hasattr(X, "__len__")`): the
+# answer comes from the dictionaries of the object's exact type (and of a class's own MRO), never
+# from the object; reading them (`x.__len__`) stays refused, so no builtin method is handed out.
+PROTOCOL_NAMES = frozenset({
+    "__len__", "__iter__", "__next__", "__reversed__", "__getitem__", "__setitem__",
+    "__delitem__", "__contains__", "__call__", "__enter__", "__exit__", "__bool__", "__int__",
+    "__float__", "__index__",
+})  # fmt: skip
+
+
+def _has_protocol(obj: Any, name: str) -> bool:
+    """Whether `obj` has the protocol method `name`, as Python's `hasattr` would say."""
+    kind = type(obj)
+    mros = (obj.__mro__, kind.__mro__) if issubclass(kind, type) else (kind.__mro__,)
+    return any(name in klass.__dict__ for mro in mros for klass in mro)
+
+
 def safe_hasattr(obj: Any, name: str) -> bool:
     if not isinstance(name, str):
         raise TypeError("hasattr(): attribute name must be string")
     name = exact.text(name)
+    if name in PROTOCOL_NAMES:
+        return _has_protocol(obj, name)
     try:
         make_getter(name)(obj)
     except AttributeError:

@@ -231,7 +231,12 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     if dtype is not None:  # broadcast inputs keep their shapes for the backward
         shape = out.shape
         if shape_a != shape or shape_b != shape:
-            node._x = NodeExtra((((shape_a, dtype), (shape_b, bd.dtype)), None))
+            meta = (((shape_a, dtype), (shape_b, bd.dtype)), None)
+            extra = node._x  # (holds the edges' output numbers when one leads to a multi-output
+            if extra is None:  # node, as `w, b = p` makes: they must stay)
+                node._x = NodeExtra(meta)
+            else:
+                extra.meta = meta
     if op.cross_saves:  # mul, mm: each input is saved only for the other's gradient
         _save_crossed(node, a, b, b_grad)
     elif op.saves:

@@ -609,12 +609,25 @@ def _check_hook_value(fn: Any, new: Any, old: Any, backend: Any) -> Any:
 def _run_tensor_hook(fn: Any, g: Any, backend: Any) -> Any:
     """`tensor.register_hook(fn)`: `fn(grad)` may return a replacement. As in PyTorch, the hook
     also runs (with None) for an output of its node that received no gradient."""
-    new = fn(None if g is None else backend.wrap(g))
-    if new is None:
-        return g
     if g is None:
-        raise RuntimeError(REPLACE_NONE_MESSAGE)
+        if fn(None) is not None:
+            raise RuntimeError(REPLACE_NONE_MESSAGE)
+        return None
+    seen = backend.wrap(g)
+    new = fn(seen)
+    if new is None:
+        return _as_left(fn, seen, g, backend)
     return _check_hook_value(fn, new, g, backend)
+
+
+def _as_left(fn: Any, seen: Any, g: Any, backend: Any) -> Any:
+    """The gradient `g` as the hook that received it (as the Tensor `seen`) left it: the
+    gradient is that tensor, as in PyTorch, so `grad *= 100` in a hook returning None counts.
+    (An array changes in place; a 0-d gradient is a numpy scalar, which `seen` replaced.)"""
+    data = backend.unwrap(seen)
+    if data is g:
+        return g
+    return _check_hook_value(fn, seen, g, backend)
 
 
 def _run_tuple_hook(fn: Any, args: tuple, grads: list, backend: Any) -> list:
@@ -622,9 +635,10 @@ def _run_tuple_hook(fn: Any, args: tuple, grads: list, backend: Any) -> list:
     are the gradient lists it receives, the first of which (`grads`) it may replace by
     returning a tuple of the same length."""
     wrap = backend.wrap
-    new = fn(*(tuple(None if g is None else wrap(g) for g in gs) for gs in args))
-    if new is None:
-        return grads
+    seen = [tuple(None if g is None else wrap(g) for g in gs) for gs in args]
+    new = fn(*seen)
+    if new is None:  # each gradient as the hook left it (changed in place: `_as_left`)
+        return [g if g is None else _as_left(fn, t, g, backend) for t, g in zip(seen[0], grads)]
     if not isinstance(new, tuple):
         raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
     if len(new) != len(grads):

@@ -58,12 +58,29 @@ class enable_grad(_GradModeContext):  # noqa: N801
 
 
 class set_grad_enabled(_GradModeContext):  # noqa: N801
-    """Sets the mode at once (function form) and restores it on exit (context-manager form)."""
+    """Sets the mode at once (function form) and restores it on exit (context-manager form).
+    `mode` and `prev` are public, and it prints as PyTorch's does (`...(mode=True)`)."""
 
     def __init__(self, mode: bool) -> None:
+        if type(mode) is not bool:
+            raise TypeError(
+                "set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
+                f"{type(mode).__name__}"
+            )
         self._prev = GradMode.enabled
-        self._target = bool(mode)
-        GradMode.enabled = self._target
+        self._target = mode
+        GradMode.enabled = mode
+
+    @property
+    def mode(self) -> bool:
+        return self._target
+
+    @property
+    def prev(self) -> bool:
+        return self._prev
+
+    def __repr__(self) -> str:
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={self._target})"
 
     def __enter__(self) -> None:
         pass

@@ -13,6 +13,7 @@ from ..core.grad_mode import InferenceMode
 from ..core.inference import mark_new
 from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _wrap, require_grad_new
+from .range_values import arange_values, linspace_values, logspace_values
 from .views import shape_arg
 
 
@@ -277,8 +278,8 @@ def arange(
     s, e, st = values
     if np_dtype.kind in "iu":  # integral values count from the truncated start by the truncated
         ints = [int(v) for v in values]  # step; an int64 range's length too comes from them
-        if ints[2] == 0:
-            raise RuntimeError("step must be nonzero")
+        if ints[2] == 0 and np_dtype == dtypes.NP_INT64:  # (PyTorch: the other integer dtypes
+            raise ValueError("step must be nonzero")  # repeat the start, the float count long)
         if np_dtype == dtypes.NP_INT64:
             s, e, st = ints
     if (e - s) / st < 0:
@@ -286,46 +287,12 @@ def arange(
     n = math.ceil((e - s) / st)
     limits.check_elements(n)
     if np_dtype.kind == "f":
-        data = _arange_floats(s, st, n, np_dtype)
+        data = arange_values(s, st, n, np_dtype)
     elif np_dtype.kind in "iu":
         data = ints[0] + ints[2] * np.arange(n, dtype=np.int64)
     else:
         data = np.arange(s, e, st)
     return _finish(data.astype(np_dtype), requires_grad)
-
-
-def _arange_floats(start: float, step: float, n: int, np_dtype: np.dtype) -> np.ndarray:
-    """arange in a float dtype as PyTorch's CPU kernel fills it: `start + step * i` in double,
-    rounded to the dtype; but in the vectorised part (runs of two 256-bit vectors of float32 or
-    float64), each vector's lanes count on from its first value *after* that rounding, which
-    shows: `arange(-1, 1, 0.1)` has -2.98e-09 where 0 would be, and prints in scientific notation."""
-    out = (start + step * np.arange(n, dtype=np.float64)).astype(np_dtype)
-    if np_dtype not in (np.float32, np.float64):
-        return out
-    width = 32 // np_dtype.itemsize
-    body = n // (2 * width) * (2 * width)
-    if body:
-        firsts = out[:body:width].astype(np.float64)
-        lanes = step * np.arange(width, dtype=np.float64)
-        out[:body] = (firsts[:, None] + lanes).reshape(-1)
-    return out
-
-
-def _linspace_floats(start: float, end: float, steps: int, np_dtype: np.dtype) -> np.ndarray:
-    """linspace in a float dtype as PyTorch fills it: the step in the dtype, then
-    `start + step * i` for the first half and `end - step * (steps - 1 - i)` for the second, so
-    both ends are exact; each value computed in double and rounded once (PyTorch's kernel
-    contracts the multiply-add, which keeps the values around 0 of a symmetric range exact)."""
-    scalar = np_dtype.type
-    first, last = scalar(start), scalar(end)
-    if steps == 1:
-        return np.array([first], np_dtype)
-    step = np.float64((last - first) / scalar(steps - 1))
-    index = np.arange(steps, dtype=np.float64)
-    half = steps // 2
-    head = np.float64(first) + step * index[:half]
-    tail = np.float64(last) - step * index[steps - half - 1 :: -1]
-    return np.concatenate((head, tail)).astype(np_dtype)
 
 
 def linspace(
@@ -353,8 +320,8 @@ def linspace(
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
     steps = int(steps)
     limits.check_elements(steps)
-    if np_dtype.kind == "f" and steps > 0:
-        return _finish(_linspace_floats(start, end, steps, np_dtype), requires_grad)
+    if np_dtype.kind in "fiu" and steps > 0:
+        return _finish(linspace_values(start, end, steps, np_dtype), requires_grad)
     return _finish(np.linspace(start, end, steps).astype(np_dtype), requires_grad)
 
 
@@ -383,8 +350,11 @@ def logspace(
         )
     check_device(device)
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
-    limits.check_elements(int(steps))
-    return _finish(np.logspace(start, end, int(steps), base=base).astype(np_dtype), requires_grad)
+    steps = int(steps)
+    limits.check_elements(steps)
+    if np_dtype.kind == "f" and steps > 0:
+        return _finish(logspace_values(start, end, steps, base, np_dtype), requires_grad)
+    return _finish(np.logspace(start, end, steps, base=base).astype(np_dtype), requires_grad)
 
 
 def eye(

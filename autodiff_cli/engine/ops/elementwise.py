@@ -522,6 +522,7 @@ tensor_methods(
         "arctan2_": _atan2_,
         "fmod_": _with_number_inplace(FMOD_SCALAR, FMOD),
         "remainder_": _with_number_inplace(REMAINDER_SCALAR, REMAINDER),
+        "__imod__": _with_number_inplace(REMAINDER_SCALAR, REMAINDER),
         "__floordiv__": operator_method(floor_divide),
         "__rfloordiv__": operator_method(floor_divide, swap=True),
         "__mod__": operator_method(remainder),
