@@ -184,8 +184,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
             dtype = ad.dtype
             if dtype is not bd.dtype and dtype != bd.dtype:
                 return apply_op(op, (a, b))
-            shape_a = ad.shape  # (read once: an array's `shape` is a new tuple each time)
-            shape_b = bd.shape
+            shape_a, shape_b = ad.shape, bd.shape  # (read once: a new tuple each time)
             if shape_a != shape_b:  # the product of the sizes bounds the output's
                 n, m = ad.size, bd.size
                 if not (n and m and n * m <= _Cap.max_elements):
@@ -232,11 +231,10 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         shape = out.shape
         if shape_a != shape or shape_b != shape:
             meta = (((shape_a, dtype), (shape_b, bd.dtype)), None)
-            extra = node._x  # (holds the edges' output numbers when one leads to a multi-output
-            if extra is None:  # node, as `w, b = p` makes: they must stay)
-                node._x = NodeExtra(meta)
+            if node._x is None:  # (else it holds the edges' output numbers, which must stay:
+                node._x = NodeExtra(meta)  # an edge to a multi-output node, as `w, b = p` makes)
             else:
-                extra.meta = meta
+                node._x.meta = meta
     if op.cross_saves:  # mul, mm: each input is saved only for the other's gradient
         _save_crossed(node, a, b, b_grad)
     elif op.saves:
