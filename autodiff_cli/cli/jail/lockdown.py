@@ -95,7 +95,9 @@ def enter(memory: int, cpu_seconds: int | None) -> dict[str, str | None]:
     elif os.getppid() != parent:  # the parent died before the death signal was set
         os._exit(1)
     REPORT["dies with its parent"] = "PR_SET_PDEATHSIG SIGKILL" if c is not None else None
-    installed = "no_new_privs" in REPORT and seccomp.install(c, os.getpid())
+    installed = "no_new_privs" in REPORT and seccomp.install(
+        c, os.getpid(), bool(REPORT.get("empty root"))
+    )
     REPORT["seccomp allow-list"] = "other system calls kill the process" if installed else None
     return REPORT
 
