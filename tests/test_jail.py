@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from autodiff_cli.cli.clean_start import clean_environment
-from autodiff_cli.cli.jail import battery
+from autodiff_cli.cli.jail import battery, seccomp
 from autodiff_cli.cli.jail.attacks import ATTACKS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -260,3 +260,39 @@ def test_doctor_plain_text_and_unknown_attack(script):
     done = doctor("--only=no_such_attack", prelude=STUB)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == "autodiff doctor: error: no such attack: no_such_attack\n"
+
+
+# ---- the filter where namespaces are refused --------------------------------------------------
+
+FILTER_WITHOUT_EMPTY_ROOT = """
+import ctypes, os, sys
+from autodiff_cli.cli.jail import seccomp
+libc = ctypes.CDLL(None, use_errno=True)
+assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
+assert seccomp.install(libc, os.getpid(), empty_root=False)
+for path in ("/etc/passwd", "/", sys.executable):
+    try:
+        os.stat(path)
+        print("RESOLVED", path)
+    except PermissionError:
+        print("refused", path)
+"""
+
+
+@pytest.mark.skipif(not seccomp.supported(), reason="no filter for this architecture")
+def test_without_the_empty_root_stat_learns_nothing_of_host_paths():
+    """Where namespaces are refused (containers), Landlock alone does not govern stat: the filter
+    refuses `newfstatat`, so no host file's existence, size, owner or times is learned."""
+    done = subprocess.run(
+        [sys.executable, "-c", FILTER_WITHOUT_EMPTY_ROOT],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:3] == [
+        "refused /etc/passwd",
+        "refused /",
+        f"refused {sys.executable}",
+    ]

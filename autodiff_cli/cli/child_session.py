@@ -95,7 +95,13 @@ class ChildSession:
                 raise self._lost(output_problem(self.limits.output))
             if reply is None:
                 raise self._lost(None)
-            return json.loads(reply)
+            try:
+                message = json.loads(reply)
+            except ValueError:  # invalid JSON, or text that is not UTF-8
+                message = None
+            if type(message) is not dict:
+                raise self._lost("ended: its process sent a reply that is not a JSON object")
+            return message
 
     def _wait_reply(self, until: float | None) -> Any:
         """The reply line; None if the child died, _TIMED_OUT past `until`, _OVERFLOW when the
@@ -115,7 +121,9 @@ class ChildSession:
                         if not data:
                             return None
                         self._pending += data
-                        if b"\n" in self._pending:
+                        if len(self._pending) > self.limits.output + 1:  # a reply is bounded
+                            return _OVERFLOW  # as the output (no endless line held here)
+                        if b"\n" in data:
                             if not self._drain_outputs(self.limits.output - written):
                                 return _OVERFLOW
                             line, _, rest = bytes(self._pending).partition(b"\n")

@@ -248,6 +248,18 @@ def _report_internal(error: BaseException) -> int:
 # ---- in the parent --------------------------------------------------------------------------
 
 
+def _one_mark_a_byte(error: UnicodeError) -> tuple[str, int]:
+    """Each byte a child wrote that does not decode prints as one `?` (U+FFFD is three bytes in
+    UTF-8: a child writing cut sequences had three times `--max-output` printed)."""
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    return "?" * (error.end - error.start), error.end
+
+
+UNDECODABLE = "autodiff.one-mark-a-byte"  # the decoders' error handler for a child's bytes
+codecs.register_error(UNDECODABLE, _one_mark_a_byte)
+
+
 class Sink:
     """Where a child's output stream goes: straight to one of our streams (decoded as it comes,
     so a character split across reads stays whole), or into one buffer (a BytesIO: it grows in
@@ -259,7 +271,7 @@ class Sink:
         self._decoder = None
         if target is not None:
             encoding = getattr(target, "encoding", None) or "utf-8"
-            self._decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+            self._decoder = codecs.getincrementaldecoder(encoding)(errors=UNDECODABLE)
 
     def write(self, data: bytes, final: bool = False) -> None:
         if self.target is None:

@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from autodiff_cli.cli.isolation import write_text
+from autodiff_cli.cli.isolation import UNDECODABLE, write_text
 from autodiff_cli.lang.errors import printable
 
 PIECE = 1 << 16  # characters (or bytes) handled at once
@@ -23,13 +23,13 @@ Text = str | bytes  # bytes: as a child wrote them, decoded (with replacement) a
 
 
 def pieces(text: Text, encoding: str = "utf-8") -> Iterator[str]:
-    """`text` as strings of at most about PIECE characters; bytes are decoded with replacement,
-    a character split between two pieces staying whole."""
+    """`text` as strings of at most about PIECE characters; bytes are decoded with replacement
+    (`?` a byte), a character split between two pieces staying whole."""
     if isinstance(text, str):
         for start in range(0, len(text), PIECE):
             yield text[start : start + PIECE]
         return
-    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+    decoder = codecs.getincrementaldecoder(encoding)(errors=UNDECODABLE)
     view = memoryview(text)
     for start in range(0, len(view), PIECE):
         piece = decoder.decode(view[start : start + PIECE])

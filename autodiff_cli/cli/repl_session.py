@@ -70,8 +70,9 @@ class RemoteSession:
         from autodiff_cli.cli.terminal import print_error
 
         try:
-            return self._child.request(message)
+            return _checked_reply(self._child.request(message))
         except SessionLost as lost:
+            self._child.close()  # (a reply refused here leaves it running)
             print_error(
                 f"error: the session was {lost.problem}; its variables are lost, "
                 "a fresh session starts"
@@ -135,6 +136,27 @@ class RemoteSession:
 
     def close(self) -> None:
         self._child.close()
+
+
+# What a reply may hold (the child is untrusted: a breached one could send anything).
+_REPLY_FIELDS = {"ok": bool, "quit": bool, "text": str, "count": int, "word": str, "names": list}
+
+
+def _checked_reply(reply: dict) -> dict:
+    """`reply` if each field has its type (completion names and the word are identifiers), else
+    SessionLost: a wrong type would end the REPL with a traceback (`handle.write(3)`), and
+    completion names are shown and inserted as they are (no escape sequences)."""
+    from autodiff_cli.cli.child_session import SessionLost
+
+    for name, value in reply.items():
+        kind = _REPLY_FIELDS.get(name)
+        if kind is None or type(value) is not kind:
+            raise SessionLost(f"ended: its process sent a reply with an invalid '{name}'")
+        if kind is list and not all(type(item) is str and item.isidentifier() for item in value):
+            raise SessionLost("ended: its process sent completion names that are not names")
+        if name == "word" and value and not value.isidentifier():
+            raise SessionLost("ended: its process sent a completed word that is not a name")
+    return reply
 
 
 class _Server:

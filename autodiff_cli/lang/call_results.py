@@ -49,6 +49,43 @@ def check(value: Any, callee: Any) -> Any:
     return _checked(value, kind, 0, set())
 
 
+def arguments(args: tuple) -> tuple:
+    """The positional arguments a script function receives, checked like call results: the
+    engine calls script functions itself (operators such as `alpha * array` inside a formula,
+    `__eq__` with a dtype, hooks, `__setitem__`), so this is where a raw numpy array, dtype,
+    class or foreign function would reach script code. Containers are not walked (a script
+    passes its own lists on every call)."""
+    plain = PLAIN_RESULTS
+    changed = None
+    for index, value in enumerate(args):
+        kind = type(value)
+        if kind in plain or issubclass(kind, _CONTAINERS):
+            continue
+        checked = _argument(value, kind)
+        if checked is not value:
+            changed = list(args) if changed is None else changed
+            changed[index] = checked
+    return args if changed is None else tuple(changed)
+
+
+def keyword_arguments(kwargs: dict) -> dict:
+    """The keyword arguments a script function receives, checked as `arguments`."""
+    plain = PLAIN_RESULTS
+    for name, value in kwargs.items():
+        kind = type(value)
+        if kind not in plain and not issubclass(kind, _CONTAINERS):
+            kwargs[name] = _argument(value, kind)
+    return kwargs
+
+
+def _argument(value: Any, kind: type) -> Any:
+    try:
+        return _checked(value, kind, 0, set())
+    except TypeError as error:
+        message = str(error).replace("a call returned", "a script function was passed", 1)
+        raise TypeError(message) from None
+
+
 def _is_script_callable(callee: Any) -> bool:
     if type(callee) is types.MethodType:
         callee = callee.__func__

@@ -7,8 +7,10 @@ dictionary (a property, a plain value, a `__slots__` member that raises when uns
 believes `__class__`. numpy reads `__array_interface__`, `__array_struct__` and `__array__`
 from the instance (a `__getattr__` answers too) and turns their answer into raw memory access.
 So a class body may define none of these names, `__slots__` may hold only plain names (no
-dunder), a script's `__getattr__` never sees a dunder name (it raises AttributeError, as for
-a missing attribute), and the class made is checked once more for `__class__`.
+dunder), a script's `__getattr__` never sees a name starting with `_` (it raises AttributeError,
+as for a missing attribute: scripts cannot read such names, so only numpy's hooks and the
+engine's private names, `_data` of a "tensor", would reach it), and the class made is checked
+once more for `__class__`.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ def is_dunder(name: str) -> bool:
 
 
 def check_namespace(namespace: dict[str, Any]) -> None:
-    """Refuse reserved names and dunder `__slots__`; make `__getattr__` blind to dunders."""
+    """Refuse reserved names and dunder `__slots__`; make `__getattr__` blind to `_` names."""
     for key in namespace:
         if key in RESERVED_CLASS_NAMES:
             raise TypeError(f"a script class cannot define '{key}'")
@@ -47,7 +49,7 @@ def check_namespace(namespace: dict[str, Any]) -> None:
         namespace["__slots__"] = _checked_slots(namespace["__slots__"])
     getattr_function = namespace.get("__getattr__")
     if getattr_function is not None:
-        namespace["__getattr__"] = _blind_to_dunders(getattr_function)
+        namespace["__getattr__"] = _blind_to_private_names(getattr_function)
 
 
 def _checked_slots(slots: Any) -> tuple[str, ...]:
@@ -74,13 +76,14 @@ def _checked_slots(slots: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _blind_to_dunders(function: Any) -> Callable[[Any, str], Any]:
-    """The class's `__getattr__`, refusing dunder names before the script's code sees them."""
+def _blind_to_private_names(function: Any) -> Callable[[Any, str], Any]:
+    """The class's `__getattr__`, refusing names starting with `_` before the script's code
+    sees them (numpy asks for `__array_interface__`, the engine for a tensor's `_data`)."""
     if isinstance(function, (staticmethod, classmethod)) or not callable(function):
         raise TypeError("__getattr__ of a script class must be a function")
 
     def __getattr__(self: Any, name: str) -> Any:  # noqa: N807
-        if type(name) is not str or is_dunder(name):
+        if type(name) is not str or name[:1] == "_":
             raise AttributeError(
                 f"'{type(self).__name__}' object has no attribute '{str.__str__(name)}'"
             )

@@ -6,6 +6,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from autodiff_cli.lang import call_results
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH, Interrupt, raise_interrupt
 from autodiff_cli.lang.runtime import UNBOUND, CallDepth, Cell
 from autodiff_cli.lang.sandbox import SCRIPT_MARK
@@ -97,7 +98,16 @@ def make_function(
 
     interrupt = Interrupt
 
+    plain = call_results.PLAIN_RESULTS
+    check_args, check_kwargs = call_results.arguments, call_results.keyword_arguments
+
     def function(*args: Any, **kwargs: Any) -> Any:
+        for value in args:  # what the engine passes in, checked as call results (one lookup)
+            if type(value) not in plain:
+                args = check_args(args)
+                break
+        if kwargs:
+            kwargs = check_kwargs(kwargs)
         frame = bind(args, kwargs)
         if interrupt.pending is not None:
             raise_interrupt()

@@ -1291,3 +1291,303 @@ _attack(
     effects=("output",),
     args=("--max-memory", "1G"),
 )
+
+
+# ---- arguments the filter allows for some values only, signals, descriptors (red team 5) -----
+
+_attack(
+    "fcntl_dup_descriptor",
+    "files",
+    "F_DUPFD / F_DUPFD_CLOEXEC to make a descriptor after close(0)",
+    """
+    free_fd()
+    for command in (0, 1030, 0 | (1 << 32), 1030 | (1 << 40)):
+        result, error = syscall("fcntl", 1, command, 0)
+        if result >= 0:
+            escaped(f"fcntl(1, {command:#x}) made descriptor {result}")
+""",
+)
+_attack(
+    "fcntl_owner_and_signals",
+    "processes",
+    "F_SETOWN(_EX) at the sibling, F_SETSIG, leases, F_NOTIFY, F_SETPIPE_SZ (high bits too)",
+    """
+    owner = (ctypes.c_int * 2)(1, SIBLING)  # struct f_owner_ex {F_OWNER_PID, pid}
+    for command, argument in ((8, SIBLING), (8 | (1 << 32), SIBLING), (15, owner),
+                              (10, signal.SIGKILL), (1024, 1), (1026, 0x80000000),
+                              (1031, 1 << 20)):
+        result, error = syscall("fcntl", 1, command, argument)
+        if result >= 0:
+            escaped(f"fcntl(1, {command:#x}) allowed")
+    result, error = syscall("fcntl", 1, 4, os.O_ASYNC | os.O_NONBLOCK)
+    for _ in range(3):
+        try:
+            os.write(1, b"")
+        except OSError:
+            pass
+""",
+    effects=("sibling",),
+)
+_attack(
+    "ioctl_terminal_high_bits",
+    "kernel",
+    "TIOCSTI with high bits, TIOCSCTTY, TIOCCONS, TIOCLINUX, TIOCSETD, TIOCNOTTY on fds 0-2",
+    """
+    char = ctypes.c_char(b"x")
+    for fd in (0, 1, 2):
+        for request, argument in ((0x5412 | (1 << 32), ctypes.byref(char)), (0x540E, 1),
+                                  (0x541D, 0), (0x541C, ctypes.byref(char)),
+                                  (0x5423, ctypes.byref(ctypes.c_int(0))), (0x5422, 0)):
+            result, error = syscall("ioctl", fd, request, argument)
+            if result == 0:
+                escaped(f"ioctl({fd}, {request:#x}) allowed")
+""",
+)
+_attack(
+    "kill_argument_tricks",
+    "processes",
+    "kill with a pid in the high bits, kill(0) (its group), kill(-pgid), signal 0 probes",
+    """
+    for pid in (SIBLING | (1 << 32), 0, -os.getpgrp(), -SIBLING, -1):
+        result, error = syscall("kill", pid, 0)
+        if result == 0:
+            escaped(f"kill({pid}, 0) reached a process")
+    syscall("kill", SIBLING | (1 << 32), signal.SIGKILL)
+    syscall("kill", -SIBLING, signal.SIGKILL)
+""",
+    effects=("sibling",),
+)
+_attack(
+    "tgkill_foreign_thread",
+    "processes",
+    "tgkill(itself, the sibling's tid) and tkill with high bits",
+    """
+    result, error = syscall("tgkill", os.getpid(), SIBLING, 0)
+    if result == 0:
+        escaped("tgkill(self, sibling, 0) reached the sibling")
+    syscall("tgkill", os.getpid(), SIBLING, signal.SIGKILL)
+    syscall("tkill", os.getpid() | (SIBLING << 32), signal.SIGKILL)
+""",
+    effects=("sibling",),
+)
+_attack(
+    "newfstatat_absolute",
+    "files",
+    "newfstatat(fd 0, an absolute host path, AT_EMPTY_PATH), the call glibc's fstat makes",
+    """
+    buffer = ctypes.create_string_buffer(256)
+    for dirfd, flags in ((0, 0x1000), (-100, 0), (-100, 0x100), (1, 0x1000)):
+        for path in (b"/etc/passwd", b"/usr", b"/proc/1/environ", b"/root"):
+            result, error = syscall("newfstatat", dirfd, path, buffer, flags)
+            if result == 0:
+                escaped(f"newfstatat({dirfd}, {path!r}) resolved a host path")
+""",
+)
+_attack(
+    "stop_itself",
+    "deadline",
+    "SIGSTOP itself (the deadline still ends it)",
+    """
+    os.kill(os.getpid(), signal.SIGSTOP)
+    time.sleep(30)
+""",
+    args=_DEADLINE_ARGS,
+)
+_attack(
+    "ignore_every_signal",
+    "deadline",
+    "ignore and block every catchable signal, cancel its timers, spin",
+    """
+    for number in signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}:
+        try:
+            signal.signal(number, signal.SIG_IGN)
+        except (OSError, ValueError, RuntimeError):
+            pass
+    signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    while True:
+        pass
+""",
+    args=_DEADLINE_ARGS,
+)
+_attack(
+    "output_partial_utf8",
+    "output",
+    "64 MiB of cut UTF-8 sequences (the parent decodes with replacement)",
+    """
+    chunk = b"\\xe2\\x82" * 32768
+    while True:
+        os.write(1, chunk)
+""",
+    effects=("output",),
+    args=("--max-output", "1M"),
+)
+_attack(
+    "output_nonblocking_flood",
+    "output",
+    "set O_NONBLOCK on stdout and write without waiting for the parent",
+    """
+    os.set_blocking(1, False)
+    chunk = b"y" * 65536
+    while True:
+        try:
+            os.write(1, chunk)
+        except BlockingIOError:
+            pass
+""",
+    effects=("output",),
+    args=("--max-output", "1M"),
+)
+_attack(
+    "mremap_past_limit",
+    "memory",
+    "mremap a mapping to 8 GiB (past RLIMIT_AS) and touch it",
+    """
+    address, error = syscall("mmap", 0, 1 << 20, 3, 0x22, -1, 0)
+    if address > 0:
+        grown, error = syscall("mremap", address, 1 << 20, 8 << 30, 1)
+        if grown > 0 and grown != -1:
+            escaped("mremap grew a mapping to 8 GiB past the memory limit")
+            ctypes.memset(grown, 1, 8 << 30)
+""",
+)
+_attack(
+    "madvise_poison",
+    "memory",
+    "madvise(MADV_HWPOISON / MADV_SOFT_OFFLINE) on its own page, process_madvise of the sibling",
+    """
+    page = ctypes.create_string_buffer(8192)
+    start = (ctypes.addressof(page) + 4095) & ~4095
+    for advice in (100, 101):
+        result, error = syscall("madvise", start, 4096, advice)
+        if result == 0:
+            escaped(f"madvise({advice}) allowed")
+    result, error = syscall("process_madvise", 0, 0, 0, 0, 0)
+""",
+)
+_attack(
+    "prlimit_raise_own",
+    "memory",
+    "raise its own RLIMIT_AS / RLIMIT_NOFILE / RLIMIT_NPROC",
+    """
+    import resource
+    for which in (resource.RLIMIT_AS, resource.RLIMIT_NOFILE, resource.RLIMIT_NPROC):
+        try:
+            resource.setrlimit(which, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+            escaped(f"raised rlimit {which}")
+        except (OSError, ValueError):
+            pass
+""",
+)
+_attack(
+    "vmsplice_pipe",
+    "kernel",
+    "vmsplice its memory into the stdout pipe (Dirty Pipe's kind of primitive)",
+    """
+    data = ctypes.create_string_buffer(b"z" * 4096)
+    vector = (ctypes.c_void_p * 2)(ctypes.addressof(data), 4096)
+    result, error = syscall("vmsplice", 1, vector, 1, 0)
+    if result > 0:
+        escaped("vmsplice allowed")
+""",
+)
+_attack(
+    "kcmp_sibling",
+    "processes",
+    "kcmp its descriptors with the sibling's (learns what the sibling holds)",
+    """
+    result, error = syscall("kcmp", os.getpid(), SIBLING, 0, 1, 1)
+    if result >= 0:
+        escaped("kcmp compared with the sibling")
+""",
+)
+_attack(
+    "robust_list_sibling",
+    "processes",
+    "get_robust_list of the sibling (a pointer into its memory)",
+    """
+    head, size = ctypes.c_void_p(), ctypes.c_size_t()
+    result, error = syscall("get_robust_list", SIBLING, ctypes.byref(head), ctypes.byref(size))
+    if result == 0:
+        escaped("read the sibling's robust list")
+""",
+)
+_attack(
+    "pidfd_getfd_sibling",
+    "processes",
+    "pidfd_getfd: take a descriptor out of another process",
+    """
+    result, error = syscall("pidfd_getfd", 0, 1, 0)
+    if result >= 0:
+        escaped("pidfd_getfd made a descriptor")
+""",
+)
+_attack(
+    "syslog_read",
+    "secrets",
+    "read the kernel log (syslog READ_ALL)",
+    """
+    buffer = ctypes.create_string_buffer(1 << 16)
+    result, error = syscall("syslog", 3, buffer, 1 << 16)
+    if result > 0:
+        escaped("read the kernel log")
+""",
+)
+_attack(
+    "sethostname",
+    "kernel",
+    "sethostname (its UTS namespace, or the host's)",
+    """
+    result, error = syscall("sethostname", b"owned", 5)
+    if result == 0:
+        escaped("sethostname allowed")
+""",
+)
+_attack(
+    "watch_files",
+    "files",
+    "inotify_init1 to watch the host's files",
+    """
+    free_fd()
+    result, error = syscall("inotify_init1", 0)
+    if result >= 0:
+        escaped("inotify_init1 made a descriptor")
+""",
+)
+_attack(
+    "open_by_handle",
+    "files",
+    "open_by_handle_at (the Shocker container escape)",
+    """
+    free_fd()
+    handle = ctypes.create_string_buffer(b"\\x08\\x00\\x00\\x00\\x01\\x00\\x00\\x00" + bytes(8))
+    result, error = syscall("open_by_handle_at", -100, handle, 0)
+    if result >= 0:
+        escaped("open_by_handle_at opened a file")
+""",
+)
+_attack(
+    "affinity_and_random",
+    "kernel",
+    "drain getrandom(GRND_RANDOM) for a second, then pin itself to one CPU",
+    """
+    buffer = ctypes.create_string_buffer(1 << 16)
+    end = time.monotonic() + 1
+    while time.monotonic() < end:
+        syscall("getrandom", buffer, 1 << 16, 2)
+    mask = ctypes.c_ulong(1)
+    result, error = syscall("sched_setaffinity", 0, ctypes.sizeof(mask), ctypes.byref(mask))
+    if result == 0:
+        escaped("sched_setaffinity allowed")
+""",
+)
+_attack(
+    "close_stdout_then_print",
+    "output",
+    "close stdout, then print and exit (Python's flush at exit fails)",
+    """
+    os.close(1)
+    print("lost " * 1000)
+""",
+)

@@ -66,8 +66,20 @@ _COMMON_AARCH64 = {
     "process_vm_readv": 270, "process_vm_writev": 271, "memfd_create": 279, "bpf": 280,
     "execveat": 281, "userfaultfd": 282, "rt_sigprocmask": 135,
 }  # fmt: skip
+_COMMON_X86_64 |= {
+    "fcntl": 72, "newfstatat": 262, "mmap": 9, "mremap": 25, "rt_sigaction": 13,
+    "vmsplice": 278, "kcmp": 312, "get_robust_list": 274, "syslog": 103, "sethostname": 170,
+    "sched_setaffinity": 203, "inotify_init1": 294,
+    "open_by_handle_at": 304, "getrandom": 318,
+}  # fmt: skip
+_COMMON_AARCH64 |= {
+    "fcntl": 25, "newfstatat": 79, "mmap": 222, "mremap": 216, "rt_sigaction": 134,
+    "vmsplice": 75, "kcmp": 272, "get_robust_list": 100, "syslog": 116, "sethostname": 161,
+    "sched_setaffinity": 122, "inotify_init1": 26,
+    "open_by_handle_at": 265, "getrandom": 278,
+}  # fmt: skip
 _NEW = {"pidfd_send_signal": 424, "io_uring_setup": 425, "pidfd_open": 434, "clone3": 435,
-        "openat2": 437}  # fmt: skip
+        "openat2": 437, "pidfd_getfd": 438, "process_madvise": 440}  # fmt: skip
 SYSCALLS = {"x86_64": _COMMON_X86_64 | _NEW, "aarch64": _COMMON_AARCH64 | _NEW}
 
 PREAMBLE = '''\

@@ -101,7 +101,9 @@ def enter(memory: int, cpu_seconds: int | None) -> dict[str, str | None]:
     elif os.getppid() != parent or _output_orphaned():  # the parent died before the death
         os._exit(1)  # signal was set
     REPORT["dies with its parent"] = "PR_SET_PDEATHSIG SIGKILL" if c is not None else None
-    installed = "no_new_privs" in REPORT and seccomp.install(c, os.getpid())
+    installed = "no_new_privs" in REPORT and seccomp.install(
+        c, os.getpid(), bool(REPORT.get("empty root"))
+    )
     REPORT["seccomp allow-list"] = "other system calls kill the process" if installed else None
     return REPORT
 

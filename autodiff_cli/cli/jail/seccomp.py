@@ -66,7 +66,7 @@ NUMBERS: dict[str, tuple[int | None, int | None]] = {
 }  # fmt: skip
 
 ALLOWED = (
-    "read write readv writev pread64 close lseek fstat newfstatat mmap munmap mremap mprotect "
+    "read write readv writev pread64 close lseek fstat mmap munmap mremap mprotect "
     "madvise brk futex clock_gettime clock_getres clock_nanosleep nanosleep gettimeofday time "
     "rt_sigaction rt_sigprocmask rt_sigreturn sigaltstack rt_sigpending rt_sigsuspend "
     "rt_sigtimedwait setitimer getitimer alarm pause getpid gettid getppid getuid geteuid getgid "
@@ -113,8 +113,13 @@ def _null(arg: int, refusal: int) -> list[Instruction]:
     ]
 
 
-def program(machine: str, pid: int) -> list[Instruction]:
-    """The filter for `machine` in a process whose pid (as it sees itself) is `pid`."""
+def program(machine: str, pid: int, empty_root: bool = True) -> list[Instruction]:
+    """The filter for `machine` in a process whose pid (as it sees itself) is `pid`.
+
+    `newfstatat` is glibc's `fstat` (an empty path with AT_EMPTY_PATH) but also `stat` of any
+    path (the filter cannot read the path, and an absolute one ignores the descriptor); Landlock
+    does not govern stat. So it is allowed only under the empty root, where no path resolves;
+    elsewhere it fails with EPERM (no file's existence, size, owner or times is learned)."""
     arch, column = AUDIT_ARCH[machine]
     eperm = RET_ERRNO | errno.EPERM
     number = {name: pair[column] for name, pair in NUMBERS.items() if pair[column] is not None}
@@ -134,6 +139,7 @@ def program(machine: str, pid: int) -> list[Instruction]:
 
     for name in ALLOWED:
         case(name, [(RETURN, 0, 0, RET_ALLOW)])
+    case("newfstatat", [(RETURN, 0, 0, RET_ALLOW if empty_root else eperm)])
     for name in ("kill", "tkill", "tgkill"):
         case(name, _one_of(0, (pid,), eperm))
     case("ioctl", _one_of(1, TERMINAL_IOCTLS, RET_ERRNO | errno.ENOTTY))
@@ -163,12 +169,13 @@ def supported() -> bool:
     return platform.machine() in AUDIT_ARCH
 
 
-def install(libc: Any, pid: int) -> bool:
+def install(libc: Any, pid: int, empty_root: bool) -> bool:
     """Load the filter into this process (after PR_SET_NO_NEW_PRIVS); False where unsupported.
-    `pid` is this process's pid as it sees itself (1 in its own PID namespace)."""
+    `pid` is this process's pid as it sees itself (1 in its own PID namespace); `empty_root`
+    says whether no path resolves (see `program`)."""
     if libc is None or not supported():
         return False
-    instructions = program(platform.machine(), pid)
+    instructions = program(platform.machine(), pid, empty_root)
     table = (_Instruction * len(instructions))(*(_Instruction(*item) for item in instructions))
     prog = _Program(len(instructions), table)
     return libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) == 0

@@ -342,6 +342,8 @@ def apply_view(op: Any, x: Tensor, params: dict | None = None) -> Any:
     """A view op of one Tensor (the common case of `apply_op` for views: one output, nothing
     saved, params that cannot enlarge it); the others take the general path. The input's data
     is materialised first so that the view aliases it."""
+    if params:
+        params = script_data.params(params, op.name)
     data = x._array()
     if (
         _OBSERVED
@@ -374,6 +376,8 @@ def apply_view(op: Any, x: Tensor, params: dict | None = None) -> Any:
 
 def apply_op(op: Any, inputs: tuple, params: dict | None = None, _watched: bool = False) -> Any:
     """Runs `op` forward on `inputs` (Tensors or Python numbers) and records it in the graph."""
+    if params:
+        params = script_data.params(params, op.name)
     if _OBSERVED and not _watched:
         return modes.observe(op, inputs, params, None, _proceed(apply_op, op, inputs, params))
     datas = []
@@ -546,6 +550,8 @@ def apply_inplace(
     op: Any, target: Tensor, inputs: tuple, params: dict | None = None, _watched: bool = False
 ) -> Tensor:
     """Runs `op` with `target` as its first input and writes the result into `target`."""
+    if params:
+        params = script_data.params(params, op.name)
     if _OBSERVED and not _watched:
         proceed = _proceed(apply_inplace, op, target, inputs, params)
         return modes.observe(op, (target, *inputs), params, target, proceed)

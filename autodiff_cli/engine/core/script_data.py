@@ -21,6 +21,11 @@ from . import limits
 
 MAX_DEPTH = 64  # numpy's own limit of dimensions
 _PLAIN = (bool, int, float)
+# Set by the language on every class a script defines (`lang.typeview.SCRIPT_MARK`); a script
+# cannot define it itself, nor fake it with `__module__`, so it tells script objects apart.
+SCRIPT_MARK = "__autodiff_script__"
+# op parameter types that reach formulas as they are
+_PLAIN_PARAMS = frozenset({bool, int, float, str, type(None), complex, slice, type(Ellipsis)})
 
 
 def number(value: Any, what: str = "value") -> Any:
@@ -50,6 +55,42 @@ def operand(value: Any, op_name: str) -> Any:
     if issubclass(kind, (int, float)) and kind is not complex:
         return number(value)
     raise TypeError(f"{op_name}(): expected a Tensor or a number, not '{kind.__name__}'")
+
+
+def is_script_object(value: Any) -> bool:
+    """Whether `value`'s class, or one of its bases, is a class a script defined."""
+    return any(SCRIPT_MARK in vars(klass) for klass in type(value).__mro__)
+
+
+def params(values: dict | None, op_name: str) -> dict | None:
+    """An op's parameters (`alpha`, `value`, `pad`...) as its formulas may use them. Formulas
+    compute with them on the engine's raw arrays (`alpha * np.expm1(x)`), so a script's number
+    subclass or object would have its `__mul__` called with those arrays: a script's int or
+    float subclass becomes its plain value, a script's list or tuple subclass a plain one, and
+    any other script object is a TypeError."""
+    if not values:
+        return values
+    for value in values.values():
+        if type(value) not in _PLAIN_PARAMS:
+            break
+    else:
+        return values
+    return {name: _param(value, name, op_name, 0) for name, value in values.items()}
+
+
+def _param(value: Any, name: str, op_name: str, depth: int) -> Any:
+    kind = type(value)
+    if kind in _PLAIN_PARAMS:
+        return value
+    if issubclass(kind, (list, tuple)) and depth < MAX_DEPTH:
+        items = list.__iter__(value) if issubclass(kind, list) else tuple.__iter__(value)
+        plain = [_param(item, name, op_name, depth + 1) for item in items]
+        return plain if issubclass(kind, list) else tuple(plain)
+    if not is_script_object(value):
+        return value  # the engine's own values (arrays, dtypes, tensors, generators...)
+    if issubclass(kind, (int, float)):
+        return number(value)
+    raise TypeError(f"{op_name}(): argument '{name}' must be a number, not '{kind.__name__}'")
 
 
 def nested(value: Any) -> Any:

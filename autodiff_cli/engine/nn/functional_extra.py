@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes, limits
+from ..core import dtypes, limits, script_data
 from ..core.apply import apply_inplace, apply_op, as_default_float
 from ..core.grad_mode import no_grad
 from ..core.inference import mark_new
@@ -117,7 +117,7 @@ def _clamp_min_without_graph(x: Tensor, eps: float) -> None:
     """`x.clamp_min_(eps)` under no_grad: the values change, the graph does not."""
     with no_grad():
         array = x._array()
-        np.maximum(array, np.asarray(eps, array.dtype), out=array)
+        np.maximum(array, np.asarray(script_data.number(eps, "eps"), array.dtype), out=array)
         x._bump_version()
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import script_data
 from ..core.grad_mode import no_grad
 from ..core.tensor import Tensor, _wrap
 from ..ops.random import randperm
@@ -103,7 +104,7 @@ def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any 
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
-    return _write(tensor, np.full(tensor._data.shape, val))
+    return _write(tensor, np.full(tensor._data.shape, script_data.number(val, "constant_(): val")))
 
 
 def ones_(tensor: Tensor) -> Tensor:

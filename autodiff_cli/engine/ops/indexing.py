@@ -61,11 +61,7 @@ def _advanced_array(part: Any) -> np.ndarray | None:
     if isinstance(part, Tensor):
         data = np.asarray(part._data)
     elif isinstance(part, (list, np.ndarray)):
-        data = np.asarray(
-            [p._data if isinstance(p, Tensor) else p for p in part]
-            if isinstance(part, list)
-            else part
-        )
+        data = np.asarray(script_data.nested(part) if isinstance(part, list) else part)
         if data.size == 0:
             data = data.astype(np.int64)
     else:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes, limits
+from ..core import dtypes, limits, script_data
 from ..core.apply import grad_node
 from ..core.grad_mode import GradMode
 from ..core.graph import Node, new_node
@@ -202,7 +202,11 @@ def searchsorted(
     if common == np.bool_:
         raise NotImplementedError("\"searchsorted_out_cpu\" not implemented for 'Bool'")
     seq = seq.astype(common, copy=False)
-    values = np.asarray(input._data if isinstance(input, Tensor) else input).astype(common)
+    values = np.asarray(
+        input._data
+        if isinstance(input, Tensor)
+        else script_data.number(input, "searchsorted(): value")
+    ).astype(common)
     if sorter is not None:
         seq = np.take_along_axis(seq, sorter._data, -1)
     n = seq.shape[-1]
@@ -234,7 +238,7 @@ def bucketize(
             bucketize, out, input, boundaries, out_int32=out_int32, right=right
         )
     if not isinstance(input, Tensor):
-        input = constant(np.asarray(input))
+        input = constant(np.asarray(script_data.number(input, "bucketize(): input")))
     if boundaries._data.dtype == np.bool_ and input._data.dtype != np.bool_:
         boundaries = constant(boundaries._data.astype(input._data.dtype))
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
