@@ -366,3 +366,40 @@ def test_shapes_that_do_not_broadcast_give_pytorchs_error(call) -> None:
     names = call.__code__.co_names
     warned = any("Using a target size" in str(w.message) for w in caught)
     assert warned == any(name.endswith("_loss") for name in names)
+
+
+def _one_minus_square_exact(values: np.ndarray) -> np.ndarray:
+    """`1 - r·r` rounded once to `values`' dtype, by exact rational arithmetic."""
+    from fractions import Fraction
+
+    exact = [float(1 - Fraction(float(v)) ** 2) for v in values.tolist()]
+    if values.dtype == np.float64:
+        return np.array(exact)
+    # float64 first would round twice: round the exact value to float32 directly
+    out = []
+    for v in values.tolist():
+        x = 1 - Fraction(float(v)) ** 2
+        low = np.float32(float(x))
+        candidates = [np.nextafter(low, np.float32(-2)), low, np.nextafter(low, np.float32(2))]
+        best = min(
+            candidates, key=lambda c: (abs(Fraction(float(c)) - x), int(c.view(np.int32)) & 1)
+        )
+        out.append(best)
+    return np.array(out, np.float32)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_tanh_backward_rounds_one_minus_square_once(dtype: type) -> None:
+    """PyTorch's vectorised tanh_backward computes `1 - y²` with a fused multiply-add: one
+    rounding (so the textbook `(1 - y**2) * g` differs in the last bit, there as here)."""
+    from autodiff_cli.engine.core import kernels
+
+    rng = np.random.RandomState(11)
+    r = np.tanh(rng.randn(3000) * np.repeat([3.0, 0.05, 1e-4], 1000)).astype(dtype)
+    r[:6] = [0.0, 1.0, -1.0, 0.125, -0.124999, 2.0**-27 + 2.0**-50]
+    want = _one_minus_square_exact(r)
+    assert np.array_equal(kernels.one_minus_square(r), want)
+    assert [kernels.one_minus_square(v) for v in r[:300]] == list(want[:300])
+    g = rng.randn(3000).astype(dtype)
+    assert np.array_equal(kernels.tanh_backward(g, r), g * want)
+    assert not np.array_equal(kernels.tanh_backward(g, r), (1 - r**2) * g)
