@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from golden_compare import mismatch_report, script_atol
-from torch_cpu import torch_runs_avx512
+from torch_cpu import torch_fuses_multiply_add, torch_runs_avx512
 
 CONFORMANCE_DIR = Path(__file__).resolve().parent / "conformance"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -107,6 +107,13 @@ def test_script_matches_pytorch(script: Path) -> None:
 # Goldens whose PyTorch output depends on the CPU: a float64 second derivative that cancels to
 # exactly 0 with the AVX2 kernels and leaves 2.8e-17 with the AVX-512 ones.
 AVX2_ONLY_GOLDENS = {"733_second_order_nn_linalg.py"}
+# Goldens of hand-written backward passes compared bit for bit with autograd: tanh's backward
+# rounds 1 - y² once in PyTorch's vectorised (AVX2, AVX-512) kernels, as the engine does, and
+# twice in its DEFAULT ones.
+FUSED_KERNEL_GOLDENS = {
+    "1463_karpathy_backprop_ninja_exact.py",
+    "1464_backward_formulas_by_hand.py",
+}
 
 
 @pytest.mark.skipif(not TORCH_AVAILABLE, reason="torch is not importable in this interpreter")
@@ -116,6 +123,8 @@ def test_golden_is_current_under_torch(script: Path) -> None:
 
     if script.name in AVX2_ONLY_GOLDENS and torch_runs_avx512(torch):
         pytest.xfail("PyTorch's AVX-512 kernels leave a rounding residual (tests/torch_cpu.py)")
+    if script.name in FUSED_KERNEL_GOLDENS and not torch_fuses_multiply_add(torch):
+        pytest.xfail("PyTorch's DEFAULT kernels round tanh's backward twice (tests/torch_cpu.py)")
     result = run([sys.executable, script.name], script)
     assert result.returncode == 0, f"PyTorch cannot run {script.name}:\n{result.stderr}"
     assert_matches_golden(script, result)
