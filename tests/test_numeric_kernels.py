@@ -396,3 +396,21 @@ def test_tanh_backward_rounds_one_minus_square_once(dtype: type) -> None:
     g = rng.randn(3000).astype(dtype)
     assert np.array_equal(kernels.tanh_backward(g, r), g * want)
     assert not np.array_equal(kernels.tanh_backward(g, r), (1 - r**2) * g)
+
+
+@pytest.mark.slow
+def test_float32_one_minus_square_never_rounds_twice() -> None:
+    """Over every positive float32 below 1 (negatives are symmetric): float64's `1 - r·r` is
+    exact from 1/8 up, and below it never lies on a float32 halfway point, so one cast to
+    float32 rounds as an fma does (kernels.one_minus_square relies on it)."""
+    step = 1 << 22
+    low, high = int(np.float32(2.0**-14).view(np.int32)), int(np.float32(1.0).view(np.int32))
+    for start in range(low, high + 1, step):  # below 2**-14, 1 - r·r is above 1 - 2**-28
+        r = np.arange(start, min(start + step, high + 1), dtype=np.int32).view(np.float32)
+        r64 = r.astype(np.float64)
+        square = r64 * r64
+        rest = 1.0 - square
+        inexact = (1.0 - rest) - square != 0
+        assert not inexact[r >= 0.125].any()
+        halfway = (rest.view(np.int64) & 0x1FFFFFFF) == 0x10000000
+        assert not (halfway & inexact).any()
