@@ -16,6 +16,12 @@ identical. The texts are cut into number tokens and the text between them:
   number that prints a digit wider re-pads (or re-wraps) its neighbours.
 
 Object addresses (`0x7f...`) are not numbers (a number token cannot touch a letter or a dot).
+
+A script may widen the float check by an absolute tolerance (`atol`): for a number printed after
+a long chaotic computation, such as a difference of two nearly equal values (`true_w - w` after
+training), whose last bits depend on the CPU's BLAS kernels. `script_atol` reads it from the
+script's `# golden-tolerance: N float32 ulps at X` line: N units in the last place of float32
+at magnitude X (the largest operand of the subtraction), so the bound says where it comes from.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ import difflib
 import os
 import re
 from dataclasses import dataclass
+
+import numpy as np
 
 FLOAT32_REL = 1e-5
 FLOAT64_REL = 1e-12
@@ -74,14 +82,29 @@ def _unit(token: str) -> float:
     return 10.0 ** (int(exponent or 0) - len(mantissa.partition(".")[2]))
 
 
-def numbers_match(expected: str, actual: str, rel: float = FLOAT32_REL) -> bool:
+TOLERANCE_LINE = re.compile(
+    r"^# golden-tolerance: (\d+) (float32|float64) ulps at ([0-9.eE+-]+)\b", re.MULTILINE
+)
+
+
+def script_atol(source: str) -> float:
+    """The absolute tolerance a script's `# golden-tolerance: N float32 ulps at X` line asks
+    for (N units in the last place of the dtype at magnitude X), or 0."""
+    match = TOLERANCE_LINE.search(source)
+    if match is None:
+        return 0.0
+    count, dtype, magnitude = match.groups()
+    return int(count) * float(np.spacing(np.dtype(dtype).type(abs(float(magnitude)))))
+
+
+def numbers_match(expected: str, actual: str, rel: float = FLOAT32_REL, atol: float = 0.0) -> bool:
     """Whether two number tokens agree: integers exactly, floats within the tolerance."""
     if expected == actual:
         return True
     if not (_is_float(expected) and _is_float(actual)):
         return False
     a, b = float(expected), float(actual)
-    bound = rel * max(abs(a), abs(b), FLOAT32_TINY)
+    bound = max(rel * max(abs(a), abs(b), FLOAT32_TINY), atol)
     if _format(expected) == _format(actual) and _format(expected)[0]:
         bound += _unit(expected)  # the same fixed format: a digit on a rounding boundary
     return abs(a - b) <= bound * (1 + _SLACK)
@@ -96,7 +119,9 @@ def _strip_number_side(text: str, left: bool, right: bool) -> str:
     return text
 
 
-def differences(expected: str, actual: str, rel: float = FLOAT32_REL) -> list[str]:
+def differences(
+    expected: str, actual: str, rel: float = FLOAT32_REL, atol: float = 0.0
+) -> list[str]:
     """What differs between a golden and an output, one located message per difference
     (empty when they match within the tolerance)."""
     want, got = _pieces(expected), _pieces(actual)
@@ -107,7 +132,7 @@ def differences(expected: str, actual: str, rel: float = FLOAT32_REL) -> list[st
     for w, g in zip(want[1::2], got[1::2], strict=True):
         if w.text != g.text:
             numbers_differ = True
-            if not numbers_match(w.text, g.text, rel):
+            if not numbers_match(w.text, g.text, rel, atol):
                 problems.append(f"line {g.line}: {g.text} printed, {w.text} expected")
     last = len(want) - 1
     for i in range(0, len(want), 2):
@@ -122,10 +147,12 @@ def differences(expected: str, actual: str, rel: float = FLOAT32_REL) -> list[st
     return problems
 
 
-def mismatch_report(expected: str, actual: str, rel: float = FLOAT32_REL) -> str | None:
+def mismatch_report(
+    expected: str, actual: str, rel: float = FLOAT32_REL, atol: float = 0.0
+) -> str | None:
     """None when `actual` matches the golden `expected`; else the differences and a unified
     diff, for a test failure message."""
-    problems = differences(expected, actual, rel)
+    problems = differences(expected, actual, rel, atol)
     if not problems:
         return None
     diff = "".join(

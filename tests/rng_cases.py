@@ -245,6 +245,87 @@ def _data(t: Any) -> list:
     return batches + split + [t.tensor(sampler), t.tensor(fixed), t.rand(2)]
 
 
+def _next_draws(t: Any) -> list:
+    """Draws of each kind after a case's own: they show the stream's position (and the pending
+    normal) it left."""
+    return [t.rand(3), t.randn(3), t.randn(1, dtype=t.float64), t.randint(0, 1000, (2,))]
+
+
+def _cube(x: Any) -> Any:
+    return x**3
+
+
+def _cube_and_product(x: Any, y: Any) -> tuple:
+    return x**3 * y, (x + y).sum(), (x * 2).detach()
+
+
+def _gradchecks(t: Any) -> list:
+    """gradgradcheck draws its default grad_outputs (`uniform_(-1, 1)` per differentiable
+    output); gradcheck, fast or not, and given grad_outputs draw nothing."""
+    x = t.randn(3, dtype=t.float64, requires_grad=True)
+    y = t.randn(3, dtype=t.float64, requires_grad=True)
+    checks = [t.autograd.gradcheck(_cube, (x,)), t.autograd.gradcheck(_cube, (x,), fast_mode=True),
+              t.autograd.gradgradcheck(_cube, (x,)), t.autograd.gradgradcheck(_cube_and_product, (x, y)),
+              t.autograd.gradgradcheck(_cube, (x,), (t.ones(3, dtype=t.float64),))]  # fmt: skip
+    return [t.tensor(checks), *_next_draws(t)]
+
+
+def _dropout_without_draws(t: Any) -> list:
+    """p=0, p=1, eval mode and empty inputs draw nothing; in-place and backward draw once."""
+    F = t.nn.functional
+    x, d = t.ones(10), t.nn.Dropout(0.5)
+    d.eval()
+    out = [F.dropout(x, 0.0), F.dropout(x, 1.0), d(x), F.dropout(t.ones(0), 0.3),
+           F.dropout2d(t.ones(2, 3, 4, 4), 0.0), F.alpha_dropout(x, 0.0, True),
+           F.alpha_dropout(x, 1.0, True)]  # fmt: skip
+    y = t.ones(12)
+    F.dropout(y, 0.3, inplace=True)
+    z = t.ones(4, 5, requires_grad=True)
+    F.dropout(z, 0.4).sum().backward()
+    return out + [y, z.grad, *_next_draws(t)]
+
+
+def _loaders(t: Any) -> list:
+    """Every DataLoader iterator draws a base seed, shuffled or not, whole or partly read."""
+    data = t.utils.data
+    plain = data.DataLoader(data.TensorDataset(t.arange(7)), batch_size=3)
+    shuffled = data.DataLoader(data.TensorDataset(t.arange(70)), batch_size=3, shuffle=True)
+    own = data.DataLoader(list(range(7)), batch_size=3, shuffle=True,
+                          generator=t.Generator().manual_seed(5))  # fmt: skip
+    subset = data.DataLoader(list(range(10)), batch_size=2,
+                             sampler=data.SubsetRandomSampler([1, 4, 6, 8]))  # fmt: skip
+    out = [b for (b,) in plain] + [next(iter(shuffled))[0]] + list(own) + list(subset)
+    batches = data.BatchSampler(data.RandomSampler(range(10)), 3, False)
+    out += [t.tensor(b) for b in batches]
+    out.append(t.tensor(list(data.RandomSampler(range(9), num_samples=20))))
+    out += [t.tensor(list(s.indices)) for s in data.random_split(range(11), [0.3, 0.7])]
+    return out + _next_draws(t)
+
+
+def _module_inits(t: Any) -> list:
+    """Parameters in creation order, and reset_parameters drawing again in PyTorch's order."""
+    nn = t.nn
+    modules = [nn.Linear(3, 2, bias=False), nn.Linear(2, 2), nn.Embedding(4, 2, padding_idx=1),
+               nn.LayerNorm(3), nn.BatchNorm1d(3), nn.Linear(4, 3, dtype=t.float64)]  # fmt: skip
+    modules[-1].reset_parameters()
+    return [p for m in modules for p in m.parameters()] + _next_draws(t)
+
+
+def _random_likes(t: Any) -> list:
+    """Fills and initialisers of every kind (float32 normals under 16 elements, which PyTorch
+    draws one by one, bit for bit)."""
+    x, init = t.zeros(3, 2), t.nn.init
+    w = t.empty(4, 6)
+    return [t.rand_like(x), t.randn_like(x), t.randint_like(x, 10), t.randint_like(x, 2, 9),
+            t.rand_like(x, dtype=t.float64), x.clone().random_(10), t.normal(t.zeros(3), 1.0),
+            init.kaiming_normal_(t.empty(3, 5), mode="fan_out", nonlinearity="relu"),
+            init.kaiming_uniform_(w.clone(), mode="fan_out"), init.eye_(t.empty(3, 3)),
+            init.constant_(t.empty(2), 0.3), init.zeros_(t.empty(2)), init.trunc_normal_(t.empty(5)),
+            init.normal_(t.empty(3, dtype=t.float64)), t.rand(3, dtype=t.float16),
+            t.randn(3, dtype=t.float16), t.randperm(40, dtype=t.float32), t.randperm(0),
+            t.multinomial(t.tensor([[1.0, 2, 3], [3, 2, 1]]), 2), *_next_draws(t)]  # fmt: skip
+
+
 def special_cases() -> Iterator[Case]:
     functions = {
         "mixed draws": _mixed, "non-contiguous fills": _noncontiguous,
@@ -252,11 +333,17 @@ def special_cases() -> Iterator[Case]:
         "normal with tensors": _normal_tensors, "bernoulli/multinomial/random_": _bernoulli_multinomial,
         "log_normal_/cauchy_/geometric_": _more_fills, "out=": _out_arguments,
         "channel and alpha dropout": _channel_dropout, "nn.init": _inits, "nn.init trunc_normal_/orthogonal_": _more_inits, "layer init": _layers, "dropout": _dropout, "data shuffling": _data,
+        "stream after gradcheck/gradgradcheck": _gradchecks,
+        "stream after dropout without draws": _dropout_without_draws,
+        "stream after data loaders and samplers": _loaders,
+        "stream after module initialisation": _module_inits,
+        "stream after *_like, init and small draws": _random_likes,
     }  # fmt: skip
     discrete = ("bernoulli/multinomial/random_", "data shuffling", "log_normal_/cauchy_/geometric_")
     for name, function in functions.items():
         for seed in (0, 3, 2024):
-            yield f"{name} seed={seed}", _seeded(seed, function), name in discrete
+            exact = name in discrete or name.startswith("stream after")
+            yield f"{name} seed={seed}", _seeded(seed, function), exact
 
 
 def live_cases(seeds: list[int], sizes: list[int]) -> Iterator[Case]:

@@ -2,9 +2,10 @@
 
 Each `NNN_name.py` runs through `autodiff run` and its stdout is compared with the golden
 `NNN_name.out`, recorded under real PyTorch by `tests/record_goldens.py`: text exactly, numbers
-within float rounding (`golden_compare.py`). Object addresses (`0x7f...`) are normalised on both
-sides. Scripts named in `conformance/PENDING.txt` cover
-features the engine does not have yet and are expected to fail (non-strictly).
+within float rounding (`golden_compare.py`), widened only where a script's `# golden-tolerance:`
+line derives an absolute bound from its computation. Object addresses (`0x7f...`) are
+normalised on both sides. Scripts named in `conformance/PENDING.txt` cover features the engine
+does not have yet and are expected to fail (non-strictly).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from golden_compare import mismatch_report
-from torch_cpu import torch_runs_avx512
+from golden_compare import mismatch_report, script_atol
+from torch_cpu import torch_fuses_multiply_add, torch_runs_avx512
 
 CONFORMANCE_DIR = Path(__file__).resolve().parent / "conformance"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -74,7 +75,8 @@ def assert_matches_golden(script: Path, result: subprocess.CompletedProcess[str]
     if not golden.exists():
         pytest.fail(f"{golden.name} is missing: run tests/record_goldens.py", pytrace=False)
     expected = normalise(golden.read_text(encoding="utf-8"))
-    report = mismatch_report(expected, normalise(result.stdout))
+    atol = script_atol(script.read_text(encoding="utf-8"))
+    report = mismatch_report(expected, normalise(result.stdout), atol=atol)
     if report is None:
         return
     stderr_tail = "\n".join(result.stderr.strip().splitlines()[-15:])
@@ -105,6 +107,13 @@ def test_script_matches_pytorch(script: Path) -> None:
 # Goldens whose PyTorch output depends on the CPU: a float64 second derivative that cancels to
 # exactly 0 with the AVX2 kernels and leaves 2.8e-17 with the AVX-512 ones.
 AVX2_ONLY_GOLDENS = {"733_second_order_nn_linalg.py"}
+# Goldens of hand-written backward passes compared bit for bit with autograd: tanh's backward
+# rounds 1 - y² once in PyTorch's vectorised (AVX2, AVX-512) kernels, as the engine does, and
+# twice in its DEFAULT ones.
+FUSED_KERNEL_GOLDENS = {
+    "1463_karpathy_backprop_ninja_exact.py",
+    "1464_backward_formulas_by_hand.py",
+}
 
 
 @pytest.mark.skipif(not TORCH_AVAILABLE, reason="torch is not importable in this interpreter")
@@ -114,6 +123,8 @@ def test_golden_is_current_under_torch(script: Path) -> None:
 
     if script.name in AVX2_ONLY_GOLDENS and torch_runs_avx512(torch):
         pytest.xfail("PyTorch's AVX-512 kernels leave a rounding residual (tests/torch_cpu.py)")
+    if script.name in FUSED_KERNEL_GOLDENS and not torch_fuses_multiply_add(torch):
+        pytest.xfail("PyTorch's DEFAULT kernels round tanh's backward twice (tests/torch_cpu.py)")
     result = run([sys.executable, script.name], script)
     assert result.returncode == 0, f"PyTorch cannot run {script.name}:\n{result.stderr}"
     assert_matches_golden(script, result)

@@ -325,3 +325,27 @@ def test_returned_functions_do_not_open_the_sandbox(script):
     )
     assert result.returncode == 1
     assert "__globals__" in result.stderr and "not allowed" in result.stderr
+
+
+def test_aux_and_returned_inputs_are_the_callers_tensors(T):
+    """PyTorch unwraps what a transform returns: an input given back is the caller's tensor
+    (jvp's is an alias of it), an outside tensor is untouched, a computed one keeps only the
+    outer graph (issue 30: grad's aux was a CloneBackward0 copy)."""
+    x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = T.tensor([0.5, -1.0, 2.0])
+    _, aux = T.func.grad(lambda a: ((a**2).sum(), a), has_aux=True)(x)
+    assert aux is x
+    _, aux = T.func.grad(lambda a: ((a**2).sum(), y), has_aux=True)(x)
+    assert aux is y
+    _, aux = T.func.grad(lambda a: ((a**2).sum(), a * 2), has_aux=True)(y)
+    assert aux.grad_fn is None and not aux.requires_grad
+    _, aux = T.func.grad(lambda a: ((a**2).sum(), a * x), has_aux=True)(y)
+    assert type(aux.grad_fn).__name__ == "MulBackward0"
+    assert T.func.vjp(lambda a: a, x)[0] is x
+    assert T.func.jacrev(lambda a: (a.sin(), a), has_aux=True)(x)[1] is x
+    out = T.func.jvp(lambda a: a, (x,), (T.ones(3),))[0]
+    assert out is not x and type(out.grad_fn).__name__ == "AliasBackward0"
+    aux = T.func.jacfwd(lambda a: (a.sin(), a), has_aux=True)(x)[1]
+    assert type(aux.grad_fn).__name__ == "SelectBackward0" and T.equal(aux, x)
+    assert T.func.vmap(lambda a: a)(y) is y
+    assert T.func.vmap(lambda a: a, in_dims=1, out_dims=-1)(y.reshape(1, 3)).shape == (1, 3)

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from golden_compare import FLOAT64_REL, differences, mismatch_report, numbers_match
+from golden_compare import (
+    FLOAT64_REL,
+    differences,
+    mismatch_report,
+    numbers_match,
+    script_atol,
+)
 
 
 @pytest.mark.parametrize(
@@ -103,3 +109,18 @@ def test_words_with_digits_are_text() -> None:
     assert differences("torch.float32", "torch.float64") != []
     assert differences("<AddBackward0 object at 0x7f00>", "<AddBackward0 object at 0x7f00>") == []
     assert differences("version 2.13.0", "version 2.13.1") != []
+
+
+def test_a_script_tolerance_is_ulps_at_a_magnitude() -> None:
+    """`# golden-tolerance: N float32 ulps at X` widens the float check to N ulps at X."""
+    source = "import torch\n# golden-tolerance: 4 float32 ulps at 3.4\n# why...\n"
+    atol = script_atol(source)
+    assert atol == 4 * 2.0**-22
+    assert script_atol("# golden-tolerance: 2 float64 ulps at 1.0\n") == 2 * 2.0**-52
+    assert script_atol("x = 1  # golden-tolerance: 4 float32 ulps at 3.4\n") == 0.0
+    assert script_atol("print(1)\n") == 0.0
+    golden = "error in w: tensor([ 5.8532e-05, -7.1383e-04])\n"
+    seen = "error in w: tensor([ 5.8532e-05, -7.1406e-04])\n"  # OpenBLAS's AVX-512 kernel
+    assert mismatch_report(golden, seen) is not None
+    assert mismatch_report(golden, seen, atol=atol) is None
+    assert mismatch_report(golden, "error in w: tensor([ 5.8532e-05, -7.1500e-04])\n", atol=atol)

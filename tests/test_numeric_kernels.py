@@ -1,6 +1,6 @@
 """Numeric choices of the engine's kernels, checked against plain numpy and values recorded from
-PyTorch 2.13: a broadcast bias's gradient is the product of a vector of ones with the gradient
-(`formula_backends._sum_rows`, BLAS); binary_cross_entropy_with_logits is PyTorch's
+PyTorch 2.13: a broadcast bias's gradient is the sum of the rows as `Tensor.sum(0)` computes
+it; tanh's backward rounds `1 - y²` once (PyTorch's fused kernel); binary_cross_entropy_with_logits is PyTorch's
 `(1 - t)·x - log_sigmoid(x)`, so its infinities come out as PyTorch's; matrix products are
 numpy's dot (`kernels.dot`), equal to matmul's; the fast paths, which tell a floating
 tensor by its dtype's identity, leave every other tensor to the general path; a full sum's
@@ -16,19 +16,20 @@ import numpy as np
 import pytest
 
 import autodiff_cli.engine as E
-from autodiff_cli.engine.core import formula_backends
 from autodiff_cli.engine.core.formula_backends import NumpyBackend
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("rows,cols", [(100, 16), (1, 5), (0, 3), (4096, 3), (7, 1)])
-def test_bias_gradient_sums_the_rows(dtype: type, rows: int, cols: int) -> None:
+@pytest.mark.parametrize("rows,cols", [(100, 16), (1, 5), (0, 3), (4096, 3), (7, 1), (32, 27)])
+def test_bias_gradient_is_the_sum_of_the_rows_bit_for_bit(
+    dtype: type, rows: int, cols: int
+) -> None:
+    """The bias gradient is `g.sum(0)` as the engine's sum computes it (not a BLAS product with
+    ones, whose order depends on the kernel), so a hand-written `dlogits.sum(0)` equals it."""
     g = np.random.default_rng(rows + cols).standard_normal((rows, cols)).astype(dtype)
     out = NumpyBackend.conform(g, (cols,), np.dtype(dtype))
     assert out.shape == (cols,) and out.dtype == dtype
-    exact = g.astype(np.float64).sum(0)
-    tol = 1e-5 if dtype is np.float32 else 1e-12
-    np.testing.assert_allclose(out, exact, rtol=tol, atol=tol * max(rows, 1))
+    assert np.array_equal(out, E.tensor(g).sum(0).numpy())
 
 
 def test_bias_gradient_propagates_nan_and_infinities() -> None:
@@ -52,14 +53,6 @@ def test_other_bias_gradients_sum_as_numpy_does(g: np.ndarray, shape: tuple) -> 
     out = NumpyBackend.conform(g, shape, g.dtype)
     np.testing.assert_array_equal(out, g.sum(0))
     assert out.dtype == g.dtype
-
-
-def test_the_vectors_of_ones_are_kept_read_only_and_few() -> None:
-    for rows in range(1, 200):
-        NumpyBackend.conform(np.ones((rows, 2)), (2,), np.dtype(np.float64))
-    assert 0 < len(formula_backends._ones) <= 64
-    ones = next(iter(formula_backends._ones.values()))
-    assert not ones.flags.writeable
 
 
 def test_bias_gradient_through_a_layer() -> None:
@@ -366,3 +359,58 @@ def test_shapes_that_do_not_broadcast_give_pytorchs_error(call) -> None:
     names = call.__code__.co_names
     warned = any("Using a target size" in str(w.message) for w in caught)
     assert warned == any(name.endswith("_loss") for name in names)
+
+
+def _one_minus_square_exact(values: np.ndarray) -> np.ndarray:
+    """`1 - r·r` rounded once to `values`' dtype, by exact rational arithmetic."""
+    from fractions import Fraction
+
+    exact = [float(1 - Fraction(float(v)) ** 2) for v in values.tolist()]
+    if values.dtype == np.float64:
+        return np.array(exact)
+    # float64 first would round twice: round the exact value to float32 directly
+    out = []
+    for v in values.tolist():
+        x = 1 - Fraction(float(v)) ** 2
+        low = np.float32(float(x))
+        candidates = [np.nextafter(low, np.float32(-2)), low, np.nextafter(low, np.float32(2))]
+        best = min(
+            candidates, key=lambda c: (abs(Fraction(float(c)) - x), int(c.view(np.int32)) & 1)
+        )
+        out.append(best)
+    return np.array(out, np.float32)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_tanh_backward_rounds_one_minus_square_once(dtype: type) -> None:
+    """PyTorch's vectorised tanh_backward computes `1 - y²` with a fused multiply-add: one
+    rounding (so the textbook `(1 - y**2) * g` differs in the last bit, there as here)."""
+    from autodiff_cli.engine.core import kernels
+
+    rng = np.random.RandomState(11)
+    r = np.tanh(rng.randn(3000) * np.repeat([3.0, 0.05, 1e-4], 1000)).astype(dtype)
+    r[:6] = [0.0, 1.0, -1.0, 0.125, -0.124999, 2.0**-27 + 2.0**-50]
+    want = _one_minus_square_exact(r)
+    assert np.array_equal(kernels.one_minus_square(r), want)
+    assert [kernels.one_minus_square(v) for v in r[:300]] == list(want[:300])
+    g = rng.randn(3000).astype(dtype)
+    assert np.array_equal(kernels.tanh_backward(g, r), g * want)
+    assert not np.array_equal(kernels.tanh_backward(g, r), (1 - r**2) * g)
+
+
+@pytest.mark.slow
+def test_float32_one_minus_square_never_rounds_twice() -> None:
+    """Over every positive float32 below 1 (negatives are symmetric): float64's `1 - r·r` is
+    exact from 1/8 up, and below it never lies on a float32 halfway point, so one cast to
+    float32 rounds as an fma does (kernels.one_minus_square relies on it)."""
+    step = 1 << 22
+    low, high = int(np.float32(2.0**-14).view(np.int32)), int(np.float32(1.0).view(np.int32))
+    for start in range(low, high + 1, step):  # below 2**-14, 1 - r·r is above 1 - 2**-28
+        r = np.arange(start, min(start + step, high + 1), dtype=np.int32).view(np.float32)
+        r64 = r.astype(np.float64)
+        square = r64 * r64
+        rest = 1.0 - square
+        inexact = (1.0 - rest) - square != 0
+        assert not inexact[r >= 0.125].any()
+        halfway = (rest.view(np.int64) & 0x1FFFFFFF) == 0x10000000
+        assert not (halfway & inexact).any()

@@ -12,3 +12,13 @@ from typing import Any
 
 def torch_runs_avx512(torch: Any) -> bool:
     return torch.backends.cpu.get_cpu_capability().upper().startswith("AVX512")
+
+
+def torch_fuses_multiply_add(torch: Any) -> bool:
+    """Whether PyTorch runs its vectorised kernels, compiled with fused multiply-adds (AVX2,
+    AVX-512): tanh's backward then rounds `1 - y²` once. x86-64 CPUs without AVX2 run the
+    DEFAULT kernels, which round twice."""
+    import platform
+
+    default = torch.backends.cpu.get_cpu_capability().upper() == "DEFAULT"
+    return not (default and platform.machine().lower() in ("x86_64", "amd64"))

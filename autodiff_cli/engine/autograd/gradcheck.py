@@ -7,8 +7,10 @@ from typing import Any
 
 import numpy as np
 
+from ..core import generator as stream
 from ..core.backward import grad
 from ..core.tensor import Tensor, _wrap
+from ..ops.random import default_generator
 
 
 class GradcheckError(RuntimeError):
@@ -103,6 +105,20 @@ def gradcheck(
     return True
 
 
+def _random_grad_outputs(outputs: tuple) -> tuple:
+    """PyTorch's default `grad_outputs`: one `empty(shape).uniform_(-1, 1)` per differentiable
+    output, in order (float64 for a non-floating output), drawn from the global generator, so the
+    random stream after a `gradgradcheck` is PyTorch's."""
+    made = []
+    for o in outputs:
+        dtype = o._data.dtype if np.issubdtype(o._data.dtype, np.floating) else np.float64
+        values = stream.uniform(default_generator, o._data.size, np.dtype(dtype), -1.0, 1.0)
+        made.append(_wrap(values.astype(dtype, copy=False).reshape(o._data.shape)))
+    for g in made:
+        g.requires_grad_(True)
+    return tuple(made)
+
+
 def gradgradcheck(
     func: Callable,
     inputs: Any,
@@ -114,30 +130,36 @@ def gradgradcheck(
     raise_exception: bool = True,
     **kwargs: Any,
 ) -> bool:
+    """Second derivatives by `gradcheck` of `func`'s vector-Jacobian product, checked with respect
+    to the inputs and to the grad_outputs that require grad (the random default ones do)."""
     inputs = inputs if isinstance(inputs, tuple) else (inputs,)
-    diff = [x for x in inputs if isinstance(x, Tensor) and x._requires_grad]
-    outs = _outputs(func, inputs)
-    rng = np.random.default_rng(0)
     if grad_outputs is None:
-        grad_outputs = tuple(
-            _wrap(rng.standard_normal(o._data.shape).astype(o._data.dtype)) for o in outs
-        )
+        grad_outputs = _random_grad_outputs(_differentiable(_outputs(func, inputs)))
     elif isinstance(grad_outputs, Tensor):
         grad_outputs = (grad_outputs,)
+    else:
+        grad_outputs = tuple(grad_outputs)
+    count = len(inputs)
 
-    def first_grads(*xs: Any) -> tuple:
-        os_ = _outputs(func, xs)
+    def first_grads(*args: Any) -> tuple:
+        xs, gos = args[:count], args[count:]
+        outs = _differentiable(_outputs(func, xs))
         d = [x for x in xs if isinstance(x, Tensor) and x._requires_grad]
-        gs = grad(os_, d, grad_outputs, create_graph=True, allow_unused=True)
-        return tuple(
-            g if g is not None else _wrap(np.zeros(x._data.shape, x._data.dtype))
-            for g, x in zip(gs, d)
-        )
+        gs = grad(outs, d, gos, create_graph=True, allow_unused=True)
+        return tuple(g for g in gs if g is not None)
 
-    del diff
     return gradcheck(
-        first_grads, inputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception
+        first_grads,
+        inputs + grad_outputs,
+        eps=eps,
+        atol=atol,
+        rtol=rtol,
+        raise_exception=raise_exception,
     )
+
+
+def _differentiable(outputs: tuple) -> tuple:
+    return tuple(o for o in outputs if isinstance(o, Tensor) and o._requires_grad)
 
 
 # What a script sees of this module (the language exports only these names).

@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import Tensor, zeros_like
 from ..autograd import grad as autograd_grad
+from ..ops.views import ALIAS, apply_view
 from . import levels, pytree
 from .reverse import check_outputs
 
@@ -86,8 +87,16 @@ def jvp(
         check_outputs(outs, JVP_API, floating=False)
         keep = levels.keep_graph(outs, inner) or any(t.requires_grad for t in tangent_leaves)
         pushed = Linearized(outs, inner).push(tangent_leaves, keep)
-    result = (levels.release(output, keep), pytree.unflatten(pushed, out_spec))
-    return (*result, levels.release(aux, keep)) if has_aux else result
+    outs = pytree.flatten(levels.give_back(output, inner, leaves))[0]
+    given = [_alias(o) if o.requires_grad or any(o is x for x in leaves) else o for o in outs]
+    result = (pytree.unflatten(given, out_spec), pytree.unflatten(pushed, out_spec))
+    return (*result, levels.give_back(aux, inner, leaves, _alias)) if has_aux else result
+
+
+def _alias(x: Tensor) -> Tensor:
+    """PyTorch's jvp gives back its primal outputs unpacked from dual tensors: aliases
+    (`AliasBackward0` where they require grad) of what the function returned."""
+    return apply_view(ALIAS, x)
 
 
 def _check_pairs(primals: list, tangents: list) -> None:

@@ -47,11 +47,11 @@ def _assemble(pieces: list, out: Tensor, x: Tensor, columns: bool) -> Tensor:
 
 def _run(func: Callable, argnums: Any, has_aux: bool, args: tuple, api: str) -> tuple:
     positions = levels.check_argnums(argnums, len(args))
-    args, inner, specs = _fresh_args(args, positions)
+    args, inner, specs, outer = _fresh_args(args, positions)
     output, aux = levels.split_aux(func(*args), has_aux, api)
     outs, out_spec = pytree.flatten(output)
     check_outputs(outs, api, floating=api == VJP_API)
-    return inner, specs, outs, out_spec, aux
+    return inner, outer, specs, outs, out_spec, aux
 
 
 def _finish(blocks: list, specs: list, argnums: Any, out_spec: Any, keep: bool) -> Any:
@@ -70,7 +70,7 @@ def jacrev(
 
     def wrapper(*args: Any) -> Any:
         with no_saved_tensors_hooks(), levels.nested():
-            inner, specs, outs, out_spec, aux = _run(func, argnums, has_aux, args, VJP_API)
+            inner, outer, specs, outs, out_spec, aux = _run(func, argnums, has_aux, args, VJP_API)
             keep = levels.keep_graph(outs, inner)
             blocks = []
             for i, out in enumerate(outs):
@@ -81,7 +81,7 @@ def jacrev(
                     [_assemble([r[j] for r in rows], out, x, False) for j, x in enumerate(inner)]
                 )
         result = _finish(blocks, specs, argnums, out_spec, keep)
-        return (result, levels.release(aux, keep)) if has_aux else result
+        return (result, levels.give_back(aux, inner, outer)) if has_aux else result
 
     return levels.wraps(func, wrapper)
 
@@ -93,7 +93,7 @@ def jacfwd(
 
     def wrapper(*args: Any) -> Any:
         with levels.nested():
-            inner, specs, outs, out_spec, aux = _run(func, argnums, has_aux, args, JVP_API)
+            inner, outer, specs, outs, out_spec, aux = _run(func, argnums, has_aux, args, JVP_API)
             keep = levels.keep_graph(outs, inner)
             linear = Linearized(outs, inner)
             columns: list[list] = [[] for _ in inner]
@@ -105,9 +105,22 @@ def jacfwd(
                 for i, out in enumerate(outs)
             ]
         result = _finish(blocks, specs, argnums, out_spec, keep)
-        return (result, levels.release(aux, keep)) if has_aux else result
+        if not has_aux:
+            return result
+        return result, _first_of_basis(levels.give_back(aux, inner, outer), inner)
 
     return levels.wraps(func, wrapper)
+
+
+def _first_of_basis(aux: Any, inner: list) -> Any:
+    """PyTorch's jacfwd maps the function over the basis of tangents and gives back the aux of
+    the first: each aux tensor comes back as `expand(basis, ...)[0]` (`SelectBackward0`)."""
+    basis = sum(x.numel() for x in inner)
+    leaves, spec = pytree.flatten(aux)
+    return pytree.unflatten(
+        [x.expand(basis, *x.shape).select(0, 0) if isinstance(x, Tensor) else x for x in leaves],
+        spec,
+    )
 
 
 def hessian(func: Callable, argnums: Any = 0) -> Callable:

@@ -70,10 +70,18 @@ def fresh(x: Tensor) -> Tensor:
 
 def reaches_outside(tensors: list, inner: list) -> bool:
     """Whether any of `tensors` depends on a leaf requiring grad other than the `inner` ones."""
+    return _reach(tensors, inner)[1]
+
+
+def _reach(tensors: list, inner: list) -> tuple[bool, bool]:
+    """Whether `tensors` depend on the `inner` inputs (leaves, or clones of outer tensors met
+    by their node), and whether they depend on a leaf requiring grad outside them."""
     own = {id(t) for t in inner}
+    own_nodes = {id(t.grad_fn) for t in inner if t.grad_fn is not None}
     seen: set[int] = set()
     stack = [t.grad_fn for t in tensors if isinstance(t, Tensor) and t.grad_fn is not None]
     stack += [t for t in tensors if isinstance(t, Tensor) and t.requires_grad and t.is_leaf]
+    touches_inner = False
     while stack:
         node = stack.pop()
         if node is None or id(node) in seen:
@@ -81,15 +89,18 @@ def reaches_outside(tensors: list, inner: list) -> bool:
         seen.add(id(node))
         if isinstance(node, Tensor):
             if id(node) not in own:
-                return True
+                return touches_inner, True
+            touches_inner = True
             continue
+        touches_inner = touches_inner or id(node) in own_nodes
         variable = getattr(node, "variable", None)
         if variable is not None:
             if id(variable) not in own:
-                return True
+                return touches_inner, True
+            touches_inner = True
             continue
         stack.extend(fn for fn, _ in node.next_functions)
-    return False
+    return touches_inner, False
 
 
 def keep_graph(outputs: list, inner: list) -> bool:
@@ -103,6 +114,29 @@ def release(tree: Any, keep: bool) -> Any:
         return tree
     leaves, spec = pytree.flatten(tree)
     return pytree.unflatten([t.detach() if isinstance(t, Tensor) else t for t in leaves], spec)
+
+
+def give_back(
+    tree: Any, inner: list, originals: list, returned: Callable[[Tensor], Tensor] | None = None
+) -> Any:
+    """A transform's aux (or primal outputs) as PyTorch gives them back, called after the
+    transform's level ends: an input returned as it came in is the caller's own tensor (or
+    `returned(it)`: jvp gives an alias); a tensor the inputs did not produce is returned
+    untouched; one computed from them keeps its graph where it reaches tensors requiring grad
+    outside (or an outer transform differentiates it), else comes back detached."""
+    back = {id(t): o if returned is None else returned(o) for t, o in zip(inner, originals)}
+    leaves, spec = pytree.flatten(tree)
+    released = []
+    for leaf in leaves:
+        if not isinstance(leaf, Tensor):
+            released.append(leaf)
+        elif id(leaf) in back:
+            released.append(back[id(leaf)])
+        else:
+            from_inputs, outside = _reach([leaf], inner)
+            keep = not from_inputs or outside or depth() > 0
+            released.append(leaf if keep else leaf.detach())
+    return pytree.unflatten(released, spec)
 
 
 def zeros_for(x: Tensor) -> Tensor:

@@ -46,7 +46,7 @@ def _grad_and_value(
 ) -> Any:
     positions = levels.check_argnums(argnums, len(args))
     with no_saved_tensors_hooks(), levels.nested():
-        args, inner, specs = _fresh_args(args, positions)
+        args, inner, specs, outer = _fresh_args(args, positions)
         output, aux = levels.split_aux(func(*args, **kwargs), has_aux, GRAD_API)
         if not isinstance(output, Tensor):
             raise RuntimeError(
@@ -61,26 +61,29 @@ def _grad_and_value(
         grads = gradients([output], inner, None, keep)
     trees = _per_argnum(grads, specs)
     gradient = trees if isinstance(argnums, tuple) else trees[0]
-    value = levels.release(output, keep)
-    aux = levels.release(aux, keep)
+    value = levels.give_back(output, inner, outer)
+    aux = levels.give_back(aux, inner, outer)
     if split:
         return gradient, (value, aux)
     return gradient, ((value, aux) if has_aux else value)
 
 
-def _fresh_args(args: tuple, positions: tuple[int, ...]) -> tuple[tuple, list, list]:
-    """`args` with the differentiated ones replaced by fresh inputs; those inputs; their specs."""
+def _fresh_args(args: tuple, positions: tuple[int, ...]) -> tuple[tuple, list, list, list]:
+    """`args` with the differentiated ones replaced by fresh inputs; those inputs; their specs;
+    the caller's tensors they stand for."""
     args = list(args)
     inner: list = []
+    outer: list = []
     specs = []
     for position in positions:
         leaves, spec = pytree.flatten(args[position])
         levels.check_tensors(leaves)
         new = [levels.fresh(x) for x in leaves]
         inner.extend(new)
+        outer.extend(leaves)
         specs.append((spec, len(new)))
         args[position] = pytree.unflatten(new, spec)
-    return tuple(args), inner, specs
+    return tuple(args), inner, specs, outer
 
 
 def _per_argnum(grads: list, specs: list) -> tuple:
@@ -113,7 +116,7 @@ def gradients(outputs: list, inputs: list, cotangents: list | None, keep: bool) 
 def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
     """`(f(*primals), vjp_fn)` (and aux): `vjp_fn(cotangents)` gives one gradient per primal."""
     with no_saved_tensors_hooks(), levels.nested():
-        args, inner, specs = _fresh_args(primals, tuple(range(len(primals))))
+        args, inner, specs, outer = _fresh_args(primals, tuple(range(len(primals))))
         output, aux = levels.split_aux(func(*args), has_aux, VJP_API)
         outs, out_spec = pytree.flatten(output)
         check_outputs(outs, VJP_API)
@@ -137,8 +140,8 @@ def vjp(func: Callable, *primals: Any, has_aux: bool = False) -> tuple:
         return _per_argnum(gradients(outs, inner, leaves, create), specs)
 
     vjp_fn.__name__, vjp_fn.__qualname__ = "wrapper", "_vjp_with_argnums.<locals>.wrapper"
-    result = (levels.release(output, keep), vjp_fn)
-    return (*result, levels.release(aux, keep)) if has_aux else result
+    result = (levels.give_back(output, inner, outer), vjp_fn)
+    return (*result, levels.give_back(aux, inner, outer)) if has_aux else result
 
 
 def check_outputs(outs: list, api: str, floating: bool = True) -> None:

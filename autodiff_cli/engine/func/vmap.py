@@ -48,7 +48,7 @@ def vmap(
             for index in range(mapped.size):
                 states()
                 results.append(func(*mapped.slice(index), **kwargs))
-        return _stack_results(func, results, out_dims)
+        return _stack_results(func, results, out_dims, mapped=mapped)
 
     return wraps(func, wrapper)
 
@@ -92,10 +92,25 @@ class _Mapping:
                 f"sizes {sizes} for the mapped dimension"
             )
         self.size = sizes[0]
+        self.slices: list[list] = []
 
     def slice(self, index: int) -> tuple:
         leaves = [x if d is None else x.select(d, index) for d, x in zip(self.dims, self.leaves)]
+        self.slices.append(leaves)
         return pytree.unflatten(leaves, self.spec)
+
+    def passed_through(self, values: list, dim: int) -> Tensor | None:
+        """The mapped input whose slices `values` are, one per element, moved to `dim` (as
+        PyTorch unwraps a returned input: the caller's tensor itself when `dim` is its in_dim);
+        None when the function did not return an input as it came in."""
+        if len(values) != len(self.slices):
+            return None
+        for j, (d, x) in enumerate(zip(self.dims, self.leaves)):
+            if d is not None and all(v is s[j] for v, s in zip(values, self.slices)):
+                if not -x.dim() <= dim < x.dim():
+                    return None
+                return x if d == dim % x.dim() else x.movedim(d, dim)
+        return None
 
     def zero_sample(self) -> tuple:
         """An empty batch: zeros shaped as one element, for the function to show its outputs."""
@@ -154,7 +169,9 @@ def _random_refused(refuse: bool) -> Iterator[None]:
         del generator.words, generator.words64
 
 
-def _stack_results(func: Callable, results: list, out_dims: Any, empty: bool = False) -> Any:
+def _stack_results(
+    func: Callable, results: list, out_dims: Any, empty: bool = False, mapped: Any = None
+) -> Any:
     name = _name(func)
     flat = [pytree.flatten(r) for r in results]
     spec = flat[0][1]
@@ -168,7 +185,10 @@ def _stack_results(func: Callable, results: list, out_dims: Any, empty: bool = F
     stacked = []
     for i, dim in enumerate(dims):
         values = [leaves[i] for leaves, _ in flat]
-        stacked.append(_stack_leaf(name, values, dim, empty))
+        same = (
+            mapped.passed_through(values, dim) if mapped is not None and dim is not None else None
+        )
+        stacked.append(same if same is not None else _stack_leaf(name, values, dim, empty))
     return pytree.unflatten(stacked, spec)
 
 

@@ -21,7 +21,7 @@ from ..core.out_arg import write_out
 from ..core.saved_hooks import shows_saved
 from ..core.tensor import Size, Tensor
 from .creation import tensor as make_tensor
-from .formula_ops import div_scalar, mul_scalar, sub_scalar
+from .formula_ops import div_scalar, mul_scalar, run, sub_scalar
 from .unary import _float_input, abs, softplus
 from .views import (  # noqa: F401  (re-exported: the view ops used to live here)
     INDEX,
@@ -95,6 +95,7 @@ def _pow_scalar(a: Any, exponent: Any) -> Any:
 # PyTorch's float kernels for these exponents (products and quotients, rounded step by step);
 # others go through `pow`.
 _FLOAT_POWERS = {
+    1: np.positive,  # a copy
     2: lambda a: a * a,
     3: lambda a: a * a * a,
     -2: lambda a: 1 / (a * a),
@@ -102,6 +103,13 @@ _FLOAT_POWERS = {
     0.5: np.sqrt,
     -0.5: lambda a: 1 / np.sqrt(a),
 }
+
+
+def power_scalar(B: Any, x: Any, exponent: Any) -> Any:
+    """`exponent * x.pow(exponent - 1)`, PyTorch's factor of `grad` in pow's backward: the power
+    by the same kernel as the forward (`x ** -2` is `1 / (x * x)`), so a hand-written
+    `g * (n * x ** (n - 1))` gives autograd's bits."""
+    return mul_scalar(B, run(B, POW, x, exponent=exponent - 1), exponent)
 
 
 def _rpow(a: Any, base: Any) -> Any:
@@ -386,7 +394,7 @@ POW = defop(
     "PowBackward0",
     _pow_scalar,
     lambda B, g, self, exponent: (
-        B.zeros_like(self) if exponent == 0 else g * mul_scalar(B, self ** (exponent - 1), exponent)
+        B.zeros_like(self) if exponent == 0 else g * power_scalar(B, self, exponent)
     ),
     rules=("exponent · self^(exponent-1)",),
 )
@@ -416,7 +424,7 @@ RECIPROCAL = defop(
     "reciprocal",
     "ReciprocalBackward0",
     _float_input(np.reciprocal),
-    lambda B, g, result: -g * result * result,
+    lambda B, g, result: -g * (result * result),  # derivatives.yaml's order
     rules=("-1 / self²",),
     function=UNARY,
     method=True,

@@ -130,7 +130,7 @@ RSQRT = defop(
     "rsqrt",
     "RsqrtBackward0",
     _float_input(lambda a: 1 / np.sqrt(a)),
-    lambda B, g, result: -0.5 * g * result * result * result,
+    lambda B, g, result: -0.5 * g * (result * result * result),  # -0.5·g·result.pow(3)
     rules=("-1 / (2 · self^(3/2))",),
     function=UNARY,
     method=True,
