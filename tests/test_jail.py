@@ -81,7 +81,9 @@ def test_the_battery_covers_every_family():
     assert {"deadline", "output"} <= set(families)
     for attack in ATTACKS:  # each prints ESCAPED when it got through, or is judged outside
         says = any(word in attack.code for word in ("escaped(", "opened(", "ESCAPED: "))
-        assert says or attack.effects or attack.family in ("deadline", "memory"), attack.name
+        assert says or attack.effects or attack.family in ("deadline", "memory", "output"), (
+            attack.name
+        )
 
 
 @pytest.mark.parametrize("user", USERS)
