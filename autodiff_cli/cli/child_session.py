@@ -23,6 +23,7 @@ from autodiff_cli.cli.isolation import (
     child_main,
     ended_problem,
     output_problem,
+    read_pipe,
 )
 
 INTERRUPT_WAIT = 1.0  # seconds a child gets to stop after Ctrl-C before it is killed
@@ -116,7 +117,7 @@ class ChildSession:
                 if not events and until is not None:
                     return _TIMED_OUT
                 for key, _ in sorted(events, key=lambda event: event[0].fd == self._replies):
-                    data = _read(key.fd)
+                    data = read_pipe(key.fd)
                     if key.fd == self._replies:
                         if not data:
                             return None
@@ -141,7 +142,7 @@ class ChildSession:
         """What the child wrote before its reply (it flushes first), read without waiting, at
         most `room` bytes; False when there was more."""
         for fd, sink in self._outputs.items():
-            while data := _read(fd):
+            while data := read_pipe(fd):
                 room -= len(data)
                 if room < 0:
                     return False
@@ -168,16 +169,6 @@ class ChildSession:
 
 
 _TIMED_OUT, _OVERFLOW = object(), object()
-
-
-def _read(fd: int) -> bytes | None:
-    """What a non-blocking pipe has now: b"" at its end, None when it has nothing yet."""
-    try:
-        return os.read(fd, CHUNK)
-    except BlockingIOError:
-        return None
-    except OSError:
-        return b""
 
 
 def _serve_forever(serve: Callable[[dict], dict], requests: int, replies: int) -> int:

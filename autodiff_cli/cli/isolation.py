@@ -376,7 +376,7 @@ def _take(child: _Running, fd: int, data: bytes) -> None:
     child.fds[fd].write(data)
 
 
-def _read_pipe(fd: int) -> bytes | None:
+def read_pipe(fd: int) -> bytes | None:
     """At most CHUNK bytes: b"" at the end of the pipe, None when it has nothing now."""
     try:
         return os.read(fd, CHUNK)
@@ -398,7 +398,7 @@ def _drain(child: _Running, selector: selectors.BaseSelector) -> None:
     output limit."""
     for fd in list(child.fds):
         while not child.killed:
-            data = _read_pipe(fd)
+            data = read_pipe(fd)
             if not data:
                 break
             _take(child, fd, data)
@@ -513,7 +513,7 @@ def run_children(
                 if key.fd == child.exit_fd:
                     _reap(child, selector)
                 elif key.fd in child.fds:
-                    data = _read_pipe(key.fd)
+                    data = read_pipe(key.fd)
                     if data == b"":
                         _close_pipe(child, key.fd, selector)
                     elif data is not None:
