@@ -26,10 +26,11 @@ from typing import Any
 PROG = "python -m autodiff_cli.jail"
 MAX_FILE_SIZE = 1 << 20
 MAX_TIMEOUT = 1e6  # seconds, as `autodiff run`
+# (encodings.idna: socket's host names, so a probe connecting by name reaches the kernel)
 PROBE_MODULES = (
     "ctypes", "encodings.idna", "errno", "mmap", "resource", "select", "signal", "socket",
     "subprocess", "threading", "_thread", "time",
-)  # fmt: skip (encodings.idna: socket's host names, so a connect probe reaches the kernel)
+)  # fmt: skip
 
 
 class UsageError(Exception):
