@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autodiff_cli.cli.jail.attacks import ATTACKS, DEFAULT_TIMEOUT, Attack
+from autodiff_cli.cli.jail.syscalls import numbers_for
 
 START_ALLOWANCE = 6.0  # seconds for start-up (warm-up, fork) on a busy machine, past the deadline
 KILL_GRACE = 1.0  # isolation.KILL_GRACE: the parent kills the child this long past --timeout
@@ -44,43 +45,7 @@ KEY = 0x5A  # canaries are written into attack files XOR-ed, so the file holds n
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])
 
 # system call numbers for the attacks' ctypes calls
-_COMMON_X86_64 = {
-    "read": 0, "write": 1, "close": 3, "ioctl": 16, "madvise": 28, "shmget": 29, "shmctl": 31,
-    "socket": 41, "connect": 42, "clone": 56, "execve": 59, "kill": 62, "msgget": 68,
-    "msgctl": 71, "ptrace": 101, "setuid": 105, "capget": 125, "rt_sigqueueinfo": 129,
-    "personality": 135, "setpriority": 141, "pivot_root": 155, "prctl": 157, "chroot": 161,
-    "mount": 165, "umount2": 166, "tkill": 200, "tgkill": 234, "exit_group": 231,
-    "add_key": 248, "keyctl": 250, "openat": 257, "unshare": 272, "rt_tgsigqueueinfo": 297,
-    "perf_event_open": 298, "prlimit64": 302, "setns": 308, "process_vm_readv": 310,
-    "process_vm_writev": 311, "memfd_create": 319, "bpf": 321, "execveat": 322,
-    "userfaultfd": 323, "rt_sigprocmask": 14,
-}  # fmt: skip
-_COMMON_AARCH64 = {
-    "read": 63, "write": 64, "close": 57, "ioctl": 29, "madvise": 233, "shmget": 194,
-    "shmctl": 195, "socket": 198, "connect": 203, "clone": 220, "execve": 221, "kill": 129,
-    "msgget": 186, "msgctl": 187, "ptrace": 117, "setuid": 146, "capget": 90,
-    "rt_sigqueueinfo": 138, "personality": 92, "setpriority": 140, "pivot_root": 41,
-    "prctl": 167, "chroot": 51, "mount": 40, "umount2": 39, "tkill": 130, "tgkill": 131,
-    "exit_group": 94, "add_key": 217, "keyctl": 219, "openat": 56, "unshare": 97,
-    "rt_tgsigqueueinfo": 240, "perf_event_open": 241, "prlimit64": 261, "setns": 268,
-    "process_vm_readv": 270, "process_vm_writev": 271, "memfd_create": 279, "bpf": 280,
-    "execveat": 281, "userfaultfd": 282, "rt_sigprocmask": 135,
-}  # fmt: skip
-_COMMON_X86_64 |= {
-    "fcntl": 72, "newfstatat": 262, "mmap": 9, "mremap": 25, "rt_sigaction": 13,
-    "vmsplice": 278, "kcmp": 312, "get_robust_list": 274, "syslog": 103, "sethostname": 170,
-    "sched_setaffinity": 203, "inotify_init1": 294,
-    "open_by_handle_at": 304, "getrandom": 318,
-}  # fmt: skip
-_COMMON_AARCH64 |= {
-    "fcntl": 25, "newfstatat": 79, "mmap": 222, "mremap": 216, "rt_sigaction": 134,
-    "vmsplice": 75, "kcmp": 272, "get_robust_list": 100, "syslog": 116, "sethostname": 161,
-    "sched_setaffinity": 122, "inotify_init1": 26,
-    "open_by_handle_at": 265, "getrandom": 278,
-}  # fmt: skip
-_NEW = {"pidfd_send_signal": 424, "io_uring_setup": 425, "pidfd_open": 434, "clone3": 435,
-        "openat2": 437, "pidfd_getfd": 438, "process_madvise": 440}  # fmt: skip
-SYSCALLS = {"x86_64": _COMMON_X86_64 | _NEW, "aarch64": _COMMON_AARCH64 | _NEW}
+SYSCALLS = {machine: numbers_for(machine) for machine in ("x86_64", "aarch64")}
 
 PREAMBLE = '''\
 # The harness's fixtures and helpers (autodiff_cli/cli/jail/battery.py); the attack follows.

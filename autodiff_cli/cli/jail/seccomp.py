@@ -24,46 +24,14 @@ import errno
 import platform
 from typing import Any
 
+from autodiff_cli.cli.jail.syscalls import NUMBERS
+
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 RET_KILL_PROCESS, RET_ALLOW, RET_ERRNO = 0x80000000, 0x7FFF0000, 0x00050000
 LOAD_WORD, JUMP_IF_EQUAL, JUMP_IF_SET, RETURN = 0x20, 0x15, 0x45, 0x06
 NR_OFFSET, ARCH_OFFSET, ARGS_OFFSET = 0, 4, 16  # struct seccomp_data, little-endian args
 X32_BIT = 0x40000000
 
-# name: (x86-64 number, AArch64 number); None where the architecture has no such call
-NUMBERS: dict[str, tuple[int | None, int | None]] = {
-    "read": (0, 63), "write": (1, 64), "readv": (19, 65), "writev": (20, 66),
-    "pread64": (17, 67), "close": (3, 57), "lseek": (8, 62), "fstat": (5, 80),
-    "newfstatat": (262, 79), "mmap": (9, 222), "munmap": (11, 215), "mremap": (25, 216),
-    "mprotect": (10, 226), "madvise": (28, 233), "brk": (12, 214), "futex": (202, 98),
-    "clock_gettime": (228, 113), "clock_getres": (229, 114), "clock_nanosleep": (230, 115),
-    "nanosleep": (35, 101), "gettimeofday": (96, 169), "time": (201, None),
-    "rt_sigaction": (13, 134), "rt_sigprocmask": (14, 135), "rt_sigreturn": (15, 139),
-    "sigaltstack": (131, 132), "rt_sigpending": (127, 136), "rt_sigsuspend": (130, 133),
-    "rt_sigtimedwait": (128, 137), "setitimer": (38, 103), "getitimer": (36, 102),
-    "alarm": (37, None), "pause": (34, None), "getpid": (39, 172), "gettid": (186, 178),
-    "getppid": (110, 173), "getuid": (102, 174), "geteuid": (107, 175), "getgid": (104, 176),
-    "getegid": (108, 177), "getresuid": (118, 148), "getresgid": (120, 150),
-    "getgroups": (115, 158), "getpgrp": (111, None), "getpgid": (121, 155),
-    "getsid": (124, 156), "getrandom": (318, 278), "exit": (60, 93), "exit_group": (231, 94),
-    "sched_yield": (24, 124), "sched_getaffinity": (204, 123), "getrusage": (98, 165),
-    "times": (100, 153), "poll": (7, None), "ppoll": (271, 73), "select": (23, None),
-    "pselect6": (270, 72), "getcwd": (79, 17), "uname": (63, 160),
-    "restart_syscall": (219, 128), "getrlimit": (97, 163),
-    "kill": (62, 129), "tkill": (200, 130), "tgkill": (234, 131), "ioctl": (16, 29),
-    "fcntl": (72, 25), "prlimit64": (302, 261),
-    "open": (2, None), "openat": (257, 56), "openat2": (437, 437), "creat": (85, None),
-    "stat": (4, None), "lstat": (6, None), "access": (21, None), "faccessat": (269, 48),
-    "faccessat2": (439, 439), "readlink": (89, None), "readlinkat": (267, 78),
-    "statx": (332, 291), "statfs": (137, 43), "fstatfs": (138, 44), "getdents64": (217, 61),
-    "chdir": (80, 49), "fchdir": (81, 50), "mkdir": (83, None), "mkdirat": (258, 34),
-    "unlink": (87, None), "unlinkat": (263, 35), "rename": (82, None),
-    "renameat": (264, 38), "renameat2": (316, 276), "socket": (41, 198),
-    "socketpair": (53, 199), "clone": (56, 220), "clone3": (435, 435), "fork": (57, None),
-    "vfork": (58, None), "execve": (59, 221), "execveat": (322, 281), "prctl": (157, 167),
-    "dup": (32, 23), "dup2": (33, None), "dup3": (292, 24), "pipe": (22, None),
-    "pipe2": (293, 59),
-}  # fmt: skip
 
 ALLOWED = (
     "read write readv writev pread64 close lseek fstat mmap munmap mremap mprotect "
