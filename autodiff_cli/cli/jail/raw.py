@@ -60,10 +60,7 @@ def run(arguments: list[str]) -> int:
 
             require_full_jail()
         return run_jailed(options.file, source, limits)
-    except UsageError as error:
-        print_error(f"{PROG}: error: {error}")
-        return 2
-    except JailUnavailable as error:
+    except (UsageError, JailUnavailable) as error:
         print_error(f"{PROG}: error: {error}")
         return 2
     except KeyboardInterrupt:
