@@ -75,7 +75,7 @@ PIECES = ["(", ")", "[", ":", ",", "=", "+", "*", "**", "not", "in", "is", "if",
 @pytest.fixture(scope="module")
 def reference() -> Lark:
     """Lark's own tree builder, with `propagate_positions`, over the classic grammar."""
-    text = grammar.grammar_path().read_text(encoding="utf-8")
+    text = grammar.grammar_text()
     start, end = text.index("?or_test:"), text.index("strings:")
     return Lark(
         text[:start] + CLASSIC_EXPRESSIONS + text[end:],
@@ -183,7 +183,7 @@ def fresh_parser():
 
 def test_the_shipped_tables_are_those_the_grammar_gives():
     """`python -m autodiff_cli.lang.table_builder` regenerates the file; it must be up to date."""
-    assert table_builder.generate() == parse_tables.TABLES_FILE.read_text(encoding="utf-8")
+    assert table_builder.generate() == Path(parse_tables.TABLES_FILE).read_text(encoding="utf-8")
 
 
 def test_the_tables_do_not_depend_on_the_hash_seed(tmp_path: Path):
@@ -210,7 +210,7 @@ def test_the_parser_runs_from_the_shipped_tables(fresh_parser, monkeypatch: pyte
 
 
 def test_an_edited_grammar_is_built_in_memory(fresh_parser, monkeypatch: pytest.MonkeyPatch):
-    text = grammar.grammar_path().read_text(encoding="utf-8")
+    text = grammar.grammar_text()
     edited = text.replace('pass_stmt: "pass"', 'pass_stmt: "pass" "!"?')
     assert edited != text
     monkeypatch.setattr(grammar, "grammar_text", lambda: edited)
@@ -314,7 +314,7 @@ def _tokens(tokens: object) -> list:
 
 
 def test_the_lexer_gives_larks_tokens_and_errors():
-    text = grammar.grammar_path().read_text(encoding="utf-8")
+    text = grammar.grammar_text()
     lark_parser = Lark(text, parser="lalr", lexer="basic", start=grammar.START_SYMBOLS)
     ours = grammar.get_parser()._lexer
     texts = LEXER_EDGE_CASES + corpus()[:400]

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from autodiff_cli.cli.terminal import print_error
 
-_PACKAGE_DIR = str(Path(__file__).resolve().parent.parent)
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
 def report_exception(error: BaseException, *, debug: bool, context: str = "") -> None:

@@ -8,7 +8,12 @@ from typing import Any
 
 from lark.indenter import Indenter
 
-from autodiff_cli.lang.grammar_file import START_SYMBOLS, grammar_path, grammar_text
+from autodiff_cli.lang.grammar_file import (
+    START_SYMBOLS,
+    grammar_checksum,
+    grammar_path,
+    grammar_text,
+)
 from autodiff_cli.lang.syntax_tree import Token
 
 MAX_BRACKET_DEPTH = 200  # as CPython: "too many nested parentheses"
@@ -126,16 +131,15 @@ def get_parser() -> Any:
 
     tables = parse_tables.load_tables()
     text = grammar_text()
-    if text is not None:
+    if text is not None and grammar_checksum(text) != tables["grammar_crc32"]:
         from autodiff_cli.lang import table_builder
 
-        if table_builder.grammar_checksum(text) != tables["grammar_crc32"]:
-            try:
-                tables = table_builder.build_table_data(text, START_SYMBOLS)
-            except ImportError as error:
-                raise RuntimeError(
-                    f"{grammar_path()} differs from the shipped parse tables and Lark is not "
-                    "installed to rebuild them (pip install lark; then run "
-                    "python -m autodiff_cli.lang.table_builder)"
-                ) from error
+        try:
+            tables = table_builder.build_table_data(text, START_SYMBOLS)
+        except ImportError as error:
+            raise RuntimeError(
+                f"{grammar_path()} differs from the shipped parse tables and Lark is not "
+                "installed to rebuild them (pip install lark; then run "
+                "python -m autodiff_cli.lang.table_builder)"
+            ) from error
     return parse_tables.ScriptParser(tables, ScriptIndenter())

@@ -1,7 +1,10 @@
 """Lark's LALR parser, run from the tables shipped in `parse_tables.json`.
 
 The tables are data (JSON), built from the grammar by `table_builder` and committed with the
-package: nothing is cached or loaded from a writable place at run time. The parse table and its
+package: nothing is cached or loaded from a writable place at run time. Each state's row and
+each rule is stored as a JSON text of its own, decoded when the parser first needs it
+(`Encoded`): decoding all of the file's 350 kB took ~7 ms of every start-up, and a one-liner
+visits a few dozen of the ~550 states. The parse table and its
 rules are in Lark's own serialized form (`IntParseTable.serialize` with the rules memoized, as
 Lark's standalone parsers carry them), so loading them is `IntParseTable.deserialize`, and
 Lark's `_Parser` state machine runs them over the tokens of our lexer and Lark's indenter
@@ -13,8 +16,8 @@ messages.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from pathlib import Path
+import os
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
@@ -26,10 +29,11 @@ from autodiff_cli.lang.lexer import ScriptLexer
 from autodiff_cli.lang.syntax_tree import Token
 from autodiff_cli.lang.tree_builder import make_callback, plan_of
 
-TABLES_FILE = Path(__file__).resolve().parent / "parse_tables.json"
-TABLE_FORMAT = 2  # the layout `table_builder` writes: bump it when that changes
+TABLES_FILE = os.path.join(os.path.dirname(os.path.realpath(__file__)), "parse_tables.json")
+TABLE_FORMAT = 3  # the layout `table_builder` writes: bump it when that changes
 
 __all__ = [
+    "Encoded",
     "ScriptParser",
     "UnexpectedCharacters",
     "UnexpectedToken",
@@ -38,12 +42,36 @@ __all__ = [
 ]
 
 
-def load_tables(path: Path = TABLES_FILE) -> dict[str, Any]:
-    """The tables as written by `table_builder` (a ValueError if the file is not of its format)."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+def load_tables(path: str | os.PathLike = TABLES_FILE) -> dict[str, Any]:
+    """The tables as written by `table_builder`, the rules and rows decoded on first read (a
+    ValueError if the file is not of its format)."""
+    with open(path, encoding="utf-8") as file:
+        data = json.loads(file.read())
     if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
         raise ValueError(f"{path}: not a parse table file of format {TABLE_FORMAT}")
+    data["rules"] = Encoded(data["rules"])
+    data["parse_table"]["states"] = Encoded(data["parse_table"]["states"])
     return data
+
+
+class Encoded(Mapping):
+    """A mapping whose values are JSON texts, each decoded on its first read."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        self._texts = texts
+        self._decoded: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        found = self._decoded.get(key)
+        if found is None:
+            found = self._decoded[key] = json.loads(self._texts[key])
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
 
 
 class _Rows(dict):

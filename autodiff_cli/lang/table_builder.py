@@ -14,17 +14,10 @@ from __future__ import annotations
 
 import json
 import sys
-import zlib
 from typing import Any
 
-from autodiff_cli.lang.grammar_file import START_SYMBOLS, grammar_path
+from autodiff_cli.lang.grammar_file import START_SYMBOLS, grammar_checksum, grammar_text
 from autodiff_cli.lang.parse_tables import TABLE_FORMAT, TABLES_FILE
-
-
-def grammar_checksum(grammar_text: str) -> int:
-    """The checksum of the grammar text the tables are built from (stored in the file, so that
-    a checkout whose grammar was edited since is noticed; zlib is loaded by numpy anyway)."""
-    return zlib.crc32(grammar_text.encode("utf-8"))
 
 
 def _lexer_data(lark: Any) -> dict[str, Any]:
@@ -129,7 +122,8 @@ def build_table_data(grammar_text: str, start: list[str]) -> dict[str, Any]:
 
 
 def render(data: dict[str, Any]) -> str:
-    """The file's text: compact, one state and one rule per line (readable diffs)."""
+    """The file's text: compact, one state and one rule per line (readable diffs), each a JSON
+    text of its own (decoded on first use: `parse_tables.Encoded`)."""
     table = data["parse_table"]
     lines = ["{"]
     for key, value in data.items():
@@ -150,19 +144,22 @@ def render(data: dict[str, Any]) -> str:
 
 def _lines(items: dict[str, Any]) -> str:
     return ",\n".join(
-        f"{json.dumps(key)}:{json.dumps(value, separators=(',', ':'))}"
+        f"{json.dumps(key)}:{json.dumps(json.dumps(value, separators=(',', ':')))}"
         for key, value in items.items()
     )
 
 
 def generate() -> str:
     """The text of `parse_tables.json` for the grammar file as it is now."""
-    text = grammar_path().read_text(encoding="utf-8")
+    text = grammar_text()
+    if text is None:
+        raise FileNotFoundError("the grammar file (grammar/autodiff.lark) is not there")
     return render(build_table_data(text, START_SYMBOLS))
 
 
 def main() -> int:
-    TABLES_FILE.write_text(generate(), encoding="utf-8")
+    with open(TABLES_FILE, "w", encoding="utf-8") as file:
+        file.write(generate())
     print(f"wrote {TABLES_FILE}")
     return 0
 

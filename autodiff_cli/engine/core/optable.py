@@ -99,8 +99,18 @@ class OpDef:
         # the ufunc an in-place call without a graph writes into its target with (`x -= y`)
         self.inplace_ufunc = _INPLACE_UFUNCS.get(name)
         self.needs: tuple | None = None  # per input, the saved values its formula reads (lazy)
-        self.node_cls = make_node_class(grad_fn, self) if grad_fn else None
+        if not grad_fn:
+            self.node_cls = None  # (with a grad_fn: made on first use, `__getattr__`)
         self.new_node = own_copy(new_node) if grad_fn else None  # makes this op's nodes
+
+    def __getattr__(self, name: str) -> Any:
+        """The node class, made on first use: a class per op made at import would cost every
+        start-up ~6 ms for the 250 ops, of which a one-liner uses a few. Called only while the
+        `node_cls` slot is empty, so later reads are plain slot reads."""
+        if name != "node_cls":
+            raise AttributeError(f"'OpDef' object has no attribute '{name}'")
+        self.node_cls = make_node_class(self.grad_fn, self)
+        return self.node_cls
 
     def __repr__(self) -> str:
         return f"<op {self.name} ({self.grad_fn})>"

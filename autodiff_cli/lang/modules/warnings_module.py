@@ -9,11 +9,11 @@ enters `catch_warnings`, the engine's warnings go through the script's filters t
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import types
 import warnings as _warnings
-from pathlib import Path
 from typing import Any
 
 from autodiff_cli.lang import errors
@@ -21,7 +21,7 @@ from autodiff_cli.lang.modules.registry import register_class
 from autodiff_cli.lang.typeview import TypeStandIn
 
 _ACTIONS = ("error", "ignore", "always", "default", "module", "once")
-_PACKAGE_DIR = str(Path(__file__).resolve().parent.parent.parent)
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 Filter = tuple[str, Any, type, Any, int]
 
 
