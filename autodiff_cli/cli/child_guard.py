@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import select
 import signal
-import threading
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,6 +33,13 @@ _saved_handlers: dict[int, Any] = {}
 _mask_before_fork: set[int] | None = None
 
 
+def _on_main_thread() -> bool:
+    """Whether this is the main thread. `threading` is asked only when something loaded it:
+    without it no thread was started from Python (and the one-liner's start-up is spared it)."""
+    threading = sys.modules.get("threading")
+    return threading is None or threading.current_thread() is threading.main_thread()
+
+
 @contextmanager
 def signals_held() -> Iterator[None]:
     """Hold SIGINT and the ending signals (they wait, pending) until the block ends: a child
@@ -42,7 +49,7 @@ def signals_held() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask") or _mask_before_fork is not None:
         yield
         return
-    if threading.current_thread() is not threading.main_thread():
+    if not _on_main_thread():
         yield
         return
     _mask_before_fork = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
@@ -165,7 +172,7 @@ def _on_ending_signal(number: int, frame: Any) -> None:
 
 
 def _catch_ending_signals() -> None:
-    if _saved_handlers or threading.current_thread() is not threading.main_thread():
+    if _saved_handlers or not _on_main_thread():
         return
     for number in ENDING_SIGNALS:
         if signal.getsignal(number) == signal.SIG_IGN:  # `nohup`: the user's choice stands
@@ -177,7 +184,7 @@ def _catch_ending_signals() -> None:
 
 
 def _restore_handlers() -> None:
-    if threading.current_thread() is not threading.main_thread():
+    if not _on_main_thread():
         return
     for number, handler in _saved_handlers.items():
         try:

@@ -6,7 +6,6 @@ the Hessian, higher derivatives and the finite-difference check all re-run the s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff_cli.cli.grad_result import (
@@ -35,17 +34,31 @@ class GradError(Exception):
     """The expression ran but cannot be differentiated (e.g. it is not a tensor): exit status 1."""
 
 
-@dataclass
 class GradOptions:
-    at: list[str] = field(default_factory=list)
-    wrt: list[str] = field(default_factory=list)
-    vjp: str | None = None
-    order: int = 1
-    hessian: bool = False
-    check: bool = False
-    explain: bool = False
-    dtype: str | None = None  # "float32" or "float64"
-    with_saved: bool = False
+    """The `grad` command's options (a plain class: `dataclasses` would cost the one-liner's
+    start-up its import and generated methods)."""
+
+    def __init__(
+        self,
+        at: list[str] | None = None,
+        wrt: list[str] | None = None,
+        vjp: str | None = None,
+        order: int = 1,
+        hessian: bool = False,
+        check: bool = False,
+        explain: bool = False,
+        dtype: str | None = None,  # "float32" or "float64"
+        with_saved: bool = False,
+    ) -> None:
+        self.at = list(at or ())
+        self.wrt = list(wrt or ())
+        self.vjp = vjp
+        self.order = order
+        self.hessian = hessian
+        self.check = check
+        self.explain = explain
+        self.dtype = dtype
+        self.with_saved = with_saved
 
     @property
     def mode_flags(self) -> list[str]:

@@ -6,7 +6,6 @@ N-th derivatives, and tensors as JSON. Nothing here imports another cli module.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 EXPR_NAME = "<expr>"
@@ -26,23 +25,34 @@ __all__ = [
 ]
 
 
-@dataclass
 class GradResult:
-    expression: str
-    result: Any  # engine Tensor: the expression's value
-    leaves: dict[str, Any]  # --at name -> its tensor (a leaf requiring grad when in --wrt)
-    wrt: list[str]
-    mode: str  # GRADIENT, JACOBIAN, VJP, HESSIAN or ORDER
-    namespace: dict[str, Any]
-    seed: Any = None  # the --vjp vector
-    gradients: dict[str, Any] | None = None  # name -> .grad (GRADIENT and VJP)
-    jacobian: dict[str, Any] | None = None  # name -> tensor of shape out.shape + in.shape
-    hessian: dict[str, dict[str, Any]] | None = None  # name -> name -> block
-    derivatives: dict[str, Any] | None = None  # name -> N-th derivative (ORDER)
-    order: int = 1
-    check: dict[str, Any] | None = None
-    explain: Any = None  # explain.Walk
-    saved: dict[int, Any] | None = None  # --saved: graphs.saved_values before the backward
+    """What `grad` computed; the fields after `namespace` are filled in by mode. (A plain
+    class: `dataclasses` would cost the one-liner's start-up its import and generated methods.)"""
+
+    def __init__(
+        self,
+        expression: str,
+        result: Any,  # engine Tensor: the expression's value
+        leaves: dict[str, Any],  # --at name -> its tensor (a leaf requiring grad when in --wrt)
+        wrt: list[str],
+        mode: str,  # GRADIENT, JACOBIAN, VJP, HESSIAN or ORDER
+        namespace: dict[str, Any],
+    ) -> None:
+        self.expression = expression
+        self.result = result
+        self.leaves = leaves
+        self.wrt = wrt
+        self.mode = mode
+        self.namespace = namespace
+        self.seed: Any = None  # the --vjp vector
+        self.gradients: dict[str, Any] | None = None  # name -> .grad (GRADIENT and VJP)
+        self.jacobian: dict[str, Any] | None = None  # name -> out.shape + in.shape tensor
+        self.hessian: dict[str, dict[str, Any]] | None = None  # name -> name -> block
+        self.derivatives: dict[str, Any] | None = None  # name -> N-th derivative (ORDER)
+        self.order = 1
+        self.check: dict[str, Any] | None = None
+        self.explain: Any = None  # explain.Walk
+        self.saved: dict[int, Any] | None = None  # --saved: saved values before the backward
 
 
 class Expression:

@@ -24,7 +24,6 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff_cli.cli.child_guard import fork_child, kill_child, reap_child, signals_held
@@ -44,13 +43,25 @@ _SIZE = re.compile(r"(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[kmgt]?)(?:i?b)?", re.
 _UNITS = {"": 1, "k": 1 << 10, "m": MIB, "g": GIB, "t": 1 << 40}
 
 
-@dataclass(frozen=True)
 class Limits:
-    """What one child may use: bytes of memory and of output, and seconds (None: no deadline)."""
+    """What one child may use: bytes of memory and of output, and seconds (None: no deadline).
+    (Plain classes here and below, not dataclasses: importing `dataclasses` and generating
+    their methods costs every start-up ~3 ms.)"""
 
-    memory: int = DEFAULT_MAX_MEMORY
-    output: int = DEFAULT_MAX_OUTPUT
-    timeout: float | None = None
+    __slots__ = ("memory", "output", "timeout")
+
+    def __init__(
+        self,
+        memory: int = DEFAULT_MAX_MEMORY,
+        output: int = DEFAULT_MAX_OUTPUT,
+        timeout: float | None = None,
+    ) -> None:
+        self.memory = memory
+        self.output = output
+        self.timeout = timeout
+
+    def __repr__(self) -> str:
+        return f"Limits(memory={self.memory}, output={self.output}, timeout={self.timeout})"
 
     @classmethod
     def of(cls, memory: int | None, output: int | None, timeout: float | None) -> Limits:
@@ -58,18 +69,32 @@ class Limits:
         return cls(memory or DEFAULT_MAX_MEMORY, output or DEFAULT_MAX_OUTPUT, timeout)
 
 
-@dataclass
 class ChildResult:
     """How a child ended. `status` is its exit status (1 when it was killed); `problem` says
     why it was killed or crashed (`killed: out of memory ...`, to follow "the script was"),
-    None when it exited by itself."""
+    None when it exited by itself; `statement`, the (line, column) of the statement running at
+    a kill."""
 
-    status: int
-    stdout: bytes
-    stderr: bytes
-    problem: str | None
-    seconds: float
-    statement: tuple[int, int] | None = None  # (line, column) of the statement running at a kill
+    __slots__ = ("status", "stdout", "stderr", "problem", "seconds", "statement")
+
+    def __init__(
+        self,
+        status: int,
+        stdout: bytes,
+        stderr: bytes,
+        problem: str | None,
+        seconds: float,
+        statement: tuple[int, int] | None = None,
+    ) -> None:
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+        self.problem = problem
+        self.seconds = seconds
+        self.statement = statement
+
+    def __repr__(self) -> str:
+        return f"ChildResult(status={self.status}, problem={self.problem!r})"
 
 
 class LimitError(ValueError):
@@ -296,20 +321,34 @@ def write_text(stream: Any, text: str) -> None:
     stream.flush()
 
 
-@dataclass
 class _Running:
-    index: int
-    pid: int
-    fds: dict[int, Sink]
-    limits: Limits
-    started: float
-    exit_fd: int | None  # the child's pidfd: readable once it has exited (None: poll)
-    written: int = 0
-    problem: str | None = None
-    killed: bool = False
-    wait_status: int | None = None  # known once the child is reaped
-    sinks: list[Sink] = field(default_factory=list)
-    probe: mmap.mmap | None = None  # shared with the child: its running statement
+    """A running child: its pipes' sinks, limits, start time and pidfd (`exit_fd`: readable
+    once it has exited; None: poll), what is known of its end, and `probe`, the page shared
+    with it that holds its running statement."""
+
+    def __init__(
+        self,
+        index: int,
+        pid: int,
+        fds: dict[int, Sink],
+        limits: Limits,
+        started: float,
+        exit_fd: int | None,
+        sinks: list[Sink],
+        probe: mmap.mmap | None,
+    ) -> None:
+        self.index = index
+        self.pid = pid
+        self.fds = fds
+        self.limits = limits
+        self.started = started
+        self.exit_fd = exit_fd
+        self.sinks = sinks
+        self.probe = probe
+        self.written = 0
+        self.problem: str | None = None
+        self.killed = False
+        self.wait_status: int | None = None  # known once the child is reaped
 
     def deadline(self) -> float | None:
         """When the parent kills it (monotonic seconds); None without --timeout."""

@@ -62,10 +62,9 @@ def warm_up(
     transitively: the one-liner's start-up stays short); the
     engine's lazy submodules (`nn`, `optim`, ...) all, or with `sources` only those whose name
     the sources mention (the one-liner's start-up stays short), and numpy's random module when
-    the sources may use it; with `rendering`, Rich, warmed by drawing once (it imports parts of
-    itself while drawing).
+    the sources may use it; the text codecs when the sources may encode or decode text; with
+    `rendering`, Rich, warmed by drawing once (it imports parts of itself while drawing).
     """
-    import difflib  # noqa: F401 - suggestions in error messages
     import json  # noqa: F401 - --json output
     import traceback  # noqa: F401 - --debug
 
@@ -80,8 +79,9 @@ def warm_up(
         _import_command_modules()
     else:
         _import_named_modules(command)
-    for encoding in _CODECS:  # str.encode/bytes.decode load codecs on first use
-        codecs.lookup(encoding)
+    if sources is None or _may_use_codecs(sources):  # they load on first use
+        for encoding in _CODECS:
+            codecs.lookup(encoding)
     if sources is None:
         wanted, random = LAZY_SUBMODULES, True
     else:
@@ -104,6 +104,18 @@ def warm_up(
     modules.preload(None if sources is None else text)
     if rendering:
         _warm_rich()
+
+
+# what a source that encodes or decodes text names (`s.encode("utf-16")`, `str(b, "latin-1")`,
+# `bytes(s, ...)`, a bytes literal formatted with `%`): the codecs are loaded for it
+_CODEC_WORDS = re.compile(r"encode|decode|bytes|bytearray|str|[bB][rR]?['\"]")
+
+
+def _may_use_codecs(sources: Iterable[str | bytes]) -> bool:
+    return any(
+        _CODEC_WORDS.search(s.decode(errors="replace") if isinstance(s, bytes) else s)
+        for s in sources
+    )
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from dataclasses import dataclass
 from typing import Any
 
 _ESCAPE = re.compile(
@@ -21,16 +20,27 @@ class StringSyntaxError(Exception):
         self.offset = offset
 
 
-@dataclass
 class Field:
-    """A `{expr!conv:spec}` replacement field; `offset` is where `expr` starts in the token."""
+    """A `{expr!conv:spec}` replacement field; `offset` is where `expr` starts in the token,
+    `debug_text` what `{x=}` prints before the value, `tree` the parsed expression (set by
+    `prepare_fstring`)."""
 
-    expression: str
-    offset: int
-    conversion: str | None
-    spec: list[str | Field] | None
-    debug_text: str | None  # `{x=}` prints "x=" before the value
-    tree: Any = None  # the parsed expression, set by `prepare_fstring`
+    __slots__ = ("expression", "offset", "conversion", "spec", "debug_text", "tree")
+
+    def __init__(
+        self,
+        expression: str,
+        offset: int,
+        conversion: str | None,
+        spec: list[str | Field] | None,
+        debug_text: str | None,
+    ) -> None:
+        self.expression = expression
+        self.offset = offset
+        self.conversion = conversion
+        self.spec = spec
+        self.debug_text = debug_text
+        self.tree: Any = None
 
 
 def split_prefix(token: str) -> tuple[str, str, str]:

@@ -16,6 +16,12 @@ loader, the Earley and CYK frontends, `hashlib` and `pkgutil` (~15-20 ms of a on
 then the stand-in is removed, and a later `from lark import Lark` (the table builder, tests)
 imports the real `lark.lark`. The indenter only ever runs in our own parser (`parse_tables`),
 never inside a `Lark` frontend, so its base being the stand-in's `PostLex` changes nothing.
+
+Likewise `lark.utils` makes Lark's `logger` at import (`logging.getLogger("lark")`, a stream
+handler, level CRITICAL), which loads `logging` (~1.5 ms). While it loads, `logging` is a
+stand-in whose `getLogger` gives a `DeferredLogger`: Lark's setup calls are dropped, and the first
+later use of the logger makes the real one, set up as Lark sets it up. The parser never logs (Lark
+logs while building tables and lexers, which `table_builder` does with `logging` loaded).
 """
 
 from __future__ import annotations
@@ -56,6 +62,54 @@ def _import_indenter(package: Any) -> None:
     finally:
         del sys.modules["lark.lark"]
         package.__dict__.pop("lark", None)  # the attribute the submodule import set
+
+
+class DeferredLogger:
+    """Lark's `logger`, made on first use (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._real: Any = None
+        self._ready = False  # False while Lark's import sets it up
+
+    def __getattr__(self, name: str) -> Any:
+        if not self._ready:  # addHandler(StreamHandler()), setLevel(CRITICAL): see _real_logger
+            return _ignored
+        if self._real is None:
+            self._real = _real_logger()
+        return getattr(self._real, name)
+
+
+def _ignored(*_: Any) -> None:
+    return None
+
+
+def _real_logger() -> Any:
+    import logging
+
+    logger = logging.getLogger("lark")
+    if not logger.handlers:
+        logger.addHandler(logging.StreamHandler())
+        logger.setLevel(logging.CRITICAL)
+    return logger
+
+
+def _with_deferred_logging(load: Any) -> None:
+    """Run `load` with a stand-in `logging` module (unless the real one is loaded already)."""
+    if "logging" in sys.modules:
+        load()
+        return
+    logger = DeferredLogger()
+    stand_in = types.ModuleType("logging")
+    stand_in.Logger = DeferredLogger  # type: ignore[attr-defined]  # (Lark's annotation)
+    stand_in.getLogger = lambda name: logger  # type: ignore[attr-defined]
+    stand_in.StreamHandler = _ignored  # type: ignore[attr-defined]
+    stand_in.CRITICAL = 50  # type: ignore[attr-defined]
+    sys.modules["logging"] = stand_in
+    try:
+        load()
+    finally:
+        del sys.modules["logging"]
+        logger._ready = True
 
 
 def _without_regex(load: Any) -> None:
@@ -107,4 +161,4 @@ def _load() -> None:
     import lark  # noqa: F401
 
 
-_without_regex(_load)
+_with_deferred_logging(lambda: _without_regex(_load))

@@ -6,7 +6,6 @@ comprehension; `resolve` then decides, for every function-like scope, its frame 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff_cli.lang.syntax_tree import Token, Tree
@@ -31,26 +30,30 @@ class ScopeError(Exception):
         self.node = node
 
 
-@dataclass(eq=False)
 class Scope:
-    kind: str  # "module", "function", "class" or "comprehension"
-    parent: Scope | None
-    name: str = ""
-    params: list[str] = field(default_factory=list)
-    assigned: set[str] = field(default_factory=set)
-    used: set[str] = field(default_factory=set)
-    declared_global: set[str] = field(default_factory=set)
-    declared_nonlocal: set[str] = field(default_factory=set)
-    children: list[Scope] = field(default_factory=list)
-    uses_super: bool = False
-    is_generator: bool = False  # a function whose body has `yield`
-    # ("global" | "nonlocal", name) -> the statement declaring it (errors are located there)
-    declaration_nodes: dict[tuple[str, str], Any] = field(default_factory=dict)
-    # Filled in by `resolve`:
-    locals: set[str] = field(default_factory=set)
-    cells: set[str] = field(default_factory=set)
-    free: set[str] = field(default_factory=set)
-    slots: dict[str, int] = field(default_factory=dict)
+    """One scope of a program: what it assigns, uses and declares, and (filled in by
+    `resolve`) its locals, cells, free names and slots. (Plain classes here, not dataclasses:
+    `dataclasses` would cost every start-up its import and generated methods.)"""
+
+    def __init__(self, kind: str, parent: Scope | None, name: str = "") -> None:
+        self.kind = kind  # "module", "function", "class" or "comprehension"
+        self.parent = parent
+        self.name = name
+        self.params: list[str] = []
+        self.assigned: set[str] = set()
+        self.used: set[str] = set()
+        self.declared_global: set[str] = set()
+        self.declared_nonlocal: set[str] = set()
+        self.children: list[Scope] = []
+        self.uses_super = False
+        self.is_generator = False  # a function whose body has `yield`
+        # ("global" | "nonlocal", name) -> the statement declaring it (errors are located there)
+        self.declaration_nodes: dict[tuple[str, str], Any] = {}
+        # Filled in by `resolve`:
+        self.locals: set[str] = set()
+        self.cells: set[str] = set()
+        self.free: set[str] = set()
+        self.slots: dict[str, int] = {}
 
     @property
     def is_function(self) -> bool:
@@ -336,18 +339,20 @@ class ScopeBuilder:
             self._visit(target, scope)
 
 
-@dataclass
 class Param:
-    name: str
-    default: Any = None  # a parse tree, or None when there is no default
+    __slots__ = ("name", "default")
+
+    def __init__(self, name: str, default: Any = None) -> None:
+        self.name = name
+        self.default = default  # a parse tree, or None when there is no default
 
 
-@dataclass
 class Signature:
-    positional: list[Param] = field(default_factory=list)
-    varargs: str | None = None
-    keyword_only: list[Param] = field(default_factory=list)
-    varkw: str | None = None
+    def __init__(self) -> None:
+        self.positional: list[Param] = []
+        self.varargs: str | None = None
+        self.keyword_only: list[Param] = []
+        self.varkw: str | None = None
 
     def names(self) -> list[str]:
         names = [param.name for param in self.positional]
