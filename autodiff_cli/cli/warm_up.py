@@ -46,7 +46,6 @@ _CODECS = (
     "cp1252",
     "cp437",
 )
-_WARM_SOURCE = 'x = [i for i in range(2)]\ny = f"{x!r:>4}"\n'
 
 
 def warm_up(
@@ -69,12 +68,15 @@ def warm_up(
     import traceback  # noqa: F401 - --debug
 
     import autodiff_cli.engine as engine
-    from autodiff_cli.lang import compile_source
 
     if sources is None or _names_other_ops(sources, engine):
         engine._load_extra_ops()  # (a no-op unless the engine was imported lean)
 
-    compile_source(_WARM_SOURCE, "<warm-up>")
+    # the compiler and the parser with its tables (`compile_source` imports them on first use;
+    # compiling a sample source here would cost the one-liner ~5 ms)
+    from autodiff_cli.lang import compiler, errors, fstrings, grammar, parse_tables, parser  # noqa: F401
+
+    grammar.get_parser()
     if command is None:
         _import_command_modules()
     else:

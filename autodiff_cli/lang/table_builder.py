@@ -1,8 +1,8 @@
-"""Building the shipped parse tables (`parse_tables.json`) from the grammar, with Lark.
+"""Building the shipped parse tables (`parse_tables_data.py`) from the grammar, with Lark.
 
 Run `python -m autodiff_cli.lang.table_builder` after editing `grammar/autodiff.lark`; a test
 checks that the committed file is what this produces. Only this module uses Lark's grammar
-compiler and LALR analysis; the runtime reads the JSON file.
+compiler and LALR analysis; the runtime imports the module (one literal: plain data).
 
 The file holds plain data: Lark's serialized LALR table (`IntParseTable.serialize`) and the
 rules it reduces by (Lark's `Rule.serialize`, memoized), our lexer's regular expression(s),
@@ -121,36 +121,53 @@ def build_table_data(grammar_text: str, start: list[str]) -> dict[str, Any]:
     )
 
 
+HEADER = (
+    '"""The parse tables of grammar/autodiff.lark (plain data), written by\n'
+    "`python -m autodiff_cli.lang.table_builder`: do not edit. Each rule and each state's row is\n"
+    'a JSON text, decoded on first use (`parse_tables.Encoded`)."""\n'
+    "\n"
+    "# fmt: off\n"
+)
+
+
 def render(data: dict[str, Any]) -> str:
-    """The file's text: compact, one state and one rule per line (readable diffs), each a JSON
-    text of its own (decoded on first use: `parse_tables.Encoded`)."""
+    """The module's text: one literal, one state and one rule per line (readable diffs)."""
     table = data["parse_table"]
-    lines = ["{"]
+    lines = [HEADER + "TABLES = {"]
     for key, value in data.items():
         if key not in ("parse_table", "rules"):
-            lines.append(f"{json.dumps(key)}: {json.dumps(value, sort_keys=True)},")
-    lines.append('"rules": {')
+            lines.append(f"{key!r}: {_literal(value)},")
+    lines.append("'rules': {")
     lines.append(_lines(data["rules"]))
     lines.append("},")
-    lines.append('"parse_table": {')
+    lines.append("'parse_table': {")
     for key in ("tokens", "start_states", "end_states"):
-        lines.append(f"{json.dumps(key)}: {json.dumps(table[key], separators=(',', ':'))},")
-    lines.append('"states": {')
+        lines.append(f"{key!r}: {_literal(table[key])},")
+    lines.append("'states': {")
     lines.append(_lines(table["states"]))
     lines.append("}}")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
+def _literal(value: Any) -> str:
+    """A Python literal of JSON-like data, dictionaries in key order (stable output)."""
+    if isinstance(value, dict):
+        items = ", ".join(f"{key!r}: {_literal(value[key])}" for key in sorted(value))
+        return "{" + items + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal(item) for item in value) + "]"
+    return repr(value)
+
+
 def _lines(items: dict[str, Any]) -> str:
     return ",\n".join(
-        f"{json.dumps(key)}:{json.dumps(json.dumps(value, separators=(',', ':')))}"
-        for key, value in items.items()
+        f"{key!r}: {json.dumps(value, separators=(',', ':'))!r}" for key, value in items.items()
     )
 
 
 def generate() -> str:
-    """The text of `parse_tables.json` for the grammar file as it is now."""
+    """The text of `parse_tables_data.py` for the grammar file as it is now."""
     text = grammar_text()
     if text is None:
         raise FileNotFoundError("the grammar file (grammar/autodiff.lark) is not there")
