@@ -1,6 +1,8 @@
 """The parse tables of grammar/autodiff.lark (plain data), written by
 `python -m autodiff_cli.lang.table_builder`: do not edit. Each rule and each state's row is
-a JSON text, decoded on first use (`parse_tables.Encoded`)."""
+a JSON text, decoded on first use (`parse_tables.Encoded`).
+
+Long because: generated data, one line per rule and per parser state."""
 
 # fmt: off
 TABLES = {
