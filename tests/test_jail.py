@@ -154,6 +154,16 @@ def test_timeout_stops_a_loop_at_its_deadline(script):
     assert done.stderr == f"{path}: error: the script was stopped after 1 seconds (--timeout 1)\n"
 
 
+@pytest.mark.parametrize("limit", ["400M", "550M", "1G"])
+def test_running_out_of_memory_is_reported_at_any_limit(script, limit):
+    """Whatever is left when the last block is refused (CPython 3.11 loses the MemoryError when
+    the memory limit refuses an allocation while the exception unwinds, at some limits)."""
+    path = script("grow.py", "blocks = []\nwhile True:\n    blocks.append(b'x' * (32 << 20))\n")
+    done = jail(path, "--max-memory", limit)
+    assert done.returncode == 1
+    assert "killed: out of memory (limit " in done.stderr, done.stderr
+
+
 def test_max_memory_and_max_output_are_the_run_limits(script):
     path = script("grow.py", "blocks = []\nwhile True:\n    blocks.append(b'x' * (32 << 20))\n")
     done = jail(path, "--max-memory", "512M")

@@ -214,6 +214,7 @@ def child_main(
     """In the forked child: wire the pipes, lock down, run `work`, exit with its status. Never
     returns, never runs the parent's exit handlers or pending finalizers."""
     status = INTERNAL_ERROR
+    unresident = 0
     try:
         like_out, like_err = sys.__stdout__, sys.__stderr__
         looks = [(_encoding(like), _isatty(like)) for like in (like_out, like_err)]  # pre-dup2
@@ -235,10 +236,14 @@ def child_main(
         sys.stdin = None  # type: ignore[assignment]
         sys.stdout = sys.__stdout__ = _PipeWriter(1, *looks[0])
         sys.stderr = sys.__stderr__ = _PipeWriter(2, *looks[1])
+        unresident = _unresident_size()  # (read before the jail closes /proc)
         _lock_down(limits)
         status = run_on_reserve(work)
     except MemoryError:
         status = OUT_OF_MEMORY
+    except SystemError as error:  # CPython 3.11 loses the MemoryError of an allocation the
+        # memory limit refused while an exception unwound (a frame object, a traceback entry)
+        status = OUT_OF_MEMORY if _used_its_memory(limits, unresident) else _report_internal(error)
     except BaseException as error:  # noqa: BLE001 - the last fence: one clean line, no traceback
         status = _report_internal(error)
     try:
@@ -258,6 +263,25 @@ def _keep_terminal_size(stream: Any) -> None:
     except (OSError, ValueError, AttributeError):
         return
     os.environ["COLUMNS"], os.environ["LINES"] = str(size.columns), str(size.lines)
+
+
+def _unresident_size() -> int:
+    """Bytes of this process's address space not in memory (libraries' unread pages...)."""
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            size, resident = handle.read().split()[:2]
+        return (int(size) - int(resident)) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return 0
+
+
+def _used_its_memory(limits: Limits, unresident: int) -> bool:
+    """Whether the child's memory reached its limit: its peak resident size, plus what it maps
+    without holding, within 32 MiB of the address space `--max-memory` allows."""
+    import resource  # (loaded by the lock-down)
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # (KiB on Linux)
+    return peak + unresident >= limits.memory - MEMORY_HEADROOM
 
 
 def _report_internal(error: BaseException) -> int:

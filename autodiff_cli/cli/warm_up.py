@@ -34,6 +34,7 @@ _RANDOM_WORDS = (
     "utils",
     "sample",
 )
+_WARM_SOURCE = 'x = [i for i in range(2)]\ny = f"{x!r:>4}"\n'
 _CODECS = (
     "ascii",
     "latin-1",
@@ -68,15 +69,16 @@ def warm_up(
     import traceback  # noqa: F401 - --debug
 
     import autodiff_cli.engine as engine
+    from autodiff_cli.lang import compile_source
 
     if sources is None or _names_other_ops(sources, engine):
         engine._load_extra_ops()  # (a no-op unless the engine was imported lean)
 
-    # the compiler and the parser with its tables (`compile_source` imports them on first use;
-    # compiling a sample source here would cost the one-liner ~5 ms)
-    from autodiff_cli.lang import compiler, errors, fstrings, grammar, parse_tables, parser  # noqa: F401
-
-    grammar.get_parser()
+    # The compiler and the parser with its tables, imported and built by compiling a sample:
+    # it also fills the caches a comprehension and an f-string build on first use, which a
+    # child would otherwise build under its memory limit (a script that filled its memory
+    # then crashed formatting its error: tests/hostile/memory_full_then_deep_calls.ad).
+    compile_source(_WARM_SOURCE, "<warm-up>")
     if command is None:
         _import_command_modules()
     else:

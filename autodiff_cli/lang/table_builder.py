@@ -124,7 +124,7 @@ def build_table_data(grammar_text: str, start: list[str]) -> dict[str, Any]:
 HEADER = (
     '"""The parse tables of grammar/autodiff.lark (plain data), written by\n'
     "`python -m autodiff_cli.lang.table_builder`: do not edit. Each rule and each state's row is\n"
-    'a JSON text, decoded on first use (`parse_tables.Encoded`).\n'
+    "a JSON text, decoded on first use (`parse_tables.Encoded`).\n"
     "\n"
     'Long because: generated data, one line per rule and per parser state."""\n'
     "\n"
