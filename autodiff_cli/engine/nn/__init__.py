@@ -43,6 +43,7 @@ from .modules import (  # noqa: F401
     Softplus,
     Tanh,
 )
+from .modules_conv import *  # noqa: F401, F403  (Conv*, *Pool*, Upsample, Unflatten, Fold...)
 from .modules_extra import (  # noqa: F401
     CELU,
     GLU,
@@ -56,6 +57,7 @@ from .modules_extra import (  # noqa: F401
     Threshold,
 )
 from .parameter import Parameter  # noqa: F401
+from . import modules_conv as _modules_conv  # noqa: E402
 
 # What a script sees of this module (the language exports only these names and the public
 # submodules functional, init, utils...).
@@ -67,4 +69,5 @@ __all__ = [
     "LogSigmoid", "LogSoftmax", "MSELoss", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss",
     "Parameter", "ParameterDict", "ParameterList", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU",
     "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Threshold",
+    *_modules_conv.__all__,
 ]  # fmt: skip
