@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import functional, init, utils  # noqa: F401
+from . import modules_conv as _modules_conv  # noqa: E402
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .loss import (  # noqa: F401
     BCELoss,
@@ -57,7 +58,6 @@ from .modules_extra import (  # noqa: F401
     Threshold,
 )
 from .parameter import Parameter  # noqa: F401
-from . import modules_conv as _modules_conv  # noqa: E402
 
 # What a script sees of this module (the language exports only these names and the public
 # submodules functional, init, utils...).

@@ -833,8 +833,8 @@ from . import dropout as _dropout  # noqa: E402
 from . import functional_conv as _conv  # noqa: E402
 from . import functional_extra as _extra  # noqa: E402
 from . import functional_pool as _pool  # noqa: E402
-from .functional_conv import *  # noqa: E402, F401, F403  (conv1d/2d/3d, conv_transpose*)
 from .dropout import *  # noqa: E402, F401, F403  (dropout1d/2d/3d, alpha_dropout)
+from .functional_conv import *  # noqa: E402, F401, F403  (conv1d/2d/3d, conv_transpose*)
 from .functional_extra import *  # noqa: E402, F401, F403  (embedding, layer_norm, pad, kl_div...)
 from .functional_pool import *  # noqa: E402, F401, F403  (pooling, interpolate, unfold, fold)
 

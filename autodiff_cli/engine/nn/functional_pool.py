@@ -25,7 +25,9 @@ def _pair(value: Any, name: str, what: str) -> tuple[int, int]:
         if len(value) == 1:
             return (int(value[0]),) * 2
         if len(value) != 2:
-            raise RuntimeError(f"{what}: {name} must either be a single int, or a tuple of two ints")
+            raise RuntimeError(
+                f"{what}: {name} must either be a single int, or a tuple of two ints"
+            )
         return int(value[0]), int(value[1])
     return (int(value),) * 2
 
@@ -54,8 +56,8 @@ def _pool_geometry(
     ceil_mode: bool,
 ) -> dict:
     kernel = _pair(kernel_size, "kernel_size", what)
-    stride = kernel if stride is None or stride == [] or stride == () else _pair(
-        stride, "stride", what
+    stride = (
+        kernel if stride is None or stride == [] or stride == () else _pair(stride, "stride", what)
     )
     pad = _pair(padding, "padding", what)
     dilation = _pair(dilation, "dilation", what)
@@ -385,8 +387,9 @@ def unfold(
     sizes = tuple(input.shape[-2:])
     outs = [
         (s + 2 * p[0] - d * (k - 1) - 1) // st + 1
-        for s, p, d, k, st in zip(sizes, params["padding"], params["dilation"], params["kernel"],
-                                  params["stride"])  # fmt: skip
+        for s, p, d, k, st in zip(
+            sizes, params["padding"], params["dilation"], params["kernel"], params["stride"]
+        )  # fmt: skip
     ]
     if any(o < 1 for o in outs):
         raise RuntimeError(
@@ -428,8 +431,9 @@ def fold(
         )
     blocks = [
         (s + 2 * p[0] - d * (k - 1) - 1) // st + 1
-        for s, p, d, k, st in zip(size, params["padding"], params["dilation"], params["kernel"],
-                                  params["stride"])  # fmt: skip
+        for s, p, d, k, st in zip(
+            size, params["padding"], params["dilation"], params["kernel"], params["stride"]
+        )  # fmt: skip
     ]
     if blocks[0] * blocks[1] != input.shape[2]:
         p = params

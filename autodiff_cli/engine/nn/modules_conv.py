@@ -167,9 +167,7 @@ class _ConvTransposeNd(_ConvNd):
         dtype: Any = None,
     ) -> None:
         if padding_mode != "zeros":
-            raise ValueError(
-                f'Only "zeros" padding mode is supported for {type(self).__name__}'
-            )
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         super().__init__(
             in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
             padding_mode, device, dtype, output_padding,

@@ -97,5 +97,8 @@ CONV_WEIGHT_BACKWARD = defop(
     lambda B, v, input, grad_output, **params: conv(B, input, v, params),
     promotes=False,
     arg_names=("input", "grad_output"),
-    rules=("the transposed convolution of grad_output with grad", "the convolution of input with grad"),
+    rules=(
+        "the transposed convolution of grad_output with grad",
+        "the convolution of input with grad",
+    ),
 )

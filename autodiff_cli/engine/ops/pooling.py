@@ -225,13 +225,18 @@ def _resample_backward(g: Any, plans: tuple, matrices: tuple) -> np.ndarray:
 
 
 ADAPTIVE_AVG_POOL = {
-    nd: _separable_pair(f"adaptive_avg_pool{nd}d", f"AdaptiveAvgPool{nd}DBackward0",
-                        _adaptive_avg, _adaptive_backward)  # fmt: skip
+    nd: _separable_pair(
+        f"adaptive_avg_pool{nd}d",
+        f"AdaptiveAvgPool{nd}DBackward0",
+        _adaptive_avg,
+        _adaptive_backward,
+    )  # fmt: skip
     for nd in (2, 3)
 }
 UPSAMPLE = {
-    (mode, nd): _separable_pair(f"upsample_{mode}{nd}d", f"Upsample{label}{nd}DBackward0",
-                                _resample, _resample_backward)  # fmt: skip
+    (mode, nd): _separable_pair(
+        f"upsample_{mode}{nd}d", f"Upsample{label}{nd}DBackward0", _resample, _resample_backward
+    )  # fmt: skip
     for mode, label, dims in (
         ("nearest", "Nearest", (1, 2, 3)),
         ("nearest_exact", "NearestExact", (1, 2, 3)),
