@@ -32,18 +32,17 @@ def _convolution(x: Any, w: Any, b: Any, **geometry: Any) -> np.ndarray:
     return conv_forward(x, w, b, geometry)
 
 
-def _input_backward(g: Any, w: Any, **geometry: Any) -> np.ndarray:
-    """d loss / d input of a convolution from its output gradient g."""
-    if geometry["transposed"]:
-        return conv_forward(g, w, None, geometry)
-    return conv_input_grad(g, w, geometry)
-
-
-def _weight_backward(x: Any, g: Any, **geometry: Any) -> np.ndarray:
-    """d loss / d weight of a convolution from its input x and output gradient g."""
-    if geometry["transposed"]:
-        return conv_weight_grad(g, x, geometry)
-    return conv_weight_grad(x, g, geometry)
+def _backward(a: Any, b: Any, which: str, **geometry: Any) -> np.ndarray:
+    """One output of PyTorch's `convolution_backward`: with which="input", d loss / d input from
+    (grad_output, weight); with which="weight", d loss / d weight from (input, grad_output)."""
+    transposed = geometry["transposed"]
+    if which == "input":
+        if transposed:
+            return conv_forward(a, b, None, geometry)
+        return conv_input_grad(a, b, geometry)
+    if transposed:
+        return conv_weight_grad(b, a, geometry)
+    return conv_weight_grad(a, b, geometry)
 
 
 def conv(B: Any, x: Any, w: Any, params: dict) -> Any:
@@ -51,11 +50,11 @@ def conv(B: Any, x: Any, w: Any, params: dict) -> Any:
 
 
 def input_grad(B: Any, g: Any, w: Any, params: dict) -> Any:
-    return run(B, CONV_INPUT_BACKWARD, g, w, **params)
+    return run(B, CONV_BACKWARD, g, w, which="input", **params)
 
 
 def weight_grad(B: Any, x: Any, g: Any, params: dict) -> Any:
-    return run(B, CONV_WEIGHT_BACKWARD, x, g, **params)
+    return run(B, CONV_BACKWARD, x, g, which="weight", **params)
 
 
 def _bias_grad(B: Any, g: Any, input: Any, weight: Any, **params: Any) -> Any:
@@ -77,28 +76,29 @@ CONVOLUTION = defop(
         "grad summed over batch and space",
     ),
 )
-# <conv_input_grad(g, w), u> = <g, conv(u, w)> = <w, weight_grad(u, g)>
-CONV_INPUT_BACKWARD = defop(
-    "convolution_backward_input",
+
+
+def _first_grad(B: Any, u: Any, a: Any, b: Any, which: str, **params: Any) -> Any:
+    """<input_grad(g, w), u> = <g, conv(u, w)>; <weight_grad(x, g), v> = <x, input_grad(g, v)>."""
+    if which == "input":
+        return conv(B, u, b, params)
+    return input_grad(B, b, u, params)
+
+
+def _second_grad(B: Any, u: Any, a: Any, b: Any, which: str, **params: Any) -> Any:
+    """<input_grad(g, w), u> = <w, weight_grad(u, g)>; <weight_grad(x, g), v> = <g, conv(x, v)>."""
+    if which == "input":
+        return weight_grad(B, u, a, params)
+    return conv(B, a, u, params)
+
+
+CONV_BACKWARD = defop(
+    "convolution_backward",
     "ConvolutionBackwardBackward0",
-    _input_backward,
-    lambda B, u, grad_output, weight, **params: conv(B, u, weight, params),
-    lambda B, u, grad_output, weight, **params: weight_grad(B, u, grad_output, params),
+    _backward,
+    _first_grad,
+    _second_grad,
     promotes=False,
-    arg_names=("grad_output", "weight"),
-    rules=("the convolution of grad with weight", "the correlation of grad with grad_output"),
-)
-# <weight_grad(x, g), v> = <x, input_grad(g, v)> = <g, conv(x, v)>
-CONV_WEIGHT_BACKWARD = defop(
-    "convolution_backward_weight",
-    "ConvolutionBackwardBackward0",
-    _weight_backward,
-    lambda B, v, input, grad_output, **params: input_grad(B, grad_output, v, params),
-    lambda B, v, input, grad_output, **params: conv(B, input, v, params),
-    promotes=False,
-    arg_names=("input", "grad_output"),
-    rules=(
-        "the transposed convolution of grad_output with grad",
-        "the convolution of input with grad",
-    ),
+    arg_names=("a", "b"),
+    rules=("a convolution of grad with the other operand",) * 2,
 )
