@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import functional, init, utils  # noqa: F401
+from . import modules_conv as _modules_conv  # noqa: E402
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .loss import (  # noqa: F401
     BCELoss,
@@ -43,6 +44,7 @@ from .modules import (  # noqa: F401
     Softplus,
     Tanh,
 )
+from .modules_conv import *  # noqa: F401, F403  (Conv*, *Pool*, Upsample, Unflatten, Fold...)
 from .modules_extra import (  # noqa: F401
     CELU,
     GLU,
@@ -67,4 +69,5 @@ __all__ = [
     "LogSigmoid", "LogSoftmax", "MSELoss", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss",
     "Parameter", "ParameterDict", "ParameterList", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU",
     "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Threshold",
+    *_modules_conv.__all__,
 ]  # fmt: skip

@@ -1,0 +1,313 @@
+"""Pooling, resampling and unfold/fold ops (`F.max_pool2d`, `F.avg_pool2d`,
+`F.adaptive_avg_pool2d`, `F.interpolate`, `F.unfold`, `F.fold`), each with its backward op.
+
+Every backward here is linear in the incoming gradient, so it is an op of its own (PyTorch's
+`*_backward` ops: MaxPool2DWithIndicesBackwardBackward0, AvgPool2DBackwardBackward0...) whose
+formula is the forward again (or its adjoint): gradients of gradients work to any order.
+Resampling (adaptive average, nearest, linear) is separable: one (out, in) matrix per spatial
+dim; the forward gathers (exact and NaN-local), the backward multiplies by the transposes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.optable import defop
+from .formula_ops import run
+from .window_kernels import col2im, fold, pad_array, unfold, windows
+
+# ---- max pooling -------------------------------------------------------------------------------
+
+
+def max_pool_indices(x: np.ndarray, geometry: dict) -> np.ndarray:
+    """The flat (h·W + w) index of each window's first maximum (NaN wins), as PyTorch returns."""
+    kernel, stride, dilation = geometry["kernel"], geometry["stride"], geometry["dilation"]
+    padding, outs = geometry["padding"], geometry["outs"]
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    view = windows(pad_array(x, padding, fill), outs, kernel, stride, dilation)
+    nd = len(kernel)
+    flat = view.reshape(view.shape[: view.ndim - nd] + (-1,))
+    best = np.argmax(flat, axis=-1)  # (first maximum; numpy's argmax also stops at a NaN)
+    index = np.zeros(best.shape, np.int64)
+    rest = best
+    sizes = x.shape[x.ndim - nd :]
+    for i in reversed(range(nd)):  # kernel offsets back to input coordinates, last dim first
+        k, rest = rest % kernel[i], rest // kernel[i]
+        start = np.arange(outs[i]) * stride[i] - padding[i][0]
+        shape = [1] * best.ndim
+        shape[best.ndim - nd + i] = outs[i]
+        coord = start.reshape(shape) + k * dilation[i]
+        index += coord * int(np.prod(sizes[i + 1 :], dtype=np.int64))
+    return index
+
+
+def _gather(x: np.ndarray, indices: np.ndarray, nd: int) -> np.ndarray:
+    lead = x.shape[: x.ndim - nd]
+    flat = x.reshape(lead + (-1,))
+    picked = np.take_along_axis(flat, indices.reshape(lead + (-1,)), axis=-1)
+    return picked.reshape(indices.shape)
+
+
+def _scatter(g: np.ndarray, indices: np.ndarray, size: tuple) -> np.ndarray:
+    """g added at `indices` into zeros of the input's spatial `size` (one bincount)."""
+    nd = len(size)
+    lead = g.shape[: g.ndim - nd]
+    per = int(np.prod(size, dtype=np.int64))
+    rows = int(np.prod(lead, dtype=np.int64))
+    offsets = (np.arange(rows, dtype=np.int64) * per).reshape(lead + (1,) * nd)
+    flat = (indices + offsets).reshape(-1)
+    summed = np.bincount(flat, weights=g.reshape(-1), minlength=rows * per)
+    return summed.astype(g.dtype, copy=False).reshape(lead + tuple(size))
+
+
+def _max_pool(x: Any, indices: Any, size: tuple) -> np.ndarray:
+    return _gather(x, indices, len(size))
+
+
+MAX_POOL2D = defop(
+    "max_pool2d_with_indices",
+    "MaxPool2DWithIndicesBackward0",
+    _max_pool,
+    lambda B, g, **params: run(B, MAX_POOL2D_BACKWARD, g, **params),
+    promotes=False,
+    rules=("1 at each window's maximum",),
+)
+MAX_POOL2D_BACKWARD = defop(
+    "max_pool2d_with_indices_backward",
+    "MaxPool2DWithIndicesBackwardBackward0",
+    lambda g, indices, size: _scatter(g, indices, size),
+    lambda B, gg, **params: run(B, MAX_POOL2D, gg, **params),
+    promotes=False,
+    arg_names=("grad_output",),
+    rules=("grad at each window's maximum",),
+)
+
+# ---- average pooling -----------------------------------------------------------------------------
+
+
+def avg_divisors(geometry: dict, sizes: tuple) -> np.ndarray:
+    """Each window's divisor, as PyTorch's kernel counts it (per output position)."""
+    kernel, stride, padding, outs = (
+        geometry["kernel"], geometry["stride"], geometry["padding"], geometry["outs"],
+    )  # fmt: skip
+    if geometry["divisor_override"]:
+        return np.full(outs, float(geometry["divisor_override"]))
+    counts = []
+    for k, s, (pad, _), o, size in zip(kernel, stride, padding, outs, sizes):
+        start = np.arange(o) * s - pad
+        end = np.minimum(start + k, size + pad)
+        whole = end - start
+        clipped = np.minimum(end, size) - np.maximum(start, 0)
+        counts.append(whole if geometry["count_include_pad"] else clipped)
+    divisor = counts[0]
+    for c in counts[1:]:
+        divisor = np.multiply.outer(divisor, c)
+    return divisor.astype(np.float64)
+
+
+def _avg_pool(x: Any, divisor: Any, **geometry: Any) -> np.ndarray:
+    kernel = geometry["kernel"]
+    nd = len(kernel)
+    view = windows(pad_array(x, geometry["padding"]), geometry["outs"], kernel,
+                   geometry["stride"], (1,) * nd)  # fmt: skip
+    total = view.sum(axis=tuple(range(view.ndim - nd, view.ndim)))
+    if x.dtype.kind != "f":
+        return (total // divisor.astype(np.int64)).astype(x.dtype)
+    return (total / divisor.astype(x.dtype)).astype(x.dtype, copy=False)
+
+
+def _avg_pool_backward(g: Any, divisor: Any, **geometry: Any) -> np.ndarray:
+    kernel, size, padding = geometry["kernel"], geometry["size"], geometry["padding"]
+    nd = len(kernel)
+    share = g / divisor.astype(g.dtype)
+    lead, outs = share.shape[:-nd], share.shape[-nd:]
+    cols = np.broadcast_to(share.reshape(lead + (1,) * nd + outs), lead + tuple(kernel) + outs)
+    padded = tuple(s + lo + hi for s, (lo, hi) in zip(size, padding))
+    return np.ascontiguousarray(col2im(cols, padded, padding, geometry["stride"], (1,) * nd))
+
+
+AVG_POOL2D = defop(
+    "avg_pool2d",
+    "AvgPool2DBackward0",
+    _avg_pool,
+    lambda B, g, **params: run(B, AVG_POOL2D_BACKWARD, g, **params),
+    promotes=False,
+    rules=("1 / divisor over each window",),
+)
+AVG_POOL2D_BACKWARD = defop(
+    "avg_pool2d_backward",
+    "AvgPool2DBackwardBackward0",
+    _avg_pool_backward,
+    lambda B, gg, **params: run(B, AVG_POOL2D, gg, **params),
+    promotes=False,
+    arg_names=("grad_output",),
+    rules=("the average pool of grad",),
+)
+
+# ---- separable resampling: adaptive average pooling, nearest and linear interpolation ------------
+
+
+def _along(x: np.ndarray, axis: int, plan: tuple) -> np.ndarray:
+    """One dim resampled by `plan`: ("take", index) or ("blend", i0, i1, l0, l1)."""
+    if plan[0] == "take":
+        return np.take(x, plan[1], axis=axis)
+    _, i0, i1, l0, l1 = plan
+    shape = [1] * x.ndim
+    shape[axis] = len(i0)
+    l0 = l0.astype(x.dtype).reshape(shape)
+    l1 = l1.astype(x.dtype).reshape(shape)
+    return l0 * np.take(x, i0, axis=axis) + l1 * np.take(x, i1, axis=axis)
+
+
+def _resample(x: Any, plans: tuple, matrices: tuple) -> np.ndarray:
+    """Nearest/linear interpolation: the last dim first, as PyTorch's kernels weigh."""
+    nd = len(plans)
+    out = x
+    for i in reversed(range(nd)):
+        out = _along(out, x.ndim - nd + i, plans[i])
+    return np.ascontiguousarray(out)
+
+
+def _apply_matrices(x: np.ndarray, matrices: tuple, transpose: bool) -> np.ndarray:
+    """x with each of its last len(matrices) dims multiplied by its (out, in) matrix (or, with
+    `transpose`, by its transpose)."""
+    nd = len(matrices)
+    out = x
+    for i, m in enumerate(matrices):
+        m = (m.T if transpose else m).astype(x.dtype)
+        axis = x.ndim - nd + i
+        out = np.moveaxis(np.tensordot(m, np.moveaxis(out, axis, 0), axes=(1, 0)), 0, axis)
+    return np.ascontiguousarray(out)
+
+
+def _adaptive_avg(x: Any, plans: tuple, matrices: tuple, areas: Any) -> np.ndarray:
+    """Each window's sum / its size; a window holding inf or NaN stays local (gather path)."""
+    if x.dtype.kind == "f" and not np.isfinite(x).all():
+        return _adaptive_slow(x, plans, areas)
+    return (_apply_matrices(x, matrices, False) / areas.astype(x.dtype)).astype(x.dtype)
+
+
+def _adaptive_slow(x: np.ndarray, plans: tuple, areas: Any) -> np.ndarray:
+    """The windowed sums by cumulative sums along each dim (inf and NaN stay in their windows)."""
+    out = x
+    nd = len(plans)
+    for i, (start, end) in enumerate(plans):
+        axis = x.ndim - nd + i
+        cells = [np.take(out, range(s, e), axis=axis).sum(axis=axis, keepdims=True)
+                 for s, e in zip(start, end)]  # fmt: skip
+        out = np.concatenate(cells, axis=axis)
+    return (out / areas.astype(x.dtype)).astype(x.dtype)
+
+
+def _separable_pair(name: str, grad_fn: str, forward: Any, backward: Any) -> tuple:
+    """A resampling op and its backward op, each the other's formula."""
+    op = defop(
+        name, grad_fn, forward,
+        lambda B, g, **params: run(B, back, g, **params),
+        promotes=False, rules=("the adjoint resampling of grad",),
+    )  # fmt: skip
+    back = defop(
+        name + "_backward", grad_fn.replace("Backward0", "BackwardBackward0"), backward,
+        lambda B, gg, **params: run(B, op, gg, **params),
+        promotes=False, arg_names=("grad_output",), rules=("the resampling of grad",),
+    )  # fmt: skip
+    return op, back
+
+
+def _adaptive_backward(g: Any, plans: tuple, matrices: tuple, areas: Any) -> np.ndarray:
+    return _apply_matrices(g / areas.astype(g.dtype), matrices, True)
+
+
+def _resample_backward(g: Any, plans: tuple, matrices: tuple) -> np.ndarray:
+    return _apply_matrices(g, matrices, True)
+
+
+ADAPTIVE_AVG_POOL = {
+    nd: _separable_pair(
+        f"adaptive_avg_pool{nd}d",
+        f"AdaptiveAvgPool{nd}DBackward0",
+        _adaptive_avg,
+        _adaptive_backward,
+    )  # fmt: skip
+    for nd in (2, 3)
+}
+UPSAMPLE = {
+    (mode, nd): _separable_pair(
+        f"upsample_{mode}{nd}d", f"Upsample{label}{nd}DBackward0", _resample, _resample_backward
+    )  # fmt: skip
+    for mode, label, dims in (
+        ("nearest", "Nearest", (1, 2, 3)),
+        ("nearest_exact", "NearestExact", (1, 2, 3)),
+        ("linear", "Linear", (1,)),
+        ("bilinear", "Bilinear", (2,)),
+        ("trilinear", "Trilinear", (3,)),
+    )
+    for nd in dims
+}
+
+
+def adaptive_plan(size: int, out: int) -> tuple[tuple, np.ndarray, np.ndarray]:
+    """PyTorch's adaptive windows [floor(i·in/out), ceil((i+1)·in/out)): (starts, ends), the
+    (out, in) 0/1 matrix and the window lengths."""
+    i = np.arange(out)
+    start = (i * size) // out
+    end = -((-(i + 1) * size) // out)
+    cols = np.arange(size)
+    matrix = ((cols >= start[:, None]) & (cols < end[:, None])).astype(np.float64)
+    return (tuple(start.tolist()), tuple(end.tolist())), matrix, (end - start).astype(np.float64)
+
+
+def nearest_plan(size: int, out: int, scale: float, exact: bool) -> tuple[tuple, np.ndarray]:
+    """Source index of each output position (`floor(i·scale)`, or `floor((i+0.5)·scale)` for
+    nearest-exact, in float32 as PyTorch's kernel), clipped to the input; and the (out, in)
+    matrix."""
+    i = np.arange(out, dtype=np.float32)
+    scale32 = np.float32(scale)
+    src = np.floor((i + np.float32(0.5)) * scale32) if exact else np.floor(i * scale32)
+    index = np.minimum(src.astype(np.int64), size - 1)
+    matrix = np.zeros((out, size))
+    matrix[np.arange(out), index] = 1.0
+    return ("take", index), matrix
+
+
+def linear_plan(
+    size: int, out: int, scale: float, align_corners: bool, dtype: np.dtype
+) -> tuple[tuple, Any]:
+    """The two source indices and weights of each output position, computed in the input's
+    float dtype as PyTorch's area_pixel_compute_source_index; and the (out, in) matrix."""
+    i = np.arange(out).astype(dtype)
+    scale = dtype.type(scale)
+    if align_corners:
+        src = i * scale
+    else:
+        src = np.maximum((i + dtype.type(0.5)) * scale - dtype.type(0.5), dtype.type(0))
+    i0 = np.minimum(np.floor(src).astype(np.int64), size - 1)
+    i1 = np.minimum(i0 + 1, size - 1)
+    l1 = (src - i0.astype(dtype)).astype(dtype)
+    l0 = (dtype.type(1) - l1).astype(dtype)
+    matrix = np.zeros((out, size))
+    np.add.at(matrix, (np.arange(out), i0), l0.astype(np.float64))
+    np.add.at(matrix, (np.arange(out), i1), l1.astype(np.float64))
+    return ("blend", i0, i1, l0, l1), matrix
+
+
+# ---- unfold / fold ---------------------------------------------------------------------------------
+
+UNFOLD = defop(
+    "im2col",
+    "Im2ColBackward0",
+    lambda x, size, **p: unfold(x, p["kernel"], p["dilation"], p["padding"], p["stride"]),
+    lambda B, g, **params: run(B, FOLD_OP, g, **params),
+    promotes=False,
+    rules=("the sum of grad over the blocks each element is in",),
+)
+FOLD_OP = defop(
+    "col2im",
+    "Col2ImBackward0",
+    lambda c, size, **p: fold(c, size, p["kernel"], p["dilation"], p["padding"], p["stride"]),
+    lambda B, g, **params: run(B, UNFOLD, g, **params),
+    promotes=False,
+    rules=("the blocks of grad",),
+)
