@@ -11,13 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from ..core.apply import apply_inplace, apply_view
+from ..core.apply import _type_word, apply_inplace, apply_view
 from ..core.grad_mode import GradMode
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _norm_dim, _wrap
 from . import views
 from .indexing import _advanced_array, _apply_basic, _numpy_index, setitem
-from .inplace import _gather_at, after_inplace
+from .inplace import INDEX_PUT, after_inplace
 
 __all__ = ["index_put", "index_put_"]  # (+ the torch.<name>_ functions, added below)
 
@@ -103,6 +103,12 @@ def _comparison(name: str, grad_name: str, ufunc: Any) -> tuple:
             if other._data.ndim == 0 and self._data.ndim:
                 other = other._data.item()  # (a 0-d tensor compares as its number)
             else:
+                shape = np.broadcast_shapes(self._data.shape, other._data.shape)
+                if shape != self._data.shape:
+                    raise RuntimeError(
+                        f"output with shape [{', '.join(map(str, self._data.shape))}] doesn't "
+                        f"match the broadcast shape [{', '.join(map(str, shape))}]"
+                    )
                 return apply_inplace(tensor, self, (other,))
         return apply_inplace(scalar, self, (), {"other": other})
 
@@ -133,6 +139,11 @@ _COMPARISONS.update(
 def xlogy_(self: Tensor, other: Any) -> Tensor:
     from ..nn import functional_extra as fx
 
+    if self._data.dtype.kind in "biu":  # (xlogy's result is floating)
+        raise RuntimeError(
+            "result type Float can't be cast to the desired output type "
+            f"{_type_word(self._data.dtype)}"
+        )
     if isinstance(other, Tensor):
         return apply_inplace(fx.XLOGY, self, (other,))
     return apply_inplace(fx.XLOGY_SCALAR_OTHER, self, (), {"other": other})
@@ -155,32 +166,6 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
             diagonal = diagonal.diagonal(0, 0, 1)
         diagonal.fill_(fill_value)
     return self
-
-
-def _index_add_forward(a: Any, values: Any, index: tuple) -> np.ndarray:
-    out = np.array(a, copy=True)
-    target_shape = out[index].shape
-    try:
-        np.add.at(out, index, np.broadcast_to(np.asarray(values, a.dtype), target_shape))
-    except ValueError:
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape [{', '.join(map(str, np.shape(values)))}] "
-            f"cannot be broadcast to indexing result of shape "
-            f"[{', '.join(map(str, target_shape))}]"
-        ) from None
-    return out
-
-
-INDEX_PUT_ACCUMULATE = defop(
-    "index_put_accumulate",
-    "IndexPutBackward0",
-    _index_add_forward,
-    lambda B, g, index: g,
-    lambda B, g, index: _gather_at(B, g, index),
-    promotes=False,
-    arg_names=("self", "values"),
-    rules=("1", "1 at the written positions (summed over repeats)"),
-)
 
 
 def _index_tuple(name: str, indices: Any) -> tuple:
@@ -215,7 +200,8 @@ def index_put_(input: Tensor, indices: Any, values: Tensor, accumulate: bool = F
         setitem(input, parts, values)
         return input
     target, advanced = _apply_basic(input, parts, keep_full_slices=False)
-    apply_inplace(INDEX_PUT_ACCUMULATE, target, (values,), {"index": _numpy_index(advanced)})
+    params = {"index": _numpy_index(advanced), "accumulate": True}
+    apply_inplace(INDEX_PUT, target, (values,), params)
     if target is input:
         after_inplace(input)
     return input
