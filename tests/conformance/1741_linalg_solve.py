@@ -11,4 +11,6 @@ print(A.grad, b.grad)
 B = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64)
 X = torch.linalg.solve(A.detach(), B)
 print(X, torch.allclose(A.detach() @ X, B))
-print(torch.autograd.gradcheck(torch.linalg.solve, (A.detach().requires_grad_(), B.requires_grad_())))
+print(
+    torch.autograd.gradcheck(torch.linalg.solve, (A.detach().requires_grad_(), B.requires_grad_()))
+)
