@@ -1966,3 +1966,27 @@ case("mode", "mode", lambda T, a: T.mode(a.round(), 0).values, In((4, 3), _off_g
 
 CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
+
+# -- issue 30: in-place views, comparison in place, linalg.solve --------------------------------
+case("unsqueeze_", "unsqueeze_", lambda T, a: (a * 1).unsqueeze_(1), In(M))
+case("t_", "t_", lambda T, a: (a * 1).t_(), In(M))
+case("transpose_", "transpose_", lambda T, a: (a * 1).transpose_(0, -1), In((2, 3, 4)))
+case("squeeze_", "squeeze_", lambda T, a: (a * 1).squeeze_(), In((3, 1, 4)))
+case("squeeze_dims_", "squeeze_dims_list_", lambda T, a: (a * 1).squeeze_((1,)), In((3, 1, 4)))
+for _cmp in ("eq", "ne", "lt", "le", "gt", "ge"):
+    case(
+        f"{_cmp}_-scalar", f"{_cmp}_scalar_",
+        lambda T, a, _cmp=_cmp: getattr(a * 1, _cmp + "_")(0.5), In(M),
+    )  # fmt: skip
+    case(
+        f"{_cmp}_-tensor", f"{_cmp}_tensor_",
+        lambda T, a, b, _cmp=_cmp: getattr(a * 1, _cmp + "_")(b), In(M), In((3,)),
+    )  # fmt: skip
+case(
+    "linalg_solve", "linalg_solve_ex", lambda T, a, b: T.linalg.solve(a, b),
+    In((3, 3), _well_conditioned), In((3, 2)),
+)  # fmt: skip
+case(
+    "linalg_solve-vector", "linalg_solve_ex", lambda T, a, b: T.linalg.solve(a, b),
+    In((3, 3), _well_conditioned), In((3,)),
+)  # fmt: skip

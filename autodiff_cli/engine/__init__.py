@@ -13,6 +13,7 @@ from . import random  # noqa: F401 - torch.random
 from .core import anomaly as _anomaly  # noqa: F401 - loaded with the engine (lang gives it its stack)
 from .core import backward as _backward  # noqa: F401 - gives Tensor.backward its pass
 from .core import dtypes as _dtypes
+from .core import numpy_names as _numpy_names
 from .core import saved_hooks as _saved_hooks  # noqa: F401 - grad_fn._raw_saved_<name>
 from .core.devices import device  # noqa: F401
 from .core.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
@@ -352,6 +353,15 @@ __all__ = sorted(
 )
 
 
+def _accept_numpy_names(names: list[str]) -> None:
+    """The torch functions among `names` taking `dim`/`keepdim` also take `axis`/`keepdims`."""
+    scope = globals()
+    for name in names:
+        scope[name] = _numpy_names.accepting_numpy_names(name, scope[name])
+
+
+_accept_numpy_names(__all__)
+
 # Submodules a one-liner rarely needs load on first use, to keep start-up short.
 # Op families a one-liner seldom needs: imported with the engine, except when the `grad`
 # command asks for a lean engine (`autodiff_cli.LEAN_ENGINE`, its start-up) and the expression
@@ -359,7 +369,7 @@ __all__ = sorted(
 _EXTRA_FAMILIES = (
     "activations", "combining", "decompositions", "matrix_extra", "predicates", "python_maps",
     "reshaping", "searching", "select_ops", "special_math", "statistics", "tensor_extras",
-    "vector_ops",
+    "vector_ops", "einsum", "inplace_methods",
 )  # fmt: skip
 _extras_loaded = False
 
@@ -377,6 +387,7 @@ def _load_extra_ops() -> None:
         module = importlib.import_module(f"{__name__}.ops.{family}")
         globals().update((name, getattr(module, name)) for name in module.__all__)
         __all__.extend(module.__all__)
+        _accept_numpy_names(module.__all__)
 
 
 if not getattr(_package, "LEAN_ENGINE", False):

@@ -6,12 +6,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from .core import dtypes
 from .core.apply import apply_op
+from .core.optable import defop
 from .core.out_arg import write_out
 from .core.tensor import Tensor, _norm_dim
 from .ops import reductions
-from .ops.matrix import DET, INV, _LinAlgError, check_square
+from .ops.formula_ops import run
+from .ops.matrix import DET, INV, _LinAlgError, _mT, check_square
 from .ops.vector_ops import linalg_cross as cross
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "det", "inv", "cross", "LinAlgError"]
@@ -171,3 +175,129 @@ from .ops.decompositions import linalg_svd as svd  # noqa: E402
 from .ops.decompositions import svdvals  # noqa: E402
 
 __all__ += ["svd", "svdvals", "qr", "cholesky", "pinv", "solve_triangular"]
+
+
+def _solve_np(a: Any, b: Any, vector: bool) -> Any:
+    try:
+        if vector:
+            return np.linalg.solve(a, b[..., None])[..., 0]
+        return np.linalg.solve(a, b)
+    except np.linalg.LinAlgError:
+        raise _LinAlgError(
+            "torch.linalg.solve: The solver failed because the input matrix is singular."
+        ) from None
+
+
+def _solve_grad_b(B: Any, g: Any, self: Any, result: Any, vector: bool) -> Any:
+    """`A⁻ᵀ · grad` (for one right-hand side, a vector)."""
+    return B.matmul(_mT(B, run(B, INV, self)), g)
+
+
+def _solve_grad_a(B: Any, g: Any, self: Any, result: Any, vector: bool) -> Any:
+    """`-(A⁻ᵀ · grad) · Xᵀ`."""
+    grad_b = _solve_grad_b(B, g, self, result, vector)
+    return -B.outer(grad_b, result) if vector else -B.matmul(grad_b, _mT(B, result))
+
+
+SOLVE = defop(
+    "linalg_solve_ex",
+    "LinalgSolveExBackward0",
+    _solve_np,
+    _solve_grad_a,
+    _solve_grad_b,
+    arg_names=("A", "B"),
+    saves=(0, "result"),
+    rules=("-A⁻ᵀ · grad · Xᵀ", "A⁻ᵀ · grad"),
+)
+
+
+def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Any = None) -> Tensor:
+    """The X with `A @ X = B` (`X @ A = B` with `left=False`, solved as `Aᵀ Xᵀ = Bᵀ`); a 1-D B
+    is one right-hand side. One LinalgSolveExBackward0 node, as in PyTorch."""
+    if out is not None:
+        return write_out(solve, out, A, B, left=left)
+    check_square(A, "linalg.solve")
+    if not left:
+        return apply_op(SOLVE, (A.mT, B.mT), {"vector": False}).mT
+    vector = B.ndim == 1
+    rows = B.shape[0] if vector else B.shape[-2]
+    if rows != A.shape[-1]:
+        raise RuntimeError(
+            f"linalg.solve: Incompatible shapes of A and B for the equation "
+            f"{'AX = B' if left else 'XA = B'} ({A.shape[-2]}x{A.shape[-1]} and "
+            f"{'x'.join(str(s) for s in B.shape)})"
+        )
+    return apply_op(SOLVE, (A, B), {"vector": vector})
+
+
+def multi_dot(tensors: Any, *, out: Any = None) -> Tensor:
+    """`A @ B @ C ...` with a first 1-D operand as a row and a last one as a column, multiplied
+    in the order of fewest multiplications (PyTorch's chain order)."""
+    if out is not None:
+        return write_out(multi_dot, out, tensors)
+    tensors = list(tensors)
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    for i, t in enumerate(tensors):
+        expected = "1D or 2D" if i in (0, n - 1) else "2D"
+        if t.ndim not in ((1, 2) if i in (0, n - 1) else (2,)):
+            raise RuntimeError(
+                f"multi_dot(): {'the first' if i == 0 else 'the last' if i == n - 1 else ''}"
+                f"{' tensor' if i in (0, n - 1) else f'tensor {i}'} must be {expected} but got "
+                f"{t.ndim}D"
+            )
+    first_vector, last_vector = tensors[0].ndim == 1, tensors[-1].ndim == 1
+    if first_vector:
+        tensors[0] = tensors[0].unsqueeze(0)
+    if last_vector:
+        tensors[-1] = tensors[-1].unsqueeze(1)
+    for i in range(n - 1):
+        if tensors[i].shape[1] != tensors[i + 1].shape[0]:
+            raise RuntimeError(
+                f"multi_dot(): tensors {i} and {i + 1} with shapes {list(tensors[i].shape)} and "
+                f"{list(tensors[i + 1].shape)} cannot be multiplied"
+            )
+    if n == 2:
+        result = tensors[0].mm(tensors[1])
+    else:
+        dims = [t.shape[0] for t in tensors] + [tensors[-1].shape[1]]
+        order = _chain_order(dims)
+        result = _chain_product(tensors, order, 0, n - 1)
+    # (PyTorch ends with a view to the output shape, whatever the operands: ViewBackward0)
+    shape = tuple(result.shape)
+    if first_vector:
+        shape = shape[1:]
+    if last_vector:
+        shape = shape[:-1]
+    return result.view(shape)
+
+
+def _chain_order(dims: list) -> list:
+    """The matrix-chain split points minimising scalar multiplications (dynamic programming)."""
+    n = len(dims) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = math.inf
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, k
+    return split
+
+
+def _chain_product(tensors: list, split: list, i: int, j: int) -> Tensor:
+    if i == j:
+        return tensors[i]
+    k = split[i][j]
+    return _chain_product(tensors, split, i, k).mm(_chain_product(tensors, split, k + 1, j))
+
+
+__all__ += ["solve", "multi_dot"]
+
+from .core import numpy_names as _numpy_names  # noqa: E402
+
+_numpy_names.accept_in_module(globals(), __all__, "linalg_")

@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from .core import dtypes
+from .core import numpy_names as _numpy_names
 from .core.apply import apply_op, as_default_float
 from .core.out_arg import write_out
 from .core.tensor import Tensor
@@ -133,3 +134,6 @@ def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
 def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     """torch.log_softmax."""
     return functional.log_softmax(input, dim, dtype=dtype)
+
+
+_numpy_names.accept_in_module(globals(), __all__, "special_")

@@ -24,6 +24,7 @@ import numpy as np
 
 from .apply import apply_binary, apply_inplace, apply_number, apply_unary
 from .graph import make_node_class, new_node, own_copy
+from .numpy_names import accepting_numpy_names
 from .out_arg import write_out
 from .tensor import Tensor
 
@@ -300,7 +301,7 @@ def tensor_methods(owner: str, methods: dict[str, Any]) -> None:
         if previous is not None:
             raise RuntimeError(f"Tensor.{name} is registered twice: by {previous} and by {owner}")
         _METHOD_OWNERS[name] = owner
-        setattr(Tensor, name, fn)
+        setattr(Tensor, name, accepting_numpy_names(name, fn))  # (`axis=`, `keepdims=`)
 
 
 def rule_of(grad_fn_name: str) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ import numpy as np
 from ..core import dtypes, limits, script_data
 from ..core.apply import apply_op
 from ..core.devices import check_device, is_device_arg
+from ..core.numpy_names import varargs_keyword
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _norm_dim, _wrap, require_grad_new
 from . import arithmetic
@@ -72,6 +73,7 @@ def new_filled(
 
 
 def _new_filled(fill: Any):
+    @varargs_keyword("size", fixed=1)
     def make(
         self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
     ) -> Tensor:

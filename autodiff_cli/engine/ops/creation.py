@@ -11,6 +11,7 @@ from ..core import dtypes, limits, provided, script_data
 from ..core.devices import check_device
 from ..core.grad_mode import InferenceMode
 from ..core.inference import mark_new
+from ..core.numpy_names import size_keyword
 from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _wrap, require_grad_new
 from .range_values import arange_values, linspace_values, logspace_values
@@ -149,6 +150,7 @@ def _check_size(shape: tuple) -> None:
             )
 
 
+@size_keyword
 def ones(
     *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None
 ) -> Tensor:
@@ -160,6 +162,7 @@ def ones(
     return _finish(np.ones(shape, np_dtype), requires_grad)
 
 
+@size_keyword
 def zeros(
     *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None
 ) -> Tensor:

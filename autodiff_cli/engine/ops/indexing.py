@@ -9,6 +9,7 @@ graph that is an in-place op on a view, recorded as CopySlices (see `inplace.py`
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -192,6 +193,40 @@ def _foreign(value: Any) -> Any:
     return value if read is None else read(value)
 
 
+_SEQUENCE_INDEX_WARNING = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[torch.tensor(seq)], which will result either in an error or "
+    "a different result (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/python_variable_indexing.cpp:349.)"
+)
+_RESHAPED_INDICES = frozenset((range, list, tuple))
+_SEQUENCES = (Tensor, list, tuple, range, slice, np.ndarray)
+
+
+def _range_index(part: Any) -> Any:
+    """A Python `range` index part is the long tensor of its numbers (`t[range(n), y]`)."""
+    if part.__class__ is range:
+        return np.arange(part.start, part.stop, part.step, dtype=np.int64)
+    return part
+
+
+def _index_parts(index: Any) -> Any:
+    """The index as PyTorch reads it: ranges as index tensors, and (its legacy numpy rule) a
+    short list holding a sequence, slice, `None` or `...` as a tuple of index parts
+    (`t[[range(n), y]]` is `t[range(n), y]`, with PyTorch's deprecation warning)."""
+    kind = index.__class__
+    if kind is range:
+        return _range_index(index)
+    if kind is list and len(index) < 32:
+        if any(isinstance(p, _SEQUENCES) or p is None or p is Ellipsis for p in index):
+            warnings.warn(_SEQUENCE_INDEX_WARNING, UserWarning, stacklevel=3)
+            index, kind = tuple(index), tuple
+    if kind is tuple:
+        return tuple(_range_index(part) for part in index)
+    return index
+
+
 def _shown_indices(parts: tuple, np_index: tuple) -> tuple:
     """IndexBackward0's `_saved_indices` as PyTorch shows them: None for a whole dimension, the
     index tensor itself where one was given, else a tensor of the index."""
@@ -209,6 +244,8 @@ def _shown_indices(parts: tuple, np_index: tuple) -> tuple:
 def getitem(self: Tensor, index: Any) -> Tensor:
     if FOREIGN_ARRAYS:
         index = _foreign(index)
+    if index.__class__ in _RESHAPED_INDICES:
+        index = _index_parts(index)
     if not isinstance(index, tuple):
         if index is Ellipsis:
             return views.apply_view(views.ALIAS, self)
@@ -254,6 +291,8 @@ def _without_leading_ones(shape: tuple) -> tuple:
 def setitem(self: Tensor, index: Any, value: Any) -> None:
     if FOREIGN_ARRAYS:
         index = _foreign(index)
+    if index.__class__ in _RESHAPED_INDICES:
+        index = _index_parts(index)
     parts = index if isinstance(index, tuple) else (index,)
     target, advanced = _apply_basic(self, parts, keep_full_slices=False)
     value = _value_tensor(value, self)

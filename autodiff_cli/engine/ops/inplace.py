@@ -229,10 +229,15 @@ def _copy_forward(a: Any, src: Any) -> np.ndarray:
     return np.broadcast_to(np.asarray(src).astype(a.dtype), a.shape)
 
 
-def _index_put_forward(a: Any, values: Any, index: tuple) -> np.ndarray:
+def _index_put_forward(a: Any, values: Any, index: tuple, accumulate: bool = False) -> np.ndarray:
+    """`a` with `values` written at `index` (added, repeated positions included, with
+    `accumulate`: `index_put_(..., accumulate=True)`)."""
     out = np.array(a, copy=True)
     try:
-        out[index] = np.asarray(values).astype(a.dtype)
+        if accumulate:
+            np.add.at(out, index, np.broadcast_to(np.asarray(values, a.dtype), out[index].shape))
+        else:
+            out[index] = np.asarray(values).astype(a.dtype)
     except ValueError:
         result_shape = a[index].shape
         raise RuntimeError(
@@ -278,8 +283,8 @@ INDEX_PUT = defop(
     "index_put",
     "IndexPutBackward0",
     _index_put_forward,
-    lambda B, g, index: _zero_at(B, g, index),
-    lambda B, g, index: _gather_at(B, g, index),
+    lambda B, g, index, accumulate=False: g if accumulate else _zero_at(B, g, index),
+    lambda B, g, index, accumulate=False: _gather_at(B, g, index),
     promotes=False,
     arg_names=("self", "values"),
     rules=("1 outside the written positions", "1 at the written positions"),

@@ -15,6 +15,7 @@ from ..core.apply import apply_inplace, apply_op
 from ..core.devices import check_device
 from ..core.generator import Generator
 from ..core.inference import mark_new
+from ..core.numpy_names import size_keyword
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import check_requested_dtype, write_out, write_result
 from ..core.tensor import Tensor, _wrap, broadcast_shape
@@ -281,6 +282,7 @@ def _float_draw(
     return _into(out, result, name)
 
 
+@size_keyword
 def rand(
     *size: Any,
     generator: Any = None,
@@ -293,6 +295,7 @@ def rand(
     return _float_draw("rand", "check_uniform_bounds", stream.uniform01, *args)
 
 
+@size_keyword
 def randn(
     *size: Any,
     generator: Any = None,

@@ -185,6 +185,8 @@ def _dim_descending(name: str, args: tuple, kwargs: dict) -> tuple:
     params = {"dim": -1, "descending": False}
     params.update(zip(("dim", "descending"), args))
     for key, value in kwargs.items():
+        if key == "axis" and "dim" not in kwargs and not args:  # numpy's spelling
+            key = "dim"
         if key not in params:
             raise TypeError(f"{name}() got an unexpected keyword argument '{key}'")
         params[key] = value

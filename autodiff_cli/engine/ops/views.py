@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core.apply import apply_op, apply_view
+from ..core.numpy_names import varargs_keyword
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.tensor import Size, Tensor, _dims_text, _norm_dim, _wrap, broadcast_error
@@ -424,12 +425,14 @@ def _infer_shape(shape: tuple, numel: int) -> tuple:
     return shape
 
 
+@varargs_keyword("size", fixed=1)
 def view(input: Tensor, *shape: Any) -> Tensor:
     """A view with a new shape; an error when the strides do not allow one."""
     target = _infer_shape(shape_arg(shape), input._data.size)
     return apply_view(VIEW, input, {"shape": target, "source": input._data.shape})
 
 
+@varargs_keyword("shape", fixed=1)
 def reshape(input: Tensor, *shape: Any) -> Tensor:
     """A view when the strides allow one, else a contiguous copy (UnsafeViewBackward0)."""
     target = _infer_shape(shape_arg(shape), input._data.size)
@@ -486,6 +489,7 @@ def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
 swapaxes = swapdims = transpose
 
 
+@varargs_keyword("dims", fixed=1)
 def permute(input: Tensor, *dims: Any) -> Tensor:
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
@@ -553,6 +557,7 @@ def squeeze_dims(input: Tensor, dims: tuple) -> Tensor:
     return apply_view(SQUEEZE_DIM_, input, {"dims": dims, "source": input._data.shape})
 
 
+@varargs_keyword("size", fixed=1)
 def expand(input: Tensor, *sizes: Any) -> Tensor:
     target = list(shape_arg(sizes))
     shape = input._data.shape
@@ -772,6 +777,7 @@ def cat(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
 concat = concatenate = cat
 
 
+@varargs_keyword("repeats", fixed=1)
 def repeat(input: Tensor, *sizes: Any) -> Tensor:
     repeats = shape_arg(sizes)
     shape = input._data.shape
