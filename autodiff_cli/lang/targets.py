@@ -64,12 +64,10 @@ class TargetCompiler:
             return self._store_unpack([child for child in target.children if child is not None])
         if kind == "getattr":
             obj = self.expr(target.children[0])
-            name = str(target.children[1])
+            name = self.attribute_name(target.children[1])
 
             def store_attribute(f: list, value: Any) -> None:
-                holder = obj(f)
-                sandbox.check_setattr(holder, name)
-                setattr(holder, name, value)
+                sandbox.script_setattr(obj(f), name, value)
 
             return store_attribute
         if kind == "getitem":
@@ -166,12 +164,10 @@ class TargetCompiler:
             return block([self.delete(child) for child in target.children if child is not None])
         if kind == "getattr":
             obj = self.expr(target.children[0])
-            name = str(target.children[1])
+            name = self.attribute_name(target.children[1])
 
             def delete_attribute(f: list) -> None:
-                holder = obj(f)
-                sandbox.check_setattr(holder, name)
-                delattr(holder, name)
+                sandbox.script_delattr(obj(f), name)
 
             return delete_attribute
         if kind == "getitem":
