@@ -29,6 +29,7 @@ from autodiff_cli.lang.errors import (
     Location,
     ScriptError,
     Source,
+    clear_location_in,
     is_user_interrupt,
     mark_raised_by_script,
     set_location,
@@ -477,6 +478,9 @@ def run_expression(text: str, namespace: dict) -> Any:
     CallDepth.depth += 1
     try:
         return code([namespace, None])
+    except BaseException as error:
+        clear_location_in(error, source)
+        raise
     finally:
         CallDepth.depth -= 1
 

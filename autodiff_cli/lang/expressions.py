@@ -124,10 +124,12 @@ class ExpressionCompiler:
             if name in scope.free:
                 fallback = self.load_name(name, where, _FreeView(scope))
 
+            key = self.attribute_name(name)  # Python's mangling of `__x` in a class body
+
             def load_class_name(f: list) -> Any:
                 namespace = f[CLASS_DICT_SLOT]
-                if name in namespace:
-                    return namespace[name]
+                if key in namespace:
+                    return namespace[key]
                 return fallback(f)
 
             return load_class_name

@@ -158,6 +158,8 @@ def evaluate(namespace: Any, source: Any, globals_: Any, locals_: Any) -> Any:
     else:
         raise TypeError("eval() arg 1 must be a string, bytes or code object")
     text = source.lstrip(" \t")
+    if not text:
+        raise SyntaxError("invalid syntax", ("<string>", 0, 0, ""))
     if globals_ is None and locals_ is None:
         run_in: Any = namespace
     elif globals_ is None:

@@ -25,8 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli.lang import builtin_methods as builtin
-from autodiff_cli.lang import exact, typeview
-from autodiff_cli.lang.engine_private_names import NAMES as ENGINE_PRIVATE_NAMES
+from autodiff_cli.lang import engine_private_names, exact, typeview
 from autodiff_cli.lang.typeview import ENGINE_PREFIX, SCRIPT_MARK, TypeStandIn
 
 __all__ = [
@@ -135,15 +134,17 @@ def owns_private(obj: Any, name: str) -> bool:
 
 def _free_private_name(cls: type, name: str) -> bool:
     """Whether a script class `cls` may use the private `name` (see `owns_private`)."""
-    foreign_only_builtins = True
+    reserved: frozenset[str] = frozenset()
     for klass in cls.__mro__:
         if typeview.is_script_class(klass):
             continue
         if name in klass.__dict__:
             return False
-        if klass.__module__ != "builtins":
-            foreign_only_builtins = False
-    return foreign_only_builtins or name not in ENGINE_PRIVATE_NAMES
+        if typeview.is_engine_class(klass):
+            reserved = reserved | engine_private_names.ENGINE
+        elif klass.__module__ != "builtins":  # a library class (`lang/modules`)
+            reserved = reserved | engine_private_names.LIBRARY
+    return name not in reserved
 
 
 def may_read_name(obj: Any, name: str) -> bool:

@@ -34,9 +34,10 @@ class TargetCompiler:
 
             return store_cell
         if kind == "class":
+            key = self.attribute_name(name)  # `def __helper` in a class body: `_Class__helper`
 
             def store_class(f: list, value: Any) -> None:
-                f[CLASS_DICT_SLOT][name] = value
+                f[CLASS_DICT_SLOT][key] = value
 
             return store_class
 
@@ -146,11 +147,12 @@ class TargetCompiler:
 
             return delete_variable
         slot = CLASS_DICT_SLOT if kind == "class" else 0
+        key = self.attribute_name(name) if kind == "class" else name
 
         def delete_global(f: list) -> None:
             mapping = f[slot]
-            if name in mapping:
-                del mapping[name]
+            if key in mapping:
+                del mapping[key]
             elif not quiet:
                 raise NameError(message)
 
