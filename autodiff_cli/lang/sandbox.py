@@ -303,8 +303,10 @@ def _private_reader(kind: type, name: str) -> Reader:
     if issubclass(kind, type):
 
         def read_class_private(cls: Any) -> Any:
-            if not owns_private(cls, name) or _defining_class(cls.__mro__, name) is None:
+            if not owns_private(cls, name):
                 raise _refuse(cls, name)
+            if _defining_class(cls.__mro__, name) is None:
+                raise AttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
             return check_out(getattr(cls, name), cls, name)
 
         return read_class_private
