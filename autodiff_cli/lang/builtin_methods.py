@@ -46,7 +46,10 @@ ALLOWED: dict[type, frozenset[str]] = {
     }.items()
 }  # fmt: skip
 # Attributes of exceptions (all plain values): `e.args`, StopIteration's `value`, ...
-EXCEPTION_ATTRIBUTES = frozenset("args value code name encoding reason start end object".split())
+EXCEPTION_ATTRIBUTES = frozenset(
+    "args value code name encoding reason start end object "
+    "msg lineno offset text filename end_lineno end_offset".split()  # SyntaxError's (eval)
+)
 
 _PADDING = frozenset({"ljust", "rjust", "center", "zfill"})
 CHECKED_NAMES = _PADDING | {"expandtabs", "replace", "join", "translate", "to_bytes", "format",

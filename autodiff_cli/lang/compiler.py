@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from autodiff_cli.lang import introspection, limits, sandbox, unraisable
+from autodiff_cli.lang import introspection, limits, reflection, sandbox, unraisable
 from autodiff_cli.lang.blocks import (
     BREAK,
     CONTINUE,
@@ -29,6 +29,7 @@ from autodiff_cli.lang.errors import (
     Location,
     ScriptError,
     Source,
+    clear_location_in,
     is_user_interrupt,
     mark_raised_by_script,
     set_location,
@@ -66,6 +67,7 @@ class Compiler(
     def module(self, tree: Tree, *, keep_last_value: bool) -> Stmt:
         self.scope = self.scopes[id(tree)]
         statements = flatten(tree.children)
+        self._future_imports = _leading_future_imports(statements)
         compiled = [self.statement(node) for node in statements]
         if keep_last_value and statements and statements[-1].data == "expr_stmt":
             value = self.expr(statements[-1].children[0])
@@ -91,7 +93,51 @@ class Compiler(
             and self.scope.kind_of("dir") == "global"
         ):
             return self._scope_dir(function)
+        if (
+            isinstance(function, Tree)
+            and function.data == "var"
+            and str(function.children[0]) == "eval"
+            and self.scope.kind == "function"
+            and self.scope.kind_of("eval") == "global"
+        ):
+            return self._scope_eval(node)
         return super().expr_call(node)
+
+    def _scope_eval(self, node: Tree) -> Fn:
+        """`eval(...)` in a function: if `eval` is the builtin, it sees the function's bound
+        local variables (a snapshot, as Python's) when it is given no mappings."""
+        call = super().expr_call(node)
+        load = self.expr(node.children[0])
+        arguments = node.children[1]
+        only_source = (
+            arguments is not None
+            and len(arguments.children) == 1
+            and isinstance(arguments.children[0], Tree)
+            and arguments.children[0].data
+            not in ("keyword_argument", "star_argument", "double_star_argument")
+        )
+        if not only_source:
+            return call
+        source = self.expr(arguments.children[0])
+        scope = self.scope
+        entries = tuple(
+            (name, slot, scope.kind_of(name) != "local")
+            for name, slot in scope.slots.items()
+            if not name.startswith("%")
+        )
+
+        def local_eval(f: list) -> Any:
+            builtin = load(f)
+            if not getattr(builtin, reflection.READS_SCOPE, False):
+                return call(f)
+            bound = {}
+            for name, slot, is_cell in entries:
+                value = getattr(f[slot], "v", UNBOUND) if is_cell else f[slot]
+                if value is not UNBOUND:
+                    bound[name] = value
+            return reflection.evaluate(f[0], source(f), None, bound)
+
+        return local_eval
 
     def _scope_dir(self, function: Tree) -> Fn:
         """`dir()` in a function: its bound local names, as Python's (if `dir` is the builtin)."""
@@ -199,14 +245,12 @@ class Compiler(
             return augment_name
         if target.data == "getattr":
             obj = self.expr(target.children[0])
-            name = str(target.children[1])
+            name = self.attribute_name(target.children[1])
             getter = sandbox.make_getter(name)
 
             def augment_attribute(f: list) -> None:
                 holder = obj(f)
-                result = op(getter(holder), value(f))
-                sandbox.check_setattr(holder, name)
-                setattr(holder, name, result)
+                sandbox.script_setattr(holder, name, op(getter(holder), value(f)))
 
             return augment_attribute
         if target.data == "getitem":
@@ -289,6 +333,8 @@ class Compiler(
     def stmt_import_from(self, node: Tree) -> Stmt:
         dotted_node, names = node.children
         dotted = ".".join(str(part) for part in dotted_node.children)
+        if dotted == "__future__":
+            return self._future_import(node, names)
         items = []
         for item in names.children:
             if item is None:
@@ -307,6 +353,23 @@ class Compiler(
 
         return import_from
 
+    def _future_import(self, node: Tree, names: Tree) -> Stmt:
+        """`from __future__ import annotations` (and the older features): accepted where Python
+        accepts them, at the start of the file; every one is already how scripts behave."""
+        if id(node) not in getattr(self, "_future_imports", ()):
+            raise self.error(
+                "from __future__ imports must occur at the beginning of the file", node
+            )
+        for item in names.children:
+            if item is None:
+                continue
+            feature = str(item.children[0])
+            if feature == "braces":
+                raise self.error("not a chance", item)
+            if feature not in _FUTURE_FEATURES:
+                raise self.error(f"future feature {feature} is not defined", item)
+        return lambda f: None
+
     def stmt_import_star(self, node: Tree) -> Stmt:
         dotted = ".".join(str(part) for part in node.children[0].children)
 
@@ -317,6 +380,32 @@ class Compiler(
                     f[0][name] = value
 
         return import_star
+
+
+# Python's future features; all are how the language behaves already (annotations are not
+# evaluated, division is true division...). `barry_as_FLUFL` (`<>`) is not among them.
+_FUTURE_FEATURES = frozenset({
+    "nested_scopes", "generators", "division", "absolute_import", "with_statement",
+    "print_function", "unicode_literals", "generator_stop", "annotations",
+})  # fmt: skip
+
+
+def _leading_future_imports(statements: list[Tree]) -> frozenset[int]:
+    """ids of the `from __future__ import` statements at the start of a module (after its
+    docstring), the only place Python accepts them."""
+    found = set()
+    for index, node in enumerate(statements):
+        if index == 0 and node.data == "expr_stmt":
+            value = node.children[0]
+            if isinstance(value, Tree) and value.data == "strings":
+                continue
+        if node.data != "import_from":
+            break
+        dotted = ".".join(str(part) for part in node.children[0].children)
+        if dotted != "__future__":
+            break
+        found.add(id(node))
+    return frozenset(found)
 
 
 # ---- programs ------------------------------------------------------------------------------
@@ -369,6 +458,34 @@ class Program:
                 sys.unraisablehook = saved_hook
                 limits.clear_interrupt()
         return result if self.mode == "eval" else frame[RETURN_SLOT]
+
+
+def run_expression(text: str, namespace: dict) -> Any:
+    """The script's `eval`: `text` parsed and compiled as one expression of the language (its
+    syntax errors are ScriptErrors for "<string>") and run in `namespace`, one call deep."""
+    from autodiff_cli.lang.parser import ParseFailure, decode_source, parse
+    from autodiff_cli.lang.runtime import CallDepth
+
+    text = decode_source(text, "<string>")
+    source = Source("<string>", tuple(text.split("\n")))
+    try:
+        tree = parse(text, source, start="eval_input")
+    except ParseFailure as failure:
+        raise failure.error from None
+    code = compile_tree(tree, source, "eval").code
+    if CallDepth.depth >= limits.MAX_RECURSION_DEPTH:
+        raise RecursionError("maximum recursion depth exceeded")
+    CallDepth.depth += 1
+    try:
+        return code([namespace, None])
+    except BaseException as error:
+        clear_location_in(error, source)
+        raise
+    finally:
+        CallDepth.depth -= 1
+
+
+reflection.use_expression_runner(run_expression)
 
 
 def compile_tree(tree: Tree, source: Source, mode: str) -> Program:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang import class_checks, limits, nesting, sandbox, typeview
+from autodiff_cli.lang import class_checks, limits, nesting, reflection, sandbox, typeview
 from autodiff_cli.lang.blocks import Running, Stmt, docstring_of
 from autodiff_cli.lang.expressions import Fn
 from autodiff_cli.lang.functions import FunctionSpec, make_function
@@ -69,6 +69,8 @@ class DefinitionCompiler:
         spec = FunctionSpec(
             name, outer.qualname_prefix + name, inner, signature, body, is_expression, doc
         )
+        line = node.meta.line if not node.meta.empty else 1
+        spec.code = reflection.code_maker(spec, inner, body_node, self.source.filename, line)
         capture = self._capture(inner, outer)
 
         def create(f: list) -> Callable[..., Any]:

@@ -166,6 +166,14 @@ def clear_location(error: BaseException) -> None:
     _own_attributes(error).pop(LOCATION_ATTRIBUTE, None)
 
 
+def clear_location_in(error: BaseException, source: Source) -> None:
+    """Forget `error`'s location if it is in `source` (an `eval` string: the error is then
+    located at the script's `eval` call instead)."""
+    location = _own_attributes(error).get(LOCATION_ATTRIBUTE)
+    if type(location) is Location and location.source is source:
+        clear_location(error)
+
+
 def mark_raised_by_script(error: BaseException) -> None:
     """Note that a script's `raise` raised `error` (a KeyboardInterrupt so raised is an error of
     the script, not the user's Ctrl-C)."""

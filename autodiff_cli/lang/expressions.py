@@ -124,10 +124,12 @@ class ExpressionCompiler:
             if name in scope.free:
                 fallback = self.load_name(name, where, _FreeView(scope))
 
+            key = self.attribute_name(name)  # Python's mangling of `__x` in a class body
+
             def load_class_name(f: list) -> Any:
                 namespace = f[CLASS_DICT_SLOT]
-                if name in namespace:
-                    return namespace[name]
+                if key in namespace:
+                    return namespace[key]
                 return fallback(f)
 
             return load_class_name
@@ -557,10 +559,24 @@ class ExpressionCompiler:
 
     # -- attribute, subscript, call ---------------------------------------------------------
 
+    def attribute_name(self, token: Any) -> str:
+        """An attribute name as written in the source, with Python's private-name mangling:
+        `self.__x` inside `class Net` is `self._Net__x`."""
+        name = str(token)
+        if not name.startswith("__") or name.endswith("__"):
+            return name
+        scope = self.scope
+        while scope is not None and scope.kind != "class":
+            scope = scope.parent
+        if scope is None:
+            return name
+        owner = scope.name.lstrip("_")
+        return f"_{owner}{name}" if owner else name
+
     def expr_getattr(self, node: Tree) -> Fn:
         target, name = node.children
         obj = self.expr(target)
-        getter = sandbox.make_getter(str(name))
+        getter = sandbox.make_getter(self.attribute_name(name))
         where = self.where(name)
 
         def get_attribute(f: list) -> Any:

@@ -8,6 +8,7 @@ from typing import Any
 
 from autodiff_cli.lang import call_results
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH, Interrupt, raise_interrupt
+from autodiff_cli.lang.reflection import CODE_ATTRIBUTE
 from autodiff_cli.lang.runtime import UNBOUND, CallDepth, Cell
 from autodiff_cli.lang.sandbox import SCRIPT_MARK
 from autodiff_cli.lang.scopes import FIRST_VARIABLE_SLOT, RETURN_SLOT, Scope, Signature
@@ -49,6 +50,7 @@ class FunctionSpec:
         )
         self.varargs_name, self.varkw_name = signature.varargs, signature.varkw
         self.plain_signature: inspect.Signature | None = None  # made on first use
+        self.code: Callable[[], Any] | None = None  # `function.__code__` (`reflection`)
 
 
 def _python_signature(spec: FunctionSpec, defaults: list, kwdefaults: dict) -> inspect.Signature:
@@ -128,6 +130,8 @@ def make_function(
     function.__doc__ = spec.doc
     function.__signature__ = _python_signature(spec, defaults, kwdefaults)
     setattr(function, SCRIPT_MARK, True)
+    if spec.code is not None:
+        setattr(function, CODE_ATTRIBUTE, spec.code)
     return function
 
 

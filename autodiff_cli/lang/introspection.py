@@ -15,7 +15,9 @@ from typing import Any
 
 from autodiff_cli.lang import builtin_methods, sandbox, typeview
 
-LISTS_SCOPE = "_lists_scope"  # marks the script's `dir`: `dir()` in a function lists its locals
+# marks the script's `dir` (`dir()` in a function lists its locals); a dunder, so no script
+# function can carry it
+LISTS_SCOPE = "__autodiff_lists_scope__"
 
 
 def script_dir(namespace: dict) -> Callable[..., list[str]]:
@@ -48,24 +50,45 @@ def readable_names(obj: Any) -> set[str]:
         found = {name for name in builtin_methods.EXCEPTION_ATTRIBUTES if hasattr(obj, name)}
         return found | _own_names(obj)
     allowed = builtin_methods.allowed_names(kind)
-    names = _names_of(kind) | _own_names(obj) | _engine_dir(obj)
+    names = _names_of(kind, obj) | _own_names(obj) | _engine_dir(obj)
     if allowed is not None:
         script_names = {name for name in names if _defined_by_script_class(kind, name)}
         return (allowed & names) | script_names | _own_names(obj)
     refused = _REFUSED_ON_INSTANCES
     if sandbox.is_node_class(kind):  # a grad_fn's engine machinery (sandbox.NODE_INTERNAL_NAMES)
         refused = refused | sandbox.NODE_INTERNAL_NAMES
-    return {name for name in names if sandbox.name_allowed(name)} - refused
+        names = {name for name in names if not _is_saved_name(name) or _node_has(obj, name)}
+    names |= set(sandbox.instance_table_names(obj))
+    return {name for name in names if sandbox.may_read_name(obj, name)} - refused
+
+
+def _is_saved_name(name: str) -> bool:
+    return name.startswith(("_saved_", "_raw_saved_"))
+
+
+def _node_has(node: Any, name: str) -> bool:
+    """Whether a grad_fn has the saved value `name` (node classes share the names ops show
+    besides their formulas'; PyTorch lists only the node's own)."""
+    try:
+        sandbox.make_getter(name)(node)
+    except AttributeError:
+        return False
+    except Exception:  # noqa: BLE001 - freed or holding engine arrays: still its name
+        return True
+    return True
 
 
 _REFUSED_ON_INSTANCES = frozenset({"numpy"})  # engine attributes the sandbox refuses
 
 
-def _names_of(cls: type) -> set[str]:
+def _names_of(cls: type, holder: Any = None) -> set[str]:
+    """The names `cls` and its bases define that a script may read on `holder` (the class
+    itself when not given)."""
+    holder = cls if holder is None else holder
     names: set[str] = set()
     for klass in cls.__mro__:
         names.update(key for key in vars(klass) if isinstance(key, str))
-    return {name for name in names if sandbox.name_allowed(name)}
+    return {name for name in names if sandbox.may_read_name(holder, name)}
 
 
 def _engine_dir(obj: Any) -> set[str]:
@@ -88,7 +111,7 @@ def _own_names(obj: Any) -> set[str]:
         own = object.__getattribute__(obj, "__dict__")
     except AttributeError:
         return set()
-    return {key for key in own if isinstance(key, str) and sandbox.name_allowed(key)}
+    return {key for key in own if isinstance(key, str) and sandbox.may_read_name(obj, key)}
 
 
 def _defined_by_script_class(kind: type, name: str) -> bool:
@@ -96,7 +119,7 @@ def _defined_by_script_class(kind: type, name: str) -> bool:
         if not typeview.is_script_class(klass):
             return False
         if name in vars(klass):
-            return sandbox.name_allowed(name)
+            return sandbox.name_allowed(name) or sandbox.owns_private(kind, name)
     return False
 
 

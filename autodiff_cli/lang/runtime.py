@@ -15,6 +15,7 @@ from autodiff_cli.lang import (
     modules,
     nesting,
     numpy_bridge,
+    reflection,
     sandbox,
     script_stack,
     typeview,
@@ -63,6 +64,7 @@ _PASSED_THROUGH = (
     "ZeroDivisionError AttributeError NameError AssertionError StopIteration "
     "NotImplementedError ArithmeticError RecursionError LookupError UnboundLocalError "
     "ImportError ModuleNotFoundError OverflowError MemoryError BaseException frozenset slice "
+    "SyntaxError "
     "callable hash chr ord bin hex oct format complex"
 ).split()
 
@@ -136,6 +138,11 @@ def make_builtins(namespace: Namespace) -> dict[str, Any]:
         pow=_script_pow,
         format=_script_format,
         hasattr=sandbox.safe_hasattr,
+        getattr=reflection.script_getattr,
+        setattr=reflection.script_setattr,
+        delattr=reflection.script_delattr,
+        id=reflection.script_id,
+        eval=reflection.make_eval(namespace),
         super=sandbox.script_super,
         hash=nesting.checked_hash,
         sum=_script_sum,

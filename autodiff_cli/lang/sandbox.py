@@ -20,11 +20,12 @@ its `typeview.TypeStandIn`; a function, module or object of an unknown type is r
 from __future__ import annotations
 
 import types
+import weakref
 from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli.lang import builtin_methods as builtin
-from autodiff_cli.lang import exact, typeview
+from autodiff_cli.lang import engine_private_names, exact, typeview
 from autodiff_cli.lang.typeview import ENGINE_PREFIX, SCRIPT_MARK, TypeStandIn
 
 __all__ = [
@@ -34,10 +35,13 @@ __all__ = [
     "check_out",
     "check_setattr",
     "exposes_attributes",
+    "may_read_name",
     "make_getter",
     "may_hold",
     "name_allowed",
     "safe_hasattr",
+    "script_delattr",
+    "script_setattr",
     "script_super",
 ]
 
@@ -98,6 +102,63 @@ def name_allowed(name: str) -> bool:
         or name.startswith("_saved_")
         or name.startswith("_raw_saved_")
     )
+
+
+def _is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+# The lang layer's own marks on script objects (an exception's location `_autodiff_location`):
+# never a script's name, whatever the object.
+_LANG_PREFIX = "_autodiff"
+# Module tables PyTorch users read as they are (`print(model._modules)`): readable on any
+# nn.Module, never assigned (their entries are checked by Module's own setattr, not the dicts').
+_MODULE_TABLES = frozenset({"_modules", "_parameters", "_buffers"})
+_MODULE_CLASSES = (("autodiff_cli.engine.nn.module", "Module"),)
+
+
+def owns_private(obj: Any, name: str) -> bool:
+    """Whether the private name `name` (leading `_`, not a dunder) of `obj` is the script's own:
+    an attribute of its own functions, classes and their instances. On a script class deriving
+    from an engine or library class, only names that class never uses (`engine_private_names`)
+    and that no non-script class of the MRO defines; engine objects own none."""
+    if _is_dunder(name) or name.startswith(_LANG_PREFIX):
+        return False
+    if isinstance(obj, type):
+        return typeview.is_script_class(obj) and _free_private_name(obj, name)
+    kind = type(obj)
+    if kind is types.FunctionType:
+        return bool(obj.__dict__.get(SCRIPT_MARK))
+    return typeview.is_script_class(kind) and _free_private_name(kind, name)
+
+
+def _free_private_name(cls: type, name: str) -> bool:
+    """Whether a script class `cls` may use the private `name` (see `owns_private`)."""
+    reserved: frozenset[str] = frozenset()
+    for klass in cls.__mro__:
+        if typeview.is_script_class(klass):
+            continue
+        if name in klass.__dict__:
+            return False
+        if typeview.is_engine_class(klass):
+            reserved = reserved | engine_private_names.ENGINE
+        elif klass.__module__ != "builtins":  # a library class (`lang/modules`)
+            reserved = reserved | engine_private_names.LIBRARY
+    return name not in reserved
+
+
+def may_read_name(obj: Any, name: str) -> bool:
+    """Whether a script may read attribute `name` of `obj` by its name alone (`dir` asks)."""
+    if name_allowed(name):
+        return True
+    if name in _MODULE_TABLES and _is_module(obj):
+        return True
+    return owns_private(obj, name)
+
+
+def _is_module(obj: Any) -> bool:
+    classes = typeview.resolve_classes(_MODULE_CLASSES)
+    return bool(classes) and not isinstance(obj, type) and issubclass(type(obj), classes)
 
 
 def _shown_type(obj: Any) -> str:
@@ -220,8 +281,46 @@ def _defined_by_script(obj: Any, name: str) -> bool:
         return False
 
 
+def _private_reader(kind: type, name: str) -> Reader:
+    """Reading the private `name`: the script's own (`owns_private`) or a Module table."""
+    if kind is super:
+
+        def read_super_private(proxy: super) -> Any:
+            target = proxy.__self__
+            if not owns_private(target, name):
+                raise _refuse(proxy, name)
+            return _super_attribute(proxy, name)
+
+        return read_super_private
+    if kind is types.FunctionType:
+
+        def read_function_private(function: Any) -> Any:
+            if not owns_private(function, name):
+                raise _refuse(function, name)
+            return check_out(getattr(function, name), function, name)
+
+        return read_function_private
+    if issubclass(kind, type):
+
+        def read_class_private(cls: Any) -> Any:
+            if not owns_private(cls, name):
+                raise _refuse(cls, name)
+            if _defining_class(cls.__mro__, name) is None:
+                raise AttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
+            return check_out(getattr(cls, name), cls, name)
+
+        return read_class_private
+    if typeview.is_script_class(kind) and _free_private_name(kind, name):
+        return _PLAIN
+    if name in _MODULE_TABLES and issubclass(kind, typeview.resolve_classes(_MODULE_CLASSES)):
+        return _PLAIN
+    return _refuser(name)
+
+
 def _reader_for(kind: type, name: str) -> Reader:
     """The reader of attribute `name` for every instance of `kind` (cached by the getter)."""
+    if not name_allowed(name):
+        return _private_reader(kind, name)
     if kind is ModuleProxy or kind in typeview.WRAPPER_CLASSES:
         return _PLAIN
     if kind is types.FunctionType:
@@ -244,7 +343,10 @@ def _reader_for(kind: type, name: str) -> Reader:
             # `torch.__version__` (a str), the profiler's lists: the builtin's names are its
             # allow-list and bounded methods, never CPython's raw `format`/`join`/`extend`
             return _builtin_reader(value_base, name) or _refuser(name)
-        return _numpy_reader if name in _REFUSED_ENGINE_NAMES else _PLAIN
+        reader = _numpy_reader if name in _REFUSED_ENGINE_NAMES else _PLAIN
+        if _uses_instance_table(kind, name):
+            return _instance_table_reader(name, reader)
+        return reader
     if base is object:
         return _PLAIN
     inherited = _builtin_reader(base, name) or _refuser(name)
@@ -338,7 +440,9 @@ builtin.use_attribute_getter(make_getter)  # `{0.attr}` format fields read throu
 def _new_getter(name: str) -> Reader:
     if name in ("__name__", "__doc__"):
         return _name_getter(name)
-    if not name_allowed(name):
+    if name in _SPECIAL_GETTERS:
+        return _SPECIAL_GETTERS[name]
+    if not name_allowed(name) and (_is_dunder(name) or name.startswith(_LANG_PREFIX)):
         if name == "__init__":  # only `super().__init__(...)`
 
             def get_init(obj: Any) -> Any:
@@ -347,9 +451,9 @@ def _new_getter(name: str) -> Reader:
                 raise _refuse(obj, name)
 
             return get_init
-        if name in LIBRARY_PRIVATE_NAMES:
-            return _library_private_getter(name)
         return _refuser(name)
+    if name in LIBRARY_PRIVATE_NAMES:
+        return _library_private_getter(name)
     readers: dict[type, Reader] = {}
     safe = _SAFE_VALUES
     plain = _PLAIN
@@ -369,6 +473,42 @@ def _new_getter(name: str) -> Reader:
     return get
 
 
+def _dict_getter(obj: Any) -> Any:
+    """`obj.__dict__` of the script's own objects: the live dictionary of an instance of a
+    script class over `object` or builtin values (an exception's is a copy without the
+    language's marks); engine objects, classes and functions keep theirs private."""
+    kind = type(obj)
+    if not isinstance(obj, type) and typeview.is_script_class(kind):
+        if all(
+            typeview.is_script_class(klass) or klass.__module__ == "builtins"
+            for klass in kind.__mro__
+        ):
+            try:
+                own = object.__getattribute__(obj, "__dict__")
+            except AttributeError:
+                raise AttributeError(
+                    f"'{typeview.display_name(kind)}' object has no attribute '__dict__'"
+                ) from None
+            if isinstance(obj, BaseException):
+                return {
+                    key: value
+                    for key, value in own.items()
+                    if not (isinstance(key, str) and key.startswith(_LANG_PREFIX))
+                }
+            return own
+    raise _refuse(obj, "__dict__")
+
+
+_SPECIAL_GETTERS: dict[str, Reader] = {"__dict__": _dict_getter, "__code__": _refuser("__code__")}
+
+
+def use_code_getter(getter: Reader) -> None:
+    """`function.__code__`: read-only facts about a script function (`reflection.CodeFacts`,
+    registered by `reflection` when it loads), never a code object."""
+    _SPECIAL_GETTERS["__code__"] = getter
+    _GETTERS.pop("__code__", None)
+
+
 # Names with a leading `_` that library classes publish (a namedtuple's `_asdict`...): readable
 # only on a library class (or an instance, or a script subclass) whose allow-list has them.
 LIBRARY_PRIVATE_NAMES = frozenset({"_asdict", "_replace", "_fields", "_make", "_field_defaults"})
@@ -383,6 +523,8 @@ def _library_private_getter(name: str) -> Reader:
                     if name in builtin.ALLOWED.get(klass, ()):
                         return check_out(getattr(obj, name), obj, name)
                     break
+        if owns_private(obj, name):  # a script class's own `_fields`
+            return check_out(getattr(obj, name), obj, name)
         raise _refuse(obj, name)
 
     return get
@@ -557,7 +699,7 @@ def check_setattr(obj: Any, name: str) -> None:
     """Raise unless a script may assign/delete attribute `name` of `obj` (an exact `str`)."""
     if type(name) is not str:
         raise TypeError("attribute name must be an exact str")
-    if not name_allowed(name) or not exposes_attributes(obj):
+    if not exposes_attributes(obj) or not (name_allowed(name) or owns_private(obj, name)):
         raise _refuse(obj, name)
     if name in NODE_INTERNAL_NAMES and is_node_class(type(obj)):
         raise _refuse(obj, name)
@@ -568,6 +710,77 @@ def check_setattr(obj: Any, name: str) -> None:
             f"cannot set attribute '{name}' of '{_shown_type(obj)}' object: it is shared "
             "with the engine (scripts may only change their own objects)"
         )
+
+
+def script_setattr(obj: Any, name: str, value: Any) -> None:
+    """`obj.name = value` by a script (assignments, `setattr`, augmented assignments)."""
+    check_setattr(obj, name)
+    if _uses_instance_table(type(obj), name):
+        table = _INSTANCE_TABLES.get(id(obj))
+        if table is None:
+            key = id(obj)
+            table = _INSTANCE_TABLES[key] = {}
+            weakref.finalize(obj, _INSTANCE_TABLES.pop, key, None)
+        table[name] = value
+        return
+    setattr(obj, name, value)
+
+
+def script_delattr(obj: Any, name: str) -> None:
+    """`del obj.name` by a script (the statement and `delattr`)."""
+    check_setattr(obj, name)
+    if _uses_instance_table(type(obj), name):
+        table = _INSTANCE_TABLES.get(id(obj))
+        if table is not None and name in table:
+            del table[name]
+            return
+        raise AttributeError(f"'{_shown_type(obj)}' object has no attribute '{name}'")
+    delattr(obj, name)
+
+
+# Tensors have no instance dictionary (their fields are slots the engine reads), yet PyTorch lets
+# a script give one any attribute, even over a method's name (`t.retain_grad = ...`, `t.note =
+# 1`): such attributes live here, by the tensor's id until it dies, and only the script's reads
+# see them; the engine's own calls (`t.retain_grad()` inside the engine) never do.
+_INSTANCE_TABLES: dict[int, dict[str, Any]] = {}
+_TENSOR_CLASSES = (("autodiff_cli.engine.core.tensor", "Tensor"),)
+_instance_table_names: dict[tuple[type, str], bool] = {}
+
+
+def _uses_instance_table(kind: type, name: str) -> bool:
+    """Whether `obj.name = value` on an object of `kind` goes to the instance table: a tensor's
+    attribute that is not one of its fields or properties (a method's name, or a new name)."""
+    key = (kind, name)
+    found = _instance_table_names.get(key)
+    if found is None:
+        found = False
+        tensor = typeview.resolve_classes(_TENSOR_CLASSES)
+        if tensor and issubclass(kind, tensor) and name_allowed(name) and not _is_dunder(name):
+            defined = _defining_class(kind.__mro__, name)
+            found = defined is None or isinstance(
+                defined[1], (types.FunctionType, staticmethod, classmethod)
+            )
+        if len(_instance_table_names) < 10_000:
+            _instance_table_names[key] = found
+    return found
+
+
+def _instance_table_reader(name: str, fallback: Reader) -> Reader:
+    def read(obj: Any) -> Any:
+        table = _INSTANCE_TABLES.get(id(obj)) if _INSTANCE_TABLES else None
+        if table is not None and name in table:
+            return table[name]
+        if fallback is _PLAIN:
+            return check_out(getattr(obj, name), obj, name)
+        return fallback(obj)
+
+    return read
+
+
+def instance_table_names(obj: Any) -> tuple[str, ...]:
+    """The names a script gave `obj` through the instance table (`dir` lists them)."""
+    table = _INSTANCE_TABLES.get(id(obj)) if _INSTANCE_TABLES else None
+    return tuple(table) if table else ()
 
 
 # Protocol methods a script may ask about with `hasattr` (d2l's `hasattr(X, "__len__")`): the

@@ -34,9 +34,10 @@ class TargetCompiler:
 
             return store_cell
         if kind == "class":
+            key = self.attribute_name(name)  # `def __helper` in a class body: `_Class__helper`
 
             def store_class(f: list, value: Any) -> None:
-                f[CLASS_DICT_SLOT][name] = value
+                f[CLASS_DICT_SLOT][key] = value
 
             return store_class
 
@@ -64,12 +65,10 @@ class TargetCompiler:
             return self._store_unpack([child for child in target.children if child is not None])
         if kind == "getattr":
             obj = self.expr(target.children[0])
-            name = str(target.children[1])
+            name = self.attribute_name(target.children[1])
 
             def store_attribute(f: list, value: Any) -> None:
-                holder = obj(f)
-                sandbox.check_setattr(holder, name)
-                setattr(holder, name, value)
+                sandbox.script_setattr(obj(f), name, value)
 
             return store_attribute
         if kind == "getitem":
@@ -148,11 +147,12 @@ class TargetCompiler:
 
             return delete_variable
         slot = CLASS_DICT_SLOT if kind == "class" else 0
+        key = self.attribute_name(name) if kind == "class" else name
 
         def delete_global(f: list) -> None:
             mapping = f[slot]
-            if name in mapping:
-                del mapping[name]
+            if key in mapping:
+                del mapping[key]
             elif not quiet:
                 raise NameError(message)
 
@@ -166,12 +166,10 @@ class TargetCompiler:
             return block([self.delete(child) for child in target.children if child is not None])
         if kind == "getattr":
             obj = self.expr(target.children[0])
-            name = str(target.children[1])
+            name = self.attribute_name(target.children[1])
 
             def delete_attribute(f: list) -> None:
-                holder = obj(f)
-                sandbox.check_setattr(holder, name)
-                delattr(holder, name)
+                sandbox.script_delattr(obj(f), name)
 
             return delete_attribute
         if kind == "getitem":
