@@ -233,10 +233,55 @@ def batch_norm(
     )
 
 
+def _xlogy_(self: Tensor, other: Tensor | float) -> Tensor:
+    from .nn import functional_extra
+
+    return functional_extra.xlogy_(self, other)
+
+
 # (here, not in nn.functional: a Tensor has them before torch.nn is first used)
 _tensor_methods(
-    "torch", {"softmax": _softmax_method, "log_softmax": _log_softmax_method, "xlogy": xlogy}
+    "torch",
+    {
+        "softmax": _softmax_method,
+        "log_softmax": _log_softmax_method,
+        "xlogy": xlogy,
+        "xlogy_": _xlogy_,
+    },
 )
+
+
+def _functional_inplace(name: str) -> object:
+    """`torch.<name>`: nn.functional's `<name without _>(..., inplace=True)` (loaded on first
+    use)."""
+
+    def function(input: Tensor, *args: object, **kwargs: object) -> Tensor:
+        if not isinstance(input, Tensor):
+            raise TypeError(
+                f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                f"{type(input).__name__}"
+            )
+        from .nn import functional
+
+        return getattr(functional, name[:-1])(input, *args, **kwargs, inplace=True)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name}: `nn.functional.{name[:-1]}(..., inplace=True)`."
+    return function
+
+
+dropout_ = _functional_inplace("dropout_")
+alpha_dropout_ = _functional_inplace("alpha_dropout_")
+feature_alpha_dropout_ = _functional_inplace("feature_alpha_dropout_")
+celu_ = _functional_inplace("celu_")
+selu_ = _functional_inplace("selu_")
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    """`torch.threshold_`: nn.functional's `threshold(..., inplace=True)`."""
+    from .nn import functional
+
+    return functional.threshold(input, threshold, value, inplace=True)
 
 
 def is_tensor(obj: object) -> bool:
@@ -343,6 +388,7 @@ __all__ = sorted(
         set_num_threads set_printoptions set_rng_state sigmoid sign sin sinh softmax softplus
         sqrt square squeeze stack sub subtract swapaxes t tan tanh tensor transpose true_divide
         trunc unbind unsqueeze where xlogy zeros zeros_like
+        dropout_ alpha_dropout_ feature_alpha_dropout_ celu_ selu_ threshold_
         """.split(),
         *(
             name

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, limits, script_data
-from ..core.apply import apply_inplace, apply_op, as_default_float
+from ..core.apply import _type_word, apply_inplace, apply_op, as_default_float
 from ..core.grad_mode import no_grad
 from ..core.inference import mark_new
 from ..core.optable import defop
@@ -188,6 +188,18 @@ XLOGY_SCALAR_OTHER = defop(
     ),
     rules=("log(other) (0 where self == 0 and other <= 0)",),
 )  # fmt: skip
+
+
+def xlogy_(self: Tensor, other: Any) -> Tensor:
+    """`Tensor.xlogy_` (not in this module's `__all__`: nn.functional has no `xlogy_`)."""
+    if self._data.dtype.kind in "biu":  # (xlogy's result is floating)
+        raise RuntimeError(
+            "result type Float can't be cast to the desired output type "
+            f"{_type_word(self._data.dtype)}"
+        )
+    if isinstance(other, Tensor):
+        return apply_inplace(XLOGY, self, (other,))
+    return apply_inplace(XLOGY_SCALAR_OTHER, self, (), {"other": other})
 
 
 def xlogy(input: Any, other: Any) -> Tensor:

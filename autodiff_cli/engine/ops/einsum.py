@@ -50,6 +50,23 @@ def einsum(equation: str, *operands: Any) -> Tensor:
         raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
     if len(operands) > len(inputs):
         raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    counts, ell_dims = _label_counts(inputs, operands)
+    position, ell_index, out_dims, n_dims = _positions(counts, output, ell_dims)
+    permuted = [
+        _permuted(op, term, position, ell_index, ell_dims, n_dims)
+        for op, term in zip(operands, inputs)
+    ]
+    if len(permuted) == 1:
+        result = permuted[0]
+        if n_dims > out_dims:
+            result = _sum(result, tuple(range(out_dims, n_dims)))
+        return result
+    return _contract(permuted, out_dims, n_dims)
+
+
+def _label_counts(inputs: list, operands: tuple) -> tuple[dict[str, int], int]:
+    """How many operands each label appears in, and the dimensions the ellipsis stands for;
+    PyTorch's errors for subscripts that do not fit the operands."""
     counts: dict[str, int] = {}
     ell_dims = 0
     sizes: dict[str, int] = {}
@@ -82,6 +99,14 @@ def einsum(equation: str, *operands: Any) -> Tensor:
                 )
             sizes[s] = size if seen in (None, 1) else seen
             j += 1
+    return counts, ell_dims
+
+
+def _positions(
+    counts: dict[str, int], output: list | None, ell_dims: int
+) -> tuple[dict[str, int], int, int, int]:
+    """Each label's dimension in the permuted operands (the output's first, in its order; then
+    the summed ones, sorted), where the ellipsis starts, the output's and all dimensions."""
     position: dict[str, int] = {}
     index = 0
     if output is None:
@@ -118,16 +143,12 @@ def einsum(equation: str, *operands: Any) -> Tensor:
         if s not in position:
             position[s] = index
             index += 1
-    n_dims = index
-    permuted = [
-        _permuted(op, term, position, ell_index, ell_dims, n_dims)
-        for op, term in zip(operands, inputs)
-    ]
-    if len(permuted) == 1:
-        result = permuted[0]
-        if n_dims > out_dims:
-            result = _sum(result, tuple(range(out_dims, n_dims)))
-        return result
+    return position, ell_index, out_dims, index
+
+
+def _contract(permuted: list, out_dims: int, n_dims: int) -> Tensor:
+    """PyTorch's left-to-right contraction: each summed dimension goes when the last operand
+    that has it is multiplied in (squeezed where an operand has it of size 1)."""
     last_op = [0] * n_dims
     for i, op in enumerate(permuted):
         for d in range(n_dims):

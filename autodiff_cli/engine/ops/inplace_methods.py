@@ -1,7 +1,7 @@
 """In-place forms PyTorch has and the other families lack: the in-place view methods
 (`unsqueeze_`, `squeeze_`, `t_`, `transpose_`/`swapaxes_`/`swapdims_`: the tensor itself takes
 the new shape, with PyTorch's `...Backward1`/`SqueezeBackward3-5` grad_fns), the comparisons
-(`eq_`, `lt_`...: 0/1 in the tensor's own dtype, a zero gradient), `xlogy_`, `fill_diagonal_`,
+(`eq_`, `lt_`...: 0/1 in the tensor's own dtype, a zero gradient), `fill_diagonal_`,
 `index_put_`/`index_put`, and the `torch.relu_`-style functions of every in-place method PyTorch
 exposes at the top level."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.apply import _type_word, apply_inplace, apply_view
+from ..core.apply import apply_inplace, apply_view
 from ..core.grad_mode import GradMode
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _norm_dim, _wrap
@@ -133,20 +133,7 @@ _COMPARISONS.update(
 )
 
 
-# -- xlogy_, fill_diagonal_, index_put ----------------------------------------------------------
-
-
-def xlogy_(self: Tensor, other: Any) -> Tensor:
-    from ..nn import functional_extra as fx
-
-    if self._data.dtype.kind in "biu":  # (xlogy's result is floating)
-        raise RuntimeError(
-            "result type Float can't be cast to the desired output type "
-            f"{_type_word(self._data.dtype)}"
-        )
-    if isinstance(other, Tensor):
-        return apply_inplace(fx.XLOGY, self, (other,))
-    return apply_inplace(fx.XLOGY_SCALAR_OTHER, self, (), {"other": other})
+# -- fill_diagonal_, index_put ----------------------------------------------------------
 
 
 def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
@@ -220,7 +207,6 @@ tensor_methods(
         "transpose_": transpose_,
         "swapaxes_": transpose_,
         "swapdims_": transpose_,
-        "xlogy_": xlogy_,
         "fill_diagonal_": fill_diagonal_,
         "index_put_": index_put_,
         "index_put": index_put,
@@ -239,8 +225,8 @@ _TOP_LEVEL_INPLACE = (
     "log_ logit_ nan_to_num_ neg_ negative_ rad2deg_ reciprocal_ relu_ resize_as_ round_ rsqrt_ "
     "sigmoid_ sin_ sinc_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_ zero_"
 ).split()
-# ... and those that are nn.functional's ops with `inplace=True`.
-_FUNCTIONAL_INPLACE = ("dropout_", "alpha_dropout_", "feature_alpha_dropout_", "celu_", "selu_")
+# (`torch.dropout_`, `celu_`, `selu_`, `threshold_`...: nn.functional's ops with
+# `inplace=True`, are in engine/__init__: the op families import nothing of nn)
 
 
 def _top_level(name: str) -> Any:
@@ -259,34 +245,8 @@ def _top_level(name: str) -> Any:
     return function
 
 
-def _functional(name: str) -> Any:
-    def function(input: Any, *args: Any, **kwargs: Any) -> Any:
-        from ..nn import functional
-
-        if not isinstance(input, Tensor):
-            raise TypeError(
-                f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                f"{type(input).__name__}"
-            )
-        return getattr(functional, name[:-1])(input, *args, **kwargs, inplace=True)
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"torch.{name}: `nn.functional.{name[:-1]}(..., inplace=True)`."
-    return function
-
-
-def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
-    from ..nn import functional
-
-    return functional.threshold(input, threshold, value, inplace=True)
-
-
 for _name in _TOP_LEVEL_INPLACE:
     if hasattr(Tensor, _name):
         globals()[_name] = _top_level(_name)
         __all__.append(_name)
-for _name in _FUNCTIONAL_INPLACE:
-    globals()[_name] = _functional(_name)
-    __all__.append(_name)
-__all__.append("threshold_")
 del _name
