@@ -4,7 +4,7 @@ import torch
 a = torch.LongTensor([1, 2, 3])
 b = a.type(torch.FloatTensor)
 print(b, b.type())
-c = b.type('torch.DoubleTensor')
+c = b.type("torch.DoubleTensor")
 print(c, c.dtype)
 print(c.type(torch.float32).dtype, c.type(torch.IntTensor))
 print(b.type(torch.FloatTensor) is b, b.type(torch.float32) is b)

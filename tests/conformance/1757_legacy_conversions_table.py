@@ -2,8 +2,16 @@
 import torch
 
 data = [[-1.5, 0.0], [2.7, 3.2]]
-for cls in (torch.FloatTensor, torch.DoubleTensor, torch.HalfTensor, torch.LongTensor,
-            torch.IntTensor, torch.ShortTensor, torch.CharTensor, torch.BoolTensor):
+for cls in (
+    torch.FloatTensor,
+    torch.DoubleTensor,
+    torch.HalfTensor,
+    torch.LongTensor,
+    torch.IntTensor,
+    torch.ShortTensor,
+    torch.CharTensor,
+    torch.BoolTensor,
+):
     t = cls(data)
     print(cls.__name__, t.dtype, t.type(), t.element_size())
     print(t)
