@@ -7,14 +7,14 @@ import pytest
 import autodiff_cli.engine as torch
 from autodiff_cli.engine.core import provided
 from autodiff_cli.engine.core.backward import backward
-from autodiff_cli.engine.ops import creation, fills, inplace
+from autodiff_cli.engine.ops import creation, fills, inplace, legacy_types
 
 
 def test_every_name_is_given_by_its_module():
     expected = {
         "backward": backward,
         "tensor": creation.tensor,
-        "legacy_tensor_data": creation.legacy_tensor_data,
+        "legacy_new": legacy_types.legacy_new,
         "note_no_grad_view": inplace.note_no_grad_view,
         "inplace_on_view": inplace.inplace_on_view,
         "after_inplace": inplace.after_inplace,
@@ -31,7 +31,7 @@ def test_an_unknown_name_is_refused():
 
 
 def test_the_given_functions_run_through_the_core():
-    x = torch.Tensor([1.0, 2.0])  # legacy_tensor_data
+    x = torch.Tensor([1.0, 2.0])  # legacy_new
     x.requires_grad_()
     y = (x * x).sum()
     torch.autograd.backward(y, [2.0], create_graph=True)  # backward, tensor (from 2.0)

@@ -35,6 +35,7 @@ from .core.printing import set_printoptions  # noqa: F401
 from .core.tensor import Size, Tensor  # noqa: F401
 from .ops import conversion as _methods  # noqa: F401 - attaches Tensor methods
 from .ops import fills  # noqa: F401 - attaches fill_/zero_/copy_
+from .ops import legacy_types as _legacy_types
 from .ops import reductions as _reductions  # noqa: F401
 from .ops import resize as _resize  # noqa: F401 - attaches resize_/resize_as_
 from .ops import unary as _unary
@@ -99,6 +100,7 @@ from .ops.creation import (  # noqa: F401
 from .ops.elementwise import *  # noqa: E402, F401, F403
 from .ops.index_ops import *  # noqa: E402, F401, F403
 from .ops.indexing import *  # noqa: E402, F401, F403
+from .ops.legacy_types import *  # noqa: E402, F401, F403 - FloatTensor..., set_default_tensor_type
 from .ops.matrix import *  # noqa: E402, F401, F403
 from .ops.random import (  # noqa: F401
     bernoulli,
@@ -366,8 +368,8 @@ def can_cast(from_: dtype, to: dtype) -> bool:
 # The names `import torch` gives a script: the language builds its `torch` from this list,
 # never from this module's globals (which also hold op machinery imported to build the ops).
 _STAR_FAMILIES = (
-    "arrange", "bitwise", "blends", "elementwise", "index_ops", "indexing", "matrix", "reductions",
-    "sorting", "views",
+    "arrange", "bitwise", "blends", "elementwise", "index_ops", "indexing", "legacy_types",
+    "matrix", "reductions", "sorting", "views",
 )  # fmt: skip
 __all__ = sorted(
     {
@@ -503,5 +505,6 @@ def reset_global_state() -> None:
         profiler.stop_all()
     _reset_autograd_contexts()
     set_default_dtype(float32)
+    _legacy_types.reset_warnings()  # set_default_tensor_type's deprecation, once per script
     set_printoptions(profile="default")
     manual_seed(DEFAULT_SEED)

@@ -5,6 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .ops.legacy_types import CUDA_CLASSES
+
+# `torch.cuda.FloatTensor`...: classes that exist (`dtype = torch.cuda.FloatTensor if
+# use_cuda else torch.FloatTensor`) but make nothing and hold no tensor.
+globals().update(CUDA_CLASSES)
+
 _NO_CUDA = "Torch not compiled with CUDA enabled"
 
 
@@ -46,6 +52,7 @@ def get_device_name(device: Any = None) -> str:
 
 # What a script sees of this module (the language exports only these names).
 __all__ = [
+    *CUDA_CLASSES,
     "is_available", "device_count", "is_initialized", "manual_seed", "manual_seed_all",
     "empty_cache", "current_device", "synchronize", "get_device_name",
 ]  # fmt: skip

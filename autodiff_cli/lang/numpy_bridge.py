@@ -55,6 +55,20 @@ def _raw(value: Any) -> Any:
     return value
 
 
+def _foreign_value(value: Any) -> Any:
+    """The raw numpy data of a script's array or numpy scalar, else None: how the engine's
+    legacy constructors (`torch.Tensor(a)`, `torch.FloatTensor(a)`, `x.new(a)`) read them."""
+    kind = type(value)
+    if kind not in typeview.WRAPPER_CLASSES:
+        return None
+    nt = _types()
+    if kind is nt.NdArray:
+        return value._a
+    if isinstance(value, nt.Scalar):
+        return value._v
+    return None
+
+
 def _holds_wrapper(value: Any) -> bool:
     if type(value) in typeview.WRAPPER_CLASSES:
         return True
@@ -110,6 +124,7 @@ def torch_functions(torch: Any) -> dict[str, Callable[..., Any]]:
             return shared.to(dtype)
         return engine_as_tensor(_raw(data), dtype=dtype, device=device)
 
+    sys.modules["autodiff_cli.engine.core.script_data"].set_foreign_reader(_foreign_value)
     functions = {"from_numpy": from_numpy, "tensor": tensor, "as_tensor": as_tensor}
     for name, function in functions.items():
         function.__qualname__ = name

@@ -93,14 +93,17 @@ def _param(value: Any, name: str, op_name: str, depth: int) -> Any:
     raise TypeError(f"{op_name}(): argument '{name}' must be a number, not '{kind.__name__}'")
 
 
-def nested(value: Any) -> Any:
+def nested(value: Any, *, data: bool = False) -> Any:
     """`value` as nested lists of plain numbers and raw numpy data (tensors as their lists),
-    ready for `np.array`; TypeError for anything else, MemoryError past the element cap."""
+    ready for `np.array`; TypeError for anything else, MemoryError past the element cap.
+    With `data` (a tensor's data, `torch.tensor([...])`), PyTorch's rules for what a sequence
+    holds: a tensor in it is one number (`item()`: one element only), and a str where the
+    shape is read (the first item at each level) has too many dimensions."""
     counter = [0, limits.get_max_elements()]
-    return _nested(value, 0, counter)
+    return _nested(value, 0, counter, data, True)
 
 
-def _nested(value: Any, depth: int, counter: list) -> Any:
+def _nested(value: Any, depth: int, counter: list, data: bool, first: bool) -> Any:
     kind = type(value)
     if kind in _PLAIN:
         return _count(value, 1, counter)
@@ -108,17 +111,30 @@ def _nested(value: Any, depth: int, counter: list) -> Any:
         if depth >= MAX_DEPTH:
             raise ValueError(f"too many dimensions: data nested deeper than {MAX_DEPTH} levels")
         items = list.__iter__(value) if issubclass(kind, list) else tuple.__iter__(value)
-        return _count([_nested(item, depth + 1, counter) for item in items], 1, counter)
+        return _count(
+            [
+                _nested(item, depth + 1, counter, data, first and i == 0)
+                for i, item in enumerate(items)
+            ],
+            1,
+            counter,
+        )
     tensor = _tensor_class()
     if issubclass(kind, tensor):
-        data = value._data
-        return _count(np.asarray(data).tolist(), np.size(data), counter)
+        array = value._data
+        if data and depth:
+            if np.size(array) != 1:
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            return _count(np.asarray(array).reshape(()).tolist(), 1, counter)
+        return _count(np.asarray(array).tolist(), np.size(array), counter)
     if kind is np.ndarray or (kind.__module__ == "numpy" and issubclass(kind, np.generic)):
         return _count(value, value.size, counter)
     if kind is complex:
         raise TypeError("complex tensors are not supported")
     if issubclass(kind, (int, float)):
         return _count(number(value), 1, counter)
+    if data and depth and first and kind is str:
+        raise ValueError("too many dimensions 'str'")
     raise TypeError(f"new(): invalid data type '{kind.__name__}'")
 
 
@@ -127,6 +143,23 @@ def _count(result: Any, size: int, counter: list) -> Any:
     if counter[0] > counter[1]:
         limits.check_elements(counter[0])
     return result
+
+
+class _Foreign:
+    """How the language's numpy wrappers give their raw value (set by `lang/numpy_bridge.py`
+    when a script imports torch): wrapper -> raw numpy array or scalar, None for others."""
+
+    reader: Any = None
+
+
+def set_foreign_reader(reader: Any) -> None:
+    _Foreign.reader = reader
+
+
+def foreign_array(value: Any) -> Any:
+    """The raw numpy value a script's numpy wrapper holds (`torch.Tensor(a)`), else None."""
+    reader = _Foreign.reader
+    return reader(value) if reader is not None else None
 
 
 def _tensor_class() -> type:

@@ -101,6 +101,13 @@ class _TensorMeta(type):
     def __instancecheck__(cls, instance: Any) -> bool:
         return type.__subclasscheck__(cls, type(instance))
 
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        """`torch.Tensor(...)` is the legacy constructor (`ops/legacy_types.py`: it may return
+        an alias of a tensor given, so it is not `__init__`); subclasses construct as usual."""
+        if cls is Tensor:
+            return provided.legacy_new(None, "base", args, kwargs)
+        return type.__call__(cls, *args, **kwargs)
+
 
 _TensorMeta.__module__ = "torch._C"
 
@@ -125,14 +132,6 @@ class Tensor(metaclass=_TensorMeta):
     is_cuda = False
     is_sparse = False
     device = CPU
-
-    def __init__(
-        self, *args: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
-    ):
-        """The legacy constructor: `torch.Tensor([1, 2])` (float32) or `torch.Tensor(2, 3)`."""
-        _init(self, provided.legacy_tensor_data(args, dtype), False, None, 0)
-        if requires_grad:
-            require_grad_new(self)
 
     # -- basic attributes --------------------------------------------------------------------
     @property
@@ -504,7 +503,7 @@ _FIELDS = tuple(name for name in Tensor.__slots__ if name != "__weakref__")
 
 
 def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Node | None, output_nr: int) -> None:
-    """Sets every slot of a Tensor made by `object.__new__` (the legacy constructor, Parameter)
+    """Sets every slot of a Tensor made by `object.__new__` (a Parameter)
     as `_wrap` sets a new one's: `_wrap` is where a Tensor's fields start."""
     model = _wrap(data, requires_grad, grad_fn, output_nr)
     for name in _FIELDS:

@@ -55,7 +55,7 @@ def typename(value: object) -> str:
     """`torch.typename`: `torch.FloatTensor` for tensors, the qualified class name otherwise."""
     if isinstance(value, Tensor):
         return "torch." + dtypes.legacy_type(value._data.dtype)
-    cls = type(value)
+    cls = value if isinstance(value, type) else type(value)  # a class names itself
     if cls.__module__ in ("builtins", "__builtin__", None):
         return cls.__qualname__
     return f"{cls.__module__}.{cls.__qualname__}"

@@ -37,12 +37,6 @@ def cuda(self: Any, device: Any = None, non_blocking: bool = False) -> Any:
     check_device("cuda")
 
 
-def type_(self: Tensor, dtype: Any = None) -> Any:
-    if dtype is None:
-        return f"torch.{dtypes.legacy_type(self.dtype)}"
-    return arithmetic.to_dtype(self, dtype)
-
-
 def _converter(target: dtypes.dtype):
     def convert(self: Tensor, memory_format: Any = None) -> Tensor:
         return arithmetic.to_dtype(self, target)
@@ -190,7 +184,6 @@ tensor_methods(
     "ops.conversion",
     {
         "to": to,
-        "type": type_,
         "float": _converter(dtypes.float32),
         "double": _converter(dtypes.float64),
         "half": _converter(dtypes.float16),

@@ -57,7 +57,7 @@ def _infer_dtype(value: Any) -> np.dtype:
 
 def _to_nested(value: Any) -> Any:
     """Plain nested lists of numbers (the one conversion of outside data: `script_data`)."""
-    return script_data.nested(value)
+    return script_data.nested(value, data=True)
 
 
 def _check_ragged(value: Any) -> None:
@@ -98,13 +98,7 @@ def tensor(
     else:
         nested = _to_nested(data)
         np_dtype = dtypes.to_numpy(dtype) or _infer_dtype(nested)
-        _check_ragged(nested)
-        try:
-            out = np.array(nested, dtype=np_dtype)
-        except OverflowError:
-            raise RuntimeError(
-                f"value cannot be converted to type {np_dtype} without overflow"
-            ) from None
+        out = _array_of(nested, np_dtype)
     if requires_grad and out.dtype.kind != "f":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     return _finish(out, requires_grad)
@@ -117,23 +111,53 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     return tensor(data, dtype=dtype)
 
 
-def legacy_tensor_data(args: tuple, dtype: Any) -> np.ndarray:
-    """`torch.Tensor(...)`: data (a list or tensor) in float32, or a shape of zeros."""
-    np_dtype = dtypes.to_numpy(dtype) or dtypes.NP_FLOAT32
-    if len(args) == 1 and isinstance(args[0], (list, tuple)) and not _all_ints_shape(args):
-        nested = _to_nested(args[0])
-        _check_ragged(nested)
+def array_from_data(data: Any, np_dtype: np.dtype) -> np.ndarray:
+    """Nested lists of numbers (and tensors, numpy data) as an array of `np_dtype`: the
+    conversion `torch.tensor(data, dtype=...)` and the legacy constructors share."""
+    return _array_of(_to_nested(data), np_dtype)
+
+
+def _array_of(nested: Any, np_dtype: np.dtype) -> np.ndarray:
+    """`np.array` of checked nested data, with PyTorch's refusals: a ragged list, a Python int
+    beyond 64 bits for an integer dtype, a value out of an integer dtype's range (NaN too)."""
+    _check_ragged(nested)
+    overflow = f"value cannot be converted to type {np_dtype} without overflow"
+    try:
         return np.array(nested, dtype=np_dtype)
-    if len(args) == 1 and isinstance(args[0], Tensor):
-        return args[0]._array()
-    if len(args) == 1 and isinstance(args[0], (list, tuple)):
-        return np.array(_to_nested(args[0]), dtype=np_dtype)
-    shape = shape_arg(args)
-    limits.check_shape(shape)
-    return np.zeros(shape, dtype=np_dtype)
+    except OverflowError:
+        if np_dtype.kind in "iub" and _holds_huge_int(nested):
+            raise ValueError("Overflow when unpacking long long") from None
+        if np_dtype.kind == "u":  # PyTorch wraps negative ints down to -max (two's complement)
+            try:
+                return np.array(_wrapped_negatives(nested, np_dtype), dtype=np_dtype)
+            except OverflowError:
+                pass
+        raise RuntimeError(overflow) from None
+    except ValueError as error:  # NaN to an integer dtype
+        if np_dtype.kind in "iu" and "NaN" in str(error):
+            raise RuntimeError(overflow) from None
+        raise
 
 
-def _all_ints_shape(args: tuple) -> bool:
+def _wrapped_negatives(nested: Any, np_dtype: np.dtype) -> Any:
+    """The data with each int in [-max, -1] of the unsigned `np_dtype` taken modulo 2**bits."""
+    if type(nested) is list:
+        return [_wrapped_negatives(item, np_dtype) for item in nested]
+    top = np.iinfo(np_dtype).max
+    if type(nested) is int and -top <= nested < 0:
+        return nested + top + 1
+    return nested
+
+
+def _holds_huge_int(nested: Any) -> bool:
+    """Whether a Python int outside int64's range is among the (checked, plain) data."""
+    stack = [nested]
+    while stack:
+        value = stack.pop()
+        if type(value) is list:
+            stack.extend(value)
+        elif type(value) is int and not -(2**63) <= value < 2**63:
+            return True
     return False
 
 
@@ -381,4 +405,4 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return mark_new(_wrap(array))
 
 
-provided.provide(tensor=tensor, legacy_tensor_data=legacy_tensor_data)
+provided.provide(tensor=tensor)
