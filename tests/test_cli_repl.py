@@ -245,6 +245,30 @@ def test_save_writes_a_script_that_run_reproduces(tmp_path: Path):
     assert rerun.stdout == echoed
 
 
+def test_save_keeps_the_backward_explain_ran(tmp_path: Path):
+    """`:explain loss` runs loss.backward(): the saved script runs it too, so `w.grad` prints
+    the same there."""
+    saved = tmp_path / "explained.py"
+    source = (
+        "w = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "loss = (w * w * 3).sum()\n"
+        ":explain loss\n"
+        "w.grad\n"
+        f":save {saved}\n"
+    )
+    done = piped(source)
+    assert "tensor([ 6., 12.])" in done.stdout, done.stdout + done.stderr
+    assert "loss.backward()" in saved.read_text(encoding="utf-8")
+    rerun = subprocess.run(
+        [sys.executable, "-m", "autodiff_cli", "run", str(saved)],
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=60,
+    )
+    assert (rerun.returncode, rerun.stderr, rerun.stdout) == (0, "", "tensor([ 6., 12.])\n")
+
+
 def test_load_runs_a_file_in_the_session(tmp_path: Path):
     script = tmp_path / "defs.py"
     script.write_text("import torch\nw = torch.ones(2, requires_grad=True)\n", encoding="utf-8")

@@ -287,6 +287,8 @@ def explain(state: ReplState, argument: str) -> None:
         walk = explained_backward(value, None, leaves)
     except RuntimeError as error:  # what `NAME.backward()` raises, as PyTorch words it
         raise ValueError(f"RuntimeError: {error}") from None
+    # it ran NAME.backward(): a saved session (`:save`) runs it too
+    state.inputs.append(f"{argument.strip()}.backward()\n")
     sys.stdout.write("\n".join(explain_lines(walk)) + "\n")
 
 
