@@ -127,10 +127,14 @@ class _Decoder:
     def __init__(self, blobs: list[bytes]) -> None:
         self.blobs = blobs
         self.made: dict[int, Tensor] = {}
+        self.budget = limits.get_max_elements()  # values built (forged bytes cannot ask more)
 
     def decode(self, node: Any, depth: int = 0) -> Any:
         if depth > _MAX_DEPTH or type(node) is not dict or len(node) < 1:
             raise _corrupt()
+        self.budget -= 1
+        if self.budget < 0:
+            raise MemoryError("torch.load: the buffer holds more values than the element limit")
         if "v" in node:
             value = node["v"]
             if value is not None and type(value) not in (bool, int):
