@@ -236,6 +236,13 @@ class RNNBase(Module):
             raise ValueError(
                 f"{self._name()}: Expected input to be 2D or 3D, got {ndim}D{tail} instead"
             )
+        weight_dtype = getattr(self, self._flat_weights_names[0]).dtype
+        if input.dtype != weight_dtype:
+            raise ValueError(
+                f"RNN input dtype ({input.dtype}) does not match weight dtype ({weight_dtype}). "
+                f"Convert input: input.to({weight_dtype}), or convert model: "
+                f"model.to({input.dtype})"
+            )
         batched = ndim == 3
         batch_dim = 0 if self.batch_first else 1
         lstm = self.mode == "LSTM"
