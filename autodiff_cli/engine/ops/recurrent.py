@@ -107,7 +107,8 @@ class _Tensors:
 def _lstm_steps(f, x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse) -> tuple:
     """The forward pass step by step (with `f` = _Arrays or _Tensors): per step the outputs,
     the gate activations and the cell state before and after (for the backward)."""
-    projected = x @ w_ih.T
+    steps, batch = x.shape[0], x.shape[1]
+    projected = (x.reshape(steps * batch, x.shape[2]) @ w_ih.T).reshape(steps, batch, -1)
     if b_ih is not None:
         projected = projected + b_ih
     h, c = hx, cx
