@@ -1630,6 +1630,35 @@ CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
 
 # --------------------------------------------------------------------------------------------
+# ops/recurrent.py: the gate split of GRU/LSTM cells (unsafe_chunk) and a batch_first RNN's
+# in-place transpose of its own output (the fused LSTM layer: tests/test_engine_recurrent.py)
+# --------------------------------------------------------------------------------------------
+
+
+def _unsafe_chunk(T: Any, a: Any, chunks: int, dim: int) -> Any:
+    if hasattr(T, "unsafe_chunk"):
+        return T.unsafe_chunk(a, chunks, dim)
+    from autodiff_cli.engine.ops import recurrent
+
+    return recurrent.unsafe_chunk(a, chunks, dim)
+
+
+def _transpose_result(T: Any, a: Any) -> Any:
+    if hasattr(T, "unsafe_chunk"):  # PyTorch: the in-place transpose_ of a fresh result
+        return (a * 1).transpose_(0, 1)
+    from autodiff_cli.engine.ops import recurrent
+
+    return recurrent.transpose_result(a * 1, 0, 1)
+
+
+case("unsafe_chunk", "unsafe_split", lambda T, a: _unsafe_chunk(T, a, 3, 1), In((2, 6)))
+case("unsafe_chunk-dim0", "unsafe_split", lambda T, a: _unsafe_chunk(T, a, 2, 0), In((4, 3)))
+case("transpose_-result", "transpose_", lambda T, a: _transpose_result(T, a), In((2, 3, 2)))
+
+CASES_BY_ID = {c.id: c for c in CASES}
+assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
+
+# --------------------------------------------------------------------------------------------
 # ops/select_ops.py: copysign (Tensor or number), masked_select (its gradient a masked_scatter),
 # take (its gradient a put with accumulation, PutBackward0 under create_graph)
 # --------------------------------------------------------------------------------------------

@@ -334,3 +334,159 @@ def test_optimizer_float32_matches_torch(name: str, opts: dict) -> None:
             opt.step()
         results.append(np.array(param.detach().tolist(), np.float32))
     np.testing.assert_allclose(results[1], results[0], rtol=1e-5, atol=1e-6)
+
+
+# -- the other optimizers, against float64 references from PyTorch's documented algorithms ------
+
+
+def other_reference(name: str, opts: dict, p: np.ndarray, g: np.ndarray, st: dict, t: int):
+    """One update of ASGD, Adadelta, Adamax, NAdam, RAdam or Rprop, written from the algorithm
+    boxes of PyTorch's documentation (float64 throughout)."""
+    g = -g if opts.get("maximize") else g
+    wd = opts.get("weight_decay", 0.0)
+    if name == "Adadelta":
+        lr, rho, eps = opts.get("lr", 1.0), opts.get("rho", 0.9), opts.get("eps", 1e-6)
+        g = g + wd * p
+        st["v"] = st.get("v", 0) * rho + g * g * (1 - rho)
+        delta = np.sqrt(st.get("u", 0) + eps) / np.sqrt(st["v"] + eps) * g
+        st["u"] = st.get("u", 0) * rho + delta * delta * (1 - rho)
+        return p - lr * delta
+    if name == "Adamax":
+        lr, (b1, b2), eps = opts.get("lr", 2e-3), opts.get("betas", (0.9, 0.999)), 1e-8
+        g = g + wd * p
+        st["m"] = b1 * st.get("m", 0) + (1 - b1) * g
+        st["u"] = np.maximum(b2 * st.get("u", 0), np.abs(g) + eps)
+        return p - lr / (1 - b1**t) * st["m"] / st["u"]
+    if name in ("NAdam", "RAdam"):
+        lr = opts.get("lr", 2e-3 if name == "NAdam" else 1e-3)
+        (b1, b2), eps = opts.get("betas", (0.9, 0.999)), 1e-8
+        if opts.get("decoupled_weight_decay"):
+            p = p * (1 - lr * wd)
+        else:
+            g = g + wd * p
+        st["m"] = b1 * st.get("m", 0) + (1 - b1) * g
+        st["v"] = b2 * st.get("v", 0) + (1 - b2) * g * g
+        if name == "NAdam":
+            psi = opts.get("momentum_decay", 4e-3)
+            mu = b1 * (1 - 0.5 * 0.96 ** (t * psi))
+            mu_next = b1 * (1 - 0.5 * 0.96 ** ((t + 1) * psi))
+            # (PyTorch keeps the product in a float32 tensor, the default dtype's, whatever the
+            # parameter's dtype: so does the reference)
+            st["prod"] = float(np.float32(st.get("prod", 1.0)) * np.float32(mu))
+            denom = np.sqrt(st["v"] / (1 - b2**t)) + eps
+            step = mu_next * st["m"] / (1 - st["prod"] * mu_next) + (1 - mu) * g / (1 - st["prod"])
+            return p - lr * step / denom
+        m_hat = st["m"] / (1 - b1**t)
+        rho_inf = 2 / (1 - b2) - 1
+        rho_t = rho_inf - 2 * t * b2**t / (1 - b2**t)
+        if rho_t <= 5:
+            return p - lr * m_hat
+        rect = math.sqrt(
+            (rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)
+        )
+        adaptive = math.sqrt(1 - b2**t) / (np.sqrt(st["v"]) + eps)
+        return p - lr * m_hat * adaptive * rect
+    if name == "Rprop":
+        lr, (eta_minus, eta_plus) = opts.get("lr", 1e-2), opts.get("etas", (0.5, 1.2))
+        low, high = opts.get("step_sizes", (1e-6, 50))
+        prev, size = st.get("prev", np.zeros_like(p)), st.get("size", np.full_like(p, lr))
+        product = g * prev
+        factor = np.where(product > 0, eta_plus, np.where(product < 0, eta_minus, 1.0))
+        size = np.clip(size * factor, low, high)
+        g = np.where(product < 0, 0.0, g)
+        st["prev"], st["size"] = g, size
+        return p - np.sign(g) * size
+    lr, lambd, alpha, t0 = opts.get("lr", 1e-2), opts.get("lambd", 1e-4), 0.75, opts.get("t0", 1e6)
+    eta, mu = st.get("eta", float(np.float32(lr))), st.get("mu", 1.0)  # (float32 tensors)
+    g = g + wd * p
+    p = p * (1 - lambd * eta) - eta * g
+    st["ax"] = p.copy() if mu == 1 else st["ax"] + (p - st["ax"]) * mu
+    st["eta"] = float(np.float32(lr / (1 + lambd * lr * t) ** alpha))
+    st["mu"] = float(np.float32(1 / max(1, t - t0)))
+    return p
+
+
+OTHER_CASES = [
+    ("Adadelta", {}),
+    ("Adadelta", {"lr": 0.5, "rho": 0.8, "weight_decay": 0.1, "maximize": True}),
+    ("Adamax", {}),
+    ("Adamax", {"lr": 0.05, "betas": (0.8, 0.9), "weight_decay": 0.2}),
+    ("NAdam", {}),
+    ("NAdam", {"lr": 0.05, "weight_decay": 0.1, "decoupled_weight_decay": True}),
+    ("NAdam", {"lr": 0.05, "momentum_decay": 0.01, "weight_decay": 0.1}),
+    ("RAdam", {}),
+    ("RAdam", {"lr": 0.05, "betas": (0.5, 0.7), "weight_decay": 0.1}),
+    ("RAdam", {"lr": 0.05, "weight_decay": 0.1, "decoupled_weight_decay": True}),
+    ("Rprop", {}),
+    ("Rprop", {"lr": 0.1, "etas": (0.3, 1.5), "step_sizes": (1e-3, 0.2), "maximize": True}),
+    ("ASGD", {}),
+    ("ASGD", {"lr": 0.05, "t0": 3, "weight_decay": 0.1}),
+]
+
+
+@pytest.mark.parametrize(("name", "opts"), OTHER_CASES)
+def test_other_optimizers_match_reference(name: str, opts: dict) -> None:
+    start = np.linspace(-1.5, 2.0, 7)
+    grads = gradients(12, 7)
+    grads[3] = -grads[2]  # a sign change everywhere (Rprop's backtracking)
+    param = nn.Parameter(E.tensor(start.tolist(), dtype=E.float64))
+    opt = getattr(E.optim, name)([param], **opts)
+    expected, state = start.copy(), {}
+    for t, g in enumerate(grads, 1):
+        param.grad = E.tensor(g.tolist(), dtype=E.float64)
+        opt.step()
+        expected = other_reference(name, opts, expected, g, state, t)
+        np.testing.assert_allclose(param.detach().numpy(), expected, rtol=1e-9, atol=1e-12)
+    if name == "ASGD":
+        np.testing.assert_allclose(opt.state[param]["ax"].numpy(), state["ax"], rtol=1e-9)
+
+
+def test_lbfgs_solves_least_squares_and_keeps_its_state() -> None:
+    """On a convex quadratic L-BFGS reaches the least-squares solution; its state holds the
+    curvature pairs; a closure is required; one parameter group only."""
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((20, 3))
+    b = rng.standard_normal(20)
+    x = nn.Parameter(E.zeros(3, dtype=E.float64))
+    A, B = E.tensor(a.tolist(), dtype=E.float64), E.tensor(b.tolist(), dtype=E.float64)  # noqa: N806
+    for line_search in (None, "strong_wolfe"):
+        with E.no_grad():
+            x.zero_()
+        opt = E.optim.LBFGS([x], history_size=4, line_search_fn=line_search)
+        calls = []
+
+        def closure(opt: E.optim.LBFGS = opt, calls: list = calls) -> E.Tensor:
+            opt.zero_grad()
+            loss = ((A @ x - B) ** 2).sum()
+            loss.backward()
+            calls.append(loss.item())
+            return loss
+
+        first = opt.step(closure)
+        assert first.item() == calls[0]
+        opt.step(closure)
+        solution = np.linalg.lstsq(a, b, rcond=None)[0]
+        np.testing.assert_allclose(x.detach().numpy(), solution, atol=1e-6)
+        state = opt.state[x]
+        assert state["func_evals"] == len(calls)
+        assert len(state["old_dirs"]) <= 4
+    with pytest.raises(TypeError):
+        opt.step()
+    with pytest.raises(ValueError, match="parameter groups"):
+        E.optim.LBFGS([{"params": [x]}, {"params": [nn.Parameter(E.ones(1))]}])
+
+
+@pytest.mark.parametrize(("name", "opts"), OTHER_CASES)
+def test_other_optimizers_float32_match_torch(name: str, opts: dict) -> None:
+    torch = pytest.importorskip("torch")
+    start = np.linspace(-1.5, 2.0, 37, dtype=np.float32)
+    grads = gradients(10, 37).astype(np.float32)
+    results = []
+    for lib in (torch, E):
+        param = lib.nn.Parameter(lib.tensor(start.tolist()))
+        opt = getattr(lib.optim, name)([param], **opts)
+        for g in grads:
+            param.grad = lib.tensor(g.tolist())
+            opt.step()
+        results.append(np.array(param.detach().tolist(), np.float32))
+    np.testing.assert_allclose(results[1], results[0], rtol=1e-5, atol=1e-6)

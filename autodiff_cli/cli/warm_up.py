@@ -99,6 +99,9 @@ def warm_up(
         random = any(word.encode() in text for word in _RANDOM_WORDS)
     for name in wanted:
         getattr(engine, name)
+    if sources is None or b"save" in text or b"load" in text:  # torch.save/load, and the
+        import autodiff_cli.engine.nn  # noqa: F401 - Parameters they load
+        import autodiff_cli.engine.serialization  # noqa: F401
     if random:
         import numpy.random  # noqa: F401
     if sources is None or b"numpy" in text:  # a script's numpy, tensor.numpy()

@@ -286,6 +286,20 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     return functional.threshold(input, threshold, value, inplace=True)
 
 
+def save(obj: object, f: object, *args: object, **kwargs: object) -> None:
+    """`torch.save` into an in-memory buffer (serialization.py, loaded on first use)."""
+    from . import serialization
+
+    serialization.save(obj, f, *args, **kwargs)
+
+
+def load(f: object, *args: object, **kwargs: object) -> object:
+    """`torch.load` from an in-memory buffer (serialization.py, loaded on first use)."""
+    from . import serialization
+
+    return serialization.load(f, *args, **kwargs)
+
+
 def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
@@ -382,11 +396,11 @@ __all__ = sorted(
         full_like ge get_default_device get_default_dtype get_num_threads get_rng_state greater
         greater_equal gt inference_mode initial_seed is_anomaly_check_nan_enabled
         is_anomaly_enabled is_floating_point is_grad_enabled is_inference
-        is_inference_mode_enabled is_tensor isclose isnan le less less_equal linspace log log10
+        is_inference_mode_enabled is_tensor isclose isnan le less less_equal linspace load log log10
         log1p log2 log_softmax logical_not logspace lt manual_seed mul multinomial multiply ne
         neg negative no_grad normal not_equal numel ones ones_like pow promote_types rand
         rand_like randint randint_like randn randn_like randperm reciprocal relu reshape
-        result_type rsqrt seed select set_default_device set_default_dtype set_grad_enabled
+        result_type rsqrt save seed select set_default_device set_default_dtype set_grad_enabled
         set_num_threads set_printoptions set_rng_state sigmoid sign sin sinh softmax softplus
         sqrt square squeeze stack sub subtract swapaxes t tan tanh tensor transpose true_divide
         trunc unbind unsqueeze where xlogy zeros zeros_like

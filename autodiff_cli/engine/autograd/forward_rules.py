@@ -316,7 +316,7 @@ def _double_vjp(
 ) -> list:
     leaves = tuple(_leaf(x, t, differentiable) for x, t in zip(inputs, tangents))
     datas = tuple(o._data for o in outputs)
-    recorded = apply_op(_Precomputed(op, datas if op.n_outputs > 1 else datas[0]), leaves, params)
+    recorded = apply_op(_Precomputed(op, datas if op.n_outputs != 1 else datas[0]), leaves, params)
     recorded = recorded if isinstance(recorded, tuple) else (recorded,)
     zeros = [np.zeros(np.shape(o._data), o._data.dtype) for o in outputs]
     gs = [_wrap(z, True) if f else None for z, f in zip(zeros, floating)]

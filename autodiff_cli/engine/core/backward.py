@@ -255,6 +255,11 @@ def run_backward(
     finally:
         GradMode.enabled = prev_mode
         _running.pop()
+    if p.needed is not None:
+        # A pruned pass skips the nodes that lead to no requested input, so a leaf they feed
+        # never receives all its edges: its partial sum must not reach the next pass.
+        for acc in accs:
+            acc._buf = None
     return p.captured
 
 

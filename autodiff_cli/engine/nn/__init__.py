@@ -58,12 +58,14 @@ from .modules_extra import (  # noqa: F401
     Threshold,
 )
 from .parameter import Parameter  # noqa: F401
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 
 # What a script sees of this module (the language exports only these names and the public
 # submodules functional, init, utils...).
 __all__ = [
     "AlphaDropout", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
-    "CELU", "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "ELU",
+    "CELU", "CrossEntropyLoss", "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell",
+    "RNNCellBase", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "ELU",
     "Embedding", "FeatureAlphaDropout", "Flatten", "GELU", "GLU", "Hardsigmoid", "Hardswish",
     "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm", "LeakyReLU", "Linear",
     "LogSigmoid", "LogSoftmax", "MSELoss", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss",

@@ -783,7 +783,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is None:
         return matmul(input, weight_t)
     if input.ndim == 2:
-        _check_mm_shapes(input, weight_t)
+        _check_mm_shapes(input, weight_t, addmm=True)
         return apply_op(ADDMM, (bias, input, weight_t))
     if input.ndim == 0:
         raise RuntimeError(
@@ -791,7 +791,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         )
     shape = input._data.shape
     flat = _reshape(input, (int(np.prod(shape[:-1], dtype=np.int64)), shape[-1]))
-    _check_mm_shapes(flat, weight_t)
+    _check_mm_shapes(flat, weight_t, addmm=True)
     out = apply_op(ADDMM, (bias, flat, weight_t))
     return _reshape(out, shape[:-1] + (weight._data.shape[0],))
 

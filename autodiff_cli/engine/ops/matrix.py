@@ -392,11 +392,18 @@ def _check_2d(a: Tensor, b: Tensor) -> None:
         raise RuntimeError("mat2 must be a matrix")
 
 
-def _check_mm_shapes(a: Tensor, b: Tensor) -> None:
+def _check_mm_shapes(a: Tensor, b: Tensor, addmm: bool = False) -> None:
+    """PyTorch's checks of a matrix product; `addmm` (and `linear` with a bias) words the dtype
+    mismatch its own way."""
     (n, k), (k2, m) = a._data.shape, b._data.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
     da, db = a._data.dtype, b._data.dtype
+    if da != db and addmm:
+        raise RuntimeError(
+            "mat1 and mat2 must have the same dtype, but got "
+            f"{dtypes.scalar_name(da)} and {dtypes.scalar_name(db)}"
+        )
     if da != db:
         raise RuntimeError(
             "expected m1 and m2 to have the same dtype, but got: "
@@ -618,7 +625,7 @@ def addmm(
     if out is not None:
         return write_out(addmm, out, input, mat1, mat2, beta=beta, alpha=alpha)
     _check_2d(mat1, mat2)
-    _check_mm_shapes(mat1, mat2)
+    _check_mm_shapes(mat1, mat2, addmm=True)
     if beta != 1 or alpha != 1:
         return arithmetic.add(arithmetic.mul(input, beta), arithmetic.mul(mm(mat1, mat2), alpha))
     return apply_op(ADDMM, (input, mat1, mat2))

@@ -1,5 +1,5 @@
 """Standard-library modules scripts may import: `random`, `warnings`, `functools`, `itertools`,
-`collections`, `copy`.
+`collections`, `copy`, `io` (BytesIO, for torch.save).
 
 Each is made per script namespace as a `ModuleProxy` of sandboxed wrappers (a script's `random`
 has its own generator, its `warnings` its own filters). The classes these modules hand out are
@@ -30,7 +30,7 @@ BUILTIN_NAMES = {
 }
 
 
-NAMES = frozenset({"random", "warnings", "functools", "itertools", "collections", "copy"})
+NAMES = frozenset({"random", "warnings", "functools", "itertools", "collections", "copy", "io"})
 
 
 def _submodule(name: str) -> Any:
