@@ -836,8 +836,9 @@ def _is_star(node: Any) -> bool:
 
 
 def _called_name(function_node: Any) -> str | None:
-    """The name a call names its function by (`torch.absolute(...)` -> "absolute")."""
-    if isinstance(function_node, Tree) and function_node.data in ("getattr", "var"):
+    """The name a call names its function by (`torch.absolute(...)` -> "absolute"); None for a
+    function held in a variable (its own name is the op's)."""
+    if isinstance(function_node, Tree) and function_node.data == "getattr":
         return str(function_node.children[-1])
     return None
 

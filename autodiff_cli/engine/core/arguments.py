@@ -30,7 +30,7 @@ _MAY_BE_NONE = "optional"  # a Tensor or None
 _OPERAND = "operand"  # a Tensor or a number
 _TENSOR_LIST = "tensors"  # a list or tuple of Tensors (`torch.cat(tensors)`)
 _KINDS = {"Tensor": _MUST, "Tensor | None": _MAY_BE_NONE, "Optional[Tensor]": _MAY_BE_NONE}
-_OPERAND_NAMES = frozenset({"input", "self", "other", "exponent"})
+_OPERAND_NAMES = frozenset({"input", "self", "other", "exponent", "min", "max"})
 _NUMBERS = (bool, int, float, complex, np.generic)
 # what PyTorch's C types are called in its messages (a Python class shows its bare name)
 _C_TYPE_NAMES = {
