@@ -22,7 +22,7 @@ import sys
 import types
 from typing import Any
 
-from autodiff_cli.lang import sandbox, typeview
+from autodiff_cli.lang import errors, sandbox, typeview
 
 # Learned as met: types whose values pass as they are (never containers, classes or functions).
 PLAIN_RESULTS: set[type] = {
@@ -32,6 +32,8 @@ PLAIN_RESULTS: set[type] = {
 }  # fmt: skip
 _CONTAINERS = (tuple, list, dict, set, frozenset)
 _MAX_DEPTH = 32
+# errors of an op given an argument of the wrong type (not MemoryError, RecursionError...)
+_EXPLAINED = (TypeError, AttributeError, RuntimeError, ValueError, IndexError)
 
 
 def ResultError(message: str) -> TypeError:  # noqa: N802 - raised like a class
@@ -205,3 +207,23 @@ def _same(item: Any, checked: Any) -> None:
             f"a call returned a '{type(item).__name__}' inside a container, which scripts "
             "cannot use"
         )
+
+
+def explained(
+    error: BaseException, callee: Any, args: tuple, kwargs: dict | None, name: str | None
+) -> BaseException:
+    """`error`, raised by calling `callee`, or PyTorch's TypeError naming the argument of the
+    wrong type when `callee` is an engine function given a non-Tensor where it takes a Tensor
+    (`torch.sum([1.0])`: see `engine/core/arguments.py`). Only an error raised in the engine
+    itself is explained: one that already has a location came from script code deeper down.
+    PyTorch checks types before an op runs, so any error of the op is replaced (`torch.mm(x,
+    [1])` fails here on the shape first)."""
+    if not issubclass(type(error), _EXPLAINED) or errors.has_location(error):
+        return error
+    arguments_module = sys.modules.get("autodiff_cli.engine.core.arguments")
+    if arguments_module is None:
+        if "autodiff_cli.engine" not in sys.modules:
+            return error  # no engine function was called
+        from autodiff_cli.engine.core import arguments as arguments_module
+    better = arguments_module.wrong_argument(callee, args, kwargs, name)
+    return error if better is None else better

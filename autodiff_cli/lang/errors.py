@@ -157,6 +157,11 @@ def attach_location(error: BaseException, location: Location) -> None:
     _own_attributes(error).setdefault(LOCATION_ATTRIBUTE, location)
 
 
+def has_location(error: BaseException) -> bool:
+    """Whether a statement or expression of the script already recorded where `error` happened."""
+    return LOCATION_ATTRIBUTE in _own_attributes(error)
+
+
 def set_location(error: BaseException, location: Location) -> None:
     """Record where `error` was raised (a `raise` statement), replacing an older location."""
     _own_attributes(error)[LOCATION_ATTRIBUTE] = location

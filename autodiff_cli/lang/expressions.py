@@ -633,9 +633,11 @@ class ExpressionCompiler:
         function = self.expr(function_node)
         positional, keywords, simple = self._arguments(arguments)
         plain, check_result = call_results.PLAIN_RESULTS, call_results.check
+        failed = _failed_call(_called_name(function_node), where)
         if simple and not positional:
 
             def call0(f: list) -> Any:
+                callee = None
                 try:
                     callee = function(f)
                     result = callee()
@@ -649,11 +651,18 @@ class ExpressionCompiler:
             (arg,) = positional
 
             def call1(f: list) -> Any:
+                ready = False
                 try:
                     callee = function(f)
-                    result = callee(arg(f))
+                    value = arg(f)
+                    ready = True
+                    result = callee(value)
                     return result if type(result) in plain else check_result(result, callee)
                 except BaseException as error:
+                    if ready:
+                        better = failed(error, callee, (value,), None)
+                        if better is not None:
+                            raise better from None
                     attach_location(error, where)
                     raise
 
@@ -662,11 +671,19 @@ class ExpressionCompiler:
             arg1, arg2 = positional
 
             def call2(f: list) -> Any:
+                ready = False
                 try:
                     callee = function(f)
-                    result = callee(arg1(f), arg2(f))
+                    value1 = arg1(f)
+                    value2 = arg2(f)
+                    ready = True
+                    result = callee(value1, value2)
                     return result if type(result) in plain else check_result(result, callee)
                 except BaseException as error:
+                    if ready:
+                        better = failed(error, callee, (value1, value2), None)
+                        if better is not None:
+                            raise better from None
                     attach_location(error, where)
                     raise
 
@@ -675,11 +692,18 @@ class ExpressionCompiler:
             args = tuple(positional)
 
             def call_n(f: list) -> Any:
+                ready = False
                 try:
                     callee = function(f)
-                    result = callee(*[arg(f) for arg in args])
+                    values = [arg(f) for arg in args]
+                    ready = True
+                    result = callee(*values)
                     return result if type(result) in plain else check_result(result, callee)
                 except BaseException as error:
+                    if ready:
+                        better = failed(error, callee, tuple(values), None)
+                        if better is not None:
+                            raise better from None
                     attach_location(error, where)
                     raise
 
@@ -687,11 +711,19 @@ class ExpressionCompiler:
         build_args, build_kwargs = self._general_arguments(arguments)
 
         def call(f: list) -> Any:
+            ready = False
             try:
                 callee = function(f)
-                result = callee(*build_args(f), **build_kwargs(f))
+                values = build_args(f)
+                named = build_kwargs(f)
+                ready = True
+                result = callee(*values, **named)
                 return result if type(result) in plain else check_result(result, callee)
             except BaseException as error:
+                if ready:
+                    better = failed(error, callee, tuple(values), named)
+                    if better is not None:
+                        raise better from None
                 attach_location(error, where)
                 raise
 
@@ -817,3 +849,28 @@ def _is_boolean(node: Any) -> bool:
 
 def _is_star(node: Any) -> bool:
     return isinstance(node, Tree) and node.data == "star_expr"
+
+
+def _called_name(function_node: Any) -> str | None:
+    """The name a call names its function by (`torch.absolute(...)` -> "absolute"); None for a
+    function held in a variable (its own name is the op's)."""
+    if isinstance(function_node, Tree) and function_node.data == "getattr":
+        return str(function_node.children[-1])
+    return None
+
+
+def _failed_call(name: str | None, where: Location) -> Callable:
+    """`failed(error, callee, args, kwargs)`: PyTorch's TypeError, located at the call, to raise
+    instead of `error` when an engine function was given a non-Tensor where it takes a Tensor
+    (`call_results.explained`); None to re-raise `error` itself."""
+
+    def failed(
+        error: BaseException, callee: Any, args: tuple, kwargs: dict | None
+    ) -> BaseException | None:
+        better = call_results.explained(error, callee, args, kwargs, name)
+        if better is error:
+            return None
+        attach_location(better, where)
+        return better
+
+    return failed

@@ -573,6 +573,21 @@ class Scalar:
 _add_operators(Scalar, inplace=False)
 
 
+def _scalar_reduction(name: str) -> Any:
+    """`np.float32(1.5).mean()`: numpy scalars have the array reductions (of themselves)."""
+
+    @boundary
+    def reduction(self: Scalar) -> Any:
+        return wrap(getattr(self._v, name)())
+
+    reduction.__name__ = name
+    return reduction
+
+
+for _name in "mean sum prod max min std var any all argmax argmin cumsum conjugate".split():
+    setattr(Scalar, _name, _scalar_reduction(_name))
+
+
 def _scalar_class(name: str) -> type:
     cls = type(name, (Scalar,), {"__slots__": ("_v",)})
     cls.__module__ = "numpy"

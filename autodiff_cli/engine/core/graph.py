@@ -418,6 +418,19 @@ def _parameter_names(forward: Callable) -> tuple:
     return code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
 
 
+def _forward_defaults(forward: Callable) -> dict:
+    """The default values of an op's parameters, as its forward declares them."""
+    code = getattr(forward, "__code__", None)
+    if code is None:
+        return {}
+    found = dict(forward.__kwdefaults__ or {})
+    defaults = forward.__defaults__ or ()
+    if defaults:
+        names = code.co_varnames[: code.co_argcount]
+        found.update(zip(names[len(names) - len(defaults) :], defaults))
+    return found
+
+
 def _saved_value(node: OpNode, key: str) -> Any:
     return node.saved_attribute(key)
 
@@ -455,6 +468,8 @@ class OpNode(Node):
             return _as_saved_tensor(value, self if key == "result" else None)
         params = self._params or {}
         key = _SAVED_ALIASES.get(key, key)
+        if key not in params:  # a parameter left at its default (`x + y`: `_saved_alpha` is 1)
+            params = _forward_defaults(op.forward)
         if key in params:
             value = params[key]
             return tuple(value) if isinstance(value, (list, tuple)) else value

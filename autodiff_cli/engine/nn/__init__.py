@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import functional, init, utils  # noqa: F401
 from . import modules_conv as _modules_conv  # noqa: E402
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
+from .lazy import LazyLinear  # noqa: F401
 from .loss import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,
@@ -57,7 +58,7 @@ from .modules_extra import (  # noqa: F401
     ReLU6,
     Threshold,
 )
-from .parameter import Parameter  # noqa: F401
+from .parameter import Parameter, UninitializedParameter  # noqa: F401
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 
 # What a script sees of this module (the language exports only these names and the public
@@ -67,9 +68,9 @@ __all__ = [
     "CELU", "CrossEntropyLoss", "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell",
     "RNNCellBase", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "ELU",
     "Embedding", "FeatureAlphaDropout", "Flatten", "GELU", "GLU", "Hardsigmoid", "Hardswish",
-    "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm", "LeakyReLU", "Linear",
+    "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm", "LazyLinear", "LeakyReLU", "Linear",
     "LogSigmoid", "LogSoftmax", "MSELoss", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss",
     "Parameter", "ParameterDict", "ParameterList", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU",
-    "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Threshold",
+    "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Threshold", "UninitializedParameter",
     *_modules_conv.__all__,
 ]  # fmt: skip

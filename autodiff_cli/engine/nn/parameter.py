@@ -50,6 +50,74 @@ class Parameter(Tensor):
 
 Parameter.__module__ = "torch.nn.parameter"
 
+_UNINITIALIZED_SHAPE = (
+    "Can't access the shape of an uninitialized parameter or buffer. This error usually happens "
+    "in `load_state_dict` when trying to load an uninitialized parameter into an initialized one. "
+    "Call `forward` to initialize the parameters before accessing their attributes."
+)
+
+
+def _uninitialized_use(name: str) -> ValueError:
+    return ValueError(
+        f"Attempted to use an uninitialized parameter in <method '{name}' of "
+        "'torch._C.TensorBase' objects>. This error happens when you are using a `LazyModule` or "
+        "explicitly manipulating `torch.nn.parameter.UninitializedParameter` objects. When using "
+        "LazyModules Call `forward` with a dummy batch to initialize the parameters before calling "
+        "torch functions"
+    )
+
+
+class UninitializedParameter(Parameter):
+    """A lazy module's parameter before its first call (`nn/lazy.py`): no shape yet, printed
+    `<UninitializedParameter>`; `materialize(shape)` turns it into a Parameter in place."""
+
+    __slots__ = ()
+    cls_to_become = Parameter
+
+    def __init__(self, requires_grad: bool = True, device: object = None, dtype: object = None):
+        np_dtype = dtype.np if dtype is not None else _get_default_dtype().np
+        _init(self, np.zeros((0,), np_dtype), bool(requires_grad), None, 0)
+
+    def __repr__(self) -> str:
+        return "<UninitializedParameter>"
+
+    __str__ = __repr__
+
+    @property
+    def shape(self) -> None:
+        raise RuntimeError(_UNINITIALIZED_SHAPE)
+
+    def detach(self) -> UninitializedParameter:
+        """Still uninitialised (a lazy module's `state_dict()` lists these)."""
+        return UninitializedParameter(False, dtype=dtypes.BY_NUMPY[self._data.dtype])
+
+    def materialize(self, shape: tuple, device: object = None, dtype: object = None) -> None:
+        """Gives the parameter its shape (zeros until a layer initialises it); it becomes a
+        plain Parameter, the same object (an optimizer holding it keeps it)."""
+        from ..ops.creation import _check_size
+
+        shape = tuple(int(n) for n in shape)
+        _check_size(shape)
+        np_dtype = dtype.np if dtype is not None else self._data.dtype
+        self._data = np.zeros(shape, np_dtype)
+        self.__class__ = Parameter
+
+
+def _refuse_use(name: str) -> object:
+    def refused(self: UninitializedParameter, *args: object, **kwargs: object) -> None:
+        raise _uninitialized_use(name)
+
+    refused.__name__ = name
+    return refused
+
+
+for _name in (
+    "numel add sub mul div matmul sum mean __add__ __radd__ __sub__ __rsub__ __mul__ __rmul__ "
+    "__truediv__ __rtruediv__ __matmul__ __rmatmul__ __pow__ __neg__ t view reshape"
+).split():
+    setattr(UninitializedParameter, _name, _refuse_use(_name.strip("_")))
+UninitializedParameter.__module__ = "torch.nn.parameter"
+
 
 def typename(value: object) -> str:
     """`torch.typename`: `torch.FloatTensor` for tensors, the qualified class name otherwise."""
@@ -62,4 +130,4 @@ def typename(value: object) -> str:
 
 
 # What a script sees of this module (the language exports only these names).
-__all__ = ["Parameter"]
+__all__ = ["Parameter", "UninitializedParameter"]

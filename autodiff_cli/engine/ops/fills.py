@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core import provided, script_data
 from ..core.apply import apply_inplace, apply_op, fill_without_graph
+from ..core.arguments import not_tensor
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _wrap
 from .creation import tensor
@@ -37,6 +38,8 @@ def zero_(self: Tensor) -> Tensor:
 
 def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
     if not isinstance(src, Tensor):
+        if not isinstance(src, (bool, int, float, np.generic)):  # a number is copied; no list
+            raise not_tensor("copy_", "other", src, 1)
         src = tensor(src)
     return apply_inplace(COPY, self, (src,))
 
