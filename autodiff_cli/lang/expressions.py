@@ -632,83 +632,13 @@ class ExpressionCompiler:
             return self._zero_argument_super(node)
         function = self.expr(function_node)
         positional, keywords, simple = self._arguments(arguments)
-        plain, check_result = call_results.PLAIN_RESULTS, call_results.check
         failed = _failed_call(_called_name(function_node), where)
-        if simple and not positional:
-
-            def call0(f: list) -> Any:
-                callee = None
-                try:
-                    callee = function(f)
-                    result = callee()
-                    return result if type(result) in plain else check_result(result, callee)
-                except BaseException as error:
-                    attach_location(error, where)
-                    raise
-
-            return call0
-        if simple and len(positional) == 1:
-            (arg,) = positional
-
-            def call1(f: list) -> Any:
-                ready = False
-                try:
-                    callee = function(f)
-                    value = arg(f)
-                    ready = True
-                    result = callee(value)
-                    return result if type(result) in plain else check_result(result, callee)
-                except BaseException as error:
-                    if ready:
-                        better = failed(error, callee, (value,), None)
-                        if better is not None:
-                            raise better from None
-                    attach_location(error, where)
-                    raise
-
-            return call1
-        if simple and len(positional) == 2:
-            arg1, arg2 = positional
-
-            def call2(f: list) -> Any:
-                ready = False
-                try:
-                    callee = function(f)
-                    value1 = arg1(f)
-                    value2 = arg2(f)
-                    ready = True
-                    result = callee(value1, value2)
-                    return result if type(result) in plain else check_result(result, callee)
-                except BaseException as error:
-                    if ready:
-                        better = failed(error, callee, (value1, value2), None)
-                        if better is not None:
-                            raise better from None
-                    attach_location(error, where)
-                    raise
-
-            return call2
+        if simple and len(positional) <= 2:
+            return _simple_call(function, tuple(positional), failed, where)
         if simple:
-            args = tuple(positional)
-
-            def call_n(f: list) -> Any:
-                ready = False
-                try:
-                    callee = function(f)
-                    values = [arg(f) for arg in args]
-                    ready = True
-                    result = callee(*values)
-                    return result if type(result) in plain else check_result(result, callee)
-                except BaseException as error:
-                    if ready:
-                        better = failed(error, callee, tuple(values), None)
-                        if better is not None:
-                            raise better from None
-                    attach_location(error, where)
-                    raise
-
-            return call_n
+            return _call_n(function, tuple(positional), failed, where)
         build_args, build_kwargs = self._general_arguments(arguments)
+        plain, check_result = call_results.PLAIN_RESULTS, call_results.check
 
         def call(f: list) -> Any:
             ready = False
@@ -874,3 +804,84 @@ def _failed_call(name: str | None, where: Location) -> Callable:
         return better
 
     return failed
+
+
+def _simple_call(function: Fn, positional: tuple, failed: Callable, where: Location) -> Fn:
+    """A call with no, one or two plain positional arguments (the common calls, each spelled
+    out: a `*args` call builds a tuple)."""
+    plain, check_result = call_results.PLAIN_RESULTS, call_results.check
+    if not positional:
+
+        def call0(f: list) -> Any:
+            try:
+                callee = function(f)
+                result = callee()
+                return result if type(result) in plain else check_result(result, callee)
+            except BaseException as error:
+                attach_location(error, where)
+                raise
+
+        return call0
+    if len(positional) == 1:
+        (arg,) = positional
+
+        def call1(f: list) -> Any:
+            ready = False
+            try:
+                callee = function(f)
+                value = arg(f)
+                ready = True
+                result = callee(value)
+                return result if type(result) in plain else check_result(result, callee)
+            except BaseException as error:
+                if ready:
+                    better = failed(error, callee, (value,), None)
+                    if better is not None:
+                        raise better from None
+                attach_location(error, where)
+                raise
+
+        return call1
+    arg1, arg2 = positional
+
+    def call2(f: list) -> Any:
+        ready = False
+        try:
+            callee = function(f)
+            value1 = arg1(f)
+            value2 = arg2(f)
+            ready = True
+            result = callee(value1, value2)
+            return result if type(result) in plain else check_result(result, callee)
+        except BaseException as error:
+            if ready:
+                better = failed(error, callee, (value1, value2), None)
+                if better is not None:
+                    raise better from None
+            attach_location(error, where)
+            raise
+
+    return call2
+
+
+def _call_n(function: Fn, args: tuple, failed: Callable, where: Location) -> Fn:
+    """A call with three or more plain positional arguments."""
+    plain, check_result = call_results.PLAIN_RESULTS, call_results.check
+
+    def call_n(f: list) -> Any:
+        ready = False
+        try:
+            callee = function(f)
+            values = [arg(f) for arg in args]
+            ready = True
+            result = callee(*values)
+            return result if type(result) in plain else check_result(result, callee)
+        except BaseException as error:
+            if ready:
+                better = failed(error, callee, tuple(values), None)
+                if better is not None:
+                    raise better from None
+            attach_location(error, where)
+            raise
+
+    return call_n

@@ -219,6 +219,10 @@ def _tensor_params(function: types.FunctionType) -> tuple:
         return found
     found = ()
     if (function.__module__ or "").startswith(ENGINE_PACKAGE):
+        outer = function
+        # under the engine's own wrappers (numpy keyword spellings): the op function's
+        while type(function.__dict__.get("__wrapped__")) is types.FunctionType:
+            function = function.__dict__["__wrapped__"]
         code = function.__code__
         annotations = function.__annotations__
         names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
@@ -234,6 +238,7 @@ def _tensor_params(function: types.FunctionType) -> tuple:
             if kind is not None:
                 rows.append((index if index < code.co_argcount else 1 << 30, param, kind))
         found = tuple(rows)
+        function = outer
     if len(_params_cache) < 4096:
         _params_cache[function] = found
     return found
