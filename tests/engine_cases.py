@@ -2019,3 +2019,109 @@ case(
     "linalg_solve-vector", "linalg_solve_ex", lambda T, a, b: T.linalg.solve(a, b),
     In((3, 3), _well_conditioned), In((3,)),
 )  # fmt: skip
+
+# -- convolution, pooling, resampling (nn.functional; their values and many more configurations
+# are checked in tests/test_conv_pool.py); a `*_backward` row differentiates the op's gradient
+# again (its create_graph node) ----------------------------------------------------------------
+
+
+def _nn(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A row of `fn(F, *inputs)`, F being `T.nn.functional`."""
+    return lambda T, *inputs: fn(T.nn.functional, *inputs)
+
+
+def _grad_of_f(fn: Callable[[Any, Any], Any]) -> Callable[..., Any]:
+    """The create_graph gradient of the linear `fn(F, x)` for a grad output `v`, a function of
+    `v` only (it does not depend on x, a constant leaf that requires grad)."""
+
+    def run(T: Any, x: Any, v: Any) -> Any:
+        x.requires_grad_()
+        return T.autograd.grad(fn(T.nn.functional, x), x, grad_outputs=v, create_graph=True)[0]
+
+    return run
+
+
+_CONV_ROWS = [
+    (
+        "convolution",
+        "conv2d",
+        _nn(lambda F, x, w, b: F.conv2d(x, w, b, stride=2, padding=1)),
+        (In((1, 2, 5, 5)), In((3, 2, 3, 3)), In((3,))),
+    ),
+    (
+        "convolution",
+        "conv1d-groups-dilation",
+        _nn(lambda F, x, w: F.conv1d(x, w, groups=2, dilation=2)),
+        (In((2, 4, 7)), In((4, 2, 2))),
+    ),
+    (
+        "convolution",
+        "conv_transpose2d",
+        _nn(lambda F, x, w: F.conv_transpose2d(x, w, stride=2)),
+        (In((1, 2, 3, 3)), In((2, 3, 2, 2))),
+    ),
+    (
+        "max_pool2d_with_indices",
+        "max_pool2d",
+        _nn(lambda F, x: F.max_pool2d(x, 2)),
+        (In((1, 2, 4, 4), _distinct),),
+    ),
+    ("avg_pool2d", "avg_pool2d", _nn(lambda F, x: F.avg_pool2d(x, 3, 2, 1)), (In((1, 2, 5, 5)),)),
+    (
+        "adaptive_avg_pool2d",
+        "adaptive_avg_pool2d",
+        _nn(lambda F, x: F.adaptive_avg_pool2d(x, (2, 3))),
+        (In((1, 2, 5, 7)),),
+    ),
+    ("im2col", "unfold", _nn(lambda F, x: F.unfold(x, 2, padding=1)), (In((1, 2, 3, 3)),)),
+    ("col2im", "fold", _nn(lambda F, x: F.fold(x, (3, 3), 2)), (In((1, 8, 4)),)),
+]
+_RESAMPLE_ROWS = [  # (op, interpolate's arguments, input shape, output shape)
+    ("upsample_nearest1d", {"scale_factor": 2}, (1, 2, 3), (1, 2, 6)),
+    ("upsample_nearest2d", {"scale_factor": 2}, (1, 1, 2, 3), (1, 1, 4, 6)),
+    ("upsample_nearest3d", {"scale_factor": 2}, (1, 1, 2, 2, 2), (1, 1, 4, 4, 4)),
+    ("upsample_nearest_exact1d", {"size": 5, "mode": "nearest-exact"}, (1, 2, 3), (1, 2, 5)),
+    ("upsample_nearest_exact2d", {"size": (3, 5), "mode": "nearest-exact"}, (1, 1, 2, 3),
+     (1, 1, 3, 5)),
+    ("upsample_nearest_exact3d", {"size": 3, "mode": "nearest-exact"}, (1, 1, 2, 2, 2),
+     (1, 1, 3, 3, 3)),
+    ("upsample_linear1d", {"scale_factor": 2, "mode": "linear"}, (1, 2, 3), (1, 2, 6)),
+    ("upsample_bilinear2d", {"size": (3, 5), "mode": "bilinear", "align_corners": True},
+     (1, 1, 2, 3), (1, 1, 3, 5)),
+    ("upsample_trilinear3d", {"scale_factor": 1.5, "mode": "trilinear"}, (1, 1, 2, 2, 2),
+     (1, 1, 3, 3, 3)),
+]  # fmt: skip
+_POOL_BACKWARD_ROWS = [  # (op, the forward, input, its gradient's shape)
+    ("adaptive_avg_pool2d_backward", lambda F, x: F.adaptive_avg_pool2d(x, (2, 3)),
+     In((1, 2, 5, 7), diff=False), (1, 2, 2, 3)),
+    ("avg_pool2d_backward", lambda F, x: F.avg_pool2d(x, 3, 2, 1), In((1, 2, 5, 5), diff=False),
+     (1, 2, 3, 3)),
+    ("max_pool2d_with_indices_backward", lambda F, x: F.max_pool2d(x, 2),
+     In((1, 2, 4, 4), _distinct, diff=False), (1, 2, 2, 2)),
+]  # fmt: skip
+
+
+def _conv_input_gradient(T: Any, x: Any, v: Any) -> Any:
+    """The create_graph gradient of a convolution for its input (a fixed weight): a function
+    of the grad output `v` only."""
+    x.requires_grad_()
+    w = T.linspace(-1.0, 1.0, 54, dtype=T.float64).reshape(3, 2, 3, 3)
+    y = T.nn.functional.conv2d(x, w, stride=2, padding=1)
+    return T.autograd.grad(y, x, grad_outputs=v, create_graph=True)[0]
+
+
+for _op, _id, _fn, _inputs in _CONV_ROWS:
+    case(_id, _op, _fn, *_inputs)
+for _op, _kw, _shape, _out in _RESAMPLE_ROWS:
+    case(_op, _op, _nn(lambda F, x, _kw=_kw: F.interpolate(x, **_kw)), In(_shape))
+    case(
+        _op + "_backward", _op + "_backward",
+        _grad_of_f(lambda F, x, _kw=_kw: F.interpolate(x, **_kw)), In(_shape, diff=False),
+        In(_out),
+    )  # fmt: skip
+for _op, _forward, _input, _out in _POOL_BACKWARD_ROWS:
+    case(_op, _op, _grad_of_f(_forward), _input, In(_out))
+case(
+    "convolution_backward", "convolution_backward", _conv_input_gradient,
+    In((1, 2, 5, 5), diff=False), In((1, 3, 3, 3)),
+)  # fmt: skip

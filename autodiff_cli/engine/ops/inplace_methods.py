@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import modes
 from ..core.apply import apply_inplace, apply_view
 from ..core.grad_mode import GradMode
 from ..core.optable import defop, tensor_methods
@@ -38,7 +39,16 @@ SQUEEZE_DIMS_ = _like(views.SQUEEZE_DIMS, "squeeze_dims_list_", "SqueezeBackward
 
 
 def _view_in_place(self: Tensor, op: Any, params: dict | None = None) -> Tensor:
-    """`self` takes the shape of `op`'s view of it; its history gains `op`'s node."""
+    """`self` takes the shape of `op`'s view of it; its history gains `op`'s node. Observers
+    (forward AD, the profiler) see an in-place op on `self`: its tangent takes the new shape."""
+    if modes.active():
+        return modes.observe(
+            op, (self,), params, self, lambda: _view_self(self, op, params)
+        )  # fmt: skip
+    return _view_self(self, op, params)
+
+
+def _view_self(self: Tensor, op: Any, params: dict | None) -> Tensor:
     if GradMode.enabled and self._requires_grad and self._grad_fn is None:
         raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
     before = _wrap(self._data, self._requires_grad, self._grad_fn, self._output_nr)

@@ -231,7 +231,7 @@ ADAPTIVE_AVG_POOL = {
         _adaptive_avg,
         _adaptive_backward,
     )  # fmt: skip
-    for nd in (2, 3)
+    for nd in (2,)  # (F.adaptive_avg_pool1d is the 2-d op over (1, L); no 3-d form yet)
 }
 UPSAMPLE = {
     (mode, nd): _separable_pair(
