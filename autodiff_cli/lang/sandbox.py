@@ -499,7 +499,35 @@ def _dict_getter(obj: Any) -> Any:
     raise _refuse(obj, "__dict__")
 
 
-_SPECIAL_GETTERS: dict[str, Reader] = {"__dict__": _dict_getter, "__code__": _refuser("__code__")}
+def _annotations_getter(obj: Any) -> Any:
+    """`__annotations__` of the script's own functions and classes (and instances of such a
+    class): the dictionary its annotations were stored in, whose values are script values
+    (`lang/annotations.py`). An engine function's or class's are refused; an instance reads the
+    first class of its MRO that has annotations, which must be the script's."""
+    if type(obj) is types.FunctionType:
+        if obj.__dict__.get(SCRIPT_MARK):
+            return check_out(obj.__annotations__, obj, "__annotations__")
+    elif isinstance(obj, type):
+        if typeview.is_script_class(obj):
+            return check_out(obj.__annotations__, obj, "__annotations__")  # never inherited
+    elif typeview.is_script_class(type(obj)):
+        for klass in type(obj).__mro__:
+            if "__annotations__" in klass.__dict__:
+                if typeview.is_script_class(klass):
+                    return check_out(klass.__dict__["__annotations__"], obj, "__annotations__")
+                break
+        else:
+            raise AttributeError(
+                f"'{typeview.display_name(type(obj))}' object has no attribute '__annotations__'"
+            )
+    raise _refuse(obj, "__annotations__")
+
+
+_SPECIAL_GETTERS: dict[str, Reader] = {
+    "__dict__": _dict_getter,
+    "__code__": _refuser("__code__"),
+    "__annotations__": _annotations_getter,
+}
 
 
 def use_code_getter(getter: Reader) -> None:
