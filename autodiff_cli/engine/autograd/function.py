@@ -15,7 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from ..core import anomaly, saved_hooks
+from ..core import (
+    anomaly,
+    node_call,  # noqa: F401 - `grad_fn(g)`: loaded now (a jailed child cannot later)
+    saved_hooks,
+)
 from ..core.apply import _edge
 from ..core.grad_mode import GradMode, check_saveable, no_grad
 from ..core.graph import FREED_MESSAGE, Node, _modified_message
@@ -104,6 +108,12 @@ class BackwardCFunction(Node, FunctionCtx):
     def release(self) -> None:
         self._released = True
         self._to_save = ()
+
+    def _script_apply(self, *grads: Any) -> Any:
+        """PyTorch's `node.apply(*grads)` on a custom Function's node (scripts read it as
+        `apply`; this class's own `apply` is the backward pass's, on raw arrays): the
+        Function's `backward` called with this node as its ctx, its result returned as is."""
+        return self._fn_cls.backward(self, *grads)
 
     def apply(self, grads: list, backend: Any) -> list:
         wrapped = []

@@ -240,6 +240,15 @@ class Node:
         raise NotImplementedError
 
 
+def node_call_method(self: Node, *grads: Any, **kwargs: Any) -> Any:
+    """`grad_fn(*grads)`: the gradients for its inputs, as PyTorch computes them (`node_call`,
+    loaded with the autograd package). The `__call__` of every node class but a custom
+    Function's, which PyTorch's is not (`callable(grad_fn)` is False there)."""
+    from .node_call import call_node
+
+    return call_node(self, grads, kwargs)
+
+
 _new = object.__new__
 
 
@@ -595,6 +604,7 @@ def _unpacked(node: OpNode, backend: Any) -> list:
 
 
 OpNode.apply = _make_apply(())  # type: ignore[method-assign]
+OpNode.__call__ = AccumulateGrad.__call__ = node_call_method  # type: ignore[attr-defined]
 
 
 # `_saved_<name>` of values ops show besides their formulas' (core/saved_hooks.shows_saved and
