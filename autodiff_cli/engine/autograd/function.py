@@ -15,11 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import (
-    anomaly,
-    node_call,  # noqa: F401 - `grad_fn(g)`: loaded now (a jailed child cannot later)
-    saved_hooks,
-)
+from ..core import anomaly, saved_hooks
 from ..core.apply import _edge
 from ..core.grad_mode import GradMode, check_saveable, no_grad
 from ..core.graph import FREED_MESSAGE, Node, _modified_message

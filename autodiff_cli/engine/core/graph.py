@@ -15,6 +15,7 @@ from functools import partial
 from types import FunctionType
 from typing import Any
 
+from . import provided
 from .dtypes import NAMES, legacy_type
 from .formula_backends import NumpyBackend
 from .grad_mode import AnomalyMode
@@ -241,12 +242,10 @@ class Node:
 
 
 def node_call_method(self: Node, *grads: Any, **kwargs: Any) -> Any:
-    """`grad_fn(*grads)`: the gradients for its inputs, as PyTorch computes them (`node_call`,
-    loaded with the autograd package). The `__call__` of every node class but a custom
+    """`grad_fn(*grads)`: the gradients for its inputs, as PyTorch computes them
+    (`node_call.py`, given through `provided`). The `__call__` of every node class but a custom
     Function's, which PyTorch's is not (`callable(grad_fn)` is False there)."""
-    from .node_call import call_node
-
-    return call_node(self, grads, kwargs)
+    return provided.call_node(self, grads, kwargs)
 
 
 _new = object.__new__

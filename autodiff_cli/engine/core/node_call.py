@@ -17,23 +17,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import grad_mode, provided
 from .formula_backends import TensorBackend
 from .graph import AccumulateGrad, Node
+from .tensor import Tensor
 
 
 def call_node(node: Node, grads: tuple, kwargs: dict) -> Any:
     """`node(*grads)`: the gradients for the node's inputs (see the module docstring)."""
-    from .tensor import Tensor
-
+    accumulates = isinstance(node, AccumulateGrad)
     if kwargs:
         raise TypeError("keyword arguments are not supported")
-    expected = 1 if isinstance(node, AccumulateGrad) else node.n_outputs()
+    expected = 1 if accumulates else node.n_outputs()
     if len(grads) != expected:
         raise TypeError(f"expected {expected} arguments, got {len(grads)} instead")
     for index, grad in enumerate(grads):
         if grad is not None and not isinstance(grad, Tensor):
             raise TypeError(f"argument {index} is not a Variable")
-    if isinstance(node, AccumulateGrad):
+    if accumulates:
         _accumulate(node, grads[0])
         return ()
     n_inputs = len(node._next)
@@ -66,8 +67,6 @@ def _accumulate(node: AccumulateGrad, grad: Any) -> None:
     """`AccumulateGrad(g)`: `g` added into the leaf's `.grad` in place; a leaf without one gets
     a copy of `g` broadcast to its shape, in `g`'s dtype (PyTorch checks neither here: the
     backward pass does before it calls the node)."""
-    from . import grad_mode
-
     variable = node.variable
     if grad is None or variable is None:
         return
@@ -81,3 +80,6 @@ def _accumulate(node: AccumulateGrad, grad: Any) -> None:
             variable._grad = copy
         else:
             current.add_(grad)
+
+
+provided.provide(call_node=call_node)
