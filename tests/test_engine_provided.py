@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import autodiff_cli.engine as torch
-from autodiff_cli.engine.core import provided
+from autodiff_cli.engine.core import node_call, provided
 from autodiff_cli.engine.core.backward import backward
 from autodiff_cli.engine.ops import creation, fills, inplace, legacy_types
 
@@ -19,6 +19,7 @@ def test_every_name_is_given_by_its_module():
         "inplace_on_view": inplace.inplace_on_view,
         "after_inplace": inplace.after_inplace,
         "copy_of_gradient": fills.copy_of_gradient,
+        "call_node": node_call.call_node,
     }
     assert set(expected) == set(provided.NAMES)
     for name, fn in expected.items():

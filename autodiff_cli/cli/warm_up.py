@@ -13,8 +13,8 @@ from keyword import kwlist
 from typing import Any
 
 LAZY_SUBMODULES = (
-    "autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "profiler", "special",
-    "utils",
+    "autograd", "backends", "cuda", "func", "linalg", "masked", "nn", "optim", "profiler",
+    "special", "utils",
 )  # fmt: skip
 # words of a source that may reach numpy.random, which the engine imports on first use
 _NN_WORDS = ("nn", "softmax")  # torch.softmax and Tensor.softmax live in nn.functional

@@ -457,8 +457,8 @@ if not getattr(_package, "LEAN_ENGINE", False):
     _load_extra_ops()
 
 _LAZY_SUBMODULES = (
-    "autograd", "backends", "cuda", "func", "linalg", "nn", "optim", "profiler", "special",
-    "utils",
+    "autograd", "backends", "cuda", "func", "linalg", "masked", "nn", "optim", "profiler",
+    "special", "utils",
 )  # fmt: skip
 
 

@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from autodiff_cli.lang import introspection, limits, reflection, sandbox, unraisable
+from autodiff_cli.lang.annotations import AnnotationCompiler, setup_annotations
 from autodiff_cli.lang.blocks import (
     BREAK,
     CONTINUE,
@@ -46,6 +47,7 @@ __all__ = ["Compiler", "Program", "compile_tree", "set_statement_probe"]
 
 
 class Compiler(
+    AnnotationCompiler,
     GeneratorCompiler,
     ControlFlowCompiler,
     DefinitionCompiler,
@@ -69,6 +71,8 @@ class Compiler(
         statements = flatten(tree.children)
         self._future_imports = _leading_future_imports(statements)
         compiled = [self.statement(node) for node in statements]
+        if self.scope.annotates:
+            compiled.insert(0, setup_annotations)
         if keep_last_value and statements and statements[-1].data == "expr_stmt":
             value = self.expr(statements[-1].children[0])
 
@@ -368,6 +372,8 @@ class Compiler(
                 raise self.error("not a chance", item)
             if feature not in _FUTURE_FEATURES:
                 raise self.error(f"future feature {feature} is not defined", item)
+            if feature == "annotations":
+                self.future_annotations = True
         return lambda f: None
 
     def stmt_import_star(self, node: Tree) -> Stmt:
@@ -382,8 +388,9 @@ class Compiler(
         return import_star
 
 
-# Python's future features; all are how the language behaves already (annotations are not
-# evaluated, division is true division...). `barry_as_FLUFL` (`<>`) is not among them.
+# Python's future features; all but `annotations` (kept as text, see `annotations`) are how the
+# language behaves already (division is true division...). `barry_as_FLUFL` (`<>`) is not
+# among them.
 _FUTURE_FEATURES = frozenset({
     "nested_scopes", "generators", "division", "absolute_import", "with_statement",
     "print_function", "unicode_literals", "generator_stop", "annotations",

@@ -53,6 +53,8 @@ class DefinitionCompiler:
         kwdefaults = [
             (p.name, self.expr(p.default)) for p in signature.keyword_only if p.default is not None
         ]
+        returns = node.children[2] if node.data == "funcdef" else None
+        annotations = self.function_annotations(signature, returns)
         saved_loop_depth = self.loop_depth
         self.scope, self.loop_depth = inner, 0
         doc = None if is_expression else docstring_of(body_node)
@@ -82,7 +84,15 @@ class DefinitionCompiler:
                 capture(f),
             )
 
-        return create
+        if annotations is None:
+            return create
+
+        def create_annotated(f: list) -> Callable[..., Any]:
+            function = create(f)  # defaults first, then annotations, as Python evaluates them
+            function.__annotations__ = annotations(f)
+            return function
+
+        return create_annotated
 
     def _capture(self, inner: Scope, outer: Scope) -> Callable[[list], tuple]:
         """Read the cells a new function/comprehension closes over from the defining frame."""
@@ -121,12 +131,15 @@ class DefinitionCompiler:
         outer_slots = tuple(outer.slots[item] for item in free)
         inner_slots = tuple(inner.slots[item] for item in free)
         size = max([CLASS_CELL_SLOT + 1, *(slot + 1 for slot in inner_slots)])
+        annotates = inner.annotates
 
         def define_class(f: list) -> None:
             base_values = tuple(base(f) for base in bases)
             for base_value in base_values:
                 typeview.check_base(base_value)
             namespace: dict[str, Any] = {"__module__": "__main__", "__qualname__": qualname}
+            if annotates:
+                namespace["__annotations__"] = {}
             if doc is not None:
                 namespace["__doc__"] = doc
             frame: list[Any] = [UNBOUND] * size

@@ -24,7 +24,7 @@ PUBLIC_SUBMODULES = frozenset(
     "autograd.function autograd.gradcheck autograd.grad_mode linalg optim optim.lr_scheduler "
     "special fft random testing utils utils.data cuda backends backends.cudnn backends.mps func "
     "accelerator autograd.graph autograd.anomaly_mode profiler autograd.profiler "
-    "autograd.forward_ad".split()
+    "autograd.forward_ad masked".split()
 )
 # Modules that are op machinery through and through: nothing defined in them at module level is
 # PyTorch's API (the functions `defop` generates, `torch.abs`..., are made inside it).

@@ -176,20 +176,31 @@ class ExpressionCompiler:
             if token.type == "FLOAT_NUMBER":
                 return float(text)
             return int(text, 0)
-        pieces = []
-        for token in node.children:
-            prefix, _, _ = fstrings.split_prefix(str(token))
-            if "b" in prefix:
-                raise self.error("bytes literals are not supported", token)
-            pieces.append(fstrings.decode_plain(str(token)))
-        return "".join(pieces)
+        if self._is_bytes(node):
+            return b"".join([self._bytes_literal(token) for token in node.children])
+        return "".join([fstrings.decode_plain(str(token)) for token in node.children])
+
+    def _is_bytes(self, node: Tree) -> bool:
+        """Whether a (concatenated) string literal is bytes; mixing both is a syntax error."""
+        tokens = node.children
+        first = "b" in fstrings.split_prefix(str(tokens[0]))[0]
+        for token in tokens[1:]:
+            if ("b" in fstrings.split_prefix(str(token))[0]) != first:
+                raise self.error("cannot mix bytes and nonbytes literals", token)
+        return first
+
+    def _bytes_literal(self, token: Token) -> bytes:
+        text = str(token)
+        if not text.isascii():
+            raise self.error("bytes can only contain ASCII literal characters", token)
+        return fstrings.decode_plain(text)
 
     @staticmethod
     def _is_fstring(node: Tree) -> bool:
         return any("f" in fstrings.split_prefix(str(token))[0] for token in node.children)
 
     def expr_strings(self, node: Tree) -> Fn:
-        if not self._is_fstring(node):
+        if not self._is_fstring(node) or self._is_bytes(node):
             return self.constant(self._literal(node))
         parts: list[Fn] = []
         for token in node.children:

@@ -129,6 +129,7 @@ def make_function(
     function.__module__ = "__main__"
     function.__doc__ = spec.doc
     function.__signature__ = _python_signature(spec, defaults, kwdefaults)
+    function.__annotations__ = {}  # not this wrapper's: the `def`'s own, if any, replace it
     setattr(function, SCRIPT_MARK, True)
     if spec.code is not None:
         setattr(function, CODE_ATTRIBUTE, spec.code)

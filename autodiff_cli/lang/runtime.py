@@ -65,7 +65,7 @@ _PASSED_THROUGH = (
     "NotImplementedError ArithmeticError RecursionError LookupError UnboundLocalError "
     "ImportError ModuleNotFoundError OverflowError MemoryError BaseException frozenset slice "
     "SyntaxError "
-    "callable hash chr ord bin hex oct format complex"
+    "callable hash chr ord bin hex oct format complex bytes"
 ).split()
 
 

@@ -58,6 +58,9 @@ NODE_INTERNAL_NAMES = frozenset({
     "retain_output", "forget_output", "add_tensor_hook", "n_outputs",
 })  # fmt: skip
 _NODE_CLASSES = (("autodiff_cli.engine.core.graph", "Node"),)
+# A custom Function's node: `node.apply(*grads)` calls the script's own `backward` (PyTorch's
+# BackwardCFunction.apply), read as the engine's `_script_apply`, never the pass's `apply`.
+_CUSTOM_NODE_CLASSES = (("autodiff_cli.engine.autograd.function", "BackwardCFunction"),)
 # Read-only on nodes, as in PyTorch: `next_functions` set to script objects put them in the
 # graph, and the backward pass called their `apply` with raw gradient arrays.
 _NODE_READ_ONLY_NAMES = frozenset({"next_functions", "metadata", "saved_tensors"})
@@ -334,6 +337,8 @@ def _reader_for(kind: type, name: str) -> Reader:
     base = _first_foreign_base(kind)
     if typeview.is_engine_class(base):
         if is_node_class(kind):
+            if name == "apply" and _is_script_function_node(kind):
+                return _custom_node_apply
             if name in NODE_INTERNAL_NAMES:
                 return _refuser(name)
             if name.startswith("_saved_"):
@@ -384,6 +389,19 @@ def _defined_before(kind: type, stop: type, name: str) -> bool:
 def is_node_class(kind: type) -> bool:
     """Whether `kind` is a graph node class of the engine (a grad_fn's, a custom Function's)."""
     return issubclass(kind, typeview.resolve_classes(_NODE_CLASSES))
+
+
+def _is_script_function_node(kind: type) -> bool:
+    """Whether `kind` is the node class of a custom Function the script defined."""
+    if not issubclass(kind, typeview.resolve_classes(_CUSTOM_NODE_CLASSES)):
+        return False
+    function_class = kind.__dict__.get("_fn_cls")
+    return isinstance(function_class, type) and typeview.is_script_class(function_class)
+
+
+def _custom_node_apply(node: Any) -> Any:
+    """`node.apply` of a script Function's node: the engine's `_script_apply`, bound."""
+    return node._script_apply
 
 
 def _saved_value_reader(name: str) -> Reader:
@@ -499,7 +517,35 @@ def _dict_getter(obj: Any) -> Any:
     raise _refuse(obj, "__dict__")
 
 
-_SPECIAL_GETTERS: dict[str, Reader] = {"__dict__": _dict_getter, "__code__": _refuser("__code__")}
+def _annotations_getter(obj: Any) -> Any:
+    """`__annotations__` of the script's own functions and classes (and instances of such a
+    class): the dictionary its annotations were stored in, whose values are script values
+    (`lang/annotations.py`). An engine function's or class's are refused; an instance reads the
+    first class of its MRO that has annotations, which must be the script's."""
+    if type(obj) is types.FunctionType:
+        if obj.__dict__.get(SCRIPT_MARK):
+            return check_out(obj.__annotations__, obj, "__annotations__")
+    elif isinstance(obj, type):
+        if typeview.is_script_class(obj):
+            return check_out(obj.__annotations__, obj, "__annotations__")  # never inherited
+    elif typeview.is_script_class(type(obj)):
+        for klass in type(obj).__mro__:
+            if "__annotations__" in klass.__dict__:
+                if typeview.is_script_class(klass):
+                    return check_out(klass.__dict__["__annotations__"], obj, "__annotations__")
+                break
+        else:
+            raise AttributeError(
+                f"'{typeview.display_name(type(obj))}' object has no attribute '__annotations__'"
+            )
+    raise _refuse(obj, "__annotations__")
+
+
+_SPECIAL_GETTERS: dict[str, Reader] = {
+    "__dict__": _dict_getter,
+    "__code__": _refuser("__code__"),
+    "__annotations__": _annotations_getter,
+}
 
 
 def use_code_getter(getter: Reader) -> None:

@@ -47,6 +47,7 @@ class Scope:
         self.children: list[Scope] = []
         self.uses_super = False
         self.is_generator = False  # a function whose body has `yield`
+        self.annotates = False  # a module or class body with `name: annotation` statements
         # ("global" | "nonlocal", name) -> the statement declaring it (errors are located there)
         self.declaration_nodes: dict[tuple[str, str], Any] = {}
         # Filled in by `resolve`:
@@ -154,6 +155,22 @@ class ScopeBuilder:
         for target in targets:
             self._target(target, scope)
         self._visit(value, scope)
+
+    def _visit_annassign(self, node: Tree, scope: Scope) -> None:
+        """`target: annotation [= value]`: a name target binds (a bare one too: it makes the
+        name local in a function); the annotation is evaluated only in a module or class body."""
+        target, annotation, value = node.children
+        if target.data == "var":
+            name = str(target.children[0])
+            if name in scope.declared_global or name in scope.declared_nonlocal:
+                kind = "global" if name in scope.declared_global else "nonlocal"
+                raise ScopeError(f"annotated name '{name}' can't be {kind}", node)
+        if value is not None:
+            self._visit(value, scope)
+        self._target(target, scope)
+        if not scope.is_function:
+            scope.annotates = True
+            self._visit(annotation, scope)
 
     def _visit_augassign(self, node: Tree, scope: Scope) -> None:
         target, _, value = node.children
@@ -323,6 +340,8 @@ class ScopeBuilder:
         for param in signature.positional + signature.keyword_only:
             if param.default is not None:
                 self._visit(param.default, outer)
+        for _, annotation in signature.annotations():
+            self._visit(annotation, outer)
 
     def _target(self, target: Any, scope: Scope) -> None:
         """Record the names an assignment/for/del target binds; visit what it evaluates."""
@@ -340,11 +359,12 @@ class ScopeBuilder:
 
 
 class Param:
-    __slots__ = ("name", "default")
+    __slots__ = ("name", "default", "annotation")
 
-    def __init__(self, name: str, default: Any = None) -> None:
+    def __init__(self, name: str, default: Any = None, annotation: Any = None) -> None:
         self.name = name
         self.default = default  # a parse tree, or None when there is no default
+        self.annotation = annotation  # likewise
 
 
 class Signature:
@@ -353,6 +373,16 @@ class Signature:
         self.varargs: str | None = None
         self.keyword_only: list[Param] = []
         self.varkw: str | None = None
+        self.varargs_annotation: Any = None
+        self.varkw_annotation: Any = None
+
+    def annotations(self) -> list[tuple[str, Any]]:
+        """(name, annotation tree) in the order of Python's `__annotations__`."""
+        found = [(p.name, p.annotation) for p in self.positional]
+        found.append((self.varargs, self.varargs_annotation))
+        found += [(p.name, p.annotation) for p in self.keyword_only]
+        found.append((self.varkw, self.varkw_annotation))
+        return [(name, tree) for name, tree in found if tree is not None]
 
     def names(self) -> list[str]:
         names = [param.name for param in self.positional]
@@ -365,7 +395,7 @@ class Signature:
 
 
 def parse_signature(parameters: Tree | None) -> Signature:
-    """The parameters of a `def` or `lambda` (annotations are parsed and ignored)."""
+    """The parameters of a `def` or `lambda`, with their defaults and annotations."""
     signature = Signature()
     if parameters is None:
         return signature
@@ -378,20 +408,33 @@ def parse_signature(parameters: Tree | None) -> Signature:
             star, *rest = item.children
             if star is not None:
                 signature.varargs = str(star.children[0] if isinstance(star, Tree) else star)
+                signature.varargs_annotation = _annotation_of(star)
             for extra in rest:
                 if extra is None:
                     continue
                 if extra.data in ("kwparams", "lambda_kwparams"):
                     signature.varkw = _kw_name(extra)
+                    signature.varkw_annotation = _annotation_of(extra.children[0])
                 else:
                     signature.keyword_only.append(_param(extra))
         else:
             signature.varkw = _kw_name(item)
+            signature.varkw_annotation = _annotation_of(item.children[0])
     return signature
 
 
 def _param(node: Tree) -> Param:
-    return Param(str(node.children[0]), node.children[-1] if len(node.children) > 1 else None)
+    children = node.children
+    if len(children) == 3:  # `param`: name, annotation, default
+        return Param(str(children[0]), children[2], children[1])
+    return Param(str(children[0]), children[-1] if len(children) > 1 else None)
+
+
+def _annotation_of(node: Any) -> Any:
+    """The annotation of `*args: T` / `**kwargs: T` (an `annotated_name`), else None."""
+    if isinstance(node, Tree) and node.data == "annotated_name":
+        return node.children[1]
+    return None
 
 
 def _kw_name(node: Tree) -> str:

@@ -105,6 +105,12 @@ class BackwardCFunction(Node, FunctionCtx):
         self._released = True
         self._to_save = ()
 
+    def _script_apply(self, *grads: Any) -> Any:
+        """PyTorch's `node.apply(*grads)` on a custom Function's node (scripts read it as
+        `apply`; this class's own `apply` is the backward pass's, on raw arrays): the
+        Function's `backward` called with this node as its ctx, its result returned as is."""
+        return self._fn_cls.backward(self, *grads)
+
     def apply(self, grads: list, backend: Any) -> list:
         wrapped = []
         for g, (shape, dtype) in zip(grads, self._meta[1]):

@@ -609,7 +609,7 @@ def apply_inplace(
     node = result._grad_fn
     if node is not None and node._versions is not None:
         _snapshot(node, before)
-    np.copyto(array, data)
+    _write(array, data, "same_kind")
     target._bump_version()
     if node is not None:
         target._set_history(node)
@@ -657,9 +657,23 @@ def _inplace_without_graph(op: Any, target: Tensor, inputs: tuple, params: dict 
             f"result type {_type_word(data.dtype)} can't be cast to the desired output type "
             f"{_type_word(array.dtype)}"
         )
-    np.copyto(array, data, casting="unsafe")
+    _write(array, data, "unsafe")
     target._bump_version()
     return target
+
+
+def _write(array: Any, data: Any, casting: str) -> None:
+    """An in-place op's result written into its target's array; a result of a larger shape
+    (the other operand broadcast the target: `zeros(1).add_(ones(3))`) is PyTorch's error."""
+    try:
+        np.copyto(array, data, casting=casting)
+    except ValueError:
+        if np.shape(data) != array.shape:
+            raise RuntimeError(
+                f"output with shape {list(array.shape)} doesn't match the broadcast shape "
+                f"{list(np.shape(data))}"
+            ) from None
+        raise
 
 
 def fill_without_graph(target: Tensor, value: Any) -> bool:

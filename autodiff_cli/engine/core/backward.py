@@ -792,3 +792,4 @@ def _store_retained(t: Tensor, g: Any, backend: Any) -> None:
 
 
 provided.provide(backward=backward)
+from . import node_call  # noqa: E402, F401 - provides `grad_fn(g)` (after `backward`: no cycle)

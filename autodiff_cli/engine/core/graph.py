@@ -15,6 +15,7 @@ from functools import partial
 from types import FunctionType
 from typing import Any
 
+from . import provided
 from .dtypes import NAMES, legacy_type
 from .formula_backends import NumpyBackend
 from .grad_mode import AnomalyMode
@@ -238,6 +239,13 @@ class Node:
 
     def apply(self, grads: list, backend: Any) -> tuple:  # pragma: no cover - overridden
         raise NotImplementedError
+
+
+def node_call_method(self: Node, *grads: Any, **kwargs: Any) -> Any:
+    """`grad_fn(*grads)`: the gradients for its inputs, as PyTorch computes them
+    (`node_call.py`, given through `provided`). The `__call__` of every node class but a custom
+    Function's, which PyTorch's is not (`callable(grad_fn)` is False there)."""
+    return provided.call_node(self, grads, kwargs)
 
 
 _new = object.__new__
@@ -610,6 +618,7 @@ def _unpacked(node: OpNode, backend: Any) -> list:
 
 
 OpNode.apply = _make_apply(())  # type: ignore[method-assign]
+OpNode.__call__ = AccumulateGrad.__call__ = node_call_method  # type: ignore[attr-defined]
 
 
 # `_saved_<name>` of values ops show besides their formulas' (core/saved_hooks.shows_saved and

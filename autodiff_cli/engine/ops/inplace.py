@@ -20,7 +20,7 @@ import numpy as np
 from ..core import provided
 from ..core.apply import _new_node, apply_inplace, overlaps
 from ..core.grad_mode import GradMode
-from ..core.graph import NO_EDGE, RELEASED, Node
+from ..core.graph import NO_EDGE, RELEASED, Node, node_call_method
 from ..core.optable import defop
 from ..core.tensor import OVERLAP_MESSAGE, VIEW_OF_LEAF_MESSAGE, Tensor, _wrap
 from .formula_ops import run
@@ -118,6 +118,8 @@ class CopySlices(Node):
     base's old history outside the view's region, and through `fn` (the op's node) inside it."""
 
     __slots__ = ("fn", "positions", "base_shape")
+
+    __call__ = node_call_method
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"

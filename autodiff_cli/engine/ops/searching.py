@@ -14,7 +14,7 @@ import numpy as np
 from ..core import dtypes, limits, script_data
 from ..core.apply import grad_node
 from ..core.grad_mode import GradMode
-from ..core.graph import Node, new_node
+from ..core.graph import Node, new_node, node_call_method
 from ..core.optable import tensor_methods
 from ..core.tensor import Tensor, _norm_dim
 from .predicates import common_dtype, constant, require_tensor, write_constant_out
@@ -33,6 +33,7 @@ class _NoDerivative(Node):
     __slots__ = ()
     error: type = RuntimeError
     message: str = ""
+    __call__ = node_call_method
 
     def apply(self, grads: list, backend: Any) -> list:
         raise self.error(self.message)
