@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.arguments import checks_own_arguments
 from ..core.tensor import Tensor, _wrap
 from . import forward_rules
 from .forward_rules import Level
@@ -121,6 +122,7 @@ def _in_layout_of(tangent: Tensor, primal: Tensor) -> Tensor:
     return _wrap(copy)
 
 
+@checks_own_arguments
 def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTensor:
     """`(primal, tangent)` of a dual tensor: a view of it without tangent, and its tangent
     (None when it has none). Outside a level, `tensor` itself and None."""

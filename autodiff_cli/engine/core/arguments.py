@@ -18,6 +18,7 @@ Annotations read (the engine's functions are annotated with PyTorch's parameter 
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -211,6 +212,13 @@ def _accepts(kind: str, value: Any) -> bool:
     return False
 
 
+def checks_own_arguments(function: Callable) -> Callable:
+    """Marks an engine function whose own checks word PyTorch's message (a function PyTorch
+    writes in Python, `torch.set_rng_state`): its failed calls are not explained here."""
+    function.__dict__["checks_own_arguments"] = True
+    return function
+
+
 def _tensor_params(function: types.FunctionType) -> tuple:
     """`(index, name, kind)` of each parameter of an engine function that takes Tensors (read
     once per function from its annotations; a keyword-only one has an index past any call's)."""
@@ -218,7 +226,9 @@ def _tensor_params(function: types.FunctionType) -> tuple:
     if found is not None:
         return found
     found = ()
-    if (function.__module__ or "").startswith(ENGINE_PACKAGE):
+    if (function.__module__ or "").startswith(ENGINE_PACKAGE) and not function.__dict__.get(
+        "checks_own_arguments"
+    ):
         outer = function
         # under the engine's own wrappers (numpy keyword spellings): the op function's
         while type(function.__dict__.get("__wrapped__")) is types.FunctionType:

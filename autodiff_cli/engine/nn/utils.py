@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Iterable
 from typing import Any
 
+from ..core.arguments import checks_own_arguments
 from ..core.grad_mode import no_grad
 from ..core.tensor import Tensor
 from ..ops.creation import tensor as make_tensor
@@ -143,6 +144,7 @@ def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
     return cat([param.view(-1) for param in parameters])
 
 
+@checks_own_arguments  # (PyTorch writes it in Python)
 def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
     """Copies consecutive slices of `vec` into the parameters' data (sharing `vec`'s memory)."""
     if not isinstance(vec, Tensor):

@@ -12,6 +12,7 @@ import numpy as np
 from ..core import dtypes, limits
 from ..core import generator as stream
 from ..core.apply import apply_inplace, apply_op
+from ..core.arguments import checks_own_arguments
 from ..core.devices import check_device
 from ..core.generator import Generator
 from ..core.inference import mark_new
@@ -54,6 +55,7 @@ def get_rng_state() -> Tensor:
     return default_generator.get_state()
 
 
+@checks_own_arguments
 def set_rng_state(new_state: Tensor) -> None:
     default_generator.set_state(new_state)
 

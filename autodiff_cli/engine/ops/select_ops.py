@@ -11,6 +11,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op, as_default_float
+from ..core.arguments import checks_own_arguments
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.saved_hooks import shows_saved
@@ -88,6 +89,7 @@ def _copysign_operands(input: Any, other: Any) -> tuple:
     )
 
 
+@checks_own_arguments  # (its own overload message)
 def copysign(input: Tensor, other: Any, *, out: Any = None) -> Tensor:
     """`|input|` with the sign of `other` (a Tensor, broadcast, or a number)."""
     if out is not None:
