@@ -212,7 +212,7 @@ class ConvTranspose2d(_ConvTransposeNd):
 
 
 class _MaxPoolNd(Module):
-    nd = 2
+    _pool = staticmethod(F.max_pool2d)
 
     def __init__(
         self,
@@ -232,9 +232,8 @@ class _MaxPoolNd(Module):
         self.ceil_mode = ceil_mode
 
     def forward(self, input: Tensor) -> Any:
-        pool = (F.max_pool1d, F.max_pool2d)[self.nd - 1]
-        return pool(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                    ceil_mode=self.ceil_mode, return_indices=self.return_indices)  # fmt: skip
+        return self._pool(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                          ceil_mode=self.ceil_mode, return_indices=self.return_indices)  # fmt: skip
 
     def extra_repr(self) -> str:
         return (
@@ -244,11 +243,11 @@ class _MaxPoolNd(Module):
 
 
 class MaxPool1d(_MaxPoolNd):
-    nd = 1
+    _pool = staticmethod(F.max_pool1d)
 
 
 class MaxPool2d(_MaxPoolNd):
-    nd = 2
+    pass
 
 
 class _AvgPoolNd(Module):
@@ -307,26 +306,25 @@ class AvgPool2d(_AvgPoolNd):
 
 
 class _AdaptiveAvgPoolNd(Module):
-    nd = 2
+    _pool = staticmethod(F.adaptive_avg_pool2d)
 
     def __init__(self, output_size: Any) -> None:
         super().__init__()
         self.output_size = output_size
 
     def forward(self, input: Tensor) -> Tensor:
-        pool = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d)[self.nd - 1]
-        return pool(input, self.output_size)
+        return self._pool(input, self.output_size)
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
 
 
 class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
-    nd = 1
+    _pool = staticmethod(F.adaptive_avg_pool1d)
 
 
 class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
-    nd = 2
+    pass
 
 
 class Upsample(Module):
