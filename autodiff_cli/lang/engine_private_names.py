@@ -23,15 +23,15 @@ ENGINE = frozenset(
     _call_forward _callable_state _can_view _category _check _check_count _check_forward_args
     _check_input_dim _check_mm_shapes _check_name _check_nonempty _check_scatter_index
     _check_size _children _chunks _clone_param _closed_form _compare _concat_grads _conform
-    _conv_forward _converter _copy_into _cosine _count_steps _ctx _current_lrs _data _defined
-    _dims _dims_text _directional_evaluate _dirty _dtype_name _each_param _edge _empty
-    _enter_step _erf _euclidean_dist _evaluate _events _expected _extra_state _extreme_grad
-    _fields _fill_padding_idx_with_zero _finish _finished _flat_weights_names _float_input
-    _floating_kernel _fn_cls _formula_uses _forward_hooks _forward_pre_hooks _forward_saved
-    _frees_saved _freeze _fresh_args _gather_flat_grad _generic _get_abs_string_index
-    _get_lr_called_within_step _get_name _getframe _grad _grad_fn _has_len _hooks _ids
-    _implementation _in_jvp _in_meta _indent_rest _index _index_plain _infer_shape _init
-    _initial_state _initial_step _initialized _int_arg _int_checked _is_better
+    _conv_forward _converter _copy_into _cosine _count_steps _ctx _current_lrs _data
+    _decayed_grad _defined _dims _dims_text _directional_evaluate _dirty _dtype_name _each_param
+    _edge _empty _enter_step _erf _euclidean_dist _evaluate _events _expected _extra_state
+    _extreme_grad _fields _fill_padding_idx_with_zero _finish _finished _flat_weights_names
+    _float_input _floating_kernel _fn_cls _formula_uses _forward_hooks _forward_pre_hooks
+    _forward_saved _frees_saved _freeze _fresh_args _gather_flat_grad _generic
+    _get_abs_string_index _get_lr_called_within_step _get_name _getframe _grad _grad_fn _has_len
+    _hooks _ids _implementation _in_jvp _in_meta _indent_rest _index _index_plain _infer_shape
+    _init _initial_state _initial_step _initialized _int_arg _int_checked _is_better
     _is_full_backward_hook _is_initial _keep _key _key_to_attr _keys _last_lr _last_number
     _last_scalar_saves _layer_weights _lazy_hook _leaf_hooks _leave_step _legacy_reduction
     _length _like _linalg_det _listeners _load_own_state _load_state_bytes _log_softmax
@@ -51,7 +51,7 @@ ENGINE = frozenset(
     _state _state_bytes _state_shape _step _step_count _step_event _step_tensor _suffixes _take
     _target _tensor _tensor_ _th _to_save _type_word _unsafe_view _update
     _use_new_zipfile_serialization _variable _vbox _version _version_box _versions _views
-    _watched _weight _weight_decay _without_inputs _wrap _write _write_lrs _x _zeros_like
+    _watched _weight _without_inputs _wrap _write _write_lrs _x _zeros_like
     """.split()
 )
 

@@ -51,7 +51,7 @@ class Adagrad(Optimizer):
         # (the state is made at construction; here only for a group added later)
         for param, state, grad, step in self._each_param(group, params):
             data = np.asarray(param._data)
-            grad = self._weight_decay(param, grad, group)
+            grad = self._decayed_grad(param, grad, group)
             clr = lr / (1 + (step - 1) * lr_decay)
             state_sum = state["sum"]
             self._write(state_sum, np.asarray(state_sum._data) + grad * grad)

@@ -52,7 +52,7 @@ class Adam(Optimizer):
         lr, eps, amsgrad = group["lr"], group["eps"], group["amsgrad"]
         beta1, beta2 = group["betas"]
         for param, state, grad, step in self._each_param(group, params):
-            grad = self._weight_decay(param, grad, group, group.get("decoupled_weight_decay"))
+            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
             exp_avg = lerp_(state["exp_avg"], grad, 1 - beta1)
             second = square_average_(state["exp_avg_sq"], grad, beta2)
             bias_correction1 = 1 - beta1**step

@@ -40,7 +40,7 @@ class Adadelta(Optimizer):
     def _update(self, group: dict, params: list) -> None:
         lr, rho, eps = group["lr"], group["rho"], group["eps"]
         for param, state, grad, _ in self._each_param(group, params):
-            grad = self._weight_decay(param, grad, group, group.get("decoupled_weight_decay"))
+            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
             square_avg = square_average_(state["square_avg"], grad, rho)
             std = np.sqrt(square_avg + eps)
             acc_delta = state["acc_delta"]
@@ -77,7 +77,7 @@ class Adamax(Optimizer):
         lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
         for param, state, grad, step in self._each_param(group, params):
-            grad = self._weight_decay(param, grad, group, group.get("decoupled_weight_decay"))
+            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
             exp_avg = lerp_(state["exp_avg"], grad, 1 - beta1)
             exp_inf = state["exp_inf"]
             self._write(exp_inf, np.maximum(np.asarray(exp_inf._data) * beta2, np.abs(grad) + eps))
@@ -124,7 +124,7 @@ class NAdam(Optimizer):
         beta1, beta2 = group["betas"]
         for param, state, grad, step in self._each_param(group, params):
             bias_correction2 = 1 - beta2**step
-            grad = self._weight_decay(param, grad, group, group.get("decoupled_weight_decay"))
+            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
             mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
             mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
             mu_product = state["mu_product"]
@@ -168,7 +168,7 @@ class RAdam(Optimizer):
         lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
         for param, state, grad, step in self._each_param(group, params):
-            grad = self._weight_decay(param, grad, group, group.get("decoupled_weight_decay"))
+            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
             exp_avg = lerp_(state["exp_avg"], grad, 1 - beta1)
             exp_avg_sq = square_average_(state["exp_avg_sq"], grad, beta2)
             bias_correction1 = 1 - beta1**step

@@ -145,7 +145,7 @@ class Optimizer:
             grad = self._grad(param, group["maximize"])
             yield param, state, grad, self._advance(state["step"])
 
-    def _weight_decay(
+    def _decayed_grad(
         self, param: Tensor, grad: np.ndarray, group: dict, decoupled: Any = False
     ) -> np.ndarray:
         """L2 weight decay added to the gradient, or (`decoupled`) applied to the parameter."""

@@ -49,7 +49,7 @@ class ASGD(Optimizer):
     def _update(self, group: dict, params: list) -> None:
         lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
         for param, state, grad, step in self._each_param(group, params):
-            grad = self._weight_decay(param, grad, group)
+            grad = self._decayed_grad(param, grad, group)
             eta, mu, ax = state["eta"], state["mu"], state["ax"]
             eta_value = float(eta._data)
             self._write(param, np.asarray(param._data) * (1 - lambd * eta_value))

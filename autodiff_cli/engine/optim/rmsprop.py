@@ -47,7 +47,7 @@ class RMSprop(Optimizer):
         momentum, centered = group["momentum"], group["centered"]
         for param, state, grad, _ in self._each_param(group, params):
             data = np.asarray(param._data)
-            grad = self._weight_decay(param, grad, group)
+            grad = self._decayed_grad(param, grad, group)
             square_avg = square_average_(state["square_avg"], grad, alpha)
             if centered:
                 mean = lerp_(state["grad_avg"], grad, 1 - alpha)
