@@ -209,104 +209,52 @@ def _transposed_size(
     return size
 
 
-def conv1d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-) -> Tensor:
-    return _convolution("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
+def _conv_function(nd: int) -> Any:
+    """`F.conv{nd}d` with PyTorch's signature (its name in argument errors)."""
+    name = f"conv{nd}d"
+
+    def conv(
+        input: Tensor,
+        weight: Tensor,
+        bias: Tensor | None = None,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+    ) -> Tensor:
+        return _convolution(name, nd, input, weight, bias, stride, padding, dilation, groups)
+
+    conv.__name__ = conv.__qualname__ = name
+    return conv
 
 
-def conv2d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-) -> Tensor:
-    return _convolution("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
+conv1d, conv2d, conv3d = (_conv_function(nd) for nd in (1, 2, 3))
 
 
-def conv3d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-) -> Tensor:
-    return _convolution("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
+def _conv_transpose_function(nd: int) -> Any:
+    """`F.conv_transpose{nd}d` with PyTorch's signature (its name in argument errors)."""
+    name = f"conv_transpose{nd}d"
+
+    def conv_transpose(
+        input: Tensor,
+        weight: Tensor,
+        bias: Tensor | None = None,
+        stride: Any = 1,
+        padding: Any = 0,
+        output_padding: Any = 0,
+        groups: int = 1,
+        dilation: Any = 1,
+    ) -> Tensor:
+        if isinstance(padding, str):
+            raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
+        return _convolution(
+            name, nd, input, weight, bias, stride, padding, dilation, groups, True, output_padding
+        )
+
+    conv_transpose.__name__ = conv_transpose.__qualname__ = name
+    return conv_transpose
 
 
-def _transposed(
-    name: str,
-    nd: int,
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None,
-    stride: Any,
-    padding: Any,
-    output_padding: Any,
-    groups: int,
-    dilation: Any,
-) -> Tensor:
-    if isinstance(padding, str):
-        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
-    return _convolution(
-        name, nd, input, weight, bias, stride, padding, dilation, groups, True, output_padding
-    )
-
-
-def conv_transpose1d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    output_padding: Any = 0,
-    groups: int = 1,
-    dilation: Any = 1,
-) -> Tensor:
-    return _transposed(
-        "conv_transpose1d", 1, input, weight, bias, stride, padding, output_padding, groups,
-        dilation,
-    )  # fmt: skip
-
-
-def conv_transpose2d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    output_padding: Any = 0,
-    groups: int = 1,
-    dilation: Any = 1,
-) -> Tensor:
-    return _transposed(
-        "conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups,
-        dilation,
-    )  # fmt: skip
-
-
-def conv_transpose3d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    output_padding: Any = 0,
-    groups: int = 1,
-    dilation: Any = 1,
-) -> Tensor:
-    return _transposed(
-        "conv_transpose3d", 3, input, weight, bias, stride, padding, output_padding, groups,
-        dilation,
-    )  # fmt: skip
+conv_transpose1d, conv_transpose2d, conv_transpose3d = (
+    _conv_transpose_function(nd) for nd in (1, 2, 3)
+)

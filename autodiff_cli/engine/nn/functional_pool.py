@@ -136,6 +136,12 @@ def _single(value: Any) -> int:
     return int(value[0]) if isinstance(value, (list, tuple)) else int(value)
 
 
+def _as_2d(kernel_size: Any, stride: Any, padding: Any) -> tuple:
+    """A 1-d pooling's kernel, stride and padding as (1, L) windows of the 2-d pooling."""
+    stride = _single(kernel_size) if stride is None or stride == [] else _single(stride)
+    return (1, _single(kernel_size)), (1, stride), (0, _single(padding))
+
+
 def max_pool1d(
     input: Tensor,
     kernel_size: Any,
@@ -148,11 +154,10 @@ def max_pool1d(
     """max_pool2d over (1, L) windows of the input with a unit dim inserted at -2 (removed
     after: SqueezeBackward1), as PyTorch computes it."""
     _one_d(input, "max_pool1d")
-    stride = _single(kernel_size) if stride is None or stride == [] else _single(stride)
+    windows = _as_2d(kernel_size, stride, padding)
     out = max_pool2d(
-        input.unsqueeze(-2), (1, _single(kernel_size)), (1, stride), (0, _single(padding)),
-        (1, _single(dilation)), ceil_mode, return_indices,
-    )  # fmt: skip
+        input.unsqueeze(-2), *windows, (1, _single(dilation)), ceil_mode, return_indices
+    )
     if return_indices:
         return out[0].squeeze(-2), out[1].squeeze(-2)
     return out.squeeze(-2)
@@ -195,12 +200,8 @@ def avg_pool1d(
 ) -> Tensor:
     """avg_pool2d over (1, L) windows, the unit dim squeezed after (SqueezeBackward1)."""
     _one_d(input, "avg_pool1d")
-    stride = _single(kernel_size) if stride is None or stride == [] else _single(stride)
-    out = avg_pool2d(
-        input.unsqueeze(-2), (1, _single(kernel_size)), (1, stride), (0, _single(padding)),
-        ceil_mode, count_include_pad,
-    )  # fmt: skip
-    return out.squeeze(-2)
+    windows = _as_2d(kernel_size, stride, padding)
+    return avg_pool2d(input.unsqueeze(-2), *windows, ceil_mode, count_include_pad).squeeze(-2)
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
@@ -375,6 +376,16 @@ def _block_params(kernel_size: Any, dilation: Any, padding: Any, stride: Any) ->
             "stride": stride}  # fmt: skip
 
 
+def _block_counts(sizes: tuple, params: dict) -> list[int]:
+    """How many sliding blocks fit along each spatial dim."""
+    return [
+        (s + 2 * p[0] - d * (k - 1) - 1) // st + 1
+        for s, p, d, k, st in zip(
+            sizes, params["padding"], params["dilation"], params["kernel"], params["stride"]
+        )  # fmt: skip
+    ]
+
+
 def unfold(
     input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1
 ) -> Tensor:
@@ -385,12 +396,7 @@ def unfold(
         )
     params = _block_params(kernel_size, dilation, padding, stride)
     sizes = tuple(input.shape[-2:])
-    outs = [
-        (s + 2 * p[0] - d * (k - 1) - 1) // st + 1
-        for s, p, d, k, st in zip(
-            sizes, params["padding"], params["dilation"], params["kernel"], params["stride"]
-        )  # fmt: skip
-    ]
+    outs = _block_counts(sizes, params)
     if any(o < 1 for o in outs):
         raise RuntimeError(
             f"Given input with spatial size ({sizes[0]}, {sizes[1]}), kernel_size=("
@@ -429,12 +435,7 @@ def fold(
             f"kernel_size, but got input.size(1)={input.shape[1]} and kernel_size=("
             f"{params['kernel'][0]}, {params['kernel'][1]})"
         )
-    blocks = [
-        (s + 2 * p[0] - d * (k - 1) - 1) // st + 1
-        for s, p, d, k, st in zip(
-            size, params["padding"], params["dilation"], params["kernel"], params["stride"]
-        )  # fmt: skip
-    ]
+    blocks = _block_counts(size, params)
     if blocks[0] * blocks[1] != input.shape[2]:
         p = params
         raise RuntimeError(

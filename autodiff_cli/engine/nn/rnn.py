@@ -129,6 +129,13 @@ def _run_layers(module: RNNBase, x: Tensor, hidden: Any) -> tuple:
     return layer_input, stack(finals, 0)
 
 
+def _reset_uniform(module: Module) -> None:
+    """PyTorch's recurrent init: every parameter, in order, from U(-1/√hidden, 1/√hidden)."""
+    stdv = 1.0 / math.sqrt(module.hidden_size) if module.hidden_size > 0 else 0
+    for weight in module.parameters():
+        init.uniform_(weight, -stdv, stdv)
+
+
 class RNNBase(Module):
     """What RNN, LSTM and GRU share: parameters per (layer, direction), checks, the forward."""
 
@@ -182,9 +189,7 @@ class RNNBase(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -stdv, stdv)
+        _reset_uniform(self)
 
     def flatten_parameters(self) -> None:
         """Accepted for compatibility (cuDNN's contiguous weights): nothing to do on CPU."""
@@ -431,9 +436,7 @@ class RNNCellBase(Module):
         return s
 
     def reset_parameters(self) -> None:
-        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -stdv, stdv)
+        _reset_uniform(self)
 
     def _params(self) -> tuple:
         return (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
@@ -485,6 +488,9 @@ class RNNCellBase(Module):
             )
 
 
+_NONLINEARITIES = {"tanh": tanh, "relu": relu}
+
+
 class RNNCell(RNNCellBase):
     def __init__(
         self,
@@ -500,16 +506,18 @@ class RNNCell(RNNCellBase):
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         input, hx, batched = self._prepare(input, hx)
-        if self.nonlinearity == "tanh":
-            out = _simple_step(tanh, input, hx, self._params(), False)
-        elif self.nonlinearity == "relu":
-            out = _simple_step(relu, input, hx, self._params(), False)
-        else:
+        nonlinearity = _NONLINEARITIES.get(self.nonlinearity)
+        if nonlinearity is None:
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        out = _simple_step(nonlinearity, input, hx, self._params(), False)
         return out if batched else out.squeeze(0)
 
 
-class LSTMCell(RNNCellBase):
+class _GatedCell(RNNCellBase):
+    """LSTMCell and GRUCell: PyTorch's signature, `_chunks` gates of `hidden_size` each."""
+
+    _chunks = 1
+
     def __init__(
         self,
         input_size: int,
@@ -518,7 +526,11 @@ class LSTMCell(RNNCellBase):
         device: Any = None,
         dtype: Any = None,
     ) -> None:
-        super().__init__(input_size, hidden_size, bias, num_chunks=4, dtype=dtype)
+        super().__init__(input_size, hidden_size, bias, num_chunks=self._chunks, dtype=dtype)
+
+
+class LSTMCell(_GatedCell):
+    _chunks = 4
 
     def forward(self, input: Tensor, hx: tuple | None = None) -> tuple:
         input, hx, batched = self._prepare(input, hx, lstm=True)
@@ -526,16 +538,8 @@ class LSTMCell(RNNCellBase):
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 
 
-class GRUCell(RNNCellBase):
-    def __init__(
-        self,
-        input_size: int,
-        hidden_size: int,
-        bias: bool = True,
-        device: Any = None,
-        dtype: Any = None,
-    ) -> None:
-        super().__init__(input_size, hidden_size, bias, num_chunks=3, dtype=dtype)
+class GRUCell(_GatedCell):
+    _chunks = 3
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         input, hx, batched = self._prepare(input, hx)

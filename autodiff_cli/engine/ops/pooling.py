@@ -66,22 +66,28 @@ def _max_pool(x: Any, indices: Any, size: tuple) -> np.ndarray:
     return _gather(x, indices, len(size))
 
 
-MAX_POOL2D = defop(
+def _linear_pair(name: str, grad_fn: str, forward: Any, backward: Any, rules: tuple) -> tuple:
+    """An op linear in its input and its backward op (`name`_backward, grad_fn
+    ...BackwardBackward0), each the other's gradient formula; `rules` describes each one's."""
+    op = defop(
+        name, grad_fn, forward,
+        lambda B, g, **params: run(B, back, g, **params),
+        promotes=False, rules=(rules[0],),
+    )  # fmt: skip
+    back = defop(
+        name + "_backward", grad_fn.replace("Backward0", "BackwardBackward0"), backward,
+        lambda B, gg, **params: run(B, op, gg, **params),
+        promotes=False, arg_names=("grad_output",), rules=(rules[1],),
+    )  # fmt: skip
+    return op, back
+
+
+MAX_POOL2D, MAX_POOL2D_BACKWARD = _linear_pair(
     "max_pool2d_with_indices",
     "MaxPool2DWithIndicesBackward0",
     _max_pool,
-    lambda B, g, **params: run(B, MAX_POOL2D_BACKWARD, g, **params),
-    promotes=False,
-    rules=("1 at each window's maximum",),
-)
-MAX_POOL2D_BACKWARD = defop(
-    "max_pool2d_with_indices_backward",
-    "MaxPool2DWithIndicesBackwardBackward0",
     lambda g, indices, size: _scatter(g, indices, size),
-    lambda B, gg, **params: run(B, MAX_POOL2D, gg, **params),
-    promotes=False,
-    arg_names=("grad_output",),
-    rules=("grad at each window's maximum",),
+    ("1 at each window's maximum", "grad at each window's maximum"),
 )
 
 # ---- average pooling -----------------------------------------------------------------------------
@@ -128,22 +134,12 @@ def _avg_pool_backward(g: Any, divisor: Any, **geometry: Any) -> np.ndarray:
     return np.ascontiguousarray(col2im(cols, padded, padding, geometry["stride"], (1,) * nd))
 
 
-AVG_POOL2D = defop(
+AVG_POOL2D, AVG_POOL2D_BACKWARD = _linear_pair(
     "avg_pool2d",
     "AvgPool2DBackward0",
     _avg_pool,
-    lambda B, g, **params: run(B, AVG_POOL2D_BACKWARD, g, **params),
-    promotes=False,
-    rules=("1 / divisor over each window",),
-)
-AVG_POOL2D_BACKWARD = defop(
-    "avg_pool2d_backward",
-    "AvgPool2DBackwardBackward0",
     _avg_pool_backward,
-    lambda B, gg, **params: run(B, AVG_POOL2D, gg, **params),
-    promotes=False,
-    arg_names=("grad_output",),
-    rules=("the average pool of grad",),
+    ("1 / divisor over each window", "the average pool of grad"),
 )
 
 # ---- separable resampling: adaptive average pooling, nearest and linear interpolation ------------
@@ -201,21 +197,6 @@ def _adaptive_slow(x: np.ndarray, plans: tuple, areas: Any) -> np.ndarray:
     return (out / areas.astype(x.dtype)).astype(x.dtype)
 
 
-def _separable_pair(name: str, grad_fn: str, forward: Any, backward: Any) -> tuple:
-    """A resampling op and its backward op, each the other's formula."""
-    op = defop(
-        name, grad_fn, forward,
-        lambda B, g, **params: run(B, back, g, **params),
-        promotes=False, rules=("the adjoint resampling of grad",),
-    )  # fmt: skip
-    back = defop(
-        name + "_backward", grad_fn.replace("Backward0", "BackwardBackward0"), backward,
-        lambda B, gg, **params: run(B, op, gg, **params),
-        promotes=False, arg_names=("grad_output",), rules=("the resampling of grad",),
-    )  # fmt: skip
-    return op, back
-
-
 def _adaptive_backward(g: Any, plans: tuple, matrices: tuple, areas: Any) -> np.ndarray:
     return _apply_matrices(g / areas.astype(g.dtype), matrices, True)
 
@@ -224,19 +205,25 @@ def _resample_backward(g: Any, plans: tuple, matrices: tuple) -> np.ndarray:
     return _apply_matrices(g, matrices, True)
 
 
+_RESAMPLING_RULES = ("the adjoint resampling of grad", "the resampling of grad")
 ADAPTIVE_AVG_POOL = {
-    nd: _separable_pair(
+    nd: _linear_pair(
         f"adaptive_avg_pool{nd}d",
         f"AdaptiveAvgPool{nd}DBackward0",
         _adaptive_avg,
         _adaptive_backward,
+        _RESAMPLING_RULES,
     )  # fmt: skip
     for nd in (2,)  # (F.adaptive_avg_pool1d is the 2-d op over (1, L); no 3-d form yet)
 }
 UPSAMPLE = {
-    (mode, nd): _separable_pair(
-        f"upsample_{mode}{nd}d", f"Upsample{label}{nd}DBackward0", _resample, _resample_backward
-    )  # fmt: skip
+    (mode, nd): _linear_pair(
+        f"upsample_{mode}{nd}d",
+        f"Upsample{label}{nd}DBackward0",
+        _resample,
+        _resample_backward,
+        _RESAMPLING_RULES,
+    )
     for mode, label, dims in (
         ("nearest", "Nearest", (1, 2, 3)),
         ("nearest_exact", "NearestExact", (1, 2, 3)),

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..core.tensor import _wrap
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_non_negative
 
 
 class Adagrad(Optimizer):
@@ -26,18 +26,10 @@ class Adagrad(Optimizer):
         differentiable: bool = False,
         fused: bool | None = None,
     ) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= lr_decay:
-            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= initial_accumulator_value:
-            raise ValueError(
-                f"Invalid initial_accumulator_value value: {initial_accumulator_value}"
-            )
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+        check_non_negative(
+            lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
+            initial_accumulator_value=initial_accumulator_value, eps=eps,
+        )  # fmt: skip
         defaults = {
             "lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
             "initial_accumulator_value": initial_accumulator_value, "foreach": foreach,
@@ -48,29 +40,18 @@ class Adagrad(Optimizer):
             for param in group["params"]:
                 state = self.state[param]
                 state["step"] = self._step_tensor()
-                state["sum"] = self._full_like(param, group["initial_accumulator_value"])
+                state.update(self._initial_state(param, group))
 
-    @staticmethod
-    def _full_like(param: Any, value: float) -> Any:
-        return _wrap(np.full(param._data.shape, value, param._data.dtype))
+    def _initial_state(self, param: Any, group: dict) -> dict:
+        value = group["initial_accumulator_value"]
+        return {"sum": _wrap(np.full(param._data.shape, value, param._data.dtype))}
 
     def _update(self, group: dict, params: list) -> None:
-        lr, lr_decay, eps, weight_decay = (
-            group["lr"],
-            group["lr_decay"],
-            group["eps"],
-            group["weight_decay"],
-        )
-        for param in params:
-            state = self.state[param]
-            if not state:  # a group added after construction
-                state["step"] = self._step_tensor()
-                state["sum"] = self._full_like(param, group["initial_accumulator_value"])
-            grad = self._grad(param, group["maximize"])
-            step = self._advance(state["step"])
+        lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
+        # (the state is made at construction; here only for a group added later)
+        for param, state, grad, step in self._each_param(group, params):
             data = np.asarray(param._data)
-            if weight_decay != 0:
-                grad = grad + weight_decay * data
+            grad = self._decayed_grad(param, grad, group)
             clr = lr / (1 + (step - 1) * lr_decay)
             state_sum = state["sum"]
             self._write(state_sum, np.asarray(state_sum._data) + grad * grad)

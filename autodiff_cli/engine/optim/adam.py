@@ -6,20 +6,16 @@ from typing import Any
 
 import numpy as np
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_non_negative, lerp_, square_average_
 
 
 def _check(lr: float, betas: tuple, eps: float, weight_decay: float) -> None:
-    if not 0.0 <= lr:
-        raise ValueError(f"Invalid learning rate: {lr}")
-    if not 0.0 <= eps:
-        raise ValueError(f"Invalid epsilon value: {eps}")
+    check_non_negative(lr=lr, eps=eps)
     if not 0.0 <= betas[0] < 1.0:
         raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
     if not 0.0 <= betas[1] < 1.0:
         raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-    if not 0.0 <= weight_decay:
-        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+    check_non_negative(weight_decay=weight_decay)
 
 
 class Adam(Optimizer):
@@ -48,46 +44,28 @@ class Adam(Optimizer):
         }  # fmt: skip
         super().__init__(params, defaults)
 
+    def _initial_state(self, param: Any, group: dict) -> dict:
+        names = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq")[: 3 if group["amsgrad"] else 2]
+        return {name: self._zeros_like(param) for name in names}
+
     def _update(self, group: dict, params: list) -> None:
-        lr, eps, weight_decay, amsgrad = (
-            group["lr"],
-            group["eps"],
-            group["weight_decay"],
-            group["amsgrad"],
-        )
+        lr, eps, amsgrad = group["lr"], group["eps"], group["amsgrad"]
         beta1, beta2 = group["betas"]
-        for param in params:
-            state = self.state[param]
-            if not state:
-                state["step"] = self._step_tensor()
-                state["exp_avg"] = self._zeros_like(param)
-                state["exp_avg_sq"] = self._zeros_like(param)
-                if amsgrad:
-                    state["max_exp_avg_sq"] = self._zeros_like(param)
-            grad = self._grad(param, group["maximize"])
-            step = self._advance(state["step"])
-            if weight_decay != 0:
-                if group["decoupled_weight_decay"]:
-                    self._write(param, np.asarray(param._data) * (1 - lr * weight_decay))
-                else:
-                    grad = grad + weight_decay * np.asarray(param._data)
-            exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-            average = np.asarray(exp_avg._data)
-            self._write(exp_avg, average + (1 - beta1) * (grad - average))  # lerp
-            squares = np.asarray(exp_avg_sq._data) * beta2
-            self._write(exp_avg_sq, squares + (1 - beta2) * grad * grad)
+        for param, state, grad, step in self._each_param(group, params):
+            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
+            exp_avg = lerp_(state["exp_avg"], grad, 1 - beta1)
+            second = square_average_(state["exp_avg_sq"], grad, beta2)
             bias_correction1 = 1 - beta1**step
             bias_correction2 = 1 - beta2**step
             step_size = lr / bias_correction1
             bias_correction2_sqrt = bias_correction2**0.5
-            second = np.asarray(exp_avg_sq._data)
             if amsgrad:
                 highest = state["max_exp_avg_sq"]
                 self._write(highest, np.maximum(np.asarray(highest._data), second))
                 second = np.asarray(highest._data)
             denom = np.sqrt(second) / bias_correction2_sqrt + eps
             data = np.asarray(param._data)
-            self._write(param, data - step_size * np.asarray(exp_avg._data) / denom)
+            self._write(param, data - step_size * exp_avg / denom)
 
 
 class AdamW(Adam):

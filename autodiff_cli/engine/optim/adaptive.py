@@ -8,34 +8,12 @@ from typing import Any
 import numpy as np
 
 from .adam import _check
-from .optimizer import Optimizer
-
-
-def _decay(self: Optimizer, param: Any, grad: np.ndarray, group: dict) -> np.ndarray:
-    """L2 weight decay added to the gradient, or (decoupled) applied to the parameter."""
-    weight_decay = group["weight_decay"]
-    if weight_decay == 0:
-        return grad
-    if group.get("decoupled_weight_decay"):
-        self._write(param, np.asarray(param._data) * (1 - group["lr"] * weight_decay))
-        return grad
-    return grad + weight_decay * np.asarray(param._data)
-
-
-def _lerp(target: Any, end: np.ndarray, weight: float) -> np.ndarray:
-    """`target.lerp_(end, weight)` for a weight below 0.5."""
-    average = np.asarray(target._data)
-    Optimizer._write(target, average + weight * (end - average))
-    return np.asarray(target._data)
-
-
-def _square_average(target: Any, grad: np.ndarray, beta: float) -> np.ndarray:
-    """`target.mul_(beta).addcmul_(grad, grad, value=1 - beta)`."""
-    Optimizer._write(target, np.asarray(target._data) * beta + (1 - beta) * grad * grad)
-    return np.asarray(target._data)
+from .optimizer import Optimizer, check_non_negative, lerp_, square_average_
 
 
 class Adadelta(Optimizer):
+    _buffers = ("square_avg", "acc_delta")
+
     def __init__(
         self,
         params: Any,
@@ -49,14 +27,10 @@ class Adadelta(Optimizer):
         maximize: bool = False,
         differentiable: bool = False,
     ) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_non_negative(lr=lr)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_non_negative(eps=eps, weight_decay=weight_decay)
         defaults = {
             "lr": lr, "rho": rho, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
             "capturable": capturable, "foreach": foreach, "differentiable": differentiable,
@@ -65,24 +39,19 @@ class Adadelta(Optimizer):
 
     def _update(self, group: dict, params: list) -> None:
         lr, rho, eps = group["lr"], group["rho"], group["eps"]
-        for param in params:
-            state = self.state[param]
-            if not state:
-                state["step"] = self._step_tensor()
-                state["square_avg"] = self._zeros_like(param)
-                state["acc_delta"] = self._zeros_like(param)
-            grad = self._grad(param, group["maximize"])
-            self._advance(state["step"])
-            grad = _decay(self, param, grad, group)
-            square_avg = _square_average(state["square_avg"], grad, rho)
+        for param, state, grad, _ in self._each_param(group, params):
+            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
+            square_avg = square_average_(state["square_avg"], grad, rho)
             std = np.sqrt(square_avg + eps)
             acc_delta = state["acc_delta"]
             delta = np.sqrt(np.asarray(acc_delta._data) + eps) / std * grad
-            _square_average(acc_delta, delta, rho)
+            square_average_(acc_delta, delta, rho)
             self._write(param, np.asarray(param._data) + (-lr) * delta)
 
 
 class Adamax(Optimizer):
+    _buffers = ("exp_avg", "exp_inf")
+
     def __init__(
         self,
         params: Any,
@@ -107,16 +76,9 @@ class Adamax(Optimizer):
     def _update(self, group: dict, params: list) -> None:
         lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
-        for param in params:
-            state = self.state[param]
-            if not state:
-                state["step"] = self._step_tensor()
-                state["exp_avg"] = self._zeros_like(param)
-                state["exp_inf"] = self._zeros_like(param)
-            grad = self._grad(param, group["maximize"])
-            step = self._advance(state["step"])
-            grad = _decay(self, param, grad, group)
-            exp_avg = _lerp(state["exp_avg"], grad, 1 - beta1)
+        for param, state, grad, step in self._each_param(group, params):
+            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
+            exp_avg = lerp_(state["exp_avg"], grad, 1 - beta1)
             exp_inf = state["exp_inf"]
             self._write(exp_inf, np.maximum(np.asarray(exp_inf._data) * beta2, np.abs(grad) + eps))
             clr = lr / (1 - beta1**step)
@@ -125,6 +87,8 @@ class Adamax(Optimizer):
 
 
 class NAdam(Optimizer):
+    _buffers = ("exp_avg", "exp_avg_sq")
+
     def __init__(
         self,
         params: Any,
@@ -141,8 +105,7 @@ class NAdam(Optimizer):
         differentiable: bool = False,
     ) -> None:
         _check(lr, betas, eps, weight_decay)
-        if not 0.0 <= momentum_decay:
-            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        check_non_negative(momentum_decay=momentum_decay)
         defaults = {
             "lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay,
             "momentum_decay": momentum_decay, "decoupled_weight_decay": decoupled_weight_decay,
@@ -151,27 +114,23 @@ class NAdam(Optimizer):
         }  # fmt: skip
         super().__init__(params, defaults)
 
+    def _initial_state(self, param: Any, group: dict) -> dict:
+        mu_product = self._step_tensor()
+        Optimizer._write(mu_product, np.float32(1.0))
+        return {"mu_product": mu_product, **super()._initial_state(param, group)}
+
     def _update(self, group: dict, params: list) -> None:
         lr, eps, momentum_decay = group["lr"], group["eps"], group["momentum_decay"]
         beta1, beta2 = group["betas"]
-        for param in params:
-            state = self.state[param]
-            if not state:
-                state["step"] = self._step_tensor()
-                state["mu_product"] = self._step_tensor()
-                Optimizer._write(state["mu_product"], np.float32(1.0))
-                state["exp_avg"] = self._zeros_like(param)
-                state["exp_avg_sq"] = self._zeros_like(param)
-            grad = self._grad(param, group["maximize"])
-            step = self._advance(state["step"])
+        for param, state, grad, step in self._each_param(group, params):
             bias_correction2 = 1 - beta2**step
-            grad = _decay(self, param, grad, group)
+            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
             mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
             mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
             mu_product = state["mu_product"]
             Optimizer._write(mu_product, np.asarray(mu_product._data) * np.float32(mu))
-            exp_avg = _lerp(state["exp_avg"], grad, 1 - beta1)
-            exp_avg_sq = _square_average(state["exp_avg_sq"], grad, beta2)
+            exp_avg = lerp_(state["exp_avg"], grad, 1 - beta1)
+            exp_avg_sq = square_average_(state["exp_avg_sq"], grad, beta2)
             denom = np.sqrt(exp_avg_sq / bias_correction2) + eps
             product = float(mu_product._data)
             product_next = product * mu_next
@@ -181,6 +140,8 @@ class NAdam(Optimizer):
 
 
 class RAdam(Optimizer):
+    _buffers = ("exp_avg", "exp_avg_sq")
+
     def __init__(
         self,
         params: Any,
@@ -206,17 +167,10 @@ class RAdam(Optimizer):
     def _update(self, group: dict, params: list) -> None:
         lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
-        for param in params:
-            state = self.state[param]
-            if not state:
-                state["step"] = self._step_tensor()
-                state["exp_avg"] = self._zeros_like(param)
-                state["exp_avg_sq"] = self._zeros_like(param)
-            grad = self._grad(param, group["maximize"])
-            step = self._advance(state["step"])
-            grad = _decay(self, param, grad, group)
-            exp_avg = _lerp(state["exp_avg"], grad, 1 - beta1)
-            exp_avg_sq = _square_average(state["exp_avg_sq"], grad, beta2)
+        for param, state, grad, step in self._each_param(group, params):
+            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
+            exp_avg = lerp_(state["exp_avg"], grad, 1 - beta1)
+            exp_avg_sq = square_average_(state["exp_avg_sq"], grad, beta2)
             bias_correction1 = 1 - beta1**step
             bias_correction2 = 1 - beta2**step
             corrected = exp_avg / bias_correction1

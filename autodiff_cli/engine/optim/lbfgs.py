@@ -15,7 +15,7 @@ import numpy as np
 from ..core.grad_mode import enable_grad, no_grad
 from ..core.tensor import Tensor, _wrap
 from ..profiler.recorder import optimizer_range
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_non_negative
 
 
 def _cubic_interpolate(x1, f1, g1, x2, f2, g2, bounds=None) -> Any:
@@ -174,8 +174,7 @@ class LBFGS(Optimizer):
         history_size: int = 100,
         line_search_fn: str | None = None,
     ) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_non_negative(lr=lr)
         if max_eval is None:
             max_eval = max_iter * 5 // 4
         defaults = {

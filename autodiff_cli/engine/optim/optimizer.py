@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import collections
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -25,6 +25,29 @@ class _RequiredParameter:
 
 
 required = _RequiredParameter()
+
+
+_LABELS = {"lr": "learning rate", "eps": "epsilon value"}
+
+
+def check_non_negative(**values: float) -> None:
+    """PyTorch's `Invalid ...` ValueError for the first of `values` (in order) below 0 or NaN."""
+    for name, value in values.items():
+        if not 0.0 <= value:
+            raise ValueError(f"Invalid {_LABELS.get(name, name + ' value')}: {value}")
+
+
+def lerp_(target: Tensor, end: np.ndarray, weight: float) -> np.ndarray:
+    """`target.lerp_(end, weight)` (the formula for a weight below 0.5); the new value."""
+    average = np.asarray(target._data)
+    Optimizer._write(target, average + weight * (end - average))
+    return np.asarray(target._data)
+
+
+def square_average_(target: Tensor, grad: np.ndarray, beta: float) -> np.ndarray:
+    """`target.mul_(beta).addcmul_(grad, grad, value=1 - beta)`; the new value."""
+    Optimizer._write(target, np.asarray(target._data) * beta + (1 - beta) * grad * grad)
+    return np.asarray(target._data)
 
 
 class Optimizer:
@@ -103,6 +126,37 @@ class Optimizer:
         raise NotImplementedError
 
     # -- helpers for the subclasses -----------------------------------------------------------
+    _buffers: tuple[str, ...] = ()
+
+    def _initial_state(self, param: Tensor, group: dict) -> dict:
+        """A parameter's state besides `step` at its first update: zero buffers named by
+        `_buffers` (a subclass with other initial values overrides this)."""
+        return {name: self._zeros_like(param) for name in self._buffers}
+
+    def _each_param(self, group: dict, params: list) -> Iterator[tuple]:
+        """(param, state, gradient, step) per parameter of `group`: the state made at its first
+        update (`step` first, as PyTorch orders it), the gradient negated for `maximize`, the step
+        count after `step += 1`."""
+        for param in params:
+            state = self.state[param]
+            if not state:
+                state["step"] = self._step_tensor()
+                state.update(self._initial_state(param, group))
+            grad = self._grad(param, group["maximize"])
+            yield param, state, grad, self._advance(state["step"])
+
+    def _decayed_grad(
+        self, param: Tensor, grad: np.ndarray, group: dict, decoupled: Any = False
+    ) -> np.ndarray:
+        """L2 weight decay added to the gradient, or (`decoupled`) applied to the parameter."""
+        weight_decay = group["weight_decay"]
+        if weight_decay == 0:
+            return grad
+        if decoupled:
+            self._write(param, np.asarray(param._data) * (1 - group["lr"] * weight_decay))
+            return grad
+        return grad + weight_decay * np.asarray(param._data)
+
     @staticmethod
     def _grad(param: Tensor, maximize: bool) -> np.ndarray:
         grad = np.asarray(param._grad._data)

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core.dtypes import get_default_dtype
 from ..core.tensor import _wrap
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_non_negative
 
 
 def _scalar_tensor(value: float) -> Any:
@@ -31,10 +31,7 @@ class ASGD(Optimizer):
         differentiable: bool = False,
         capturable: bool = False,
     ) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_non_negative(lr=lr, weight_decay=weight_decay)
         defaults = {
             "lr": lr, "lambd": lambd, "alpha": alpha, "t0": t0, "weight_decay": weight_decay,
             "foreach": foreach, "maximize": maximize, "differentiable": differentiable,
@@ -42,20 +39,17 @@ class ASGD(Optimizer):
         }  # fmt: skip
         super().__init__(params, defaults)
 
+    def _initial_state(self, param: Any, group: dict) -> dict:
+        return {
+            "eta": _scalar_tensor(group["lr"]),
+            "mu": _scalar_tensor(1.0),
+            "ax": self._zeros_like(param),
+        }
+
     def _update(self, group: dict, params: list) -> None:
         lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
-        weight_decay = group["weight_decay"]
-        for param in params:
-            state = self.state[param]
-            if not state:
-                state["step"] = self._step_tensor()
-                state["eta"] = _scalar_tensor(lr)
-                state["mu"] = _scalar_tensor(1.0)
-                state["ax"] = self._zeros_like(param)
-            grad = self._grad(param, group["maximize"])
-            step = self._advance(state["step"])
-            if weight_decay != 0:
-                grad = grad + weight_decay * np.asarray(param._data)
+        for param, state, grad, step in self._each_param(group, params):
+            grad = self._decayed_grad(param, grad, group)
             eta, mu, ax = state["eta"], state["mu"], state["ax"]
             eta_value = float(eta._data)
             self._write(param, np.asarray(param._data) * (1 - lambd * eta_value))
@@ -83,8 +77,7 @@ class Rprop(Optimizer):
         maximize: bool = False,
         differentiable: bool = False,
     ) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_non_negative(lr=lr)
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
         defaults = {
@@ -93,19 +86,14 @@ class Rprop(Optimizer):
         }  # fmt: skip
         super().__init__(params, defaults)
 
+    def _initial_state(self, param: Any, group: dict) -> dict:
+        step_size = np.full(param._data.shape, group["lr"], param._data.dtype)
+        return {"prev": self._zeros_like(param), "step_size": _wrap(step_size)}
+
     def _update(self, group: dict, params: list) -> None:
         eta_minus, eta_plus = group["etas"]
         low, high = group["step_sizes"]
-        for param in params:
-            state = self.state[param]
-            if not state:
-                state["step"] = self._step_tensor()
-                state["prev"] = self._zeros_like(param)
-                state["step_size"] = _wrap(
-                    np.full(param._data.shape, group["lr"], param._data.dtype)
-                )
-            grad = self._grad(param, group["maximize"])
-            self._advance(state["step"])
+        for param, state, grad, _ in self._each_param(group, params):
             prev, step_size = state["prev"], state["step_size"]
             sign = np.sign(grad * np.asarray(prev._data))
             factor = np.where(sign > 0, eta_plus, np.where(sign < 0, eta_minus, 1.0))

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_non_negative, lerp_, square_average_
 
 
 class RMSprop(Optimizer):
@@ -24,16 +24,9 @@ class RMSprop(Optimizer):
         maximize: bool = False,
         differentiable: bool = False,
     ) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= momentum:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= alpha:
-            raise ValueError(f"Invalid alpha value: {alpha}")
+        check_non_negative(
+            lr=lr, eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha
+        )
         defaults = {
             "lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
             "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach,
@@ -41,38 +34,26 @@ class RMSprop(Optimizer):
         }  # fmt: skip
         super().__init__(params, defaults)
 
+    def _initial_state(self, param: Any, group: dict) -> dict:
+        state = {"square_avg": self._zeros_like(param)}
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = self._zeros_like(param)
+        if group["centered"]:
+            state["grad_avg"] = self._zeros_like(param)
+        return state
+
     def _update(self, group: dict, params: list) -> None:
         lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
-        momentum, centered, weight_decay = (
-            group["momentum"],
-            group["centered"],
-            group["weight_decay"],
-        )
-        for param in params:
-            state = self.state[param]
-            if not state:
-                state["step"] = self._step_tensor()
-                state["square_avg"] = self._zeros_like(param)
-                if momentum > 0:
-                    state["momentum_buffer"] = self._zeros_like(param)
-                if centered:
-                    state["grad_avg"] = self._zeros_like(param)
-            grad = self._grad(param, group["maximize"])
-            self._advance(state["step"])
+        momentum, centered = group["momentum"], group["centered"]
+        for param, state, grad, _ in self._each_param(group, params):
             data = np.asarray(param._data)
-            if weight_decay != 0:
-                grad = grad + weight_decay * data
-            square_avg = state["square_avg"]
-            squares = np.asarray(square_avg._data) * alpha
-            self._write(square_avg, squares + (1 - alpha) * grad * grad)
+            grad = self._decayed_grad(param, grad, group)
+            square_avg = square_average_(state["square_avg"], grad, alpha)
             if centered:
-                grad_avg = state["grad_avg"]
-                average = np.asarray(grad_avg._data)
-                self._write(grad_avg, average + (1 - alpha) * (grad - average))  # lerp
-                mean = np.asarray(grad_avg._data)
-                avg = np.sqrt(np.asarray(square_avg._data) - mean * mean)
+                mean = lerp_(state["grad_avg"], grad, 1 - alpha)
+                avg = np.sqrt(square_avg - mean * mean)
             else:
-                avg = np.sqrt(np.asarray(square_avg._data))
+                avg = np.sqrt(square_avg)
             avg = avg + eps
             if momentum > 0:
                 buf = state["momentum_buffer"]
