@@ -46,6 +46,10 @@ AUDITED = {
     ("Optimizer", "_write"): "not called by the base (SGD, Adam... are not script bases)",
     ("Optimizer", "_zeros_like"): "not called by the base (SGD, Adam... are not script bases)",
     ("Optimizer", "_step_tensor"): "not called by the base (SGD, Adam... are not script bases)",
+    ("Optimizer", "_each_param"): "not called by the base (SGD, Adam... are not script bases)",
+    ("Optimizer", "_initial_state"): "not called by the base (SGD, Adam... are not script bases)",
+    ("Optimizer", "_buffers"): "read only by _initial_state (not called by the base)",
+    ("Optimizer", "_decayed_grad"): "not called by the base (SGD, Adam... are not script bases)",
     # autograd.Function: FunctionMeta sets it after the class body ran, so a body's value is lost.
     ("Function", "_backward_cls"): "set by FunctionMeta after the class body",
 }
