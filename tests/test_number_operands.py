@@ -43,7 +43,10 @@ def _values(dtype: type) -> np.ndarray:
 def _same(got: np.ndarray, expected: np.ndarray) -> None:
     assert got.dtype == expected.dtype and got.shape == expected.shape
     np.testing.assert_array_equal(got, expected)  # (NaN where numpy has NaN)
-    assert np.array_equal(np.signbit(got), np.signbit(expected))  # -0.0 stays -0.0
+    # -0.0 stays -0.0; a NaN's sign bit is not compared (numpy's SIMD paths differ in it, and
+    # every NaN prints as `nan`)
+    numbers = ~np.isnan(got)
+    assert np.array_equal(np.signbit(got[numbers]), np.signbit(expected[numbers]))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
