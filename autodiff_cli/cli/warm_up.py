@@ -91,14 +91,15 @@ def warm_up(
     else:
         text = b"\n".join(s.encode(errors="replace") if isinstance(s, str) else s for s in sources)
         words = {name: (name,) for name in LAZY_SUBMODULES} | {"nn": _NN_WORDS}
-        wanted = tuple(  # the commands themselves use autograd (jacobians, gradient probes)
-            name
-            for name in LAZY_SUBMODULES
-            if name == "autograd" or any(word.encode() in text for word in words[name])
+        wanted = tuple(
+            name for name in LAZY_SUBMODULES if any(word.encode() in text for word in words[name])
         )
         random = any(word.encode() in text for word in _RANDOM_WORDS)
+    engine.autograd  # noqa: B018 - the commands use it (jacobians, gradient probes)
     for name in wanted:
-        getattr(engine, name)
+        module = getattr(engine, name)
+        if hasattr(module, "load_all"):  # (torch.autograd: its parts load on first use)
+            module.load_all()
     if sources is None or b"save" in text or b"load" in text:  # torch.save/load, and the
         import autodiff_cli.engine.nn  # noqa: F401 - Parameters they load
         import autodiff_cli.engine.serialization  # noqa: F401

@@ -176,10 +176,26 @@ def generate() -> str:
     return render(build_table_data(text, START_SYMBOLS))
 
 
+def generate_programs() -> str:
+    """The text of `lexer_programs_data.py` for the shipped lexer patterns and this Python."""
+    from autodiff_cli.lang import lexer_program
+    from autodiff_cli.lang.parse_tables_data import TABLES
+
+    return lexer_program.render(TABLES["lexer"]["patterns"])
+
+
 def main() -> int:
     with open(TABLES_FILE, "w", encoding="utf-8") as file:
         file.write(generate())
     print(f"wrote {TABLES_FILE}")
+    from importlib import reload
+
+    from autodiff_cli.lang import lexer_program, parse_tables_data
+
+    reload(parse_tables_data)
+    with open(lexer_program.DATA_FILE, "w", encoding="utf-8") as file:
+        file.write(generate_programs())
+    print(f"wrote {lexer_program.DATA_FILE}")
     return 0
 
 
