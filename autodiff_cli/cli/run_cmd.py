@@ -9,6 +9,7 @@ be forked (or `AUTODIFF_ISOLATION=0`), scripts run one after the other in this p
 from __future__ import annotations
 
 import collections
+import dataclasses
 import io
 import os
 import re
@@ -34,6 +35,7 @@ DEFAULT_MAX_SCRIPT_SIZE = 1 << 20
 class Script:
     name: str  # as the user wrote it; errors are located with it
     source: str | bytes
+    report_cells: bool = False  # a notebook under --json: one JSON line per cell (`notebook`)
 
 
 @dataclass
@@ -144,6 +146,16 @@ def run_script(script: Script, *, debug: bool, stdout: Any = None) -> bool:
 
     stream = stdout if stdout is not None else sys.stdout
     _reset_engine()
+    if script.name.lower().endswith(".ipynb"):
+        from autodiff_cli.cli.notebook.run_notebook import run_notebook
+
+        report_cells = script.report_cells
+        try:
+            return run_notebook(
+                script.name, script.source, debug=debug, stdout=stream, report_cells=report_cells
+            )
+        finally:
+            stream.flush()
     try:
         with warnings_to_stderr(script.name):
             run_source(script.source, script.name, stdout=stream)
@@ -264,7 +276,7 @@ def _problem_text(script: Script, result: Any, timeout: float | None) -> str:
     from autodiff_cli.lang import ScriptError
 
     timed_out = timeout is not None and result.problem == timeout_problem(timeout)
-    if result.statement is None or not timed_out:
+    if result.statement is None or not timed_out or script.name.lower().endswith(".ipynb"):
         return f"{script.name}: error: the script was {result.problem}\n"
 
     line, column = result.statement
@@ -285,6 +297,8 @@ def run_isolated(
     from autodiff_cli.cli.warm_up import warm_up
 
     warm_up()
+    if any(script.name.lower().endswith(".ipynb") for script in scripts):
+        import autodiff_cli.cli.notebook.run_notebook  # noqa: F401 - the child cannot import
     streamed = options.jobs == 1 and not options.as_json
     separate = len(scripts) > 1 and not options.as_json
     failed = False
@@ -410,6 +424,10 @@ class OrderedPrinter:
 
     def _print(self, outcome: Outcome) -> None:
         if self.as_json:
+            if outcome.path.lower().endswith(".ipynb") and not _is_skipped(outcome):
+                from autodiff_cli.cli.notebook.cell_report import write_notebook_json
+
+                return write_notebook_json(outcome)
             _write_json(outcome)
             return
         write_output(sys.stdout, outcome.stdout)
@@ -510,6 +528,8 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
 
     try:
         scripts = [read_script(path, options.max_script_size) for path in expand_paths(paths)]
+        if options.as_json:
+            scripts = [dataclasses.replace(script, report_cells=True) for script in scripts]
     except UsageError as error:
         return _usage_failure(str(error), options.as_json)
     if options.strict_isolation:
