@@ -75,7 +75,9 @@ def test_tutorial_notebook_shows_what_pytorch_showed(golden: Path):
     # without --json: the same text, cell after cell, as one script prints it
     plain = autodiff("run", str(path.relative_to(REPO)))
     assert plain.returncode == 0, plain.stderr
-    assert mismatch_report("".join(map(shown, expected)), ADDRESS.sub("0xADDR", plain.stdout)) is None
+    assert (
+        mismatch_report("".join(map(shown, expected)), ADDRESS.sub("0xADDR", plain.stdout)) is None
+    )
 
 
 def test_values_echo_like_a_notebook_and_markdown_is_skipped(tmp_path: Path):
@@ -89,9 +91,7 @@ def test_values_echo_like_a_notebook_and_markdown_is_skipped(tmp_path: Path):
     )
     done = autodiff("run", path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == (
-        "tensor(6., grad_fn=<SumBackward0>)\nprinted first\ntensor([3., 3.])\n"
-    )
+    assert done.stdout == ("tensor(6., grad_fn=<SumBackward0>)\nprinted first\ntensor([3., 3.])\n")
     assert done.stderr == ""
 
 
