@@ -101,7 +101,7 @@ class RemoteSession:
         return reply.get("ok", False)
 
     def _load(self, path: str) -> bool:
-        from autodiff_cli.cli.run_cmd import UsageError, read_script
+        from autodiff_cli.cli.script_files import UsageError, read_script
         from autodiff_cli.cli.terminal import print_error
 
         if not path:

@@ -11,9 +11,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import io
-import os
 import re
-import stat
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -23,19 +21,17 @@ from pathlib import Path
 from typing import Any
 
 from autodiff_cli.cli.output_text import Text, encoding_of, write_json_string, write_output
+from autodiff_cli.cli.script_files import (  # noqa: F401 - `run_cmd` names them too
+    DEFAULT_MAX_SCRIPT_SIZE,
+    STDIN_NAME,
+    Script,
+    UsageError,
+    read_script,
+)
 from autodiff_cli.cli.terminal import print_error
 
-STDIN_NAME = "<stdin>"
 SCRIPT_SUFFIXES = (".py", ".ad")
 SKIPPED = "skipped: an earlier script failed (--fail-fast)"
-DEFAULT_MAX_SCRIPT_SIZE = 1 << 20
-
-
-@dataclass(frozen=True)
-class Script:
-    name: str  # as the user wrote it; errors are located with it
-    source: str | bytes
-    report_cells: bool = False  # a notebook under --json: one JSON line per cell (`notebook`)
 
 
 @dataclass
@@ -64,47 +60,6 @@ class RunOptions:
     max_output: int | None = None  # bytes per script; None: the default (64 MiB)
     max_script_size: int = DEFAULT_MAX_SCRIPT_SIZE
     strict_isolation: bool = False  # --isolation strict: refuse to run without the full jail
-
-
-class UsageError(Exception):
-    """A path that cannot be read: reported before any script runs, exit status 2."""
-
-
-def read_script(path: str, max_size: int = DEFAULT_MAX_SCRIPT_SIZE) -> Script:
-    """The script's bytes (the language decodes them, so bad bytes get a located syntax error).
-
-    Only a regular file (or stdin) of at most `max_size` bytes: a FIFO, a device or a directory
-    is a usage error, never a hang.
-    """
-    if path == "-":
-        data = sys.stdin.buffer.read(max_size + 1) if sys.stdin is not None else b""
-        _check_size(STDIN_NAME, len(data), max_size)
-        return Script(STDIN_NAME, data)
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        raise UsageError(f"autodiff run: error: file not found: {path}") from None
-    except OSError as error:
-        raise UsageError(f"autodiff run: error: cannot read {path}: {error.strerror}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise UsageError(f"autodiff run: error: is a directory, not a script: {path}")
-    if not stat.S_ISREG(info.st_mode):
-        raise UsageError(f"autodiff run: error: not a regular file: {path}")
-    _check_size(path, info.st_size, max_size)
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(max_size + 1)
-    except OSError as error:
-        raise UsageError(f"autodiff run: error: cannot read {path}: {error.strerror}") from None
-    _check_size(path, len(data), max_size)
-    return Script(path, data)
-
-
-def _check_size(name: str, size: int, max_size: int) -> None:
-    if size > max_size:
-        raise UsageError(
-            f"autodiff run: error: {name} is larger than {max_size} bytes (--max-script-size)"
-        )
 
 
 def expand_paths(paths: list[str]) -> list[str]:
