@@ -385,6 +385,39 @@ def repl(
     raise typer.Exit(run_repl(debug=debug, limits=limits))
 
 
+kernel_app = typer.Typer(help="The Jupyter kernel (needs the jupyter extra).")
+app.add_typer(kernel_app, name="kernel")
+
+
+@kernel_app.command("install")
+def kernel_install(
+    user: Annotated[
+        bool, typer.Option("--user", help="Into your own Jupyter data directory.")
+    ] = False,
+    sys_prefix: Annotated[
+        bool, typer.Option("--sys-prefix", help="Into this Python environment (sys.prefix).")
+    ] = False,
+    prefix: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--prefix", metavar="PATH", help="Into PATH/share/jupyter."),
+    ] = None,
+) -> None:
+    """Register the kernel "autodiff (PyTorch autograd on numpy)" with Jupyter (by default
+    for every user of this machine)."""
+    from autodiff_cli.cli.notebook.kernelspec import KernelInstallError, install_kernel
+    from autodiff_cli.cli.terminal import print_error
+
+    if sum((user, sys_prefix, prefix is not None)) > 1:
+        print_error("autodiff kernel install: error: give one of --user, --sys-prefix, --prefix")
+        raise typer.Exit(2)
+    try:
+        folder = install_kernel(user=user, prefix=sys.prefix if sys_prefix else prefix)
+    except KernelInstallError as error:
+        print_error(f"autodiff kernel install: error: {error}")
+        raise typer.Exit(1) from None
+    sys.stdout.write(f"installed the kernel autodiff in {folder}\n")
+
+
 @app.command()
 def doctor(
     as_json: Annotated[

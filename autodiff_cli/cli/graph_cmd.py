@@ -44,8 +44,8 @@ def _tensor_of_expression(request: GraphRequest) -> tuple[Any, dict[str, Any], s
 
 
 def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
-    from autodiff_cli.cli.run_cmd import UsageError as ReadError
-    from autodiff_cli.cli.run_cmd import read_script
+    from autodiff_cli.cli.script_files import UsageError as ReadError
+    from autodiff_cli.cli.script_files import read_script
     from autodiff_cli.lang import run_source
 
     if not request.var:
@@ -129,8 +129,8 @@ def run_graph(request: GraphRequest, *, debug: bool = False) -> int:
     if not isolation_available():
         return _graph_here(request, debug=debug)
     if request.file is not None and request.var:
-        from autodiff_cli.cli.run_cmd import UsageError as ReadError
-        from autodiff_cli.cli.run_cmd import read_script
+        from autodiff_cli.cli.script_files import UsageError as ReadError
+        from autodiff_cli.cli.script_files import read_script
 
         try:
             request = replace(request, script=read_script(request.file))

@@ -60,7 +60,11 @@ class RemoteSession:
     def _start(self) -> Any:
         from autodiff_cli.cli.child_session import ChildSession
 
-        return ChildSession(_Server(self.debug, self.styled), self.limits)
+        return ChildSession(self.server(), self.limits)
+
+    def server(self) -> SessionServer:
+        """What the child runs for each request (a notebook kernel's serves cells too)."""
+        return SessionServer(self.debug, self.styled)
 
     def is_complete(self, text: str) -> bool:
         return self._parser.is_complete(text)
@@ -97,7 +101,7 @@ class RemoteSession:
         return reply.get("ok", False)
 
     def _load(self, path: str) -> bool:
-        from autodiff_cli.cli.run_cmd import UsageError, read_script
+        from autodiff_cli.cli.script_files import UsageError, read_script
         from autodiff_cli.cli.terminal import print_error
 
         if not path:
@@ -139,7 +143,9 @@ class RemoteSession:
 
 
 # What a reply may hold (the child is untrusted: a breached one could send anything).
+# (echo, ename, evalue, dot, tree: a notebook cell's reply, `notebook.cell_run`)
 _REPLY_FIELDS = {"ok": bool, "quit": bool, "text": str, "count": int, "word": str, "names": list}
+_REPLY_FIELDS.update(dict.fromkeys(("echo", "ename", "evalue", "dot", "tree"), str))
 
 
 def _checked_reply(reply: dict) -> dict:
@@ -159,7 +165,7 @@ def _checked_reply(reply: dict) -> dict:
     return reply
 
 
-class _Server:
+class SessionServer:
     """What the child does for each request, on its own `ReplState`."""
 
     def __init__(self, debug: bool, styled: bool) -> None:
