@@ -13,6 +13,7 @@ terminals (for error messages).
 from __future__ import annotations
 
 import json
+import marshal
 import sys
 from typing import Any
 
@@ -121,10 +122,11 @@ def build_table_data(grammar_text: str, start: list[str]) -> dict[str, Any]:
     )
 
 
+MARSHAL_VERSION = 4  # read by every Python 3 (3.4 on)
 HEADER = (
     '"""The parse tables of grammar/autodiff.lark (plain data), written by\n'
     "`python -m autodiff_cli.lang.table_builder`: do not edit. Each rule and each state's row is\n"
-    "a JSON text, decoded on first use (`parse_tables.Encoded`).\n"
+    "a `marshal` string, decoded on first use (`parse_tables.Encoded`).\n"
     "\n"
     'Long because: generated data, one line per rule and per parser state."""\n'
     "\n"
@@ -164,7 +166,7 @@ def _literal(value: Any) -> str:
 
 def _lines(items: dict[str, Any]) -> str:
     return ",\n".join(
-        f"{key!r}: {json.dumps(value, separators=(',', ':'))!r}" for key, value in items.items()
+        f"{key!r}: {marshal.dumps(value, MARSHAL_VERSION)!r}" for key, value in items.items()
     )
 
 
