@@ -27,10 +27,7 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     `autodiff run` also enforces its timeout from a parent process.
     """
     usable = (
-        seconds is not None
-        and seconds > 0
-        and hasattr(signal, "setitimer")
-        and on_main_thread()
+        seconds is not None and seconds > 0 and hasattr(signal, "setitimer") and on_main_thread()
     )
     if not usable:
         yield
