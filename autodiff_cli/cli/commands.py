@@ -273,6 +273,17 @@ def grad(
     saved: Annotated[
         bool, typer.Option("--saved", help="Show the tensors each node saved for backward.")
     ] = False,
+    formula: Annotated[
+        bool,
+        typer.Option(
+            "--formula",
+            help="Also the derivatives as formulas read from the graph (SymPy), each checked "
+            "against the gradient at the point.",
+        ),
+    ] = False,
+    latex: Annotated[
+        bool, typer.Option("--latex", help="With --formula: show the formulas in LaTeX too.")
+    ] = False,
     dtype: Annotated[
         Optional[DType],  # noqa: UP045
         typer.Option("--dtype", help="Floating dtype of the --at values (default float32)."),
@@ -301,6 +312,8 @@ def grad(
         explain=explain,
         dtype=dtype.value if dtype else None,
         with_saved=saved,
+        formula=formula,
+        latex=latex,
     )
     status = run_grad(
         expr,
