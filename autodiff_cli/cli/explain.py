@@ -12,7 +12,6 @@ text made it (`PowBackward0 ← x**2`).
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field
 from typing import Any
 

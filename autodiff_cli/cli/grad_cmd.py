@@ -159,7 +159,6 @@ def _choose_mode(options: GradOptions, result: Any) -> str:
 def compute(expression: str, options: GradOptions) -> GradResult:
     """Bind the leaves, run the expression and compute what the options ask for."""
     from autodiff_cli.lang import Session
-
     from autodiff_cli.lang.provenance import recording
 
     specs = parse_at_options(options.at)
@@ -279,8 +278,8 @@ def run_grad(
     autodiff_cli.LEAN_ENGINE = True  # the extra op families only if the expression names them
     warm_up([expression, *options.at, options.vjp or ""], rendering=_styled(), command="grad_cmd")
     import autodiff_cli.cli.grad_report  # noqa: F401 - the child prints the report
-    import autodiff_cli.lang.provenance  # noqa: F401 - each node's source text
     import autodiff_cli.cli.graph_tree  # noqa: F401
+    import autodiff_cli.lang.provenance  # noqa: F401 - each node's source text
 
     if options.explain:
         import autodiff_cli.cli.explain  # noqa: F401

@@ -46,9 +46,7 @@ def formula_of(outcome: Any, *, latex: bool = False) -> Any:
         engine = {name: _scalar(value) for name, value in outcome.derivatives.items()}
     else:
         engine = {name: _scalar(value) for name, value in (outcome.gradients or {}).items()}
-    point = {
-        name: _scalar(leaf) for name, leaf in outcome.leaves.items() if leaf.numel() == 1
-    }
+    point = {name: _scalar(leaf) for name, leaf in outcome.leaves.items() if leaf.numel() == 1}
     eps = float(np.finfo(outcome.result.detach().numpy().dtype).eps)
     return formula_section(
         outcome.terms, outcome.wrt, mode, outcome.order, point, engine, eps, latex=latex

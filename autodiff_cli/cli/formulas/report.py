@@ -131,6 +131,4 @@ def formula_section(
 
 
 def _flat(found: list) -> list[tuple[str, Any]]:
-    return [
-        (",".join(f.key) if isinstance(f.key, tuple) else f.key, f) for f in found
-    ]
+    return [(",".join(f.key) if isinstance(f.key, tuple) else f.key, f) for f in found]

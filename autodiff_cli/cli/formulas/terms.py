@@ -67,14 +67,16 @@ def _constant_of(fn: Any, position: int, note: Any) -> tuple[Any, int]:
         count = math.prod(value)
         if count != 1:
             raise NoFormula(
-                _("no formula for {name}: its input '{argument}' is a tensor of shape {shape}")
-                .format(name=node_name(fn), argument=argument, shape=value)
+                _(
+                    "no formula for {name}: its input '{argument}' is a tensor of shape {shape}"
+                ).format(name=node_name(fn), argument=argument, shape=value)
             )
     number = _number(value)
     if number is None:
         raise NoFormula(
-            _("no formula for {name}: the value of its input '{argument}' was not recorded")
-            .format(name=node_name(fn), argument=argument)
+            _("no formula for {name}: the value of its input '{argument}' was not recorded").format(
+                name=node_name(fn), argument=argument
+            )
         )
     return number, 1
 
@@ -93,9 +95,9 @@ def graph_terms(grad_fn: Any, leaf_names: dict[int, str]) -> Terms:
         if id(fn) in keys:
             continue
         if len(keys) >= MAX_NODES:
-            raise NoFormula(_("no formula: the graph has more than {limit} nodes").format(
-                limit=MAX_NODES
-            ))
+            raise NoFormula(
+                _("no formula: the graph has more than {limit} nodes").format(limit=MAX_NODES)
+            )
         children = [child for child, _nr in fn.next_functions]
         if not ready:
             stack.append((fn, True))
@@ -143,7 +145,8 @@ def graph_terms(grad_fn: Any, leaf_names: dict[int, str]) -> Terms:
     root = keys[id(grad_fn)]
     if counts[root] != 1:
         raise NoFormula(
-            _("no formula: the result has {count} elements (a formula is for a one-element result)")
-            .format(count=counts[root])
+            _(
+                "no formula: the result has {count} elements (a formula is for a one-element result)"
+            ).format(count=counts[root])
         )
     return Terms(nodes, root, keys)
