@@ -167,9 +167,9 @@ def test_explain_walks_the_backward_pass():
     done = autodiff("grad", "w * x", "--at", "x=2,w=3", "--explain")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "[1] MulBackward0 receives grad = 1." in out
+    assert "[1] MulBackward0 ← w * x receives grad = 1." in out
     # dz/dw = dz/dy * dy/dw = 1 * x: the rule for `self` (w) is `other` (x = 2)
-    assert "∂out/∂self = other;  grad · other = 2.  → [" in out
+    assert "∂out/∂self = other = 2.;  1. · 2. = 2.  → [" in out
     assert "AccumulateGrad (w): w.grad += 2." in out
     assert "AccumulateGrad (x): x.grad += 3." in out
 
@@ -243,10 +243,10 @@ def test_text_report_shows_value_tree_and_gradients():
     assert lines[0] == "value: tensor(1.2701)"
     tree = lines[lines.index("grad_fn graph:") + 1 : lines.index("gradients:")]
     assert tree == [
-        "MulBackward0",
-        "├── PowBackward0",
+        "MulBackward0 ← x**2*sin(x)",
+        "├── PowBackward0 ← x**2",
         "│   └── AccumulateGrad (x)",
-        "└── SinBackward0",
+        "└── SinBackward0 ← sin(x)",
         "    └── AccumulateGrad (x)",
     ]
     assert lines[-1].strip() == "x.grad: tensor(-8.0632)"
@@ -426,8 +426,8 @@ def test_saved_shows_the_values_captured_before_backward_freed_them():
     done = autodiff("grad", "sin(x)*x", "--at", "x=2", "--saved")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[2] == "MulBackward0  saved self=0.9093  saved other=2."
-    assert lines[3] == "├── SinBackward0  saved self=2."
+    assert lines[2] == "MulBackward0 ← sin(x)*x  saved self=0.9093  saved other=2."
+    assert lines[3] == "├── SinBackward0 ← sin(x)  saved self=2."
     assert "freed" not in done.stdout
 
 
