@@ -193,6 +193,12 @@ def start_recording() -> None:
     _depth[0] += 1
 
 
+def keep_recording() -> None:
+    """Turn recording on for the rest of this process (the REPL's session), once."""
+    if _depth[0] == 0:
+        start_recording()
+
+
 def stop_recording() -> None:
     from autodiff_cli.engine.core import modes
 
