@@ -356,6 +356,14 @@ def graph(
         bool,
         typer.Option("--backward", help="Call backward first, so nodes show their gradients."),
     ] = False,
+    formula: Annotated[
+        bool,
+        typer.Option(
+            "--formula",
+            help="After the graph, the derivatives of the tensor as formulas read from it, "
+            "checked against autograd.",
+        ),
+    ] = False,
     timeout: TimeoutOption = None,
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,
@@ -375,6 +383,7 @@ def graph(
         output=output,
         with_saved=saved,
         backward=backward,
+        formula=formula,
         timeout=timeout,
         max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
         max_output=max_output,  # type: ignore[arg-type]

@@ -46,6 +46,10 @@ _ZH = {
     "usage: :formula NAME [WRT...]": "用法::formula NAME [WRT...]",
     "--formula cannot be combined with --vjp": "--formula 不能与 --vjp 同时使用",
     "--latex needs --formula": "--latex 需要 --formula",
+    (
+        "autodiff graph: error: --formula prints after the graph on stdout: use "
+        "--format tree or dot, without -o"
+    ): "autodiff graph: error: --formula 在图之后输出到标准输出:请用 --format tree 或 dot,不要用 -o",
 }
 
 
