@@ -48,14 +48,28 @@ class _PastablePrinter(StrPrinter):
         return f"{self._print(expr.lhs)} {symbol} {self._print(expr.rhs)}"
 
 
+def _numbers_evaluated(expr: Any) -> Any:
+    """Constants such as log(2) or sqrt(pi) as floats: torch's functions take tensors, not
+    numbers, so `log(2)` would not run in `autodiff grad`."""
+    constants = {
+        part: sympy.Float(float(part), 17)
+        for part in sympy.preorder_traversal(expr)
+        if isinstance(part, (sympy.Function, sympy.Pow))
+        and not part.free_symbols
+        and not part.is_Rational
+        and part.is_real
+    }
+    return expr.xreplace(constants) if constants else expr
+
+
 def plain(expr: Any) -> str:
     """Python syntax: paste it into `autodiff grad` (`x**2*cos(x) + 2*x*sin(x)`)."""
-    return _PastablePrinter({"order": None}).doprint(expr)
+    return _PastablePrinter({"order": None}).doprint(_numbers_evaluated(expr))
 
 
 def unicode(expr: Any) -> str:
     """One line, with superscript powers and a middle dot (`x²·cos(x) + 2·x·sin(x)`)."""
-    text = plain(expr)
+    text = _PastablePrinter({"order": None}).doprint(expr)
     text = re.sub(r"\*\*\((-?\d+)\)|\*\*(\d+)(?![.\d])", _superscript, text)
     return text.replace("**", "^").replace("*", "·")
 

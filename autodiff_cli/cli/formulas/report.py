@@ -22,6 +22,8 @@ class FormulaSection:
         self.lines = lines
         self.data = data
         self.ok = ok
+        self.formulas: list = []  # derivatives.Formula of each derivative
+        self.function: Any = None  # the SymPy expression of the graph
 
 
 def _label(key: Any, mode: str, order: int, result: str) -> str:
@@ -127,7 +129,9 @@ def formula_section(
             "notes": [f.note for f in found if f.note],
         },
     }
-    return FormulaSection(heading, lines, data, ok)
+    section = FormulaSection(heading, lines, data, ok)
+    section.formulas, section.function = found, expr
+    return section
 
 
 def _flat(found: list) -> list[tuple[str, Any]]:
