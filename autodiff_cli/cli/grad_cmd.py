@@ -156,6 +156,14 @@ def _choose_mode(options: GradOptions, result: Any) -> str:
     return GRADIENT if result.numel() == 1 else JACOBIAN
 
 
+def _check_formula_options(options: GradOptions) -> None:
+    if options.latex and not options.formula or options.formula and options.vjp is not None:
+        from autodiff_cli.cli.formulas.words import _
+
+        message = "--latex needs --formula" if options.latex and not options.formula else ""
+        raise UsageError(_(message or "--formula cannot be combined with --vjp"))
+
+
 def compute(expression: str, options: GradOptions) -> GradResult:
     """Bind the leaves, run the expression and compute what the options ask for."""
     from autodiff_cli.lang import Session
@@ -163,11 +171,7 @@ def compute(expression: str, options: GradOptions) -> GradResult:
 
     specs = parse_at_options(options.at)
     wrt = parse_wrt_options(options.wrt, [name for name, _ in specs])
-    if options.latex and not options.formula or options.formula and options.vjp is not None:
-        from autodiff_cli.cli.formulas.words import _
-
-        message = "--latex needs --formula" if options.latex and not options.formula else ""
-        raise UsageError(_(message or "--formula cannot be combined with --vjp"))
+    _check_formula_options(options)
     dtype = _engine_dtype(options.dtype)
     session = Session(bare_torch=True)
     leaves = _bind_leaves(session, specs, wrt, dtype)
@@ -263,6 +267,7 @@ def run_grad(
 
     try:
         expression = read_expression(expression)
+        _check_formula_options(options)
     except UsageError as error:
         return _failed("UsageError", str(error), 2, as_json)
 

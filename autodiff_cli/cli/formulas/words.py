@@ -61,8 +61,13 @@ def _chinese() -> bool:
     return False
 
 
+# read once, on import: the parent imports this module before it forks a locked-down child,
+# whose environment is scrubbed
+_CHINESE = _chinese()
+
+
 def _(message: str) -> str:
     """`message` in the user's language (English when there is no translation)."""
-    if _chinese():
+    if _CHINESE:
         return _ZH.get(message, message)
     return message
