@@ -517,3 +517,61 @@ def test_a_block_that_cannot_become_valid_is_an_error_at_once(tmp_path: Path, te
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+def test_formula_of_a_graph_built_by_a_loop_piped():
+    source = (
+        "x = torch.tensor(2.0, requires_grad=True)\n"
+        "y = x\n"
+        "for i in range(3):\n"
+        "    y = y * x + 1\n"
+        "\n"
+        ":formula y\n"
+        "w = torch.ones(2, 2, requires_grad=True)\n"
+        "m = (w @ w).sum()\n"
+        ":formula m\n"
+        ":formula\n"
+    )
+    done = piped(source)
+    assert done.returncode == 1  # the refused :formula lines
+    assert done.stdout == (
+        "formulas (from the grad_fn graph):\n"
+        "  y = x*(x*(x**2 + 1) + 1) + 1\n"
+        "  ∂y/∂x = 4*x**3 + 2*x + 1\n"
+        "        = 4·x³ + 2·x + 1\n"
+        "      value at the point x=2: 37 (autograd 37: agrees)\n"
+    )
+    assert done.stderr.splitlines() == [
+        ":formula: no formula for MmBackward0",
+        ":formula: usage: :formula NAME [WRT...]",
+    ]
+
+
+def test_formula_interactive_after_a_loop(tmp_path: Path):
+    pexpect = pytest.importorskip("pexpect")
+    child = spawn(tmp_path)
+    try:
+        child.expect(">>> ")
+        child.sendline("x = torch.tensor(0.5, requires_grad=True)")
+        child.expect(">>> ")
+        child.sendline("y = x")
+        child.expect(">>> ")
+        child.sendline("for i in range(3): y = y * x + 1")
+        child.expect(r"\.\.\. ")
+        child.sendline("")
+        child.expect(">>> ")
+        child.sendline(":formula y x")
+        child.expect(r"∂y/∂x = 4\*x\*\*3 \+ 2\*x \+ 1")
+        child.expect(r"value at the point x=0.5: 2.5 \(autograd 2.5: agrees\)")
+        child.expect(">>> ")
+        child.sendline(":graph y")
+        child.expect("AddBackward0 ← y \\* x \\+ 1")
+        child.expect(">>> ")
+        child.sendline("print(y.grad_fn)")
+        child.expect(r"<AddBackward0 object at 0x[0-9a-f]+>")
+        child.expect(">>> ")
+        time.sleep(0.5)
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()

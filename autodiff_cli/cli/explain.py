@@ -192,8 +192,12 @@ _RULE_NAMES = frozenset(
 )  # fmt: skip
 
 
-def explain_lines(walk_: Walk) -> list[str]:
-    """The walk as text: one paragraph per node, then each leaf's accumulated gradient."""
+def explain_lines(
+    walk_: Walk, local: dict | None = None, closing: list[str] | None = None
+) -> list[str]:
+    """The walk as text: one paragraph per node, then each leaf's accumulated gradient. With
+    `--formula`, `local` gives each (step, input)'s local derivative as a formula and `closing`
+    the chain rule assembled (`formulas.chain_rule`)."""
     by_number = {step.number: step for step in walk_.steps}
 
     def target_label(number: int | None) -> str:
@@ -222,7 +226,7 @@ def explain_lines(walk_: Walk) -> list[str]:
         title = f"{step.name} ← {step.source}" if step.source else step.name
         received = _text(step.received)
         lines.append(f"[{step.number}] {title} receives grad = {received}")
-        for number, argument, rule, sent in step.sent:
+        for position, (number, argument, rule, sent) in enumerate(step.sent):
             if number is None:
                 lines.append(f"      ∂out/∂{argument}: constant input, nothing sent")
                 continue
@@ -236,13 +240,18 @@ def explain_lines(walk_: Walk) -> list[str]:
                 f"      ∂out/∂{argument} = {rule_text};  {product} = {_text(sent)}"
                 f"  → {target_label(number)}"
             )
+            if local and (step.number, position) in local:
+                lines.append(f"        as a formula: {local[(step.number, position)]}")
     lines.append("accumulated gradients:")
     for name, grad in walk_.gradients.items():
         lines.append(f"  {name}.grad = {_text(grad)}")
+    lines.extend(closing or ())
     return lines
 
 
-def explain_json(walk_: Walk) -> list[dict[str, Any]]:
+def explain_json(walk_: Walk, local: dict | None = None) -> list[dict[str, Any]]:
+    """The steps as JSON; each node's `source`, each send's rule `with_numbers` and, with
+    `--formula`, its local derivative as a `formula`."""
     from autodiff_cli.cli.grad_result import tensor_to_json
 
     def value(tensor: Any) -> Any:
@@ -261,9 +270,10 @@ def explain_json(walk_: Walk) -> list[dict[str, Any]]:
                     "input": argument,
                     "rule": rule,
                     "with_numbers": with_numbers(rule, step.numbers),
+                    "formula": (local or {}).get((step.number, position)),
                     "gradient": value(sent),
                 }
-                for number, argument, rule, sent in step.sent
+                for position, (number, argument, rule, sent) in enumerate(step.sent)
             ],
         }
         for step in walk_.steps

@@ -233,6 +233,10 @@ def compute(expression: str, options: GradOptions) -> GradResult:
         from autodiff_cli.cli.formulas.grad_formulas import formula_of
 
         outcome.formula = formula_of(outcome, latex=options.latex)
+        if outcome.explain is not None and not isinstance(outcome.terms, str):
+            from autodiff_cli.cli.formulas.chain_rule import chain_rule
+
+            outcome.chain = chain_rule(outcome.explain, outcome.terms)
     return outcome
 
 

@@ -60,7 +60,7 @@ def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, A
     if outcome.explain is not None:
         from autodiff_cli.cli.explain import explain_json
 
-        data["graph"] = explain_json(outcome.explain)
+        data["graph"] = explain_json(outcome.explain, (outcome.chain or (None,))[0])
     return data
 
 
@@ -122,7 +122,8 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
     if outcome.explain is not None:
         from autodiff_cli.cli.explain import explain_lines
 
-        lines = explain_lines(outcome.explain)
+        local, closing = outcome.chain or (None, None)
+        lines = explain_lines(outcome.explain, local, closing)
         sections.append((lines[0], ["  " + line for line in lines[1:]]))
     return sections
 

@@ -130,13 +130,14 @@ def expressions(terms: Terms) -> list[Any]:
     return values
 
 
-def local_derivatives(terms: Terms, index: int) -> list[Any]:
+def local_derivatives(terms: Terms, index: int, values: list | None = None) -> list[Any]:
     """For op entry `index`, the derivative of its value with respect to each of its inputs,
-    written with the inputs' own expressions (the local factors of the chain rule)."""
+    written with the inputs' own expressions (the local factors of the chain rule); `values`
+    are `expressions(terms)` when already made."""
     node = terms.nodes[index]
     _kind, name, grad_fn, inputs, params, _source = node
     op = _op_entry(name, grad_fn)
-    values = expressions(terms)
+    values = values if values is not None else expressions(terms)
     dummies = [sympy.Dummy(f"u{i}", real=True) for i in range(len(inputs))]
     numbers = {k: number(v) if type(v) in (int, float) else v for k, v in params.items()}
     local = op.symbolic(Functions, *dummies, **numbers)

@@ -31,6 +31,7 @@ def warm_sympy() -> None:
         except ImportError:  # another SymPy version: its first use will say what is missing
             pass
     from autodiff_cli.cli.formulas import (  # noqa: F401 - the child's report uses them all
+        chain_rule,
         derivatives,
         grad_formulas,
         printing,
