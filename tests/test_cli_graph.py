@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -183,3 +184,27 @@ def test_svg_draws_an_edge_per_input():
     done = autodiff("graph", "x*x", "--at", "x=3", "--format", "svg")
     assert done.returncode == 0, done.stderr
     assert done.stdout.count('class="edge"') == 3  # x -> mul twice, mul -> result
+
+
+def test_dot_labels_carry_each_node_source_with_line_and_column(tmp_path: Path):
+    script = tmp_path / "s.py"
+    script.write_text(
+        "import torch\n"
+        "x = torch.tensor(2.0, requires_grad=True)\n"
+        "w = torch.tensor(3.0, requires_grad=True)\n"
+        "loss = (w*x - 1) ** 2\n"
+        "print(loss.grad_fn)\n"
+    )
+    done = autodiff("graph", "--file", str(script), "--var", "loss", "-f", "dot")
+    assert done.returncode == 0, done.stderr
+    labels = [line.split('label="')[1].split("\\n")[0] for line in done.stdout.splitlines()
+              if line.startswith("    n") and "label=" in line]  # fmt: skip
+    assert labels == [
+        "PowBackward0 ← (w*x - 1) ** 2 (4:8)",
+        "SubBackward0 ← w*x - 1 (4:9)",
+        "MulBackward0 ← w*x (4:9)",
+        "w",
+        "x",
+    ]
+    # the script's own print is PyTorch's (stdout of the script goes to stderr here)
+    assert re.fullmatch(r"<PowBackward0 object at 0x[0-9a-f]+>\n", done.stderr)
