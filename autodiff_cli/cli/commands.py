@@ -74,6 +74,17 @@ DebugOption = Annotated[
 PlainOption = Annotated[
     bool, typer.Option("--plain", help="No colours or styling (as NO_COLOR=1 does).")
 ]
+FormulaOption = Annotated[
+    bool,
+    typer.Option(
+        "--formula",
+        help="Also the derivatives as formulas read from the graph (SymPy), each checked "
+        "against the gradient at the point.",
+    ),
+]
+LatexOption = Annotated[
+    bool, typer.Option("--latex", help="With --formula: show the formulas in LaTeX too.")
+]
 MAX_TIMEOUT = 1e6  # seconds (11.5 days): a larger --timeout is a typo, not a wish
 
 
@@ -273,17 +284,8 @@ def grad(
     saved: Annotated[
         bool, typer.Option("--saved", help="Show the tensors each node saved for backward.")
     ] = False,
-    formula: Annotated[
-        bool,
-        typer.Option(
-            "--formula",
-            help="Also the derivatives as formulas read from the graph (SymPy), each checked "
-            "against the gradient at the point.",
-        ),
-    ] = False,
-    latex: Annotated[
-        bool, typer.Option("--latex", help="With --formula: show the formulas in LaTeX too.")
-    ] = False,
+    formula: FormulaOption = False,
+    latex: LatexOption = False,
     dtype: Annotated[
         Optional[DType],  # noqa: UP045
         typer.Option("--dtype", help="Floating dtype of the --at values (default float32)."),

@@ -52,6 +52,18 @@ class Span(Location):
         self.end_column = end_column
 
 
+def spanned(start: Location, last: object) -> Location:
+    """`start` as a `Span` ending where the last token of the parse-tree node `last` ends (a
+    call's closing bracket has no token: `provenance` completes brackets), or as it is."""
+    while hasattr(last, "children"):  # a Tree: its last child that is present
+        children = [child for child in last.children if child is not None]
+        last = children[-1] if children else None
+    end_line, end_column = getattr(last, "end_line", None), getattr(last, "end_column", None)
+    if end_line is None or end_column is None:
+        return start
+    return Span(start.source, start.line, start.column, end_line, end_column)
+
+
 class ScriptError(Exception):
     """A syntax or runtime error of a script, located in its source.
 

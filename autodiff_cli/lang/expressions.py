@@ -11,10 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli.lang import call_results, exact, fstrings, limits, sandbox
-from autodiff_cli.lang.errors import CompileError, Location, Source, Span, attach_location
-from autodiff_cli.lang.limits import (
-    checked_power,
-)
+from autodiff_cli.lang.errors import CompileError, Location, Source, attach_location, spanned
+from autodiff_cli.lang.limits import checked_power
 from autodiff_cli.lang.operator_closures import (
     BINARY_FACTORIES,
     BINARY_OPERATORS,
@@ -47,15 +45,6 @@ class ExpressionCompiler:
             return Location(self.source, node.line or 1, node.column or 1)
         meta = node.meta
         return Location(self.source, getattr(meta, "line", 1), getattr(meta, "column", 1))
-
-    def span(self, node: Tree | Token, last: Tree | Token | None = None) -> Location:
-        """Where `node` starts, up to the end of the last token of `last` (default: of `node`):
-        a `Span`, whose text `provenance` shows beside the graph node an operation made."""
-        start = self.where(node)
-        end = _last_token(node if last is None else last)
-        if end is None or end.end_line is None:
-            return start
-        return Span(start.source, start.line, start.column, end.end_line, end.end_column)
 
     def error(self, message: str, node: Tree | Token) -> CompileError:
         return CompileError(message, self.where(node))
@@ -269,7 +258,7 @@ class ExpressionCompiler:
         for index in range(1, len(children), 2):
             symbol = str(children[index])
             right = self.expr(children[index + 1])
-            where = self.span(node, children[index + 1])
+            where = spanned(self.where(node), children[index + 1])
             factory = BINARY_FACTORIES.get(symbol)
             if factory is not None:
                 result = factory(result, right, where)
@@ -300,7 +289,8 @@ class ExpressionCompiler:
 
     def expr_power(self, node: Tree) -> Fn:
         base, _, exponent = node.children
-        return binary(checked_power, self.expr(base), self.expr(exponent), self.span(node))
+        where = spanned(self.where(node), node)
+        return binary(checked_power, self.expr(base), self.expr(exponent), where)
 
     def expr_unary(self, node: Tree) -> Fn:
         symbol, operand = node.children
@@ -309,7 +299,7 @@ class ExpressionCompiler:
         if known and isinstance(value, (int, float, complex)) and not isinstance(value, bool):
             return self.constant(op(value))
         inner = self.expr(operand)
-        where = self.span(node)
+        where = spanned(self.where(node), node)
 
         def unary(f: list) -> Any:
             try:
@@ -630,7 +620,7 @@ class ExpressionCompiler:
     def expr_getitem(self, node: Tree) -> Fn:
         target, index = node.children
         obj, key = self.expr(target), self.subscript(index)
-        where = self.span(node)
+        where = spanned(self.where(node), node)
 
         def get_item(f: list) -> Any:
             try:
@@ -643,7 +633,7 @@ class ExpressionCompiler:
 
     def expr_call(self, node: Tree) -> Fn:
         function_node, arguments = node.children
-        where = self.span(node)
+        where = spanned(self.where(node), node)
         if (
             isinstance(function_node, Tree)
             and function_node.data == "var"
@@ -825,17 +815,6 @@ def _failed_call(name: str | None, where: Location) -> Callable:
         return better
 
     return failed
-
-
-def _last_token(node: Tree | Token | None) -> Token | None:
-    """The last token of a node's text (a call's closing bracket is not kept in the tree:
-    `provenance` completes the brackets)."""
-    while isinstance(node, Tree):
-        children = [child for child in node.children if child is not None]
-        if not children:
-            return None
-        node = children[-1]
-    return node if isinstance(node, Token) else None
 
 
 def _simple_call(function: Fn, positional: tuple, failed: Callable, where: Location) -> Fn:
