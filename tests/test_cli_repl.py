@@ -210,8 +210,8 @@ def test_meta_commands_on_piped_input(tmp_path: Path):
     ]
     assert lines[1].split() == ["x", "[2]", "float32", "True", "True"]
     assert lines[2].split() == ["y", "[]", "float32", "True", "False", "SumBackward0"]
-    assert "SumBackward0  shape=[]  value=5." in done.stdout
-    assert "└── MulBackward0  shape=[2]" in done.stdout
+    assert "SumBackward0 ← (x * x).sum()  shape=[]  value=5." in done.stdout
+    assert "└── MulBackward0 ← x * x  shape=[2]" in done.stdout
     assert any(line.split()[:1] == ["x"] and "tensor([2., 4.])" in line for line in lines)
     assert "no variable named 'nope'" in done.stderr
 
@@ -280,7 +280,7 @@ def test_load_runs_a_file_in_the_session(tmp_path: Path):
 def test_explain_meta_command():
     done = piped("a = torch.tensor(3.0, requires_grad=True)\nb = a * a\n:explain b\na.grad\n")
     assert done.returncode == 0, done.stderr
-    assert "[1] MulBackward0 receives grad = 1." in done.stdout
+    assert "[1] MulBackward0 ← a * a receives grad = 1." in done.stdout
     assert "a.grad += 3. from [1] + 3. from [1] = 6." in done.stdout
     assert done.stdout.rstrip().endswith("tensor(6.)")
 
