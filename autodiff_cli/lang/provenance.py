@@ -144,22 +144,18 @@ def _constant(value: Any) -> Any:
     a larger tensor as its shape (a list)."""
     if isinstance(value, (bool, int, float)):
         return value
-    numel = getattr(value, "numel", None)
-    if numel is None:
+    if getattr(value, "requires_grad", True):  # followed in the graph (or not a tensor)
         return None
-    if value.requires_grad:
-        return None
-    if numel() == 1:
-        return value.item()
+    if value.numel() == 1:  # the shortest decimal of its dtype: a float32 0.1 is 0.1
+        item = value.detach().numpy().reshape(-1)[0]
+        return int(item) if item.dtype.kind in "biu" else float(str(item))
     return list(value.shape)
 
 
 def _record(call: Any, proceed: Callable[[], Any]) -> Any:
     result = proceed()
-    from autodiff_cli.engine import Tensor
-
-    outputs = result if isinstance(result, tuple) else (result,)
-    nodes = [out.grad_fn for out in outputs if isinstance(out, Tensor) and out.grad_fn is not None]
+    outputs = result if result.__class__ is tuple else (result,)
+    nodes = [out.grad_fn for out in outputs if getattr(out, "grad_fn", None) is not None]
     if call.target is not None and call.target.grad_fn is not None:
         nodes.append(call.target.grad_fn)
     fresh = [node for node in nodes if node not in _NOTES]
