@@ -170,7 +170,9 @@ def test_inner_nodes_show_their_values_and_gradients():
     assert '    n0("MulBackward0 ← exp(x)*sin(x)<br/>shape [2]<br/>value [2.2874, 6.7188]")' in (
         mermaid.stdout
     )
-    assert '    n1("ExpBackward0 ← exp(x)<br/>shape [2]<br/>value [2.7183, 7.3891]")' in mermaid.stdout
+    assert (
+        '    n1("ExpBackward0 ← exp(x)<br/>shape [2]<br/>value [2.7183, 7.3891]")' in mermaid.stdout
+    )
 
 
 def test_an_input_used_twice_draws_two_edges():
