@@ -74,6 +74,17 @@ DebugOption = Annotated[
 PlainOption = Annotated[
     bool, typer.Option("--plain", help="No colours or styling (as NO_COLOR=1 does).")
 ]
+FormulaOption = Annotated[
+    bool,
+    typer.Option(
+        "--formula",
+        help="Also the derivatives as formulas read from the graph (SymPy), each checked "
+        "against the gradient at the point.",
+    ),
+]
+LatexOption = Annotated[
+    bool, typer.Option("--latex", help="With --formula: show the formulas in LaTeX too.")
+]
 MAX_TIMEOUT = 1e6  # seconds (11.5 days): a larger --timeout is a typo, not a wish
 
 
@@ -273,6 +284,8 @@ def grad(
     saved: Annotated[
         bool, typer.Option("--saved", help="Show the tensors each node saved for backward.")
     ] = False,
+    formula: FormulaOption = False,
+    latex: LatexOption = False,
     dtype: Annotated[
         Optional[DType],  # noqa: UP045
         typer.Option("--dtype", help="Floating dtype of the --at values (default float32)."),
@@ -301,6 +314,8 @@ def grad(
         explain=explain,
         dtype=dtype.value if dtype else None,
         with_saved=saved,
+        formula=formula,
+        latex=latex,
     )
     status = run_grad(
         expr,
@@ -343,6 +358,14 @@ def graph(
         bool,
         typer.Option("--backward", help="Call backward first, so nodes show their gradients."),
     ] = False,
+    formula: Annotated[
+        bool,
+        typer.Option(
+            "--formula",
+            help="After the graph, the derivatives of the tensor as formulas read from it, "
+            "checked against autograd.",
+        ),
+    ] = False,
     timeout: TimeoutOption = None,
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,
@@ -362,6 +385,7 @@ def graph(
         output=output,
         with_saved=saved,
         backward=backward,
+        formula=formula,
         timeout=timeout,
         max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
         max_output=max_output,  # type: ignore[arg-type]

@@ -191,7 +191,7 @@ def _warm_rich() -> None:
 
     console = Console(file=io.StringIO(), force_terminal=True, color_system="truecolor", width=80)
     tree = Tree(Text("a", style="bold"))
-    tree.add("b ─ é").add(Text("c", style="red"))
+    tree.add("b ─ é ←").add(Text("c", style="red"))  # (← : the source beside a node)
     table = Table("x", "y")
     table.add_row("1", Text("2", style="cyan"))
     console.print(tree, table)
