@@ -2,7 +2,7 @@
 
 Every `import` and `from ... import` statement counts, wherever it is: at module level, inside a
 function (a lazy import still forms a cycle when it runs), under `if TYPE_CHECKING:`. Shared by
-the layer tests (tests/test_import_layers.py; the engine's own test may use it too).
+the layer tests (tests/test_import_layers.py) and the engine's own (tests/test_engine_imports.py).
 """
 
 from __future__ import annotations
@@ -53,6 +53,18 @@ def imported_names(module: str, path: Path) -> list[tuple[str, int]]:
     return names
 
 
+def function_level_lines(path: Path) -> set[int]:
+    """Lines of the import statements inside a function (lazy imports) of the module at `path`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return {
+        node.lineno
+        for function in ast.walk(tree)
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for node in ast.walk(function)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+    }
+
+
 def import_graph(root: Path = PACKAGE_ROOT) -> dict[str, dict[str, int]]:
     """module -> {module of this package it imports: line of the (first) import}."""
     modules = module_names(root)
@@ -70,14 +82,15 @@ def import_graph(root: Path = PACKAGE_ROOT) -> dict[str, dict[str, int]]:
 def find_cycle(
     graph: dict[str, dict[str, int]], prefix: str, ignore: Collection[tuple[str, str]] = ()
 ) -> list[str] | None:
-    """A cycle among the modules named `prefix` or `prefix.*` (imports leaving them, and the
-    (importer, imported) pairs in `ignore`, are left out), as [a, b, ..., a]; None if none."""
+    """A cycle among the modules named `prefix` or `prefix.*` (all of them when `prefix` is "";
+    imports leaving them, and the (importer, imported) pairs in `ignore`, are left out), as
+    [a, b, ..., a]; None if none."""
     graph = {
         m: {t: n for t, n in edges.items() if (m, t) not in ignore} for m, edges in graph.items()
     }
 
     def inside(name: str) -> bool:
-        return name == prefix or name.startswith(prefix + ".")
+        return not prefix or name == prefix or name.startswith(prefix + ".")
 
     state: dict[str, int] = {}  # 1: on the current path, 2: done
     for start in sorted(m for m in graph if inside(m)):

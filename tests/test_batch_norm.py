@@ -5,10 +5,12 @@ that compare with PyTorch live are skipped where torch is not importable."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 
 import numpy as np
 import pytest
+from close_values import assert_close
 
 import autodiff_cli.engine as torch
 from autodiff_cli.engine import nn
@@ -32,8 +34,7 @@ def _inputs(T=torch):
     return x, w, b, T.tensor(RM, dtype=f64), T.tensor(RV, dtype=f64)
 
 
-def _close(t, expected, tol=1e-12):
-    np.testing.assert_allclose(np.asarray(t.tolist()), np.asarray(expected), rtol=tol, atol=tol)
+_close = functools.partial(assert_close, rtol=1e-12, atol=1e-12)
 
 
 # --------------------------------------------------------------------------------------------

@@ -9,24 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-
-
-def autodiff(*args: str, stdin: str = "", cwd: Path | None = None, **env: str):
-    """Run `python -m autodiff_cli ARGS` on the checkout; stdin is a pipe, never a terminal."""
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    environment["PYTHONPATH"] = str(REPO)
-    environment.update(env)
-    return subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd or REPO,
-        env=environment,
-        timeout=60,
-    )
+from cli_runner import REPO, autodiff
 
 
 def test_version():

@@ -9,19 +9,23 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import REPO, cli_environment
 from golden_compare import mismatch_report
 
-REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((REPO / "examples").glob("*.py"))
 # a Python with torch installed, to compare the examples against (the comparison skips without)
 TORCH_PYTHON = Path(os.environ.get("AUTODIFF_TORCH_PYTHON") or sys.executable)
 
 
 def run(command: list[str]) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    env["PYTHONPATH"] = str(REPO)
     return subprocess.run(
-        command, input="", capture_output=True, text=True, cwd=REPO, env=env, timeout=120
+        command,
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=cli_environment(),
+        timeout=120,
     )
 
 
