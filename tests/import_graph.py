@@ -8,6 +8,7 @@ the layer tests (tests/test_import_layers.py) and the engine's own (tests/test_e
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Collection
 from pathlib import Path
 
@@ -34,10 +35,17 @@ def _resolve(name: str, modules: dict[str, Path]) -> str | None:
     return None
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The module's syntax tree, parsed once per test session."""
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+@functools.cache
 def imported_names(module: str, path: Path) -> list[tuple[str, int]]:
     """(absolute dotted name, line) of everything the module imports: `import a.b` gives `a.b`,
     `from a import b` gives `a.b` (a submodule or a name in `a`), relative imports resolved."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    tree = _tree(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names = []
     for node in ast.walk(tree):
@@ -53,9 +61,10 @@ def imported_names(module: str, path: Path) -> list[tuple[str, int]]:
     return names
 
 
+@functools.cache
 def function_level_lines(path: Path) -> set[int]:
     """Lines of the import statements inside a function (lazy imports) of the module at `path`."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    tree = _tree(path)
     return {
         node.lineno
         for function in ast.walk(tree)

@@ -5,7 +5,6 @@ that compare with PyTorch live are skipped where torch is not importable."""
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 
 import numpy as np
@@ -34,7 +33,8 @@ def _inputs(T=torch):
     return x, w, b, T.tensor(RM, dtype=f64), T.tensor(RV, dtype=f64)
 
 
-_close = functools.partial(assert_close, rtol=1e-12, atol=1e-12)
+def _close(t, expected, tol=1e-12):
+    assert_close(t, expected, rtol=tol, atol=tol)
 
 
 # --------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ op families) <- `engine/nn`, `optim`, `autograd`, ... and the engine never impor
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from import_graph import (
@@ -47,6 +48,7 @@ def _imports(name: str, path: Path) -> list[tuple[str, int, bool]]:
     return [(target, line, line in lazy) for target, line in imported_names(module, path)]
 
 
+@functools.cache
 def _graph() -> dict[str, dict[str, int]]:
     """engine module -> {engine module it imports: line} (a name in a module counts as it; the
     package itself, `""`, is never counted as imported)."""
