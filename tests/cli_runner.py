@@ -79,6 +79,27 @@ def script_reports(paths: Sequence[str], json_stdout: str) -> list[ScriptReport]
     return reports
 
 
+def run_scripts(
+    paths: Sequence[str], *, cwd: Path | str, env: dict[str, str], timeout: float
+) -> dict[str, ScriptReport | str]:
+    """`autodiff run --json PATHS...`: each script's report, or why it has none (the batch was
+    stopped at `timeout` seconds, or failed), with the batch's stderr."""
+    command = [sys.executable, "-m", "autodiff_cli", "run", "--json", *paths]
+    try:
+        done = subprocess.run(command, cwd=cwd, capture_output=True, timeout=timeout, env=env)
+        stdout, stderr = done.stdout, done.stderr
+        why = f"the batch ended with status {done.returncode}"
+    except subprocess.TimeoutExpired as stopped:
+        stdout, stderr = stopped.stdout or b"", stopped.stderr or b""
+        why = f"the batch was stopped after {timeout} s (its first script unreported hung)"
+    reports = script_reports(paths, stdout.decode("utf-8"))
+    found: dict[str, ScriptReport | str] = {report.path: report for report in reports}
+    tail = stderr.decode("utf-8", "replace")[-3000:]
+    for path in paths[len(reports) :]:
+        found[path] = f"{path}: no report: {why}\n--- the batch's stderr ---\n{tail}"
+    return found
+
+
 def batches(items: Sequence[Any], size: int) -> Iterator[list[Any]]:
     """`items` cut into lists of at most `size`, in order."""
     for start in range(0, len(items), size):

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from cli_runner import ScriptReport, batches, script_reports, selected_params
+from cli_runner import ScriptReport, batches, run_scripts, selected_params
 from golden_compare import mismatch_report, script_atol
 from torch_cpu import torch_fuses_multiply_add, torch_runs_avx512
 
@@ -81,28 +81,8 @@ def run(command: list[str], script: Path) -> subprocess.CompletedProcess[str]:
 
 
 def run_batch(names: list[str]) -> dict[str, ScriptReport | str]:
-    """`autodiff run --json NAMES...` in the conformance folder: each script's report, or why
-    it has none (the batch was stopped at its time limit, or failed)."""
-    command = [sys.executable, "-m", "autodiff_cli", "run", "--json", *names]
-    try:
-        done = subprocess.run(
-            command,
-            cwd=CONFORMANCE_DIR,
-            capture_output=True,
-            timeout=BATCH_TIMEOUT,
-            env=subprocess_env(),
-        )
-        stdout, stderr = done.stdout, done.stderr
-        why = f"the batch ended with status {done.returncode}"
-    except subprocess.TimeoutExpired as stopped:
-        stdout, stderr = stopped.stdout or b"", stopped.stderr or b""
-        why = f"the batch was stopped after {BATCH_TIMEOUT} s (its first script unreported hung)"
-    reports = script_reports(names, stdout.decode("utf-8"))
-    found: dict[str, ScriptReport | str] = {report.path: report for report in reports}
-    tail = stderr.decode("utf-8", "replace")[-3000:]
-    for name in names[len(reports) :]:
-        found[name] = f"{name}: no report: {why}\n--- the batch's stderr ---\n{tail}"
-    return found
+    """`autodiff run --json NAMES...` in the conformance folder (`cli_runner.run_scripts`)."""
+    return run_scripts(names, cwd=CONFORMANCE_DIR, env=subprocess_env(), timeout=BATCH_TIMEOUT)
 
 
 @pytest.fixture(scope="module")
