@@ -20,11 +20,12 @@ run leaves there, byte for byte), leak no environment value, stay under 2 GiB of
 peak resident size of the largest of its processes) and end in under 30 s. A sample also runs through
 `grad`, `graph --file`, the piped REPL and `run --jobs 2`.
 
-Attacks without `# args:` that end with status 1 run in batches, `autodiff run --json A B ...`
-(`cli_runner`): each still in its own fresh locked-down child, as `autodiff run A` runs it, its
-exit status (`ok`), stdout, stderr and seconds read from its JSON line; the batch's folders,
-peak memory and stderr are checked for each of its attacks. The others (options, usage errors)
-run alone. Only the attacks selected (`-k`) run.
+Attacks that end with status 1 run in batches of attacks with the same `# args:`, `autodiff run
+--json ARGS A B ...` (`cli_runner`): each still in its own fresh locked-down child, as `autodiff
+run ARGS A` runs it, its exit status (`ok`), stdout, stderr and seconds read from its JSON line;
+the batch's folders, peak memory and stderr are checked for each of its attacks. Usage errors
+and attacks about `--json`, `--jobs` or a placeholder run alone. Only the attacks selected
+(`-k`) run.
 """
 
 from __future__ import annotations
@@ -148,11 +149,13 @@ def _placeholder(arg: str, outside: Path) -> str:
     return arg
 
 
-def run_batch(paths: list[Path]) -> dict[str, Outcome]:
-    """`autodiff run --json PATHS...` in fresh folders: each attack's outcome from its JSON line,
-    with the batch's peak memory and leftovers; the batch's own stderr (nothing, normally) is
-    added to each attack's. An attack the batch did not report fails with the batch's stderr."""
-    whole = run_measured(["run", "--json", *map(str, paths)], timeout=BATCH_TIMEOUT)
+def run_batch(paths: list[Path], options: tuple[str, ...] = ()) -> dict[str, Outcome]:
+    """`autodiff run --json OPTIONS PATHS...` in fresh folders: each attack's outcome from its
+    JSON line, with the batch's peak memory and leftovers; the batch's own stderr (nothing,
+    normally) is added to each attack's. An attack the batch did not report fails with the
+    batch's stderr."""
+    command = ["run", "--json", *options, *map(str, paths)]
+    whole = run_measured(command, timeout=BATCH_TIMEOUT)
     reports = script_reports([str(path) for path in paths], whole.stdout)
     found = {
         Path(report.path).name: Outcome(
@@ -172,10 +175,13 @@ def run_batch(paths: list[Path]) -> dict[str, Outcome]:
     return found
 
 
-def batchable(path: Path) -> bool:
-    """An attack run without options that ends with status 1 (a usage error, status 2, would
-    stop the whole batch)."""
-    return header(path, "args") is None and int(header(path, "status") or 1) == 1
+def batch_options(path: Path) -> tuple[str, ...] | None:
+    """The options of the batch the attack may share (attacks with the same options run
+    together), or None when it must run alone: a usage error (status 2) would stop the whole
+    batch, and `--json`, `--jobs` or a placeholder are what the attack is about."""
+    options = tuple((header(path, "args") or "").split())
+    alone = any(option.startswith(("{", "--json", "--jobs", "-j")) for option in options)
+    return None if alone or int(header(path, "status") or 1) != 1 else options
 
 
 def attack_command(path: Path) -> list[str]:
@@ -199,17 +205,27 @@ def outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
     """The selected attacks run once: in batches, or alone (those with options), a few at a
     time."""
     selected = selected_params(request, "test_hostile_script_fails_cleanly", "path")
-    jobs = list(batches([path for path in selected if batchable(path)], BATCH_SIZE))
-    jobs += [[path] for path in selected if not batchable(path)]
+    groups: dict[tuple[str, ...], list[Path]] = {}
+    for path in selected:
+        options = batch_options(path)
+        if options is not None:
+            groups.setdefault(options, []).append(path)
+    jobs = [
+        (options, batch)
+        for options, paths in sorted(groups.items(), key=lambda group: -len(group[1]))
+        for batch in batches(paths, BATCH_SIZE)
+    ]
+    jobs += [(None, [path]) for path in selected if batch_options(path) is None]
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
         runs = pool.map(_run_job, jobs)
         return {name: outcome for found in runs for name, outcome in found.items()}
 
 
-def _run_job(paths: list[Path]) -> dict[str, Outcome]:
-    if len(paths) == 1 and not batchable(paths[0]):
+def _run_job(job: tuple[tuple[str, ...] | None, list[Path]]) -> dict[str, Outcome]:
+    options, paths = job
+    if options is None:
         return {paths[0].name: run_measured(attack_command(paths[0]))}
-    return run_batch(paths)
+    return run_batch(paths, options)
 
 
 def check_clean(outcome: Outcome, baseline: dict[str, str], status: int = 1) -> None:
