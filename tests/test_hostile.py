@@ -202,8 +202,8 @@ def baseline() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
-    """The selected attacks run once: in batches, or alone (those with options), a few at a
-    time."""
+    """The selected attacks run once, in batches of attacks with the same options or alone
+    (`batch_options`), a few runs at a time."""
     selected = selected_params(request, "test_hostile_script_fails_cleanly", "path")
     groups: dict[tuple[str, ...], list[Path]] = {}
     for path in selected:
