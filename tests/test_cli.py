@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import REPO, autodiff
+from cli_runner import autodiff, cli_environment
 
 
 def test_version():
@@ -132,8 +131,7 @@ def test_engine_warnings_go_to_stderr_located_once_per_line(script):
 
 def test_ctrl_c_stops_a_running_script_without_a_traceback(script):
     path = script("forever.py", "print('started', flush=True)\nwhile True:\n    pass\n")
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    env["PYTHONPATH"] = str(REPO)
+    env = cli_environment()
     process = subprocess.Popen(
         [sys.executable, "-m", "autodiff_cli", "run", path],
         stdin=subprocess.DEVNULL,

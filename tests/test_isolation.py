@@ -480,8 +480,7 @@ def test_repl_session_runs_in_a_child_and_completes_from_it(capsys: pytest.Captu
 
 
 def _piped_repl() -> subprocess.Popen:
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    environment["PYTHONPATH"] = str(REPO)
+    environment = cli_runner.cli_environment()
     return subprocess.Popen(
         [sys.executable, "-m", "autodiff_cli", "repl"],
         stdin=subprocess.PIPE,
