@@ -60,10 +60,14 @@ class ScriptReport:
 
 def script_reports(paths: Sequence[str], json_stdout: str) -> list[ScriptReport]:
     """The reports of `autodiff run --json PATHS...`, in order: one per path that got its line
-    (a batch cut short by a timeout gives fewer), each checked to name its path."""
+    (a batch cut short by a timeout, or by a line that is not JSON, gives fewer), each checked
+    to name its path."""
     reports = []
     for line, path in zip(json_stdout.splitlines(), paths):
-        record: dict[str, Any] = json.loads(line)
+        try:
+            record: dict[str, Any] = json.loads(line)
+        except json.JSONDecodeError:
+            break
         if "summary" in record:
             break
         assert record["path"] == path, (record["path"], path)
@@ -92,7 +96,7 @@ def run_scripts(
     except subprocess.TimeoutExpired as stopped:
         stdout, stderr = stopped.stdout or b"", stopped.stderr or b""
         why = f"the batch was stopped after {timeout} s (its first script unreported hung)"
-    reports = script_reports(paths, stdout.decode("utf-8"))
+    reports = script_reports(paths, stdout.decode("utf-8", "replace"))
     found: dict[str, ScriptReport | str] = {report.path: report for report in reports}
     tail = stderr.decode("utf-8", "replace")[-3000:]
     for path in paths[len(reports) :]:
