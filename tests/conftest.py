@@ -1,9 +1,10 @@
-"""Fixtures shared by the tests: scripts in a temporary folder, and `T`, the engine or torch."""
+"""Fixtures shared by the tests: scripts in a temporary folder, `T` (the engine or torch), and
+`small_cap`, a lowered element limit."""
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,18 @@ def script(tmp_path: Path) -> Callable[[str, str], str]:
         return str(path)
 
     return write
+
+
+@pytest.fixture
+def small_cap(request: pytest.FixtureRequest) -> Iterator[int]:
+    """The engine's element limit lowered to the test module's `SMALL_CAP` for one test."""
+    from autodiff_cli.engine.core import limits
+
+    cap = request.module.SMALL_CAP
+    saved = limits.get_max_elements()
+    limits.set_max_elements(cap)
+    yield cap
+    limits.set_max_elements(saved)
 
 
 def _engine_and_torch() -> list:

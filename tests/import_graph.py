@@ -2,12 +2,13 @@
 
 Every `import` and `from ... import` statement counts, wherever it is: at module level, inside a
 function (a lazy import still forms a cycle when it runs), under `if TYPE_CHECKING:`. Shared by
-the layer tests (tests/test_import_layers.py; the engine's own test may use it too).
+the layer tests (tests/test_import_layers.py) and the engine's own (tests/test_engine_imports.py).
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Collection
 from pathlib import Path
 
@@ -34,10 +35,17 @@ def _resolve(name: str, modules: dict[str, Path]) -> str | None:
     return None
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The module's syntax tree, parsed once per test session."""
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+@functools.cache
 def imported_names(module: str, path: Path) -> list[tuple[str, int]]:
     """(absolute dotted name, line) of everything the module imports: `import a.b` gives `a.b`,
     `from a import b` gives `a.b` (a submodule or a name in `a`), relative imports resolved."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    tree = _tree(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names = []
     for node in ast.walk(tree):
@@ -51,6 +59,19 @@ def imported_names(module: str, path: Path) -> list[tuple[str, int]]:
                 base = ".".join(anchor + ([base] if base else []))
             names.extend((f"{base}.{alias.name}", node.lineno) for alias in node.names)
     return names
+
+
+@functools.cache
+def function_level_lines(path: Path) -> set[int]:
+    """Lines of the import statements inside a function (lazy imports) of the module at `path`."""
+    tree = _tree(path)
+    return {
+        node.lineno
+        for function in ast.walk(tree)
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for node in ast.walk(function)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+    }
 
 
 def import_graph(root: Path = PACKAGE_ROOT) -> dict[str, dict[str, int]]:
@@ -70,14 +91,15 @@ def import_graph(root: Path = PACKAGE_ROOT) -> dict[str, dict[str, int]]:
 def find_cycle(
     graph: dict[str, dict[str, int]], prefix: str, ignore: Collection[tuple[str, str]] = ()
 ) -> list[str] | None:
-    """A cycle among the modules named `prefix` or `prefix.*` (imports leaving them, and the
-    (importer, imported) pairs in `ignore`, are left out), as [a, b, ..., a]; None if none."""
+    """A cycle among the modules named `prefix` or `prefix.*` (all of them when `prefix` is "";
+    imports leaving them, and the (importer, imported) pairs in `ignore`, are left out), as
+    [a, b, ..., a]; None if none."""
     graph = {
         m: {t: n for t, n in edges.items() if (m, t) not in ignore} for m, edges in graph.items()
     }
 
     def inside(name: str) -> bool:
-        return name == prefix or name.startswith(prefix + ".")
+        return not prefix or name == prefix or name.startswith(prefix + ".")
 
     state: dict[str, int] = {}  # 1: on the current path, 2: done
     for start in sorted(m for m in graph if inside(m)):

@@ -4,6 +4,7 @@ ScriptError it ends with."""
 from __future__ import annotations
 
 import io
+import textwrap
 
 import pytest
 
@@ -14,6 +15,11 @@ def run(source: str, filename: str = "s.py") -> str:
     out = io.StringIO()
     run_source(source, filename, stdout=out)
     return out.getvalue()
+
+
+def run_dedented(source: str) -> str:
+    """`run` of an indented triple-quoted source (its common indentation removed)."""
+    return run(textwrap.dedent(source))
 
 
 def error_of(source: str) -> ScriptError:

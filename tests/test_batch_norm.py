@@ -9,6 +9,7 @@ import importlib.util
 
 import numpy as np
 import pytest
+from close_values import assert_close
 
 import autodiff_cli.engine as torch
 from autodiff_cli.engine import nn
@@ -33,7 +34,7 @@ def _inputs(T=torch):
 
 
 def _close(t, expected, tol=1e-12):
-    np.testing.assert_allclose(np.asarray(t.tolist()), np.asarray(expected), rtol=tol, atol=tol)
+    assert_close(t, expected, rtol=tol, atol=tol)
 
 
 # --------------------------------------------------------------------------------------------

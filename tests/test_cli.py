@@ -2,31 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-
-
-def autodiff(*args: str, stdin: str = "", cwd: Path | None = None, **env: str):
-    """Run `python -m autodiff_cli ARGS` on the checkout; stdin is a pipe, never a terminal."""
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    environment["PYTHONPATH"] = str(REPO)
-    environment.update(env)
-    return subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd or REPO,
-        env=environment,
-        timeout=60,
-    )
+from cli_runner import autodiff, cli_environment
 
 
 def test_version():
@@ -149,8 +131,7 @@ def test_engine_warnings_go_to_stderr_located_once_per_line(script):
 
 def test_ctrl_c_stops_a_running_script_without_a_traceback(script):
     path = script("forever.py", "print('started', flush=True)\nwhile True:\n    pass\n")
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    env["PYTHONPATH"] = str(REPO)
+    env = cli_environment()
     process = subprocess.Popen(
         [sys.executable, "-m", "autodiff_cli", "run", path],
         stdin=subprocess.DEVNULL,

@@ -7,26 +7,9 @@ import math
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-
-
-def autodiff(*args: str, **env: str):
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    environment["PYTHONPATH"] = str(REPO)
-    environment.update(env)
-    return subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", *args],
-        input="",
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=environment,
-        timeout=60,
-    )
+from cli_runner import REPO, autodiff
 
 
 def grad_json(*args: str) -> dict:

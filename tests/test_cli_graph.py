@@ -2,33 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import autodiff
 
-REPO = Path(__file__).resolve().parent.parent
 HAS_DOT = shutil.which("dot") is not None
-
-
-def autodiff(*args: str, path: str | None = None):
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    env["PYTHONPATH"] = str(REPO)
-    if path is not None:
-        env["PATH"] = path
-    return subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", *args],
-        input="",
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=env,
-        timeout=120,
-    )
 
 
 LINEAR = ["graph", "w*x+b", "--at", "x=2,w=3,b=1"]
@@ -114,7 +95,7 @@ def test_svg_and_png_are_rendered_by_graphviz(tmp_path: Path, fmt: str, magic: b
 
 
 def test_missing_graphviz_names_the_package(tmp_path: Path):
-    done = autodiff(*LINEAR, "-f", "png", "-o", str(tmp_path / "g.png"), path=str(tmp_path))
+    done = autodiff(*LINEAR, "-f", "png", "-o", str(tmp_path / "g.png"), PATH=str(tmp_path))
     assert done.returncode == 1
     assert "graphviz" in done.stderr and "not installed" in done.stderr
     assert "Traceback" not in done.stderr

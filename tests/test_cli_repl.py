@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -10,26 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-
-
-def environment() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    env["PYTHONPATH"] = str(REPO)
-    return env
+from cli_runner import REPO, autodiff
+from cli_runner import cli_environment as environment
 
 
 def piped(stdin: str, *args: str):
-    return subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=environment(),
-        timeout=60,
-    )
+    return autodiff(*args, stdin=stdin)
 
 
 def test_piped_statements_echo_values_without_prompts():

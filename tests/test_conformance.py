@@ -6,6 +6,11 @@ within float rounding (`golden_compare.py`), widened only where a script's `# go
 line derives an absolute bound from its computation. Object addresses (`0x7f...`) are
 normalised on both sides. Scripts named in `conformance/PENDING.txt` cover features the engine
 does not have yet and are expected to fail (non-strictly).
+
+The scripts run in batches, `autodiff run --json A.py B.py ...` (`cli_runner`): each in its own
+fresh locked-down child, as `autodiff run A.py` runs it, its stdout and exit status read from its
+JSON line; one `autodiff` start-up per batch, not per script. Only the scripts selected (`-k`)
+run. `test_batch_reports_what_a_plain_run_prints` checks that a plain run prints the same.
 """
 
 from __future__ import annotations
@@ -15,9 +20,11 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from cli_runner import ScriptReport, batches, run_scripts, selected_params
 from golden_compare import mismatch_report, script_atol
 from torch_cpu import torch_fuses_multiply_add, torch_runs_avx512
 
@@ -25,6 +32,9 @@ CONFORMANCE_DIR = Path(__file__).resolve().parent / "conformance"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PENDING_FILE = CONFORMANCE_DIR / "PENDING.txt"
 TIMEOUT_SECONDS = 60
+BATCH_SIZE = 40  # scripts per `autodiff run --json`
+BATCH_TIMEOUT = 5 * TIMEOUT_SECONDS  # a batch takes ~10 s idle
+BATCH_WORKERS = 2  # batches at once
 ADDRESS = re.compile(r"0x[0-9a-f]+")
 # Scripts for the foundation (seed examples 0NN-3NN, foundation scope 5NN) must always pass.
 NEVER_PENDING = re.compile(r"^[0-5]\d\d_")
@@ -55,6 +65,7 @@ def subprocess_env() -> dict[str, str]:
 
 
 def run(command: list[str], script: Path) -> subprocess.CompletedProcess[str]:
+    """`command` in the script's folder (one subprocess for one script)."""
     try:
         return subprocess.run(
             command,
@@ -69,7 +80,27 @@ def run(command: list[str], script: Path) -> subprocess.CompletedProcess[str]:
         pytest.fail(f"{script.name}: timed out after {TIMEOUT_SECONDS} s", pytrace=False)
 
 
-def assert_matches_golden(script: Path, result: subprocess.CompletedProcess[str]) -> None:
+def run_batch(names: list[str]) -> dict[str, ScriptReport | str]:
+    """`autodiff run --json NAMES...` in the conformance folder (`cli_runner.run_scripts`)."""
+    return run_scripts(names, cwd=CONFORMANCE_DIR, env=subprocess_env(), timeout=BATCH_TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def autodiff_runs(request: pytest.FixtureRequest) -> dict[str, ScriptReport | str]:
+    """The selected scripts run by `autodiff`, BATCH_SIZE a process, BATCH_WORKERS at once."""
+    scripts = selected_params(request, "test_script_matches_pytorch", "script")
+    names = [script.name for script in scripts]
+    with ThreadPoolExecutor(max_workers=BATCH_WORKERS) as pool:
+        return {
+            name: report
+            for found in pool.map(run_batch, batches(names, BATCH_SIZE))
+            for name, report in found.items()
+        }
+
+
+def assert_matches_golden(
+    script: Path, result: subprocess.CompletedProcess[str] | ScriptReport
+) -> None:
     """Compare stdout with the golden; fail with the differences and a unified diff."""
     golden = script.with_suffix(".out")
     if not golden.exists():
@@ -99,9 +130,30 @@ def script_params() -> list[pytest.param]:
 
 
 @pytest.mark.parametrize("script", script_params())
-def test_script_matches_pytorch(script: Path) -> None:
-    result = run([sys.executable, "-m", "autodiff_cli", "run", script.name], script)
+def test_script_matches_pytorch(script: Path, autodiff_runs: dict) -> None:
+    result = autodiff_runs[script.name]
+    if isinstance(result, str):
+        pytest.fail(result, pytrace=False)
     assert_matches_golden(script, result)
+
+
+PLAIN_RUN_SAMPLE = ["001_", "503_", "1463_"]  # prefixes: a seed example, foundation, a long one
+
+
+@pytest.mark.parametrize("prefix", PLAIN_RUN_SAMPLE)
+def test_batch_reports_what_a_plain_run_prints(prefix: str) -> None:
+    """`autodiff run SCRIPT` alone prints, and exits with, what the batch reports for it."""
+    script = next(s for s in SCRIPTS if s.name.startswith(prefix))
+    plain = run([sys.executable, "-m", "autodiff_cli", "run", script.name], script)
+    (batched,) = run_batch([script.name]).values()
+    assert isinstance(batched, ScriptReport), batched
+    assert (plain.returncode, normalise(plain.stdout), plain.stderr) == (
+        batched.returncode,
+        normalise(batched.stdout),
+        batched.stderr,
+    )
+    assert plain.returncode == 0, plain.stderr
+    assert_matches_golden(script, plain)
 
 
 # Goldens whose PyTorch output depends on the CPU: a float64 second derivative that cancels to

@@ -6,11 +6,11 @@ reference, error messages, and the imports scripts use (no torch needed).
 
 from __future__ import annotations
 
-import io
 import math
 
 import numpy as np
 import pytest
+from script_runner import run
 
 import autodiff_cli.engine as E
 from autodiff_cli.engine.utils.data import (
@@ -28,7 +28,6 @@ from autodiff_cli.engine.utils.data import (
     default_convert,
     random_split,
 )
-from autodiff_cli.lang import run_source
 
 nn = E.nn
 U = E.nn.utils
@@ -357,12 +356,6 @@ def test_parameter_dict() -> None:
 
 
 # -- scripts ----------------------------------------------------------------------------------
-
-
-def run(source: str) -> str:
-    out = io.StringIO()
-    run_source(source, "t.py", stdout=out)
-    return out.getvalue()
 
 
 def test_script_imports() -> None:

@@ -5,12 +5,9 @@ before anything is allocated."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 import autodiff_cli.engine as E
-from autodiff_cli.engine.core import limits
 from autodiff_cli.engine.utils.data import DataLoader, default_collate
 
 nn = E.nn
@@ -18,12 +15,7 @@ F = E.nn.functional
 CAP = 10**6
 
 
-@pytest.fixture
-def small_cap() -> Iterator[None]:
-    previous = limits.get_max_elements()
-    limits.set_max_elements(CAP)
-    yield
-    limits.set_max_elements(previous)
+SMALL_CAP = CAP  # the engine's element limit under the `small_cap` fixture (conftest)
 
 
 def refused(count: int) -> str:

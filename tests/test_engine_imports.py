@@ -7,10 +7,18 @@ op families) <- `engine/nn`, `optim`, `autograd`, ... and the engine never impor
 
 from __future__ import annotations
 
-import ast
+import functools
 from pathlib import Path
 
-ENGINE = Path(__file__).resolve().parents[1] / "autodiff_cli" / "engine"
+from import_graph import (
+    describe_cycle,
+    find_cycle,
+    function_level_lines,
+    import_graph,
+    imported_names,
+    module_names,
+)
+
 PACKAGE = "autodiff_cli.engine"
 
 # Edges of the core allowed to close a cycle: none now. The core reaches what is defined above it
@@ -19,93 +27,50 @@ PACKAGE = "autodiff_cli.engine"
 KNOWN_CORE_EDGES: set[tuple[str, str]] = set()
 
 
+def _in_engine(name: str) -> bool:
+    return name == PACKAGE or name.startswith(PACKAGE + ".")
+
+
+def _short(name: str) -> str:
+    """`autodiff_cli.engine.core.tensor` -> `core.tensor` (the package itself is `""`)."""
+    return name[len(PACKAGE) + 1 :]
+
+
 def _modules() -> dict[str, Path]:
     """`core.tensor` -> its file, for every module of the engine (`""` is the package itself)."""
-    out = {}
-    for path in sorted(ENGINE.rglob("*.py")):
-        parts = list(path.relative_to(ENGINE).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        out[".".join(parts)] = path
-    return out
+    return {_short(name): path for name, path in module_names().items() if _in_engine(name)}
 
 
 def _imports(name: str, path: Path) -> list[tuple[str, int, bool]]:
     """(absolute module name, line, inside a function) of each name the module imports."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = f"{PACKAGE}.{name}".rstrip(".")
-    if path.name != "__init__.py":
-        package = package.rpartition(".")[0]
-    in_function = {
-        id(node)
-        for fn in ast.walk(tree)
-        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
-        for node in ast.walk(fn)
-    }
-    found = []
-    for node in ast.walk(tree):
-        inner = id(node) in in_function
-        if isinstance(node, ast.Import):
-            found += [(alias.name, node.lineno, inner) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(anchor + ([base] if base else []))
-            found += [(f"{base}.{alias.name}", node.lineno, inner) for alias in node.names]
-    return found
+    lazy = function_level_lines(path)
+    module = f"{PACKAGE}.{name}".rstrip(".")
+    return [(target, line, line in lazy) for target, line in imported_names(module, path)]
 
 
+@functools.cache
 def _graph() -> dict[str, dict[str, int]]:
-    """engine module -> {engine module it imports: line} (a name in a module counts as it)."""
-    modules = _modules()
-    graph: dict[str, dict[str, int]] = {}
-    for name, path in modules.items():
-        edges: dict[str, int] = {}
-        for target, line, _ in _imports(name, path):
-            if not target.startswith(PACKAGE + "."):
-                continue
-            short = target[len(PACKAGE) + 1 :]
-            while short and short not in modules:
-                short = short.rpartition(".")[0]
-            if short and short != name:
-                edges.setdefault(short, line)
-        graph[name] = edges
-    return graph
+    """engine module -> {engine module it imports: line} (a name in a module counts as it; the
+    package itself, `""`, is never counted as imported)."""
+    return {
+        _short(module): {
+            _short(target): line
+            for target, line in edges.items()
+            if target.startswith(PACKAGE + ".")
+        }
+        for module, edges in import_graph().items()
+        if _in_engine(module)
+    }
 
 
 def _cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
-    state: dict[str, int] = {}
-
-    def visit(node: str, path: list[str]) -> list[str] | None:
-        state[node] = 1
-        for target in sorted(graph[node]):
-            if (node, target) in KNOWN_CORE_EDGES:
-                continue
-            if state.get(target) == 1:
-                return path[path.index(target) :] + [target]
-            if target not in state:
-                found = visit(target, path + [target])
-                if found:
-                    return found
-        state[node] = 2
-        return None
-
-    for start in sorted(graph):
-        if start not in state:
-            found = visit(start, [start])
-            if found:
-                return found
-    return None
+    return find_cycle(graph, "", ignore=KNOWN_CORE_EDGES)
 
 
 def test_the_engine_import_graph_is_acyclic():
     graph = _graph()
     cycle = _cycle(graph)
-    where = (
-        " -> ".join(f"{a} (line {graph[a][b]})" for a, b in zip(cycle, cycle[1:])) if cycle else ""
-    )
-    assert cycle is None, f"import cycle: {where} -> {cycle[-1]}"
+    assert cycle is None, f"import cycle: {describe_cycle(graph, cycle)}"
 
 
 def test_known_core_edges_still_exist():

@@ -3,21 +3,13 @@
 
 from __future__ import annotations
 
-import io
-import textwrap
-
 import numpy as np
 import pytest
+from script_runner import run_dedented as run
 
 import autodiff_cli.engine as torch
 from autodiff_cli.engine.core.graph import FREED_MESSAGE
-from autodiff_cli.lang import ScriptError, run_source
-
-
-def run(source: str) -> str:
-    out = io.StringIO()
-    run_source(textwrap.dedent(source), "t.py", stdout=out)
-    return out.getvalue()
+from autodiff_cli.lang import ScriptError
 
 
 def test_one_input_gives_a_tensor_two_give_an_unreduced_tuple() -> None:

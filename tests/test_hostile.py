@@ -19,6 +19,13 @@ file in the working directory, HOME or the cache/state folders (beyond what a ha
 run leaves there, byte for byte), leak no environment value, stay under 2 GiB of memory (the
 peak resident size of the largest of its processes) and end in under 30 s. A sample also runs through
 `grad`, `graph --file`, the piped REPL and `run --jobs 2`.
+
+Attacks that end with status 1 run in batches of attacks with the same `# args:`, `autodiff run
+--json ARGS A B ...` (`cli_runner`): each still in its own fresh locked-down child, as `autodiff
+run ARGS A` runs it, its exit status (`ok`), stdout, stderr and seconds read from its JSON line;
+the batch's folders, peak memory and stderr are checked for each of its attacks. Usage errors
+and attacks about `--json`, `--jobs` or a placeholder run alone. Only the attacks selected
+(`-k`) run.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_runner import batches, script_reports, selected_params
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "hostile"
@@ -44,18 +52,26 @@ TYPE_NAME = re.compile(r"[A-Za-z_][\w.]*")
 CANARIES = {"AUTODIFF_CANARY": "canary-5d1e2f-value", "API_TOKEN": "tok-93b7c1e0-secret"}
 MAX_RSS_KB = 2 << 20  # 2 GiB
 MAX_SECONDS = 30.0
-WORKERS = 3  # attacks at once (each may use up to 2 GiB)
+WORKERS = 3  # attacks (or batches of attacks) at once (each may use up to 2 GiB)
+BATCH_SIZE = 30  # attacks per `autodiff run --json`
+BATCH_TIMEOUT = 300.0  # seconds for a batch (a batch takes ~5 s idle)
 
 # Runs the command, then reports it with the peak resident size of the largest of its processes
 # (ru_maxrss of the waited-for descendants) as one JSON object.
+# A command still running at its timeout (argv[1] seconds) is killed: returncode None.
 MEASURE = """
 import json, resource, subprocess, sys, time
 start = time.monotonic()
-done = subprocess.run(sys.argv[1:], stdin=sys.stdin, capture_output=True)
+try:
+    done = subprocess.run(sys.argv[2:], stdin=sys.stdin, capture_output=True,
+                          timeout=float(sys.argv[1]))
+    returncode, stdout, stderr = done.returncode, done.stdout, done.stderr
+except subprocess.TimeoutExpired as stopped:
+    returncode, stdout, stderr = None, stopped.stdout or b"", stopped.stderr or b""
 print(json.dumps({
-    "returncode": done.returncode,
-    "stdout": done.stdout.decode("utf-8", "replace"),
-    "stderr": done.stderr.decode("utf-8", "replace"),
+    "returncode": returncode,
+    "stdout": stdout.decode("utf-8", "replace"),
+    "stderr": stderr.decode("utf-8", "replace"),
     "seconds": time.monotonic() - start,
     "maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
 }))
@@ -64,7 +80,7 @@ print(json.dumps({
 
 @dataclass(frozen=True)
 class Outcome:
-    returncode: int
+    returncode: int | None  # None: still running at its time limit (killed)
     stdout: str
     stderr: str
     seconds: float
@@ -107,12 +123,13 @@ def run_measured(command: list[str], *, stdin: str = "", timeout: float = 90) ->
         )
         args = [_placeholder(arg, Path(outside)) for arg in command]
         completed = subprocess.run(
-            [sys.executable, "-c", MEASURE, sys.executable, "-m", "autodiff_cli", *args],
+            [sys.executable, "-c", MEASURE, str(timeout), sys.executable, "-m", "autodiff_cli"]
+            + args,
             input=stdin.encode(),
             cwd=folders["cwd"],
             env=environment,
             capture_output=True,
-            timeout=timeout,
+            timeout=timeout + 60,
         )
         assert completed.returncode == 0, completed.stderr.decode(errors="replace")
         record = json.loads(completed.stdout)
@@ -132,6 +149,41 @@ def _placeholder(arg: str, outside: Path) -> str:
     return arg
 
 
+def run_batch(paths: list[Path], options: tuple[str, ...] = ()) -> dict[str, Outcome]:
+    """`autodiff run --json OPTIONS PATHS...` in fresh folders: each attack's outcome from its
+    JSON line, with the batch's peak memory and leftovers; the batch's own stderr (nothing,
+    normally) is added to each attack's. An attack the batch did not report fails with the
+    batch's stderr."""
+    command = ["run", "--json", *options, *map(str, paths)]
+    whole = run_measured(command, timeout=BATCH_TIMEOUT)
+    reports = script_reports([str(path) for path in paths], whole.stdout)
+    found = {
+        Path(report.path).name: Outcome(
+            report.returncode,
+            report.stdout,
+            report.stderr + whole.stderr,
+            report.seconds,
+            whole.maxrss_kb,
+            whole.leftovers,
+        )
+        for report in reports
+    }
+    ended = "stopped at its time limit" if whole.returncode is None else "ended"
+    for path in paths[len(reports) :]:
+        stderr = f"the batch {ended} (status {whole.returncode}) before it ran {path.name}:\n"
+        found[path.name] = Outcome(None, "", stderr + whole.stderr, 0.0, 0, whole.leftovers)
+    return found
+
+
+def batch_options(path: Path) -> tuple[str, ...] | None:
+    """The options of the batch the attack may share (attacks with the same options run
+    together), or None when it must run alone: a usage error (status 2) would stop the whole
+    batch, and `--json`, `--jobs` or a placeholder are what the attack is about."""
+    options = tuple((header(path, "args") or "").split())
+    alone = any(option.startswith(("{", "--json", "--jobs", "-j")) for option in options)
+    return None if alone or int(header(path, "status") or 1) != 1 else options
+
+
 def attack_command(path: Path) -> list[str]:
     args = [str(path) if arg == "{self}" else arg for arg in (header(path, "args") or "").split()]
     return ["run", *args, str(path)]
@@ -149,11 +201,31 @@ def baseline() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def outcomes() -> dict[str, Outcome]:
-    """All attacks run once, a few at a time."""
+def outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
+    """The selected attacks run once, in batches of attacks with the same options or alone
+    (`batch_options`), a few runs at a time."""
+    selected = selected_params(request, "test_hostile_script_fails_cleanly", "path")
+    groups: dict[tuple[str, ...], list[Path]] = {}
+    for path in selected:
+        options = batch_options(path)
+        if options is not None:
+            groups.setdefault(options, []).append(path)
+    jobs = [
+        (options, batch)
+        for options, paths in sorted(groups.items(), key=lambda group: -len(group[1]))
+        for batch in batches(paths, BATCH_SIZE)
+    ]
+    jobs += [(None, [path]) for path in selected if batch_options(path) is None]
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        runs = pool.map(lambda path: run_measured(attack_command(path)), SCRIPTS)
-        return dict(zip((path.name for path in SCRIPTS), runs))
+        runs = pool.map(_run_job, jobs)
+        return {name: outcome for found in runs for name, outcome in found.items()}
+
+
+def _run_job(job: tuple[tuple[str, ...] | None, list[Path]]) -> dict[str, Outcome]:
+    options, paths = job
+    if options is None:
+        return {paths[0].name: run_measured(attack_command(paths[0]))}
+    return run_batch(paths, options)
 
 
 def check_clean(outcome: Outcome, baseline: dict[str, str], status: int = 1) -> None:

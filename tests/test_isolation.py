@@ -6,6 +6,7 @@ them (subprocess): batch isolation, --jobs, crashes, input validation, the in-pr
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import platform
@@ -15,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import cli_runner
 import pytest
 
 from autodiff_cli.cli import isolation
@@ -303,19 +305,7 @@ def test_format_size():
 # ---- the commands, as a user runs them --------------------------------------------------------
 
 
-def autodiff(*args: str, stdin: str = "", cwd: Path | None = None, **env: str):
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    environment.update(PYTHONPATH=str(REPO), AUTODIFF_CANARY=CANARY, **env)
-    return subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        errors="replace",
-        cwd=cwd or REPO,
-        env=environment,
-        timeout=90,
-    )
+autodiff = functools.partial(cli_runner.autodiff, AUTODIFF_CANARY=CANARY)
 
 
 def test_engine_state_of_one_script_does_not_reach_the_next(script):
@@ -490,8 +480,7 @@ def test_repl_session_runs_in_a_child_and_completes_from_it(capsys: pytest.Captu
 
 
 def _piped_repl() -> subprocess.Popen:
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    environment["PYTHONPATH"] = str(REPO)
+    environment = cli_runner.cli_environment()
     return subprocess.Popen(
         [sys.executable, "-m", "autodiff_cli", "repl"],
         stdin=subprocess.PIPE,

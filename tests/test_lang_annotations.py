@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import io
-import textwrap
-
 import pytest
+from script_runner import run_dedented as run
 
-from autodiff_cli.lang import ScriptError, run_source
-
-
-def run(source: str) -> str:
-    out = io.StringIO()
-    run_source(textwrap.dedent(source), "t.py", stdout=out)
-    return out.getvalue()
+from autodiff_cli.lang import ScriptError
 
 
 def test_module_and_class_annotations_are_evaluated_and_stored() -> None:

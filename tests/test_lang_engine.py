@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
+from script_runner import run
 
-from autodiff_cli.lang import ScriptError, Session, run_source
+from autodiff_cli.lang import ScriptError, Session
 
 torch = pytest.importorskip("autodiff_cli.engine")
-
-
-def run(source: str) -> str:
-    out = io.StringIO()
-    run_source(source, "seed.py", stdout=out)
-    return out.getvalue()
 
 
 def test_seed_backward_example() -> None:

@@ -7,14 +7,9 @@ import io
 import random
 
 import pytest
+from script_runner import run
 
-from autodiff_cli.lang import ScriptError, Session, compile_source, new_namespace, run_source
-
-
-def run(source: str) -> str:
-    out = io.StringIO()
-    run_source(source, "t.py", stdout=out)
-    return out.getvalue()
+from autodiff_cli.lang import ScriptError, Session, compile_source, new_namespace
 
 
 def value(expression: str):

@@ -6,7 +6,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,12 +17,7 @@ from autodiff_cli.lang import ScriptTimeout, Session, request_interrupt
 REPO = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def small_cap() -> Iterator[int]:
-    saved = engine_limits.get_max_elements()
-    engine_limits.set_max_elements(100)
-    yield 100
-    engine_limits.set_max_elements(saved)
+SMALL_CAP = 100  # the engine's element limit under the `small_cap` fixture (conftest)
 
 
 # ---- interrupts ---------------------------------------------------------------------------

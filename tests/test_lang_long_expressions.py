@@ -3,34 +3,20 @@ recursion; genuinely deep nesting is a clean, located syntax error. Run as a use
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 import random
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
+import cli_runner
 import pytest
 
-from autodiff_cli.engine.core import limits as engine_limits
 from autodiff_cli.lang import ScriptError, Session, compile_source
 
 REPO = Path(__file__).resolve().parent.parent
 
 
-def autodiff(*args: str, stdin: str = "", cwd: Path = REPO) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    environment["PYTHONPATH"] = str(REPO)
-    return subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=environment,
-        timeout=300,
-    )
+autodiff = functools.partial(cli_runner.autodiff, timeout=300)
 
 
 @pytest.mark.parametrize("terms", [20_000, 100_000])
@@ -90,12 +76,7 @@ def test_an_error_in_a_long_chain_is_located_as_in_a_short_one():
         assert error.message == "unsupported operand type(s) for +: 'int' and 'str'"
 
 
-@pytest.fixture
-def small_cap() -> Iterator[int]:
-    saved = engine_limits.get_max_elements()
-    engine_limits.set_max_elements(1_000)
-    yield 1_000
-    engine_limits.set_max_elements(saved)
+SMALL_CAP = 1_000  # the engine's element limit under the `small_cap` fixture (conftest)
 
 
 @pytest.mark.parametrize("terms", [3, 200])

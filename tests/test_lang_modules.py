@@ -7,14 +7,13 @@ from __future__ import annotations
 import collections
 import functools
 import itertools  # noqa: F401 - read by eval
-import os
 import random
 import subprocess
-import sys
 import warnings
 from pathlib import Path
 
 import pytest
+from cli_runner import autodiff
 from script_runner import error_of, run
 
 REPO = Path(__file__).resolve().parent.parent
@@ -29,16 +28,7 @@ def _own_warnings_state():
 
 
 def autodiff_run(path: str, *options: str) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    environment["PYTHONPATH"] = str(REPO)
-    return subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", "run", *options, path],
-        capture_output=True,
-        text=True,
-        cwd=str(Path(path).parent),
-        env=environment,
-        timeout=120,
-    )
+    return autodiff("run", *options, path, cwd=Path(path).parent)
 
 
 # ---- random ------------------------------------------------------------------------------------

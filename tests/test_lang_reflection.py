@@ -3,22 +3,16 @@ attributes on tensor instances and `dir(grad_fn)`: Python's behaviour and messag
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from script_runner import run
 
-from autodiff_cli.lang import ScriptError, run_source
+from autodiff_cli.lang import ScriptError
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def run(source: str) -> str:
-    out = io.StringIO()
-    run_source(source, "s.py", stdout=out)
-    return out.getvalue()
 
 
 @pytest.mark.parametrize(

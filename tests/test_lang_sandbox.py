@@ -5,14 +5,9 @@ from __future__ import annotations
 import io
 
 import pytest
+from script_runner import run
 
-from autodiff_cli.lang import ScriptError, Session, run_source
-
-
-def run(source: str) -> str:
-    out = io.StringIO()
-    run_source(source, "s.py", stdout=out)
-    return out.getvalue()
+from autodiff_cli.lang import ScriptError, Session
 
 
 @pytest.mark.parametrize(

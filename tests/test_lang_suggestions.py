@@ -5,13 +5,12 @@ from __future__ import annotations
 import contextlib
 import io
 import keyword
-import os
 import random
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import autodiff
 
 from autodiff_cli.lang import ScriptError, run_source
 from autodiff_cli.lang.suggestions import closest_name, hint
@@ -110,20 +109,6 @@ def test_inside_the_script_the_error_is_pythons_plain_one():
     source = "value = 1\ntry:\n    valeu\nexcept NameError as error:\n    print(error, error.name)"
     run_source(source, "t.py", stdout=out)
     assert out.getvalue() == "name 'valeu' is not defined valeu\n"
-
-
-def autodiff(*args: str) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    environment["PYTHONPATH"] = str(REPO)
-    return subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", *args],
-        input="",
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=environment,
-        timeout=120,
-    )
 
 
 def test_grad_suggests_the_function_meant():

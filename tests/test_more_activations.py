@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from close_values import assert_close as _close
 
 import autodiff_cli.engine as E
 
@@ -71,10 +72,6 @@ RECORDED = {
         [0.0] * 13,
     ),
 }  # fmt: skip
-
-
-def _close(actual: list, expected: list, rtol: float = 1e-6) -> None:
-    np.testing.assert_allclose(np.array(actual), np.array(expected), rtol=rtol, atol=1e-7)
 
 
 def _signs(values: list) -> list:

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli_runner import cli_environment
 
 from autodiff_cli.cli.clean_start import clean_environment
 from autodiff_cli.lang.errors import printable
@@ -34,10 +35,7 @@ REPO = Path(__file__).resolve().parent.parent
 MIB = 1 << 20
 
 
-def environment() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    env["PYTHONPATH"] = str(REPO)
-    return env
+environment = cli_environment
 
 
 def wait_until(condition: Callable[[], bool], seconds: float) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from test_cli import autodiff
+from cli_runner import autodiff
 
 import autodiff_cli.engine as torch
 from autodiff_cli.engine.core import tensor as tensor_module

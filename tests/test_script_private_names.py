@@ -3,23 +3,17 @@ the engine's (`engine_private_names`, the Module tables, the language's `_autodi
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from engine_private_names_scan import render
+from script_runner import run
 
-from autodiff_cli.lang import ScriptError, run_source
+from autodiff_cli.lang import ScriptError
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def run(source: str) -> str:
-    out = io.StringIO()
-    run_source(source, "s.py", stdout=out)
-    return out.getvalue()
 
 
 def test_generated_name_lists_are_current() -> None:

@@ -4,10 +4,12 @@ table row is an expression run here and compared with the literals PyTorch print
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 import pytest
+from close_values import assert_close
 
 import autodiff_cli.engine as torch
 
@@ -863,11 +865,7 @@ ZERO_DIM_AND_HALF = {
 LOOSE = {"polygamma1": 1e-8}
 
 
-def _close(actual: list, expected: list, rtol: float) -> None:
-    np.testing.assert_allclose(
-        np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64), rtol=rtol,
-        atol=0.0,
-    )  # fmt: skip
+_close = functools.partial(assert_close, atol=0.0, dtype=np.float64)
 
 
 @pytest.mark.parametrize("name", sorted(VALUES))

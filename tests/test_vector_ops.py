@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 import warnings
 
-import numpy as np
 import pytest
+from close_values import assert_close as _close
 
 import autodiff_cli.engine as E
 from autodiff_cli.engine.ops import vector_ops
@@ -87,10 +87,6 @@ def test_errors(call, kind, message) -> None:
         with pytest.raises(kind) as info:
             call()
     assert str(info.value) == message
-
-
-def _close(actual: list, expected: list, rtol: float = 1e-6) -> None:
-    np.testing.assert_allclose(np.array(actual), np.array(expected), rtol=rtol, atol=1e-7)
 
 
 def test_logcumsumexp_values_and_gradients_at_infinities() -> None:

@@ -1,0 +1,120 @@
+"""Running the CLI as a user runs it: `python -m autodiff_cli ARGS` in a subprocess, on this
+checkout, stdin a pipe (never a terminal). One place for the tests' `autodiff(...)` helper, and
+for reading `autodiff run --json`'s per-script lines: suites of many scripts (conformance, the
+hostile corpus) run them in batches, each script still in its own fresh locked-down child
+exactly as `autodiff run one.py` runs it, one `autodiff` process per batch instead of per
+script (its start-up, ~0.5 s, was most of each case's time).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+COLOUR_SWITCHES = ("NO_COLOR", "FORCE_COLOR")
+
+
+def cli_environment(**env: str) -> dict[str, str]:
+    """Our environment without the colour switches, the checkout importable, `env` on top."""
+    environment = {k: v for k, v in os.environ.items() if k not in COLOUR_SWITCHES}
+    environment["PYTHONPATH"] = str(REPO)
+    environment.update(env)
+    return environment
+
+
+def autodiff(
+    *args: str, stdin: str = "", cwd: Path | str | None = None, timeout: float = 120, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`autodiff ARGS` with `stdin` piped in, in `cwd` (the checkout by default); keyword
+    arguments are environment variables (`PATH=...`, `AUTODIFF_ISOLATION="0"`)."""
+    return subprocess.run(
+        [sys.executable, "-m", "autodiff_cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        errors="replace",
+        cwd=cwd or REPO,
+        env=cli_environment(**env),
+        timeout=timeout,
+    )
+
+
+@dataclass(frozen=True)
+class ScriptReport:
+    """One script's `--json` line: what `autodiff run` on that script alone would exit with
+    (0 or 1), print on stdout, and print on stderr (its error report, or why it was stopped)."""
+
+    path: str
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+def script_reports(paths: Sequence[str], json_stdout: str) -> list[ScriptReport]:
+    """The reports of `autodiff run --json PATHS...`, in order: one per path that got its line
+    (a batch cut short by a timeout, or by a line that is not JSON, gives fewer), each checked
+    to name its path."""
+    reports = []
+    for line, path in zip(json_stdout.splitlines(), paths):
+        try:
+            record: dict[str, Any] = json.loads(line)
+        except json.JSONDecodeError:
+            break
+        if "summary" in record:
+            break
+        assert record["path"] == path, (record["path"], path)
+        reports.append(
+            ScriptReport(
+                path,
+                0 if record["ok"] else 1,
+                record["stdout"],
+                record["error"] or "",
+                record["seconds"],
+            )
+        )
+    return reports
+
+
+def run_scripts(
+    paths: Sequence[str], *, cwd: Path | str, env: dict[str, str], timeout: float
+) -> dict[str, ScriptReport | str]:
+    """`autodiff run --json PATHS...`: each script's report, or why it has none (the batch was
+    stopped at `timeout` seconds, or failed), with the batch's stderr."""
+    command = [sys.executable, "-m", "autodiff_cli", "run", "--json", *paths]
+    try:
+        done = subprocess.run(command, cwd=cwd, capture_output=True, timeout=timeout, env=env)
+        stdout, stderr = done.stdout, done.stderr
+        why = f"the batch ended with status {done.returncode}"
+    except subprocess.TimeoutExpired as stopped:
+        stdout, stderr = stopped.stdout or b"", stopped.stderr or b""
+        why = f"the batch was stopped after {timeout} s (its first script unreported hung)"
+    reports = script_reports(paths, stdout.decode("utf-8", "replace"))
+    found: dict[str, ScriptReport | str] = {report.path: report for report in reports}
+    tail = stderr.decode("utf-8", "replace")[-3000:]
+    for path in paths[len(reports) :]:
+        found[path] = f"{path}: no report: {why}\n--- the batch's stderr ---\n{tail}"
+    return found
+
+
+def batches(items: Sequence[Any], size: int) -> Iterator[list[Any]]:
+    """`items` cut into lists of at most `size`, in order."""
+    for start in range(0, len(items), size):
+        yield list(items[start : start + size])
+
+
+def selected_params(request: Any, test_name: str, name: str) -> list[Any]:
+    """The values of parameter `name` in the items of `test_name` this session runs (after
+    `-k` and the like): a shared fixture then runs only the scripts that are asked for."""
+    values = []
+    for item in request.session.items:
+        if getattr(item, "originalname", None) == test_name and hasattr(item, "callspec"):
+            values.append(item.callspec.params[name])
+    return values
