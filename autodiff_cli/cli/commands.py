@@ -66,6 +66,7 @@ class GraphFormat(str, Enum):
     mermaid = "mermaid"
     svg = "svg"
     png = "png"
+    html = "html"
 
 
 DebugOption = Annotated[
@@ -278,6 +279,15 @@ def grad(
         typer.Option("--dtype", help="Floating dtype of the --at values (default float32)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    html: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--html",
+            metavar="FILE",
+            help="Also write the graph as a page to open in a browser, with its backward pass "
+            "step by step.",
+        ),
+    ] = None,
     timeout: TimeoutOption = None,
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,
@@ -310,6 +320,7 @@ def grad(
         timeout=timeout,
         max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
         max_output=max_output,  # type: ignore[arg-type]
+        html=html,
     )
     raise typer.Exit(status)
 

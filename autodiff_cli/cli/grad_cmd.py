@@ -234,11 +234,13 @@ def run_grad(
     timeout: float | None = None,
     max_memory: int | None = None,
     max_output: int | None = None,
+    html: str | None = None,
 ) -> int:
     """The `grad` command: 0 on success, 1 when the expression fails, 2 on a usage error.
 
     The expression and its `--at` values run in a locked-down child (`isolation`), which also
-    prints the report; here only stdin is read and the child's end is reported.
+    prints the report; here only stdin is read and the child's end is reported. With `html`,
+    the browser page of the graph is written there too (`graph_page`).
     """
     from autodiff_cli.cli.isolation import isolation_available
 
@@ -246,6 +248,16 @@ def run_grad(
         expression = read_expression(expression)
     except UsageError as error:
         return _failed("UsageError", str(error), 2, as_json)
+    if html is not None:
+        status = run_grad(expression, options, as_json=as_json, debug=debug, timeout=timeout,
+                          max_memory=max_memory, max_output=max_output)  # fmt: skip
+        if status != 0:
+            return status
+        from autodiff_cli.cli.graph_page.commands import write_grad_page
+        from autodiff_cli.cli.isolation import Limits
+
+        limits = Limits.of(max_memory, max_output, timeout)
+        return write_grad_page(expression, options, html, limits, isolated=isolation_available())
 
     def work() -> int:
         return _grad_here(expression, options, as_json=as_json, debug=debug, timeout=timeout)

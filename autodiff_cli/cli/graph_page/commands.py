@@ -1,0 +1,100 @@
+"""The page asked for by `grad --html FILE` and the REPL's `:graph NAME html FILE`: its data
+made where the expression ran (a locked-down child, when processes can be forked), the page
+laid out and written out here."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+def page_json(value: Any, names: dict[str, Any], label: str, *, seed: Any = None) -> str:
+    """The page data of a tensor as JSON (what a child hands back)."""
+    import json
+
+    from autodiff_cli.cli.graph_page.data import page_data
+
+    return json.dumps(page_data(value, names, label, seed=seed), allow_nan=False)
+
+
+def write_page(data_json: str | bytes, path: str) -> str | None:
+    """Lay out and write the page of a child's JSON; the error message, or None when written."""
+    from autodiff_cli.cli.graph_export import RenderError
+    from autodiff_cli.cli.graph_page.page import render_page_json
+
+    try:
+        page = render_page_json(data_json)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(page)
+    except RenderError as error:
+        return str(error)
+    except OSError as error:
+        return f"cannot write {path}: {error.strerror}"
+    return None
+
+
+def grad_page_json(expression: str, options: Any) -> str:
+    """`grad --html`: the page data of the expression's result at the --at point, backward
+    seeded as `grad` seeds it (`--vjp`, else ones)."""
+    import autodiff_cli.engine as torch
+    from autodiff_cli.cli.grad_cmd import _bind_leaves, _check_result, _engine_dtype
+    from autodiff_cli.cli.grad_result import EXPR_NAME
+    from autodiff_cli.cli.points import make_tensor, parse_at_options, parse_wrt_options
+    from autodiff_cli.lang import Session
+
+    specs = parse_at_options(options.at)
+    wrt = parse_wrt_options(options.wrt, [name for name, _ in specs])
+    session = Session(bare_torch=True)
+    _bind_leaves(session, specs, wrt, _engine_dtype(options.dtype))
+    result = session.execute(expression, filename=EXPR_NAME)
+    _check_result(result)
+    seed = None
+    if options.vjp is not None:
+        vector = session.execute(options.vjp, filename="<--vjp>")
+        seed = make_tensor(vector, result.dtype, requires_grad=False)
+    elif isinstance(result, torch.Tensor):
+        seed = torch.ones_like(result)
+    return page_json(result, dict(session.namespace), "result", seed=seed)
+
+
+def write_grad_page(
+    expression: str, options: Any, path: str, limits: Any, *, isolated: bool
+) -> int:
+    """Make the page of `grad --html FILE`: 0 when written, 1 with the reason on stderr."""
+    from autodiff_cli.cli.terminal import print_error
+
+    def fail(message: str) -> int:
+        print_error(f"autodiff grad: error: --html: {message}")
+        return 1
+
+    if not isolated:
+        try:
+            text = grad_page_json(expression, options)
+        except Exception as error:  # the report above said what failed
+            return fail(f"{type(error).__name__}: {error}")
+        problem = write_page(text, path)
+        return fail(problem) if problem else 0
+    import autodiff_cli.cli.graph_page.data  # noqa: F401 - the child cannot import it later
+    from autodiff_cli.cli.isolation import LimitError, run_child
+
+    def work() -> int:
+        try:
+            sys.stdout.write(grad_page_json(expression, options))
+        except Exception as error:
+            sys.stderr.write(f"{type(error).__name__}: {error}\n")
+            return 1
+        return 0
+
+    try:
+        result = run_child(work, limits, stream=False)
+    except LimitError as error:
+        return fail(str(error))
+    if result.problem is not None:
+        return fail(f"the expression was {result.problem}")
+    if result.status != 0:
+        from autodiff_cli.cli.output_text import write_output
+
+        write_output(sys.stderr, result.stderr)  # the child's words, made safe for a terminal
+        return fail("the page's data could not be made")
+    problem = write_page(result.stdout, path)
+    return fail(problem) if problem else 0
