@@ -354,12 +354,13 @@
     state.view = { scale: scale, x: cx - (cx - v.x) * f, y: cy - (cy - v.y) * f };
     setView();
   }
-  function follow(name) {
+  function follow(name, readable) {
     const p = state.positions.get(name);
     if (!p) return;
     const v = state.view, w = svg.clientWidth, h = svg.clientHeight;
     const sx = p[0] * v.scale + v.x, sy = p[1] * v.scale + v.y;
-    if (v.scale < 0.35) state.view.scale = Math.min(1, Math.max(v.scale, 0.35));
+    const least = readable ? 0.8 : 0.35;
+    if (v.scale < least) state.view.scale = Math.min(1, Math.max(v.scale, least));
     if (sx < 40 || sx > w - 40 || sy < 40 || sy > h - 40 || v.scale !== state.view.scale) {
       state.view.x = w / 2 - p[0] * state.view.scale;
       state.view.y = h / 2 - p[1] * state.view.scale;
@@ -391,7 +392,27 @@
     if (!event.target.closest("g.node")) { state.selected = null; showDetails(null); }
   });
 
+  function find(query) {
+    const wanted = query.trim().toLowerCase();
+    if (!wanted) return;
+    const shown = visibleBoxes().filter((name) => boxes[name].lines.join(" ").toLowerCase().includes(wanted));
+    if (!shown.length) { $("find").setCustomValidity("not found"); $("find").reportValidity(); return; }
+    $("find").setCustomValidity("");
+    const at = shown.indexOf(state.selected);
+    state.selected = shown[(at + 1) % shown.length];
+    showDetails(state.selected);
+    follow(state.selected, true);
+  }
+  function startView() {
+    fit();
+    if (state.view.scale < 0.4) follow("result", true); // a big graph: start where backward does
+  }
+
   // ---- controls ----------------------------------------------------------------------------
+  $("find").addEventListener("keydown", (event) => {
+    event.stopPropagation();
+    if (event.key === "Enter") find(event.target.value);
+  });
   $("first").addEventListener("click", () => { stopPlay(); go(0); });
   $("prev").addEventListener("click", () => { stopPlay(); go(state.step - 1); });
   $("next").addEventListener("click", () => { stopPlay(); go(state.step + 1); });
@@ -417,6 +438,6 @@
     + " · drag to pan, wheel to zoom, ←/→ to step";
   draw();
   showDetails(null);
-  fit();
+  startView();
   document.body.setAttribute("data-ready", "true");
 })();
