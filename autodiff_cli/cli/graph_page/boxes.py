@@ -20,9 +20,10 @@ class Box:
     kind: str  # "op", "leaf", "run", "result"
     width: float = 0.0
     height: float = 0.0
+    later: list[str] = field(default_factory=list)  # lines the step-through shows in it
 
     def __post_init__(self) -> None:
-        longest = max(len(line) for line in self.lines)
+        longest = max(len(line) for line in self.lines + self.later)
         self.width = round(max(MIN_WIDTH, longest * CHAR_WIDTH + 2 * PADDING), 1)
         # one line more than shown: the gradient the node receives, during the step-through
         self.height = (len(self.lines) + 1) * LINE_HEIGHT + PADDING
@@ -43,10 +44,17 @@ def _value_line(node: dict) -> str:
     return "value not kept"
 
 
-def node_box(node: dict) -> Box:
+def node_box(node: dict, received: str | None = None) -> Box:
+    """The box of a graph node; `received` is the gradient its backward step gets, shown in
+    the box during the step-through (the box is made wide enough for it)."""
+    later = []
+    if received is not None:
+        later.append(one_line(("+= " if node["kind"] == "leaf" else "grad ") + received) or "")
+    if node.get("grad") is not None:
+        later.append(one_line(".grad = " + node["grad"]) or "")
     if node["kind"] == "leaf":
         lines = [one_line(node["variable"] or "(unnamed leaf)"), node["name"], _value_line(node)]
-        return Box([line or "" for line in lines], "leaf")
+        return Box([line or "" for line in lines], "leaf", later=later)
     lines = [node["name"]]
     if node.get("source"):
         lines.append(one_line(node["source"]) or "")
@@ -54,13 +62,14 @@ def node_box(node: dict) -> Box:
     if node.get("variable"):
         value = one_line(f"{node['variable']} = {value}") or ""
     lines.append(value)
-    return Box(lines, "op")
+    return Box(lines, "op", later=later)
 
 
 def visible_graph(data: dict) -> VisibleGraph:
     """The boxes and the edges of the page with every collapsed run closed."""
     nodes = data["nodes"]
-    boxes = {f"n{node['id']}": node_box(node) for node in nodes}
+    received = {step["node"]: step["received"] for step in data["steps"]}
+    boxes = {f"n{node['id']}": node_box(node, received.get(node["id"])) for node in nodes}
     run_of: dict[int, int] = {}
     for number, run in enumerate(data["runs"]):
         boxes[f"r{number}"] = Box([run["label"], "click to expand"], "run")

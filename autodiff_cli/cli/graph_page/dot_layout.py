@@ -29,7 +29,7 @@ def dot_source(
     quick = " nslimit=1; nslimit1=1;" if len(visible) >= QUICK_FROM else ""
     lines = [
         "digraph page {",
-        "  rankdir=TB; nodesep=0.35; ranksep=0.5;" + quick,
+        "  rankdir=TB; nodesep=0.45; ranksep=0.8;" + quick,
         '  node [shape=box, fixedsize=true, label=""];',
     ]
     for box in visible:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-RANK_GAP = 48  # px between the bottom of one rank and the top of the next
+RANK_GAP = 60  # px between the bottom of one rank and the top of the next
 BOX_GAP = 28  # px between boxes of one rank
 MARGIN = 24
 SWEEPS = 4

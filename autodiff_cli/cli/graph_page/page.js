@@ -218,7 +218,10 @@
       path.classList.add("active");
       const length = path.getTotalLength();
       const mid = path.getPointAtLength(length / 2);
-      const label = el("text", { class: "edge-label active", x: mid.x + 6, y: mid.y, "data-edge": "e" + key + "." + send.position },
+      const [cx] = state.positions.get(name);
+      const left = mid.x < cx - 1 || (Math.abs(mid.x - cx) <= 1 && send.position === 0 && step.sends.length > 1);
+      const label = el("text", { class: "edge-label active", x: mid.x + (left ? -6 : 6), y: mid.y,
+        "text-anchor": left ? "end" : "start", "data-edge": "e" + key + "." + send.position },
         "↑ " + oneLine(send.gradient === null ? "None" : send.gradient));
       $("edge-labels").appendChild(label);
     }
