@@ -69,6 +69,14 @@ class GraphFormat(str, Enum):
     html = "html"
 
 
+HtmlOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--html",
+        metavar="FILE",
+        help="Also write the graph as a page for a browser, its backward pass step by step.",
+    ),
+]
 DebugOption = Annotated[
     bool, typer.Option("--debug", help="Show the Python traceback behind an error.")
 ]
@@ -279,15 +287,7 @@ def grad(
         typer.Option("--dtype", help="Floating dtype of the --at values (default float32)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-    html: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(
-            "--html",
-            metavar="FILE",
-            help="Also write the graph as a page to open in a browser, with its backward pass "
-            "step by step.",
-        ),
-    ] = None,
+    html: HtmlOption = None,
     timeout: TimeoutOption = None,
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,

@@ -213,6 +213,25 @@ def compute(expression: str, options: GradOptions) -> GradResult:
     return outcome
 
 
+def _page_subject(expression: str, options: GradOptions) -> tuple[Any, dict, Any]:
+    """`grad --html`: (the result at the --at point, the namespace, the seed backward starts
+    from: --vjp's vector, else ones) for the browser page (`graph_page`)."""
+    import autodiff_cli.engine as torch
+    from autodiff_cli.lang import Session
+
+    specs = parse_at_options(options.at)
+    wrt = parse_wrt_options(options.wrt, [name for name, _ in specs])
+    session = Session(bare_torch=True)
+    _bind_leaves(session, specs, wrt, _engine_dtype(options.dtype))
+    result = session.execute(expression, filename=EXPR_NAME)
+    _check_result(result)
+    seed = torch.ones_like(result)
+    if options.vjp is not None:
+        vector = session.execute(options.vjp, filename="<--vjp>")
+        seed = make_tensor(vector, result.dtype, requires_grad=False)
+    return result, dict(session.namespace), seed
+
+
 def read_expression(expression: str) -> str:
     """EXPR, or the text on stdin when EXPR is `-`."""
     if expression != "-":
@@ -257,7 +276,8 @@ def run_grad(
         from autodiff_cli.cli.isolation import Limits
 
         limits = Limits.of(max_memory, max_output, timeout)
-        return write_grad_page(expression, options, html, limits, isolated=isolation_available())
+        subject = lambda: _page_subject(expression, options)  # noqa: E731
+        return write_grad_page(subject, html, limits, isolated=isolation_available())
 
     def work() -> int:
         return _grad_here(expression, options, as_json=as_json, debug=debug, timeout=timeout)

@@ -6,6 +6,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from autodiff_cli.cli.graphs import GraphError, graph_of_checked
 from autodiff_cli.cli.points import UsageError
 from autodiff_cli.cli.terminal import print_error
 
@@ -27,10 +28,6 @@ class GraphRequest:
 
 
 PAGE_DATA = "page-data"  # the format a child writes the browser page's data in (JSON)
-
-
-class GraphError(Exception):
-    """Nothing to draw (not a tensor, no grad_fn): exit status 1."""
 
 
 def _tensor_of_expression(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
@@ -63,17 +60,6 @@ def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
     if request.var not in namespace:
         raise GraphError(f"{script.name} defines no variable {request.var!r}")
     return namespace[request.var], dict(namespace), request.var
-
-
-def graph_of_checked(value: Any, label: str) -> None:
-    """GraphError saying why `value` has no graph to draw, unless it is a tensor with a grad_fn."""
-    import autodiff_cli.engine as torch
-
-    if not isinstance(value, torch.Tensor):
-        raise GraphError(f"{label} is not a tensor (it is {type(value).__name__})")
-    if value.grad_fn is None:
-        kind = "a leaf tensor" if value.requires_grad else "a tensor that does not require grad"
-        raise GraphError(f"{label} has no grad_fn: it is {kind}, so it has no graph to draw")
 
 
 def graph_of(value: Any, names: dict[str, Any], label: str, *, with_saved: bool = False) -> Any:
@@ -123,7 +109,9 @@ def _page_of_request(request: GraphRequest) -> str:
 
     from autodiff_cli.cli.graph_page.data import page_data
 
-    data = page_data(*_request_tensor(request))
+    value, names, label = _request_tensor(request)
+    graph_of_checked(value, label)
+    data = page_data(value, names, label)
     if request.fmt == PAGE_DATA:
         return json.dumps(data, allow_nan=False)
     from autodiff_cli.cli.graph_page.page import render_page

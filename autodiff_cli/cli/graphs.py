@@ -17,6 +17,21 @@ CHAIN_MIN = 12  # runs of one op longer than this are collapsed
 CHAIN_KEEP = 2  # nodes kept visible at each end of a collapsed run
 
 
+class GraphError(Exception):
+    """Nothing to draw (not a tensor, no grad_fn): exit status 1."""
+
+
+def graph_of_checked(value: Any, label: str) -> None:
+    """GraphError saying why `value` has no graph to draw, unless it is a tensor with a grad_fn."""
+    import autodiff_cli.engine as torch
+
+    if not isinstance(value, torch.Tensor):
+        raise GraphError(f"{label} is not a tensor (it is {type(value).__name__})")
+    if value.grad_fn is None:
+        kind = "a leaf tensor" if value.requires_grad else "a tensor that does not require grad"
+        raise GraphError(f"{label} has no grad_fn: it is {kind}, so it has no graph to draw")
+
+
 @dataclass
 class GraphNode:
     key: int

@@ -13,7 +13,9 @@ def page_json(value: Any, names: dict[str, Any], label: str, *, seed: Any = None
     import json
 
     from autodiff_cli.cli.graph_page.data import page_data
+    from autodiff_cli.cli.graphs import graph_of_checked
 
+    graph_of_checked(value, label)
     return json.dumps(page_data(value, names, label, seed=seed), allow_nan=False)
 
 
@@ -33,34 +35,14 @@ def write_page(data_json: str | bytes, path: str) -> str | None:
     return None
 
 
-def grad_page_json(expression: str, options: Any) -> str:
-    """`grad --html`: the page data of the expression's result at the --at point, backward
-    seeded as `grad` seeds it (`--vjp`, else ones)."""
-    import autodiff_cli.engine as torch
-    from autodiff_cli.cli.grad_cmd import _bind_leaves, _check_result, _engine_dtype
-    from autodiff_cli.cli.grad_result import EXPR_NAME
-    from autodiff_cli.cli.points import make_tensor, parse_at_options, parse_wrt_options
-    from autodiff_cli.lang import Session
+def write_grad_page(subject: Any, path: str, limits: Any, *, isolated: bool) -> int:
+    """Make the page of `grad --html FILE`: 0 when written, 1 with the reason on stderr.
+    `subject()` runs the expression and gives (result, namespace, seed)."""
 
-    specs = parse_at_options(options.at)
-    wrt = parse_wrt_options(options.wrt, [name for name, _ in specs])
-    session = Session(bare_torch=True)
-    _bind_leaves(session, specs, wrt, _engine_dtype(options.dtype))
-    result = session.execute(expression, filename=EXPR_NAME)
-    _check_result(result)
-    seed = None
-    if options.vjp is not None:
-        vector = session.execute(options.vjp, filename="<--vjp>")
-        seed = make_tensor(vector, result.dtype, requires_grad=False)
-    elif isinstance(result, torch.Tensor):
-        seed = torch.ones_like(result)
-    return page_json(result, dict(session.namespace), "result", seed=seed)
+    def grad_page_json() -> str:
+        result, names, seed = subject()
+        return page_json(result, names, "result", seed=seed)
 
-
-def write_grad_page(
-    expression: str, options: Any, path: str, limits: Any, *, isolated: bool
-) -> int:
-    """Make the page of `grad --html FILE`: 0 when written, 1 with the reason on stderr."""
     from autodiff_cli.cli.terminal import print_error
 
     def fail(message: str) -> int:
@@ -69,7 +51,7 @@ def write_grad_page(
 
     if not isolated:
         try:
-            text = grad_page_json(expression, options)
+            text = grad_page_json()
         except Exception as error:  # the report above said what failed
             return fail(f"{type(error).__name__}: {error}")
         problem = write_page(text, path)
@@ -79,7 +61,7 @@ def write_grad_page(
 
     def work() -> int:
         try:
-            sys.stdout.write(grad_page_json(expression, options))
+            sys.stdout.write(grad_page_json())
         except Exception as error:
             sys.stderr.write(f"{type(error).__name__}: {error}\n")
             return 1

@@ -17,7 +17,6 @@ from typing import Any
 from autodiff_cli.cli import (
     explain,
     grad_result,  # noqa: F401  (explain_json needs it in the jail)
-    graph_cmd,
     graphs,
     node_values,
 )
@@ -33,7 +32,7 @@ def page_data(value: Any, names: dict[str, Any], label: str, *, seed: Any = None
     import autodiff_cli.engine as torch
     from autodiff_cli.cli.graphs import CHAIN_KEEP, build_graph, long_runs, saved_values, walk
 
-    graph_cmd.graph_of_checked(value, label)
+    graphs.graph_of_checked(value, label)
     fns = walk(value.grad_fn)
     index = {id(fn): key for key, fn in enumerate(fns)}
     leaves, outputs, output_names = _named(names, torch)
