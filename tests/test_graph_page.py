@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -191,3 +192,46 @@ def test_hostile_names_render_as_text_in_a_browser(tmp_path: Path):
         assert driver.execute_script("return window.pwned === undefined")
     finally:
         stop_browser(driver, profile)
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+def test_graphviz_lays_out_the_page_when_installed():
+    from autodiff_cli.cli.graph_page.boxes import visible_graph
+    from autodiff_cli.cli.graph_page.page import page_model
+
+    data = small_data()
+    model = page_model(data)
+    assert model["layout"]["engine"] == "dot"
+    at = model["layout"]["positions"]
+    edges = visible_graph(data).edges
+    for source, target, key in edges:
+        assert at[source][1] < at[target][1]  # inputs above the nodes using them
+        assert model["layout"]["routes"][key]["from"] == source
+    assert len(model["layout"]["routes"]) == len(edges)
+
+
+def test_a_scripts_hooks_print_to_stderr_and_a_failing_hook_is_shown(tmp_path: Path):
+    script = tmp_path / "hooks.py"
+    script.write_text(
+        "import torch\n"
+        "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "h = x * 2\n"
+        "h.register_hook(lambda g: print('HOOK </script>', g))\n"
+        "y = h.sum()\n"
+        "def bad(g):\n"
+        "    raise ValueError('no <b>')\n"
+        "z = x * 3\n"
+        "z.register_hook(bad)\n"
+        "w = z.sum()\n"
+    )
+    page = tmp_path / "y.html"
+    done = autodiff("graph", "--file", str(script), "--var", "y", "-f", "html", "-o", str(page))
+    assert done.returncode == 0, done.stderr
+    assert "HOOK </script> tensor([1., 1.])" in done.stderr  # never in the page's data
+    assert '"backward_error":null' in page.read_text(encoding="utf-8")
+    page = tmp_path / "w.html"
+    done = autodiff("graph", "--file", str(script), "--var", "w", "-f", "html", "-o", str(page))
+    assert done.returncode == 0, done.stderr
+    text = page.read_text(encoding="utf-8")
+    assert '"backward_error":"ValueError: no \\u003cb\\u003e"' in text
+    assert '"steps":[]' in text
