@@ -155,6 +155,14 @@ def test_details_show_grad_fn_next_functions_saved_values_and_hooks(browser, tmp
     browser.find_element(By.ID, "show-saved").click()
     saved = dict(zip(texts(browser, "#details-list dt"), texts(browser, "#details-list dd")))
     assert_same(saved["saved result"], np.exp([1.0, 2.0]))
+    play = browser.find_element(By.ID, "play")
+    play.click()  # animates the steps, then pauses on a second click
+    counter = browser.find_element(By.ID, "step-counter")
+    wait_for(browser, lambda d: counter.text.startswith("step 2 /"), "play did not advance")
+    play.click()
+    assert play.text == "▶ play"
+    stopped = counter.text
+    assert not stopped.startswith("forward")
     # the hook doubles what ExpBackward0 receives: the page shows what the engine did
     browser.find_element(By.ID, "last").click()
     final = texts(browser, "#step-sends li")
