@@ -167,9 +167,9 @@ def test_explain_walks_the_backward_pass():
     done = autodiff("grad", "w * x", "--at", "x=2,w=3", "--explain")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "[1] MulBackward0 receives grad = 1." in out
+    assert "[1] MulBackward0 ← w * x receives grad = 1." in out
     # dz/dw = dz/dy * dy/dw = 1 * x: the rule for `self` (w) is `other` (x = 2)
-    assert "∂out/∂self = other;  grad · other = 2.  → [" in out
+    assert "∂out/∂self = other = 2.;  1. · 2. = 2.  → [" in out
     assert "AccumulateGrad (w): w.grad += 2." in out
     assert "AccumulateGrad (x): x.grad += 3." in out
 
@@ -243,10 +243,10 @@ def test_text_report_shows_value_tree_and_gradients():
     assert lines[0] == "value: tensor(1.2701)"
     tree = lines[lines.index("grad_fn graph:") + 1 : lines.index("gradients:")]
     assert tree == [
-        "MulBackward0",
-        "├── PowBackward0",
+        "MulBackward0 ← x**2*sin(x)",
+        "├── PowBackward0 ← x**2",
         "│   └── AccumulateGrad (x)",
-        "└── SinBackward0",
+        "└── SinBackward0 ← sin(x)",
         "    └── AccumulateGrad (x)",
     ]
     assert lines[-1].strip() == "x.grad: tensor(-8.0632)"
@@ -426,8 +426,8 @@ def test_saved_shows_the_values_captured_before_backward_freed_them():
     done = autodiff("grad", "sin(x)*x", "--at", "x=2", "--saved")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[2] == "MulBackward0  saved self=0.9093  saved other=2."
-    assert lines[3] == "├── SinBackward0  saved self=2."
+    assert lines[2] == "MulBackward0 ← sin(x)*x  saved self=0.9093  saved other=2."
+    assert lines[3] == "├── SinBackward0 ← sin(x)  saved self=2."
     assert "freed" not in done.stdout
 
 
@@ -532,3 +532,86 @@ def test_a_lean_engine_loads_the_extra_ops_an_expression_names() -> None:
     result = autodiff("grad", "lgamma(x) * x.deg2rad() + torch.special.expit(x)", "--at", "x=3")
     assert result.returncode == 0, result.stderr
     assert "LgammaBackward0" in result.stdout and "Deg2RadBackward0" in result.stdout
+
+
+def _explained(*args: str) -> str:
+    done = autodiff("grad", *args, "--explain")
+    assert done.returncode == 0, done.stderr
+    return done.stdout[done.stdout.index("backward pass") :]
+
+
+def test_explain_shows_each_rule_with_its_numbers_and_each_node_with_its_source():
+    assert _explained("w*x + x**2", "--at", "x=3,w=2") == (
+        "backward pass, step by step (seed: ∂out/∂out = 1.):\n"
+        "  [1] AddBackward0 ← w*x + x**2 receives grad = 1.\n"
+        "        ∂out/∂self = 1;  1. · 1 = 1.  → [3] MulBackward0\n"
+        "        ∂out/∂other = 1;  1. · 1 = 1.  → [2] PowBackward0\n"
+        "  [2] PowBackward0 ← x**2 receives grad = 1.\n"
+        "        ∂out/∂self = exponent · self^(exponent-1) = 2 · 3.^(2-1);"
+        "  1. · 2 · 3.^(2-1) = 6.  → [5] AccumulateGrad (x)\n"
+        "  [3] MulBackward0 ← w*x receives grad = 1.\n"
+        "        ∂out/∂self = other = 3.;  1. · 3. = 3.  → [4] AccumulateGrad (w)\n"
+        "        ∂out/∂other = self = 2.;  1. · 2. = 2.  → [5] AccumulateGrad (x)\n"
+        "  [4] AccumulateGrad (w): w.grad += 3.\n"
+        "  [5] AccumulateGrad (x): x.grad += 6. from [2] + 2. from [3] = 8.\n"
+        "  accumulated gradients:\n"
+        "    x.grad = 8.\n"
+        "    w.grad = 3.\n"
+    )
+
+
+def test_explain_shows_small_tensors_elementwise_and_large_ones_by_shape():
+    small = _explained("(w*x).sum()", "--at", "x=[1.,2.]", "--at", "w=[3.,4.]")
+    assert (
+        "  [2] MulBackward0 ← w*x receives grad = [1., 1.]\n"
+        "        ∂out/∂self = other = [1., 2.];  [1., 1.] · [1., 2.] = [1., 2.]"
+        "  → [3] AccumulateGrad (w)\n"
+    ) in small
+    large = _explained("(x.exp()*2).sum()", "--at", "x=ones(10)")
+    assert (
+        "  [3] ExpBackward0 ← x.exp() receives grad = <tensor of shape [10]>\n"
+        "        ∂out/∂self = exp(self) = exp(<shape [10]>);  <tensor of shape [10]> · "
+        "exp(<shape [10]>) = <tensor of shape [10]>  → [4] AccumulateGrad (x)\n"
+    ) in large
+
+
+def test_explain_with_formula_assembles_the_chain_rule():
+    text = _explained("x**2*sin(x)", "--at", "x=3", "--formula")
+    assert text == (
+        "backward pass, step by step (seed: ∂out/∂out = 1.):\n"
+        "  [1] MulBackward0 ← x**2*sin(x) receives grad = 1.\n"
+        "        ∂out/∂self = other = 0.1411;  1. · 0.1411 = 0.1411  → [3] PowBackward0\n"
+        "          as a formula: sin(x)\n"
+        "        ∂out/∂other = self = 9.;  1. · 9. = 9.  → [2] SinBackward0\n"
+        "          as a formula: x**2\n"
+        "  [2] SinBackward0 ← sin(x) receives grad = 9.\n"
+        "        ∂out/∂self = cos(self) = cos(3.);  9. · cos(3.) = -8.9099"
+        "  → [4] AccumulateGrad (x)\n"
+        "          as a formula: cos(x)\n"
+        "  [3] PowBackward0 ← x**2 receives grad = 0.1411\n"
+        "        ∂out/∂self = exponent · self^(exponent-1) = 2 · 3.^(2-1);"
+        "  0.1411 · 2 · 3.^(2-1) = 0.8467  → [4] AccumulateGrad (x)\n"
+        "          as a formula: 2*x\n"
+        "  [4] AccumulateGrad (x): x.grad += -8.9099 from [2] + 0.8467 from [3] = -8.0632\n"
+        "  accumulated gradients:\n"
+        "    x.grad = -8.0632\n"
+        "  chain rule (sum over paths of products of local derivatives):\n"
+        "    ∂result/∂x = [1]·[3] + [1]·[2]\n"
+        "               = (sin(x))·(2*x) + (x**2)·(cos(x))\n"
+        "               = x**2*cos(x) + 2*x*sin(x)\n"
+    )
+
+
+def test_explain_json_steps_carry_source_numbers_and_formulas():
+    data = grad_json("x**2*sin(x)", "--at", "x=3", "--explain", "--formula")
+    first = data["graph"][0]
+    assert first["source"] == "x**2*sin(x)"
+    assert first["sends"][1] == {
+        "to": 2,
+        "input": "other",
+        "rule": "self",
+        "with_numbers": "9.",
+        "formula": "x**2",
+        "gradient": 9.0,
+    }
+    assert data["formulas"] == {"x": "x**2*cos(x) + 2*x*sin(x)"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -37,8 +38,8 @@ def test_tree_labels_leaves_with_their_names_shapes_and_values():
     done = autodiff(*LINEAR)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        "AddBackward0  shape=[]  value=7.",
-        "├── MulBackward0  shape=[]  value=6.",
+        "AddBackward0 ← w*x+b  shape=[]  value=7.",
+        "├── MulBackward0 ← w*x  shape=[]  value=6.",
         "│   ├── AccumulateGrad (w)  shape=[]  value=3.",
         "│   └── AccumulateGrad (x)  shape=[]  value=2.",
         "└── AccumulateGrad (b)  shape=[]  value=1.",
@@ -50,7 +51,7 @@ def test_dot_has_a_node_per_op_and_edges_from_inputs():
     assert done.returncode == 0, done.stderr
     dot = done.stdout
     assert dot.startswith("digraph autograd {") and dot.rstrip().endswith("}")
-    assert 'label="AddBackward0\\nshape []\\nvalue 7."' in dot
+    assert 'label="AddBackward0 ← w*x+b\\nshape []\\nvalue 7."' in dot
     assert 'label="w\\nAccumulateGrad\\nshape []\\nvalue 3."' in dot
     assert dot.count(" -> ") == 5  # w, x -> mul; mul, b -> add; add -> result
 
@@ -68,7 +69,7 @@ def test_mermaid_is_graph_td_with_tensors_as_boxes_and_ops_rounded():
 def test_backward_flag_shows_the_gradient_each_node_received():
     done = autodiff("graph", "(x*x).sum()", "--at", "x=[1,2]", "--backward")
     assert done.returncode == 0, done.stderr
-    assert "MulBackward0  shape=[2]  value=[1., 4.]  grad=[1., 1.]" in done.stdout
+    assert "MulBackward0 ← x*x  shape=[2]  value=[1., 4.]  grad=[1., 1.]" in done.stdout
     assert "AccumulateGrad (x)  shape=[2]  value=[1., 2.]  grad=[2., 4.]" in done.stdout
 
 
@@ -158,16 +159,20 @@ def test_inner_nodes_show_their_values_and_gradients():
     done = autodiff(*args, "--backward")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[:4] == [
-        "MeanBackward0  shape=[]  value=6.  grad=1.",
-        "└── ReluBackward0  shape=[2]  value=[ 0., 12.]  grad=[0.5000, 0.5000]",
-        "    └── AddBackward0  shape=[2]  value=[-2., 12.]  grad=[0.0000, 0.5000]",
-        "        ├── MvBackward0  shape=[2]  value=[-3., 11.]  grad=[0.0000, 0.5000]",
+        "MeanBackward0 ← (w@x + b).relu().mean()  shape=[]  value=6.  grad=1.",
+        "└── ReluBackward0 ← (w@x + b).relu()  shape=[2]  value=[ 0., 12.]  grad=[0.5000, 0.5000]",
+        "    └── AddBackward0 ← w@x + b  shape=[2]  value=[-2., 12.]  grad=[0.0000, 0.5000]",
+        "        ├── MvBackward0 ← w@x  shape=[2]  value=[-3., 11.]  grad=[0.0000, 0.5000]",
     ]
     dot = autodiff(*args, "--format", "dot").stdout
-    assert 'label="MvBackward0\\nshape [2]\\nvalue [-3., 11.]"' in dot
+    assert 'label="MvBackward0 ← w@x\\nshape [2]\\nvalue [-3., 11.]"' in dot
     mermaid = autodiff("graph", "exp(x)*sin(x)", "--at", "x=[1,2]", "--format", "mermaid")
-    assert '    n0("MulBackward0<br/>shape [2]<br/>value [2.2874, 6.7188]")' in mermaid.stdout
-    assert '    n1("ExpBackward0<br/>shape [2]<br/>value [2.7183, 7.3891]")' in mermaid.stdout
+    assert '    n0("MulBackward0 ← exp(x)*sin(x)<br/>shape [2]<br/>value [2.2874, 6.7188]")' in (
+        mermaid.stdout
+    )
+    assert (
+        '    n1("ExpBackward0 ← exp(x)<br/>shape [2]<br/>value [2.7183, 7.3891]")' in mermaid.stdout
+    )
 
 
 def test_an_input_used_twice_draws_two_edges():
@@ -183,3 +188,27 @@ def test_svg_draws_an_edge_per_input():
     done = autodiff("graph", "x*x", "--at", "x=3", "--format", "svg")
     assert done.returncode == 0, done.stderr
     assert done.stdout.count('class="edge"') == 3  # x -> mul twice, mul -> result
+
+
+def test_dot_labels_carry_each_node_source_with_line_and_column(tmp_path: Path):
+    script = tmp_path / "s.py"
+    script.write_text(
+        "import torch\n"
+        "x = torch.tensor(2.0, requires_grad=True)\n"
+        "w = torch.tensor(3.0, requires_grad=True)\n"
+        "loss = (w*x - 1) ** 2\n"
+        "print(loss.grad_fn)\n"
+    )
+    done = autodiff("graph", "--file", str(script), "--var", "loss", "-f", "dot")
+    assert done.returncode == 0, done.stderr
+    labels = [line.split('label="')[1].split("\\n")[0] for line in done.stdout.splitlines()
+              if line.startswith("    n") and "label=" in line]  # fmt: skip
+    assert labels == [
+        "PowBackward0 ← (w*x - 1) ** 2 (4:8)",
+        "SubBackward0 ← w*x - 1 (4:9)",
+        "MulBackward0 ← w*x (4:9)",
+        "w",
+        "x",
+    ]
+    # the script's own print is PyTorch's (stdout of the script goes to stderr here)
+    assert re.fullmatch(r"<PowBackward0 object at 0x[0-9a-f]+>\n", done.stderr)

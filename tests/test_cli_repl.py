@@ -210,8 +210,8 @@ def test_meta_commands_on_piped_input(tmp_path: Path):
     ]
     assert lines[1].split() == ["x", "[2]", "float32", "True", "True"]
     assert lines[2].split() == ["y", "[]", "float32", "True", "False", "SumBackward0"]
-    assert "SumBackward0  shape=[]  value=5." in done.stdout
-    assert "└── MulBackward0  shape=[2]" in done.stdout
+    assert "SumBackward0 ← (x * x).sum()  shape=[]  value=5." in done.stdout
+    assert "└── MulBackward0 ← x * x  shape=[2]" in done.stdout
     assert any(line.split()[:1] == ["x"] and "tensor([2., 4.])" in line for line in lines)
     assert "no variable named 'nope'" in done.stderr
 
@@ -280,7 +280,7 @@ def test_load_runs_a_file_in_the_session(tmp_path: Path):
 def test_explain_meta_command():
     done = piped("a = torch.tensor(3.0, requires_grad=True)\nb = a * a\n:explain b\na.grad\n")
     assert done.returncode == 0, done.stderr
-    assert "[1] MulBackward0 receives grad = 1." in done.stdout
+    assert "[1] MulBackward0 ← a * a receives grad = 1." in done.stdout
     assert "a.grad += 3. from [1] + 3. from [1] = 6." in done.stdout
     assert done.stdout.rstrip().endswith("tensor(6.)")
 
@@ -517,3 +517,61 @@ def test_a_block_that_cannot_become_valid_is_an_error_at_once(tmp_path: Path, te
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+def test_formula_of_a_graph_built_by_a_loop_piped():
+    source = (
+        "x = torch.tensor(2.0, requires_grad=True)\n"
+        "y = x\n"
+        "for i in range(3):\n"
+        "    y = y * x + 1\n"
+        "\n"
+        ":formula y\n"
+        "w = torch.ones(2, 2, requires_grad=True)\n"
+        "m = (w @ w).sum()\n"
+        ":formula m\n"
+        ":formula\n"
+    )
+    done = piped(source)
+    assert done.returncode == 1  # the refused :formula lines
+    assert done.stdout == (
+        "formulas (from the grad_fn graph):\n"
+        "  y = x*(x*(x**2 + 1) + 1) + 1\n"
+        "  ∂y/∂x = 4*x**3 + 2*x + 1\n"
+        "        = 4·x³ + 2·x + 1\n"
+        "      value at the point x=2: 37 (autograd 37: agrees)\n"
+    )
+    assert done.stderr.splitlines() == [
+        ":formula: no formula for MmBackward0",
+        ":formula: usage: :formula NAME [WRT...]",
+    ]
+
+
+def test_formula_interactive_after_a_loop(tmp_path: Path):
+    pexpect = pytest.importorskip("pexpect")
+    child = spawn(tmp_path)
+    try:
+        child.expect(">>> ")
+        child.sendline("x = torch.tensor(0.5, requires_grad=True)")
+        child.expect(">>> ")
+        child.sendline("y = x")
+        child.expect(">>> ")
+        child.sendline("for i in range(3): y = y * x + 1")
+        child.expect(r"\.\.\. ")
+        child.sendline("")
+        child.expect(">>> ")
+        child.sendline(":formula y x")
+        child.expect(r"∂y/∂x = 4\*x\*\*3 \+ 2\*x \+ 1")
+        child.expect(r"value at the point x=0.5: 2.5 \(autograd 2.5: agrees\)")
+        child.expect(">>> ")
+        child.sendline(":graph y")
+        child.expect("AddBackward0 ← y \\* x \\+ 1")
+        child.expect(">>> ")
+        child.sendline("print(y.grad_fn)")
+        child.expect(r"<AddBackward0 object at 0x[0-9a-f]+>")
+        child.expect(">>> ")
+        time.sleep(0.5)
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -184,6 +185,25 @@ def fresh_parser():
 def test_the_shipped_tables_are_those_the_grammar_gives():
     """`python -m autodiff_cli.lang.table_builder` regenerates the file; it must be up to date."""
     assert table_builder.generate() == Path(parse_tables.TABLES_FILE).read_text(encoding="utf-8")
+
+
+def test_the_lexer_loads_the_program_re_compile_makes():
+    """The shipped program of the lexer's pattern (`lexer_program`) is what `re.compile` makes
+    on the Python it was recorded for (patterns compare by text, flags and program); on any
+    other Python none is used and the pattern is compiled."""
+    from autodiff_cli.lang import lexer_program, lexer_programs_data
+
+    (pattern,) = parse_tables.parse_tables_data.TABLES["lexer"]["patterns"]
+    loaded = lexer_program.compiled(pattern)
+    if lexer_programs_data.ENGINE == lexer_program.engine_version():
+        assert table_builder.generate_programs() == Path(lexer_program.DATA_FILE).read_text(
+            encoding="utf-8"
+        )
+        assert loaded is not None and loaded == re.compile(pattern)
+        assert loaded.groupindex == re.compile(pattern).groupindex
+    else:
+        assert loaded is None
+    assert lexer_program.compiled("not a shipped pattern") is None
 
 
 def test_the_tables_do_not_depend_on_the_hash_seed(tmp_path: Path):

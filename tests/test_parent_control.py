@@ -175,7 +175,7 @@ def test_pipes_left_open_by_a_grandchild_do_not_hang_the_parent():
     """A child that exits while something else (a grandchild in its own session, as if the jail
     were breached) keeps its pipes open: the parent drains what is there and goes on."""
     setup = """
-        def fake_child_main(work, limits, out_fd, err_fd, keep):
+        def fake_child_main(work, limits, out_fd, err_fd, keep, done_fd=None):
             if os.fork() == 0:  # the grandchild: holds the pipes, out of the child's group
                 os.setsid()
                 time.sleep(20)

@@ -26,6 +26,9 @@ def main() -> None:
 
     if isolation_available():  # before numpy loads: children cannot start BLAS threads
         limit_blas_threads()
+    from autodiff_cli.cli.numpy_docs import import_numpy_without_docstrings
+
+    import_numpy_without_docstrings()
     from autodiff_cli.cli.fast_path import try_fast_grad
 
     status = try_fast_grad(sys.argv[1:])

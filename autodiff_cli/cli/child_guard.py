@@ -33,7 +33,7 @@ _saved_handlers: dict[int, Any] = {}
 _mask_before_fork: set[int] | None = None
 
 
-def _on_main_thread() -> bool:
+def on_main_thread() -> bool:
     """Whether this is the main thread. `threading` is asked only when something loaded it:
     without it no thread was started from Python (and the one-liner's start-up is spared it)."""
     threading = sys.modules.get("threading")
@@ -49,7 +49,7 @@ def signals_held() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask") or _mask_before_fork is not None:
         yield
         return
-    if not _on_main_thread():
+    if not on_main_thread():
         yield
         return
     _mask_before_fork = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
@@ -172,7 +172,7 @@ def _on_ending_signal(number: int, frame: Any) -> None:
 
 
 def _catch_ending_signals() -> None:
-    if _saved_handlers or not _on_main_thread():
+    if _saved_handlers or not on_main_thread():
         return
     for number in ENDING_SIGNALS:
         if signal.getsignal(number) == signal.SIG_IGN:  # `nohup`: the user's choice stands
@@ -184,7 +184,7 @@ def _catch_ending_signals() -> None:
 
 
 def _restore_handlers() -> None:
-    if not _on_main_thread():
+    if not on_main_thread():
         return
     for number, handler in _saved_handlers.items():
         try:

@@ -45,10 +45,13 @@ class ChildSession:
     JSON objects on a pipe each way (never pickle: the parent trusts nothing the child sends).
     While a request runs, the child's output streams to our stdout/stderr (at most
     `limits.output` bytes per request); Ctrl-C is passed on to the child, which gets
-    `INTERRUPT_WAIT` seconds to stop before it is killed (SessionLost).
+    `INTERRUPT_WAIT` seconds to stop before it is killed (SessionLost). `outputs`: where the
+    child's stdout and stderr go instead (a notebook kernel's stream messages).
     """
 
-    def __init__(self, serve: Callable[[dict], dict], limits: Limits) -> None:
+    def __init__(
+        self, serve: Callable[[dict], dict], limits: Limits, outputs: tuple[Any, Any] | None = None
+    ) -> None:
         check_limits(limits)
         self.limits = limits
         request_read, self._requests = os.pipe()
@@ -67,7 +70,8 @@ class ChildSession:
             self.alive = True
         for fd in (request_read, reply_write, out_write, err_write):
             os.close(fd)
-        self._outputs = {out_read: Sink(sys.stdout), err_read: Sink(sys.stderr)}
+        out, err = outputs or (sys.stdout, sys.stderr)
+        self._outputs = {out_read: Sink(out), err_read: Sink(err)}
         for fd in (*self._outputs, self._replies):
             os.set_blocking(fd, False)
         self._pending = bytearray()

@@ -83,6 +83,17 @@ DebugOption = Annotated[
 PlainOption = Annotated[
     bool, typer.Option("--plain", help="No colours or styling (as NO_COLOR=1 does).")
 ]
+FormulaOption = Annotated[
+    bool,
+    typer.Option(
+        "--formula",
+        help="Also the derivatives as formulas read from the graph (SymPy), each checked "
+        "against the gradient at the point.",
+    ),
+]
+LatexOption = Annotated[
+    bool, typer.Option("--latex", help="With --formula: show the formulas in LaTeX too.")
+]
 MAX_TIMEOUT = 1e6  # seconds (11.5 days): a larger --timeout is a typo, not a wish
 
 
@@ -282,6 +293,8 @@ def grad(
     saved: Annotated[
         bool, typer.Option("--saved", help="Show the tensors each node saved for backward.")
     ] = False,
+    formula: FormulaOption = False,
+    latex: LatexOption = False,
     dtype: Annotated[
         Optional[DType],  # noqa: UP045
         typer.Option("--dtype", help="Floating dtype of the --at values (default float32)."),
@@ -311,6 +324,8 @@ def grad(
         explain=explain,
         dtype=dtype.value if dtype else None,
         with_saved=saved,
+        formula=formula,
+        latex=latex,
     )
     status = run_grad(
         expr,
@@ -354,6 +369,14 @@ def graph(
         bool,
         typer.Option("--backward", help="Call backward first, so nodes show their gradients."),
     ] = False,
+    formula: Annotated[
+        bool,
+        typer.Option(
+            "--formula",
+            help="After the graph, the derivatives of the tensor as formulas read from it, "
+            "checked against autograd.",
+        ),
+    ] = False,
     timeout: TimeoutOption = None,
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,
@@ -373,6 +396,7 @@ def graph(
         output=output,
         with_saved=saved,
         backward=backward,
+        formula=formula,
         timeout=timeout,
         max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
         max_output=max_output,  # type: ignore[arg-type]
@@ -394,6 +418,39 @@ def repl(
     plain_output(plain)
     limits = Limits.of(max_memory, max_output, None)  # type: ignore[arg-type]  # bytes
     raise typer.Exit(run_repl(debug=debug, limits=limits))
+
+
+kernel_app = typer.Typer(help="The Jupyter kernel (needs the jupyter extra).")
+app.add_typer(kernel_app, name="kernel")
+
+
+@kernel_app.command("install")
+def kernel_install(
+    user: Annotated[
+        bool, typer.Option("--user", help="Into your own Jupyter data directory.")
+    ] = False,
+    sys_prefix: Annotated[
+        bool, typer.Option("--sys-prefix", help="Into this Python environment (sys.prefix).")
+    ] = False,
+    prefix: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--prefix", metavar="PATH", help="Into PATH/share/jupyter."),
+    ] = None,
+) -> None:
+    """Register the kernel "autodiff (PyTorch autograd on numpy)" with Jupyter (by default
+    for every user of this machine)."""
+    from autodiff_cli.cli.notebook.kernelspec import KernelInstallError, install_kernel
+    from autodiff_cli.cli.terminal import print_error
+
+    if sum((user, sys_prefix, prefix is not None)) > 1:
+        print_error("autodiff kernel install: error: give one of --user, --sys-prefix, --prefix")
+        raise typer.Exit(2)
+    try:
+        folder = install_kernel(user=user, prefix=sys.prefix if sys_prefix else prefix)
+    except KernelInstallError as error:
+        print_error(f"autodiff kernel install: error: {error}")
+        raise typer.Exit(1) from None
+    sys.stdout.write(f"installed the kernel autodiff in {folder}\n")
 
 
 @app.command()

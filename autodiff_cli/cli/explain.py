@@ -2,15 +2,21 @@
 
 Nothing here recomputes gradients: a post hook on every node of the graph records, while the
 engine's own `backward` runs, what the node received and what it sent to each input. The local
-derivative rules come from the op table (`node.op.rules`, one per input).
+derivative rules come from the op table (`node.op.rules`, one per input); the numbers each rule
+used are its node's inputs, output and parameters as they were before the backward pass (the
+values `node_values` recovers, the constants `provenance` noted), written into the rule:
+`∂out/∂self = exponent · self^(exponent-1) = 2 · 3.^(2-1)`. Each node also says which source
+text made it (`PowBackward0 ← x**2`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff_cli.cli.graphs import node_name, small_value, walk
+from autodiff_cli.lang.provenance import note_of
 
 
 @dataclass
@@ -21,6 +27,9 @@ class Step:
     received: Any  # the gradient of the node's output
     sent: list[tuple[int | None, str, str, Any]] = field(default_factory=list)
     # (target step number or None for a constant input, input name, local rule, gradient sent)
+    source: str | None = None  # the source text that made the node (`x**2`)
+    numbers: dict[str, str] = field(default_factory=dict)  # rule name -> its value, as text
+    node: Any = None  # the grad_fn (for `--explain --formula`)
 
 
 @dataclass
@@ -58,6 +67,7 @@ def explained_backward(
     names = {id(leaf): name for name, leaf in leaves.items()}
     records: list[tuple[Any, tuple, tuple]] = []
     handles = []
+    used = rule_values(result) if result.grad_fn is not None else {}
     for fn in walk(result.grad_fn) if result.grad_fn is not None else ():
 
         def record(grad_inputs: tuple, grad_outputs: tuple, fn: Any = fn) -> None:
@@ -80,6 +90,10 @@ def explained_backward(
             names.get(id(variable), "unnamed leaf") if hasattr(fn, "variable") else None,
             grad_outputs[0] if grad_outputs else None,
         )
+        note = note_of(fn)
+        step.source = note.label() if note is not None else None
+        step.numbers = used.get(id(fn), {})
+        step.node = fn
         for position, (target, _) in enumerate(getattr(fn, "next_functions", ())):
             argument, rule = _rule_for(fn, position)
             sent = grad_inputs[position] if position < len(grad_inputs) else None
@@ -99,8 +113,91 @@ def _text(tensor: Any) -> str:
     return small_value(tensor) or f"<tensor of shape {list(tensor.shape)}>"
 
 
-def explain_lines(walk_: Walk) -> list[str]:
-    """The walk as text: one paragraph per node, then each leaf's accumulated gradient."""
+def _value_text(value: Any) -> str:
+    """A value a rule used: a small tensor's elements, a large one's shape, a number."""
+    if hasattr(value, "numel"):
+        return small_value(value) or f"<shape {list(value.shape)}>"
+    return repr(value)
+
+
+def rule_values(result: Any) -> dict[int, dict[str, str]]:
+    """id(node) -> {name in its rules: value as text}: the node's inputs (`self`, `other`...,
+    by the op's argument names), its output (`result`) and its parameters, as they are now
+    (call it before the backward pass frees what the nodes saved)."""
+    from autodiff_cli.cli.node_values import node_outputs
+
+    nodes = walk(result.grad_fn)
+    outputs = node_outputs(nodes, {id(result.grad_fn): result})
+    found: dict[int, dict[str, str]] = {}
+    for fn in nodes:
+        op = getattr(fn, "op", None)
+        if op is None or op.variadic:
+            continue
+        note = note_of(fn)
+        values: dict[str, Any] = {}
+        for position, (child, _nr) in enumerate(fn.next_functions):
+            name = op.arg_names[position] if position < len(op.arg_names) else None
+            if name is None:
+                continue
+            value = None
+            if child is not None:
+                value = getattr(child, "variable", None)
+                if value is None:
+                    value = outputs.get(id(child))
+            elif note is not None and note.op is op and position < len(note.inputs):
+                constant = note.inputs[position]
+                value = constant if isinstance(constant, (int, float)) else None
+            if value is not None:
+                values[name] = value
+        if id(fn) in outputs:
+            values["result"] = outputs[id(fn)]
+        values.update(fn._params or {})
+        found[id(fn)] = {
+            name: _value_text(value)
+            for name, value in values.items()
+            if value is not None and not isinstance(value, (str, tuple, list))
+        }
+    return found
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def with_numbers(rule: str, numbers: dict[str, str]) -> str | None:
+    """The rule with each of its names replaced by its value; None when a name's value is not
+    known (or the rule has no name to replace)."""
+    replaced = False
+
+    def value(match: re.Match) -> str:
+        nonlocal replaced
+        word = match.group(0)
+        if word in _RULE_NAMES:
+            if word not in numbers:
+                raise KeyError(word)
+            replaced = True
+            return numbers[word]
+        return word
+
+    try:
+        text = _WORD.sub(value, rule)
+    except KeyError:
+        return None
+    return text if replaced else None
+
+
+# the names op-table rules use for inputs, output and parameters
+_RULE_NAMES = frozenset(
+    ("self", "other", "result", "exponent", "base", "alpha", "weight", "end", "beta", "min",
+     "max", "eps", "lambd", "threshold", "negative_slope")
+)  # fmt: skip
+
+
+def explain_lines(
+    walk_: Walk, local: dict | None = None, closing: list[str] | None = None
+) -> list[str]:
+    """The walk as text: one paragraph per node, then each leaf's accumulated gradient. With
+    `--formula`, `local` gives each (step, input)'s local derivative as a formula and `closing`
+    the chain rule assembled (`formulas.chain_rule`)."""
     by_number = {step.number: step for step in walk_.steps}
 
     def target_label(number: int | None) -> str:
@@ -126,22 +223,35 @@ def explain_lines(walk_: Walk) -> list[str]:
                 f"{step.variable}.grad += {total}{_text(step.received)}"
             )
             continue
-        lines.append(f"[{step.number}] {step.name} receives grad = {_text(step.received)}")
-        for number, argument, rule, sent in step.sent:
+        title = f"{step.name} ← {step.source}" if step.source else step.name
+        received = _text(step.received)
+        lines.append(f"[{step.number}] {title} receives grad = {received}")
+        for position, (number, argument, rule, sent) in enumerate(step.sent):
             if number is None:
                 lines.append(f"      ∂out/∂{argument}: constant input, nothing sent")
                 continue
+            filled = with_numbers(rule, step.numbers)
+            factor = rule if filled is None else filled
+            if any(sign in factor for sign in (" + ", " - ", " / ")):
+                factor = f"({factor})"
+            product = f"{received} · {factor}"
+            rule_text = f"{rule} = {filled}" if filled is not None else rule
             lines.append(
-                f"      ∂out/∂{argument} = {rule};  grad · {rule} = {_text(sent)}"
+                f"      ∂out/∂{argument} = {rule_text};  {product} = {_text(sent)}"
                 f"  → {target_label(number)}"
             )
+            if local and (step.number, position) in local:
+                lines.append(f"        as a formula: {local[(step.number, position)]}")
     lines.append("accumulated gradients:")
     for name, grad in walk_.gradients.items():
         lines.append(f"  {name}.grad = {_text(grad)}")
+    lines.extend(closing or ())
     return lines
 
 
-def explain_json(walk_: Walk) -> list[dict[str, Any]]:
+def explain_json(walk_: Walk, local: dict | None = None) -> list[dict[str, Any]]:
+    """The steps as JSON; each node's `source`, each send's rule `with_numbers` and, with
+    `--formula`, its local derivative as a `formula`."""
     from autodiff_cli.cli.grad_result import tensor_to_json
 
     def value(tensor: Any) -> Any:
@@ -152,10 +262,18 @@ def explain_json(walk_: Walk) -> list[dict[str, Any]]:
             "step": step.number,
             "name": step.name,
             "variable": step.variable,
+            "source": step.source,
             "received": value(step.received),
             "sends": [
-                {"to": number, "input": argument, "rule": rule, "gradient": value(sent)}
-                for number, argument, rule, sent in step.sent
+                {
+                    "to": number,
+                    "input": argument,
+                    "rule": rule,
+                    "with_numbers": with_numbers(rule, step.numbers),
+                    "formula": (local or {}).get((step.number, position)),
+                    "gradient": value(sent),
+                }
+                for position, (number, argument, rule, sent) in enumerate(step.sent)
             ],
         }
         for step in walk_.steps

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 _FLAGS = {"--json", "--check", "--explain", "--hessian", "--saved", "--plain", "--debug"}
+_FLAGS |= {"--formula", "--latex"}
 _VALUED = {"--at": "at", "-a": "at", "--wrt": "wrt", "-w": "wrt", "--dtype": "dtype"}
 _DTYPES = ("float32", "float64")
 
@@ -68,5 +69,7 @@ def try_fast_grad(argv: list[str]) -> int | None:
         explain="--explain" in flags,
         dtype=values["dtype"][0] if values["dtype"] else None,
         with_saved="--saved" in flags,
+        formula="--formula" in flags,
+        latex="--latex" in flags,
     )
     return run_grad(expression, options, as_json="--json" in flags, debug="--debug" in flags)

@@ -49,6 +49,8 @@ class GradOptions:
         explain: bool = False,
         dtype: str | None = None,  # "float32" or "float64"
         with_saved: bool = False,
+        formula: bool = False,
+        latex: bool = False,
     ) -> None:
         self.at = list(at or ())
         self.wrt = list(wrt or ())
@@ -59,6 +61,8 @@ class GradOptions:
         self.explain = explain
         self.dtype = dtype
         self.with_saved = with_saved
+        self.formula = formula
+        self.latex = latex
 
     @property
     def mode_flags(self) -> list[str]:
@@ -152,21 +156,36 @@ def _choose_mode(options: GradOptions, result: Any) -> str:
     return GRADIENT if result.numel() == 1 else JACOBIAN
 
 
+def _check_formula_options(options: GradOptions) -> None:
+    if options.latex and not options.formula or options.formula and options.vjp is not None:
+        from autodiff_cli.cli.formulas.words import _
+
+        message = "--latex needs --formula" if options.latex and not options.formula else ""
+        raise UsageError(_(message or "--formula cannot be combined with --vjp"))
+
+
 def compute(expression: str, options: GradOptions) -> GradResult:
     """Bind the leaves, run the expression and compute what the options ask for."""
     from autodiff_cli.lang import Session
+    from autodiff_cli.lang.provenance import recording
 
     specs = parse_at_options(options.at)
     wrt = parse_wrt_options(options.wrt, [name for name, _ in specs])
+    _check_formula_options(options)
     dtype = _engine_dtype(options.dtype)
     session = Session(bare_torch=True)
     leaves = _bind_leaves(session, specs, wrt, dtype)
     function = Expression(expression, session, wrt)
-    result = function(*(leaves[name] for name in wrt))
+    with recording():  # each node's source text, for the tree and --explain
+        result = function(*(leaves[name] for name in wrt))
     _check_result(result)
     mode = _choose_mode(options, result)
     outcome = GradResult(expression, result, leaves, wrt, mode, dict(session.namespace))
     outcome.order = options.order
+    if options.formula:  # read before a backward pass frees the graph
+        from autodiff_cli.cli.formulas.grad_formulas import read_terms
+
+        outcome.terms = read_terms(result, leaves)
     if options.with_saved:
         from autodiff_cli.cli.graphs import saved_values
 
@@ -210,6 +229,14 @@ def compute(expression: str, options: GradOptions) -> GradResult:
         from autodiff_cli.cli.fdcheck import check_outcome
 
         outcome.check = _engine_call("--check", check_outcome, outcome, function)
+    if options.formula:
+        from autodiff_cli.cli.formulas.grad_formulas import formula_of
+
+        outcome.formula = formula_of(outcome, latex=options.latex)
+        if outcome.explain is not None and not isinstance(outcome.terms, str):
+            from autodiff_cli.cli.formulas.chain_rule import chain_rule
+
+            outcome.chain = chain_rule(outcome.explain, outcome.terms)
     return outcome
 
 
@@ -244,6 +271,10 @@ def read_expression(expression: str) -> str:
     return text.strip("\n")
 
 
+# imported for the child only when --explain or --check asks for them (~1.5 ms of start-up)
+_OPTIONAL_MODULES = ("explain", "fdcheck")
+
+
 def run_grad(
     expression: str,
     options: GradOptions,
@@ -265,6 +296,7 @@ def run_grad(
 
     try:
         expression = read_expression(expression)
+        _check_formula_options(options)
     except UsageError as error:
         return _failed("UsageError", str(error), 2, as_json)
     if html is not None:
@@ -289,12 +321,24 @@ def run_grad(
     from autodiff_cli.cli.warm_up import warm_up
 
     autodiff_cli.LEAN_ENGINE = True  # the extra op families only if the expression names them
-    warm_up([expression, *options.at, options.vjp or ""], rendering=_styled(), command="grad_cmd")
+    sources = [expression, *options.at, options.vjp or ""]
+    warm_up(
+        sources,
+        rendering=_styled(),
+        command="grad_cmd",
+        leave_out=_OPTIONAL_MODULES,
+        json_output=as_json,
+    )
     import autodiff_cli.cli.grad_report  # noqa: F401 - the child prints the report
     import autodiff_cli.cli.graph_tree  # noqa: F401
+    import autodiff_cli.lang.provenance  # noqa: F401 - each node's source text
 
-    if options.explain:
+    if options.explain:  # (the _OPTIONAL_MODULES)
         import autodiff_cli.cli.explain  # noqa: F401
+    if options.formula:
+        from autodiff_cli.cli.formulas.warm import warm_sympy
+
+        warm_sympy()
     if options.check:
         import autodiff_cli.cli.fdcheck  # noqa: F401
     limits = Limits.of(max_memory, max_output, timeout)
@@ -365,5 +409,7 @@ def _grad_here(
     else:
         print_report(outcome, with_saved=options.with_saved)
     if outcome.check is not None and not outcome.check["ok"]:
+        return 1
+    if outcome.formula is not None and not outcome.formula.ok:
         return 1
     return 0

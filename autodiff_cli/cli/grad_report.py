@@ -41,7 +41,11 @@ def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, A
         "derivatives": None,
         "check": outcome.check,
         "graph": None,
+        "formulas": None,
+        "formula_check": None,
     }
+    if outcome.formula is not None:
+        data.update(outcome.formula.data)
     if outcome.gradients is not None:
         data["gradients"] = {name: _maybe(grad) for name, grad in outcome.gradients.items()}
     if outcome.jacobian is not None:
@@ -56,7 +60,7 @@ def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, A
     if outcome.explain is not None:
         from autodiff_cli.cli.explain import explain_json
 
-        data["graph"] = explain_json(outcome.explain)
+        data["graph"] = explain_json(outcome.explain, (outcome.chain or (None,))[0])
     return data
 
 
@@ -113,10 +117,13 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
         sections.append(
             ("check (central differences in float64, eps=1e-06):", _check_lines(outcome.check))
         )
+    if outcome.formula is not None:
+        sections.append((outcome.formula.heading, outcome.formula.lines))
     if outcome.explain is not None:
         from autodiff_cli.cli.explain import explain_lines
 
-        lines = explain_lines(outcome.explain)
+        local, closing = outcome.chain or (None, None)
+        lines = explain_lines(outcome.explain, local, closing)
         sections.append((lines[0], ["  " + line for line in lines[1:]]))
     return sections
 
@@ -172,6 +179,8 @@ def print_report(outcome: GradResult, *, with_saved: bool = False) -> None:
             console.print(Text(heading, style="bold"))
             for line in lines:
                 style = "red" if "MISMATCH" in line or "not checked" in line else None
+                if outcome.formula is not None and line in outcome.formula.lines:
+                    style = None if outcome.formula.ok else "red"
                 console.print(Text(line, style=style or ""))
         return
 

@@ -53,6 +53,9 @@ class GradResult:
         self.check: dict[str, Any] | None = None
         self.explain: Any = None  # explain.Walk
         self.saved: dict[int, Any] | None = None  # --saved: saved values before the backward
+        self.terms: Any = None  # --formula: formulas.terms.Terms, or why there is no formula
+        self.formula: Any = None  # --formula: formulas.report.FormulaSection
+        self.chain: Any = None  # --explain --formula: (local derivatives, chain-rule lines)
 
 
 class Expression:

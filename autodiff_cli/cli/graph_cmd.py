@@ -24,6 +24,7 @@ class GraphRequest:
     timeout: float | None = None
     max_memory: int | None = None  # bytes; None: the default (2 GiB)
     max_output: int | None = None  # bytes; None: the default (64 MiB)
+    formula: bool = False  # --formula: the derivatives of the drawn tensor as formulas
     script: Any = None  # run_cmd.Script of --file, read before the sandboxed child starts
 
 
@@ -37,15 +38,18 @@ def _tensor_of_expression(request: GraphRequest) -> tuple[Any, dict[str, Any], s
 
     expression = read_expression(request.expression or "")
     specs = parse_at_options(GradOptions(at=request.at).at)
+    from autodiff_cli.lang.provenance import recording
+
     session = Session(bare_torch=True)
     _bind_leaves(session, specs, [name for name, _ in specs], None)
-    value = session.execute(expression, filename=EXPR_NAME)
+    with recording():  # each node's source text
+        value = session.execute(expression, filename=EXPR_NAME)
     return value, dict(session.namespace), "result"
 
 
 def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
-    from autodiff_cli.cli.run_cmd import UsageError as ReadError
-    from autodiff_cli.cli.run_cmd import read_script
+    from autodiff_cli.cli.script_files import UsageError as ReadError
+    from autodiff_cli.cli.script_files import read_script
     from autodiff_cli.lang import run_source
 
     if not request.var:
@@ -56,7 +60,10 @@ def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
             script = read_script(request.file)
         except ReadError as error:
             raise UsageError(str(error).removeprefix("autodiff run: error: ")) from None
-    namespace = run_source(script.source, script.name, stdout=sys.stderr)
+    from autodiff_cli.lang.provenance import recording
+
+    with recording():  # each node's source text, with line:column
+        namespace = run_source(script.source, script.name, stdout=sys.stderr)
     if request.var not in namespace:
         raise GraphError(f"{script.name} defines no variable {request.var!r}")
     return namespace[request.var], dict(namespace), request.var
@@ -96,11 +103,36 @@ def _request_tensor(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
 
 
 def build_request_graph(request: GraphRequest) -> Any:
+    """The graph to draw; with `--formula`, also the formula data (`formula_payload`) of the
+    tensor, read before `--backward` could free its graph."""
     value, names, label = _request_tensor(request)
+    payload = None
+    if request.formula:
+        from autodiff_cli.cli.formulas.repl_formula import formula_payload
+
+        graph_of(value, names, label)  # the same checks and messages
+        try:
+            payload = formula_payload({**names, label: value}, label)
+        except ValueError as error:
+            payload = str(error)
     if request.backward:
         graph_of(value, names, label)  # the same checks and messages
-        return _with_gradients(value, names, label, request.with_saved)
-    return graph_of(value, names, label, with_saved=request.with_saved)
+        return _with_gradients(value, names, label, request.with_saved), payload
+    return graph_of(value, names, label, with_saved=request.with_saved), payload
+
+
+def _print_formula(payload: Any) -> int:
+    """The formulas section after the graph: 0, or 1 when there is none or it disagrees."""
+    from autodiff_cli.cli.formulas.repl_formula import show_formula
+    from autodiff_cli.cli.formulas.report import failed_section
+    from autodiff_cli.cli.terminal import wants_color
+
+    sys.stdout.flush()
+    if isinstance(payload, str):
+        section = failed_section(payload)
+        sys.stdout.write("\n".join([section.heading, *section.lines]) + "\n")
+        return 1
+    return 0 if show_formula(payload, styled=wants_color(sys.stdout)) else 1
 
 
 def _page_of_request(request: GraphRequest) -> str:
@@ -141,11 +173,17 @@ def run_graph(request: GraphRequest, *, debug: bool = False) -> int:
     if request.fmt == "png" and request.output is None and sys.stdout.isatty():
         print_error("autodiff graph: error: PNG is binary; write it to a file with -o FILE")
         return 2
+    if request.formula and (request.output is not None or request.fmt not in ("tree", "dot")):
+        from autodiff_cli.cli.formulas.words import _
+
+        print_error(_("autodiff graph: error: --formula prints after the graph on stdout: use "
+                      "--format tree or dot, without -o"))  # fmt: skip
+        return 2
     if not isolation_available():
         return _graph_here(request, debug=debug)
     if request.file is not None and request.var:
-        from autodiff_cli.cli.run_cmd import UsageError as ReadError
-        from autodiff_cli.cli.run_cmd import read_script
+        from autodiff_cli.cli.script_files import UsageError as ReadError
+        from autodiff_cli.cli.script_files import read_script
 
         try:
             request = replace(request, script=read_script(request.file))
@@ -164,6 +202,10 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
 
     sources = None if request.file is not None else [request.expression or "", *request.at]
     warm_up(sources, rendering=wants_color(sys.stdout))
+    if request.formula:
+        from autodiff_cli.cli.formulas.warm import warm_sympy
+
+        warm_sympy()
     limits = Limits.of(request.max_memory, request.max_output, request.timeout)
     subject = "script" if request.file else "expression"
     picture = request.fmt in ("svg", "png")
@@ -217,16 +259,18 @@ def _graph_here(request: GraphRequest, *, debug: bool = False) -> int:
             write_output(content, request.output)
             return 0
         with warnings_to_stderr(request.file or "<expr>"), time_limit(request.timeout):
-            graph = build_request_graph(request)
+            graph, payload = build_request_graph(request)
         if request.fmt == "tree" and request.output is None and wants_color(sys.stdout):
             from rich.console import Console
 
             from autodiff_cli.cli.graph_tree import to_rich, tree_of
 
             Console(highlight=False, soft_wrap=True).print(to_rich(tree_of(graph, details=True)))
-            return 0
+            return _print_formula(payload) if request.formula else 0
         unicode = request.output is not None or can_encode(sys.stdout, "├─│└")
         write_output(export(graph, request.fmt, unicode=unicode), request.output)
+        if request.formula:
+            return _print_formula(payload)
     except UsageError as error:
         print_error(f"autodiff graph: error: {error}")
         return 2

@@ -43,11 +43,14 @@ class GraphNode:
     value: str | None = None  # the output's values, for small tensors when known
     grad: str | None = None  # the gradient the node received in the last backward pass
     saved: list[tuple[str, str]] = field(default_factory=list)  # (name, description)
+    source: str | None = None  # the source text that made the node (`w*x`, `w*x (3:5)`)
 
     @property
     def title(self) -> str:
         if self.kind == LEAF:
             return f"{self.name} ({self.label or 'unnamed leaf'})"
+        if self.source and not self.label:
+            return f"{self.name} ← {self.source}"
         return self.label or self.name
 
 
@@ -129,6 +132,8 @@ def build_graph(
     `shapes` id(node) to its output shape and `saved` id(node) to its saved values as captured
     before a backward pass freed them (`saved_values`). A leaf shows its `.grad` when it has one.
     """
+    from autodiff_cli.lang.provenance import note_of
+
     outputs = outputs or {}
     grads = grads or {}
     shapes = shapes or {}
@@ -158,6 +163,9 @@ def build_graph(
                 node.shape = tuple(grad.shape)
         if with_saved and not is_leaf:
             node.saved = saved[id(fn)] if saved and id(fn) in saved else _saved_of(fn)
+        if not is_leaf:
+            note = note_of(fn)
+            node.source = note.label() if note is not None else None
         nodes.append(node)
         pending.append(fn)
         return key

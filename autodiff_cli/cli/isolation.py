@@ -26,7 +26,13 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from autodiff_cli.cli.child_guard import fork_child, kill_child, reap_child, signals_held
+from autodiff_cli.cli.child_guard import (
+    fork_child,
+    kill_child,
+    live_children,
+    reap_child,
+    signals_held,
+)
 from autodiff_cli.cli.frame_reserve import run_on_reserve
 
 GIB = 1 << 30
@@ -209,10 +215,17 @@ def _lock_down(limits: Limits) -> None:
 
 
 def child_main(
-    work: Callable[[], int], limits: Limits, out_fd: int, err_fd: int, keep: Sequence[int]
+    work: Callable[[], int],
+    limits: Limits,
+    out_fd: int,
+    err_fd: int,
+    keep: Sequence[int],
+    done_fd: int | None = None,
 ) -> None:
     """In the forked child: wire the pipes, lock down, run `work`, exit with its status. Never
-    returns, never runs the parent's exit handlers or pending finalizers."""
+    returns, never runs the parent's exit handlers or pending finalizers. With `done_fd` (kept
+    open), the status is also written there as one byte once the output is flushed: the parent
+    then has all it needs without waiting for the kernel to tear this process down."""
     status = INTERNAL_ERROR
     unresident = 0
     try:
@@ -251,7 +264,13 @@ def child_main(
         sys.stderr.flush()
     except BaseException:  # noqa: BLE001,S110 - a full or closed pipe: nothing more to say
         pass
-    os._exit(status if isinstance(status, int) and 0 <= status < 256 else INTERNAL_ERROR)
+    status = status if isinstance(status, int) and 0 <= status < 256 else INTERNAL_ERROR
+    if done_fd is not None:
+        try:
+            os.write(done_fd, bytes((status,)))
+        except OSError:  # the parent is gone
+            pass
+    os._exit(status)
 
 
 def _keep_terminal_size(stream: Any) -> None:
@@ -360,6 +379,7 @@ class _Running:
         exit_fd: int | None,
         sinks: list[Sink],
         probe: mmap.mmap | None,
+        done_fd: int | None = None,
     ) -> None:
         self.index = index
         self.pid = pid
@@ -372,7 +392,9 @@ class _Running:
         self.written = 0
         self.problem: str | None = None
         self.killed = False
-        self.wait_status: int | None = None  # known once the child is reaped
+        self.wait_status: int | None = None  # known once the child is reaped (or has reported)
+        self.done_fd = done_fd  # where the child reports its status as it ends
+        self.reported: int | None = None  # that status
 
     def deadline(self) -> float | None:
         """When the parent kills it (monotonic seconds); None without --timeout."""
@@ -397,17 +419,19 @@ def _start(index: int, work: Callable[[], int], limits: Limits, stream: bool) ->
     # With a deadline, the child writes where it is into shared memory (one store a statement),
     # so that a kill inside one long engine call can still name the statement.
     probe = mmap.mmap(-1, 8) if limits.timeout is not None else None
+    done_read, done_write = os.pipe()
     pid, exit_fd = fork_child()
     if pid == 0:  # the child
-        os.close(out_read)
-        os.close(err_read)
+        for fd in (out_read, err_read, done_read):
+            os.close(fd)
         if probe is not None:
             from autodiff_cli.lang.compiler import set_statement_probe
 
             set_statement_probe(memoryview(probe).cast("q"))
-        child_main(work, limits, out_write, err_write, ())
-    os.close(out_write)
-    os.close(err_write)
+        child_main(work, limits, out_write, err_write, (done_write,), done_write)
+    for fd in (out_write, err_write, done_write):
+        os.close(fd)
+    os.set_blocking(done_read, False)
     sinks = [Sink(sys.stdout if stream else None), Sink(sys.stderr if stream else None)]
     for fd in (out_read, err_read):
         os.set_blocking(fd, False)
@@ -420,6 +444,7 @@ def _start(index: int, work: Callable[[], int], limits: Limits, stream: bool) ->
         exit_fd,
         sinks=sinks,
         probe=probe,
+        done_fd=done_read,
     )
 
 
@@ -459,6 +484,10 @@ def _drain(child: _Running, selector: selectors.BaseSelector) -> None:
     """After the child exited: what is left in its pipes, read without waiting. A pipe still
     held open by someone else is closed once it is empty; one fed without end stops at the
     output limit."""
+    if child.done_fd is not None:
+        selector.unregister(child.done_fd)
+        os.close(child.done_fd)
+        child.done_fd = None
     for fd in list(child.fds):
         while not child.killed:
             data = read_pipe(fd)
@@ -466,6 +495,39 @@ def _drain(child: _Running, selector: selectors.BaseSelector) -> None:
                 break
             _take(child, fd, data)
         _close_pipe(child, fd, selector)
+
+
+def _take_report(child: _Running, selector: selectors.BaseSelector) -> None:
+    """The status byte the child writes as it ends (nothing if it ended otherwise)."""
+    fd = child.done_fd
+    if fd is None:
+        return
+    data = read_pipe(fd)
+    if data is None:  # (woken for nothing)
+        return
+    selector.unregister(fd)
+    os.close(fd)
+    child.done_fd = None
+    if data:
+        child.reported = data[0]
+
+
+def _ended_by_report(child: _Running, lingering: list[_Running]) -> None:
+    """A child that reported its status has flushed all its output into its pipes and is
+    exiting: it is finished now, as if reaped with that status, and killed (nothing of it may
+    run on). The kernel's teardown of its memory (~2 ms of a one-liner) is not waited for; it
+    is reaped later (`_reap_lingering`)."""
+    kill_child(child.pid)
+    child.wait_status = (child.reported or 0) << 8  # what waitpid gives for that exit status
+    lingering.append(child)
+
+
+_LINGERING: list[int] = []  # pids of children finished by their report, not yet reaped
+
+
+def _reap_lingering() -> None:
+    live = set(live_children())
+    _LINGERING[:] = [pid for pid in _LINGERING if pid in live and reap_child(pid) is None]
 
 
 def _reap(child: _Running, selector: selectors.BaseSelector) -> None:
@@ -554,11 +616,13 @@ def run_children(
     child that closes its pipes, or leaves them open to something else, is still killed in
     time; once it has exited, its pipes are drained without waiting."""
     check_limits(limits)
+    _reap_lingering()
     pending = list(enumerate(works))
     pending.reverse()
     results: dict[int, ChildResult] = {}
     running: dict[int, _Running] = {}  # pid -> child
     selector = selectors.DefaultSelector()
+    lingering: list[_Running] = []  # finished by their report, exiting
     go_on = True
     try:
         while running or (pending and go_on):
@@ -569,12 +633,16 @@ def run_children(
                     running[child.pid] = child
                     for fd in child.fds:
                         selector.register(fd, selectors.EVENT_READ, child)
+                    if child.done_fd is not None:
+                        selector.register(child.done_fd, selectors.EVENT_READ, child)
                     if child.exit_fd is not None:
                         selector.register(child.exit_fd, selectors.EVENT_READ, child)
             for key, _ in selector.select(_wait_time(running.values())):
                 child = key.data
                 if key.fd == child.exit_fd:
                     _reap(child, selector)
+                elif key.fd == child.done_fd:
+                    _take_report(child, selector)
                 elif key.fd in child.fds:
                     data = read_pipe(key.fd)
                     if data == b"":
@@ -583,6 +651,8 @@ def run_children(
                         _take(child, key.fd, data)
             now = time.monotonic()
             for child in list(running.values()):
+                if child.wait_status is None and child.reported is not None and not child.killed:
+                    _ended_by_report(child, lingering)
                 if child.wait_status is None and child.exit_fd is None:
                     _reap(child, selector)
                 deadline = child.deadline()
@@ -603,11 +673,16 @@ def run_children(
             _kill(child, "interrupted")
             for fd in list(child.fds):
                 _close_pipe(child, fd, selector)
+            if child.done_fd is not None:
+                selector.unregister(child.done_fd)
+                os.close(child.done_fd)
             if child.exit_fd is not None and child.wait_status is None:
                 selector.unregister(child.exit_fd)
             if child.wait_status is None:
                 reap_child(child.pid, block=True)
         selector.close()
+        _LINGERING.extend(child.pid for child in lingering)
+        _reap_lingering()
     return [results[index] for index in sorted(results)]
 
 

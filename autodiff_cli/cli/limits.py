@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import signal
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from autodiff_cli.cli.child_guard import on_main_thread
 from autodiff_cli.lang.limits import ScriptTimeout, clear_interrupt, request_interrupt
 
 _RETRY = 0.1  # seconds between repeated interrupts, should a script swallow the first one
@@ -27,10 +27,7 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     `autodiff run` also enforces its timeout from a parent process.
     """
     usable = (
-        seconds is not None
-        and seconds > 0
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
+        seconds is not None and seconds > 0 and hasattr(signal, "setitimer") and on_main_thread()
     )
     if not usable:
         yield

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import autodiff_cli.cli.formulas.repl_formula  # noqa: F401 - :formula's half in the child
+
 REPL_NAME = "<stdin>"
 
 HELP = """\
@@ -21,12 +23,16 @@ running statement; Ctrl-D exits. Tab completes names, attributes and methods.
   :graph NAME html FILE  a page to open in a browser: the graph, backward step by step
   :grads            the gradients of the leaf tensors
   :explain NAME     call NAME.backward() step by step (gradients accumulate, the graph is freed)
+  :formula NAME [WRT...]  the derivatives of NAME as formulas read from its graph, checked
+                    against autograd (elementwise graphs of one-element tensors)
   :reset            start over with a fresh namespace
   :load FILE        run FILE in this session
   :save FILE        write this session's successful inputs as a script for `autodiff run`
   :quit             leave (also Ctrl-D)"""
 
-META_NAMES = ("help", "vars", "graph", "grads", "explain", "reset", "load", "save", "quit")
+META_NAMES = (
+    "help", "vars", "graph", "grads", "explain", "formula", "reset", "load", "save", "quit"
+)  # fmt: skip
 
 
 class QuitRepl(Exception):
@@ -49,7 +55,9 @@ class ReplState:
 
     def reset(self) -> None:
         from autodiff_cli.lang import Session
+        from autodiff_cli.lang.provenance import keep_recording
 
+        keep_recording()  # each node's source text, for :graph, :explain and :formula
         self.session = Session()
         self.session.execute("import torch")
         self.inputs = []
@@ -312,6 +320,30 @@ def explain(state: ReplState, argument: str) -> None:
     sys.stdout.write("\n".join(explain_lines(walk)) + "\n")
 
 
+def formula(state: ReplState, argument: str) -> None:
+    """`:formula NAME [WRT...]` in this process (where processes cannot be forked; the child's
+    half is `formula_reply`)."""
+    from autodiff_cli.cli.formulas.repl_formula import formula_payload, show_formula
+    from autodiff_cli.cli.formulas.words import _
+
+    if not show_formula(formula_payload(state.namespace, argument), styled=state.styled):
+        raise ValueError(_("the formula and autograd disagree"))
+
+
+def formula_reply(state: ReplState, argument: str) -> dict[str, Any]:
+    """The child's half of `:formula`: the payload as JSON text, or the error reported here."""
+    import json
+
+    from autodiff_cli.cli.formulas.repl_formula import formula_payload
+    from autodiff_cli.cli.terminal import print_error
+
+    try:
+        return {"formula": json.dumps(formula_payload(state.namespace, argument))}
+    except ValueError as error:
+        print_error(f":formula: {error}")
+        return {"ok": False}
+
+
 def load(state: ReplState, argument: str) -> None:
     from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
     from autodiff_cli.lang import run_source
@@ -363,6 +395,7 @@ COMMANDS: dict[str, Callable[[ReplState, str], None]] = {
     "graph": show_graph,
     "grads": show_grads,
     "explain": explain,
+    "formula": formula,
     "reset": reset,
     "load": load,
     "save": save,

@@ -63,7 +63,11 @@ class RemoteSession:
     def _start(self) -> Any:
         from autodiff_cli.cli.child_session import ChildSession
 
-        return ChildSession(_Server(self.debug, self.styled), self.limits)
+        return ChildSession(self.server(), self.limits)
+
+    def server(self) -> SessionServer:
+        """What the child runs for each request (a notebook kernel's serves cells too)."""
+        return SessionServer(self.debug, self.styled)
 
     def is_complete(self, text: str) -> bool:
         return self._parser.is_complete(text)
@@ -96,13 +100,35 @@ class RemoteSession:
             return self._load(argument) if name == "load" else self._save(argument)
         if name == "graph" and argument.split(" ")[1:2] == ["html"]:
             return self._graph_page(argument)
+        if name == "formula":
+            return self._formula(argument)
         reply = self._ask({"kind": "meta", "text": text})
         if reply.get("quit"):
             raise QuitRepl
         return reply.get("ok", False)
 
+    def _formula(self, argument: str) -> bool:
+        """:formula: the child reads the graph and the gradients; SymPy runs here."""
+        import json
+
+        from autodiff_cli.cli.formulas.repl_formula import show_formula
+        from autodiff_cli.cli.formulas.words import _
+        from autodiff_cli.cli.terminal import print_error
+
+        reply = self._ask({"kind": "formula", "text": argument})
+        if "formula" not in reply:
+            return False
+        try:
+            ok = show_formula(json.loads(reply["formula"]), styled=self.styled)
+        except (ValueError, RecursionError) as error:
+            print_error(f":formula: {error}")
+            return False
+        if not ok:
+            print_error(f":formula: {_('the formula and autograd disagree')}")
+        return ok
+
     def _load(self, path: str) -> bool:
-        from autodiff_cli.cli.run_cmd import UsageError, read_script
+        from autodiff_cli.cli.script_files import UsageError, read_script
         from autodiff_cli.cli.terminal import print_error
 
         if not path:
@@ -161,7 +187,9 @@ class RemoteSession:
 
 
 # What a reply may hold (the child is untrusted: a breached one could send anything).
+# (echo, ename, evalue, dot, tree: a notebook cell's reply, `notebook.cell_run`; formula: `:formula`)
 _REPLY_FIELDS = {"ok": bool, "quit": bool, "text": str, "count": int, "word": str, "names": list}
+_REPLY_FIELDS.update(dict.fromkeys(("echo", "ename", "evalue", "dot", "tree", "formula"), str))
 
 
 def _checked_reply(reply: dict) -> dict:
@@ -181,7 +209,7 @@ def _checked_reply(reply: dict) -> dict:
     return reply
 
 
-class _Server:
+class SessionServer:
     """What the child does for each request, on its own `ReplState`."""
 
     def __init__(self, debug: bool, styled: bool) -> None:
@@ -202,6 +230,10 @@ class _Server:
                 return {"quit": True}
         if kind == "load":
             return {"ok": _run_loaded(state, str(message.get("name")), text)}
+        if kind == "formula":
+            from autodiff_cli.cli.repl_commands import formula_reply
+
+            return formula_reply(state, text)
         if kind == "save":
             return {"text": "import torch\n" + "".join(state.inputs), "count": len(state.inputs)}
         if kind == "graph_page":

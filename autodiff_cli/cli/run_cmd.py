@@ -9,10 +9,9 @@ be forked (or `AUTODIFF_ISOLATION=0`), scripts run one after the other in this p
 from __future__ import annotations
 
 import collections
+import dataclasses
 import io
-import os
 import re
-import stat
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -22,18 +21,17 @@ from pathlib import Path
 from typing import Any
 
 from autodiff_cli.cli.output_text import Text, encoding_of, write_json_string, write_output
+from autodiff_cli.cli.script_files import (  # noqa: F401 - `run_cmd` names them too
+    DEFAULT_MAX_SCRIPT_SIZE,
+    STDIN_NAME,
+    Script,
+    UsageError,
+    read_script,
+)
 from autodiff_cli.cli.terminal import print_error
 
-STDIN_NAME = "<stdin>"
 SCRIPT_SUFFIXES = (".py", ".ad")
 SKIPPED = "skipped: an earlier script failed (--fail-fast)"
-DEFAULT_MAX_SCRIPT_SIZE = 1 << 20
-
-
-@dataclass(frozen=True)
-class Script:
-    name: str  # as the user wrote it; errors are located with it
-    source: str | bytes
 
 
 @dataclass
@@ -62,47 +60,6 @@ class RunOptions:
     max_output: int | None = None  # bytes per script; None: the default (64 MiB)
     max_script_size: int = DEFAULT_MAX_SCRIPT_SIZE
     strict_isolation: bool = False  # --isolation strict: refuse to run without the full jail
-
-
-class UsageError(Exception):
-    """A path that cannot be read: reported before any script runs, exit status 2."""
-
-
-def read_script(path: str, max_size: int = DEFAULT_MAX_SCRIPT_SIZE) -> Script:
-    """The script's bytes (the language decodes them, so bad bytes get a located syntax error).
-
-    Only a regular file (or stdin) of at most `max_size` bytes: a FIFO, a device or a directory
-    is a usage error, never a hang.
-    """
-    if path == "-":
-        data = sys.stdin.buffer.read(max_size + 1) if sys.stdin is not None else b""
-        _check_size(STDIN_NAME, len(data), max_size)
-        return Script(STDIN_NAME, data)
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        raise UsageError(f"autodiff run: error: file not found: {path}") from None
-    except OSError as error:
-        raise UsageError(f"autodiff run: error: cannot read {path}: {error.strerror}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise UsageError(f"autodiff run: error: is a directory, not a script: {path}")
-    if not stat.S_ISREG(info.st_mode):
-        raise UsageError(f"autodiff run: error: not a regular file: {path}")
-    _check_size(path, info.st_size, max_size)
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(max_size + 1)
-    except OSError as error:
-        raise UsageError(f"autodiff run: error: cannot read {path}: {error.strerror}") from None
-    _check_size(path, len(data), max_size)
-    return Script(path, data)
-
-
-def _check_size(name: str, size: int, max_size: int) -> None:
-    if size > max_size:
-        raise UsageError(
-            f"autodiff run: error: {name} is larger than {max_size} bytes (--max-script-size)"
-        )
 
 
 def expand_paths(paths: list[str]) -> list[str]:
@@ -144,6 +101,16 @@ def run_script(script: Script, *, debug: bool, stdout: Any = None) -> bool:
 
     stream = stdout if stdout is not None else sys.stdout
     _reset_engine()
+    if script.name.lower().endswith(".ipynb"):
+        from autodiff_cli.cli.notebook.run_notebook import run_notebook
+
+        report_cells = script.report_cells
+        try:
+            return run_notebook(
+                script.name, script.source, debug=debug, stdout=stream, report_cells=report_cells
+            )
+        finally:
+            stream.flush()
     try:
         with warnings_to_stderr(script.name):
             run_source(script.source, script.name, stdout=stream)
@@ -264,7 +231,7 @@ def _problem_text(script: Script, result: Any, timeout: float | None) -> str:
     from autodiff_cli.lang import ScriptError
 
     timed_out = timeout is not None and result.problem == timeout_problem(timeout)
-    if result.statement is None or not timed_out:
+    if result.statement is None or not timed_out or script.name.lower().endswith(".ipynb"):
         return f"{script.name}: error: the script was {result.problem}\n"
 
     line, column = result.statement
@@ -285,6 +252,8 @@ def run_isolated(
     from autodiff_cli.cli.warm_up import warm_up
 
     warm_up()
+    if any(script.name.lower().endswith(".ipynb") for script in scripts):
+        import autodiff_cli.cli.notebook.run_notebook  # noqa: F401 - the child cannot import
     streamed = options.jobs == 1 and not options.as_json
     separate = len(scripts) > 1 and not options.as_json
     failed = False
@@ -410,6 +379,10 @@ class OrderedPrinter:
 
     def _print(self, outcome: Outcome) -> None:
         if self.as_json:
+            if outcome.path.lower().endswith(".ipynb") and not _is_skipped(outcome):
+                from autodiff_cli.cli.notebook.cell_report import write_notebook_json
+
+                return write_notebook_json(outcome)
             _write_json(outcome)
             return
         write_output(sys.stdout, outcome.stdout)
@@ -510,6 +483,8 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
 
     try:
         scripts = [read_script(path, options.max_script_size) for path in expand_paths(paths)]
+        if options.as_json:
+            scripts = [dataclasses.replace(script, report_cells=True) for script in scripts]
     except UsageError as error:
         return _usage_failure(str(error), options.as_json)
     if options.strict_isolation:

@@ -54,19 +54,25 @@ def warm_up(
     *,
     rendering: bool = False,
     command: str | None = None,
+    leave_out: Iterable[str] = (),
+    json_output: bool = True,
 ) -> None:
     """Import, in the parent, everything a child needs: it cannot open a file once locked down.
 
     The engine, the language with its parse tables, this package's command modules (with
     `command`, e.g. "grad_cmd", only that module and the modules of this package it names,
-    transitively: the one-liner's start-up stays short); the
+    transitively, but for those in `leave_out`, which the command imports itself when its
+    options need them: the one-liner's start-up stays short); the
     engine's lazy submodules (`nn`, `optim`, ...) all, or with `sources` only those whose name
     the sources mention (the one-liner's start-up stays short), and numpy's random module when
     the sources may use it; the text codecs when the sources may encode or decode text; with
-    `rendering`, Rich, warmed by drawing once (it imports parts of itself while drawing).
+    `rendering`, Rich, warmed by drawing once (it imports parts of itself while drawing);
+    `json` unless `json_output` is False (a command without `--json`).
     """
-    import json  # noqa: F401 - --json output
     import traceback  # noqa: F401 - --debug
+
+    if json_output:
+        import json  # noqa: F401
 
     import autodiff_cli.engine as engine
     from autodiff_cli.lang import compile_source
@@ -82,7 +88,7 @@ def warm_up(
     if command is None:
         _import_command_modules()
     else:
-        _import_named_modules(command)
+        _import_named_modules(command, leave_out)
     if sources is None or _may_use_codecs(sources):  # they load on first use
         for encoding in _CODECS:
             codecs.lookup(encoding)
@@ -91,14 +97,15 @@ def warm_up(
     else:
         text = b"\n".join(s.encode(errors="replace") if isinstance(s, str) else s for s in sources)
         words = {name: (name,) for name in LAZY_SUBMODULES} | {"nn": _NN_WORDS}
-        wanted = tuple(  # the commands themselves use autograd (jacobians, gradient probes)
-            name
-            for name in LAZY_SUBMODULES
-            if name == "autograd" or any(word.encode() in text for word in words[name])
+        wanted = tuple(
+            name for name in LAZY_SUBMODULES if any(word.encode() in text for word in words[name])
         )
         random = any(word.encode() in text for word in _RANDOM_WORDS)
+    engine.autograd  # noqa: B018 - the commands use it (jacobians, gradient probes)
     for name in wanted:
-        getattr(engine, name)
+        module = getattr(engine, name)
+        if hasattr(module, "load_all"):  # (torch.autograd: its parts load on first use)
+            module.load_all()
     if sources is None or b"save" in text or b"load" in text:  # torch.save/load, and the
         import autodiff_cli.engine.nn  # noqa: F401 - Parameters they load
         import autodiff_cli.engine.serialization  # noqa: F401
@@ -157,13 +164,14 @@ def _import_command_modules() -> None:
 _NAMED_MODULE = re.compile(rb"autodiff_cli\.cli(?:\.| import )(\w+)")
 
 
-def _import_named_modules(start: str) -> None:
+def _import_named_modules(start: str, leave_out: Iterable[str] = ()) -> None:
     """`start` and every module of this package named in its source (`autodiff_cli.cli.x` or
-    `from autodiff_cli.cli import x`), imports inside functions included, transitively."""
+    `from autodiff_cli.cli import x`), imports inside functions included, transitively; not
+    those in `leave_out` (nor what only they name)."""
     import importlib
 
     folder = os.path.dirname(__file__)
-    seen, todo = set(_NOT_IN_CHILDREN), [start]
+    seen, todo = set(_NOT_IN_CHILDREN) | set(leave_out), [start]
     while todo:
         name = todo.pop()
         path = os.path.join(folder, f"{name}.py")
@@ -183,7 +191,7 @@ def _warm_rich() -> None:
 
     console = Console(file=io.StringIO(), force_terminal=True, color_system="truecolor", width=80)
     tree = Tree(Text("a", style="bold"))
-    tree.add("b ─ é").add(Text("c", style="red"))
+    tree.add("b ─ é ←").add(Text("c", style="red"))  # (← : the source beside a node)
     table = Table("x", "y")
     table.add_row("1", Text("2", style="cyan"))
     console.print(tree, table)

@@ -83,6 +83,14 @@ def _is_public_submodule(parent: types.ModuleType, value: Any) -> bool:
     )
 
 
+def lazy_names(module: types.ModuleType) -> frozenset[str]:
+    """The names an engine module loads on first use (`_LAZY_SUBMODULES`, `_LAZY_NAMES`) and
+    has not loaded yet: a script's proxy loads each when the script first reads it."""
+    attributes = vars(module)  # (not getattr: a module's `__getattr__` may load things)
+    declared = (*attributes.get("_LAZY_SUBMODULES", ()), *attributes.get("_LAZY_NAMES", ()))
+    return frozenset(name for name in declared if name not in attributes)
+
+
 def public_attributes(module: types.ModuleType) -> dict[str, Any]:
     """The names a script's proxy of `module` holds: for an engine module, those of its `__all__`
     (other modules it names only if they are its public submodules) and its public submodules;
@@ -93,8 +101,9 @@ def public_attributes(module: types.ModuleType) -> dict[str, Any]:
     else:
         names = [name for name in vars(module) if not name.startswith("_")]
     result = {}
+    lazy = lazy_names(module)
     for name in names:
-        if name.startswith("_") or not hasattr(module, name):
+        if name.startswith("_") or name in lazy or not hasattr(module, name):
             continue
         value = getattr(module, name)
         if isinstance(value, types.ModuleType):

@@ -38,6 +38,32 @@ class Location:
         return f"Location({self.source.filename!r}, {self.line}, {self.column})"
 
 
+class Span(Location):
+    """A Location that also knows where its expression's last token ends, so that the text of
+    the operation can be quoted (`w*x`) beside the graph node it made (`provenance`)."""
+
+    __slots__ = ("end_line", "end_column")
+
+    def __init__(
+        self, source: Source, line: int, column: int, end_line: int, end_column: int
+    ) -> None:
+        super().__init__(source, line, column)
+        self.end_line = end_line
+        self.end_column = end_column
+
+
+def spanned(start: Location, last: object) -> Location:
+    """`start` as a `Span` ending where the last token of the parse-tree node `last` ends (a
+    call's closing bracket has no token: `provenance` completes brackets), or as it is."""
+    while hasattr(last, "children"):  # a Tree: its last child that is present
+        children = [child for child in last.children if child is not None]
+        last = children[-1] if children else None
+    end_line, end_column = getattr(last, "end_line", None), getattr(last, "end_column", None)
+    if end_line is None or end_column is None:
+        return start
+    return Span(start.source, start.line, start.column, end_line, end_column)
+
+
 class ScriptError(Exception):
     """A syntax or runtime error of a script, located in its source.
 
@@ -175,7 +201,7 @@ def clear_location_in(error: BaseException, source: Source) -> None:
     """Forget `error`'s location if it is in `source` (an `eval` string: the error is then
     located at the script's `eval` call instead)."""
     location = _own_attributes(error).get(LOCATION_ATTRIBUTE)
-    if type(location) is Location and location.source is source:
+    if type(location) in (Location, Span) and location.source is source:
         clear_location(error)
 
 

@@ -11,10 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli.lang import call_results, exact, fstrings, limits, sandbox
-from autodiff_cli.lang.errors import CompileError, Location, Source, attach_location
-from autodiff_cli.lang.limits import (
-    checked_power,
-)
+from autodiff_cli.lang.errors import CompileError, Location, Source, attach_location, spanned
+from autodiff_cli.lang.limits import checked_power
 from autodiff_cli.lang.operator_closures import (
     BINARY_FACTORIES,
     BINARY_OPERATORS,
@@ -260,6 +258,7 @@ class ExpressionCompiler:
         for index in range(1, len(children), 2):
             symbol = str(children[index])
             right = self.expr(children[index + 1])
+            where = spanned(self.where(node), children[index + 1])
             factory = BINARY_FACTORIES.get(symbol)
             if factory is not None:
                 result = factory(result, right, where)
@@ -290,7 +289,8 @@ class ExpressionCompiler:
 
     def expr_power(self, node: Tree) -> Fn:
         base, _, exponent = node.children
-        return binary(checked_power, self.expr(base), self.expr(exponent), self.where(node))
+        where = spanned(self.where(node), node)
+        return binary(checked_power, self.expr(base), self.expr(exponent), where)
 
     def expr_unary(self, node: Tree) -> Fn:
         symbol, operand = node.children
@@ -299,7 +299,7 @@ class ExpressionCompiler:
         if known and isinstance(value, (int, float, complex)) and not isinstance(value, bool):
             return self.constant(op(value))
         inner = self.expr(operand)
-        where = self.where(node)
+        where = spanned(self.where(node), node)
 
         def unary(f: list) -> Any:
             try:
@@ -620,7 +620,7 @@ class ExpressionCompiler:
     def expr_getitem(self, node: Tree) -> Fn:
         target, index = node.children
         obj, key = self.expr(target), self.subscript(index)
-        where = self.where(node)
+        where = spanned(self.where(node), node)
 
         def get_item(f: list) -> Any:
             try:
@@ -633,7 +633,7 @@ class ExpressionCompiler:
 
     def expr_call(self, node: Tree) -> Fn:
         function_node, arguments = node.children
-        where = self.where(node)
+        where = spanned(self.where(node), node)
         if (
             isinstance(function_node, Tree)
             and function_node.data == "var"

@@ -7,7 +7,10 @@ comments, line continuations) are dropped. Tokens are Lark `Token`s with Lark's 
 
 Lark's own `BasicLexer` is not used: built at each start from the terminals, it validates and
 compiles every terminal's pattern and the keyword scanners (~30 ms), where this lexer compiles
-only the one alternation the tables carry (~10 ms); the tokens are the same (a test checks).
+only the one alternation the tables carry; the tokens are the same (a test checks). Even that
+one compile is ~1.5 ms of Python (`re`'s parser and compiler), so the program `re` makes of it
+is shipped too (`lexer_program`), for the CPython whose regular-expression engine it was made
+for, and handed to that engine directly; any other Python compiles the pattern.
 """
 
 from __future__ import annotations
@@ -18,13 +21,16 @@ from typing import Any
 
 from lark.exceptions import UnexpectedCharacters
 
+from autodiff_cli.lang import lexer_program
 from autodiff_cli.lang.syntax_tree import Token
 
 _new_str = str.__new__
 
 
 def _matcher(patterns: list[str]) -> Callable[[str, int], Any]:
-    compiled = [re.compile(pattern).match for pattern in patterns]
+    compiled = [
+        (lexer_program.compiled(pattern) or re.compile(pattern)).match for pattern in patterns
+    ]
     if len(compiled) == 1:
         return compiled[0]
 

@@ -184,16 +184,26 @@ class Namespace(dict):
             proxy = sandbox.ModuleProxy(name, {})
             self._proxies[id(module)] = proxy
             for key, value in engine_exports.public_attributes(module).items():
-                if isinstance(value, types.ModuleType):
-                    value = self.module_proxy(value, f"{name}.{key}")
-                elif not isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
-                    sandbox.SHARED_IDS.add(id(value))
-                setattr(proxy, key, value)
-            for key in getattr(module, "_LAZY_SUBMODULES", ()):
-                proxy._proxy_lazy[key] = lambda key=key: self.module_proxy(
-                    getattr(module, key), f"{name}.{key}"
-                )
+                setattr(proxy, key, self._proxied(value, f"{name}.{key}"))
+            for key in engine_exports.lazy_names(module):
+                proxy._proxy_lazy[key] = lambda key=key: self._lazy_attribute(module, key, name)
         return proxy
+
+    def _proxied(self, value: Any, name: str) -> Any:
+        """What a module proxy holds for one of the module's public attributes."""
+        if isinstance(value, types.ModuleType):
+            return self.module_proxy(value, name)
+        if not isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
+            sandbox.SHARED_IDS.add(id(value))
+        return value
+
+    def _lazy_attribute(self, module: types.ModuleType, key: str, name: str) -> Any:
+        """A name the module loads on first use, loaded and vetted as `public_attributes` vets."""
+        getattr(module, key)
+        value = engine_exports.public_attributes(module).get(key)
+        if value is None:
+            raise AttributeError(f"module '{name}' has no attribute '{key}'")
+        return self._proxied(value, f"{name}.{key}")
 
     def root_module(self, name: str) -> sandbox.ModuleProxy:
         if name == "torch":

@@ -13,6 +13,7 @@ terminals (for error messages).
 from __future__ import annotations
 
 import json
+import marshal
 import sys
 from typing import Any
 
@@ -121,10 +122,11 @@ def build_table_data(grammar_text: str, start: list[str]) -> dict[str, Any]:
     )
 
 
+MARSHAL_VERSION = 4  # read by every Python 3 (3.4 on)
 HEADER = (
     '"""The parse tables of grammar/autodiff.lark (plain data), written by\n'
     "`python -m autodiff_cli.lang.table_builder`: do not edit. Each rule and each state's row is\n"
-    "a JSON text, decoded on first use (`parse_tables.Encoded`).\n"
+    "a `marshal` string, decoded on first use (`parse_tables.Encoded`).\n"
     "\n"
     'Long because: generated data, one line per rule and per parser state."""\n'
     "\n"
@@ -164,7 +166,7 @@ def _literal(value: Any) -> str:
 
 def _lines(items: dict[str, Any]) -> str:
     return ",\n".join(
-        f"{key!r}: {json.dumps(value, separators=(',', ':'))!r}" for key, value in items.items()
+        f"{key!r}: {marshal.dumps(value, MARSHAL_VERSION)!r}" for key, value in items.items()
     )
 
 
@@ -176,10 +178,26 @@ def generate() -> str:
     return render(build_table_data(text, START_SYMBOLS))
 
 
+def generate_programs() -> str:
+    """The text of `lexer_programs_data.py` for the shipped lexer patterns and this Python."""
+    from autodiff_cli.lang import lexer_program
+    from autodiff_cli.lang.parse_tables_data import TABLES
+
+    return lexer_program.render(TABLES["lexer"]["patterns"])
+
+
 def main() -> int:
     with open(TABLES_FILE, "w", encoding="utf-8") as file:
         file.write(generate())
     print(f"wrote {TABLES_FILE}")
+    from importlib import reload
+
+    from autodiff_cli.lang import lexer_program, parse_tables_data
+
+    reload(parse_tables_data)
+    with open(lexer_program.DATA_FILE, "w", encoding="utf-8") as file:
+        file.write(generate_programs())
+    print(f"wrote {lexer_program.DATA_FILE}")
     return 0
 
 

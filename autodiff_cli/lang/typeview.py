@@ -25,7 +25,7 @@ VALUE_CLASSES = frozenset({
 # The engine classes PyTorch users subclass (looked up by name on first use).
 _ENGINE_BASES = (
     ("autodiff_cli.engine.nn", "Module"),
-    ("autodiff_cli.engine.autograd", "Function"),
+    ("autodiff_cli.engine.autograd.function", "Function"),
     ("autodiff_cli.engine.utils.data", "Dataset"),
     ("autodiff_cli.engine.utils.data", "IterableDataset"),
     ("autodiff_cli.engine.utils.data", "Sampler"),

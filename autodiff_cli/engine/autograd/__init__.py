@@ -7,16 +7,38 @@ from typing import Any
 from ..core.backward import backward, grad
 from ..core.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ..core.tensor import Tensor, require_grad_new
-from . import (
-    anomaly_mode,  # noqa: F401 - torch.autograd.anomaly_mode
-    forward_ad,  # noqa: F401 - torch.autograd.forward_ad
-    functional,  # noqa: F401
-    graph,  # noqa: F401 - torch.autograd.graph
-    profiler,  # noqa: F401 - torch.autograd.profiler
-)
-from .anomaly_mode import detect_anomaly, set_detect_anomaly
-from .function import Function, FunctionCtx  # noqa: F401
-from .gradcheck import gradcheck, gradgradcheck  # noqa: F401
+from . import functional  # noqa: F401 - (the `grad` command's jacobians and Hessians)
+
+# Loaded on first use (PEP 562): the one-liner's start-up needs none of them. A locked-down child
+# cannot import, so the CLI's warm-up loads them all (`load_all`) when a script may use them.
+_LAZY_SUBMODULES = ("anomaly_mode", "forward_ad", "function", "graph", "profiler")
+_LAZY_NAMES = {
+    "Function": "function",
+    "FunctionCtx": "function",
+    "gradcheck": "gradcheck",
+    "gradgradcheck": "gradcheck",
+    "detect_anomaly": "anomaly_mode",
+    "set_detect_anomaly": "anomaly_mode",
+}
+
+
+def __getattr__(name: str) -> Any:
+    submodule = _LAZY_NAMES.get(name, name if name in _LAZY_SUBMODULES else None)
+    if submodule is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module = importlib.import_module(f"{__name__}.{submodule}")
+    # (`gradcheck` names the function, as in PyTorch, not the module of the same name)
+    value = getattr(module, name) if name in _LAZY_NAMES else module
+    globals()[name] = value
+    return value
+
+
+def load_all() -> None:
+    """Import every lazily loaded part now (before a child is locked down)."""
+    for name in (*_LAZY_SUBMODULES, *_LAZY_NAMES):
+        __getattr__(name)
 
 
 def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Tensor:  # noqa: N802

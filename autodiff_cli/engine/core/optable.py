@@ -6,7 +6,9 @@ differentiable input, what the formulas need saved, and the local derivative rul
 backend (see `formula_backends.py`), `g` the gradient of the output and `saved` the values listed
 in `saves`, in order: input positions (0 = self, 1 = other, ...) or "result". Without `saves=`,
 they are read from the formulas' parameter names (`lambda B, g, self, other: ...`), as
-derivatives.yaml names them.
+derivatives.yaml names them. An elementwise op may also give its value as a formula
+(`symbolic=lambda S, self, other: self * other`, `S` the functions `autodiff grad --formula`
+allows, the op's parameters as keywords): the graph then reads as a formula.
 
 An entry also declares its public surface: `function=` (the `torch.*` function, or `UNARY` to
 generate `fn(input)`), `method=True` (bound as `Tensor.<name>`, with `aliases`), `inplace=True`
@@ -61,6 +63,7 @@ class OpDef:
         "binary",
         "needs",
         "inplace_ufunc",
+        "symbolic",
     )
 
     def __init__(
@@ -100,6 +103,7 @@ class OpDef:
         # the ufunc an in-place call without a graph writes into its target with (`x -= y`)
         self.inplace_ufunc = _INPLACE_UFUNCS.get(name)
         self.needs: tuple | None = None  # per input, the saved values its formula reads (lazy)
+        self.symbolic: Callable | None = None  # the op's value as a formula (`defop`)
         if not grad_fn:
             self.node_cls = None  # (with a grad_fn: made on first use, `__getattr__`)
         self.new_node = own_copy(new_node) if grad_fn else None  # makes this op's nodes
@@ -152,6 +156,7 @@ def defop(
     aliases: tuple = (),
     dunder: str | None = None,
     reflected: bool = False,
+    symbolic: Callable | None = None,
 ) -> OpDef:
     """Declares one op. With no formulas the op is not differentiable (comparisons, argmax).
     A `variadic` op (cat, stack) has one formula `formula(B, g, i, *saved, **params)` for input i.
@@ -164,7 +169,8 @@ def defop(
     `operator.add` spares the operators a Python frame). `dunder="add"` binds the operators
     `Tensor.__add__` and `__iadd__` (and `__radd__`, `reflected=True`, for an op whose operands
     commute): a Tensor or float operand goes straight to the op machinery, any other number
-    through `function`."""
+    through `function`. `symbolic` is the op's value as a formula, for an elementwise op (see
+    the module's docstring)."""
     if dunder is not None and not callable(function):
         raise TypeError(f"defop({name!r}): dunder= needs the op's function=")
     op = OpDef(
@@ -184,6 +190,7 @@ def defop(
         exact_grads,
         binary,
     )
+    op.symbolic = symbolic
     OPS[name] = op
     if function is not None or inplace:
         _declare_surface(op, function, method, inplace, aliases)

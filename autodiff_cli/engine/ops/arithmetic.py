@@ -302,6 +302,7 @@ ADD = defop(
     method=True,
     dunder="add",
     reflected=True,
+    symbolic=lambda S, self, other, alpha=1: self + alpha * other,
 )
 SUB = defop(
     "sub",
@@ -315,10 +316,12 @@ SUB = defop(
     method=True,
     aliases=("subtract",),
     dunder="sub",
+    symbolic=lambda S, self, other, alpha=1: self - alpha * other,
 )
 RSUB = defop(
-    "rsub", "RsubBackward1", lambda a, other: other - a, lambda B, g, other: -g, rules=("-1",)
-)
+    "rsub", "RsubBackward1", lambda a, other: other - a, lambda B, g, other: -g, rules=("-1",),
+    symbolic=lambda S, self, other, alpha=1: other - alpha * self,
+)  # fmt: skip
 MUL = defop(
     "mul",
     "MulBackward0",
@@ -332,6 +335,7 @@ MUL = defop(
     aliases=("multiply",),
     dunder="mul",
     reflected=True,
+    symbolic=lambda S, self, other: self * other,
 )
 
 
@@ -366,6 +370,7 @@ DIV = defop(
     method=True,
     aliases=("true_divide", "divide"),
     dunder="truediv",
+    symbolic=lambda S, self, other: self / other,
 )
 
 
@@ -388,6 +393,7 @@ NEG = defop(
     method=True,
     aliases=("negative",),
     inplace=True,
+    symbolic=lambda S, self: -self,
 )
 POW = defop(
     "pow_scalar",
@@ -397,6 +403,7 @@ POW = defop(
         B.zeros_like(self) if exponent == 0 else g * power_scalar(B, self, exponent)
     ),
     rules=("exponent · self^(exponent-1)",),
+    symbolic=lambda S, self, exponent: self**exponent,
 )
 POW_TENSOR = defop(
     "pow",
@@ -410,6 +417,7 @@ POW_TENSOR = defop(
     ),
     arg_names=("self", "exponent"),
     rules=("exponent · self^(exponent-1)", "self^exponent · ln(self)"),
+    symbolic=lambda S, self, exponent: self**exponent,
 )
 RPOW = defop(
     "rpow",
@@ -419,6 +427,7 @@ RPOW = defop(
         g * result * math.log(base) if base > 0 else g * result * float("nan")
     ),
     rules=("base^exponent · ln(base)",),
+    symbolic=lambda S, self, base: base**self,
 )
 RECIPROCAL = defop(
     "reciprocal",
@@ -429,6 +438,7 @@ RECIPROCAL = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: 1 / self,
 )
 
 # `//` and torch.div(rounding_mode='floor'): not differentiable, as in PyTorch
@@ -458,6 +468,7 @@ TO_COPY = defop(
     lambda B, g, dtype: g,
     promotes=False,
     rules=("1",),
+    symbolic=lambda S, self, dtype: self,
 )
 WHERE = defop(
     "where",

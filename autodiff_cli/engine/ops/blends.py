@@ -33,12 +33,14 @@ LOGADDEXP = defop(
     lambda B, g, self, other: g / (1 + B.exp(other - self)),
     lambda B, g, self, other: g / (1 + B.exp(self - other)),
     rules=("1 / (1 + exp(other - self))", "1 / (1 + exp(self - other))"),
+    symbolic=lambda S, self, other: S.log(S.exp(self) + S.exp(other)),
 )  # fmt: skip
 HYPOT = defop(
     "hypot", "HypotBackward0", _floating_kernel("hypot_cpu", np.hypot),
     lambda B, g, self, other, result: g * self / result,
     lambda B, g, self, other, result: g * other / result,
     rules=("self / result", "other / result"),
+    symbolic=lambda S, self, other: S.sqrt(self**2 + other**2),
 )  # fmt: skip
 
 

@@ -54,6 +54,7 @@ ATAN2 = defop(
     lambda B, g, self, other: _atan2_grad(B, g, other, self, other),
     lambda B, g, self, other: _atan2_grad(B, g, -self, self, other),
     rules=("other / (self² + other²)", "-self / (self² + other²)"),
+    symbolic=lambda S, self, other: S.atan2(self, other),
 )  # fmt: skip
 SGN = defop("sgn", "SgnBackward0", kernels.sign, _zero, rules=("0",))
 

@@ -515,7 +515,10 @@ def _cumprod_grad(B: Any, g: Any, a: Any, r: Any, dim: int, dtype: Any = None) -
 # The table
 # --------------------------------------------------------------------------------------------
 
-SUM = defop("sum", "SumBackward0", _sum, _sum_grad, rules=("1",))
+# (a formula only for one element: `--formula` refuses a reduction of more)
+SUM = defop(
+    "sum", "SumBackward0", _sum, _sum_grad, rules=("1",), symbolic=lambda S, self, **_: self
+)
 SUM_DIM = defop("sum_dim", "SumBackward1", _sum, _sum_grad, rules=("1",))
 NANSUM = defop(
     "nansum",
@@ -528,7 +531,9 @@ NANSUM = defop(
     ),
     rules=("1 where self is not nan, else 0",),
 )
-MEAN = defop("mean", "MeanBackward0", _mean, _mean_grad, rules=("1 / n",))
+MEAN = defop(
+    "mean", "MeanBackward0", _mean, _mean_grad, rules=("1 / n",), symbolic=lambda S, self, **_: self
+)
 MEAN_DIM = defop("mean_dim", "MeanBackward1", _mean, _mean_grad, rules=("1 / n",))
 PROD = defop(
     "prod",

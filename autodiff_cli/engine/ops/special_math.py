@@ -62,15 +62,18 @@ ASINH = _unary(
     "asinh", "AsinhBackward0", np.arcsinh,
     lambda B, g, self: g * run(B, RSQRT, add_scalar(B, self * self, 1)),
     "1 / sqrt(self² + 1)", aliases=("arcsinh",),
+    symbolic=lambda S, self: S.asinh(self),
 )  # fmt: skip
 ACOSH = _unary(
     "acosh", "AcoshBackward0", np.arccosh,
     lambda B, g, self: g * run(B, RSQRT, add_scalar(B, self * self, -1)),
     "1 / sqrt(self² - 1)", aliases=("arccosh",),
+    symbolic=lambda S, self: S.acosh(self),
 )  # fmt: skip
 ATANH = _unary(
     "atanh", "AtanhBackward0", np.arctanh,
     lambda B, g, self: g / add_scalar(B, -(self * self), 1), "1 / (1 - self²)", aliases=("arctanh",),
+    symbolic=lambda S, self: S.atanh(self),
 )  # fmt: skip
 DEG2RAD = _unary(
     "deg2rad", "Deg2RadBackward0", lambda a: a * np.asarray(math.pi / 180, a.dtype),

@@ -65,6 +65,7 @@ EXP = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.exp(self),
 )
 LOG = defop(
     "log",
@@ -75,6 +76,7 @@ LOG = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.log(self),
 )
 LOG2 = defop(
     "log2",
@@ -85,6 +87,7 @@ LOG2 = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.log(self, 2),
 )
 LOG10 = defop(
     "log10",
@@ -95,6 +98,7 @@ LOG10 = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.log(self, 10),
 )
 LOG1P = defop(
     "log1p",
@@ -105,6 +109,7 @@ LOG1P = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.log(1 + self),
 )
 EXPM1 = defop(
     "expm1",
@@ -115,6 +120,7 @@ EXPM1 = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.exp(self) - 1,
 )
 SQRT = defop(
     "sqrt",
@@ -125,6 +131,7 @@ SQRT = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.sqrt(self),
 )
 RSQRT = defop(
     "rsqrt",
@@ -135,6 +142,7 @@ RSQRT = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: 1 / S.sqrt(self),
 )
 SIN = defop(
     "sin",
@@ -145,6 +153,7 @@ SIN = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.sin(self),
 )
 COS = defop(
     "cos",
@@ -155,6 +164,7 @@ COS = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.cos(self),
 )
 TAN = defop(
     "tan",
@@ -165,6 +175,7 @@ TAN = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.tan(self),
 )
 ASIN = defop(
     "asin",
@@ -176,6 +187,7 @@ ASIN = defop(
     method=True,
     aliases=("arcsin",),
     inplace=True,
+    symbolic=lambda S, self: S.asin(self),
 )
 ACOS = defop(
     "acos",
@@ -187,6 +199,7 @@ ACOS = defop(
     method=True,
     aliases=("arccos",),
     inplace=True,
+    symbolic=lambda S, self: S.acos(self),
 )
 ATAN = defop(
     "atan",
@@ -198,6 +211,7 @@ ATAN = defop(
     method=True,
     aliases=("arctan",),
     inplace=True,
+    symbolic=lambda S, self: S.atan(self),
 )
 SINH = defop(
     "sinh",
@@ -208,6 +222,7 @@ SINH = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.sinh(self),
 )
 COSH = defop(
     "cosh",
@@ -218,6 +233,7 @@ COSH = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.cosh(self),
 )
 TANH = defop(
     "tanh",
@@ -228,6 +244,7 @@ TANH = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.tanh(self),
 )
 SIGMOID = defop(
     "sigmoid",
@@ -238,6 +255,7 @@ SIGMOID = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: 1 / (1 + S.exp(-self)),
 )
 RELU = defop(
     "relu",
@@ -248,6 +266,7 @@ RELU = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.relu(self),
 )
 SOFTPLUS = defop(
     "softplus",
@@ -257,6 +276,7 @@ SOFTPLUS = defop(
         B, SOFTPLUS_BACKWARD, g, self, beta=beta, threshold=threshold
     ),
     rules=("sigmoid(beta · self)",),
+    symbolic=lambda S, self, beta=1.0, threshold=20.0: S.log(1 + S.exp(beta * self)) / beta,
 )
 ABS = defop(
     "abs",
@@ -268,6 +288,7 @@ ABS = defop(
     method=True,
     aliases=("absolute",),
     inplace=True,
+    symbolic=lambda S, self: S.abs(self),
 )
 ERF = defop(
     "erf",
@@ -278,6 +299,7 @@ ERF = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    symbolic=lambda S, self: S.erf(self),
 )
 SIGN = defop(
     "sign",

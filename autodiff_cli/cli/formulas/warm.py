@@ -1,0 +1,49 @@
+"""SymPy imported before a locked-down child is forked: the child cannot open a file, so it
+cannot import the parts of SymPy that its functions import on first use (`simplify` imports the
+modules below on its first call; the list was read from `sys.modules` after running this
+project's formula tests)."""
+
+from __future__ import annotations
+
+import importlib
+
+_LAZY = (
+    "sympy.assumptions.wrapper",
+    "sympy.combinatorics",
+    "sympy.physics.matrices",
+    "sympy.physics.units",
+    "sympy.physics.units.systems.si",
+    "sympy.physics.units.util",
+    "sympy.sets.handlers.issubset",
+    "sympy.sets.setexpr",
+    "sympy.tensor.tensor",
+)
+
+
+def warm_sympy() -> None:
+    """Import SymPy, the parts it imports lazily and this package's modules that use it, and
+    run a small formula through them."""
+    import sympy
+
+    for name in _LAZY:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # another SymPy version: its first use will say what is missing
+            pass
+    from autodiff_cli.cli.formulas import (  # noqa: F401 - the child's report uses them all
+        chain_rule,
+        derivatives,
+        grad_formulas,
+        printing,
+        report,
+        simplifying,
+        symbolic,
+        terms,
+    )
+
+    x = sympy.Symbol("x", real=True)
+    sample = sympy.diff(x**2 * symbolic.Functions.sin(x) + symbolic.Functions.relu(x), x)
+    simple, _ = simplifying.bounded_simplify(sample, 5.0)
+    for style in ("plain", "unicode", "latex"):
+        printing.form(simple, style)
+    derivatives._value(simple, {x: sympy.Float(0.5, 30)})
