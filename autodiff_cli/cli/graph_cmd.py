@@ -211,6 +211,7 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
     picture = request.fmt in ("svg", "png")
     page = request.fmt == "html"  # its data made in the child, laid out and written out here
     if page:  # what the child needs, imported before it is locked down
+        import autodiff_cli.cli.graph_page.commands  # noqa: F401 - json, at least
         import autodiff_cli.cli.graph_page.data  # noqa: F401
     if not picture and not page and request.output is None:
         work = lambda: _graph_here(request, debug=debug)  # noqa: E731

@@ -4,14 +4,13 @@ laid out and written out here."""
 
 from __future__ import annotations
 
+import json  # at the top: the child that makes the data cannot import anything new
 import sys
 from typing import Any
 
 
 def page_json(value: Any, names: dict[str, Any], label: str, *, seed: Any = None) -> str:
     """The page data of a tensor as JSON (what a child hands back)."""
-    import json
-
     from autodiff_cli.cli.graph_page.data import page_data
     from autodiff_cli.cli.graphs import graph_of_checked
 
