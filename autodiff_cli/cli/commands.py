@@ -66,8 +66,17 @@ class GraphFormat(str, Enum):
     mermaid = "mermaid"
     svg = "svg"
     png = "png"
+    html = "html"
 
 
+HtmlOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--html",
+        metavar="FILE",
+        help="Also write the graph as a page for a browser, its backward pass step by step.",
+    ),
+]
 DebugOption = Annotated[
     bool, typer.Option("--debug", help="Show the Python traceback behind an error.")
 ]
@@ -291,6 +300,7 @@ def grad(
         typer.Option("--dtype", help="Floating dtype of the --at values (default float32)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    html: HtmlOption = None,
     timeout: TimeoutOption = None,
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,
@@ -325,6 +335,7 @@ def grad(
         timeout=timeout,
         max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
         max_output=max_output,  # type: ignore[arg-type]
+        html=html,
     )
     raise typer.Exit(status)
 

@@ -240,6 +240,25 @@ def compute(expression: str, options: GradOptions) -> GradResult:
     return outcome
 
 
+def _page_subject(expression: str, options: GradOptions) -> tuple[Any, dict, Any]:
+    """`grad --html`: (the result at the --at point, the namespace, the seed backward starts
+    from: --vjp's vector, else ones) for the browser page (`graph_page`)."""
+    import autodiff_cli.engine as torch
+    from autodiff_cli.lang import Session
+
+    specs = parse_at_options(options.at)
+    wrt = parse_wrt_options(options.wrt, [name for name, _ in specs])
+    session = Session(bare_torch=True)
+    _bind_leaves(session, specs, wrt, _engine_dtype(options.dtype))
+    result = session.execute(expression, filename=EXPR_NAME)
+    _check_result(result)
+    seed = torch.ones_like(result)
+    if options.vjp is not None:
+        vector = session.execute(options.vjp, filename="<--vjp>")
+        seed = make_tensor(vector, result.dtype, requires_grad=False)
+    return result, dict(session.namespace), seed
+
+
 def read_expression(expression: str) -> str:
     """EXPR, or the text on stdin when EXPR is `-`."""
     if expression != "-":
@@ -265,11 +284,13 @@ def run_grad(
     timeout: float | None = None,
     max_memory: int | None = None,
     max_output: int | None = None,
+    html: str | None = None,
 ) -> int:
     """The `grad` command: 0 on success, 1 when the expression fails, 2 on a usage error.
 
     The expression and its `--at` values run in a locked-down child (`isolation`), which also
-    prints the report; here only stdin is read and the child's end is reported.
+    prints the report; here only stdin is read and the child's end is reported. With `html`,
+    the browser page of the graph is written there too (`graph_page`).
     """
     from autodiff_cli.cli.isolation import isolation_available
 
@@ -278,6 +299,17 @@ def run_grad(
         _check_formula_options(options)
     except UsageError as error:
         return _failed("UsageError", str(error), 2, as_json)
+    if html is not None:
+        status = run_grad(expression, options, as_json=as_json, debug=debug, timeout=timeout,
+                          max_memory=max_memory, max_output=max_output)  # fmt: skip
+        if status != 0:
+            return status
+        from autodiff_cli.cli.graph_page.commands import write_grad_page
+        from autodiff_cli.cli.isolation import Limits
+
+        limits = Limits.of(max_memory, max_output, timeout)
+        subject = lambda: _page_subject(expression, options)  # noqa: E731
+        return write_grad_page(subject, html, limits, isolated=isolation_available())
 
     def work() -> int:
         return _grad_here(expression, options, as_json=as_json, debug=debug, timeout=timeout)

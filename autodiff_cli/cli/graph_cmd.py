@@ -6,6 +6,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from autodiff_cli.cli.graphs import GraphError, graph_of_checked
 from autodiff_cli.cli.points import UsageError
 from autodiff_cli.cli.terminal import print_error
 
@@ -27,8 +28,7 @@ class GraphRequest:
     script: Any = None  # run_cmd.Script of --file, read before the sandboxed child starts
 
 
-class GraphError(Exception):
-    """Nothing to draw (not a tensor, no grad_fn): exit status 1."""
+PAGE_DATA = "page-data"  # the format a child writes the browser page's data in (JSON)
 
 
 def _tensor_of_expression(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
@@ -71,14 +71,9 @@ def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
 
 def graph_of(value: Any, names: dict[str, Any], label: str, *, with_saved: bool = False) -> Any:
     """The collapsed `Graph` of a tensor, or GraphError saying why there is none."""
-    import autodiff_cli.engine as torch
     from autodiff_cli.cli.graphs import collapse_chains, describe_tensor_graph
 
-    if not isinstance(value, torch.Tensor):
-        raise GraphError(f"{label} is not a tensor (it is {type(value).__name__})")
-    if value.grad_fn is None:
-        kind = "a leaf tensor" if value.requires_grad else "a tensor that does not require grad"
-        raise GraphError(f"{label} has no grad_fn: it is {kind}, so it has no graph to draw")
+    graph_of_checked(value, label)
     return collapse_chains(
         describe_tensor_graph(value, names, result_name=label, with_saved=with_saved)
     )
@@ -98,15 +93,19 @@ def _with_gradients(value: Any, names: dict[str, Any], label: str, with_saved: b
     )
 
 
-def build_request_graph(request: GraphRequest) -> Any:
-    """The graph to draw; with `--formula`, also the formula data (`formula_payload`) of the
-    tensor, read before `--backward` could free its graph."""
+def _request_tensor(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
+    """(the tensor to draw, the namespace naming its variables, its label)."""
     if (request.expression is None) == (request.file is None):
         raise UsageError("give either EXPR (with --at) or --file SCRIPT --var NAME")
     if request.file is not None:
-        value, names, label = _tensor_of_script(request)
-    else:
-        value, names, label = _tensor_of_expression(request)
+        return _tensor_of_script(request)
+    return _tensor_of_expression(request)
+
+
+def build_request_graph(request: GraphRequest) -> Any:
+    """The graph to draw; with `--formula`, also the formula data (`formula_payload`) of the
+    tensor, read before `--backward` could free its graph."""
+    value, names, label = _request_tensor(request)
     payload = None
     if request.formula:
         from autodiff_cli.cli.formulas.repl_formula import formula_payload
@@ -134,6 +133,22 @@ def _print_formula(payload: Any) -> int:
         sys.stdout.write("\n".join([section.heading, *section.lines]) + "\n")
         return 1
     return 0 if show_formula(payload, styled=wants_color(sys.stdout)) else 1
+
+
+def _page_of_request(request: GraphRequest) -> str:
+    """The browser page (`html`) or, in a sandboxed child, its data as JSON (`page-data`)."""
+    import json
+
+    from autodiff_cli.cli.graph_page.data import page_data
+
+    value, names, label = _request_tensor(request)
+    graph_of_checked(value, label)
+    data = page_data(value, names, label)
+    if request.fmt == PAGE_DATA:
+        return json.dumps(data, allow_nan=False)
+    from autodiff_cli.cli.graph_page.page import render_page
+
+    return render_page(data)
 
 
 def write_output(content: str | bytes, output: str | None) -> None:
@@ -194,10 +209,15 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
     limits = Limits.of(request.max_memory, request.max_output, request.timeout)
     subject = "script" if request.file else "expression"
     picture = request.fmt in ("svg", "png")
-    if not picture and request.output is None:
+    page = request.fmt == "html"  # its data made in the child, laid out and written out here
+    if page:  # what the child needs, imported before it is locked down
+        import autodiff_cli.cli.graph_page.commands  # noqa: F401 - json, at least
+        import autodiff_cli.cli.graph_page.data  # noqa: F401
+    if not picture and not page and request.output is None:
         work = lambda: _graph_here(request, debug=debug)  # noqa: E731
         return run_isolated_command("graph", subject, work, limits)
-    inner = replace(request, fmt="dot" if picture else request.fmt, output=None)
+    inner_fmt = "dot" if picture else PAGE_DATA if page else request.fmt
+    inner = replace(request, fmt=inner_fmt, output=None)
     try:
         result = run_child(lambda: _graph_here(inner, debug=debug), limits, stream=False)
     except LimitError as error:
@@ -212,8 +232,12 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
         content: str | bytes = result.stdout
         if picture:
             content = render_dot(result.stdout, request.fmt)
+        elif page:
+            from autodiff_cli.cli.graph_page.page import render_page_json
+
+            content = render_page_json(result.stdout)
         write_output(content, request.output)
-    except RenderError as error:
+    except RenderError as error:  # also the page data of a child that is not what it should be
         print_error(f"autodiff graph: error: {error}")
         return 1
     except OSError as error:
@@ -230,6 +254,11 @@ def _graph_here(request: GraphRequest, *, debug: bool = False) -> int:
     from autodiff_cli.cli.terminal import can_encode, wants_color
 
     try:
+        if request.fmt in ("html", PAGE_DATA):
+            with warnings_to_stderr(request.file or "<expr>"), time_limit(request.timeout):
+                content = _page_of_request(request)
+            write_output(content, request.output)
+            return 0
         with warnings_to_stderr(request.file or "<expr>"), time_limit(request.timeout):
             graph, payload = build_request_graph(request)
         if request.fmt == "tree" and request.output is None and wants_color(sys.stdout):

@@ -17,6 +17,21 @@ CHAIN_MIN = 12  # runs of one op longer than this are collapsed
 CHAIN_KEEP = 2  # nodes kept visible at each end of a collapsed run
 
 
+class GraphError(Exception):
+    """Nothing to draw (not a tensor, no grad_fn): exit status 1."""
+
+
+def graph_of_checked(value: Any, label: str) -> None:
+    """GraphError saying why `value` has no graph to draw, unless it is a tensor with a grad_fn."""
+    import autodiff_cli.engine as torch
+
+    if not isinstance(value, torch.Tensor):
+        raise GraphError(f"{label} is not a tensor (it is {type(value).__name__})")
+    if value.grad_fn is None:
+        kind = "a leaf tensor" if value.requires_grad else "a tensor that does not require grad"
+        raise GraphError(f"{label} has no grad_fn: it is {kind}, so it has no graph to draw")
+
+
 @dataclass
 class GraphNode:
     key: int
@@ -192,13 +207,11 @@ def _chain_next(node: GraphNode, graph: Graph, consumers: list[int]) -> GraphNod
     return child
 
 
-def collapse_chains(graph: Graph, minimum: int = CHAIN_MIN, keep: int = CHAIN_KEEP) -> Graph:
-    """A copy of the graph where each run of more than `minimum` nodes of one op, each feeding
-    only the next, shows its first and last `keep` nodes around one summary node."""
+def long_runs(graph: Graph, minimum: int = CHAIN_MIN) -> list[list[GraphNode]]:
+    """Each run of more than `minimum` nodes of one op, each feeding only the next, nearest the
+    root first (what `collapse_chains` hides, and what the browser page expands on click)."""
     consumers = _consumers(graph)
-    removed: set[int] = set()
-    replaced: dict[int, list[int | None]] = {}  # key -> its new inputs
-    extra: list[GraphNode] = []
+    runs = []
     in_run: set[int] = set()
     for node in graph.nodes:
         if node.key in in_run or node.kind != OP:
@@ -209,8 +222,19 @@ def collapse_chains(graph: Graph, minimum: int = CHAIN_MIN, keep: int = CHAIN_KE
             run.append(following)
             in_run.add(following.key)
             following = _chain_next(following, graph, consumers)
-        if len(run) <= minimum:
-            continue
+        if len(run) > minimum:
+            runs.append(run)
+    return runs
+
+
+def collapse_chains(graph: Graph, minimum: int = CHAIN_MIN, keep: int = CHAIN_KEEP) -> Graph:
+    """A copy of the graph where each run of more than `minimum` nodes of one op, each feeding
+    only the next, shows its first and last `keep` nodes around one summary node."""
+    removed: set[int] = set()
+    replaced: dict[int, list[int | None]] = {}  # key -> its new inputs
+    extra: list[GraphNode] = []
+    for run in long_runs(graph, minimum):
+        node = run[0]
         hidden = run[keep:-keep]
         summary = GraphNode(
             len(graph.nodes) + len(extra),

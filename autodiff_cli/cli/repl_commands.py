@@ -20,6 +20,7 @@ running statement; Ctrl-D exits. Tab completes names, attributes and methods.
   :help             this help
   :vars             the variables: name, shape, dtype, requires_grad, is_leaf, grad_fn, grad
   :graph NAME [FMT] the grad_fn graph of NAME (FMT: tree, dot or mermaid)
+  :graph NAME html FILE  a page to open in a browser: the graph, backward step by step
   :grads            the gradients of the leaf tensors
   :explain NAME     call NAME.backward() step by step (gradients accumulate, the graph is freed)
   :formula NAME [WRT...]  the derivatives of NAME as formulas read from its graph, checked
@@ -268,7 +269,16 @@ def show_graph(state: ReplState, argument: str) -> None:
     from autodiff_cli.cli.graph_tree import to_rich, tree_of
 
     name, _, fmt = argument.partition(" ")
-    fmt = fmt.strip() or "tree"
+    fmt, _, path = fmt.strip().partition(" ")
+    fmt = fmt or "tree"
+    if fmt == "html":  # in this process (no fork); a RemoteSession writes the page itself
+        from autodiff_cli.cli.graph_page.commands import write_page
+
+        problem = write_page(graph_page_json(state, name, path), path.strip())
+        if problem:
+            raise ValueError(problem)
+        sys.stdout.write(f"wrote {path.strip()}: open it in a browser\n")
+        return
     if fmt not in TEXT_FORMATS:
         raise ValueError(f"format must be one of {', '.join(TEXT_FORMATS)}, not {fmt!r}")
     graph = graph_of(_lookup(state, name, "graph"), dict(state.namespace), name)
@@ -278,6 +288,16 @@ def show_graph(state: ReplState, argument: str) -> None:
         Console(highlight=False, soft_wrap=True).print(to_rich(tree_of(graph, details=True)))
         return
     sys.stdout.write(export(graph, fmt))
+
+
+def graph_page_json(state: ReplState, name: str, path: str) -> str:
+    """`:graph NAME html FILE`: the data of NAME's browser page, as JSON (the REPL's `.grad`
+    values stay as they were: `graph_page.data`)."""
+    from autodiff_cli.cli.graph_page.commands import page_json
+
+    if not path.strip():
+        raise ValueError("usage: :graph NAME html FILE")
+    return page_json(_lookup(state, name, "graph"), dict(state.namespace), name)
 
 
 def explain(state: ReplState, argument: str) -> None:

@@ -54,6 +54,9 @@ class RemoteSession:
         warm_up(rendering=styled)
         self.debug, self.styled = debug, styled
         self._parser = Session()  # parses input; never runs any
+        import autodiff_cli.cli.graph_page.commands  # noqa: F401 - `:graph NAME html` in the child
+        import autodiff_cli.cli.graph_page.data  # noqa: F401
+
         self.limits = limits or Limits()
         self._child = self._start()
 
@@ -95,6 +98,8 @@ class RemoteSession:
         argument = argument.strip()
         if name in ("load", "save"):
             return self._load(argument) if name == "load" else self._save(argument)
+        if name == "graph" and argument.split(" ")[1:2] == ["html"]:
+            return self._graph_page(argument)
         if name == "formula":
             return self._formula(argument)
         reply = self._ask({"kind": "meta", "text": text})
@@ -156,6 +161,23 @@ class RemoteSession:
         sys.stdout.flush()
         return True
 
+    def _graph_page(self, argument: str) -> bool:
+        """`:graph NAME html FILE`: the page's data from the child, the page written here."""
+        from autodiff_cli.cli.graph_page.commands import write_page
+        from autodiff_cli.cli.terminal import print_error
+
+        name, _, path = argument.partition(" html")
+        reply = self._ask({"kind": "graph_page", "text": name.strip(), "path": path.strip()})
+        if "text" not in reply:
+            return False
+        problem = write_page(reply["text"], path.strip())
+        if problem:
+            print_error(f":graph: {problem}")
+            return False
+        sys.stdout.write(f"wrote {path.strip()}: open it in a browser\n")
+        sys.stdout.flush()
+        return True
+
     def complete(self, text: str) -> tuple[str, list[str]]:
         reply = self._ask({"kind": "complete", "text": text})
         return reply.get("word", ""), list(reply.get("names", []))
@@ -214,9 +236,23 @@ class SessionServer:
             return formula_reply(state, text)
         if kind == "save":
             return {"text": "import torch\n" + "".join(state.inputs), "count": len(state.inputs)}
+        if kind == "graph_page":
+            return _graph_page_reply(state, text, str(message.get("path", "")))
         if kind == "complete":
             word, names = candidates(state, text)
             return {"word": word, "names": names}
+        return {"ok": False}
+
+
+def _graph_page_reply(state: ReplState, name: str, path: str) -> dict:
+    """The data of `:graph NAME html FILE`'s page, or the problem said on stderr."""
+    from autodiff_cli.cli.repl_commands import graph_page_json
+    from autodiff_cli.cli.terminal import print_error
+
+    try:
+        return {"text": graph_page_json(state, name, path)}
+    except Exception as error:  # no such variable, not a tensor, no grad_fn
+        print_error(f":graph: {type(error).__name__ if not str(error) else ''}{error}")
         return {"ok": False}
 
 
