@@ -4,7 +4,7 @@ A forked child holds a copy of everything its parent ever had in memory, the env
 strings the kernel put on the first stack among them (API keys, tokens...). So before anything
 else, `ensure_clean_start` replaces this process (`execve`, which throws away the whole address
 space) by a new interpreter with a minimal, explicit environment: the locale, the variables that
-decide the output's look, autodiff's own settings, one BLAS thread. The new interpreter runs
+decide the output's look, `PATH` (to find `dot`), autodiff's own settings, one BLAS thread. The new interpreter runs
 isolated (`-I -S`: no user site, no PYTHON* variables), with this process's module path given
 as an argument, and resumes the same entry point with the same arguments; its environment is
 then already clean, so it goes on at once. Settings taken from variables that are not passed
@@ -23,6 +23,7 @@ PASSED_ON = (
     "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES",  # the output's look
     "PROMPT_TOOLKIT_NO_CPR", "PROMPT_TOOLKIT_COLOR_DEPTH",  # the REPL's terminal
     "AUTODIFF_ISOLATION",  # autodiff's own switch
+    "PATH",  # where the programs the CLI runs are found (Graphviz's `dot`), as the user has it
     # the numeric kernels: OpenBLAS's CPU choice (some CPUs need it), numpy's SIMD paths
     "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "NPY_DISABLE_CPU_FEATURES",
 )  # fmt: skip

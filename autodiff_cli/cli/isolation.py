@@ -631,37 +631,12 @@ def run_children(
                     index, work = pending.pop()
                     child = _start(index, work, limits, stream)
                     running[child.pid] = child
-                    for fd in child.fds:
-                        selector.register(fd, selectors.EVENT_READ, child)
-                    if child.done_fd is not None:
-                        selector.register(child.done_fd, selectors.EVENT_READ, child)
-                    if child.exit_fd is not None:
-                        selector.register(child.exit_fd, selectors.EVENT_READ, child)
+                    _register(child, selector)
             for key, _ in selector.select(_wait_time(running.values())):
-                child = key.data
-                if key.fd == child.exit_fd:
-                    _reap(child, selector)
-                elif key.fd == child.done_fd:
-                    _take_report(child, selector)
-                elif key.fd in child.fds:
-                    data = read_pipe(key.fd)
-                    if data == b"":
-                        _close_pipe(child, key.fd, selector)
-                    elif data is not None:
-                        _take(child, key.fd, data)
+                _on_event(key.data, key.fd, selector)
             now = time.monotonic()
             for child in list(running.values()):
-                if child.wait_status is None and child.reported is not None and not child.killed:
-                    _ended_by_report(child, lingering)
-                if child.wait_status is None and child.exit_fd is None:
-                    _reap(child, selector)
-                deadline = child.deadline()
-                if child.wait_status is None and deadline is not None and now > deadline:
-                    _kill(child, timeout_problem(child.limits.timeout or 0))
-                if child.killed:
-                    for fd in list(child.fds):
-                        _close_pipe(child, fd, selector)
-                if child.wait_status is None:
+                if not _has_ended(child, now, selector, lingering):
                     continue
                 _drain(child, selector)
                 del running[child.pid]
@@ -670,20 +645,65 @@ def run_children(
                     go_on = _hand_over(results, child.index, on_done) and go_on
     finally:
         for child in running.values():
-            _kill(child, "interrupted")
-            for fd in list(child.fds):
-                _close_pipe(child, fd, selector)
-            if child.done_fd is not None:
-                selector.unregister(child.done_fd)
-                os.close(child.done_fd)
-            if child.exit_fd is not None and child.wait_status is None:
-                selector.unregister(child.exit_fd)
-            if child.wait_status is None:
-                reap_child(child.pid, block=True)
+            _abandon(child, selector)
         selector.close()
         _LINGERING.extend(child.pid for child in lingering)
         _reap_lingering()
     return [results[index] for index in sorted(results)]
+
+
+def _register(child: _Running, selector: selectors.BaseSelector) -> None:
+    """Wake the loop on the child's output, its report and its exit."""
+    for fd in child.fds:
+        selector.register(fd, selectors.EVENT_READ, child)
+    for fd in (child.done_fd, child.exit_fd):
+        if fd is not None:
+            selector.register(fd, selectors.EVENT_READ, child)
+
+
+def _on_event(child: _Running, fd: int, selector: selectors.BaseSelector) -> None:
+    """One of the child's descriptors is readable: its exit, its report or its output."""
+    if fd == child.exit_fd:
+        _reap(child, selector)
+    elif fd == child.done_fd:
+        _take_report(child, selector)
+    elif fd in child.fds:
+        data = read_pipe(fd)
+        if data == b"":
+            _close_pipe(child, fd, selector)
+        elif data is not None:
+            _take(child, fd, data)
+
+
+def _has_ended(
+    child: _Running, now: float, selector: selectors.BaseSelector, lingering: list[_Running]
+) -> bool:
+    """Whether the child has ended (reported, or reaped); kills it past its deadline."""
+    if child.wait_status is None and child.reported is not None and not child.killed:
+        _ended_by_report(child, lingering)
+    if child.wait_status is None and child.exit_fd is None:
+        _reap(child, selector)
+    deadline = child.deadline()
+    if child.wait_status is None and deadline is not None and now > deadline:
+        _kill(child, timeout_problem(child.limits.timeout or 0))
+    if child.killed:
+        for fd in list(child.fds):
+            _close_pipe(child, fd, selector)
+    return child.wait_status is not None
+
+
+def _abandon(child: _Running, selector: selectors.BaseSelector) -> None:
+    """A child still running when the loop ends (an exception, Ctrl-C): killed and reaped."""
+    _kill(child, "interrupted")
+    for fd in list(child.fds):
+        _close_pipe(child, fd, selector)
+    if child.done_fd is not None:
+        selector.unregister(child.done_fd)
+        os.close(child.done_fd)
+    if child.exit_fd is not None and child.wait_status is None:
+        selector.unregister(child.exit_fd)
+    if child.wait_status is None:
+        reap_child(child.pid, block=True)
 
 
 def _hand_over(
