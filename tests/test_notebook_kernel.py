@@ -126,6 +126,13 @@ def test_commands_and_the_graph_picture(kernel):
     assert data["text/plain"].startswith("SumBackward0")
     if "image/svg+xml" in data:  # Graphviz installed
         assert "<svg" in data["image/svg+xml"] and "MulBackward0" in data["image/svg+xml"]
+    # the interactive page, in a frame whose scripts cannot reach the notebook's page
+    frame = data["text/html"]
+    assert frame.startswith('<iframe sandbox="allow-scripts" srcdoc="&lt;!DOCTYPE html&gt;')
+    assert "SumBackward0" in frame and "MulBackward0" in frame and "allow-same-origin" not in frame
+    messages, reply = execute(client, ":graph y svg")
+    (data,) = [c["data"] for kind, c in messages if kind == "display_data"]
+    assert "text/html" not in data
     messages, reply = execute(client, ":graph nothing")
     assert reply["status"] == "error"
     assert "no variable named 'nothing'" in streams(messages, "stderr")

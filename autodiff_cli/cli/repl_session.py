@@ -189,7 +189,9 @@ class RemoteSession:
 # What a reply may hold (the child is untrusted: a breached one could send anything).
 # (echo, ename, evalue, dot, tree: a notebook cell's reply, `notebook.cell_run`; formula: `:formula`)
 _REPLY_FIELDS = {"ok": bool, "quit": bool, "text": str, "count": int, "word": str, "names": list}
-_REPLY_FIELDS.update(dict.fromkeys(("echo", "ename", "evalue", "dot", "tree", "formula"), str))
+_REPLY_FIELDS.update(
+    dict.fromkeys(("echo", "ename", "evalue", "dot", "tree", "formula", "page"), str)
+)
 
 
 def _checked_reply(reply: dict) -> dict:

@@ -114,9 +114,11 @@ def inspect_name(state: ReplState, name: str) -> str:
 
 
 def graph_views(state: ReplState, name: str) -> dict[str, Any]:
-    """`:graph NAME` for a notebook: the graph as DOT (drawn as SVG by the kernel) and as the
-    REPL's tree; an error is reported as the REPL reports it. (The HTML page of issue 34 would
-    be made here too, as a `html` view, and shown by `graph_display.graph_bundle`.)"""
+    """`:graph NAME` for a notebook: the graph as DOT (drawn as SVG by the kernel), as the
+    REPL's tree, and the data of the interactive page (`graph_page`, laid out by the kernel);
+    an error is reported as the REPL reports it."""
+    from autodiff_cli.cli.repl_commands import graph_page_json
+
     views: dict[str, Any] = {"ok": True}
     for fmt in ("dot", "tree"):
         out = io.StringIO()
@@ -125,6 +127,10 @@ def graph_views(state: ReplState, name: str) -> dict[str, Any]:
         if not ok:
             return {"ok": False}
         views[fmt] = out.getvalue()
+    try:
+        views["page"] = graph_page_json(state, name, "(notebook)")
+    except Exception:  # noqa: BLE001 - the SVG and the tree are shown without it
+        pass
     return views
 
 
