@@ -411,6 +411,48 @@ def test_errors_accept_what_larks_interactive_parser_accepts():
     assert compared > 1000 and listed.issuperset(WRONG_INPUTS)
 
 
+INDENTER_CASES = [
+    "if x:\n    y\n\tz\n", "if a:\n  if b:\n      c\n  d\ne\n", "f(a,\n      b)\n  c\n",
+    "if a:\n    b\n  c\n", "x = [\n1,\n]\nif y:\n\tpass\n", "", "\n\n", "if x:\n    y",
+]  # fmt: skip
+
+
+def test_the_indenter_gives_the_tokens_of_larks_indenter():
+    """Our `Indenter` base class injects the _INDENT/_DEDENT tokens Lark's `Indenter` injects
+    (same types, texts and positions), and fails where it fails (a dedent to no outer level)."""
+    from lark.indenter import DedentError
+    from lark.indenter import Indenter as LarksIndenter
+
+    from autodiff_cli.lang.indenter import IndentationMismatch, Indenter
+
+    settings = {name: getattr(grammar.ScriptIndenter, name) for name in (
+        "NL_type", "OPEN_PAREN_types", "CLOSE_PAREN_types", "INDENT_type", "DEDENT_type",
+        "tab_len")}  # fmt: skip
+    ours = type("Ours", (Indenter,), settings)()
+    larks = type("Larks", (LarksIndenter,), settings)()
+    lexer = grammar.get_parser()._lexer
+
+    def rows(stream: object) -> list:
+        return [(t.type, str(t), t.start_pos, t.line, t.column, t.end_line, t.end_column,
+                 t.end_pos) for t in stream]  # fmt: skip
+
+    compared = mismatches = 0
+    for text in INDENTER_CASES + corpus()[:600]:
+        try:
+            tokens = list(lexer.lex(text))
+            expected = rows(larks.process(iter(tokens)))
+        except (parse_tables.UnexpectedCharacters, AssertionError):
+            continue  # no tokens, or unbalanced brackets (Lark's indenter asserts)
+        except DedentError:
+            with pytest.raises(IndentationMismatch):
+                list(ours.process(iter(tokens)))
+            mismatches += 1
+            continue
+        assert rows(ours.process(iter(tokens))) == expected, text
+        compared += 1
+    assert compared > 500 and mismatches > 0
+
+
 LEXER_EDGE_CASES = [
     'x = """a\nb\n"""  # doc\ny = 1\n',
     "iffy = notin + isnot + in_ + orange\n",
