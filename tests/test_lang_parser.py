@@ -1,5 +1,6 @@
-"""The parser: trees, positions and syntax errors as Lark's own tree builder gives them for the
-classic grammar; the shipped tables in Lark's serialized form, run by Lark's LALR parser."""
+"""The parser: trees, positions and syntax errors as Lark's own parser and tree builder give them
+for the classic grammar; the shipped tables in Lark's serialized form, run by our own LALR driver
+(no Lark module at run time), which accepts exactly the terminals Lark's parser accepts."""
 
 from __future__ import annotations
 
@@ -10,10 +11,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import lark.exceptions
 import pytest
 from lark import Lark, Token, Tree
 
-from autodiff_cli.lang import grammar, parse_tables, parser, syntax_tree, table_builder
+from autodiff_cli.lang import (
+    grammar,
+    parse_tables,
+    parser,
+    syntax_tree,
+    table_builder,
+    tree_builder,
+)
 from autodiff_cli.lang.errors import Source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,14 +99,27 @@ def reference() -> Lark:
 
 
 def shape(node: object) -> object:
-    """A tree as comparable data: names, positions of nodes and tokens, children."""
-    if isinstance(node, Tree):
+    """A tree (ours or Lark's) as comparable data: names, positions of nodes and tokens,
+    children."""
+    if isinstance(node, (Tree, syntax_tree.Tree)):
         meta = node.meta
         where = None if meta.empty else (meta.line, meta.column)
         return (str(node.data), where, [shape(child) for child in node.children])
-    if isinstance(node, Token):
+    if isinstance(node, (Token, syntax_tree.Token)):
         return (node.type, str(node), node.line, node.column)
     return node
+
+
+def as_ours(error: Exception, text: str) -> Exception:
+    """Lark's syntax error in `text` as ours (`accepts` from Lark's interactive parser)."""
+    if isinstance(error, lark.exceptions.UnexpectedCharacters):
+        return parse_tables.UnexpectedCharacters(
+            text, error.pos_in_stream, error.line, error.column
+        )
+    if isinstance(error, lark.exceptions.UnexpectedToken):
+        accepts = error.interactive_parser.accepts()
+        return parse_tables.UnexpectedToken(error.token, error.expected, accepts)
+    return error
 
 
 def outcome(parse: object, text: str, start: str) -> tuple:
@@ -109,7 +131,7 @@ def outcome(parse: object, text: str, start: str) -> tuple:
         try:
             tree = parse(prepared, start)
         except Exception as error:  # noqa: BLE001 - the errors, described as parse() does
-            raise parser._failure(error, source, prepared) from None
+            raise parser._failure(as_ours(error, prepared), source, prepared) from None
         try:
             return ("tree", shape(tree))
         except RecursionError:  # nested too deep for `shape` (the hostile corpus)
@@ -267,44 +289,168 @@ def test_running_a_script_writes_no_cache(tmp_path: Path):
     assert written == [str(work / "s.py")]
 
 
-def test_the_tree_and_tokens_are_larks_and_the_parser_is_larks_lalr_parser():
-    from lark.indenter import Indenter
-    from lark.parsers.lalr_analysis import IntParseTable
-    from lark.parsers.lalr_parser import _Parser
+def test_the_runtime_imports_no_lark_module():
+    """Running the shipped tables (lexer, indenter, LALR driver, trees, errors) is our own code:
+    a clean process parses, compiles and reports syntax errors with no `lark` module loaded."""
+    code = (
+        "import sys\n"
+        "from autodiff_cli.lang import compile_source, ScriptError\n"
+        "compile_source('def f(x):\\n    return [x ** 2 for x in range(3)]\\n')\n"
+        "for bad in ('x = 1 +* 2', 'if x:\\npass', 'a = $'):\n"
+        "    try:\n"
+        "        compile_source(bad)\n"
+        "    except ScriptError as error:\n"
+        "        print(error.message)\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] == 'lark'))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "unexpected '*'; expected an expression",
+        "expected an indented block",
+        "invalid character '$' (U+0024)",
+        "[]",
+    ]
 
-    ours = grammar.get_parser()
-    assert isinstance(ours._parser, _Parser)
-    assert isinstance(ours._parser.parse_table, IntParseTable)
-    assert isinstance(ours._postlex, Indenter)
-    tree = ours.parse("x = f(1)\n", "file_input")
-    assert isinstance(tree, Tree) and type(tree.children[0].children[0]) is syntax_tree.Tree
-    names = list(tree.scan_values(lambda value: isinstance(value, Token)))
-    assert all(type(token) is Token for token in names)  # Lark's own class
+
+def test_the_tree_and_tokens_are_ours():
+    tree = grammar.get_parser().parse("x = f(1)\n", "file_input")
+    assert type(tree) is syntax_tree.Tree and type(tree.children[0].children[0]) is syntax_tree.Tree
+    names = list(tree.scan_values(lambda value: isinstance(value, syntax_tree.Token)))
+    assert all(type(token) is syntax_tree.Token for token in names)
     assert [(t.type, str(t), t.line, t.column) for t in names] == [
         ("NAME", "x", 1, 1), ("NAME", "f", 1, 5), ("DEC_NUMBER", "1", 1, 7)
     ]  # fmt: skip
+    assert tree == grammar.get_parser().parse("x = f(1)\n", "file_input")  # as Lark's: by value
+    assert names[0] == "x" and not names[0] == syntax_tree.Token("STRING", "x")  # noqa: SIM201
+    assert tree.meta.line == 1 and not tree.meta.empty
 
 
 def test_the_table_is_larks_serialized_table():
     """The shipped table deserializes with Lark's own `IntParseTable.deserialize` to the table
-    the loader builds lazily (rows and rules on first use), each rule with its callback."""
+    our driver decodes lazily (rows and rules on first use): the same actions in every state,
+    the same rules (each with its callback), start and end states."""
     from lark.grammar import Rule
-    from lark.parsers.lalr_analysis import IntParseTable
+    from lark.parsers.lalr_analysis import IntParseTable, Shift
 
     data = parse_tables.load_tables()
     memo = {int(key): Rule.deserialize(rule, {}) for key, rule in data["rules"].items()}
     serialized = data["parse_table"]
     states = {int(state): row for state, row in serialized["states"].items()}
     larks = IntParseTable.deserialize({**serialized, "states": states}, memo)
-    ours, callbacks = parse_tables.deserialize_table(data)
-    assert len(ours.states) == len(callbacks) == 0  # nothing is built before it is used
-    rows = {state: ours.states[state] for state in larks.states}
-    assert rows == larks.states and len(rows) > 500
+    ours = parse_tables.deserialize_table(data)
+    assert len(ours.rows) == len(ours.rules) == 0  # nothing is decoded before it is used
+    index = {id(rule): key for key, rule in memo.items()}
+
+    def as_ours(action: tuple) -> int:
+        kind, arg = action
+        return arg if kind is Shift else ~index[id(arg)]
+
+    rows = {state: ours.rows[state] for state in larks.states}
+    assert len(rows) > 500
+    assert rows == {state: {str(name): as_ours(action) for name, action in row.items()}
+                    for state, row in larks.states.items()}  # fmt: skip
     assert (ours.start_states, ours.end_states) == (larks.start_states, larks.end_states)
-    assert sorted(map(str, callbacks)) == sorted(map(str, memo.values()))
-    assert all(callable(callback) for callback in callbacks.values())
+    for key, rule in memo.items():
+        size, origin, build = ours.reductions[~key]
+        assert (size, origin, str(ours.rules[key])) == (len(rule.expansion), rule.origin.name,
+                                                         str(rule))  # fmt: skip
+        assert callable(build)
+        plan, larks_plan = tree_builder.plan_of(ours.rules[key]), tree_builder.plan_of(rule)
+        assert plan.key() == larks_plan.key()
     with pytest.raises(KeyError):
-        ours.states[len(rows)]
+        ours.rows[len(rows)]
+
+
+WRONG_INPUTS = [
+    "x = 1 +* 2\n", "f(a,, b)\n", "def f(x)\n    return x\n", "if x:\npass\n", "x = [1, 2\n]]\n",
+    "return\n", "for in x: pass\n", "x = (yield)\nclass A(:\n    pass\n", "a[1:2:3:4]\n",
+    "lambda x: = 1\n", "x.1\n", "import .a\n", "from a import\n", "x = 1 if y\n",
+    "try:\n    pass\nx = 1\n", "while x\n", "a = b = \n", "@\ndef f(): pass\n",
+    "x: int = \n", "del\n", "assert\n", "print(*)\n", "f(**)\n", "{1: 2, 3}\n",
+    "with open(f) as: pass\n", "x = not\n", "x ==\n", "x = 1 2\n", "class:\n", "1 +\n",
+]  # fmt: skip
+
+
+def test_errors_accept_what_larks_interactive_parser_accepts():
+    """On a wrong token, the terminals our parser says it accepts (what error messages are made
+    of) are exactly those Lark's interactive parser `accepts()` gives for the same grammar, at
+    the same token; so are the row's `expected` terminals."""
+    reference = Lark(grammar.grammar_text(), parser="lalr", lexer="basic",
+                     postlex=grammar.ScriptIndenter(), start=grammar.START_SYMBOLS,
+                     maybe_placeholders=True)  # fmt: skip
+    ours = grammar.get_parser()
+    rng = random.Random(11)
+    texts = WRONG_INPUTS + [text for text in corpus() if rng.random() < 0.5]
+    compared = 0
+    listed = set()
+    for text in texts:
+        prepared = text.rstrip(" \t\f") + "\n"
+        for start in ("file_input", "eval_input"):
+            try:
+                reference.parse(prepared, start=start)
+            except lark.exceptions.UnexpectedToken as error:
+                expected = (error.token.type, error.token.line, error.token.column,
+                            error.expected, error.interactive_parser.accepts())  # fmt: skip
+            except Exception:  # noqa: BLE001 - other outcomes are compared elsewhere
+                continue
+            else:
+                continue
+            with pytest.raises(parse_tables.UnexpectedToken) as caught:
+                ours.parse(prepared, start)
+            found = caught.value
+            assert (found.token.type, found.token.line, found.token.column, found.expected,
+                    found.accepts) == expected, (start, text)  # fmt: skip
+            compared += 1
+            listed.add(text)
+    assert compared > 1000 and listed.issuperset(WRONG_INPUTS)
+
+
+INDENTER_CASES = [
+    "if x:\n    y\n\tz\n", "if a:\n  if b:\n      c\n  d\ne\n", "f(a,\n      b)\n  c\n",
+    "if a:\n    b\n  c\n", "x = [\n1,\n]\nif y:\n\tpass\n", "", "\n\n", "if x:\n    y",
+]  # fmt: skip
+
+
+def test_the_indenter_gives_the_tokens_of_larks_indenter():
+    """Our `Indenter` base class injects the _INDENT/_DEDENT tokens Lark's `Indenter` injects
+    (same types, texts and positions), and fails where it fails (a dedent to no outer level)."""
+    from lark.indenter import DedentError
+    from lark.indenter import Indenter as LarksIndenter
+
+    from autodiff_cli.lang.indenter import IndentationMismatch, Indenter
+
+    settings = {name: getattr(grammar.ScriptIndenter, name) for name in (
+        "NL_type", "OPEN_PAREN_types", "CLOSE_PAREN_types", "INDENT_type", "DEDENT_type",
+        "tab_len")}  # fmt: skip
+    ours = type("Ours", (Indenter,), settings)()
+    larks = type("Larks", (LarksIndenter,), settings)()
+    lexer = grammar.get_parser()._lexer
+
+    def rows(stream: object) -> list:
+        return [(t.type, str(t), t.start_pos, t.line, t.column, t.end_line, t.end_column,
+                 t.end_pos) for t in stream]  # fmt: skip
+
+    compared = mismatches = 0
+    for text in INDENTER_CASES + corpus()[:600]:
+        try:
+            tokens = list(lexer.lex(text))
+            expected = rows(larks.process(iter(tokens)))
+        except (parse_tables.UnexpectedCharacters, AssertionError):
+            continue  # no tokens, or unbalanced brackets (Lark's indenter asserts)
+        except DedentError:
+            with pytest.raises(IndentationMismatch):
+                list(ours.process(iter(tokens)))
+            mismatches += 1
+            continue
+        assert rows(ours.process(iter(tokens))) == expected, text
+        compared += 1
+    assert compared > 500 and mismatches > 0
 
 
 LEXER_EDGE_CASES = [

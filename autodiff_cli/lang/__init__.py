@@ -2,15 +2,14 @@
 
 `compile_source` parses once and compiles to closures; `run_source` runs a script in a fresh
 sandboxed namespace; `Session` keeps one namespace for a REPL or one-liners. Every failure is
-a `ScriptError`. `request_interrupt` stops a running script (`--timeout`, Ctrl-C). Of Lark, only
-the modules parsing needs are imported (`lark_loader`, first); the engine when first needed.
+a `ScriptError`. `request_interrupt` stops a running script (`--timeout`, Ctrl-C). Parsing runs
+the shipped tables with our own code (no Lark module); the engine is imported when first needed.
 """
 
 from __future__ import annotations
 
 from typing import IO, TYPE_CHECKING, Any
 
-import autodiff_cli.lang.lark_loader  # noqa: F401  # isort: skip - before anything imports Lark
 from autodiff_cli.lang.errors import ScriptError
 from autodiff_cli.lang.limits import ScriptTimeout, clear_interrupt, request_interrupt
 from autodiff_cli.lang.runtime import Namespace, new_namespace

@@ -6,14 +6,13 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from lark.indenter import Indenter
-
 from autodiff_cli.lang.grammar_file import (
     START_SYMBOLS,
     grammar_checksum,
     grammar_path,
     grammar_text,
 )
+from autodiff_cli.lang.indenter import Indenter
 from autodiff_cli.lang.syntax_tree import Token
 
 MAX_BRACKET_DEPTH = 200  # as CPython: "too many nested parentheses"
@@ -51,7 +50,7 @@ class LayoutError(Exception):
 
 
 class ScriptIndenter(Indenter):
-    """Python's indentation rules: Lark's `Indenter` post-lexer (its `process` and `handle_NL`
+    """Python's indentation rules: the `Indenter` post-lexer (its `process` and `handle_NL`
     inject _INDENT/_DEDENT tokens after each line break outside brackets), which also reports
     unmatched brackets, bad dedents and too deep nesting as located `LayoutError`s."""
 
@@ -98,7 +97,8 @@ class ScriptIndenter(Indenter):
                 yield Token.new_borrow_pos(self.DEDENT_type, "", token)
 
     def handle_NL(self, token: Any) -> Iterator[Any]:  # noqa: N802 - Lark's name
-        """Lark's, after the checks that give located errors (Lark's `DedentError` has none)."""
+        """The base class's, after the checks that give located errors (its
+        `IndentationMismatch` has no position)."""
         if not self.paren_level:
             indent_str = token.rsplit("\n", 1)[1]
             indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len

@@ -2,8 +2,8 @@
 
 One regular expression of named alternatives (in the order Lark's basic lexer tries them) finds
 the next token; a name that is a keyword gets the keyword's terminal; ignored terminals (blanks,
-comments, line continuations) are dropped. Tokens are Lark `Token`s with Lark's positions
-(1-based line and column, end position included); no match raises Lark's `UnexpectedCharacters`.
+comments, line continuations) are dropped. Tokens are `syntax_tree.Token`s with Lark's positions
+(1-based line and column, end position included); no match raises `UnexpectedCharacters`.
 
 Lark's own `BasicLexer` is not used: built at each start from the terminals, it validates and
 compiles every terminal's pattern and the keyword scanners (~30 ms), where this lexer compiles
@@ -19,9 +19,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from lark.exceptions import UnexpectedCharacters
-
 from autodiff_cli.lang import lexer_program
+from autodiff_cli.lang.syntax_errors import UnexpectedCharacters
 from autodiff_cli.lang.syntax_tree import Token
 
 _new_str = str.__new__

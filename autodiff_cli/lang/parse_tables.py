@@ -1,18 +1,18 @@
-"""Lark's LALR parser, run from the tables shipped in `parse_tables_data.py`.
+"""The parser of the language, run from the tables shipped in `parse_tables_data.py`.
 
-The tables are data, built from the grammar by `table_builder` and committed with the package:
-nothing is cached or loaded from a writable place at run time. They are a module holding one
-literal (`TABLES`), so that loading them is unmarshalling its compiled form (0.3 ms; decoding
-the same data as JSON took 2 ms). Each state's row and each rule is a `marshal` string of its
-own (format 4, which every Python 3 reads), decoded when the parser first needs it (`Encoded`):
-decoding them all took ~7 ms of every start-up, a one-liner visits a few dozen of the ~550
-states, and `marshal` decodes them 3x faster than the JSON texts they were. The parse table and its
-rules are in Lark's own serialized form (`IntParseTable.serialize` with the rules memoized, as
-Lark's standalone parsers carry them), so loading them is `IntParseTable.deserialize`, and
-Lark's `_Parser` state machine runs them over the tokens of our lexer and Lark's indenter
-(`grammar.ScriptIndenter`). Reductions build the tree with `tree_builder` callbacks. Syntax
-errors are Lark's `UnexpectedCharacters` / `UnexpectedToken`, which `parser` turns into located
-messages.
+The tables are data, built from the grammar with Lark by `table_builder` and committed with the
+package: nothing is cached or loaded from a writable place at run time. They are a module
+holding one literal (`TABLES`), so that loading them is unmarshalling its compiled form (0.3 ms;
+decoding the same data as JSON took 2 ms). Each state's row and each rule is a `marshal` string
+of its own (format 4, which every Python 3 reads), decoded when the parser first needs it
+(`Encoded`): decoding them all took ~7 ms of every start-up, a one-liner visits a few dozen of
+the ~550 states, and `marshal` decodes them 3x faster than the JSON texts they were. The parse
+table and its rules are in Lark's serialized form (`IntParseTable.serialize` with the rules
+memoized, as Lark's standalone parsers carry them). Running them needs no Lark module (importing
+Lark's runtime cost ~6 ms of every one-liner): our LALR driver (`lalr_driver`) runs them over the
+tokens of our lexer and indenter (`grammar.ScriptIndenter`); reductions build the tree with
+`tree_builder` callbacks. Syntax errors are `syntax_errors.UnexpectedCharacters` /
+`UnexpectedToken`, which `parser` turns into located messages.
 """
 
 from __future__ import annotations
@@ -22,14 +22,11 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from lark.exceptions import UnexpectedCharacters, UnexpectedToken
-from lark.grammar import Rule
-from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
-from lark.parsers.lalr_parser import _Parser
-
 from autodiff_cli.lang import parse_tables_data
+from autodiff_cli.lang.lalr_driver import ParseTable
 from autodiff_cli.lang.lexer import ScriptLexer
-from autodiff_cli.lang.syntax_tree import Token
+from autodiff_cli.lang.parse_rules import Rule
+from autodiff_cli.lang.syntax_errors import UnexpectedCharacters, UnexpectedToken
 from autodiff_cli.lang.tree_builder import make_callback, plan_of
 
 TABLES_FILE = os.path.join(os.path.dirname(os.path.realpath(__file__)), "parse_tables_data.py")
@@ -37,6 +34,7 @@ TABLE_FORMAT = 4  # the layout `table_builder` writes: bump it when that changes
 
 __all__ = [
     "Encoded",
+    "ParseTable",
     "ScriptParser",
     "UnexpectedCharacters",
     "UnexpectedToken",
@@ -78,77 +76,32 @@ class Encoded(Mapping):
         return len(self._encoded)
 
 
-class _Rows(dict):
-    """Lark's `states` mapping, each state's row of actions made on first use from its serialized
-    form: a one-liner visits a few dozen of the ~550 states (loading is part of every start)."""
+def callback_maker() -> Callable[[Rule], Callable[[list], Any]]:
+    """The tree-building callback of each rule (`tree_builder`), one per distinct plan."""
+    shared: dict[tuple, Callable[[list], Any]] = {}
 
-    def __init__(self, serialized: dict[str, dict], make_row: Callable[[dict], dict]) -> None:
-        super().__init__()
-        self._serialized = serialized
-        self._make_row = make_row
+    def callback(rule: Rule) -> Callable[[list], Any]:
+        plan = plan_of(rule)
+        key = plan.key()
+        if key not in shared:
+            shared[key] = make_callback(plan)
+        return shared[key]
 
-    def __missing__(self, state: int) -> dict:
-        row = self[state] = self._make_row(self._serialized[str(state)])
-        return row
-
-
-def deserialize_table(tables: dict[str, Any]) -> tuple[IntParseTable, dict[Rule, Callable]]:
-    """Lark's parse table from its serialized form (`parse_table`: `IntParseTable.serialize`'s
-    data; `rules`: the memo of the `Rule.serialize`s it refers to), and the tree-building
-    callback of each of its rules (`tree_builder`), for Lark's parser.
-
-    The result is what `IntParseTable.deserialize` gives, made lazily: a state's row when the
-    parser first reaches the state, a rule (`Rule.deserialize`) and its callback when a row
-    first reduces by it, one action tuple per distinct action."""
-    table = tables["parse_table"]
-    names: dict[str, str] = table["tokens"]
-    serialized_rules: dict[str, dict] = tables["rules"]
-    shifts = [(Shift, state) for state in range(len(table["states"]))]
-    reduces: dict[int, tuple] = {}
-    callbacks: dict[Rule, Callable] = {}
-    shared: dict[tuple, Callable] = {}  # one callback per distinct plan
-
-    def reduce(index: int) -> tuple:
-        action = reduces.get(index)
-        if action is None:
-            rule = Rule.deserialize(serialized_rules[str(index)], {})
-            plan = plan_of(rule)
-            key = plan.key()
-            if key not in shared:
-                shared[key] = make_callback(plan)
-            callbacks[rule] = shared[key]
-            action = reduces[index] = (Reduce, rule)
-        return action
-
-    def make_row(row: dict) -> dict:
-        return {
-            names[name]: reduce(arg["@"]) if kind else shifts[arg]
-            for name, (kind, arg) in row.items()
-        }
-
-    states = _Rows(table["states"], make_row)
-    return IntParseTable(states, table["start_states"], table["end_states"]), callbacks
+    return callback
 
 
-class _TokenStream:
-    """What Lark's parser reads tokens from (its `LexerThread` role): the lexer's tokens after
-    the indenter. `_Token` is the class Lark's interactive parser makes probe tokens with."""
-
-    _Token = Token
-
-    def __init__(self, tokens: Iterator[Token]) -> None:
-        self._tokens = tokens
-
-    def lex(self, parser_state: Any) -> Iterator[Token]:
-        return self._tokens
+def deserialize_table(tables: dict[str, Any]) -> ParseTable:
+    """The parse table of `tables` (`parse_table`: `IntParseTable.serialize`'s data; `rules`:
+    the memo of the `Rule.serialize`s it refers to), building trees with `tree_builder`; rows
+    and rules are decoded on first use."""
+    return ParseTable(tables["parse_table"], tables["rules"], callback_maker())
 
 
 class ScriptParser:
-    """Our lexer, Lark's indenter (`postlex`) and Lark's LALR parser over the shipped tables."""
+    """Our lexer, the indenter (`postlex`) and our LALR driver over the shipped tables."""
 
     def __init__(self, tables: dict[str, Any], postlex: Any) -> None:
-        table, callbacks = deserialize_table(tables)
-        self._parser = _Parser(table, callbacks)
+        self._table = deserialize_table(tables)
         self._literals: dict[str, str] = tables["literals"]
         self._lexer = ScriptLexer(tables["lexer"])
         self._postlex = postlex
@@ -158,6 +111,7 @@ class ScriptParser:
         return self._literals.get(terminal)
 
     def parse(self, text: str, start: str) -> Any:
-        """The tree of `text` from the rule `start`; Lark's exceptions or `LayoutError`."""
+        """The tree of `text` from the rule `start`; `UnexpectedCharacters`, `UnexpectedToken`
+        or `LayoutError`."""
         tokens = self._postlex.process(self._lexer.lex(text))
-        return self._parser.parse(_TokenStream(tokens), start)
+        return self._table.parse(tokens, start)

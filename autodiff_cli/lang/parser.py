@@ -1,13 +1,12 @@
-"""Parsing source text into a Lark tree; every parse failure becomes a located ScriptError."""
+"""Parsing source text into a syntax tree; every parse failure becomes a located ScriptError."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-
 from autodiff_cli.lang.errors import ScriptError, Source
 from autodiff_cli.lang.grammar import LayoutError, get_parser
+from autodiff_cli.lang.syntax_errors import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 # Terminals that can start an expression: "expected an expression" covers them all.
 _EXPRESSION_STARTS = {
@@ -116,9 +115,9 @@ def _unexpected_character(error: Any, source: Source, text: str) -> ParseFailure
 def _unexpected_token(error: UnexpectedToken, source: Source) -> ParseFailure:
     token = error.token
     kind = token.type
-    # Lark's `expected` also lists terminals that reduce and are then rejected; `accepts` probes
-    # each on a copy of the parser state and keeps those that are shifted
-    expected = error.interactive_parser.accepts()
+    # `expected` also lists terminals that reduce and are then rejected; `accepts` probes each
+    # on a copy of the parser state and keeps those that are shifted
+    expected = error.accepts
     line, column = token.line, token.column
     if kind in ("_INDENT", "_DEDENT"):
         line, column = token.end_line, token.end_column
