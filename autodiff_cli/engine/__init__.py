@@ -520,6 +520,7 @@ def reset_global_state() -> None:
         profiler.stop_all()
     _reset_autograd_contexts()
     set_default_dtype(float32)
+    set_default_device(None)  # (`with torch.device(...)` blocks a script left open too)
     _legacy_types.reset_warnings()  # set_default_tensor_type's deprecation, once per script
     set_printoptions(profile="default")
     manual_seed(DEFAULT_SEED)

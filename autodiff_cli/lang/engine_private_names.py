@@ -8,7 +8,7 @@ ENGINE = frozenset(
     """
     _ _ACTIVE _AdaptiveAvgPoolNd _AllowMutationOnSavedContext _AllowMutationOnSavedTensors
     _Arrays _AvgPoolNd _BETA_WARNED _BY_NODE _BatchNorm _BincountNode _CallState _Cap _Channels
-    _ConvNd _ConvTransposeNd _Decoder _Defaults _Depth _DisableSavedTensorsHooks
+    _ConvNd _ConvTransposeNd _DEFAULT _Decoder _Defaults _Depth _DisableSavedTensorsHooks
     _EPOCH_DEPRECATED _EVENT_NAMES _Encoder _Foreign _Formatter _GatedCell _GradModeContext
     _INT_RANGES _IncompatibleKeys _LRScheduler _LambdaScheduler _LastBackward _Layout
     _LinAlgError _LoaderIterator _Loss _MESHGRID_WARNED _METHOD_OWNERS _Mapping _MaxPoolNd
@@ -59,8 +59,8 @@ ENGINE = frozenset(
 LIBRARY = frozenset(
     """
     _ _Active _CacheWrapper _CatchWarnings _Depth _FromIterable _Group _State _Tee _Walk _asdict
-    _cache _check_grow _check_open _closed _copy_new _data _depth _dict _field_defaults _fields
-    _filter _function _getframe _grouper _hits _inner _io _items _key _library_modules
+    _cache _check _check_grow _check_open _closed _copy_new _data _depth _dict _field_defaults
+    _fields _filter _function _getframe _grouper _hits _inner _io _items _key _library_modules
     _lru_cache_wrapper _make _maxsize _misses _module _n _nil _object _outer _pos _record
     _replace _saved _state _tee _tensor _typed
     """.split()
