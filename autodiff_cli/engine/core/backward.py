@@ -26,6 +26,7 @@ import numpy as np
 
 from . import provided
 from .apply import overlaps
+from .devices import MetaArray, as_meta
 from .edges import GradientEdge
 from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
@@ -61,6 +62,8 @@ def make_root_grads(
                     )
             data = out._data  # ones of the output's shape and dtype: nothing to check
             ones = np.array(1, data.dtype) if data.ndim == 0 else np.ones(data.shape, data.dtype)
+            if type(data) is MetaArray:  # a meta output's gradient is meta too
+                ones = as_meta(ones)
             grads.append(_wrap(ones) if create_graph else ones)
             continue
         if not isinstance(g, Tensor):
@@ -758,7 +761,7 @@ def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
     if (g.shape if g.__class__ is np.ndarray else np.shape(g)) != var._data.shape:
         g = NumpyBackend.conform(g, var._data.shape, var._data.dtype)
     if current is None:
-        var._grad = _wrap(np.array(g, dtype=var._data.dtype, copy=True))
+        var._grad = _wrap(np.array(g, dtype=var._data.dtype, copy=True, subok=True))  # (meta)
         return
     arr = current._data
     if arr.__class__ is not np.ndarray:
@@ -786,7 +789,7 @@ def _store_retained(t: Tensor, g: Any, backend: Any) -> None:
     if backend.creates_graph:
         t._grad = g.clone() if current is None else current + g
     elif current is None:
-        t._grad = _wrap(np.array(g, copy=True))
+        t._grad = _wrap(np.array(g, copy=True, subok=True))
     else:
         t._grad = _wrap(current._data + g)
 

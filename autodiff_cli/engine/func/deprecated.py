@@ -20,6 +20,7 @@ __all__ = [
     "FunctionalModule",
     "FunctionalModuleWithBuffers",
     "combine_state_for_ensemble",
+    "functionalize",
     "grad",
     "grad_and_value",
     "hessian",
@@ -64,6 +65,7 @@ jacrev = _alias("jacrev", jacobians.jacrev)
 jacfwd = _alias("jacfwd", jacobians.jacfwd)
 hessian = _alias("hessian", jacobians.hessian)
 vmap = _alias("vmap", _vmap, "torch.vmap")
+functionalize = _alias("functionalize", modules.functionalize)
 
 
 def _stateless_copy(model: Module, tables: tuple[str, ...]) -> tuple[Module, list[str], tuple]:

@@ -73,7 +73,10 @@ def _move_tensors(module: Module, meta: bool) -> None:
         for tensor in found:
             if tensor is not None and tensor.is_meta != meta:
                 if not meta:
-                    raise NotImplementedError(META_COPY_MESSAGE)
+                    raise NotImplementedError(
+                        f"{META_COPY_MESSAGE} Please use torch.nn.Module.to_empty() instead of "
+                        "torch.nn.Module.to() when moving module from meta to a different device."
+                    )
                 tensor._data = as_meta(tensor._data)
 
 
