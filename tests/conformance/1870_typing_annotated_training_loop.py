@@ -1,5 +1,7 @@
 # A typed training loop in the style of PyTorch's tutorials ("Training with PyTorch",
 # "Writing custom datasets"): functions annotated with typing's List/Tuple/Optional/Dict.
+# ruff: noqa: UP006, UP007, UP035, UP045 - typing's spellings are the subject
+from typing import Dict, List, Optional, Tuple
 
 import torch
 import torch.nn as nn
@@ -8,22 +10,22 @@ from torch import Tensor
 torch.manual_seed(0)
 
 
-def make_data(n: int, noise: float = 0.1) -> tuple[Tensor, Tensor]:
+def make_data(n: int, noise: float = 0.1) -> Tuple[Tensor, Tensor]:
     x = torch.linspace(-1, 1, n).unsqueeze(1)
     y = 3 * x + 0.5 + noise * torch.randn(n, 1)
     return x, y
 
 
-def batches(x: Tensor, y: Tensor, size: int) -> list[tuple[Tensor, Tensor]]:
+def batches(x: Tensor, y: Tensor, size: int) -> List[Tuple[Tensor, Tensor]]:
     return [(x[i : i + size], y[i : i + size]) for i in range(0, len(x), size)]
 
 
 def train_epoch(
     model: nn.Module,
-    data: list[tuple[Tensor, Tensor]],
+    data: List[Tuple[Tensor, Tensor]],
     optimizer: torch.optim.Optimizer,
-    clip: float | None = None,
-) -> dict[str, float]:
+    clip: Optional[float] = None,
+) -> Dict[str, float]:
     total = 0.0
     for xb, yb in data:
         optimizer.zero_grad()
@@ -39,7 +41,7 @@ def train_epoch(
 x, y = make_data(32)
 model = nn.Linear(1, 1)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
-history: list[dict[str, float]] = []
+history: List[Dict[str, float]] = []
 for epoch in range(5):
     stats = train_epoch(model, batches(x, y, 8), opt, clip=1.0 if epoch == 0 else None)
     history.append(stats)

@@ -1,7 +1,7 @@
 # typing.NamedTuple for batches and model outputs (the pattern of torchvision-style pipelines and
 # the "Seq2seq translation" tutorials): fields with defaults, methods, and a TypeVar-typed helper.
-from collections.abc import Callable
-from typing import NamedTuple, TypeVar
+# ruff: noqa: UP006, UP007, UP035, UP045 - typing's spellings are the subject
+from typing import Callable, List, NamedTuple, Optional, TypeVar
 
 import torch
 import torch.nn.functional as F
@@ -19,13 +19,13 @@ class Batch(NamedTuple):
 
 class Output(NamedTuple):
     logits: Tensor
-    loss: Tensor | None = None
+    loss: Optional[Tensor] = None
 
 
 T = TypeVar("T")
 
 
-def first(items: list[T]) -> T:
+def first(items: List[T]) -> T:
     return items[0]
 
 
@@ -51,11 +51,13 @@ print(outs[0].logits.shape, outs[0]._replace(loss=None).loss, Output(outs[1].log
 inputs, targets, weight = batches[-1]
 print(inputs.shape, targets, weight)
 print(Batch.__annotations__)
+print(first.__annotations__, forward.__annotations__["head"])
 print(isinstance(batches[0], tuple), batches[0]._asdict().keys())
 try:
 
     class Broken(NamedTuple):
         a: int = 0
         b: int
+
 except TypeError as e:
     print("TypeError:", e)

@@ -6,6 +6,7 @@ import copy
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from torch import vmap
 from torch.func import functional_call, stack_module_state
 
 torch.manual_seed(0)
@@ -43,8 +44,6 @@ print(base_model.fc1.weight, next(base_model.parameters()).device)
 def fmodel(params, buffers, x):
     return functional_call(base_model, (params, buffers), (x,))
 
-
-from torch import vmap
 
 predictions1_vmap = vmap(fmodel, in_dims=(0, 0, None))(params, buffers, minibatch)
 print(predictions1_vmap.shape, predictions1_vmap.device)
