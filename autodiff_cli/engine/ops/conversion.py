@@ -12,9 +12,9 @@ from ..core.apply import apply_op
 from ..core.devices import as_meta, check_device, is_device_arg
 from ..core.numpy_names import varargs_keyword
 from ..core.optable import defop, tensor_methods
-from ..core.tensor import META_COPY_MESSAGE, Tensor, _norm_dim, _wrap, require_grad_new
+from ..core.tensor import META_COPY_MESSAGE, Tensor, _norm_dim
 from . import arithmetic
-from .creation import tensor
+from .creation import _finish, tensor
 
 
 def to(self: Tensor, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
@@ -79,10 +79,8 @@ def new_filled(
     if isinstance(fill, Tensor):
         fill = fill.item()
     fill = script_data.number(fill, "new_full(): fill_value")
-    out = _wrap(np.full(shape, fill, dtypes.to_numpy(dtype) or self._data.dtype))
-    if meta:
-        out._data = as_meta(out._data)
-    return require_grad_new(out) if requires_grad else out
+    data = np.full(shape, fill, dtypes.to_numpy(dtype) or self._data.dtype)
+    return _finish(as_meta(data) if meta else data, requires_grad)  # (inference mode: marked)
 
 
 def _new_filled(fill: Any):
