@@ -516,7 +516,8 @@ class Tensor(metaclass=_TensorMeta):
         raise TypeError("cannot pickle 'Tensor' object")
 
     def __deepcopy__(self, memo: dict) -> Tensor:
-        out = _wrap(np.array(self._data, copy=True), self._requires_grad and self.is_leaf)
+        data = np.array(self._data, copy=True, subok=type(self._data) is MetaArray)
+        out = _wrap(data, self._requires_grad and self.is_leaf)
         memo[id(self)] = out
         return out
 

@@ -806,8 +806,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if not training or p == 0.0:
         return input
     shape = input._data.shape
-    if p == 1.0:
-        mask = np.zeros(shape, input._data.dtype)
+    if p == 1.0 or input.is_meta:  # (a meta input has no values to drop: nothing is drawn)
+        mask = np.zeros_like(input._data)
     else:
         # PyTorch's noise: bernoulli_(1 - p) (float64 uniforms), then divided by 1 - p
         dtype = input._data.dtype
