@@ -11,10 +11,12 @@ no public attribute. Arguments are kept as the script gave them (they are values
 from __future__ import annotations
 
 import collections.abc as _abc
+import types
 from typing import Any
 
 from autodiff_cli.lang.modules import collections_module
 from autodiff_cli.lang.modules.registry import register_class
+from autodiff_cli.lang.typeview import TypeStandIn
 
 _NONE = type(None)
 _SUBSCRIPTED_CHECK = "Subscripted generics cannot be used with class and instance checks"
@@ -51,12 +53,12 @@ def _type_repr(value: Any) -> str:
     """How typing shows an argument: a class by its dotted name, `...`, a function's name."""
     if value is ...:
         return "..."
-    if isinstance(value, type) or type(value).__name__ == "TypeStandIn":
+    if isinstance(value, (type, TypeStandIn)):
         text = repr(value)
         if text.startswith("<class '") and text.endswith("'>"):
             text = text[8:-2]
         return text.removeprefix("builtins.")
-    if type(value).__name__ == "function":
+    if type(value) is types.FunctionType:
         return value.__name__
     return repr(value)
 
