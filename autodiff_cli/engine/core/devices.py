@@ -144,7 +144,7 @@ USED = [False]  # set by the first meta array: until then the op machinery check
 class MetaArray(np.ndarray):
     """The data of a meta tensor (see the module docstring)."""
 
-    __array_priority__ = 10_000
+    __array_priority__ = 100  # above ndarray (results take this class), below Tensor
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         result = super().__array_function__(func, types, args, kwargs)
