@@ -26,6 +26,7 @@ import numpy as np
 
 from . import provided
 from .apply import overlaps
+from .devices import USED as _META_USED
 from .devices import MetaArray, as_meta
 from .edges import GradientEdge
 from .formula_backends import NumpyBackend, TensorBackend
@@ -692,7 +693,7 @@ def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, held: int | None) -> Non
         return  # the leaf is gone: nobody can read its gradient
     if node._x is None and p.captures is None:  # no hooks (a leaf with hooks marks its node)
         current = var._grad
-        if g.__class__ is _ndarray and g.shape == var._data.shape:
+        if g.__class__ is _ndarray and g.shape == var._data.shape and not _META_USED[0]:
             if current is None:
                 if (
                     held is not None
@@ -760,6 +761,8 @@ def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
         return
     if (g.shape if g.__class__ is np.ndarray else np.shape(g)) != var._data.shape:
         g = NumpyBackend.conform(g, var._data.shape, var._data.dtype)
+    if type(var._data) is MetaArray:  # a meta leaf's gradient is meta, whatever the formula made
+        g = as_meta(np.asarray(g))
     if current is None:
         var._grad = _wrap(np.array(g, dtype=var._data.dtype, copy=True, subok=True))  # (meta)
         return
