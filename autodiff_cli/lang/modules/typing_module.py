@@ -349,7 +349,7 @@ def get_args(tp: Any) -> tuple:
     return tp.args
 
 
-def _overloaded(*args: Any, **kwargs: Any) -> Any:
+def _overload_dummy(*args: Any, **kwargs: Any) -> Any:
     raise NotImplementedError(
         "You should not call an overloaded function. A series of @overload-decorated functions "
         "outside a stub module should always be followed by an implementation that is not "
@@ -358,7 +358,7 @@ def _overloaded(*args: Any, **kwargs: Any) -> Any:
 
 
 def overload(function: Any) -> Any:
-    return _overloaded
+    return _overload_dummy
 
 
 register_class(TypingForm, module="typing")
