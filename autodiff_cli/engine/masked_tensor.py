@@ -1,7 +1,7 @@
 """`torch.masked.MaskedTensor` (a prototype in PyTorch 2.13, which warns at every one made): a
 tensor's data with a bool mask of the same shape; masked-out elements print as `--` and take no
 part in reductions. Element-wise ops keep the mask (two MaskedTensors must have equal masks),
-reductions reduce the kept elements (`torch.masked`'s functions) and keep an element where any
+reductions reduce the kept elements (as `torch.masked` does) and keep an element where any
 was kept; gradients flow through the data, and a leaf's `.grad` is a MaskedTensor.
 
 Not PyTorch's: a MaskedTensor is not a `torch.Tensor` subclass, so `torch.*` functions do not
@@ -13,7 +13,6 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from . import masked as _masked
 from .core import dtypes
 from .core.tensor import Tensor
 
@@ -191,19 +190,31 @@ class MaskedTensor:
         return self._binary(exponent, "__pow__")
 
     def softmax(self, dim: int) -> MaskedTensor:
-        data = _masked.softmax(self._masked_data, dim, mask=self._masked_mask)
+        """`torch.masked.softmax`'s values: the masked-out elements count as -inf."""
+        data = self._masked_data.masked_fill(~self._masked_mask, float("-inf")).softmax(dim)
         return _made(data, self._masked_mask)
 
     # -- reductions --------------------------------------------------------------------------
     def _reduce(self, name: str, dim: Any, keepdim: bool) -> MaskedTensor:
-        data = getattr(_masked, name)(
-            self._masked_data, dim, keepdim=keepdim, mask=self._masked_mask
-        )
-        if dim is None:
-            mask = self._masked_mask.any()
+        """The reduction of the kept elements (the others replaced by a value that cannot win:
+        `torch.masked`'s identities), kept where any element of the reduced slice was kept."""
+        data, mask = self._masked_data, self._masked_mask
+        if name in ("amax", "amin"):  # a value of the data itself: any dtype
+            plain = data.detach()
+            fill = (plain.min() if name == "amax" else plain.max()).item() if data.numel() else 0
         else:
-            mask = self._masked_mask.any(dim, keepdim=keepdim)
-        return _made(data, mask)
+            fill = 1 if name == "prod" else 0
+        filled = data.masked_fill(~mask, fill)
+        reducer = "sum" if name == "mean" else name
+        if dim is None:
+            result, kept = getattr(filled, reducer)(), mask.any()
+            count = mask.sum()
+        else:
+            result = getattr(filled, reducer)(dim, keepdim=keepdim)
+            kept, count = mask.any(dim, keepdim=keepdim), mask.sum(dim, keepdim=keepdim)
+        if name == "mean":
+            result = result / count
+        return _made(result, kept)
 
     def sum(self, dim: Any = None, keepdim: bool = False) -> MaskedTensor:
         return self._reduce("sum", dim, keepdim)
