@@ -301,6 +301,20 @@ def load(f: object, *args: object, **kwargs: object) -> object:
     return serialization.load(f, *args, **kwargs)
 
 
+def vmap(
+    func: object,
+    in_dims: object = 0,
+    out_dims: object = 0,
+    randomness: str = "error",
+    *,
+    chunk_size: object = None,
+) -> object:
+    """`torch.vmap`, the same as `torch.func.vmap` (loaded on first use)."""
+    from .func import vmap as _vmap
+
+    return _vmap(func, in_dims, out_dims, randomness, chunk_size=chunk_size)
+
+
 def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
@@ -404,7 +418,7 @@ __all__ = sorted(
         result_type rsqrt save seed select set_default_device set_default_dtype set_grad_enabled
         set_num_threads set_printoptions set_rng_state sigmoid sign sin sinh softmax softplus
         sqrt square squeeze stack sub subtract swapaxes t tan tanh tensor transpose true_divide
-        trunc unbind unsqueeze where xlogy zeros zeros_like
+        trunc unbind unsqueeze vmap where xlogy zeros zeros_like
         dropout_ alpha_dropout_ feature_alpha_dropout_ celu_ selu_ threshold_
         """.split(),
         *(
@@ -520,6 +534,7 @@ def reset_global_state() -> None:
         profiler.stop_all()
     _reset_autograd_contexts()
     set_default_dtype(float32)
+    set_default_device(None)  # (`with torch.device(...)` blocks a script left open too)
     _legacy_types.reset_warnings()  # set_default_tensor_type's deprecation, once per script
     set_printoptions(profile="default")
     manual_seed(DEFAULT_SEED)

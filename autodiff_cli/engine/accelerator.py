@@ -1,10 +1,11 @@
 """`torch.accelerator`, `torch.set_default_device`, `torch.get_default_device`: autodiff
-computes on the CPU only, as a CPU-only PyTorch build."""
+computes on the CPU (and knows the meta device), as a CPU-only PyTorch build."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from .core import devices
 from .core.devices import device
 
 _NO_CUDA = "Torch not compiled with CUDA enabled"
@@ -24,16 +25,18 @@ def device_count() -> int:
 
 
 def set_default_device(target: Any) -> None:
-    """`torch.set_default_device`: `cpu` (or None) only; any other device fails as a CPU build."""
-    if target is None:
-        return
-    chosen = device(target) if not isinstance(target, device) else target
-    if chosen.type != "cpu":
+    """`torch.set_default_device`: `cpu` (or None) and `meta`; any other device fails as in a
+    CPU build."""
+    chosen = (
+        None if target is None else device(target) if not isinstance(target, device) else target
+    )
+    if chosen is not None and chosen.type not in ("cpu", "meta"):
         raise RuntimeError(_NO_CUDA if chosen.type == "cuda" else f"{chosen.type} is not available")
+    devices.set_default_device(chosen)
 
 
 def get_default_device() -> device:
-    return device("cpu")
+    return device(devices.get_default_device().type)
 
 
 __all__ = ["current_accelerator", "device_count", "is_available"]

@@ -7,7 +7,7 @@ op runs: `masked.sum` shows SumBackward1, `masked.amax` AmaxBackward0 (ties shar
 `masked.mean` is the masked sum divided by the count of kept elements (DivBackward0; nan where a
 row keeps nothing), `masked.var`/`std` PyTorch's two-pass formula with the correction clamped
 at zero kept elements. The mask broadcasts to the input's shape. `MaskedTensor`
-(`torch.masked.masked_tensor`, a prototype PyTorch warns about) is not provided.
+(`masked_tensor`, `as_masked_tensor`: a prototype PyTorch warns about) is `masked_tensor.py`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from .nn import functional
 __all__ = [
     "sum", "prod", "amax", "amin", "argmax", "argmin", "mean", "var", "std", "norm",
     "logsumexp", "softmax", "log_softmax", "softmin", "cumsum", "cumprod",
+    "MaskedTensor", "masked_tensor", "as_masked_tensor",
 ]  # fmt: skip
 
 
@@ -270,3 +271,6 @@ def cumprod(input: Tensor, dim: int, *, dtype: Any = None, mask: Any = None) -> 
     masked = _combine("prod", input, mask)
     dtype = input.dtype if dtype is None else dtype
     return _torch.cumprod(masked, _canonical_dim(dim, input.ndim)[0], dtype=dtype).to(dtype=dtype)
+
+
+from .masked_tensor import MaskedTensor, as_masked_tensor, masked_tensor  # noqa: E402

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -135,10 +136,12 @@ class DefinitionCompiler:
 
         def define_class(f: list) -> None:
             base_values = tuple(base(f) for base in bases)
+            named_tuple = _named_tuple_base(base_values)
             for base_value in base_values:
-                typeview.check_base(base_value)
+                if base_value is not named_tuple:
+                    typeview.check_base(base_value)
             namespace: dict[str, Any] = {"__module__": "__main__", "__qualname__": qualname}
-            if annotates:
+            if annotates or named_tuple is not None:
                 namespace["__annotations__"] = {}
             if doc is not None:
                 namespace["__doc__"] = doc
@@ -147,6 +150,9 @@ class DefinitionCompiler:
             for outer_slot, inner_slot in zip(outer_slots, inner_slots):
                 frame[inner_slot] = f[outer_slot]
             body(frame)
+            if named_tuple is not None:  # `class P(NamedTuple)`: derives from its namedtuple
+                made = sys.modules[_TYPING_MODULE].named_tuple_base(name, namespace)
+                base_values = tuple(made if b is named_tuple else b for b in base_values)
             class_checks.check_namespace(namespace)
             namespace[sandbox.SCRIPT_MARK] = True
             if "__del__" in namespace:
@@ -288,6 +294,17 @@ def _nest(steps: list, result: Fn) -> Callable[[list, Any], Any]:
                 yield from rest(f)
 
     return generator
+
+
+_TYPING_MODULE = "autodiff_cli.lang.modules.typing_module"
+
+
+def _named_tuple_base(bases: tuple) -> Any:
+    """The script's `typing.NamedTuple` among a class's bases (None: it is not there)."""
+    typing_module = sys.modules.get(_TYPING_MODULE)
+    if typing_module is None:
+        return None
+    return next((base for base in bases if base is typing_module.NamedTuple), None)
 
 
 def _checked_int_pow(self: int, other: Any, modulo: Any = None) -> Any:

@@ -17,6 +17,8 @@ from weakref import ref as _weakref
 import numpy as np
 
 from . import dtypes, limits, modes, provided, script_data
+from .devices import USED as _META_USED
+from .devices import MetaArray, as_meta
 from .dtypes import FLOAT_DTYPES as _FLOAT_DTYPES
 from .dtypes import FLOAT_SCALAR_TYPES as _FLOAT_SCALARS
 from .dtypes import NP_BOOL
@@ -38,13 +40,30 @@ from .tensor import (
 
 
 def _forward(op: Any, datas: list, params: dict | None) -> Any:
-    """Runs a forward; numpy's broadcasting ValueError becomes PyTorch's RuntimeError."""
+    """Runs a forward; numpy's broadcasting ValueError becomes PyTorch's RuntimeError. Once a
+    script has made meta tensors, an op with a meta input gives meta outputs."""
     try:
-        return op.forward(*datas, **params) if params else op.forward(*datas)
+        out = op.forward(*datas, **params) if params else op.forward(*datas)
     except ValueError as e:
         if "broadcast" in str(e):
             raise broadcast_error([getattr(d, "shape", ()) for d in datas]) from None
         raise
+    if _META_USED[0]:
+        return _meta_outputs(out, datas)
+    return out
+
+
+def _meta_outputs(out: Any, datas: list) -> Any:
+    """`out` as meta data when an input is meta (PyTorch's refusal when another input is a CPU
+    tensor of one or more dimensions: only 0-d CPU tensors mix with meta ones)."""
+    metas = [type(d) is MetaArray for d in datas]
+    if not any(metas):
+        return out
+    for d, meta in zip(datas, metas):
+        if not meta and type(d) is _ndarray and d.ndim:
+            here, expected = ("cpu", "meta") if metas[0] else ("meta", "cpu")
+            raise RuntimeError(f"Tensor on device {here} is not on the expected device {expected}!")
+    return as_meta(out)
 
 
 def promote(datas: list, inputs: tuple) -> tuple[list, np.dtype]:
@@ -182,8 +201,8 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
             pass  # two numpy float scalars of one class (0-d tensors): one dtype, no shapes
         else:
             dtype = ad.dtype
-            if dtype is not bd.dtype and dtype != bd.dtype:
-                return apply_op(op, (a, b))
+            if (dtype is not bd.dtype and dtype != bd.dtype) or _META_USED[0]:
+                return apply_op(op, (a, b))  # promotion; devices (meta) checked there
             shape_a, shape_b = ad.shape, bd.shape  # (read once: a new tuple each time)
             if shape_a != shape_b:  # the product of the sizes bounds the output's
                 n, m = ad.size, bd.size
@@ -306,6 +325,8 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
     data = x._data
     forward = op.forward
     out = forward(data)
+    if data.__class__ is MetaArray:
+        out = as_meta(out)
     if not (x._requires_grad and GradMode.enabled) or op.view:
         return apply_op(op, (x,)) if op.view else _wrap(out)
     out_dtype = None  # (read once, for an array)
@@ -353,6 +374,8 @@ def apply_view(op: Any, x: Tensor, params: dict | None = None) -> Any:
     ):
         return apply_op(op, (x,), params)
     out = op.forward(data, **params) if params else op.forward(data)
+    if data.__class__ is MetaArray:
+        out = as_meta(out)
     if x._requires_grad and GradMode.enabled and out.dtype.kind == "f":
         fn = x._grad_fn
         node = op.new_node(

@@ -26,6 +26,8 @@ import numpy as np
 
 from . import provided
 from .apply import overlaps
+from .devices import USED as _META_USED
+from .devices import MetaArray, as_meta
 from .edges import GradientEdge
 from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
@@ -61,6 +63,8 @@ def make_root_grads(
                     )
             data = out._data  # ones of the output's shape and dtype: nothing to check
             ones = np.array(1, data.dtype) if data.ndim == 0 else np.ones(data.shape, data.dtype)
+            if type(data) is MetaArray:  # a meta output's gradient is meta too
+                ones = as_meta(ones)
             grads.append(_wrap(ones) if create_graph else ones)
             continue
         if not isinstance(g, Tensor):
@@ -689,7 +693,7 @@ def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, held: int | None) -> Non
         return  # the leaf is gone: nobody can read its gradient
     if node._x is None and p.captures is None:  # no hooks (a leaf with hooks marks its node)
         current = var._grad
-        if g.__class__ is _ndarray and g.shape == var._data.shape:
+        if g.__class__ is _ndarray and g.shape == var._data.shape and not _META_USED[0]:
             if current is None:
                 if (
                     held is not None
@@ -757,8 +761,10 @@ def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
         return
     if (g.shape if g.__class__ is np.ndarray else np.shape(g)) != var._data.shape:
         g = NumpyBackend.conform(g, var._data.shape, var._data.dtype)
+    if type(var._data) is MetaArray:  # a meta leaf's gradient is meta, whatever the formula made
+        g = as_meta(np.asarray(g))
     if current is None:
-        var._grad = _wrap(np.array(g, dtype=var._data.dtype, copy=True))
+        var._grad = _wrap(np.array(g, dtype=var._data.dtype, copy=True, subok=True))  # (meta)
         return
     arr = current._data
     if arr.__class__ is not np.ndarray:
@@ -786,7 +792,7 @@ def _store_retained(t: Tensor, g: Any, backend: Any) -> None:
     if backend.creates_graph:
         t._grad = g.clone() if current is None else current + g
     elif current is None:
-        t._grad = _wrap(np.array(g, copy=True))
+        t._grad = _wrap(np.array(g, copy=True, subok=True))
     else:
         t._grad = _wrap(current._data + g)
 

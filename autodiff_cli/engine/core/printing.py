@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from .devices import MetaArray
+
 _PROFILES: dict[str, dict[str, Any]] = {
     "default": {"precision": 4, "threshold": 1000, "edgeitems": 3, "linewidth": 80},
     "short": {"precision": 2, "threshold": 1000, "edgeitems": 2, "linewidth": 80},
@@ -125,7 +127,13 @@ def format_tensor(
         indent = len(prefix)
     dtype_name = data.dtype.name
     own_suffixes = []
-    if data.size == 0:
+    if type(data) is MetaArray:  # no values: `tensor(..., device='meta', size=(3,))`
+        own_suffixes.append("device='meta'")
+        own_suffixes.append(f"size={tuple(data.shape)}")
+        if dtype_name != default_dtype:
+            own_suffixes.append("dtype=" + torch_dtype_name(data.dtype))
+        body = "..."
+    elif data.size == 0:
         # No elements to infer the dtype from, so anything but the default float is shown.
         if data.ndim != 1:
             own_suffixes.append(f"size={tuple(data.shape)}")

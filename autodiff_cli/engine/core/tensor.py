@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from . import dtypes, formula_backends, graph, modes, provided
-from .devices import CPU
+from .devices import CPU, META, MetaArray
 from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
 from .grad_mode import (
     NO_VERSION,
@@ -47,6 +47,8 @@ OVERLAP_MESSAGE = (
 )
 NON_LEAF_FLAG_MESSAGE = "you can only change requires_grad flags of leaf variables."
 SCALAR_MESSAGE = "only one element tensors can be converted to Python scalars"
+META_ITEM_MESSAGE = "Tensor.item() cannot be called on meta tensors"
+META_COPY_MESSAGE = "Cannot copy out of meta tensor; no data!"
 SCALAR_WITH_GRAD_WARNING = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
     "Consider using tensor.detach() first."
@@ -131,7 +133,14 @@ class Tensor(metaclass=_TensorMeta):
     __array_priority__ = 1000
     is_cuda = False
     is_sparse = False
-    device = CPU
+
+    @property
+    def device(self) -> Any:
+        return META if type(self._data) is MetaArray else CPU
+
+    @property
+    def is_meta(self) -> bool:
+        return type(self._data) is MetaArray
 
     # -- basic attributes --------------------------------------------------------------------
     @property
@@ -238,7 +247,7 @@ class Tensor(metaclass=_TensorMeta):
     def _array(self) -> np.ndarray:
         """The data as an ndarray, materialised in place so that aliases share it."""
         data = self._data
-        if type(data) is not _ndarray:
+        if type(data) is not _ndarray and type(data) is not MetaArray:
             data = self._data = np.array(data)
         return data
 
@@ -412,12 +421,21 @@ class Tensor(metaclass=_TensorMeta):
         data = self._data
         if data.size != 1:
             raise RuntimeError(f"a Tensor with {data.size} elements cannot be converted to Scalar")
+        if type(data) is MetaArray:
+            raise RuntimeError(META_ITEM_MESSAGE)
         return data.item() if data.ndim == 0 else data.reshape(()).item()
 
     def tolist(self) -> Any:
+        if type(self._data) is MetaArray:
+            raise NotImplementedError(META_COPY_MESSAGE)
         return self._data.tolist()
 
     def numpy(self) -> np.ndarray:
+        if type(self._data) is MetaArray:
+            raise TypeError(
+                "can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the "
+                "tensor to host memory first."
+            )
         if self._requires_grad:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
@@ -431,11 +449,15 @@ class Tensor(metaclass=_TensorMeta):
             if data.size == 0:
                 raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        if type(data) is MetaArray:
+            raise RuntimeError(META_ITEM_MESSAGE)
         return bool(data.reshape(()) if data.ndim else data)
 
     def _scalar(self, kind: type) -> Any:
         if self._data.size != 1:
             raise ValueError(SCALAR_MESSAGE)
+        if type(self._data) is MetaArray:
+            raise RuntimeError(META_ITEM_MESSAGE)
         return kind(self._data.reshape(()).item())
 
     def __float__(self) -> float:
@@ -449,6 +471,8 @@ class Tensor(metaclass=_TensorMeta):
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
+        if type(self._data) is MetaArray:
+            raise RuntimeError(META_ITEM_MESSAGE)
         return int(self._data.reshape(()).item())
 
     def __complex__(self) -> complex:
@@ -463,8 +487,9 @@ class Tensor(metaclass=_TensorMeta):
         return id(self)
 
     def __repr__(self) -> str:
+        data = self._data
         return format_tensor(
-            np.asarray(self._data),
+            data if type(data) is MetaArray else np.asarray(data),
             suffixes=self._repr_suffixes(),
             default_dtype=dtypes.get_default_dtype().name,
         )
@@ -491,7 +516,8 @@ class Tensor(metaclass=_TensorMeta):
         raise TypeError("cannot pickle 'Tensor' object")
 
     def __deepcopy__(self, memo: dict) -> Tensor:
-        out = _wrap(np.array(self._data, copy=True), self._requires_grad and self.is_leaf)
+        data = np.array(self._data, copy=True, subok=type(self._data) is MetaArray)
+        out = _wrap(data, self._requires_grad and self.is_leaf)
         memo[id(self)] = out
         return out
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from .forward import jvp, linearize
 from .jacobians import hessian, jacfwd, jacrev
-from .modules import functional_call, stack_module_state
+from .modules import functional_call, functionalize, stack_module_state
 from .reverse import grad, grad_and_value, vjp
 from .vmap import vmap
 
 __all__ = [
     "functional_call",
+    "functionalize",
     "grad",
     "grad_and_value",
     "hessian",

@@ -146,3 +146,23 @@ def stack_module_state(models: Any) -> tuple[dict, dict]:
         for name, _ in models[0].named_buffers()
     }
     return params, buffers
+
+
+def functionalize(func: Any, *, remove: str = "mutations") -> Any:
+    """`torch.func.functionalize`: PyTorch rewrites `func`'s in-place ops for its compilers; run
+    eagerly the result is `func`'s own (inputs mutated at the end, as PyTorch copies back)."""
+    from .levels import wraps
+
+    if remove not in ("mutations", "mutations_and_views"):
+        raise RuntimeError(
+            f"functionalize(f, remove='mutations'): received invalid argument for remove={remove}."
+            " Valid options are:\n     remove='mutations': all inplace and out= operators will be"
+            " removed from the program, and replaced with their out-of-place equivalents.\n    "
+            " remove='mutations_and_views': In addition to the above, all aliasing operators {view}"
+            " will be replaced with their non-aliasing counterparts, {view}_copy.\n"
+        )
+
+    def functionalized(*args: Any, **kwargs: Any) -> Any:
+        return func(*args, **kwargs)
+
+    return wraps(func, functionalized)

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..core import dtypes, kernels
 from ..core.apply import apply_inplace, apply_op
+from ..core.devices import check_same_device
 from ..core.grad_mode import GradMode as _GradMode
 from ..core.optable import defop
 from ..core.saved_hooks import also_shows as _also_shows
@@ -779,6 +780,7 @@ def _cross_entropy_probabilities(
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """`addmm(bias, input, weight.t())` (input flattened to 2-D), or `input @ weight.t()`."""
+    check_same_device(input, weight, bias)
     weight_t = arithmetic.t(weight)
     if bias is None:
         return matmul(input, weight_t)
@@ -804,8 +806,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if not training or p == 0.0:
         return input
     shape = input._data.shape
-    if p == 1.0:
-        mask = np.zeros(shape, input._data.dtype)
+    if p == 1.0 or input.is_meta:  # (a meta input has no values to drop: nothing is drawn)
+        mask = np.zeros_like(input._data)
     else:
         # PyTorch's noise: bernoulli_(1 - p) (float64 uniforms), then divided by 1 - p
         dtype = input._data.dtype

@@ -9,16 +9,19 @@ nothing here writes a special (`__dunder__`) attribute.
 from __future__ import annotations
 
 import collections
+import functools
 from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+import numpy as np
+
 from ..core import dtypes
-from ..core.devices import check_device, is_device_arg
+from ..core.devices import as_meta, check_device, default_device, is_device_arg, meta_zeros
 from ..core.dtypes import dtype as dtype_cls
 from ..core.grad_mode import no_grad
 from ..core.graph import RemovableHandle
-from ..core.tensor import Tensor
+from ..core.tensor import META_COPY_MESSAGE, Tensor
 from .backward_hooks import attach_legacy_hooks, call_with_backward_hooks
 from .parameter import Parameter, typename
 
@@ -62,10 +65,46 @@ def _add_hook(hooks: OrderedDict, hook: Callable, prepend: bool) -> RemovableHan
     return handle
 
 
+def _move_tensors(module: Module, meta: bool) -> None:
+    """Every parameter, gradient and buffer of `module` to the meta device (`meta`) or the CPU."""
+    for sub in module.modules():
+        found = [*sub._parameters.values(), *sub._buffers.values()]
+        found += [p._grad for p in sub._parameters.values() if p is not None]
+        for tensor in found:
+            if tensor is not None and tensor.is_meta != meta:
+                if not meta:
+                    raise NotImplementedError(
+                        f"{META_COPY_MESSAGE} Please use torch.nn.Module.to_empty() instead of "
+                        "torch.nn.Module.to() when moving module from meta to a different device."
+                    )
+                tensor._data = as_meta(tensor._data)
+
+
+def _built_on_device(init: Callable) -> Callable:
+    @functools.wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807
+        where = kwargs.get("device")
+        if where is None:
+            return init(self, *args, **kwargs)
+        with default_device(where):
+            return init(self, *args, **kwargs)
+
+    return __init__
+
+
 class Module:
     """Base class of every layer: assign Parameters/Modules as attributes to register them."""
 
     training: bool
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """The engine's layers taking `device=` build their parameters there (`_empty`)."""
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None and cls.__module__.startswith(__package__.rpartition(".")[0]):
+            code = init.__code__
+            if "device" in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]:
+                cls.__init__ = _built_on_device(init)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args or kwargs:
@@ -388,19 +427,39 @@ class Module:
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """`.to(dtype)`, `.to(device)`, `.to(device, dtype)`, `.to(tensor)`: floating
-        parameters and buffers change dtype; the CPU is the only device."""
+        parameters and buffers change dtype; `.to("meta")` moves them to the meta device (a
+        meta module cannot come back: it has no values)."""
         dtype = kwargs.get("dtype")
-        check_device(kwargs.get("device"))
+        where = kwargs.get("device")
+        check_device(where)
         for arg in args:
             if isinstance(arg, dtype_cls):
                 dtype = arg
             elif isinstance(arg, Tensor):
-                dtype = arg.dtype
+                dtype, where = arg.dtype, arg.device
             elif is_device_arg(arg) or isinstance(arg, int):
                 check_device(arg)
+                where = arg
+        if where is not None:
+            _move_tensors(self, check_device(where))
         if dtype is None:
             return self
         return self._apply_to_tensors(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def to_empty(self, *, device: Any, recurse: bool = True) -> Module:
+        """Parameters and buffers (kept as objects) given fresh, uninitialised storage on
+        `device` (zeros here): after `nn.Linear(..., device="meta")`, `reset_parameters()` or
+        `load_state_dict` then fills them."""
+        meta = check_device(device)
+        modules = self.modules() if recurse else (self,)
+        for module in modules:
+            for table in (module._parameters, module._buffers):
+                for tensor in table.values():
+                    if tensor is not None:
+                        data = tensor._data
+                        fresh = meta_zeros if meta else np.zeros
+                        tensor._data = fresh(data.shape, data.dtype)
+        return self
 
     def double(self) -> Module:
         return self.to(dtypes.float64)

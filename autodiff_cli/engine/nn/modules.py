@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes
+from ..core.devices import check_device, meta_zeros
 from ..core.inference import mark_new as _mark_new
 from ..core.tensor import Tensor, _wrap
 from ..ops.creation import _check_size
@@ -27,6 +28,8 @@ def _empty(shape: tuple, dtype: Any) -> Tensor:
     """A parameter's storage, under the element cap (`nn.Linear(16000, 16000)` is refused)."""
     _check_size(tuple(shape))
     np_dtype = dtype.np if dtype is not None else dtypes.get_default_dtype().np
+    if check_device(None):  # built with `device="meta"` (or under `with torch.device("meta")`)
+        return _mark_new(_wrap(meta_zeros(shape, np_dtype)))
     return _mark_new(_wrap(np.zeros(shape, np_dtype)))  # inference mode: an inference tensor
 
 

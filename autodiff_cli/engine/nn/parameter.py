@@ -36,8 +36,9 @@ class Parameter(Tensor):
             self._vbox = data._version_box()
 
     def __repr__(self) -> str:
+        data = self._data if self.is_meta else np.asarray(self._data)
         return _format_parameter(
-            np.asarray(self._data), self._repr_suffixes(), default_dtype=_get_default_dtype().name
+            data, self._repr_suffixes(), default_dtype=_get_default_dtype().name
         )
 
     __str__ = __repr__

@@ -259,8 +259,12 @@ class RNNBase(Module):
             _check_batched_state(hx, lstm)
         batch = input.shape[0 if self.batch_first else 1]
         if hx is None:
-            h = zeros(*self._state_shape(batch), dtype=input.dtype)
-            hx = (h, zeros(*self._state_shape(batch, True), dtype=input.dtype)) if lstm else h
+            h = zeros(*self._state_shape(batch), dtype=input.dtype, device=input.device)
+            hx = (
+                (h, zeros(*self._state_shape(batch, True), dtype=input.dtype, device=input.device))
+                if lstm
+                else h
+            )
         self._check_forward_args(input, hx, batch)
         x = input.transpose(0, 1) if self.batch_first else input
         if x.shape[0] == 0:
@@ -456,7 +460,7 @@ class RNNCellBase(Module):
         if not batched:
             input = input.unsqueeze(0)
         if hx is None:
-            h = zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
+            h = zeros(input.shape[0], self.hidden_size, dtype=input.dtype, device=input.device)
             self._check(input, h, "hidden0")
             return input, ((h, h) if lstm else h), batched
         if lstm and not isinstance(hx, tuple):

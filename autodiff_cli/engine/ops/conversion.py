@@ -9,28 +9,44 @@ import numpy as np
 
 from ..core import dtypes, limits, script_data
 from ..core.apply import apply_op
-from ..core.devices import check_device, is_device_arg
+from ..core.devices import as_meta, check_device, is_device_arg
 from ..core.numpy_names import varargs_keyword
 from ..core.optable import defop, tensor_methods
-from ..core.tensor import Tensor, _norm_dim, _wrap, require_grad_new
+from ..core.tensor import META_COPY_MESSAGE, Tensor, _norm_dim
 from . import arithmetic
-from .creation import tensor
+from .creation import _finish, tensor
 
 
 def to(self: Tensor, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
-    """`.to(dtype)`, `.to(device)`, `.to(device, dtype)`, `.to(other)`: the CPU is the only
+    """`.to(dtype)`, `.to(device)`, `.to(device, dtype)`, `.to(other)`: the CPU and the meta
     device (others fail as in a CPU-only PyTorch build)."""
+    where = None
     for a in args:
         if isinstance(a, dtypes.dtype):
             dtype = a
         elif isinstance(a, Tensor):
-            dtype = a.dtype
+            dtype, where = a.dtype, a.device
         elif is_device_arg(a) or isinstance(a, int):
             check_device(a)
-    check_device(kwargs.get("device"))
+            where = a
+    if kwargs.get("device") is not None:
+        check_device(kwargs["device"])
+        where = kwargs["device"]
+    if where is not None and check_device(where) != self.is_meta:
+        return to_device(self, dtype, check_device(where))
     if dtype is None:
         return self
     return arithmetic.to_dtype(self, dtype)
+
+
+def to_device(self: Tensor, dtype: Any, meta: bool) -> Tensor:
+    """A copy on the meta device (`ToCopyBackward0`); a meta tensor has nothing to copy out."""
+    if not meta:
+        raise NotImplementedError(META_COPY_MESSAGE)
+    target = dtypes.to_numpy(dtype) if dtype is not None else self._data.dtype
+    out = apply_op(arithmetic.TO_COPY, (self,), {"dtype": target})
+    out._data = as_meta(out._data)
+    return out
 
 
 def cuda(self: Any, device: Any = None, non_blocking: bool = False) -> Any:
@@ -47,8 +63,9 @@ def _converter(target: dtypes.dtype):
 def new_tensor(
     self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
-    check_device(device)
-    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    if device is None and self.is_meta:
+        device = "meta"
+    return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 def new_filled(
@@ -56,14 +73,14 @@ def new_filled(
 ) -> Tensor:
     """`new_ones`/`new_zeros`/`new_full`: `fill` in `size`, of this tensor's dtype unless given
     (the element cap checked first)."""
-    check_device(device)
+    meta = check_device(device) if device is not None else self.is_meta
     shape = arithmetic.shape_arg(size)
     limits.check_shape(shape)
     if isinstance(fill, Tensor):
         fill = fill.item()
     fill = script_data.number(fill, "new_full(): fill_value")
-    out = _wrap(np.full(shape, fill, dtypes.to_numpy(dtype) or self._data.dtype))
-    return require_grad_new(out) if requires_grad else out
+    data = np.full(shape, fill, dtypes.to_numpy(dtype) or self._data.dtype)
+    return _finish(as_meta(data) if meta else data, requires_grad)  # (inference mode: marked)
 
 
 def _new_filled(fill: Any):
@@ -116,7 +133,9 @@ def storage_offset(self: Tensor) -> int:
     return start // data.itemsize
 
 
-def cpu(self: Tensor) -> Tensor:
+def cpu(self: Tensor, memory_format: Any = None) -> Tensor:
+    if self.is_meta:
+        raise NotImplementedError(META_COPY_MESSAGE)
     return self
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, limits, provided, script_data
-from ..core.devices import check_device
+from ..core.devices import check_device, on_device
 from ..core.grad_mode import InferenceMode
 from ..core.inference import mark_new
 from ..core.numpy_names import size_keyword
@@ -198,9 +198,6 @@ def zeros(
     return _finish(np.zeros(shape, np_dtype), requires_grad)
 
 
-empty = zeros
-
-
 def full(
     size: Any,
     fill_value: Any,
@@ -258,9 +255,6 @@ def zeros_like(
     check_device(device)
     shape, np_dtype = _like(input, dtype)
     return _finish(np.zeros(shape, np_dtype), requires_grad)
-
-
-empty_like = zeros_like
 
 
 def full_like(
@@ -399,6 +393,16 @@ def eye(
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
     limits.check_elements(int(n) * int(m if m is not None else n))
     return _finish(np.eye(int(n), int(m) if m is not None else None, dtype=np_dtype), requires_grad)
+
+
+# Factories follow `device=` (and the default device; the `_like` ones their input's device).
+tensor = on_device(tensor)
+ones, zeros, full = on_device(ones), on_device(zeros), on_device(full)
+arange, linspace, logspace, eye = map(on_device, (arange, linspace, logspace, eye))
+ones_like, zeros_like, full_like = (
+    on_device(f, like=True) for f in (ones_like, zeros_like, full_like)
+)
+empty, empty_like = zeros, zeros_like
 
 
 def from_numpy(array: np.ndarray) -> Tensor:

@@ -171,10 +171,20 @@ def isin(
 # --------------------------------------------------------------------------------------------
 
 
+_META_NONZERO_MESSAGE = (
+    "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
+    "correct data-independent implementation does not exist. This implementation returns a fake "
+    "value, assuming all elements of the tensor are non-zero. To enable this registration, "
+    "please set 'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True."
+)
+
+
 def nonzero(input: Tensor, *, out: Any = None, as_tuple: bool = False) -> Any:
     """The indices of the nonzero elements: an (n, ndim) int64 tensor, or with `as_tuple` one
     1-d tensor per dimension (one for a 0-d input)."""
     require_tensor("nonzero", input)
+    if input.is_meta:  # how many there are depends on values a meta tensor does not have
+        raise NotImplementedError(_META_NONZERO_MESSAGE)
     if not isinstance(as_tuple, bool):
         raise TypeError(
             f"nonzero(): argument 'as_tuple' must be bool, not {type(as_tuple).__name__}"

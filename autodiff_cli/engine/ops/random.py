@@ -13,7 +13,7 @@ from ..core import dtypes, limits
 from ..core import generator as stream
 from ..core.apply import apply_inplace, apply_op
 from ..core.arguments import checks_own_arguments
-from ..core.devices import check_device
+from ..core.devices import check_device, is_meta_data, on_device
 from ..core.generator import Generator
 from ..core.inference import mark_new
 from ..core.numpy_names import size_keyword
@@ -116,6 +116,8 @@ def _fill(target: Tensor, op: Any, draw: Any, inputs: tuple = ()) -> Tensor:
     """Writes `draw(n, contiguous)` (flat, in memory order) into `target` through `op`, whose
     other `inputs` (a probability tensor) the node records."""
     data = np.asarray(target._data)
+    if is_meta_data(target._data):  # a meta tensor has no values: nothing is drawn
+        return apply_inplace(op, target, inputs, {"values": np.zeros(data.shape, data.dtype)})
     flat = draw(data.size, bool(data.flags.c_contiguous))
     values = stream.in_memory_order(data, flat.astype(data.dtype, copy=False))
     return apply_inplace(op, target, inputs, {"values": values})
@@ -417,6 +419,21 @@ def randperm(
     limits.check_elements(n)
     np_dtype = dtypes.to_numpy(dtype) or dtypes.NP_INT64
     return _finish(stream.permutation(gen, n).astype(np_dtype), requires_grad)
+
+
+def _generators(kwargs: dict) -> list[Generator]:
+    """The generators a factory may draw from (left as they were for a meta tensor)."""
+    given = kwargs.get("generator")
+    return [default_generator] + ([given] if isinstance(given, Generator) else [])
+
+
+# On the meta device these draw nothing (the generators keep their state, as in PyTorch).
+rand, randn, randint, randperm = (
+    on_device(f, keeps_rng=_generators) for f in (rand, randn, randint, randperm)
+)
+rand_like, randn_like, randint_like = (
+    on_device(f, like=True, keeps_rng=_generators) for f in (rand_like, randn_like, randint_like)
+)
 
 
 def normal(

@@ -864,17 +864,17 @@ def _arg(name: str, pick: Any):
     def fn(input: Tensor, dim: Any = None, keepdim: bool = False, *, out: Any = None) -> Tensor:
         if out is not None:
             return write_out(fn, out, input, dim, keepdim)
-        data = np.asarray(input._data)
+        data = np.asanyarray(input._data)  # (a meta tensor's indices are meta: `asanyarray`)
         if dim is None:
             _check_nonempty(input, name, None)
-            out = np.asarray(pick(data.reshape(-1)), dtype=np.int64)
+            out = np.asanyarray(pick(data.reshape(-1)), dtype=np.int64)
             return mark_new(_wrap(out.reshape((1,) * data.ndim) if keepdim else out))
         d = _norm_dim(_as_dim(dim), input.ndim)
         _check_nonempty(input, name, d)
         if data.ndim == 0:
             return mark_new(_wrap(np.zeros((), dtype=np.int64)))
         out = pick(data, axis=d)
-        out = np.asarray(np.expand_dims(out, d) if keepdim else out, dtype=np.int64)
+        out = np.asanyarray(np.expand_dims(out, d) if keepdim else out, dtype=np.int64)
         return mark_new(_wrap(out))  # inference mode: an inference tensor
 
     fn.__name__ = name

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..core.apply import apply_op
+from ..core.devices import as_meta, is_meta_data
 from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
 from ..core.out_arg import write_out
@@ -54,6 +55,11 @@ def _row_order(rows: np.ndarray, descending: bool) -> np.ndarray:
         return np.argsort(rows, axis=1, kind="stable")
     n = rows.shape[1]
     return n - 1 - np.argsort(rows[:, ::-1], axis=1, kind="stable")[:, ::-1]
+
+
+def _on_device_of(input: Tensor, indices: np.ndarray) -> np.ndarray:
+    """Indices of a meta tensor are meta (computed from its zeros: only their shape counts)."""
+    return as_meta(indices) if is_meta_data(input._data) else indices
 
 
 def _sort_indices(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
@@ -162,7 +168,7 @@ def _sort_impl(input: Tensor, dim: Any, descending: bool, op: Any = SORT) -> tup
         indices = mark_new(_wrap(np.zeros((), dtype=np.int64)))
         params = {"dim": 0, "indices": indices, "shape": ()}
         return apply_op(op, (input,), params), indices
-    indices = mark_new(_wrap(_sort_indices(data, d, bool(descending))))
+    indices = mark_new(_wrap(_on_device_of(input, _sort_indices(data, d, bool(descending)))))
     params = {"dim": d, "indices": indices, "shape": data.shape}
     return apply_op(op, (input,), params), indices
 
@@ -200,7 +206,7 @@ def argsort(input: Tensor, *args: Any, stable: Any = _UNSET, **kwargs: Any) -> T
     data = np.asarray(input._data)
     if data.ndim == 0:
         return mark_new(_wrap(np.zeros((), dtype=np.int64)))
-    return mark_new(_wrap(_sort_indices(data, d, bool(descending))))
+    return mark_new(_wrap(_on_device_of(input, _sort_indices(data, d, bool(descending)))))
 
 
 def msort(input: Tensor, *, out: Any = None) -> Tensor:

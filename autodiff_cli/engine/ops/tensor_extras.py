@@ -119,7 +119,7 @@ tensor_methods(
         "nbytes": property(lambda self: self._data.size * self._data.itemsize),
         "itemsize": property(lambda self: self._data.itemsize),
         "output_nr": property(lambda self: self._output_nr),
-        "is_cpu": property(lambda self: True),
+        "is_cpu": property(lambda self: not self.is_meta),
         "mT": property(_matrix_transpose("mT", False)),
         "H": property(_matrix_transpose("H", True)),
         "mH": property(_matrix_transpose("mH", False)),

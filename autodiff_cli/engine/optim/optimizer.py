@@ -159,7 +159,7 @@ class Optimizer:
 
     @staticmethod
     def _grad(param: Tensor, maximize: bool) -> np.ndarray:
-        grad = np.asarray(param._grad._data)
+        grad = np.asanyarray(param._grad._data)  # (a meta gradient stays meta)
         return -grad if maximize else grad
 
     @staticmethod
@@ -171,7 +171,7 @@ class Optimizer:
 
     @staticmethod
     def _zeros_like(param: Tensor) -> Tensor:
-        return _wrap(np.zeros(param._data.shape, param._data.dtype))
+        return _wrap(np.zeros_like(param._data))  # (a meta parameter's state is meta)
 
     @staticmethod
     def _step_tensor() -> Tensor:

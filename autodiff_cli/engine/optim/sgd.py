@@ -52,7 +52,7 @@ class SGD(Optimizer):
                 state = self.state[param]
                 buf = state.get("momentum_buffer")
                 if buf is None:
-                    buf = state["momentum_buffer"] = _wrap(np.array(grad, copy=True))
+                    buf = state["momentum_buffer"] = _wrap(np.array(grad, copy=True, subok=True))
                 else:
                     value = np.asarray(buf._data) * momentum + (1 - dampening) * grad
                     self._write(buf, value)

@@ -1,5 +1,6 @@
 """Standard-library modules scripts may import: `random`, `warnings`, `functools`, `itertools`,
-`collections`, `copy`, `io` (BytesIO, for torch.save).
+`collections`, `copy`, `io` (BytesIO, for torch.save), `typing` (forms of our own) and
+`functorch` (PyTorch's deprecated aliases of `torch.func`).
 
 Each is made per script namespace as a `ModuleProxy` of sandboxed wrappers (a script's `random`
 has its own generator, its `warnings` its own filters). The classes these modules hand out are
@@ -30,7 +31,10 @@ BUILTIN_NAMES = {
 }
 
 
-NAMES = frozenset({"random", "warnings", "functools", "itertools", "collections", "copy", "io"})
+NAMES = frozenset({
+    "random", "warnings", "functools", "itertools", "collections", "copy", "io", "typing",
+    "functorch",
+})  # fmt: skip
 
 
 def _submodule(name: str) -> Any:
