@@ -73,8 +73,7 @@ class ScriptError(Exception):
         shown = _printable(self.source_line.rstrip("\r\n"))
         if not shown.strip():
             return f"{header}\n{text}"
-        prefix = shown[: max(self.column - 1, 0)]
-        caret = "".join("\t" if char == "\t" else " " for char in prefix)
+        caret = caret_padding(shown[: max(self.column - 1, 0)])
         return f"{header}\n    {shown}\n    {caret}^\n{text}"
 
     @classmethod
@@ -240,6 +239,27 @@ def printable(text: str, keep_newlines: bool = False) -> str:
 
 
 _REPR_SPECIAL = re.compile(r"([\\'\"\t\n])")  # kept as they are by `printable`
+
+
+def caret_padding(prefix: str) -> str:
+    """What goes before a caret under the character after `prefix`: a tab for a tab, two
+    spaces for a wide character (Chinese, Japanese, fullwidth forms take two columns on a
+    terminal), none for a combining mark, one space for anything else."""
+    if prefix.isascii():
+        return "".join("\t" if char == "\t" else " " for char in prefix)
+    import unicodedata
+
+    parts = []
+    for char in prefix:
+        if char == "\t":
+            parts.append("\t")
+        elif unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        elif unicodedata.east_asian_width(char) in ("W", "F"):
+            parts.append("  ")
+        else:
+            parts.append(" ")
+    return "".join(parts)
 
 
 def _printable(line: str) -> str:

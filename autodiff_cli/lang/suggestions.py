@@ -92,3 +92,20 @@ def attach_name_hint(
 ) -> None:
     """Let the error's report suggest a close name; `candidates` is called only then."""
     setattr(error, HINT_ATTRIBUTE, ReportHint(lambda: hint(name, candidates())))
+
+
+def attach_attribute_hint(error: AttributeError, obj: object, name: str) -> None:
+    """Python's `. Did you mean: 'backward'?` after `'Tensor' object has no attribute
+    'backwrd'`, among the names the script may read (worked out only when reported)."""
+    if getattr(error, "name", None) != name or HINT_ATTRIBUTE in error.__dict__:
+        return
+
+    def text() -> str:
+        from autodiff_cli.lang.introspection import readable_names
+
+        if "has no attribute" not in str(error):
+            return ""
+        suggestion = closest_name(name, sorted(readable_names(obj)))
+        return f". Did you mean: '{suggestion}'?" if suggestion is not None else ""
+
+    setattr(error, HINT_ATTRIBUTE, ReportHint(text))
