@@ -74,6 +74,18 @@ DebugOption = Annotated[
 PlainOption = Annotated[
     bool, typer.Option("--plain", help="No colours or styling (as NO_COLOR=1 does).")
 ]
+NoHintsOption = Annotated[
+    bool,
+    typer.Option("--no-hints", help="No teaching hint after an error (PyTorch's message only)."),
+]
+LangOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--lang",
+        metavar="LANG",
+        help="Language of the tool's own words: en or zh (default: from LANG/LC_ALL/LANGUAGE).",
+    ),
+]
 MAX_TIMEOUT = 1e6  # seconds (11.5 days): a larger --timeout is a typo, not a wish
 
 
@@ -135,6 +147,19 @@ AtOption = Annotated[
 ]
 
 
+def learner_settings(no_hints: bool, lang: str | None) -> None:
+    """`--no-hints` and `--lang`, set before any child is forked (children inherit them)."""
+    from autodiff_cli import i18n
+    from autodiff_cli.cli import hints
+
+    hints.set_enabled(not no_hints)
+    if lang is not None:
+        try:
+            i18n.set_language(lang)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="'--lang'") from None
+
+
 def plain_output(plain: bool) -> None:
     """`--plain`: turn styling off everywhere, as NO_COLOR does."""
     if plain:
@@ -158,12 +183,15 @@ def _root(
         ),
     ] = False,
     plain: PlainOption = False,
+    no_hints: NoHintsOption = False,
+    lang: LangOption = None,
 ) -> None:
     """Differentiate expressions and run scripts on a PyTorch-faithful autograd engine.
 
     With no command, start the REPL.
     """
     plain_output(plain)
+    learner_settings(no_hints, lang)
     if ctx.invoked_subcommand is None:
         from autodiff_cli.cli.repl import run_repl
 
@@ -217,6 +245,8 @@ def run(
         ),
     ] = Isolation.best,
     plain: PlainOption = False,
+    no_hints: NoHintsOption = False,
+    lang: LangOption = None,
     debug: DebugOption = False,
 ) -> None:
     """Run scripts, each in a fresh namespace and its own locked-down process; stdout is what
@@ -224,6 +254,7 @@ def run(
     from autodiff_cli.cli.run_cmd import DEFAULT_MAX_SCRIPT_SIZE, RunOptions, run_paths
 
     plain_output(plain)
+    learner_settings(no_hints, lang)
     options = RunOptions(
         jobs=jobs,
         fail_fast=fail_fast,
@@ -282,6 +313,8 @@ def grad(
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,
     plain: PlainOption = False,
+    no_hints: NoHintsOption = False,
+    lang: LangOption = None,
     debug: DebugOption = False,
 ) -> None:
     """Differentiate EXPR at the point given by --at: value, grad_fn graph and derivatives.
@@ -291,6 +324,7 @@ def grad(
     from autodiff_cli.cli.grad_cmd import GradOptions, run_grad
 
     plain_output(plain)
+    learner_settings(no_hints, lang)
     options = GradOptions(
         at=at,
         wrt=wrt,
@@ -347,12 +381,15 @@ def graph(
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,
     plain: PlainOption = False,
+    no_hints: NoHintsOption = False,
+    lang: LangOption = None,
     debug: DebugOption = False,
 ) -> None:
     """Draw the grad_fn graph of an expression or of a script's variable."""
     from autodiff_cli.cli.graph_cmd import GraphRequest, run_graph
 
     plain_output(plain)
+    learner_settings(no_hints, lang)
     request = GraphRequest(
         expression=expr,
         at=at,
@@ -374,6 +411,8 @@ def repl(
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,
     plain: PlainOption = False,
+    no_hints: NoHintsOption = False,
+    lang: LangOption = None,
     debug: DebugOption = False,
 ) -> None:
     """Start the REPL (also what `autodiff` alone does)."""
@@ -381,6 +420,7 @@ def repl(
     from autodiff_cli.cli.repl import run_repl
 
     plain_output(plain)
+    learner_settings(no_hints, lang)
     limits = Limits.of(max_memory, max_output, None)  # type: ignore[arg-type]  # bytes
     raise typer.Exit(run_repl(debug=debug, limits=limits))
 

@@ -112,7 +112,7 @@ def _bind_leaves(session: Any, specs: list[tuple[str, str]], wrt: list[str], dty
     return leaves
 
 
-def _check_result(result: Any) -> None:
+def _check_result(result: Any, wrt_given: bool) -> None:
     import autodiff_cli.engine as torch
 
     if result is None:
@@ -123,9 +123,9 @@ def _check_result(result: Any) -> None:
             "use a --at variable in it"
         )
     if not result.requires_grad:
-        raise GradError(
-            "the result does not depend on any --wrt variable: nothing to differentiate"
-        )
+        from autodiff_cli.cli.grad_notes import not_differentiable
+
+        raise GradError(not_differentiable(wrt_given))
 
 
 def _engine_call(what: str, call: Any, *args: Any, **kwargs: Any) -> Any:
@@ -163,8 +163,13 @@ def compute(expression: str, options: GradOptions) -> GradResult:
     leaves = _bind_leaves(session, specs, wrt, dtype)
     function = Expression(expression, session, wrt)
     result = function(*(leaves[name] for name in wrt))
-    _check_result(result)
+    _check_result(result, bool(options.wrt))
     mode = _choose_mode(options, result)
+    if options.explain and mode not in (GRADIENT, VJP):
+        from autodiff_cli.cli.grad_notes import explain_ignored
+        from autodiff_cli.cli.terminal import print_error
+
+        print_error(explain_ignored(mode))
     outcome = GradResult(expression, result, leaves, wrt, mode, dict(session.namespace))
     outcome.order = options.order
     if options.with_saved:

@@ -45,7 +45,7 @@ def _hint_text(error: BaseException, cause: BaseException) -> str | None:
     message = _message(cause)
     kind = type(cause)
     if "'NoneType'" in message and kind in (AttributeError, TypeError):
-        return _none_grad_hint(error)
+        return _none_grad_hint(cause)
     if kind is not RuntimeError:
         return None
     for pattern, make in _RUNTIME_HINTS:
@@ -55,13 +55,10 @@ def _hint_text(error: BaseException, cause: BaseException) -> str | None:
     return None
 
 
-def _none_grad_hint(error: BaseException) -> str | None:
-    from autodiff_cli.lang.teaching_facts import none_grad_on_line
+def _none_grad_hint(cause: BaseException) -> str | None:
+    from autodiff_cli.lang.teaching_facts import none_grad_behind
 
-    filename, line = getattr(error, "filename", None), getattr(error, "line", None)
-    if not isinstance(filename, str) or not isinstance(line, int):
-        return None
-    read = none_grad_on_line(filename, line)
+    read = none_grad_behind(cause)
     if read is None:
         return None
     name = read.name or _("the tensor")
@@ -156,3 +153,14 @@ _RUNTIME_HINTS = (
     (re.compile(r"^mat1 and mat2 shapes cannot be multiplied \((\S+) and (\S+)\)"), _matmul_shapes),
     (re.compile(r"^(?:size mismatch|Expected size for first two dimensions of batch2)()()"), _matmul_shapes),
 )  # fmt: skip
+
+
+def hints_command(state: object, argument: str) -> None:
+    """The REPL's `:hints [on|off]`: switch the hints, or say whether they are on."""
+    import sys
+
+    if argument in ("on", "off"):
+        set_enabled(argument == "on")
+    elif argument:
+        raise ValueError(_("expected on or off, got {argument!r}").format(argument=argument))
+    sys.stdout.write((_("hints are on") if _enabled else _("hints are off")) + "\n")

@@ -9,7 +9,7 @@ import operator
 from typing import Any
 
 from autodiff_cli.lang import typeview
-from autodiff_cli.lang.errors import Location, _own_attributes
+from autodiff_cli.lang.errors import LOCATION_ATTRIBUTE, Location, _own_attributes
 
 OPERAND_SHAPES = "_autodiff_operand_shapes"
 
@@ -43,10 +43,14 @@ def note_grad_read(where: Location, name: str, tensor: Any, grad: Any) -> None:
         _last_none_grad = NoneGrad(where, name, tensor)
 
 
-def none_grad_on_line(filename: str, line: int) -> NoneGrad | None:
-    """The last `.grad` read as None, if it was on this line of this file."""
+def none_grad_behind(error: BaseException) -> NoneGrad | None:
+    """The last `.grad` read as None, if it was on the line where `error` (the exception the
+    script raised) happened."""
     found = _last_none_grad
-    if found is not None and found.where.source.filename == filename and found.where.line == line:
+    where = _own_attributes(error).get(LOCATION_ATTRIBUTE)
+    if found is None or type(where) is not Location:
+        return None
+    if found.where.source is where.source and found.where.line == where.line:
         return found
     return None
 
