@@ -12,48 +12,68 @@ locked down; it inherits it from the parent it forks from.
 
 from __future__ import annotations
 
-import gettext as _gettext
-import struct
-from pathlib import Path
+import os
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 DOMAIN = "autodiff"
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
 LANGUAGES = {"en": "en", "zh": "zh_CN", "zh_CN": "zh_CN", "zh-CN": "zh_CN", "zh_Hans": "zh_CN"}
+_ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # gettext's order
 
-_translation: _gettext.NullTranslations = _gettext.NullTranslations()
+_catalogue: Any = None  # a gettext.GNUTranslations, None for English (nothing to translate)
 
 
-def _load(languages: list[str] | None) -> _gettext.NullTranslations:
+def _load(language: str) -> Any:
+    """The catalogue of `language` (gettext is imported only for a language other than English:
+    the one-liner's start-up does not pay for it)."""
+    import gettext
+
     try:
-        return _gettext.translation(DOMAIN, str(LOCALE_DIR), languages, fallback=True)
-    except OSError:  # an unreadable catalogue (or a jailed process): English
-        return _gettext.NullTranslations()
+        found = gettext.translation(DOMAIN, LOCALE_DIR, [language], fallback=True)
+    except OSError:  # an unreadable catalogue: English
+        return None
+    return None if type(found) is gettext.NullTranslations else found
+
+
+def _environment_language() -> str | None:
+    """The language the environment selects, as gettext reads it (`zh_CN.UTF-8:en` -> zh_CN)."""
+    for name in _ENVIRONMENT:
+        value = os.environ.get(name)
+        if value:
+            first = value.split(":")[0].split(".")[0].split("@")[0]
+            return "zh_CN" if first.startswith("zh") else None
+    return None
 
 
 def set_language(code: str | None) -> None:
     """Use `code` (`en`, `zh`, `zh_CN`); None: the environment's choice."""
-    global _translation
+    global _catalogue
     if code is None:
-        _translation = _load(None)
-        return
-    chosen = LANGUAGES.get(code)
-    if chosen is None:
-        raise ValueError(f"unknown language {code!r} (choose from: en, zh)")
-    _translation = _gettext.NullTranslations() if chosen == "en" else _load([chosen])
+        chosen = _environment_language()
+    else:
+        chosen = LANGUAGES.get(code)
+        if chosen is None:
+            raise ValueError(f"unknown language {code!r} (choose from: en, zh)")
+    _catalogue = None if chosen in (None, "en") else _load(chosen)
 
 
 def language() -> str:
     """`zh_CN` when the Chinese catalogue is in use, else `en`."""
-    return "en" if type(_translation) is _gettext.NullTranslations else "zh_CN"
+    return "en" if _catalogue is None else "zh_CN"
 
 
 def gettext(message: str) -> str:
     """`message` in the chosen language (itself when it has no translation)."""
-    return _translation.gettext(message)
+    return message if _catalogue is None else _catalogue.gettext(message)
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
-    return _translation.ngettext(singular, plural, count)
+    if _catalogue is None:
+        return singular if count == 1 else plural
+    return _catalogue.ngettext(singular, plural, count)
 
 
 # ---- the catalogue's compiler (msgfmt's job, so that no gettext tools are needed) ------------
@@ -104,6 +124,8 @@ def _unquote(quoted: str) -> str:
 
 def compile_mo(entries: dict[str, str]) -> bytes:
     """The `.mo` file (GNU format, little-endian, no hash table) of `entries`."""
+    import struct
+
     keys = sorted(entries)
     ids = [key.encode("utf-8") for key in keys]
     strs = [entries[key].encode("utf-8") for key in keys]
@@ -123,14 +145,18 @@ def compile_mo(entries: dict[str, str]) -> bytes:
 
 
 def catalogue_paths(code: str = "zh_CN") -> tuple[Path, Path]:
-    folder = LOCALE_DIR / code / "LC_MESSAGES"
+    from pathlib import Path
+
+    folder = Path(LOCALE_DIR) / code / "LC_MESSAGES"
     return folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
 
 
 def build_catalogues() -> list[Path]:
     """Compile every `.po` under `locale/` to its `.mo` (`python -m autodiff_cli.i18n`)."""
+    from pathlib import Path
+
     built = []
-    for po in sorted(LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+    for po in sorted(Path(LOCALE_DIR).glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
         mo = po.with_suffix(".mo")
         mo.write_bytes(compile_mo(read_po(po.read_text(encoding="utf-8"))))
         built.append(mo)

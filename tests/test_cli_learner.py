@@ -314,3 +314,31 @@ def _fields(text: str) -> list[str]:
     import string
 
     return [field for _, field, _, _ in string.Formatter().parse(text) if field is not None]
+
+
+def test_graph_names_the_tensors_and_takes_the_format_from_the_extension(tmp_path: Path):
+    script = tmp_path / "g.py"
+    script.write_text(
+        "import torch\nw = torch.ones(2, requires_grad=True)\nloss = (w * w).sum()\nn = 3\n",
+        encoding="utf-8",
+    )
+    done = autodiff("graph", "--file", "g.py", "--var", "los", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (
+        1,
+        "autodiff graph: error: g.py defines no variable 'los'. Did you mean: 'loss'?\n",
+    )
+    done = autodiff("graph", "--file", "g.py", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (
+        2,
+        "autodiff graph: error: --file needs --var NAME, one of the tensors g.py defines: "
+        "loss, w\n",
+    )
+    done = autodiff("graph", "--file", "g.py", "--lang", "zh", cwd=tmp_path)
+    assert done.stderr == (
+        "autodiff graph: error: --file 需要 --var NAME，取 g.py 定义的张量之一：loss, w\n"
+    )
+    done = autodiff("graph", "--file", "g.py", "--var", "loss", "-o", "g.dot", cwd=tmp_path)
+    assert done.returncode == 0
+    assert (tmp_path / "g.dot").read_text(encoding="utf-8").startswith("digraph autograd {\n")
+    done = autodiff("graph", "--file", "g.py", "--var", "loss", "-o", "g.txt", cwd=tmp_path)
+    assert (tmp_path / "g.txt").read_text(encoding="utf-8").startswith("SumBackward0")

@@ -364,8 +364,11 @@ def graph(
         typer.Option("--var", metavar="NAME", help="The tensor of SCRIPT to draw."),
     ] = None,
     fmt: Annotated[
-        GraphFormat, typer.Option("--format", "-f", help="Output format.")
-    ] = GraphFormat.tree,
+        Optional[GraphFormat],  # noqa: UP045
+        typer.Option(
+            "--format", "-f", help="Output format (default: from -o FILE's extension, else tree)."
+        ),
+    ] = None,
     output: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option("--output", "-o", metavar="FILE", help="Write to FILE instead of stdout."),
@@ -387,6 +390,7 @@ def graph(
 ) -> None:
     """Draw the grad_fn graph of an expression or of a script's variable."""
     from autodiff_cli.cli.graph_cmd import GraphRequest, run_graph
+    from autodiff_cli.cli.graph_names import format_for_output
 
     plain_output(plain)
     learner_settings(no_hints, lang)
@@ -395,7 +399,7 @@ def graph(
         at=at,
         file=file,
         var=var,
-        fmt=fmt.value,
+        fmt=fmt.value if fmt is not None else format_for_output(output),
         output=output,
         with_saved=saved,
         backward=backward,

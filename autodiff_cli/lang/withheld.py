@@ -111,7 +111,7 @@ def exists(obj: Any, name: str) -> bool:
             return True
     try:
         own = object.__getattribute__(obj, "__dict__")
-    except AttributeError:
+    except Exception:  # noqa: BLE001 - no instance dictionary (or a script's odd `__dict__`)
         return False
     return type(own) is dict and name in own
 
