@@ -10,19 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang import (
-    call_results,
-    exact,
-    fstrings,
-    limits,
-    sandbox,
-    teaching_facts,
-    withheld,
-)
+from autodiff_cli.lang import call_results, exact, fstrings, limits, sandbox, withheld
 from autodiff_cli.lang.errors import CompileError, Location, Source, attach_location
-from autodiff_cli.lang.limits import (
-    checked_power,
-)
+from autodiff_cli.lang.limits import checked_power
 from autodiff_cli.lang.operator_closures import (
     BINARY_FACTORIES,
     BINARY_OPERATORS,
@@ -34,7 +24,7 @@ from autodiff_cli.lang.operator_closures import (
 )
 from autodiff_cli.lang.runtime import UNBOUND
 from autodiff_cli.lang.scopes import CLASS_DICT_SLOT, TOO_DEEP, Scope
-from autodiff_cli.lang.suggestions import attach_attribute_hint, attach_name_hint
+from autodiff_cli.lang.suggestions import attach_attribute_hint, attach_name_hint, grad_reader
 from autodiff_cli.lang.syntax_tree import Token, Tree
 
 Fn = Callable[[list], Any]
@@ -594,12 +584,10 @@ class ExpressionCompiler:
 
     def expr_getattr(self, node: Tree) -> Fn:
         target, name = node.children
-        obj = self.expr(target)
-        attribute = self.attribute_name(name)
+        obj, attribute, where = self.expr(target), self.attribute_name(name), self.where(name)
         getter = sandbox.make_getter(attribute)
-        where = self.where(name)
-        if attribute == "grad":
-            return self._grad_read(obj, getter, where, target)
+        if attribute == "grad":  # a None read is noted for the `.grad is None` hint
+            return grad_reader(obj, getter, where, target)
 
         def get_attribute(f: list) -> Any:
             value = obj(f)
@@ -607,31 +595,10 @@ class ExpressionCompiler:
                 return getter(value)
             except BaseException as error:
                 attach_location(error, where)
-                if type(error) is AttributeError:
-                    attach_attribute_hint(error, value, attribute)
+                attach_attribute_hint(error, value, attribute)
                 raise
 
         return get_attribute
-
-    @staticmethod
-    def _grad_read(obj: Fn, getter: Fn, where: Location, target: Any) -> Fn:
-        """`X.grad`: as any attribute, and a None read is noted for the `.grad is None` hint."""
-        shown = str(target.children[0]) if isinstance(target, Tree) and target.data == "var" else ""
-
-        def get_grad(f: list) -> Any:
-            value = obj(f)
-            try:
-                grad = getter(value)
-            except BaseException as error:
-                attach_location(error, where)
-                if type(error) is AttributeError:
-                    attach_attribute_hint(error, value, "grad")
-                raise
-            if grad is None:
-                teaching_facts.note_grad_read(where, shown, value, grad)
-            return grad
-
-        return get_grad
 
     def subscript(self, node: Tree | Token) -> Fn:
         if isinstance(node, Tree) and node.data == "slice":

@@ -6,6 +6,7 @@ never change what the script sees."""
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli.lang import typeview
@@ -41,6 +42,28 @@ def note_grad_read(where: Location, name: str, tensor: Any, grad: Any) -> None:
     global _last_none_grad
     if grad is None and _is_engine_object(tensor) and hasattr(type(tensor), "is_leaf"):
         _last_none_grad = NoneGrad(where, name, tensor)
+
+
+def grad_reader(obj: Callable, getter: Callable, where: Location, target: Any) -> Callable:
+    """The compiled `NAME.grad` (`obj` evaluates NAME, the syntax tree `target`): read as any
+    attribute (its error located and given Python's "Did you mean"), and a None read noted."""
+    shown = str(target.children[0]) if getattr(target, "data", None) == "var" else ""
+    from autodiff_cli.lang.errors import attach_location
+    from autodiff_cli.lang.suggestions import attach_attribute_hint
+
+    def get_grad(f: list) -> Any:
+        value = obj(f)
+        try:
+            grad = getter(value)
+        except BaseException as error:
+            attach_location(error, where)
+            attach_attribute_hint(error, value, "grad")
+            raise
+        if grad is None:
+            note_grad_read(where, shown, value, grad)
+        return grad
+
+    return get_grad
 
 
 def none_grad_behind(error: BaseException) -> NoneGrad | None:
