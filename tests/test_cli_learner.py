@@ -342,3 +342,17 @@ def test_graph_names_the_tensors_and_takes_the_format_from_the_extension(tmp_pat
     assert (tmp_path / "g.dot").read_text(encoding="utf-8").startswith("digraph autograd {\n")
     done = autodiff("graph", "--file", "g.py", "--var", "loss", "-o", "g.txt", cwd=tmp_path)
     assert (tmp_path / "g.txt").read_text(encoding="utf-8").startswith("SumBackward0")
+
+
+def test_grad_quiet_prints_only_the_derivatives(tmp_path: Path):
+    done = autodiff("grad", "x**2*y", "--at", "x=3,y=2", "-q", cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "x.grad: tensor(12.)\ny.grad: tensor(9.)\n",
+        "",
+    )
+    done = autodiff("grad", "sin(x)", "--at", "x=[0,1]", "--quiet", cwd=tmp_path)
+    assert done.stdout == (
+        "d result/d x [2, 2]: tensor([[1.0000, 0.0000],\n"
+        "                             [0.0000, 0.5403]])\n"
+    )

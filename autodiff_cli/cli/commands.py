@@ -309,6 +309,9 @@ def grad(
         typer.Option("--dtype", help="Floating dtype of the --at values (default float32)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Only the derivatives: no value, no graph.")
+    ] = False,
     timeout: TimeoutOption = None,
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,
@@ -335,6 +338,7 @@ def grad(
         explain=explain,
         dtype=dtype.value if dtype else None,
         with_saved=saved,
+        quiet=quiet,
     )
     status = run_grad(
         expr,

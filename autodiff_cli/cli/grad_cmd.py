@@ -49,6 +49,7 @@ class GradOptions:
         explain: bool = False,
         dtype: str | None = None,  # "float32" or "float64"
         with_saved: bool = False,
+        quiet: bool = False,
     ) -> None:
         self.at = list(at or ())
         self.wrt = list(wrt or ())
@@ -59,6 +60,7 @@ class GradOptions:
         self.explain = explain
         self.dtype = dtype
         self.with_saved = with_saved
+        self.quiet = quiet  # only the derivatives: no value, no graph
 
     @property
     def mode_flags(self) -> list[str]:
@@ -336,7 +338,7 @@ def _grad_here(
     if as_json:
         print_json(outcome)
     else:
-        print_report(outcome, with_saved=options.with_saved)
+        print_report(outcome, with_saved=options.with_saved, quiet=options.quiet)
     if outcome.check is not None and not outcome.check["ok"]:
         return 1
     return 0
