@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -84,6 +83,17 @@ def test_an_unfinished_statement_at_end_of_input_is_an_error():
     assert "SyntaxError" in done.stderr
 
 
+def end_with_ctrl_d(child) -> None:
+    """Ctrl-D until the session ends: a Ctrl-D typed while the prompt is still switching the
+    terminal's mode can be lost, so wait for the end (EOF) and type it again if it does not come."""
+    pexpect = pytest.importorskip("pexpect")
+    for _ in range(20):
+        child.sendcontrol("d")
+        if child.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=3) == 0:
+            return
+    raise AssertionError("the session did not end on Ctrl-D")
+
+
 def spawn(tmp_path: Path, term: str = "dumb"):
     pexpect = pytest.importorskip("pexpect")
     env = environment()
@@ -95,7 +105,7 @@ def spawn(tmp_path: Path, term: str = "dumb"):
         cwd=str(tmp_path),
         env=env,
         encoding="utf-8",
-        timeout=30,
+        timeout=90,
         dimensions=(40, 200),
     )
 
@@ -111,7 +121,7 @@ def test_interactive_prompt_multiline_def_and_recovery_after_error(tmp_path: Pat
         cwd=str(REPO),
         env=env,
         encoding="utf-8",
-        timeout=30,
+        timeout=90,
     )
     try:
         child.expect(">>> ")
@@ -138,9 +148,7 @@ def test_interactive_prompt_multiline_def_and_recovery_after_error(tmp_path: Pat
         child.sendintr()  # Ctrl-C cancels the line being typed
         child.expect("KeyboardInterrupt")
         child.expect(">>> ")
-        time.sleep(0.5)  # let the prompt switch the terminal to raw mode first
-        child.sendeof()  # Ctrl-D exits
-        child.expect(pexpect.EOF)
+        end_with_ctrl_d(child)  # Ctrl-D exits
     finally:
         child.close()
     assert child.exitstatus == 0
@@ -271,7 +279,7 @@ def test_explain_meta_command():
 
 
 def test_terminal_session_with_prompt_toolkit(tmp_path: Path):
-    pexpect = pytest.importorskip("pexpect")
+    pytest.importorskip("pexpect")
     child = spawn(tmp_path, term="xterm")
     try:
         child.expect(">>>")
@@ -291,19 +299,19 @@ def test_terminal_session_with_prompt_toolkit(tmp_path: Path):
         child.send(":vars\r")
         child.expect("requires_grad")
         child.expect("SumBackward0")
-        # Ctrl-C stops a running loop and the session goes on
+        # Ctrl-C stops a running loop and the session goes on; the loop itself says it runs
+        # ("loop" + "ing": the echo of the typed line does not match)
+        child.send("started = False\r")
+        child.expect(">>>")
         child.send("while True:\r")
-        child.send("pass\r")
+        child.send("if not started: print('loop' + 'ing', flush=True); started = True\r")
         child.send("\r")
-        child.expect("pass")
-        time.sleep(1.0)
+        child.expect("looping")
         child.sendintr()
         child.expect("KeyboardInterrupt")
         child.send("y.backward(); x.grad\r")
         child.expect(r"tensor\(\[2\., 4\.\]\)")
-        time.sleep(0.5)
-        child.sendcontrol("d")
-        child.expect(pexpect.EOF)
+        end_with_ctrl_d(child)
     finally:
         child.close()
     assert child.exitstatus == 0
@@ -375,7 +383,7 @@ def _vars_table(tmp_path: Path, no_color: bool, *args: str) -> str:
         cwd=str(tmp_path),
         env=env,
         encoding="utf-8",
-        timeout=30,
+        timeout=90,
         dimensions=(40, 200),
     )
     child.logfile_read = log
@@ -388,8 +396,7 @@ def _vars_table(tmp_path: Path, no_color: bool, *args: str) -> str:
         child.send(":vars\r")
         child.expect("SumBackward0")
         child.expect(">>>")
-        child.sendcontrol("d")
-        child.expect(pexpect.EOF)
+        end_with_ctrl_d(child)
     finally:
         child.close()
     out = "".join(log.parts)
@@ -477,7 +484,7 @@ def test_explain_follows_the_rules_of_backward():
 
 @pytest.mark.parametrize("term", ["dumb", "xterm"])
 def test_a_block_that_cannot_become_valid_is_an_error_at_once(tmp_path: Path, term: str):
-    pexpect = pytest.importorskip("pexpect")
+    pytest.importorskip("pexpect")
     child = spawn(tmp_path, term=term)
     try:
         child.expect(">>>")
@@ -496,9 +503,7 @@ def test_a_block_that_cannot_become_valid_is_an_error_at_once(tmp_path: Path, te
         child.send("g(41)\r")
         child.expect("42")
         child.expect(">>>")
-        time.sleep(0.5)
-        child.sendcontrol("d")
-        child.expect(pexpect.EOF)
+        end_with_ctrl_d(child)
     finally:
         child.close()
     assert child.exitstatus == 0
@@ -533,7 +538,7 @@ def test_formula_of_a_graph_built_by_a_loop_piped():
 
 
 def test_formula_interactive_after_a_loop(tmp_path: Path):
-    pexpect = pytest.importorskip("pexpect")
+    pytest.importorskip("pexpect")
     child = spawn(tmp_path)
     try:
         child.expect(">>> ")
@@ -555,8 +560,6 @@ def test_formula_interactive_after_a_loop(tmp_path: Path):
         child.sendline("print(y.grad_fn)")
         child.expect(r"<AddBackward0 object at 0x[0-9a-f]+>")
         child.expect(">>> ")
-        time.sleep(0.5)
-        child.sendeof()
-        child.expect(pexpect.EOF)
+        end_with_ctrl_d(child)
     finally:
         child.close()

@@ -360,7 +360,10 @@ def test_unknown_module_is_a_located_error() -> None:
         run("x = 1\nimport os\n")
     error = info.value
     assert (error.line, error.column, error.type_name) == (2, 1, "ModuleNotFoundError")
-    assert error.message == "No module named 'os'"
+    assert error.message == (
+        "module 'os' is not available in scripts "
+        "(scripts cannot reach the operating system, processes or the network)"
+    )
     with pytest.raises(ScriptError, match="No module named 'math.nothing'"):
         run("import math.nothing")
     with pytest.raises(ScriptError, match="cannot import name 'nothing' from 'math'"):

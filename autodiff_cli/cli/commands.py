@@ -94,6 +94,18 @@ FormulaOption = Annotated[
 LatexOption = Annotated[
     bool, typer.Option("--latex", help="With --formula: show the formulas in LaTeX too.")
 ]
+NoHintsOption = Annotated[
+    bool,
+    typer.Option("--no-hints", help="No teaching hint after an error (PyTorch's message only)."),
+]
+LangOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--lang",
+        metavar="LANG",
+        help="Language of the tool's own words: en or zh (default: from LANG/LC_ALL/LANGUAGE).",
+    ),
+]
 MAX_TIMEOUT = 1e6  # seconds (11.5 days): a larger --timeout is a typo, not a wish
 
 
@@ -155,6 +167,19 @@ AtOption = Annotated[
 ]
 
 
+def learner_settings(no_hints: bool, lang: str | None) -> None:
+    """`--no-hints` and `--lang`, set before any child is forked (children inherit them)."""
+    from autodiff_cli import i18n
+    from autodiff_cli.cli import hints
+
+    hints.set_enabled(not no_hints)
+    if lang is not None:
+        try:
+            i18n.set_language(lang)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="'--lang'") from None
+
+
 def plain_output(plain: bool) -> None:
     """`--plain`: turn styling off everywhere, as NO_COLOR does."""
     if plain:
@@ -178,12 +203,15 @@ def _root(
         ),
     ] = False,
     plain: PlainOption = False,
+    no_hints: NoHintsOption = False,
+    lang: LangOption = None,
 ) -> None:
     """Differentiate expressions and run scripts on a PyTorch-faithful autograd engine.
 
     With no command, start the REPL.
     """
     plain_output(plain)
+    learner_settings(no_hints, lang)
     if ctx.invoked_subcommand is None:
         from autodiff_cli.cli.repl import run_repl
 
@@ -237,6 +265,8 @@ def run(
         ),
     ] = Isolation.best,
     plain: PlainOption = False,
+    no_hints: NoHintsOption = False,
+    lang: LangOption = None,
     debug: DebugOption = False,
 ) -> None:
     """Run scripts, each in a fresh namespace and its own locked-down process; stdout is what
@@ -244,6 +274,7 @@ def run(
     from autodiff_cli.cli.run_cmd import DEFAULT_MAX_SCRIPT_SIZE, RunOptions, run_paths
 
     plain_output(plain)
+    learner_settings(no_hints, lang)
     options = RunOptions(
         jobs=jobs,
         fail_fast=fail_fast,
@@ -301,10 +332,15 @@ def grad(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     html: HtmlOption = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Only the derivatives: no value, no graph.")
+    ] = False,
     timeout: TimeoutOption = None,
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,
     plain: PlainOption = False,
+    no_hints: NoHintsOption = False,
+    lang: LangOption = None,
     debug: DebugOption = False,
 ) -> None:
     """Differentiate EXPR at the point given by --at: value, grad_fn graph and derivatives.
@@ -314,6 +350,7 @@ def grad(
     from autodiff_cli.cli.grad_cmd import GradOptions, run_grad
 
     plain_output(plain)
+    learner_settings(no_hints, lang)
     options = GradOptions(
         at=at,
         wrt=wrt,
@@ -326,6 +363,7 @@ def grad(
         with_saved=saved,
         formula=formula,
         latex=latex,
+        quiet=quiet,
     )
     status = run_grad(
         expr,
@@ -356,8 +394,11 @@ def graph(
         typer.Option("--var", metavar="NAME", help="The tensor of SCRIPT to draw."),
     ] = None,
     fmt: Annotated[
-        GraphFormat, typer.Option("--format", "-f", help="Output format.")
-    ] = GraphFormat.tree,
+        Optional[GraphFormat],  # noqa: UP045
+        typer.Option(
+            "--format", "-f", help="Output format (default: from -o FILE's extension, else tree)."
+        ),
+    ] = None,
     output: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option("--output", "-o", metavar="FILE", help="Write to FILE instead of stdout."),
@@ -381,18 +422,22 @@ def graph(
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,
     plain: PlainOption = False,
+    no_hints: NoHintsOption = False,
+    lang: LangOption = None,
     debug: DebugOption = False,
 ) -> None:
     """Draw the grad_fn graph of an expression or of a script's variable."""
     from autodiff_cli.cli.graph_cmd import GraphRequest, run_graph
+    from autodiff_cli.cli.graph_names import format_for_output
 
     plain_output(plain)
+    learner_settings(no_hints, lang)
     request = GraphRequest(
         expression=expr,
         at=at,
         file=file,
         var=var,
-        fmt=fmt.value,
+        fmt=fmt.value if fmt is not None else format_for_output(output),
         output=output,
         with_saved=saved,
         backward=backward,
@@ -409,6 +454,8 @@ def repl(
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,
     plain: PlainOption = False,
+    no_hints: NoHintsOption = False,
+    lang: LangOption = None,
     debug: DebugOption = False,
 ) -> None:
     """Start the REPL (also what `autodiff` alone does)."""
@@ -416,6 +463,7 @@ def repl(
     from autodiff_cli.cli.repl import run_repl
 
     plain_output(plain)
+    learner_settings(no_hints, lang)
     limits = Limits.of(max_memory, max_output, None)  # type: ignore[arg-type]  # bytes
     raise typer.Exit(run_repl(debug=debug, limits=limits))
 

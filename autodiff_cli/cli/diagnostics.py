@@ -24,17 +24,42 @@ def report_exception(error: BaseException, *, debug: bool, context: str = "") ->
     from autodiff_cli.lang.errors import error_message
 
     if isinstance(error, ScriptError):
-        text = str(error)
+        text = str(error) + call_stack_text(error)
     else:
         prefix = f"{context}: " if context else ""
         text = f"{prefix}error\n{type(error).__name__}: {error_message(error)}"
     print_error(text)
+    from autodiff_cli.cli.hints import hint_for
+
+    hint = hint_for(error)
+    if hint is not None:
+        print_error(hint)
     if debug:
         shown = error.__cause__ if error.__cause__ is not None else error
         try:  # the traceback module reads attributes a script class may define
             print_error("".join(traceback.format_exception(shown)).rstrip("\n"))
         except BaseException:  # noqa: BLE001
             print_error("(the Python traceback cannot be shown for this error)")
+
+
+def call_stack_text(error: BaseException) -> str:
+    """The script's frames an error passed through, as lines after its message, when it
+    happened inside a script function (only the script's frames, as Python's traceback shows
+    them: `  deep.py:9 in main` and the source line); '' at the top level."""
+    from autodiff_cli.i18n import gettext as _
+    from autodiff_cli.lang.errors import printable
+    from autodiff_cli.lang.script_stack import stack_of
+
+    cause = error.__cause__
+    entries = stack_of(cause) if cause is not None else []
+    if len(entries) < 2:
+        return ""
+    lines = ["", _("Script call stack (most recent call last):")]
+    for filename, line, name, source in entries:
+        lines.append(printable(f"  {filename}:{line} in {name}"))
+        if source.strip():
+            lines.append("    " + printable(source.strip()))
+    return "\n".join(lines)
 
 
 def _script_line(script_name: str) -> int | None:

@@ -51,6 +51,7 @@ class GradOptions:
         with_saved: bool = False,
         formula: bool = False,
         latex: bool = False,
+        quiet: bool = False,
     ) -> None:
         self.at = list(at or ())
         self.wrt = list(wrt or ())
@@ -63,6 +64,7 @@ class GradOptions:
         self.with_saved = with_saved
         self.formula = formula
         self.latex = latex
+        self.quiet = quiet  # only the derivatives: no value, no graph
 
     @property
     def mode_flags(self) -> list[str]:
@@ -116,7 +118,7 @@ def _bind_leaves(session: Any, specs: list[tuple[str, str]], wrt: list[str], dty
     return leaves
 
 
-def _check_result(result: Any) -> None:
+def _check_result(result: Any, wrt_given: bool) -> None:
     import autodiff_cli.engine as torch
 
     if result is None:
@@ -127,9 +129,9 @@ def _check_result(result: Any) -> None:
             "use a --at variable in it"
         )
     if not result.requires_grad:
-        raise GradError(
-            "the result does not depend on any --wrt variable: nothing to differentiate"
-        )
+        from autodiff_cli.cli.grad_notes import not_differentiable
+
+        raise GradError(not_differentiable(wrt_given))
 
 
 def _engine_call(what: str, call: Any, *args: Any, **kwargs: Any) -> Any:
@@ -178,8 +180,13 @@ def compute(expression: str, options: GradOptions) -> GradResult:
     function = Expression(expression, session, wrt)
     with recording():  # each node's source text, for the tree and --explain
         result = function(*(leaves[name] for name in wrt))
-    _check_result(result)
+    _check_result(result, bool(options.wrt))
     mode = _choose_mode(options, result)
+    if options.explain and mode not in (GRADIENT, VJP):
+        from autodiff_cli.cli.grad_notes import explain_ignored
+        from autodiff_cli.cli.terminal import print_error
+
+        print_error(explain_ignored(mode))
     outcome = GradResult(expression, result, leaves, wrt, mode, dict(session.namespace))
     outcome.order = options.order
     if options.formula:  # read before a backward pass frees the graph
@@ -407,7 +414,7 @@ def _grad_here(
     if as_json:
         print_json(outcome)
     else:
-        print_report(outcome, with_saved=options.with_saved)
+        print_report(outcome, with_saved=options.with_saved, quiet=options.quiet)
     if outcome.check is not None and not outcome.check["ok"]:
         return 1
     if outcome.formula is not None and not outcome.formula.ok:

@@ -147,8 +147,17 @@ def _one_line(tensor: Any) -> str:
     return " ".join(repr(tensor).split())
 
 
-def print_report(outcome: GradResult, *, with_saved: bool = False) -> None:
-    """The human-readable report: value, grad_fn tree, derivatives; styled on a terminal."""
+def print_report(outcome: GradResult, *, with_saved: bool = False, quiet: bool = False) -> None:
+    """The human-readable report: value, grad_fn tree, derivatives; styled on a terminal.
+    `quiet` (`-q`): only the derivatives' lines, unindented, for a shell pipeline."""
+    if quiet:
+        lines = [
+            line.removeprefix("  ").replace("\n  ", "\n")
+            for _, body in _sections(outcome)
+            for line in body
+        ]
+        sys.stdout.write("\n".join(lines) + "\n")
+        return
     from autodiff_cli.cli.graph_tree import render_plain, tree_of
     from autodiff_cli.cli.graphs import build_graph, collapse_chains
     from autodiff_cli.cli.terminal import can_encode, wants_color

@@ -52,8 +52,6 @@ def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
     from autodiff_cli.cli.script_files import read_script
     from autodiff_cli.lang import run_source
 
-    if not request.var:
-        raise UsageError("--file needs --var NAME: the variable whose graph to draw")
     script = request.script
     if script is None:
         try:
@@ -64,8 +62,14 @@ def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
 
     with recording():  # each node's source text, with line:column
         namespace = run_source(script.source, script.name, stdout=sys.stderr)
+    if not request.var:
+        from autodiff_cli.cli.graph_names import missing_var_message
+
+        raise UsageError(missing_var_message(script.name, namespace))
     if request.var not in namespace:
-        raise GraphError(f"{script.name} defines no variable {request.var!r}")
+        from autodiff_cli.cli.graph_names import unknown_var_message
+
+        raise GraphError(unknown_var_message(script.name, request.var, namespace))
     return namespace[request.var], dict(namespace), request.var
 
 
@@ -181,7 +185,7 @@ def run_graph(request: GraphRequest, *, debug: bool = False) -> int:
         return 2
     if not isolation_available():
         return _graph_here(request, debug=debug)
-    if request.file is not None and request.var:
+    if request.file is not None:
         from autodiff_cli.cli.script_files import UsageError as ReadError
         from autodiff_cli.cli.script_files import read_script
 

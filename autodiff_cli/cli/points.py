@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-_NEXT_ASSIGNMENT = re.compile(r"\s*[A-Za-z_]\w*\s*=(?!=)")
+_NEXT_ASSIGNMENT = re.compile(r"\s*[^\W\d]\w*\s*=(?!=)")  # Unicode names too (θ=3, 权重=2)
 _OPENERS, _CLOSERS = "([{", ")]}"
 
 
@@ -53,6 +53,19 @@ def parse_at_options(options: list[str]) -> list[tuple[str, str]]:
             name, value = name.strip(), value.strip()
             if not sep or not value:
                 raise UsageError(f"--at expects NAME=VALUE, got {part.strip()!r}")
+            if (
+                value.endswith(",")
+                and len(split_top_level(value, only_before_assignment=False)) == 2
+            ):
+                from autodiff_cli.i18n import gettext as _
+
+                message = _(
+                    "--at {part}: a trailing comma would make a 1-element vector; write "
+                    "{name}=[{value}] for a vector, or drop the comma"
+                )
+                raise UsageError(
+                    message.format(part=repr(part.strip()), name=name, value=value[:-1].strip())
+                )
             specs.append((check_name(name, f"--at {part.strip()!r}"), value))
     names = [name for name, _ in specs]
     duplicates = sorted({name for name in names if names.count(name) > 1})

@@ -28,11 +28,16 @@ running statement; Ctrl-D exits. Tab completes names, attributes and methods.
   :reset            start over with a fresh namespace
   :load FILE        run FILE in this session
   :save FILE        write this session's successful inputs as a script for `autodiff run`
+  :hints [on|off]   the teaching hints after an error (on unless --no-hints)
   :quit             leave (also Ctrl-D)"""
 
 META_NAMES = (
-    "help", "vars", "graph", "grads", "explain", "formula", "reset", "load", "save", "quit"
+    "help", "vars", "graph", "grads", "explain", "formula", "reset", "load", "save", "hints",
+    "quit",
 )  # fmt: skip
+
+
+from autodiff_cli.cli.hints import hints_command  # noqa: E402 - after HELP, which it extends
 
 
 class QuitRepl(Exception):
@@ -399,6 +404,7 @@ COMMANDS: dict[str, Callable[[ReplState, str], None]] = {
     "reset": reset,
     "load": load,
     "save": save,
+    "hints": hints_command,
     "quit": quit_repl,
     "q": quit_repl,
     "exit": quit_repl,

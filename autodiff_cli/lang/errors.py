@@ -99,8 +99,7 @@ class ScriptError(Exception):
         shown = _printable(self.source_line.rstrip("\r\n"))
         if not shown.strip():
             return f"{header}\n{text}"
-        prefix = shown[: max(self.column - 1, 0)]
-        caret = "".join("\t" if char == "\t" else " " for char in prefix)
+        caret = caret_padding(shown[: max(self.column - 1, 0)])
         return f"{header}\n    {shown}\n    {caret}^\n{text}"
 
     @classmethod
@@ -266,6 +265,37 @@ def printable(text: str, keep_newlines: bool = False) -> str:
 
 
 _REPR_SPECIAL = re.compile(r"([\\'\"\t\n])")  # kept as they are by `printable`
+
+
+def caret_padding(prefix: str) -> str:
+    """What goes before a caret under the character after `prefix`: a tab for a tab, two
+    spaces for a wide character (Chinese, Japanese, fullwidth forms take two columns on a
+    terminal), none for a combining mark, one space for anything else."""
+    if prefix.isascii():
+        return "".join("\t" if char == "\t" else " " for char in prefix)
+    return "".join("\t" if char == "\t" else " " * display_width(char) for char in prefix)
+
+
+# East Asian Wide and Fullwidth blocks, for a process that cannot import `unicodedata` (a
+# locked-down child imports nothing): Hangul Jamo, CJK and Kana to Yi, Hangul syllables, CJK
+# compatibility, vertical and fullwidth forms, emoji, CJK extensions
+_WIDE_RANGES = (
+    (0x1100, 0x115F), (0x2E80, 0x303E), (0x3041, 0x33FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
+    (0xA000, 0xA4CF), (0xAC00, 0xD7A3), (0xF900, 0xFAFF), (0xFE30, 0xFE4F), (0xFF00, 0xFF60),
+    (0xFFE0, 0xFFE6), (0x1F300, 0x1F64F), (0x1F900, 0x1F9FF), (0x20000, 0x3FFFD),
+)  # fmt: skip
+
+
+def display_width(char: str) -> int:
+    """The columns one character takes on a terminal: 2 (wide), 0 (combining) or 1."""
+    try:
+        import unicodedata
+    except ImportError:
+        code = ord(char)
+        return 2 if any(low <= code <= high for low, high in _WIDE_RANGES) else 1
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
 
 def _printable(line: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang import call_results, exact, fstrings, limits, sandbox
+from autodiff_cli.lang import call_results, exact, fstrings, limits, sandbox, withheld
 from autodiff_cli.lang.errors import CompileError, Location, Source, attach_location, spanned
 from autodiff_cli.lang.limits import checked_power
 from autodiff_cli.lang.operator_closures import (
@@ -24,7 +24,7 @@ from autodiff_cli.lang.operator_closures import (
 )
 from autodiff_cli.lang.runtime import UNBOUND
 from autodiff_cli.lang.scopes import CLASS_DICT_SLOT, TOO_DEEP, Scope
-from autodiff_cli.lang.suggestions import attach_name_hint
+from autodiff_cli.lang.suggestions import attach_attribute_hint, attach_name_hint, grad_reader
 from autodiff_cli.lang.syntax_tree import Token, Tree
 
 Fn = Callable[[list], Any]
@@ -135,7 +135,7 @@ class ExpressionCompiler:
 
     @staticmethod
     def _load_global(name: str, where: Location, scope: Scope) -> Fn:
-        message = f"name '{name}' is not defined"
+        message = withheld.builtin_message(name) or f"name '{name}' is not defined"
 
         def load_global(f: list) -> Any:
             try:
@@ -586,9 +586,10 @@ class ExpressionCompiler:
 
     def expr_getattr(self, node: Tree) -> Fn:
         target, name = node.children
-        obj = self.expr(target)
-        getter = sandbox.make_getter(self.attribute_name(name))
-        where = self.where(name)
+        obj, attribute, where = self.expr(target), self.attribute_name(name), self.where(name)
+        getter = sandbox.make_getter(attribute)
+        if attribute == "grad":  # a None read is noted for the `.grad is None` hint
+            return grad_reader(obj, getter, where, target)
 
         def get_attribute(f: list) -> Any:
             value = obj(f)
@@ -596,6 +597,7 @@ class ExpressionCompiler:
                 return getter(value)
             except BaseException as error:
                 attach_location(error, where)
+                attach_attribute_hint(error, value, attribute)
                 raise
 
         return get_attribute

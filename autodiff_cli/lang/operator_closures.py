@@ -17,6 +17,7 @@ from autodiff_cli.lang.limits import (
     checked_multiply,
     checked_power,
 )
+from autodiff_cli.lang.teaching_facts import checked_matmul
 
 Fn = Callable[[list], Any]
 
@@ -99,7 +100,7 @@ def _checked_add(left: Any, right: Any) -> Any:
 BINARY_FACTORIES = {"+": _add, "-": _sub, "*": mul, "/": _truediv}
 NESTED_CHAIN_LIMIT = 64  # operators; a longer chain is evaluated in a loop
 BINARY_OPERATORS = {
-    "@": operator.matmul, "//": operator.floordiv, "%": checked_modulo, "**": checked_power,
+    "@": checked_matmul, "//": operator.floordiv, "%": checked_modulo, "**": checked_power,
     "^": checked_power, "&": operator.and_, "|": operator.or_, "<<": checked_lshift,
     ">>": operator.rshift,
 }  # fmt: skip

@@ -19,6 +19,7 @@ from autodiff_cli.lang import (
     sandbox,
     script_stack,
     typeview,
+    withheld,
 )
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH  # noqa: F401 - re-exported
 
@@ -232,7 +233,7 @@ class Namespace(dict):
             return proxy
         if name in modules.NAMES:  # random, warnings, functools, itertools, collections
             return modules.module_for(self, name)
-        raise ModuleNotFoundError(f"No module named '{name}'")
+        raise ModuleNotFoundError(withheld.module_message(name), name=name)
 
     def import_module(self, dotted: str) -> Any:
         """The proxy for `torch`, `torch.nn.functional`, `math`...; anything else is refused."""
@@ -243,7 +244,7 @@ class Namespace(dict):
             path = f"{path}.{part}"
             module = getattr(module, part, None) if sandbox.name_allowed(part) else None
             if not isinstance(module, sandbox.ModuleProxy) and not _is_engine_object(module):
-                raise ModuleNotFoundError(f"No module named '{path}'")
+                raise ModuleNotFoundError(withheld.module_message(path), name=path)
         return module
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli.lang import builtin_methods as builtin
-from autodiff_cli.lang import engine_private_names, exact, typeview
+from autodiff_cli.lang import engine_private_names, exact, typeview, withheld
 from autodiff_cli.lang.typeview import ENGINE_PREFIX, SCRIPT_MARK, TypeStandIn
 
 __all__ = [
@@ -80,7 +80,8 @@ class ModuleProxy:
             value = load()
             object.__setattr__(self, name, value)
             return value
-        raise AttributeError(f"module '{self._proxy_name}' has no attribute '{name}'")
+        message = withheld.module_attribute_message(self._proxy_name, name)
+        raise AttributeError(message, name=name)
 
     def __repr__(self) -> str:
         return f"<module '{self._proxy_name}'>"
@@ -170,19 +171,16 @@ def _shown_type(obj: Any) -> str:
 
 
 def _refuse(obj: Any, name: str) -> AttributeError:
-    if not name_allowed(name):
-        return AttributeError(
-            f"access to attribute '{name}' of '{_shown_type(obj)}' object is not allowed "
-            "in scripts (names starting with '_' are private)"
-        )
+    """The error for reading `name` of `obj`, which the script may not: Python's own when the
+    attribute does not exist (with its "Did you mean"), else why it is withheld."""
+    if not withheld.exists(obj, name):
+        shown = typeview.display_name(obj) if isinstance(obj, type) else _shown_type(obj)
+        return AttributeError(withheld.missing_message(obj, name, shown), name=name)
     if isinstance(obj, type):
-        return AttributeError(
-            f"access to attribute '{name}' of class '{typeview.display_name(obj)}' is not "
-            "allowed in scripts"
-        )
-    return AttributeError(
-        f"access to attribute '{name}' of '{_shown_type(obj)}' objects is not allowed in scripts"
-    )
+        subject = f"class '{typeview.display_name(obj)}'"
+    else:
+        subject = f"'{_shown_type(obj)}' objects"
+    return AttributeError(withheld.withheld_message(subject, name, not name_allowed(name)))
 
 
 # ---- values on the way out -------------------------------------------------------------------

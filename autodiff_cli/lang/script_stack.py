@@ -59,10 +59,30 @@ def _frame_name(frame: Any) -> str | None:
 
 def script_stack() -> list[Entry]:
     """The running script's frames, outermost first: for each, its innermost statement."""
-    entries: list[Entry] = []
-    innermost: Location | None = None
+    frames = []
     frame = sys._getframe(1)
     while frame is not None:
+        frames.append(frame)
+        frame = frame.f_back
+    return _entries(frames)
+
+
+def stack_of(error: BaseException) -> list[Entry]:
+    """The script's frames an exception passed through, outermost first (its traceback's)."""
+    frames = []
+    trace = error.__traceback__
+    while trace is not None:
+        frames.append(trace.tb_frame)
+        trace = trace.tb_next
+    frames.reverse()
+    return _entries(frames)
+
+
+def _entries(frames: list[Any]) -> list[Entry]:
+    """The script's entries of Python frames given innermost first, outermost first."""
+    entries: list[Entry] = []
+    innermost: Location | None = None
+    for frame in frames:
         code = frame.f_code
         if code.co_name == "run" and code.co_filename == _BLOCKS:
             if innermost is None:
@@ -74,7 +94,6 @@ def script_stack() -> list[Entry]:
             if name is not None and innermost is not None:
                 entries.append(_entry(innermost, name))
                 innermost = None
-        frame = frame.f_back
     if innermost is not None:
         entries.append(_entry(innermost, "<module>"))
     entries.reverse()

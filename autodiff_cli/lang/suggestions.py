@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Iterable
 
 from autodiff_cli.lang.errors import HINT_ATTRIBUTE, ReportHint
+from autodiff_cli.lang.teaching_facts import grad_reader  # noqa: F401 - the compiler's, with ours
 
 _CASE_COST = 1
 _EDIT_COST = 2
@@ -92,3 +93,20 @@ def attach_name_hint(
 ) -> None:
     """Let the error's report suggest a close name; `candidates` is called only then."""
     setattr(error, HINT_ATTRIBUTE, ReportHint(lambda: hint(name, candidates())))
+
+
+def attach_attribute_hint(error: BaseException, obj: object, name: str) -> None:
+    """Python's `. Did you mean: 'backward'?` after `'Tensor' object has no attribute
+    'backwrd'`, among the names the script may read (worked out only when reported)."""
+    if type(error) is not AttributeError or error.name != name or HINT_ATTRIBUTE in error.__dict__:
+        return
+
+    def text() -> str:
+        from autodiff_cli.lang.introspection import readable_names
+
+        if "has no attribute" not in str(error):
+            return ""
+        suggestion = closest_name(name, sorted(readable_names(obj)))
+        return f". Did you mean: '{suggestion}'?" if suggestion is not None else ""
+
+    setattr(error, HINT_ATTRIBUTE, ReportHint(text))
