@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli.lang import typeview
-from autodiff_cli.lang.errors import LOCATION_ATTRIBUTE, Location, _own_attributes
+from autodiff_cli.lang.errors import LOCATION_ATTRIBUTE, Location, Span, _own_attributes
 
 OPERAND_SHAPES = "_autodiff_operand_shapes"
 
@@ -71,7 +71,7 @@ def none_grad_behind(error: BaseException) -> NoneGrad | None:
     script raised) happened."""
     found = _last_none_grad
     where = _own_attributes(error).get(LOCATION_ATTRIBUTE)
-    if found is None or type(where) is not Location:
+    if found is None or type(where) not in (Location, Span):  # (a Span: an operator's)
         return None
     if found.where.source is where.source and found.where.line == where.line:
         return found
