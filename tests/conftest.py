@@ -1,13 +1,25 @@
-"""Fixtures shared by the tests: scripts in a temporary folder, `T` (the engine or torch), and
-`small_cap`, a lowered element limit."""
+"""Fixtures shared by the tests: scripts in a temporary folder, `T` (the engine or torch),
+`small_cap`, a lowered element limit, and the end of any source recording a test's in-process
+REPL session turned on (`lang/provenance.py`: a REPL records for the rest of its process)."""
 
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+
+@pytest.fixture(autouse=True)
+def _no_source_recording_left() -> Iterator[None]:
+    """An in-process REPL session records each node's source for the rest of the process; the
+    next test starts without it (its observer would show in the engine's mode tests)."""
+    yield
+    provenance = sys.modules.get("autodiff_cli.lang.provenance")
+    if provenance is not None:
+        provenance.stop_all_recording()
 
 
 @pytest.fixture

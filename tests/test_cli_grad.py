@@ -479,9 +479,10 @@ def test_errors_under_json_are_one_json_object_on_stdout():
 
 
 def test_a_process_killed_at_its_deadline_is_a_json_error_too():
-    # the products take seconds, far past the kill at 1 s + 1 s; making the operands takes far
-    # less than 1 s even on a busy machine (the child's own deadline would come first)
-    big = "ones(4000, 4000)"
+    # each product takes seconds (6000^3 multiply-adds, one BLAS thread: ~4 s even on a fast
+    # idle machine; 4000 took 1.3 s there, and the child's own deadline then stopped it between
+    # two products), far past the kill at 1 s + 1 s; making the operands takes far less than 1 s
+    big = "ones(6000, 6000)"
     args = ("grad", f"({big} @ {big} @ {big} @ {big}).sum() * x", "--at", "x=1")
     assert json_failure(*args, "--json", "--timeout", "1", status=1) == {
         "type": "ProcessError",

@@ -55,7 +55,7 @@ def test_the_answer_comes_from_the_type_not_from_the_object() -> None:
 )
 def test_reading_a_protocol_method_stays_refused(source: str) -> None:
     error = error_of(source)
-    assert "access to attribute '__len__'" in str(error)
+    assert "attribute '__len__' of" in str(error) and "is not available in scripts" in str(error)
     assert "private" in str(error)
 
 

@@ -80,7 +80,9 @@ def test_typing_forms_are_the_languages_own(tmp_path: Path) -> None:
     done = _run(tmp_path, source)
     assert done.returncode == 1
     assert done.stdout == "TypingForm TypingForm\n(typing.List[int], <class 'NoneType'>)\n"
-    assert "AttributeError: access to attribute '__origin__'" in done.stderr, done.stderr
+    assert "AttributeError: 'TypingForm' object has no attribute '__origin__'" in done.stderr, (
+        done.stderr
+    )
 
 
 def test_a_named_tuple_field_without_default_after_one_with_is_located(tmp_path: Path) -> None:

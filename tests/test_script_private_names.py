@@ -139,5 +139,8 @@ def test_private_attribute_error_is_located_in_the_cli(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert "s.py:3:1: error" in done.stderr
-    assert "AttributeError: access to attribute '_parameters' of 'Linear'" in done.stderr
+    assert (
+        "AttributeError: attribute '_parameters' of 'Linear' objects is not available"
+        in done.stderr
+    )
     assert "Traceback" not in done.stderr

@@ -290,6 +290,21 @@ def run(
     raise typer.Exit(run_paths(files, options))
 
 
+WrtOption = Annotated[
+    list[str],
+    typer.Option("--wrt", "-w", metavar="NAME", help="Differentiate only these --at variables."),
+]
+CheckOption = Annotated[
+    bool, typer.Option("--check", help="Compare with central finite differences in float64.")
+]
+ExplainOption = Annotated[
+    bool, typer.Option("--explain", help="Walk through the backward pass step by step.")
+]
+QuietOption = Annotated[
+    bool, typer.Option("--quiet", "-q", help="Only the derivatives: no value, no graph.")
+]
+
+
 @app.command()
 def grad(
     expr: Annotated[
@@ -300,12 +315,7 @@ def grad(
         ),
     ],
     at: AtOption = [],  # noqa: B006 - Typer reads the default, never mutates it
-    wrt: Annotated[
-        list[str],
-        typer.Option(
-            "--wrt", "-w", metavar="NAME", help="Differentiate only these --at variables."
-        ),
-    ] = [],  # noqa: B006
+    wrt: WrtOption = [],  # noqa: B006
     vjp: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option("--vjp", metavar="VALUE", help="The vector-Jacobian product v·J."),
@@ -314,13 +324,8 @@ def grad(
         int, typer.Option("--order", "-n", metavar="N", help="The N-th derivative.")
     ] = 1,
     hessian: Annotated[bool, typer.Option("--hessian", help="The Hessian matrix.")] = False,
-    check: Annotated[
-        bool,
-        typer.Option("--check", help="Compare with central finite differences in float64."),
-    ] = False,
-    explain: Annotated[
-        bool, typer.Option("--explain", help="Walk through the backward pass step by step.")
-    ] = False,
+    check: CheckOption = False,
+    explain: ExplainOption = False,
     saved: Annotated[
         bool, typer.Option("--saved", help="Show the tensors each node saved for backward.")
     ] = False,
@@ -332,9 +337,7 @@ def grad(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     html: HtmlOption = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Only the derivatives: no value, no graph.")
-    ] = False,
+    quiet: QuietOption = False,
     timeout: TimeoutOption = None,
     max_memory: MaxMemoryOption = None,
     max_output: MaxOutputOption = None,

@@ -1,4 +1,4 @@
-"""Room for Python frames that no memory limit can refuse.
+"""Room for Python frames, and for the C stack, that no memory limit can refuse.
 
 CPython 3.11 keeps its frames on a stack of chunks, taking a new 16 KiB chunk from the system
 when one fills. When the memory limit refuses that chunk, the call fails without an exception
@@ -27,8 +27,29 @@ Result = TypeVar("Result")
 
 
 def run_on_reserve(work: Callable[[], Result]) -> Result:
-    """`work()`, with `FRAME_RESERVE` bytes of frame stack already taken from the system."""
+    """`work()`, with `FRAME_RESERVE` bytes of frame stack already taken from the system, and
+    the C stack's pages for deep calls already mapped (`map_c_stack`)."""
+    map_c_stack()
     return work()
+
+
+C_STACK_DEPTH = 4_000  # nested calls through C that `map_c_stack` makes (~220 KiB of stack)
+
+
+def map_c_stack(depth: int = C_STACK_DEPTH) -> None:
+    """Make the kernel map C stack pages now, while the memory limit leaves room for them.
+
+    The main thread's stack grows on demand, page by page, and each new page counts against the
+    address-space limit: in a script that filled its memory, code that needs one more page of C
+    stack is a SIGSEGV, not an error (tests/hostile/memory_full_then_deep_calls.ad). A stack
+    region once mapped stays mapped, so one recursion through C here (the hash of tuples nested
+    `depth` deep: linear, ~0.5 ms) leaves that room."""
+    nested: tuple = ()
+    for _ in range(depth):
+        nested = (nested,)
+    hash(nested)
+    while nested:  # freed without recursion
+        nested = nested[0]
 
 
 def _widen(function: Callable, extra_bytes: int) -> None:

@@ -258,7 +258,7 @@ def _page_subject(expression: str, options: GradOptions) -> tuple[Any, dict, Any
     session = Session(bare_torch=True)
     _bind_leaves(session, specs, wrt, _engine_dtype(options.dtype))
     result = session.execute(expression, filename=EXPR_NAME)
-    _check_result(result)
+    _check_result(result, bool(options.wrt))
     seed = torch.ones_like(result)
     if options.vjp is not None:
         vector = session.execute(options.vjp, filename="<--vjp>")

@@ -178,8 +178,16 @@ class ReportHint:
 
 
 def attach_location(error: BaseException, location: Location) -> None:
-    """Record where `error` happened, unless an inner statement or expression already did."""
-    _own_attributes(error).setdefault(LOCATION_ATTRIBUTE, location)
+    """Record where `error` happened, unless an inner statement or expression already did.
+
+    With no memory left to record it (the script filled its memory limit), the error goes on
+    unlocated: a MemoryError raised here would replace it, the next level up would fail the
+    same way on that one, and a chain of them held by `__context__` exhausts CPython's spare
+    MemoryError objects, which ends the process ("Cannot recover from MemoryErrors")."""
+    try:
+        _own_attributes(error).setdefault(LOCATION_ATTRIBUTE, location)
+    except MemoryError:
+        pass
 
 
 def has_location(error: BaseException) -> bool:

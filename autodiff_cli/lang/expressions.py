@@ -2,8 +2,7 @@
 
 A frame is a list: slot 0 the global namespace, slot 1 the return value, then the variables
 of the running function (see `scopes`). Every closure that can fail records its location on
-the exception (the innermost one wins), so errors are reported where they happened.
-"""
+the exception (the innermost one wins), so errors are reported where they happened."""
 
 from __future__ import annotations
 
@@ -440,8 +439,7 @@ class ExpressionCompiler:
 
         As Python's jumps, `and`/`or`/`not` and chained comparisons here test each operand or
         intermediate result once and return a bool, instead of building the value of the
-        expression and testing that again; any other test is its value.
-        """
+        expression and testing that again; any other test is its value."""
         if not isinstance(node, Tree):
             return self.expr(node)
         kind = node.data
@@ -589,7 +587,7 @@ class ExpressionCompiler:
         obj, attribute, where = self.expr(target), self.attribute_name(name), self.where(name)
         getter = sandbox.make_getter(attribute)
         if attribute == "grad":  # a None read is noted for the `.grad is None` hint
-            return grad_reader(obj, getter, where, target)
+            return grad_reader(obj, getter, where, target, attach_attribute_hint)
 
         def get_attribute(f: list) -> Any:
             value = obj(f)

@@ -195,6 +195,13 @@ def keep_recording() -> None:
         start_recording()
 
 
+def stop_all_recording() -> None:
+    """Turn recording off however many blocks or sessions turned it on (the end of a REPL
+    session run inside another program: its tests)."""
+    while _depth[0] > 0:
+        stop_recording()
+
+
 def stop_recording() -> None:
     from autodiff_cli.engine.core import modes
 

@@ -183,6 +183,16 @@ def _refuse(obj: Any, name: str) -> AttributeError:
     return AttributeError(withheld.withheld_message(subject, name, not name_allowed(name)))
 
 
+def _refuse_assignment(obj: Any, name: str) -> AttributeError:
+    """The error for assigning or deleting `name` of `obj`, which the script may not: why it is
+    withheld (whether or not the attribute exists yet: an assignment may create it)."""
+    if isinstance(obj, type):
+        subject = f"class '{typeview.display_name(obj)}'"
+    else:
+        subject = f"'{_shown_type(obj)}' objects"
+    return AttributeError(withheld.withheld_message(subject, name, not name_allowed(name)))
+
+
 # ---- values on the way out -------------------------------------------------------------------
 
 
@@ -744,9 +754,9 @@ def check_setattr(obj: Any, name: str) -> None:
     if type(name) is not str:
         raise TypeError("attribute name must be an exact str")
     if not exposes_attributes(obj) or not (name_allowed(name) or owns_private(obj, name)):
-        raise _refuse(obj, name)
+        raise _refuse_assignment(obj, name)
     if name in NODE_INTERNAL_NAMES and is_node_class(type(obj)):
-        raise _refuse(obj, name)
+        raise _refuse_assignment(obj, name)
     if name in _NODE_READ_ONLY_NAMES and is_node_class(type(obj)):
         raise AttributeError(f"attribute '{name}' of '{_shown_type(obj)}' objects is not writable")
     if not _writable(obj):

@@ -44,12 +44,14 @@ def note_grad_read(where: Location, name: str, tensor: Any, grad: Any) -> None:
         _last_none_grad = NoneGrad(where, name, tensor)
 
 
-def grad_reader(obj: Callable, getter: Callable, where: Location, target: Any) -> Callable:
+def grad_reader(
+    obj: Callable, getter: Callable, where: Location, target: Any, attach_hint: Callable
+) -> Callable:
     """The compiled `NAME.grad` (`obj` evaluates NAME, the syntax tree `target`): read as any
-    attribute (its error located and given Python's "Did you mean"), and a None read noted."""
+    attribute (its error located and given Python's "Did you mean" by `attach_hint`, the
+    compiler's `suggestions.attach_attribute_hint`), and a None read noted."""
     shown = str(target.children[0]) if getattr(target, "data", None) == "var" else ""
     from autodiff_cli.lang.errors import attach_location
-    from autodiff_cli.lang.suggestions import attach_attribute_hint
 
     def get_grad(f: list) -> Any:
         value = obj(f)
@@ -57,7 +59,7 @@ def grad_reader(obj: Callable, getter: Callable, where: Location, target: Any) -
             grad = getter(value)
         except BaseException as error:
             attach_location(error, where)
-            attach_attribute_hint(error, value, "grad")
+            attach_hint(error, value, "grad")
             raise
         if grad is None:
             note_grad_read(where, shown, value, grad)
