@@ -97,7 +97,11 @@ def nth_derivatives(result: Any, inputs: tuple, wrt: list[str], order: int) -> d
 
 def _shortest_float(value: Any) -> float | str:
     """A numpy float as the shortest decimal that reads back to the same value (JSON-safe)."""
-    number = float(str(value))
+    return json_float(float(str(value)))
+
+
+def json_float(number: float) -> float | str:
+    """A float as JSON can hold it: NaN and the infinities as the strings "nan", "inf", "-inf"."""
     if math.isnan(number):
         return "nan"
     if math.isinf(number):

@@ -103,15 +103,7 @@ class ParseTable:
                     states.append(action)
                     values.append(token)
                     break
-                size, origin, build = reductions[action]
-                if size:
-                    children = values[-size:]
-                    del states[-size:]
-                    del values[-size:]
-                else:
-                    children = []
-                values.append(build(children))
-                states.append(rows[states[-1]][origin])
+                _reduce(states, values, rows, reductions[action])
         if not token:  # as Lark: also after an empty token (a closing _DEDENT); unused by messages
             end = Token(END, "", 0, 1, 1)
         else:
@@ -122,15 +114,7 @@ class ParseTable:
                 raise self.unexpected(end, states, end_state)
             if action >= 0:
                 raise ValueError("the parse table shifts the end of input")
-            size, origin, build = reductions[action]
-            if size:
-                children = values[-size:]
-                del states[-size:]
-                del values[-size:]
-            else:
-                children = []
-            values.append(build(children))
-            states.append(rows[states[-1]][origin])
+            _reduce(states, values, rows, reductions[action])
             if states[-1] == end_state:
                 return values[-1]
 
@@ -163,3 +147,17 @@ class ParseTable:
             stack.append(rows[stack[-1]][origin])
             if name == END and stack[-1] == end_state:
                 return True
+
+
+def _reduce(states: list, values: list, rows: Any, reduction: tuple) -> None:
+    """Pop the rule's right-hand side off both stacks, push the node its callback builds and the
+    state the row goes to on the rule's left-hand side."""
+    size, origin, build = reduction
+    if size:
+        children = values[-size:]
+        del states[-size:]
+        del values[-size:]
+    else:
+        children = []
+    values.append(build(children))
+    states.append(rows[states[-1]][origin])

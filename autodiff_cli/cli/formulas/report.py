@@ -9,6 +9,7 @@ from typing import Any
 
 from autodiff_cli.cli.formulas.terms import NoFormula, Terms
 from autodiff_cli.cli.formulas.words import _
+from autodiff_cli.cli.grad_result import json_float
 
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -38,14 +39,6 @@ def _label(key: Any, mode: str, order: int, result: str) -> str:
 
 def _number(value: float) -> str:
     return "nan" if math.isnan(value) else f"{value:.8g}"
-
-
-def _json_number(value: float) -> Any:
-    if math.isnan(value):
-        return "nan"
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return value
 
 
 def failed_section(message: str) -> FormulaSection:
@@ -99,8 +92,8 @@ def formula_section(
             compared = _("autograd: not compared, the graph was freed by backward()")
         lines.append(f"      {_('value at the point')} {at}: {_number(formula.value)} ({compared})")
         entry = {
-            "formula": _json_number(formula.value),
-            "autograd": _json_number(formula.engine) if formula.key in engine else None,
+            "formula": json_float(formula.value),
+            "autograd": json_float(formula.engine) if formula.key in engine else None,
             "agrees": formula.agrees,
         }
         if mode == "hessian":
