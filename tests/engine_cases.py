@@ -1796,7 +1796,7 @@ case(
     In((3, 2)),
 )
 case("cartesian_prod", "stack", lambda T, a, b: T.cartesian_prod(a, b), In((2,)), In((3,)))
-# ops/matrix_extra.py
+# ops/matrix_functions.py
 case(
     "addmv",
     "addmv",

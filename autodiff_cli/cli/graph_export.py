@@ -52,10 +52,6 @@ def _edges(graph: Graph) -> list[tuple[int, int]]:
     return [(key, node.key) for node in graph.nodes for key in node.inputs if key is not None]
 
 
-def _dot_quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def to_dot(graph: Graph) -> str:
     out = [
         "digraph autograd {",

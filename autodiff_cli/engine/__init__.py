@@ -444,8 +444,8 @@ _accept_numpy_names(__all__)
 # command asks for a lean engine (`autodiff_cli.LEAN_ENGINE`, its start-up) and the expression
 # names none of them (cli/warm_up.py decides, in the parent, before a child is locked down).
 _EXTRA_FAMILIES = (
-    "activations", "combining", "decompositions", "matrix_extra", "predicates", "python_maps",
-    "reshaping", "searching", "select_ops", "special_math", "statistics", "tensor_extras",
+    "activations", "combining", "decompositions", "matrix_functions", "predicates", "python_maps",
+    "reshaping", "searching", "select_ops", "special_math", "statistics", "derived_methods",
     "vector_ops", "einsum", "inplace_methods",
 )  # fmt: skip
 _extras_loaded = False

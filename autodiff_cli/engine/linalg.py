@@ -160,9 +160,9 @@ for _fn in (vector_norm, matrix_norm, norm, det, inv):  # PyTorch's names (and o
 
 del _fn
 
-# ops/matrix_extra.py: matrix_power, matrix_exp, slogdet (torch.linalg's spellings)
-from .ops.matrix_extra import linalg_slogdet as slogdet  # noqa: E402
-from .ops.matrix_extra import matrix_exp, matrix_power  # noqa: E402
+# ops/matrix_functions.py: matrix_power, matrix_exp, slogdet (torch.linalg's spellings)
+from .ops.matrix_functions import linalg_slogdet as slogdet  # noqa: E402
+from .ops.matrix_functions import matrix_exp, matrix_power  # noqa: E402
 
 __all__ += ["matrix_power", "matrix_exp", "slogdet"]
 

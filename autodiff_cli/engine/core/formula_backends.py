@@ -140,10 +140,6 @@ class NumpyBackend:
         return np.zeros_like(x)
 
     @staticmethod
-    def gt0(x: Any) -> Any:
-        return x > 0
-
-    @staticmethod
     def eq(a: Any, b: Any) -> Any:
         return a == b
 
@@ -267,10 +263,6 @@ class TensorBackend:
     @staticmethod
     def zeros_like(x: Any) -> Any:
         return _wrap(np.zeros_like(x._data))
-
-    @staticmethod
-    def gt0(x: Any) -> Any:
-        return x > 0
 
     @staticmethod
     def eq(a: Any, b: Any) -> Any:

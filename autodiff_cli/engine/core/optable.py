@@ -309,15 +309,3 @@ def tensor_methods(owner: str, methods: dict[str, Any]) -> None:
             raise RuntimeError(f"Tensor.{name} is registered twice: by {previous} and by {owner}")
         _METHOD_OWNERS[name] = owner
         setattr(Tensor, name, accepting_numpy_names(name, fn))  # (`axis=`, `keepdims=`)
-
-
-def rule_of(grad_fn_name: str) -> tuple[str, ...]:
-    """The local derivative rules of the op with this grad_fn name (one per input)."""
-    for op in OPS.values():
-        if op.grad_fn == grad_fn_name:
-            return op.rules
-    return ()
-
-
-def unused(*_: Any) -> None:
-    return None

@@ -610,13 +610,6 @@ def _type_word(dt: np.dtype) -> str:
     return dtypes.scalar_name(dt)
 
 
-def as_tensor_operand(x: Any) -> Any:
-    """Python numbers stay numbers (PyTorch's wrapped scalars); anything else must be a Tensor."""
-    if isinstance(x, (Tensor, int, float, bool)):
-        return x
-    raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
-
-
 __all__ = ["Tensor", "Size", "NP_FLOAT32", "NP_INT64", "NP_BOOL"]
 
 _OBSERVED = False  # True while a mode watches every op call (core/modes.py)

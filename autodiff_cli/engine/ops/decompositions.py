@@ -21,7 +21,7 @@ from ..core.tensor import Tensor, _wrap
 from . import arithmetic
 from .formula_ops import run
 from .matrix import DIAG_EMBED, DIAGONAL, INV, TRIL, TRIU, _LinAlgError
-from .matrix_extra import _square_prefix, named_result
+from .matrix_functions import _square_prefix, named_result
 from .views import CAT, _slice_any
 
 __all__ = ["svd", "qr", "cholesky", "pinverse"]

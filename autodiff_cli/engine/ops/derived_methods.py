@@ -99,7 +99,7 @@ def _false(self: Tensor) -> bool:
 
 
 tensor_methods(
-    "ops.tensor_extras",
+    "ops.derived_methods",
     {
         "type_as": type_as,
         "new_full": new_full,

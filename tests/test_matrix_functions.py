@@ -1,4 +1,4 @@
-"""torch.addmv, addr, baddbmm, addbmm, chain_matmul, matrix_power, matrix_exp, slogdet, logdet (ops/matrix_extra.py) as PyTorch gives them.
+"""torch.addmv, addr, baddbmm, addbmm, chain_matmul, matrix_power, matrix_exp, slogdet, logdet (ops/matrix_functions.py) as PyTorch gives them.
 
 Each row is an expression and what PyTorch 2.13 gave for it (values, dtype, shape, grad_fn name, or
 the exception type and message), recorded under /work/torchenv; the engine must give the same."""

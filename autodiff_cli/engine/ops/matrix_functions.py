@@ -491,7 +491,7 @@ def logdet(input: Tensor) -> Tensor:
 
 
 tensor_methods(
-    "ops.matrix_extra",
+    "ops.matrix_functions",
     {
         "addmv": addmv,
         "addmv_": _inplace(addmv, ADDMV),
