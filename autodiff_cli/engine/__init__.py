@@ -212,9 +212,9 @@ def xlogy(input: Tensor | float, other: Tensor | float, *, out: object = None) -
     first use)."""
     if out is not None:
         return _write_out(xlogy, out, input, other)
-    from .nn import functional_extra
+    from .nn import functional_ops
 
-    return functional_extra.xlogy(input, other)
+    return functional_ops.xlogy(input, other)
 
 
 def batch_norm(
@@ -237,9 +237,9 @@ def batch_norm(
 
 
 def _xlogy_(self: Tensor, other: Tensor | float) -> Tensor:
-    from .nn import functional_extra
+    from .nn import functional_ops
 
-    return functional_extra.xlogy_(self, other)
+    return functional_ops.xlogy_(self, other)
 
 
 # (here, not in nn.functional: a Tensor has them before torch.nn is first used)

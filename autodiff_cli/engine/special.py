@@ -11,7 +11,7 @@ from .core import numpy_names as _numpy_names
 from .core.apply import apply_op, as_default_float
 from .core.out_arg import write_out
 from .core.tensor import Tensor
-from .nn import functional, functional_extra  # (loaded with torch.special: a script's child
+from .nn import functional, functional_ops  # (loaded with torch.special: a script's child
 from .ops import blends, elementwise, reductions, unary  # process cannot import later)
 from .ops import special_math as sm
 from .ops.formula_ops import ADD_SCALAR, MUL_SCALAR
@@ -110,7 +110,7 @@ def xlogy(input: Any, other: Any, *, out: Any = None) -> Tensor:
     """torch.xlogy."""
     if out is not None:
         return write_out(xlogy, out, input, other)
-    return functional_extra.xlogy(input, other)
+    return functional_ops.xlogy(input, other)
 
 
 def xlog1py(input: Any, other: Any, *, out: Any = None) -> Tensor:

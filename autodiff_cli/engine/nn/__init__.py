@@ -5,6 +5,18 @@ from __future__ import annotations
 from . import functional, init, utils  # noqa: F401
 from . import modules_conv as _modules_conv  # noqa: E402
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
+from .layer_modules import (  # noqa: F401
+    CELU,
+    GLU,
+    Embedding,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LayerNorm,
+    Mish,
+    ReLU6,
+    Threshold,
+)
 from .lazy import LazyLinear  # noqa: F401
 from .loss import (  # noqa: F401
     BCELoss,
@@ -46,18 +58,6 @@ from .modules import (  # noqa: F401
     Tanh,
 )
 from .modules_conv import *  # noqa: F401, F403  (Conv*, *Pool*, Upsample, Unflatten, Fold...)
-from .modules_extra import (  # noqa: F401
-    CELU,
-    GLU,
-    Embedding,
-    Hardsigmoid,
-    Hardswish,
-    Hardtanh,
-    LayerNorm,
-    Mish,
-    ReLU6,
-    Threshold,
-)
 from .parameter import Parameter, UninitializedParameter  # noqa: F401
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 

@@ -11,7 +11,7 @@ from ..core.tensor import Tensor
 from ..ops import activations
 from ..ops.nn_layers import embedding, layer_norm
 from . import init
-from .functional_extra import hardtanh
+from .functional_ops import hardtanh
 from .module import Module
 from .modules import _empty
 from .parameter import Parameter

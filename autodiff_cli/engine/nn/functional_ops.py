@@ -1,4 +1,4 @@
-"""More of `torch.nn.functional`: hardtanh/relu6, softmin, normalize, cosine_similarity, kl_div,
+"""The `torch.nn.functional` functions that are ops of their own or compose ops: hardtanh/relu6, softmin, normalize, cosine_similarity, kl_div,
 one_hot, pad, and the re-exports of `embedding`, `layer_norm` (ops/nn_layers.py) and
 `batch_norm` (ops/batch_norm.py).
 
