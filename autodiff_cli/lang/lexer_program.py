@@ -16,6 +16,8 @@ import re
 import sys
 from typing import Any
 
+from autodiff_cli.lang import lexer_programs_data
+
 try:
     import _sre
 except ImportError:  # not CPython
@@ -52,8 +54,6 @@ def engine_version() -> list[int]:
 def compiled(pattern: str) -> re.Pattern | None:
     """The compiled pattern from its recorded program; None when none is recorded for it and
     this Python."""
-    from autodiff_cli.lang import lexer_programs_data
-
     recorded = lexer_programs_data.PROGRAMS.get(pattern)
     if _sre is None or recorded is None or lexer_programs_data.ENGINE != engine_version():
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from ..core.backward import backward, grad
@@ -26,8 +27,6 @@ def __getattr__(name: str) -> Any:
     submodule = _LAZY_NAMES.get(name, name if name in _LAZY_SUBMODULES else None)
     if submodule is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
     module = importlib.import_module(f"{__name__}.{submodule}")
     # (`gradcheck` names the function, as in PyTorch, not the module of the same name)
     value = getattr(module, name) if name in _LAZY_NAMES else module
