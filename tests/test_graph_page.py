@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.graph_page_support import (
+from graph_page_support import (
     REPO,
     autodiff,
     browser_missing,

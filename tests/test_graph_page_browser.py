@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.graph_page_support import (
+from graph_page_support import (
     autodiff,
     open_page,
     screenshot,

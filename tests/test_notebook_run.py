@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.golden_compare import mismatch_report
+from golden_compare import mismatch_report
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "tests" / "notebooks"
