@@ -1,0 +1,24 @@
+"""The one list of imports deferred to first use, each with the reason it is deferred.
+
+Every other import in the package sits at the top of its module. A module lands here only when
+loading it eagerly would cost the one-liner's start-up (`autodiff grad "x**2" --at x=3`, measured
+by `bench/startup.py`) or pull in a heavy optional library (SymPy, Jupyter, the browser page)
+that most runs never use. Callers write `lazy_imports.load("autodiff_cli.cli.formulas")`; a
+name missing from `DEFERRED` is an error, so the list stays the single, reviewed place.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+DEFERRED: dict[str, str] = {
+    # module path: why it is not imported at the top of its user
+}
+
+
+def load(module: str) -> ModuleType:
+    """Import a module named in `DEFERRED` (already-loaded modules cost one dict lookup)."""
+    if module not in DEFERRED:
+        raise KeyError(f"{module} is not in autodiff_cli.lazy_imports.DEFERRED")
+    return importlib.import_module(module)
