@@ -130,10 +130,13 @@ def _run(expression: str, at: str, mode: str, dtype: str | None = None):
 
 def _equivalent(formula, hand) -> bool:
     """SymPy-equal for all real values, else on the domain of a function of x > 0 or x > 1
-    (acosh's derivative is 1/(sqrt(x-1)·sqrt(x+1)), equal to 1/sqrt(x²-1) for x > 1 only)."""
-    if sympy.simplify(formula - hand) == 0 or formula.equals(hand):
+    (acosh's derivative is 1/(sqrt(x-1)·sqrt(x+1)), equal to 1/sqrt(x²-1) for x > 1 only).
+    The cheap proofs first: `equals` takes seconds where it cannot decide (sigmoid's)."""
+    if sympy.simplify(formula - hand) == 0:
         return True
     if sympy.simplify((formula - hand).rewrite(sympy.exp)) == 0:  # tanh, cosh as exponentials
+        return True
+    if formula.equals(hand):
         return True
     for shift in (0, 1):
         on_domain = {s: shift + sympy.Symbol(s.name, positive=True) for s in _NAMES.values()}
