@@ -24,10 +24,11 @@ from typing import Any
 
 import numpy as np
 
+from . import formula_backends
 from .apply import apply_binary, apply_inplace, apply_number, apply_unary
 from .graph import make_node_class, new_node, own_copy
 from .numpy_names import accepting_numpy_names
-from .out_arg import write_out
+from .out_arg import OutRule, declare_out, write_out
 from .tensor import Tensor
 
 OPS: dict[str, OpDef] = {}
@@ -36,9 +37,6 @@ _METHOD_OWNERS: dict[str, str] = {}
 _generic = np.generic
 _NUMBERS = (bool, int, float, np.generic)
 _OPERANDS = (Tensor, bool, int, float, np.generic)
-
-
-_INPLACE_UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply}
 
 
 class OpDef:
@@ -64,6 +62,11 @@ class OpDef:
         "needs",
         "inplace_ufunc",
         "symbolic",
+        "aten",
+        "out",
+        "shows",
+        "backend",
+        "forms",
     )
 
     def __init__(
@@ -101,7 +104,12 @@ class OpDef:
         self.function: Callable | None = None
         self.binary = binary or forward  # the forward of a call without parameters
         # the ufunc an in-place call without a graph writes into its target with (`x -= y`)
-        self.inplace_ufunc = _INPLACE_UFUNCS.get(name)
+        self.inplace_ufunc: Callable | None = None
+        self.aten = name  # PyTorch's aten name (the profiler's `aten::<name>`)
+        self.out: OutRule | None = None  # how its function writes `out=` (`out_arg`)
+        self.shows: tuple = ()  # `grad_fn._saved_<name>` it shows besides its formulas' values
+        self.backend = False  # `B.<name>` on Tensors (`formula_backends.TensorBackend`)
+        self.forms: tuple = ()  # the Tensor attributes it declares (`tensor_methods`)
         self.needs: tuple | None = None  # per input, the saved values its formula reads (lazy)
         self.symbolic: Callable | None = None  # the op's value as a formula (`defop`)
         if not grad_fn:
@@ -152,11 +160,15 @@ def defop(
     binary: Callable | None = None,
     function: Callable | str | None = None,
     method: bool = False,
-    inplace: bool = False,
+    inplace: bool | Callable = False,
     aliases: tuple = (),
     dunder: str | None = None,
     reflected: bool = False,
     symbolic: Callable | None = None,
+    aten: str | None = None,
+    out: OutRule | None = None,
+    inplace_ufunc: Callable | None = None,
+    backend: bool = False,
 ) -> OpDef:
     """Declares one op. With no formulas the op is not differentiable (comparisons, argmax).
     A `variadic` op (cat, stack) has one formula `formula(B, g, i, *saved, **params)` for input i.
@@ -169,8 +181,16 @@ def defop(
     `operator.add` spares the operators a Python frame). `dunder="add"` binds the operators
     `Tensor.__add__` and `__iadd__` (and `__radd__`, `reflected=True`, for an op whose operands
     commute): a Tensor or float operand goes straight to the op machinery, any other number
-    through `function`. `symbolic` is the op's value as a formula, for an elementwise op (see
-    the module's docstring)."""
+    through `function`. `inplace=True` binds `Tensor.<name>_(self)`, or `<name>_(self, other)`
+    for an op with operators; a function given as `inplace` is bound as the in-place method
+    instead (`add_`'s alpha=). `symbolic` is the op's value as a formula, for an elementwise op
+    (see the module's docstring).
+
+    The op's other facts, each read from here by the module that needs it (no table elsewhere
+    names the op): `aten` its PyTorch name where the entry's differs (the profiler's
+    `aten::<name>`), `out` how its function writes `out=` (`out_arg.OutRule`; cast when not
+    given), `inplace_ufunc` the numpy ufunc an in-place call without a graph writes with
+    (`x -= y`), `backend=True` makes it `B.<name>` for formulas under create_graph."""
     if dunder is not None and not callable(function):
         raise TypeError(f"defop({name!r}): dunder= needs the op's function=")
     op = OpDef(
@@ -190,13 +210,43 @@ def defop(
         exact_grads,
         binary,
     )
-    op.symbolic = symbolic
+    _note_facts(op, symbolic, aten, out, inplace_ufunc, backend)
     OPS[name] = op
     if function is not None or inplace:
-        _declare_surface(op, function, method, inplace, aliases)
+        _declare_surface(op, function, method, inplace, aliases, dunder is not None)
     if dunder is not None:
         _declare_operators(op, dunder, reflected)
     return op
+
+
+def _note_facts(
+    op: OpDef,
+    symbolic: Callable | None,
+    aten: str | None,
+    out: OutRule | None,
+    inplace_ufunc: Callable | None,
+    backend: bool,
+) -> None:
+    """The entry's facts that other modules read (see `defop`), set on the entry; `out=` and
+    `backend=` also registered where their machinery looks them up."""
+    op.symbolic = symbolic
+    op.aten = aten or op.name
+    op.inplace_ufunc = inplace_ufunc
+    if out is not None:
+        op.out = out
+        declare_out(op.name, out)
+    if backend:
+        op.backend = True
+        setattr(formula_backends.TensorBackend, op.name, formula_backends.tensor_fn(op.name))
+
+
+def _operand(x: Any) -> Any:
+    """The other operand of a binary in-place method: a Tensor or a Python number."""
+    if isinstance(x, (Tensor, bool, int, float)):
+        return x
+    if isinstance(x, _generic):
+        return x.item()
+    raise TypeError(f"unsupported operand type(s): 'Tensor' and '{type(x).__name__}'")
 
 
 def _reads_of(formula: Callable | None, n_saved: int) -> frozenset:
@@ -239,7 +289,12 @@ def _saves_of(grads: tuple, arg_names: tuple, variadic: bool) -> tuple:
 
 
 def _declare_surface(
-    op: OpDef, function: Callable | str | None, method: bool, inplace: bool, aliases: tuple
+    op: OpDef,
+    function: Callable | str | None,
+    method: bool,
+    inplace: bool | Callable,
+    aliases: tuple,
+    binary: bool,
 ) -> None:
     """The op's `torch.*` function, and its Tensor method and in-place method when declared."""
     if function == UNARY:
@@ -256,9 +311,17 @@ def _declare_surface(
     if method:
         tensor_methods(module, dict.fromkeys((op.name, *aliases), function))
     if inplace:
+        if callable(inplace):
+            method_ = inplace
+        elif binary:
 
-        def method_(self: Tensor) -> Tensor:
-            return apply_inplace(op, self, ())
+            def method_(self: Tensor, other: Any) -> Tensor:
+                return apply_inplace(op, self, (_operand(other),))
+
+        else:
+
+            def method_(self: Tensor) -> Tensor:
+                return apply_inplace(op, self, ())
 
         method_.__name__ = method_.__qualname__ = op.name + "_"
         tensor_methods(module, {name + "_": method_ for name in (op.name, *aliases)})

@@ -18,6 +18,7 @@ from ..core.apply import apply_inplace, apply_op
 from ..core.devices import check_same_device
 from ..core.grad_mode import GradMode as _GradMode
 from ..core.optable import defop
+from ..core.out_arg import OutRule
 from ..core.saved_hooks import also_shows as _also_shows
 from ..core.saved_hooks import shows_saved as _shows_saved
 from ..core.tensor import Tensor, _norm_dim, _wrap, broadcast_shape
@@ -266,6 +267,8 @@ SOFTMAX = defop(
     _softmax,
     lambda B, g, result, dim: run(B, SOFTMAX_BACKWARD, g, result, dim=dim),
     rules=("softmax · (grad - Σ grad · softmax)",),
+    out=OutRule("exact"),
+    aten="_softmax",
 )
 LOG_SOFTMAX = defop(
     "log_softmax",
@@ -273,6 +276,8 @@ LOG_SOFTMAX = defop(
     _log_softmax,
     lambda B, g, result, dim: run(B, LOG_SOFTMAX_BACKWARD, g, result, dim=dim),
     rules=("grad - softmax · Σ grad",),
+    out=OutRule("exact"),
+    aten="_log_softmax",
 )
 MSE_LOSS = defop(
     "mse_loss",

@@ -17,7 +17,7 @@ import numpy as np
 from ..core import dtypes, formula_backends, kernels
 from ..core.apply import apply_binary, apply_inplace, apply_op, promote
 from ..core.optable import UNARY, defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.out_arg import OutRule, declare_out, write_out
 from ..core.saved_hooks import shows_saved
 from ..core.tensor import Size, Tensor
 from .creation import tensor as make_tensor
@@ -289,6 +289,20 @@ multiply = mul
 subtract = sub
 
 
+def _inplace_alpha(name: str):
+    """`add_`/`sub_` with PyTorch's `alpha=` (a number `other` is scaled first)."""
+
+    def method(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+        op = ADD if name == "add" else SUB
+        if alpha != 1:
+            if isinstance(other, Tensor):
+                return inplace(op, self, other, alpha=alpha)
+            other = other * alpha
+        return apply_inplace(op, self, (_operand(other),))
+
+    return method
+
+
 # `alpha` is a parameter only when it is not 1 (`torch.add(a, b, alpha=2)`)
 ADD = defop(
     "add",
@@ -303,6 +317,9 @@ ADD = defop(
     dunder="add",
     reflected=True,
     symbolic=lambda S, self, other, alpha=1: self + alpha * other,
+    out=OutRule(cast_copy=True),
+    inplace_ufunc=np.add,
+    inplace=_inplace_alpha("add"),
 )
 SUB = defop(
     "sub",
@@ -317,6 +334,9 @@ SUB = defop(
     aliases=("subtract",),
     dunder="sub",
     symbolic=lambda S, self, other, alpha=1: self - alpha * other,
+    out=OutRule(cast_copy=True),
+    inplace_ufunc=np.subtract,
+    inplace=_inplace_alpha("sub"),
 )
 RSUB = defop(
     "rsub", "RsubBackward1", lambda a, other: other - a, lambda B, g, other: -g, rules=("-1",),
@@ -336,6 +356,9 @@ MUL = defop(
     dunder="mul",
     reflected=True,
     symbolic=lambda S, self, other: self * other,
+    out=OutRule(cast_copy=True),
+    inplace_ufunc=np.multiply,
+    inplace=True,
 )
 
 
@@ -371,6 +394,8 @@ DIV = defop(
     aliases=("true_divide", "divide"),
     dunder="truediv",
     symbolic=lambda S, self, other: self / other,
+    out=OutRule(cast_copy=True),
+    inplace=True,
 )
 
 
@@ -394,6 +419,7 @@ NEG = defop(
     aliases=("negative",),
     inplace=True,
     symbolic=lambda S, self: -self,
+    out=OutRule("found"),
 )
 POW = defop(
     "pow_scalar",
@@ -404,6 +430,7 @@ POW = defop(
     ),
     rules=("exponent · self^(exponent-1)",),
     symbolic=lambda S, self, exponent: self**exponent,
+    aten="pow",
 )
 POW_TENSOR = defop(
     "pow",
@@ -418,6 +445,7 @@ POW_TENSOR = defop(
     arg_names=("self", "exponent"),
     rules=("exponent · self^(exponent-1)", "self^exponent · ln(self)"),
     symbolic=lambda S, self, exponent: self**exponent,
+    out=OutRule(cast_copy=True),
 )
 RPOW = defop(
     "rpow",
@@ -428,6 +456,8 @@ RPOW = defop(
     ),
     rules=("base^exponent · ln(base)",),
     symbolic=lambda S, self, base: base**self,
+    out=OutRule(cast_copy=True),
+    aten="pow",
 )
 RECIPROCAL = defop(
     "reciprocal",
@@ -439,6 +469,7 @@ RECIPROCAL = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: 1 / self,
+    out=OutRule(cast_copy=True),
 )
 
 # `//` and torch.div(rounding_mode='floor'): not differentiable, as in PyTorch
@@ -451,12 +482,12 @@ FLOOR_DIVIDE = defop(
 FLOOR_DIVIDE.node_cls.name = lambda self: "torch::autograd::NotImplemented"  # repr stays short
 
 # comparisons and other non-differentiable ops
-EQ = defop("eq", None, np.equal)
-NE = defop("ne", None, np.not_equal)
-LT = defop("lt", None, np.less)
-LE = defop("le", None, np.less_equal)
-GT = defop("gt", None, np.greater)
-GE = defop("ge", None, np.greater_equal)
+EQ = defop("eq", None, np.equal, out=OutRule(cast_copy=True, compares=True))
+NE = defop("ne", None, np.not_equal, out=OutRule(cast_copy=True, compares=True))
+LT = defop("lt", None, np.less, out=OutRule(cast_copy=True, compares=True))
+LE = defop("le", None, np.less_equal, out=OutRule(cast_copy=True, compares=True))
+GT = defop("gt", None, np.greater, out=OutRule(cast_copy=True, compares=True))
+GE = defop("ge", None, np.greater_equal, out=OutRule(cast_copy=True, compares=True))
 
 # linear algebra: the matmul family is declared in matrix.py
 
@@ -477,6 +508,7 @@ WHERE = defop(
     lambda B, g, condition: B.where(B.const(condition), g, 0.0),
     lambda B, g, condition: B.where(B.const(condition), 0.0, g),
     rules=("1 where condition", "1 where not condition"),
+    out=OutRule("same_as_input", message="Expected out type to be {0} but got {1}"),
 )
 
 # losses
@@ -546,6 +578,9 @@ def square(input: Tensor, *, out: Any = None) -> Tensor:
     if out is not None:
         return write_out(square, out, input)
     return pow(input, 2)
+
+
+declare_out("square", OutRule(named="pow", cast_copy=True))
 
 
 neg = negative = NEG.function
@@ -644,26 +679,6 @@ def inplace(op: Any, target: Tensor, *inputs: Any, **params: Any) -> Tensor:
     return apply_inplace(op, target, tuple(_operand(x) for x in inputs), params or None)
 
 
-def _inplace_method(op: Any):
-    def method(self: Tensor, other: Any) -> Tensor:
-        return apply_inplace(op, self, (_operand(other),))
-
-    return method
-
-
-def _inplace_alpha(op: Any):
-    """`add_`/`sub_` with PyTorch's `alpha=` (a number `other` is scaled first)."""
-
-    def method(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-        if alpha != 1:
-            if isinstance(other, Tensor):
-                return inplace(op, self, other, alpha=alpha)
-            other = other * alpha
-        return apply_inplace(op, self, (_operand(other),))
-
-    return method
-
-
 def pow_(self: Tensor, exponent: Any) -> Tensor:
     if isinstance(exponent, Tensor):
         return apply_inplace(POW_TENSOR, self, (exponent,))
@@ -709,14 +724,6 @@ tensor_methods(
         "__gt__": operator_method(gt),
         "__ge__": operator_method(ge),
         "__hash__": lambda self: id(self),
-        "add_": _inplace_alpha(ADD),
-        "sub_": _inplace_alpha(SUB),
-        "mul_": _inplace_method(MUL),
-        "multiply_": _inplace_method(MUL),
-        "div_": _inplace_method(DIV),
-        "divide_": _inplace_method(DIV),
-        "true_divide_": _inplace_method(DIV),
-        "subtract_": _inplace_alpha(SUB),
         "square_": lambda self: pow_(self, 2),
         "pow_": pow_,
         "__ipow__": pow_,

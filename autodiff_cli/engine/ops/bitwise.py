@@ -13,7 +13,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op
 from ..core.optable import defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.out_arg import OutRule, write_out
 from ..core.tensor import Tensor
 from .arithmetic import _operand, operator_method
 from .creation import tensor
@@ -39,10 +39,16 @@ def _integral(name: str, fn: Any) -> Any:
     return forward
 
 
-BITWISE_AND = defop("bitwise_and", None, _integral("bitwise_and", np.bitwise_and))
-BITWISE_OR = defop("bitwise_or", None, _integral("bitwise_or", np.bitwise_or))
-BITWISE_XOR = defop("bitwise_xor", None, _integral("bitwise_xor", np.bitwise_xor))
-BITWISE_NOT = defop("bitwise_not", None, _integral("bitwise_not", np.invert))
+BITWISE_AND = defop(
+    "bitwise_and", None, _integral("bitwise_and", np.bitwise_and), out=OutRule(cast_copy=True)
+)
+BITWISE_OR = defop(
+    "bitwise_or", None, _integral("bitwise_or", np.bitwise_or), out=OutRule(cast_copy=True)
+)
+BITWISE_XOR = defop(
+    "bitwise_xor", None, _integral("bitwise_xor", np.bitwise_xor), out=OutRule(cast_copy=True)
+)
+BITWISE_NOT = defop("bitwise_not", None, _integral("bitwise_not", np.invert), out=OutRule("found"))
 LOGICAL_AND = defop("logical_and", None, np.logical_and, promotes=False)
 LOGICAL_OR = defop("logical_or", None, np.logical_or, promotes=False)
 LOGICAL_XOR = defop("logical_xor", None, np.logical_xor, promotes=False)

@@ -18,7 +18,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op
 from ..core.optable import defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.out_arg import OutRule, write_out
 from ..core.saved_hooks import shows_saved
 from ..core.tensor import Tensor, _norm_dim, broadcast_error
 from .formula_ops import mul_scalar, run
@@ -236,6 +236,7 @@ def _reduce_op(name: str, grad_fn: str, rule: str) -> Any:
         arg_names=("self", "src") if name == "scatter_reduce" else ("self", "source"),
         promotes=False,
         rules=(f"1, or the {rule}'s derivative where written", f"the {rule}'s derivative"),
+        out=OutRule("exact"),
     )
 
 
@@ -271,6 +272,7 @@ INDEX_ADD = defop(
     arg_names=("self", "source"),
     promotes=False,
     rules=("1", "alpha at the rows it was added to"),
+    out=OutRule("exact"),
 )
 INDEX_COPY = defop(
     "index_copy",
@@ -281,6 +283,7 @@ INDEX_COPY = defop(
     arg_names=("self", "source"),
     promotes=False,
     rules=("1 where not overwritten", "1 at the rows it was copied to"),
+    out=OutRule("exact"),
 )
 INDEX_FILL = defop(
     "index_fill",
@@ -299,6 +302,7 @@ INDEX_FILL_TENSOR = defop(
     arg_names=("self", "value"),
     promotes=False,
     rules=("1 where not filled", "sum of the gradient where filled"),
+    aten="index_fill",
 )
 
 

@@ -21,7 +21,7 @@ from ..core.apply import apply_op
 from ..core.devices import as_meta, is_meta_data
 from ..core.inference import mark_new
 from ..core.optable import defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.out_arg import OutRule, declare_out, write_out
 from ..core.tensor import Tensor, _norm_dim, _wrap
 from .reductions import _along, _along_grad, _as_dim, _return_type, _ReturnTypes
 
@@ -95,6 +95,7 @@ SORT_STABLE = defop(  # `sort(stable=...)`: PyTorch's sort.stable overload has i
     _sorted_along,
     _sorted_grad,
     rules=("1 at the element moved to each position",),
+    aten="sort",
 )
 TOPK = defop(
     "topk",
@@ -109,6 +110,7 @@ KTHVALUE = defop(
     _along,
     _along_grad,
     rules=("1 at the selected element",),
+    out=OutRule(("kth_values", "kth_indices")),
 )
 
 
@@ -213,6 +215,9 @@ def msort(input: Tensor, *, out: Any = None) -> Tensor:
     if out is not None:
         return write_out(msort, out, input)
     return _sort_impl(input, 0, False)[0]
+
+
+declare_out("msort", OutRule("exact"))
 
 
 def _k(name: str, k: Any) -> int:

@@ -454,6 +454,7 @@ SQUEEZE_DIM_INPLACE = defop(  # quantile's final `squeeze_(-1)` on its own fresh
     lambda a, dim: np.squeeze(a, dim),
     lambda B, g, dim: B.reshape(g, tuple(g.shape) + (1,)),
     rules=("unsqueezed back",),
+    aten="squeeze_",
 )
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
