@@ -310,6 +310,7 @@ def _declare_surface(
     module = f"defop({op.name!r})"
     if method:
         tensor_methods(module, dict.fromkeys((op.name, *aliases), function))
+        op.forms += (op.name, *aliases)
     if inplace:
         if callable(inplace):
             method_ = inplace
@@ -325,6 +326,7 @@ def _declare_surface(
 
         method_.__name__ = method_.__qualname__ = op.name + "_"
         tensor_methods(module, {name + "_": method_ for name in (op.name, *aliases)})
+        op.forms += tuple(name + "_" for name in (op.name, *aliases))
 
 
 def _declare_operators(op: OpDef, name: str, reflected: bool) -> None:
@@ -362,6 +364,7 @@ def _declare_operators(op: OpDef, name: str, reflected: bool) -> None:
     for dunder, method in methods.items():
         method.__name__ = method.__qualname__ = dunder
     tensor_methods(f"defop({op.name!r})", methods)
+    op.forms += tuple(methods)
 
 
 def tensor_methods(owner: str, methods: dict[str, Any]) -> None:
