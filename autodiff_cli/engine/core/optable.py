@@ -12,9 +12,30 @@ allows, the op's parameters as keywords): the graph then reads as a formula.
 
 An entry also declares its public surface: `function=` (the `torch.*` function, or `UNARY` to
 generate `fn(input)`), `method=True` (bound as `Tensor.<name>`, with `aliases`), `inplace=True`
-(`Tensor.<name>_`), `dunder=` (the operators `Tensor.__<dunder>__`, `__i<dunder>__` and, with
-`reflected=True`, `__r<dunder>__`). `tensor_methods` is the one way anything is attached to Tensor: a name
-registered twice is an error, so no module overrides another's method by import order.
+(`Tensor.<name>_`, `name_(self, other)` for a binary op), `dunder=` (the operators
+`Tensor.__<dunder>__`, `__i<dunder>__` and, with `reflected=True`, `__r<dunder>__`). An entry whose
+function is made from the entry itself declares the same surface right after it with
+`declare_forms` (with `operator=`: `__eq__`, `__and__`... through the function). `tensor_methods`
+is the one way anything is attached to Tensor: a name registered twice is an error, so no module
+overrides another's method by import order.
+
+The entry is the one place an op's facts live; the tables other modules read are derived from it:
+`aten=` (the profiler's `aten::` name, where PyTorch's differs from the entry's), `out=` (an
+`out_arg.OutRule`: how its function writes `out=`; cast to out's dtype when not given),
+`inplace_ufunc=` (what `x -= y` writes with when no graph is recorded), `backend=True` (`B.<name>`
+under create_graph). Each entry records the Tensor attributes it declared (`forms`).
+
+How to add an op (one entry and its test row):
+1. Declare it with `defop` in the family module of engine/ops/ it belongs to (elementwise math in
+   unary.py or elementwise.py, losses and activations of nn in nn_functional_ops.py, ...): name,
+   PyTorch's grad_fn name, numpy forward, one formula per differentiable input (in PyTorch's
+   order of operations, written against `B`), `rules=` in words, and its surface and facts as
+   above. Nothing else names the op: the out= rule, the profiler's name, the backend and the
+   Tensor methods come from the entry; nn's functional layer calls ops, it declares none.
+2. Export its function: the family's `__all__` (star families) or `engine/__init__.py`'s list.
+3. Add its row to tests/engine_cases.py: test_engine_gradients.py checks every differentiable
+   entry has one (finite differences in float64, first and second order), and
+   tests/test_engine_op_entries.py checks the entry is complete.
 """
 
 from __future__ import annotations
@@ -327,6 +348,52 @@ def _declare_surface(
         method_.__name__ = method_.__qualname__ = op.name + "_"
         tensor_methods(module, {name + "_": method_ for name in (op.name, *aliases)})
         op.forms += tuple(name + "_" for name in (op.name, *aliases))
+
+
+def declare_forms(
+    op: OpDef,
+    function: Callable | str,
+    *,
+    method: bool = False,
+    aliases: tuple = (),
+    inplace: bool | Callable = False,
+    operator: str | None = None,
+    reflected: bool = False,
+) -> None:
+    """The public surface of an entry whose function is made from the entry itself (so cannot
+    be given to its `defop`): as `defop`'s `function=`, `method=`, `aliases=`, `inplace=`, and
+    `operator="eq"` binds `Tensor.__eq__` (and `__r<operator>__` with `reflected`, swapping the
+    operands; `__i<operator>__` with `inplace`) through the function: NotImplemented for an
+    operand that is neither a Tensor nor a number, so Python tries the other side. A unary op's
+    operator (`__neg__`) is its function."""
+    unary = function == UNARY
+    _declare_surface(op, function, method, inplace, aliases, operator is not None and not unary)
+    if operator is None:
+        return
+    function = op.function
+    if unary:
+        methods = {f"__{operator}__": function}
+    else:
+
+        def forward(self: Tensor, other: Any) -> Any:
+            if not isinstance(other, _OPERANDS):
+                return NotImplemented
+            return function(self, other)
+
+        def swapped(self: Tensor, other: Any) -> Any:
+            if not isinstance(other, _OPERANDS):
+                return NotImplemented
+            return function(other, self)
+
+        forward.__name__ = forward.__qualname__ = f"__{operator}__"
+        swapped.__name__ = swapped.__qualname__ = f"__r{operator}__"
+        methods = {f"__{operator}__": forward}
+        if reflected:
+            methods[f"__r{operator}__"] = swapped
+        if inplace:
+            methods[f"__i{operator}__"] = getattr(Tensor, op.name + "_")
+    tensor_methods(f"defop({op.name!r})", methods)
+    op.forms += tuple(methods)
 
 
 def _declare_operators(op: OpDef, name: str, reflected: bool) -> None:

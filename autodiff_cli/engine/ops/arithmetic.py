@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core import dtypes, formula_backends, kernels
 from ..core.apply import apply_binary, apply_inplace, apply_op, promote
-from ..core.optable import UNARY, defop, tensor_methods
+from ..core.optable import UNARY, declare_forms, defop, tensor_methods
 from ..core.out_arg import OutRule, declare_out, write_out
 from ..core.saved_hooks import shows_saved
 from ..core.tensor import Size, Tensor
@@ -617,6 +617,12 @@ lt = less = _compare(LT)
 le = less_equal = _compare(LE)
 gt = greater = _compare(GT)
 ge = greater_equal = _compare(GE)
+declare_forms(EQ, eq, method=True, operator="eq")
+declare_forms(NE, ne, method=True, aliases=("not_equal",), operator="ne")
+declare_forms(LT, lt, method=True, aliases=("less",), operator="lt")
+declare_forms(LE, le, method=True, aliases=("less_equal",), operator="le")
+declare_forms(GT, gt, method=True, aliases=("greater",), operator="gt")
+declare_forms(GE, ge, method=True, aliases=("greater_equal",), operator="ge")
 
 
 def to_dtype(input: Tensor, dtype: Any) -> Tensor:
@@ -698,17 +704,6 @@ tensor_methods(
     {
         "pow": pow,
         "square": square,
-        "eq": eq,
-        "ne": ne,
-        "lt": lt,
-        "le": le,
-        "gt": gt,
-        "ge": ge,
-        "not_equal": ne,
-        "less": lt,
-        "less_equal": le,
-        "greater": gt,
-        "greater_equal": ge,
         "softplus": softplus,
         "__rsub__": lambda self, other: rsub(self, other) if _is_number(other) else NotImplemented,
         "__rtruediv__": _rtruediv,
@@ -717,12 +712,6 @@ tensor_methods(
         "__neg__": neg,
         "__pos__": lambda self: self,
         "__abs__": abs,
-        "__eq__": operator_method(eq),
-        "__ne__": operator_method(ne),
-        "__lt__": operator_method(lt),
-        "__le__": operator_method(le),
-        "__gt__": operator_method(gt),
-        "__ge__": operator_method(ge),
         "__hash__": lambda self: id(self),
         "square_": lambda self: pow_(self, 2),
         "pow_": pow_,

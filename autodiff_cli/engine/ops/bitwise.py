@@ -12,10 +12,10 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import OutRule, write_out
 from ..core.tensor import Tensor
-from .arithmetic import _operand, operator_method
+from .arithmetic import _operand
 from .creation import tensor
 from .unary import LOGICAL_NOT
 
@@ -111,31 +111,18 @@ def _inplace(op: Any) -> Any:
     return method
 
 
+for _op, _fn, _operator in (
+    (BITWISE_AND, bitwise_and, "and"),
+    (BITWISE_OR, bitwise_or, "or"),
+    (BITWISE_XOR, bitwise_xor, "xor"),
+):
+    declare_forms(_op, _fn, method=True, inplace=_inplace(_op), operator=_operator, reflected=True)
+for _op, _fn in ((LOGICAL_AND, logical_and), (LOGICAL_OR, logical_or), (LOGICAL_XOR, logical_xor)):
+    declare_forms(_op, _fn, method=True, inplace=_inplace(_op))
+declare_forms(BITWISE_NOT, bitwise_not, method=True)
 tensor_methods(
     "ops.bitwise",
     {
-        "bitwise_and": bitwise_and,
-        "bitwise_or": bitwise_or,
-        "bitwise_xor": bitwise_xor,
-        "bitwise_not": bitwise_not,
-        "logical_and": logical_and,
-        "logical_or": logical_or,
-        "logical_xor": logical_xor,
-        "bitwise_and_": _inplace(BITWISE_AND),
-        "bitwise_or_": _inplace(BITWISE_OR),
-        "bitwise_xor_": _inplace(BITWISE_XOR),
-        "logical_and_": _inplace(LOGICAL_AND),
-        "logical_or_": _inplace(LOGICAL_OR),
-        "logical_xor_": _inplace(LOGICAL_XOR),
-        "__and__": operator_method(bitwise_and),
-        "__rand__": operator_method(bitwise_and, swap=True),
-        "__or__": operator_method(bitwise_or),
-        "__ror__": operator_method(bitwise_or, swap=True),
-        "__xor__": operator_method(bitwise_xor),
-        "__rxor__": operator_method(bitwise_xor, swap=True),
-        "__iand__": _inplace(BITWISE_AND),
-        "__ior__": _inplace(BITWISE_OR),
-        "__ixor__": _inplace(BITWISE_XOR),
         "__invert__": _invert,
     },  # fmt: skip
 )
