@@ -335,24 +335,25 @@ def _declare_surface(
     if inplace:
         if callable(inplace):
             method_ = inplace
-        elif binary:
-
-            def method_(self: Tensor, other: Any) -> Tensor:
-                return apply_inplace(op, self, (_operand(other),))
-
         else:
+            if binary:
 
-            def method_(self: Tensor) -> Tensor:
-                return apply_inplace(op, self, ())
+                def method_(self: Tensor, other: Any) -> Tensor:
+                    return apply_inplace(op, self, (_operand(other),))
 
-        method_.__name__ = method_.__qualname__ = op.name + "_"
+            else:
+
+                def method_(self: Tensor) -> Tensor:
+                    return apply_inplace(op, self, ())
+
+            method_.__name__ = method_.__qualname__ = op.name + "_"
         tensor_methods(module, {name + "_": method_ for name in (op.name, *aliases)})
         op.forms += tuple(name + "_" for name in (op.name, *aliases))
 
 
 def declare_forms(
     op: OpDef,
-    function: Callable | str,
+    function: Callable | str | None,
     *,
     method: bool = False,
     aliases: tuple = (),

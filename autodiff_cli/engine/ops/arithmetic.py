@@ -300,6 +300,7 @@ def _inplace_alpha(name: str):
             other = other * alpha
         return apply_inplace(op, self, (_operand(other),))
 
+    method.__name__ = method.__qualname__ = name + "_"
     return method
 
 
@@ -702,7 +703,6 @@ formula_backends.provide(where=where)  # `B.where` in formulas under create_grap
 tensor_methods(
     "ops.arithmetic",
     {
-        "pow": pow,
         "square": square,
         "softplus": softplus,
         "__rsub__": lambda self, other: rsub(self, other) if _is_number(other) else NotImplemented,
@@ -714,7 +714,6 @@ tensor_methods(
         "__abs__": abs,
         "__hash__": lambda self: id(self),
         "square_": lambda self: pow_(self, 2),
-        "pow_": pow_,
         "__ipow__": pow_,
     },
 )
@@ -725,3 +724,6 @@ def _is_number(x: Any) -> bool:
 
 
 __all__ = ["Size"]
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(POW_TENSOR, pow, method=True, inplace=pow_)

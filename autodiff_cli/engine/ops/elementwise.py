@@ -11,7 +11,7 @@ import numpy as np
 from ..core import dtypes, kernels
 from ..core.apply import apply_inplace, apply_op, as_default_float, leaf_inplace_error
 from ..core.grad_mode import GradMode
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import OutRule, write_out
 from ..core.tensor import Tensor, broadcast_error
 from . import arithmetic, unary
@@ -506,39 +506,15 @@ def _with_number_inplace(number_op: Any, tensor_op: Any) -> Any:
 tensor_methods(
     "ops.elementwise",
     {
-        "atan2": atan2,
         "arctan2": atan2,
-        "sgn": sgn,
-        "frac": frac,
-        "erfc": erfc,
-        "exp2": exp2,
-        "clamp": clamp,
         "clip": clamp,
-        "clamp_min": clamp_min,
-        "clamp_max": clamp_max,
-        "maximum": maximum,
-        "minimum": minimum,
         "floor_divide": floor_divide,
-        "remainder": remainder,
-        "fmod": fmod,
         "round": round,
         "where": _where_method,
         "addcmul": _addcmul_method,
         "addcdiv": _addcdiv_method,
-        "addcmul_": _addcmul_inplace,
-        "addcdiv_": _addcdiv_inplace,
-        "clamp_": _clamp_inplace_method,
         "clip_": _clamp_inplace_method,
-        "clamp_min_": _clamp_min_,
-        "clamp_max_": _clamp_max_,
-        "sgn_": _inplace_unary(SGN),
-        "frac_": _inplace_unary(FRAC),
-        "erfc_": _inplace_unary(ERFC),
-        "exp2_": _inplace_unary(EXP2),
-        "atan2_": _atan2_,
         "arctan2_": _atan2_,
-        "fmod_": _with_number_inplace(FMOD_SCALAR, FMOD),
-        "remainder_": _with_number_inplace(REMAINDER_SCALAR, REMAINDER),
         "__imod__": _with_number_inplace(REMAINDER_SCALAR, REMAINDER),
         "__floordiv__": operator_method(floor_divide),
         "__rfloordiv__": operator_method(floor_divide, swap=True),
@@ -546,3 +522,21 @@ tensor_methods(
         "__rmod__": operator_method(remainder, swap=True),
     },  # fmt: skip
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(ADDCDIV, None, inplace=_addcdiv_inplace)
+declare_forms(ADDCMUL, None, inplace=_addcmul_inplace)
+declare_forms(ATAN2, atan2, method=True, inplace=_atan2_)
+declare_forms(CLAMP, clamp, method=True, inplace=_clamp_inplace_method)
+declare_forms(CLAMP_MAX, clamp_max, method=True, inplace=_clamp_max_)
+declare_forms(CLAMP_MIN, clamp_min, method=True, inplace=_clamp_min_)
+declare_forms(ERFC, erfc, method=True, inplace=_inplace_unary(ERFC))
+declare_forms(EXP2, exp2, method=True, inplace=_inplace_unary(EXP2))
+declare_forms(FMOD, fmod, method=True, inplace=_with_number_inplace(FMOD_SCALAR, FMOD))
+declare_forms(FRAC, frac, method=True, inplace=_inplace_unary(FRAC))
+declare_forms(MAXIMUM, maximum, method=True)
+declare_forms(MINIMUM, minimum, method=True)
+declare_forms(
+    REMAINDER, remainder, method=True, inplace=_with_number_inplace(REMAINDER_SCALAR, REMAINDER)
+)
+declare_forms(SGN, sgn, method=True, inplace=_inplace_unary(SGN))

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import OutRule, write_out
 from ..core.saved_hooks import shows_saved
 from ..core.tensor import Tensor, _norm_dim, broadcast_error
@@ -734,18 +734,13 @@ def index_reduce_(
 
 tensor_methods(
     "ops.index_ops",
-    {
-        "index_add": index_add,
-        "index_add_": index_add_,
-        "index_copy": index_copy,
-        "index_copy_": index_copy_,
-        "index_fill": index_fill,
-        "index_fill_": index_fill_,
-        "masked_scatter": masked_scatter,
-        "masked_scatter_": masked_scatter_,
-        "scatter_reduce": scatter_reduce,
-        "scatter_reduce_": scatter_reduce_,
-        "index_reduce": index_reduce,
-        "index_reduce_": index_reduce_,
-    },
+    {},
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(INDEX_ADD, index_add, method=True, inplace=index_add_)
+declare_forms(INDEX_COPY, index_copy, method=True, inplace=index_copy_)
+declare_forms(INDEX_FILL, index_fill, method=True, inplace=index_fill_)
+declare_forms(INDEX_REDUCE, index_reduce, method=True, inplace=index_reduce_)
+declare_forms(MASKED_SCATTER, masked_scatter, method=True, inplace=masked_scatter_)
+declare_forms(SCATTER_REDUCE, scatter_reduce, method=True, inplace=scatter_reduce_)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core import dtypes, script_data
 from ..core.apply import apply_inplace, apply_op
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import OutRule, write_out
 from ..core.saved_hooks import also_shows, shows_saved
 from ..core.tensor import Tensor, _dims_text, _norm_dim, _wrap, broadcast_error
@@ -582,15 +582,14 @@ def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
 tensor_methods(
     "ops.indexing",
     {
-        "masked_fill": masked_fill,
-        "masked_fill_": masked_fill_,
-        "index_select": index_select,
-        "gather": gather,
-        "scatter": scatter,
-        "scatter_": scatter_,
-        "scatter_add": scatter_add,
-        "scatter_add_": scatter_add_,
         "__getitem__": getitem,
         "__setitem__": setitem,
     },
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(GATHER, gather, method=True)
+declare_forms(INDEX_SELECT, index_select, method=True)
+declare_forms(MASKED_FILL, masked_fill, method=True, inplace=masked_fill_)
+declare_forms(SCATTER, scatter, method=True, inplace=scatter_)
+declare_forms(SCATTER_ADD, scatter_add, method=True, inplace=scatter_add_)

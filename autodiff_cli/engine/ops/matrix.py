@@ -15,7 +15,7 @@ import numpy as np
 from ..core import dtypes, kernels, limits
 from ..core.apply import apply_binary, apply_inplace, apply_op
 from ..core.limits import _Cap
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import OutRule, declare_out, write_out
 from ..core.tensor import Tensor, _dims_text, _norm_dim, broadcast_error
 from . import arithmetic
@@ -764,24 +764,12 @@ declare_out("inverse", OutRule("exact"))
 def _attach() -> None:
     """The Tensor methods of the matmul family, and `@`."""
     methods = {
-        "mm": mm,
-        "mv": mv,
-        "bmm": bmm,
-        "dot": dot,
         "vdot": dot,
         "inner": inner,
         "outer": outer,
         "ger": outer,
         "matmul": matmul,
-        "addmm": addmm,
-        "trace": trace,
-        "diag": diag,
         "diagonal": diagonal,
-        "diag_embed": diag_embed,
-        "tril": tril,
-        "triu": triu,
-        "tril_": _triangle_inplace(TRIL, "tril"),
-        "triu_": _triangle_inplace(TRIU, "triu"),
         "det": det,
         "inverse": inverse,
     }
@@ -809,3 +797,15 @@ def _attach() -> None:
 
 
 _attach()
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(ADDMM, addmm, method=True)
+declare_forms(BMM, bmm, method=True)
+declare_forms(DIAG_COPY, diag, method=True)
+declare_forms(DIAG_EMBED, diag_embed, method=True)
+declare_forms(DOT, dot, method=True)
+declare_forms(MM, mm, method=True)
+declare_forms(MV, mv, method=True)
+declare_forms(TRACE, trace, method=True)
+declare_forms(TRIL, tril, method=True, inplace=_triangle_inplace(TRIL, "tril"))
+declare_forms(TRIU, triu, method=True, inplace=_triangle_inplace(TRIU, "triu"))

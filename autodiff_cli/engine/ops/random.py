@@ -17,7 +17,7 @@ from ..core.devices import check_device, is_meta_data, on_device
 from ..core.generator import Generator
 from ..core.inference import mark_new
 from ..core.numpy_names import size_keyword
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import OutRule, check_requested_dtype, declare_out, write_out, write_result
 from ..core.tensor import Tensor, _wrap, broadcast_shape
 from .arithmetic import shape_arg
@@ -595,15 +595,17 @@ def _tensor_bernoulli(self: Tensor, p: Any = None, *, generator: Any = None) -> 
 tensor_methods(
     "ops.random",
     {
-        "uniform_": uniform_,
-        "normal_": normal_,
-        "bernoulli_": bernoulli_,
-        "exponential_": exponential_,
-        "random_": random_,
-        "log_normal_": log_normal_,
-        "cauchy_": cauchy_,
-        "geometric_": geometric_,
         "multinomial": _tensor_multinomial,
         "bernoulli": _tensor_bernoulli,
     },
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(BERNOULLI, None, inplace=bernoulli_)
+declare_forms(CAUCHY, cauchy_, method=True)
+declare_forms(EXPONENTIAL, exponential_, method=True)
+declare_forms(GEOMETRIC, geometric_, method=True)
+declare_forms(LOG_NORMAL, log_normal_, method=True)
+declare_forms(NORMAL, normal_, method=True)
+declare_forms(RANDOM, random_, method=True)
+declare_forms(UNIFORM, uniform_, method=True)

@@ -22,7 +22,7 @@ import numpy as np
 from ..core import dtypes, limits
 from ..core.apply import apply_inplace, apply_op
 from ..core.inference import mark_new
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import OutRule, declare_out, write_out
 from ..core.tensor import Tensor, _norm_dim, _wrap
 from .elementwise import maximum, minimum
@@ -1116,26 +1116,9 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
 # --------------------------------------------------------------------------------------------
 
 _METHODS = {
-    "sum": sum,
-    "nansum": nansum,
     "nanmean": nanmean,
-    "mean": mean,
-    "prod": prod,
-    "max": max,
-    "min": min,
-    "amax": amax,
-    "amin": amin,
     "argmax": argmax,
     "argmin": argmin,
-    "median": median,
-    "norm": norm,
-    "var": var,
-    "std": std,
-    "logsumexp": logsumexp,
-    "cumsum": cumsum,
-    "cumprod": cumprod,
-    "cumsum_": _scan_inplace(CUMSUM),
-    "cumprod_": _scan_inplace(CUMPROD),
     "all": all,
     "any": any,
     "count_nonzero": count_nonzero,
@@ -1143,3 +1126,20 @@ _METHODS = {
 
 
 tensor_methods("ops.reductions", _METHODS)
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(AMAX, amax, method=True)
+declare_forms(AMIN, amin, method=True)
+declare_forms(CUMPROD, cumprod, method=True, inplace=_scan_inplace(CUMPROD))
+declare_forms(CUMSUM, cumsum, method=True, inplace=_scan_inplace(CUMSUM))
+declare_forms(LOGSUMEXP, logsumexp, method=True)
+declare_forms(MAX_ALL, max, method=True)
+declare_forms(MEAN, mean, method=True)
+declare_forms(MEDIAN_ALL, median, method=True)
+declare_forms(MIN_ALL, min, method=True)
+declare_forms(NANSUM, nansum, method=True)
+declare_forms(NORM, norm, method=True)
+declare_forms(PROD, prod, method=True)
+declare_forms(STD, std, method=True)
+declare_forms(SUM, sum, method=True)
+declare_forms(VAR, var, method=True)

@@ -20,7 +20,7 @@ import numpy as np
 from ..core.apply import apply_op
 from ..core.devices import as_meta, is_meta_data
 from ..core.inference import mark_new
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import OutRule, declare_out, write_out
 from ..core.tensor import Tensor, _norm_dim, _wrap
 from .reductions import _along, _along_grad, _as_dim, _return_type, _ReturnTypes
@@ -300,7 +300,9 @@ tensor_methods(
         "sort": _sort_method,
         "argsort": _argsort_method,
         "msort": msort,
-        "topk": topk,
-        "kthvalue": kthvalue,
     },
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(KTHVALUE, kthvalue, method=True)
+declare_forms(TOPK, topk, method=True)
