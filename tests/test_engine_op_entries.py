@@ -104,6 +104,9 @@ def test_profiler_names_an_inplace_call_after_its_in_place_entry() -> None:
     assert recorder._aten_name(OpCall(squeeze, (), None, object(), 0)) == "squeeze_"
     assert recorder._aten_name(OpCall(OPS["mul"], (), None, object(), 0)) == "mul_"
     assert recorder._aten_name(OpCall(OPS["pow_scalar"], (), None, None, 0)) == "pow"
+    # add's schema lists alpha: a recorded `x + 1` has three argument shapes, read from the entry
+    add = OpCall(OPS["add_scalar"], (E.ones(2),), None, None, 0)
+    assert recorder._op_shapes(add, recorder._aten_name(add)) == ((2,), (), ())
 
 
 def test_binary_inplace_methods_come_from_the_entries() -> None:

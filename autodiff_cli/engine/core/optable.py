@@ -88,6 +88,7 @@ class OpDef:
         "shows",
         "backend",
         "forms",
+        "aten_args",
     )
 
     def __init__(
@@ -131,6 +132,7 @@ class OpDef:
         self.shows: tuple = ()  # `grad_fn._saved_<name>` it shows besides its formulas' values
         self.backend = False  # `B.<name>` on Tensors (`formula_backends.TensorBackend`)
         self.forms: tuple = ()  # the Tensor attributes it declares (`tensor_methods`)
+        self.aten_args: int | None = None  # its aten schema's argument count (the profiler's)
         self.needs: tuple | None = None  # per input, the saved values its formula reads (lazy)
         self.symbolic: Callable | None = None  # the op's value as a formula (`defop`)
         if not grad_fn:
@@ -190,6 +192,7 @@ def defop(
     out: OutRule | None = None,
     inplace_ufunc: Callable | None = None,
     backend: bool = False,
+    aten_args: int | None = None,
 ) -> OpDef:
     """Declares one op. With no formulas the op is not differentiable (comparisons, argmax).
     A `variadic` op (cat, stack) has one formula `formula(B, g, i, *saved, **params)` for input i.
@@ -211,7 +214,9 @@ def defop(
     names the op): `aten` its PyTorch name where the entry's differs (the profiler's
     `aten::<name>`), `out` how its function writes `out=` (`out_arg.OutRule`; cast when not
     given), `inplace_ufunc` the numpy ufunc an in-place call without a graph writes with
-    (`x -= y`), `backend=True` makes it `B.<name>` for formulas under create_graph."""
+    (`x -= y`), `backend=True` makes it `B.<name>` for formulas under create_graph, `aten_args`
+    how many arguments PyTorch's schema lists where the entry's inputs and parameters do not
+    say it (add's alpha: the profiler's recorded shapes)."""
     if dunder is not None and not callable(function):
         raise TypeError(f"defop({name!r}): dunder= needs the op's function=")
     op = OpDef(
@@ -232,6 +237,7 @@ def defop(
         binary,
     )
     _note_facts(op, symbolic, aten, out, inplace_ufunc, backend)
+    op.aten_args = aten_args
     OPS[name] = op
     if function is not None or inplace:
         _declare_surface(op, function, method, inplace, aliases, dunder is not None)

@@ -321,6 +321,7 @@ ADD = defop(
     out=OutRule(cast_copy=True),
     inplace_ufunc=np.add,
     inplace=_inplace_alpha("add"),
+    aten_args=3,
 )
 SUB = defop(
     "sub",
@@ -338,10 +339,12 @@ SUB = defop(
     out=OutRule(cast_copy=True),
     inplace_ufunc=np.subtract,
     inplace=_inplace_alpha("sub"),
+    aten_args=3,
 )
 RSUB = defop(
     "rsub", "RsubBackward1", lambda a, other: other - a, lambda B, g, other: -g, rules=("-1",),
     symbolic=lambda S, self, other, alpha=1: other - alpha * self,
+    aten_args=3,
 )  # fmt: skip
 MUL = defop(
     "mul",

@@ -524,6 +524,7 @@ SUM = defop(
     rules=("1",),
     symbolic=lambda S, self, **_: self,
     out=OutRule("free", in_out_dtype=True, needs_dim=True),
+    aten_args=2,
 )
 SUM_DIM = defop("sum_dim", "SumBackward1", _sum, _sum_grad, rules=("1",), aten="sum")
 NANSUM = defop(
@@ -539,7 +540,13 @@ NANSUM = defop(
     out=OutRule("free", in_out_dtype=True, no_kernel="biu"),
 )
 MEAN = defop(
-    "mean", "MeanBackward0", _mean, _mean_grad, rules=("1 / n",), symbolic=lambda S, self, **_: self
+    "mean",
+    "MeanBackward0",
+    _mean,
+    _mean_grad,
+    rules=("1 / n",),
+    symbolic=lambda S, self, **_: self,
+    aten_args=2,
 )
 MEAN_DIM = defop("mean_dim", "MeanBackward1", _mean, _mean_grad, rules=("1 / n",), aten="mean")
 PROD = defop(

@@ -18,8 +18,6 @@ from .events import FunctionEvent
 
 MAX_EVENTS = 200_000  # per profile: a loop left running under a profiler cannot fill memory
 
-# How many arguments PyTorch's schema lists for a few common ops (the rest: inputs and params).
-_ARGUMENT_COUNTS = {"add": 3, "sub": 3, "add_": 3, "sub_": 3, "rsub": 3, "sum": 2, "mean": 2}
 _ACTIVE: list[Recorder] = []
 _EVENT_NAMES: dict[str, str] = {}  # "mm" -> "aten::mm", made once
 
@@ -115,7 +113,8 @@ def stop(recorder: Recorder) -> None:
 def _op_shapes(call: modes.OpCall, name: str) -> tuple:
     """The shapes of the op's arguments (tuples: the event makes lists when read)."""
     shapes = tuple(_shape_of(x) for x in call.inputs)
-    wanted = _ARGUMENT_COUNTS.get(name)
+    entry = OPS.get(name.removesuffix("_"))  # (the aten op's entry: its schema's arguments)
+    wanted = None if entry is None else entry.aten_args
     if wanted is None:
         return shapes + ((),) * len(call.params or ())
     return shapes + ((),) * (wanted - len(shapes))
