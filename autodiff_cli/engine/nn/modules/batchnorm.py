@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import dtypes
-from ..core.grad_mode import no_grad
-from ..core.tensor import Tensor
-from ..ops.batch_norm import batch_norm
-from . import init
-from .module import Module
-from .modules import _empty
-from .parameter import Parameter
+from ...core import dtypes
+from ...core.grad_mode import no_grad
+from ...core.tensor import Tensor
+from ...ops.batch_norm import batch_norm
+from .. import init
+from ..module import Module
+from ..parameter import Parameter, _empty
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
@@ -127,7 +126,3 @@ class BatchNorm3d(_BatchNorm):
 
     _dims = (5,)
     _expected = "5D"
-
-
-for _cls in (_BatchNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d):
-    _cls.__module__ = "torch.nn.modules.batchnorm"

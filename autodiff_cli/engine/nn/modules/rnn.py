@@ -18,17 +18,16 @@ from typing import Any
 
 import numpy as np
 
-from ..core.tensor import Tensor
-from ..ops import recurrent
-from ..ops.arithmetic import stack, unbind
-from ..ops.creation import zeros
-from ..ops.unary import relu, sigmoid, tanh
-from ..ops.views import cat
-from . import functional as F
-from . import init
-from .module import Module
-from .modules import _empty
-from .parameter import Parameter
+from ...core.tensor import Tensor
+from ...ops import recurrent
+from ...ops.arithmetic import stack, unbind
+from ...ops.creation import zeros
+from ...ops.unary import relu, sigmoid, tanh
+from ...ops.views import cat
+from .. import functional as F
+from .. import init
+from ..module import Module
+from ..parameter import Parameter, _empty
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
@@ -549,7 +548,3 @@ class GRUCell(_GatedCell):
         input, hx, batched = self._prepare(input, hx)
         out = _gru_step(input, hx, self._params(), False)
         return out if batched else out.squeeze(0)
-
-
-for _cls in (RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell):
-    _cls.__module__ = "torch.nn.modules.rnn"
