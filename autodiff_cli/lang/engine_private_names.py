@@ -48,10 +48,11 @@ ENGINE = frozenset(
     _saved _saved_ _scalar _scalar_ _scale_fn_custom _scatter_index _schedule_phases _schedulers
     _seed _seq _set_group _set_history _set_mode _set_param _set_requires_grad _shape_and_dtype
     _shapes _side _size _slice_any _softmax _softmax_backward_data _solve_adjoint _split
-    _square_prefix _stacklevel _state _state_bytes _state_shape _step _step_count _step_event
-    _step_tensor _suffixes _take _target _tensor _tensor_ _th _to_save _tuple _type_word
-    _unsafe_view _update _use_new_zipfile_serialization _variable _vbox _version _version_box
-    _versions _views _watched _weight _without_inputs _wrap _write _write_lrs _x _zeros_like
+    _square_prefix _stacklevel _state _state_bytes _state_of _state_shape _step _step_count
+    _step_event _step_tensor _suffixes _take _target _tensor _tensor_ _th _to_save _tuple
+    _type_word _unsafe_view _update _use_new_zipfile_serialization _variable _vbox _version
+    _version_box _versions _views _watched _weight _without_inputs _wrap _write _write_lrs _x
+    _zeros_like
     """.split()
 )
 
