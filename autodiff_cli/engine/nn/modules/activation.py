@@ -7,16 +7,27 @@ from .. import functional as F
 from ..module import Module
 
 
-class ReLU(Module):
+def _with_inplace(options: str, inplace: bool) -> str:
+    """`extra_repr` text: the options, then `inplace=True` when set (PyTorch omits False)."""
+    if not inplace:
+        return options
+    return f"{options}, inplace=True" if options else "inplace=True"
+
+
+class _InplaceActivation(Module):
+    """An activation whose one option is `inplace`."""
+
     def __init__(self, inplace: bool = False) -> None:
         super().__init__()
         self.inplace = inplace
 
+    def extra_repr(self) -> str:
+        return _with_inplace("", self.inplace)
+
+
+class ReLU(_InplaceActivation):
     def forward(self, input: Tensor) -> Tensor:
         return F.relu(input, self.inplace)
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
 
 
 class LeakyReLU(Module):
@@ -29,7 +40,7 @@ class LeakyReLU(Module):
         return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+        return _with_inplace(f"negative_slope={self.negative_slope}", self.inplace)
 
 
 class Tanh(Module):
@@ -54,16 +65,9 @@ class GELU(Module):
         return f"approximate={self.approximate!r}"
 
 
-class SiLU(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
+class SiLU(_InplaceActivation):
     def forward(self, input: Tensor) -> Tensor:
         return F.silu(input, self.inplace)
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
 
 
 class ELU(Module):
@@ -76,19 +80,12 @@ class ELU(Module):
         return F.elu(input, self.alpha, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+        return _with_inplace(f"alpha={self.alpha}", self.inplace)
 
 
-class SELU(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
+class SELU(_InplaceActivation):
     def forward(self, input: Tensor) -> Tensor:
         return F.selu(input, self.inplace)
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
 
 
 class Softplus(Module):
@@ -145,8 +142,7 @@ class Hardtanh(Module):
         return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
 
     def extra_repr(self) -> str:
-        inplace = ", inplace=True" if self.inplace else ""
-        return f"min_val={self.min_val}, max_val={self.max_val}{inplace}"
+        return _with_inplace(f"min_val={self.min_val}, max_val={self.max_val}", self.inplace)
 
 
 class ReLU6(Hardtanh):
@@ -154,37 +150,28 @@ class ReLU6(Hardtanh):
         super().__init__(0.0, 6.0, inplace)
 
     def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
+        return _with_inplace("", self.inplace)
 
 
-class Hardswish(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
+class Hardswish(_InplaceActivation):
     def forward(self, input: Tensor) -> Tensor:
         return F.hardswish(input, self.inplace)
 
+    def extra_repr(self) -> str:
+        return ""  # (PyTorch prints no options)
 
-class Hardsigmoid(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
 
+class Hardsigmoid(_InplaceActivation):
     def forward(self, input: Tensor) -> Tensor:
         return F.hardsigmoid(input, self.inplace)
 
+    def extra_repr(self) -> str:
+        return ""  # (PyTorch prints no options)
 
-class Mish(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
 
+class Mish(_InplaceActivation):
     def forward(self, input: Tensor) -> Tensor:
         return F.mish(input, self.inplace)
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
 
 
 class CELU(Module):
@@ -197,7 +184,7 @@ class CELU(Module):
         return F.celu(input, self.alpha, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+        return _with_inplace(f"alpha={self.alpha}", self.inplace)
 
 
 class GLU(Module):
@@ -223,5 +210,4 @@ class Threshold(Module):
         return F.threshold(input, self.threshold, self.value, self.inplace)
 
     def extra_repr(self) -> str:
-        inplace = ", inplace=True" if self.inplace else ""
-        return f"threshold={self.threshold}, value={self.value}{inplace}"
+        return _with_inplace(f"threshold={self.threshold}, value={self.value}", self.inplace)

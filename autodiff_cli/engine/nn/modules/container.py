@@ -15,6 +15,14 @@ from ..parameter import Parameter
 from ..parameter import typename as _typename
 
 
+def _checked_index(idx: Any, size: int) -> int:
+    """A Sequential's or ModuleList's position `idx` (negative from the end) as 0..size-1."""
+    idx = operator.index(idx)
+    if not -size <= idx < size:
+        raise IndexError(f"index {idx} is out of range")
+    return idx % size
+
+
 class Sequential(Module):
     """Calls its modules in order; indexable (a slice gives a Sequential), sized, iterable."""
 
@@ -27,25 +35,18 @@ class Sequential(Module):
             for index, module in enumerate(args):
                 self.add_module(str(index), module)
 
-    def _index(self, idx: Any) -> int:
-        size = len(self)
-        idx = operator.index(idx)
-        if not -size <= idx < size:
-            raise IndexError(f"index {idx} is out of range")
-        return idx % size
-
     def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):
             return type(self)(OrderedDict(list(self._modules.items())[idx]))
-        return list(self._modules.values())[self._index(idx)]
+        return list(self._modules.values())[_checked_index(idx, len(self))]
 
     def __setitem__(self, idx: int, module: Module) -> None:
-        key = list(self._modules)[self._index(idx)]
+        key = list(self._modules)[_checked_index(idx, len(self))]
         setattr(self, key, module)
 
     def __delitem__(self, idx: Any) -> None:
         keys = list(self._modules)
-        for key in keys[idx] if isinstance(idx, slice) else [keys[self._index(idx)]]:
+        for key in keys[idx] if isinstance(idx, slice) else [keys[_checked_index(idx, len(self))]]:
             del self._modules[key]
         items = list(self._modules.values())
         self._modules.clear()
@@ -77,20 +78,13 @@ class ModuleList(Module):
             for module in modules:
                 self.append(module)
 
-    def _index(self, idx: Any) -> int:
-        size = len(self)
-        idx = operator.index(idx)
-        if not -size <= idx < size:
-            raise IndexError(f"index {idx} is out of range")
-        return idx % size
-
     def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):
             return type(self)(list(self._modules.values())[idx])
-        return self._modules[str(self._index(idx))]
+        return self._modules[str(_checked_index(idx, len(self)))]
 
     def __setitem__(self, idx: int, module: Module) -> None:
-        setattr(self, str(self._index(idx)), module)
+        setattr(self, str(_checked_index(idx, len(self))), module)
 
     def __len__(self) -> int:
         return len(self._modules)
@@ -216,10 +210,7 @@ class ParameterList(Module):
             self.extend(values)
 
     def _get_abs_string_index(self, idx: Any) -> str:
-        idx = operator.index(idx)
-        if not -len(self) <= idx < len(self):
-            raise IndexError(f"index {idx} is out of range")
-        return str(idx + len(self) if idx < 0 else idx)
+        return str(_checked_index(idx, len(self)))
 
     def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):
