@@ -10,11 +10,11 @@ ENGINE = frozenset(
     _Arrays _AvgPoolNd _BETA_WARNED _BY_NODE _BatchNorm _BincountNode _CallState _Cap _Channels
     _ConvNd _ConvTransposeNd _DEFAULT _Decoder _Defaults _Depth _DisableSavedTensorsHooks
     _EPOCH_DEPRECATED _EVENT_NAMES _Encoder _Foreign _Formatter _GatedCell _GradModeContext
-    _INT_RANGES _IncompatibleKeys _InplaceActivation _LRScheduler _LambdaScheduler _LastBackward
-    _Layout _LinAlgError _LoaderIterator _Loss _MESHGRID_WARNED _METHOD_OWNERS _Mapping
-    _MaxPoolNd _Member _Missing _MultiHandle _NO_DIM _NO_GRAD_VIEWS _NoDerivative _NoVersion
-    _NodeMeta _OUT_TYPES _OVERLOADS _PROFILES _Pass _Precomputed _RequiredParameter _ReturnTypes
-    _Rows _STATE_FIELDS _STORAGE _SchedulerGroup _Shared _SignLogAbsDet _Slots _Switch _TANGENTS
+    _INT_RANGES _IncompatibleKeys _LRScheduler _LambdaScheduler _LastBackward _Layout
+    _LinAlgError _LoaderIterator _Loss _MESHGRID_WARNED _METHOD_OWNERS _Mapping _MaxPoolNd
+    _Member _Missing _MultiHandle _NO_DIM _NO_GRAD_VIEWS _NoDerivative _NoVersion _NodeMeta
+    _OUT_TYPES _OVERLOADS _PROFILES _Pass _Precomputed _RequiredParameter _ReturnTypes _Rows
+    _STATE_FIELDS _STORAGE _SchedulerGroup _Shared _SignLogAbsDet _Slots _Switch _TANGENTS
     _TYPE_WORDS _Tensor _TensorMeta _Tensors _ValuesIndices _Warned _WeightedLoss __i __r _acc
     _accumulator _action _action_for _active _add_grad _advance _advanced_array _all_weights
     _along _along_grad _anneal_func_type _apply_basic _apply_general _apply_to_tensors _array

@@ -14,20 +14,16 @@ def _with_inplace(options: str, inplace: bool) -> str:
     return f"{options}, inplace=True" if options else "inplace=True"
 
 
-class _InplaceActivation(Module):
-    """An activation whose one option is `inplace`."""
-
+class ReLU(Module):
     def __init__(self, inplace: bool = False) -> None:
         super().__init__()
         self.inplace = inplace
 
-    def extra_repr(self) -> str:
-        return _with_inplace("", self.inplace)
-
-
-class ReLU(_InplaceActivation):
     def forward(self, input: Tensor) -> Tensor:
         return F.relu(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _with_inplace("", self.inplace)
 
 
 class LeakyReLU(Module):
@@ -65,9 +61,16 @@ class GELU(Module):
         return f"approximate={self.approximate!r}"
 
 
-class SiLU(_InplaceActivation):
+class SiLU(Module):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
     def forward(self, input: Tensor) -> Tensor:
         return F.silu(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _with_inplace("", self.inplace)
 
 
 class ELU(Module):
@@ -83,9 +86,16 @@ class ELU(Module):
         return _with_inplace(f"alpha={self.alpha}", self.inplace)
 
 
-class SELU(_InplaceActivation):
+class SELU(Module):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
     def forward(self, input: Tensor) -> Tensor:
         return F.selu(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _with_inplace("", self.inplace)
 
 
 class Softplus(Module):
@@ -153,25 +163,34 @@ class ReLU6(Hardtanh):
         return _with_inplace("", self.inplace)
 
 
-class Hardswish(_InplaceActivation):
+class Hardswish(Module):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
     def forward(self, input: Tensor) -> Tensor:
         return F.hardswish(input, self.inplace)
 
-    def extra_repr(self) -> str:
-        return ""  # (PyTorch prints no options)
 
+class Hardsigmoid(Module):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
 
-class Hardsigmoid(_InplaceActivation):
     def forward(self, input: Tensor) -> Tensor:
         return F.hardsigmoid(input, self.inplace)
 
-    def extra_repr(self) -> str:
-        return ""  # (PyTorch prints no options)
 
+class Mish(Module):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
 
-class Mish(_InplaceActivation):
     def forward(self, input: Tensor) -> Tensor:
         return F.mish(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _with_inplace("", self.inplace)
 
 
 class CELU(Module):
