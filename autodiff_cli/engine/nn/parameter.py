@@ -135,7 +135,7 @@ def typename(value: object) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-def _empty(shape: tuple, dtype: Any) -> Tensor:
+def parameter_storage(shape: tuple, dtype: Any) -> Tensor:
     """A parameter's storage, under the element cap (`nn.Linear(16000, 16000)` is refused)."""
     _check_size(tuple(shape))
     np_dtype = dtype.np if dtype is not None else dtypes.get_default_dtype().np

@@ -10,7 +10,7 @@ from ...core.tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..module import Module
-from ..parameter import Parameter, _empty
+from ..parameter import Parameter, parameter_storage
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
@@ -74,9 +74,9 @@ class _ConvNd(Module):
             shape = (in_channels, out_channels // groups, *self.kernel_size)
         else:
             shape = (out_channels, in_channels // groups, *self.kernel_size)
-        self.weight = Parameter(_empty(shape, dtype))
+        self.weight = Parameter(parameter_storage(shape, dtype))
         if bias:
-            self.bias = Parameter(_empty((out_channels,), dtype))
+            self.bias = Parameter(parameter_storage((out_channels,), dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

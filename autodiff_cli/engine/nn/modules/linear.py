@@ -9,7 +9,7 @@ from ...core.tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..module import Module
-from ..parameter import Parameter, UninitializedParameter, _empty
+from ..parameter import Parameter, UninitializedParameter, parameter_storage
 from .lazy import LazyModuleMixin
 
 
@@ -35,9 +35,9 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(_empty((out_features, in_features), dtype))
+        self.weight = Parameter(parameter_storage((out_features, in_features), dtype))
         if bias:
-            self.bias = Parameter(_empty((out_features,), dtype))
+            self.bias = Parameter(parameter_storage((out_features,), dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

@@ -9,7 +9,7 @@ from ...core.tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..module import Module
-from ..parameter import Parameter, _empty
+from ..parameter import Parameter, parameter_storage
 
 
 class LayerNorm(Module):
@@ -31,9 +31,9 @@ class LayerNorm(Module):
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if elementwise_affine:
-            self.weight = Parameter(_empty(self.normalized_shape, dtype))
+            self.weight = Parameter(parameter_storage(self.normalized_shape, dtype))
             if bias:
-                self.bias = Parameter(_empty(self.normalized_shape, dtype))
+                self.bias = Parameter(parameter_storage(self.normalized_shape, dtype))
             else:
                 self.register_parameter("bias", None)
         else:

@@ -27,7 +27,7 @@ from ...ops.views import cat
 from .. import functional as F
 from .. import init
 from ..module import Module
-from ..parameter import Parameter, _empty
+from ..parameter import Parameter, parameter_storage
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
@@ -182,7 +182,7 @@ class RNNBase(Module):
                 suffix = "_reverse" if direction == 1 else ""
                 names = [n.format(layer, suffix) for n in names]
                 for name, shape in zip(names, shapes):
-                    setattr(self, name, Parameter(_empty(shape, dtype)))
+                    setattr(self, name, Parameter(parameter_storage(shape, dtype)))
                 self._flat_weights_names.extend(names)
                 self._all_weights.append(names)
         self.reset_parameters()
@@ -419,11 +419,13 @@ class RNNCellBase(Module):
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.bias = bias
-        self.weight_ih = Parameter(_empty((num_chunks * hidden_size, input_size), dtype))
-        self.weight_hh = Parameter(_empty((num_chunks * hidden_size, hidden_size), dtype))
+        self.weight_ih = Parameter(parameter_storage((num_chunks * hidden_size, input_size), dtype))
+        self.weight_hh = Parameter(
+            parameter_storage((num_chunks * hidden_size, hidden_size), dtype)
+        )
         if bias:
-            self.bias_ih = Parameter(_empty((num_chunks * hidden_size,), dtype))
-            self.bias_hh = Parameter(_empty((num_chunks * hidden_size,), dtype))
+            self.bias_ih = Parameter(parameter_storage((num_chunks * hidden_size,), dtype))
+            self.bias_hh = Parameter(parameter_storage((num_chunks * hidden_size,), dtype))
         else:
             self.register_parameter("bias_ih", None)
             self.register_parameter("bias_hh", None)

@@ -9,7 +9,7 @@ from ...core.tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..module import Module
-from ..parameter import Parameter, _empty
+from ..parameter import Parameter, parameter_storage
 
 
 class Embedding(Module):
@@ -44,7 +44,7 @@ class Embedding(Module):
         self.scale_grad_by_freq = scale_grad_by_freq
         self.sparse = sparse
         if _weight is None:
-            weight = _empty((num_embeddings, embedding_dim), dtype)
+            weight = parameter_storage((num_embeddings, embedding_dim), dtype)
             self.weight = Parameter(weight, requires_grad=not _freeze)
             self.reset_parameters()
         else:
