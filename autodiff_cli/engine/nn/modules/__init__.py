@@ -36,7 +36,7 @@ from .activation import (
     Softmax,
     Softplus,
     Tanh,
-)  # fmt: skip
+)
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .dropout import (
     AlphaDropout,
@@ -45,7 +45,7 @@ from .dropout import (
     Dropout2d,
     Dropout3d,
     FeatureAlphaDropout,
-)  # fmt: skip
+)
 from .flatten import Flatten
 from .linear import Identity, Linear
 

@@ -1,4 +1,5 @@
-"""Lazy modules (`LazyModuleMixin`; `nn.LazyLinear` is in `linear`): `nn.LazyLinear(out_features)` learns `in_features` from its first input.
+"""`LazyModuleMixin`, the first-call initialisation of the lazy layers: `nn.LazyLinear(n)` (in
+`linear`) learns `in_features` from its first input.
 
 As in PyTorch, a lazy module holds `UninitializedParameter`s (printed `<UninitializedParameter>`)
 until its first call; a forward pre-hook registered at construction then gives them their shape

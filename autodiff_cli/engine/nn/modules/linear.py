@@ -1,4 +1,5 @@
-"""`nn.Identity`, `nn.Linear` and `nn.LazyLinear` (PyTorch's initialisation order: weight, then bias)."""
+"""`nn.Identity`, `nn.Linear` and `nn.LazyLinear` (PyTorch's initialisation order: weight, then
+bias)."""
 
 from __future__ import annotations
 
