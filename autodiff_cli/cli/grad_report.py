@@ -27,6 +27,7 @@ def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, A
     grad_fn = result.grad_fn
     data: dict[str, Any] = {
         "expression": outcome.expression,
+        "parsed": outcome.parsed,
         "value": tensor_to_json(result),
         "dtype": result.dtype.name,
         "shape": list(result.shape),
@@ -65,9 +66,16 @@ def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, A
 
 
 def print_json(outcome: GradResult) -> None:
-    import json
+    from autodiff_cli.cli.json_text import dumps
 
-    sys.stdout.write(json.dumps(result_json(outcome), allow_nan=False) + "\n")
+    sys.stdout.write(dumps(result_json(outcome), sys.stdout, allow_nan=False) + "\n")
+
+
+def read_as(parsed: str) -> str:
+    """How a math-form expression (`3x²`) was read: its Python spelling."""
+    from autodiff_cli.i18n import gettext as _
+
+    return _("the expression as parsed (Python spelling): {parsed}").format(parsed=parsed)
 
 
 def _labelled(label: str, text: str) -> str:
@@ -121,6 +129,9 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
         sections.append((outcome.formula.heading, outcome.formula.lines))
     if outcome.explain is not None:
         from autodiff_cli.cli.explain import explain_lines
+
+        if outcome.parsed is not None:
+            sections.append((read_as(outcome.parsed), []))
 
         local, closing = outcome.chain or (None, None)
         lines = explain_lines(outcome.explain, local, closing)

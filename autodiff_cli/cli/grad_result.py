@@ -50,6 +50,7 @@ class GradResult:
         self.hessian: dict[str, dict[str, Any]] | None = None  # name -> name -> block
         self.derivatives: dict[str, Any] | None = None  # name -> N-th derivative (ORDER)
         self.order = 1
+        self.parsed: str | None = None  # the Python spelling of a math-form expression (2x)
         self.check: dict[str, Any] | None = None
         self.explain: Any = None  # explain.Walk
         self.saved: dict[int, Any] | None = None  # --saved: saved values before the backward

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from autodiff_cli.cli.json_text import dumps, encodable
 from autodiff_cli.cli.output_text import Text, encoding_of, write_json_string, write_output
 from autodiff_cli.cli.script_files import (  # noqa: F401 - `run_cmd` names them too
     DEFAULT_MAX_SCRIPT_SIZE,
@@ -189,9 +190,7 @@ def print_summary(outcomes: list[Outcome], as_json: bool) -> None:
     """`3 scripts: 2 passed, 1 failed (a.py)` on stderr, or `{"summary": {...}}` on stdout."""
     summary = summary_of(outcomes)
     if as_json:
-        import json
-
-        sys.stdout.write(json.dumps({"summary": summary}) + "\n")
+        sys.stdout.write(dumps({"summary": summary}, sys.stdout) + "\n")
         sys.stdout.flush()
         return
     text = f"{summary['scripts']} scripts: {summary['passed']} passed, {summary['failed']} failed"
@@ -404,7 +403,8 @@ def _write_json(outcome: Outcome) -> None:
     import json
 
     out = sys.stdout
-    out.write(f'{{"path": {json.dumps(outcome.path)}, "ok": {json.dumps(outcome.ok)}, "stdout": ')
+    path = encodable(json.dumps(outcome.path, ensure_ascii=False), out)
+    out.write(f'{{"path": {path}, "ok": {json.dumps(outcome.ok)}, "stdout": ')
     write_json_string(out, outcome.stdout, encoding=encoding_of(sys.stdout))
     out.write(', "error": ')
     write_json_string(out, outcome.error, outcome.problem, encoding=encoding_of(sys.stderr))
