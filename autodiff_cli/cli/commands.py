@@ -324,6 +324,13 @@ def grad(
         int, typer.Option("--order", "-n", metavar="N", help="The N-th derivative.")
     ] = 1,
     hessian: Annotated[bool, typer.Option("--hessian", help="The Hessian matrix.")] = False,
+    elementwise: Annotated[
+        bool,
+        typer.Option(
+            "--elementwise",
+            help="For an elementwise function of a vector: a table of x and f'(x) per element.",
+        ),
+    ] = False,
     check: CheckOption = False,
     explain: ExplainOption = False,
     saved: Annotated[
@@ -367,6 +374,7 @@ def grad(
         formula=formula,
         latex=latex,
         quiet=quiet,
+        elementwise=elementwise,
     )
     status = run_grad(
         expr,

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from autodiff_cli.cli.grad_elementwise import NotElementwise, elementwise_derivatives
 from autodiff_cli.cli.grad_result import (
+    ELEMENTWISE,
     EXPR_NAME,
     GRADIENT,
     HESSIAN,
@@ -54,6 +56,7 @@ class GradOptions:
         formula: bool = False,
         latex: bool = False,
         quiet: bool = False,
+        elementwise: bool = False,
     ) -> None:
         self.at = list(at or ())
         self.wrt = list(wrt or ())
@@ -67,6 +70,7 @@ class GradOptions:
         self.formula = formula
         self.latex = latex
         self.quiet = quiet  # only the derivatives: no value, no graph
+        self.elementwise = elementwise  # f'(x) per element, as a table
 
     @property
     def mode_flags(self) -> list[str]:
@@ -77,6 +81,8 @@ class GradOptions:
             flags.append("--order")
         if self.hessian:
             flags.append("--hessian")
+        if self.elementwise:
+            flags.append("--elementwise")
         return flags
 
 
@@ -155,7 +161,7 @@ def _check_result(result: Any, wrt_given: bool) -> None:
 def _engine_call(what: str, call: Any, *args: Any, **kwargs: Any) -> Any:
     try:
         return call(*args, **kwargs)
-    except GradError:
+    except (GradError, NotElementwise):
         raise
     except Exception as error:  # the engine raises PyTorch's built-in exception types
         raise GradError(f"{what} failed: {type(error).__name__}: {error}") from error
@@ -169,6 +175,8 @@ def _choose_mode(options: GradOptions, result: Any) -> str:
         return VJP
     if options.hessian:
         return HESSIAN
+    if options.elementwise:
+        return ELEMENTWISE
     if options.order != 1:
         if options.order < 1:
             raise UsageError(f"--order must be at least 1, got {options.order}")
@@ -229,6 +237,10 @@ def compute(expression: str, options: GradOptions) -> GradResult:
         else:
             _engine_call("backward", result.backward, outcome.seed)
         outcome.gradients = {name: leaves[name].grad for name in wrt}
+    elif mode == ELEMENTWISE:
+        outcome.gradients = _engine_call(
+            "--elementwise", elementwise_derivatives, function, inputs, wrt, result
+        )
     elif mode == JACOBIAN:
         from autodiff_cli.engine.autograd.functional import jacobian
 
@@ -423,6 +435,8 @@ def _grad_here(
             outcome = compute(expression, options)
     except UsageError as error:
         return _failed("UsageError", str(error), 2, as_json)
+    except NotElementwise as error:
+        return _failed("GradError", str(error), 1, as_json)
     except GradError as error:
         _failed("GradError", str(error), 1, as_json)
         if debug and error.__cause__ is not None:

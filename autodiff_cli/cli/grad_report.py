@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from autodiff_cli.cli.grad_elementwise import diagonal_note, elementwise_lines, hessian_lines
 from autodiff_cli.cli.grad_result import (
+    ELEMENTWISE,
     GRADIENT,
     HESSIAN,
     JACOBIAN,
@@ -13,6 +15,7 @@ from autodiff_cli.cli.grad_result import (
     GradResult,
     tensor_to_json,
 )
+from autodiff_cli.i18n import gettext as _
 
 
 def _maybe(tensor: Any) -> Any:
@@ -107,6 +110,17 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
             for name, block in outcome.jacobian.items()
         ]
         sections.append((heading, lines))
+        note = diagonal_note(outcome)
+        if note is not None:
+            sections.append((note, []))
+    elif outcome.mode == ELEMENTWISE:
+        sections.append(
+            (_("elementwise derivative (one row per element):"), elementwise_lines(outcome))
+        )
+    elif outcome.mode == HESSIAN and hessian_lines(outcome) is not None:
+        sections.append(
+            (_("hessian (one matrix, rows and columns by variable):"), hessian_lines(outcome))
+        )
     elif outcome.mode == HESSIAN:
         lines = [
             _labelled(f"  d²result/d{row} d{column} {list(block.shape)}", repr(block))

@@ -10,8 +10,10 @@ from typing import Any
 
 EXPR_NAME = "<expr>"
 GRADIENT, JACOBIAN, VJP, HESSIAN, ORDER = "gradient", "jacobian", "vjp", "hessian", "order"
+ELEMENTWISE = "elementwise"  # f'(x) per element (`gradients`), the Jacobian checked diagonal
 
 __all__ = [
+    "ELEMENTWISE",
     "EXPR_NAME",
     "GRADIENT",
     "HESSIAN",
