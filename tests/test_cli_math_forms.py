@@ -177,3 +177,8 @@ def test_run_prints_a_header_per_script_on_a_terminal(tmp_path: Path):
     assert "==> a.py <==\r\na.py\r\n\r\n==> b.py <==\r\nb.py\r\n" in child.before
     piped = autodiff("run", ".", cwd=tmp_path)
     assert piped.stdout == "a.py\nb.py\n"
+
+
+def test_lines_and_comments_are_kept_and_never_joined():
+    typed = "def f(x):\n    return 2x  # twice\nf(x)\nx"
+    assert rewrite(typed, AT, NAMESPACE).python == "def f(x):\n    return 2*x  # twice\nf(x)\nx"

@@ -93,9 +93,9 @@ def rewrite(text: str, at_names: Container[str], namespace: Mapping[str, Any]) -
     out = _prefix_forms(out, euler="e" not in mine)
     python, origins = "", []
     for piece in out:
-        shown = (" " if piece.space else "") + piece.text
-        python += shown
-        origins.extend([piece.origin] * len(shown))
+        python += piece.space + piece.text
+        origins.extend(range(piece.space_origin, piece.space_origin + len(piece.space)))
+        origins.extend([piece.origin] * len(piece.text))
     return Rewritten(text, python, origins + [len(text)])
 
 
@@ -103,31 +103,39 @@ def _spell(tokens: list[Token], mine: set[str]) -> list[Out]:
     """Pass one: each token in its Python spelling, `*` where a product was written by
     juxtaposition, `|...|` as `abs(...)`; `√` is left for pass two."""
     out: list[Out] = []
-    bars, ends_operand, ends_value, space = 0, False, False, False
+    bars, ends_operand, ends_value, space, space_at = 0, False, False, "", 0
     for token in tokens:
         kind, spelled, start = token.kind, token.text, token.start
         if kind == "space":
-            space = bool(out)
+            space, space_at = space + spelled, space_at if space else start
             continue
+        if "\n" in space:  # a new line, a new statement: nothing joins across it
+            ends_operand = ends_value = False
         closing_bar = spelled == "|" and bars > 0 and ends_value
         opening_bar = spelled == "|" and not closing_bar and (ends_operand or not ends_value)
         starts = (kind == "name" and not keyword.iskeyword(spelled)) or kind == "number"
         if ends_operand and (starts or spelled in ("(", "√") or opening_bar):
-            out.append(Out("*", start, space))
+            out.append(Out("*", start, space, space_at))
+            space = " " if space else ""
+            space_at = start
         if kind == "super":
-            out += [Out("**", start, space), Out(spelled.translate(_SUPERSCRIPTS), start)]
+            out += [Out("**", start, space, space_at), Out(spelled.translate(_SUPERSCRIPTS), start)]
         elif opening_bar or closing_bar:
-            out += [Out("abs", start, space), Out("(", start)] if opening_bar else [Out(")", start)]
+            out += (
+                [Out("abs", start, space, space_at), Out("(", start)]
+                if opening_bar
+                else [Out(")", start, space, space_at)]
+            )
             bars += 1 if opening_bar else -1
         elif kind == "name" and spelled in ("π", "ln") and spelled not in mine:
-            out.append(Out({"π": "pi", "ln": "log"}[spelled], start, space))
+            out.append(Out({"π": "pi", "ln": "log"}[spelled], start, space, space_at))
         else:
-            out.append(Out(_OPERATORS.get(spelled, spelled), start, space))
+            out.append(Out(_OPERATORS.get(spelled, spelled), start, space, space_at))
         ends_operand = kind in ("number", "super") or spelled == ")" or closing_bar
         ends_value = (
             ends_operand or spelled == "]" or (kind == "name" and not keyword.iskeyword(spelled))
         )
-        space = False
+        space = ""
     return out
 
 
@@ -156,7 +164,7 @@ def _prefix_forms(out: list[Out], *, euler: bool) -> list[Out]:
 
 def _called(function: str, where: Out, operand: list[Out]) -> list[Out]:
     """`function(operand)`, or `function` + operand when it is one parenthesized group."""
-    head = Out(function, where.origin, where.space)
+    head = Out(function, where.origin, where.space, where.space_origin)
     if not operand:
         return [head]
     if operand[0].text == "(" and primary_end(operand, 0) == len(operand):
@@ -182,7 +190,8 @@ def _refuse_ambiguous(
             continue
         following = significant[index + 1] if index + 1 < len(significant) else None
         name = token.text
-        if following is not None and following.kind in ("name", "number"):
+        gap = text[token.start + len(name) : following.start] if following is not None else ""
+        if following is not None and following.kind in ("name", "number") and "\n" not in gap:
             if following.kind == "name" and keyword.iskeyword(following.text):
                 continue
             is_function = name == "ln" or (name not in at_names and callable(namespace.get(name)))

@@ -8,13 +8,13 @@ _OPENERS = {"(": ")", "[": "]", "{": "}"}
 
 
 class Out:
-    """A token of the Python spelling: its text, the typed offset it stands for, and whether
-    white space stood before it."""
+    """A token of the Python spelling: its text, the typed offset it stands for, and the white
+    space (and comments) typed before it, from offset `space_origin`."""
 
-    __slots__ = ("origin", "space", "text")
+    __slots__ = ("origin", "space", "space_origin", "text")
 
-    def __init__(self, text: str, origin: int, space: bool = False) -> None:
-        self.text, self.origin, self.space = text, origin, space
+    def __init__(self, text: str, origin: int, space: str = "", space_origin: int = 0) -> None:
+        self.text, self.origin, self.space, self.space_origin = text, origin, space, space_origin
 
 
 def _group_end(tokens: list[Out], index: int) -> int:
