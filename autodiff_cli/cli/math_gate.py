@@ -42,7 +42,8 @@ def python_spelling(expression: str, at_names: Container[str], namespace: Mappin
 
 
 def split_names(name: str, at_names: Container[str]) -> list[str] | None:
-    """`xy` -> ["x", "y"] when it is two or more --at names (or π) run together, else None."""
+    """`xy` -> ["x", "y"] when it is two or more different --at names (or π) run together,
+    else None."""
     if len(name) < 2:
         return None
     best: list[list[str] | None] = [[]] + [None] * len(name)
@@ -52,5 +53,5 @@ def split_names(name: str, at_names: Container[str]) -> list[str] | None:
             if best[start] is not None and (part in at_names or part == "π"):
                 best[end] = [*best[start], "pi" if part == "π" else part]
                 break
-    found = best[len(name)]
-    return found if found is not None and len(found) > 1 else None
+    found = best[len(name)]  # (`yy` is more likely a typo of `y` than y*y: not split)
+    return found if found is not None and len(set(found)) > 1 else None
