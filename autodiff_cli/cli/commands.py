@@ -342,6 +342,13 @@ ExplainOption = Annotated[
 QuietOption = Annotated[
     bool, typer.Option("--quiet", "-q", help="Only the derivatives: no value, no graph.")
 ]
+ElementwiseOption = Annotated[
+    bool,
+    typer.Option(
+        "--elementwise",
+        help="For an elementwise function of a vector: a table of x and f'(x) per element.",
+    ),
+]
 
 
 @app.command(epilog=GRAD_EXAMPLES)
@@ -363,13 +370,7 @@ def grad(
         int, typer.Option("--order", "-n", metavar="N", help="The N-th derivative.")
     ] = 1,
     hessian: Annotated[bool, typer.Option("--hessian", help="The Hessian matrix.")] = False,
-    elementwise: Annotated[
-        bool,
-        typer.Option(
-            "--elementwise",
-            help="For an elementwise function of a vector: a table of x and f'(x) per element.",
-        ),
-    ] = False,
+    elementwise: ElementwiseOption = False,
     check: CheckOption = False,
     explain: ExplainOption = False,
     saved: Annotated[
