@@ -182,3 +182,10 @@ def test_run_prints_a_header_per_script_on_a_terminal(tmp_path: Path):
 def test_lines_and_comments_are_kept_and_never_joined():
     typed = "def f(x):\n    return 2x  # twice\nf(x)\nx"
     assert rewrite(typed, AT, NAMESPACE).python == "def f(x):\n    return 2*x  # twice\nf(x)\nx"
+
+
+def test_names_the_expression_binds_stay_variables():
+    assert rewrite("sum([e^2 for e in [1, 2]]) + 2x", AT, NAMESPACE).python == (
+        "sum([e**2 for e in [1, 2]]) + 2*x"
+    )
+    assert rewrite("e = x; e^2", AT, NAMESPACE).python == "e = x; e**2"

@@ -32,7 +32,9 @@ _TOKEN = re.compile(
 )
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _OPERATORS = {"−": "-", "·": "*", "⋅": "*", "∙": "*", "×": "*", "÷": "/", "^": "**"}
-_ASSIGNED = re.compile(r"([^\W\d]\w*)\s*=(?!=)")
+# names the expression binds itself (`y = ...`, `for e in`, `lambda e:`): variables, so `e` stays
+# `e` and `ln` stays `ln`
+_ASSIGNED = re.compile(r"([^\W\d]\w*)\s*=(?!=)|\b(?:for|lambda|as)\s+([^\W\d]\w*)")
 
 
 class Token:
@@ -86,7 +88,7 @@ def rewrite(text: str, at_names: Container[str], namespace: Mapping[str, Any]) -
     variable, not Euler's number); `namespace` holds the functions and constants the expression
     may use. Raises a located ScriptError (a SyntaxError) for an ambiguous form."""
     tokens = _tokens(text)
-    assigned = set(_ASSIGNED.findall(text))
+    assigned = {name for pair in _ASSIGNED.findall(text) for name in pair if name}
     mine = assigned | {name for name in ("e", "π", "ln") if name in at_names}
     _refuse_ambiguous(text, tokens, at_names, namespace, assigned)
     out = _spell(tokens, mine)
