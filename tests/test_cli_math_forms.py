@@ -127,6 +127,21 @@ def test_elementwise_json_and_check():
     assert data["check"]["ok"] is True
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_hessian_and_the_parsed_expression_in_both_languages(lang: str):
+    done = _grad("x*y + y²", "--at", "x=1,y=2", "--hessian", "--lang", lang)
+    heading = {"en": "hessian (one matrix", "zh": "海森矩阵(整体一个矩阵"}[lang]
+    assert done.returncode == 0 and heading in done.stdout
+    assert [line.split() for line in done.stdout.splitlines()[-3:]] == [
+        ["x", "y"],
+        ["x", "0.0000", "1.0000"],
+        ["y", "1.0000", "2.0000"],
+    ]
+    done = _grad("2x", "--at", "x=1", "--explain", "--lang", lang)
+    parsed = {"en": "(Python spelling): 2*x", "zh": "(Python 写法):2*x"}[lang]
+    assert parsed in done.stdout
+
+
 def test_hessian_is_one_labelled_matrix():
     done = _grad("(x*x).sum()*y", "--at", "x=[1,2],y=2", "--hessian", "-q")
     assert done.returncode == 0, done.stderr

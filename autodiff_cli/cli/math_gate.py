@@ -13,8 +13,10 @@ from autodiff_cli import lazy_imports
 _REWRITE = "autodiff_cli.cli.math_input"
 # what only the math form writes (non-ASCII, ^, |, 2x, 2(, )x, )(, ln, `2 x`) or what it
 # refuses as ambiguous (`sin x`: two words side by side)
+# (ASCII classes: anything else is caught by the first alternative, and compiles ~10x faster)
 _MATH_HINT = re.compile(
-    r"[^\x00-\x7f]|[\^|]|\d\.?[^\W\d]|\d\(|\)\s*[\w(]|\bln\b|\d\s+[^\W\d]|[^\W\d]\w*[ \t]+\w"
+    r"[^\x00-\x7f]|[\^|]|\d\.?[A-Za-z_]|\d\(|\)\s*[\w(]|\bln\b|\d\s+[A-Za-z_]|[A-Za-z_]\w*[ \t]+\w",
+    re.ASCII,
 )
 # the names a rewrite may write, for the parent's warm-up of the engine's op families
 WRITTEN_NAMES = "sqrt exp log abs pi"
