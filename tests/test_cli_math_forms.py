@@ -48,6 +48,7 @@ NAMESPACE = {"sin": len, "exp": len, "log": len, "sqrt": len, "abs": len, "pi": 
         ('"2x"+x', '"2x"+x'),
         ("y = 2x; y^2", "y = 2*x; y**2"),
         ("x if x else 2x", "x if x else 2*x"),
+        ("x # 2x\n", "x # 2x\n"),
     ],
 )
 def test_math_forms_are_spelled_in_python(typed: str, python: str):

@@ -138,6 +138,8 @@ def _spell(tokens: list[Token], mine: set[str]) -> list[Out]:
             ends_operand or spelled == "]" or (kind == "name" and not keyword.iskeyword(spelled))
         )
         space = ""
+    if space:  # trailing white space or a comment, kept as typed
+        out.append(Out("", space_at + len(space), space, space_at))
     return out
 
 
