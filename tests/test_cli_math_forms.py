@@ -12,8 +12,11 @@ from pathlib import Path
 
 import pytest
 from cli_runner import REPO, autodiff
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from autodiff_cli.cli.math_input import rewrite
+from autodiff_cli.lang import ScriptError
 
 AT = {"x", "y", "θ", "权重"}
 NAMESPACE = {"sin": len, "exp": len, "log": len, "sqrt": len, "abs": len, "pi": 3.14, "e": 2.7}
@@ -205,3 +208,15 @@ def test_names_the_expression_binds_stay_variables():
         "sum([e**2 for e in [1, 2]]) + 2*x"
     )
     assert rewrite("e = x; e^2", AT, NAMESPACE).python == "e = x; e**2"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="xye2.()|√²⁻^·−π ln\n#\"'[],=;:+-*/", max_size=30))
+def test_the_rewrite_never_fails_but_with_a_located_syntax_error(typed: str):
+    try:
+        rewritten = rewrite(typed, AT, NAMESPACE)
+    except ScriptError as error:
+        assert error.type_name == "SyntaxError" and error.line >= 1
+        return
+    assert len(rewritten.origins) == len(rewritten.python) + 1
+    assert all(0 <= origin <= len(typed) for origin in rewritten.origins)

@@ -173,8 +173,7 @@ def _called(function: str, where: Out, operand: list[Out]) -> list[Out]:
         return [head]
     if operand[0].text == "(" and primary_end(operand, 0) == len(operand):
         return [head, *operand]
-    end = operand[-1].origin + len(operand[-1].text)
-    return [head, Out("(", where.origin), *operand, Out(")", end)]
+    return [head, Out("(", where.origin), *operand, Out(")", operand[-1].origin)]
 
 
 def _refuse_ambiguous(
