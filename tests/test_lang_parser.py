@@ -153,7 +153,7 @@ def corpus() -> list[str]:
             mutated.append(text[:cut] + rng.choice(PIECES) + text[cut:])
     expressions = [" ".join(rng.choice(PIECES[:-1]) for _ in range(rng.randrange(1, 7)))
                    for _ in range(1500)]  # fmt: skip
-    return texts + mutated + expressions
+    return list(dict.fromkeys(texts + mutated + expressions))  # each text once
 
 
 def test_trees_positions_and_errors_are_those_of_lark_propagate_positions(reference: Lark):

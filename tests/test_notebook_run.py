@@ -6,32 +6,16 @@ Jupyter package: the base install reads notebooks with json."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import autodiff
 from golden_compare import mismatch_report
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "tests" / "notebooks"
 ADDRESS = re.compile(r"0x[0-9a-f]+")
-
-
-def autodiff(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    environment["PYTHONPATH"] = str(REPO)
-    environment.update(env)
-    return subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd or REPO,
-        env=environment,
-        timeout=120,
-    )
 
 
 def notebook(tmp_path: Path, *cells: tuple[str, str], name: str = "nb.ipynb") -> str:
