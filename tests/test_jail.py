@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from autodiff_cli.cli.clean_start import clean_environment
+from autodiff_cli.cli.jail.clean_start import clean_environment
 from autodiff_cli.cli.jail import battery, seccomp
 from autodiff_cli.cli.jail.attacks import ATTACKS
 

@@ -14,7 +14,7 @@ GC_THRESHOLDS = (100_000, 50, 100)
 
 def main() -> None:
     """Console-script entry point."""
-    from autodiff_cli.cli.clean_start import ensure_clean_start
+    from autodiff_cli.cli.jail.clean_start import ensure_clean_start
 
     ensure_clean_start("autodiff_cli.cli.app:main")  # before anything else: see clean_start
     import gc
@@ -22,7 +22,7 @@ def main() -> None:
     # A graph is many small objects that live until backward: collecting the young generation
     # every 700 allocations (the default) costs a third of a scalar op's time.
     gc.set_threshold(*GC_THRESHOLDS)
-    from autodiff_cli.cli.isolation import isolation_available, limit_blas_threads
+    from autodiff_cli.cli.jail.isolation import isolation_available, limit_blas_threads
 
     if isolation_available():  # before numpy loads: children cannot start BLAS threads
         limit_blas_threads()

@@ -31,7 +31,7 @@ class _JsonUsageErrors(TyperGroup):
         try:
             status = super().main(arguments, *rest, **extra)
         except click.ClickException as error:
-            from autodiff_cli.cli.diagnostics import json_error
+            from autodiff_cli.cli.output.diagnostics import json_error
 
             json_error("UsageError", error.format_message())
             sys.exit(error.exit_code)
@@ -120,7 +120,7 @@ def _check_size(value: Optional[str]) -> Optional[int]:  # noqa: UP045
     """A size option: `512M`, `2G`, `64MB` or bytes."""
     if value is None:
         return None
-    from autodiff_cli.cli.isolation import parse_size
+    from autodiff_cli.cli.jail.isolation import parse_size
 
     try:
         return parse_size(value)
@@ -170,7 +170,7 @@ AtOption = Annotated[
 def learner_settings(no_hints: bool, lang: str | None) -> None:
     """`--no-hints` and `--lang`, set before any child is forked (children inherit them)."""
     from autodiff_cli import i18n
-    from autodiff_cli.cli import hints
+    from autodiff_cli.cli.output import hints
 
     hints.set_enabled(not no_hints)
     if lang is not None:
@@ -213,7 +213,7 @@ def _root(
     plain_output(plain)
     learner_settings(no_hints, lang)
     if ctx.invoked_subcommand is None:
-        from autodiff_cli.cli.repl import run_repl
+        from autodiff_cli.cli.repl.main import run_repl
 
         raise typer.Exit(run_repl())
 
@@ -271,7 +271,7 @@ def run(
 ) -> None:
     """Run scripts, each in a fresh namespace and its own locked-down process; stdout is what
     they print, errors go to stderr."""
-    from autodiff_cli.cli.run_cmd import DEFAULT_MAX_SCRIPT_SIZE, RunOptions, run_paths
+    from autodiff_cli.cli.run.command import DEFAULT_MAX_SCRIPT_SIZE, RunOptions, run_paths
 
     plain_output(plain)
     learner_settings(no_hints, lang)
@@ -350,7 +350,7 @@ def grad(
 
     A scalar result gives gradients; a non-scalar one its Jacobian.
     """
-    from autodiff_cli.cli.grad_cmd import GradOptions, run_grad
+    from autodiff_cli.cli.grad.command import GradOptions, run_grad
 
     plain_output(plain)
     learner_settings(no_hints, lang)
@@ -430,8 +430,8 @@ def graph(
     debug: DebugOption = False,
 ) -> None:
     """Draw the grad_fn graph of an expression or of a script's variable."""
-    from autodiff_cli.cli.graph_cmd import GraphRequest, run_graph
-    from autodiff_cli.cli.graph_names import format_for_output
+    from autodiff_cli.cli.graph.command import GraphRequest, run_graph
+    from autodiff_cli.cli.graph.names import format_for_output
 
     plain_output(plain)
     learner_settings(no_hints, lang)
@@ -462,8 +462,8 @@ def repl(
     debug: DebugOption = False,
 ) -> None:
     """Start the REPL (also what `autodiff` alone does)."""
-    from autodiff_cli.cli.isolation import Limits
-    from autodiff_cli.cli.repl import run_repl
+    from autodiff_cli.cli.jail.isolation import Limits
+    from autodiff_cli.cli.repl.main import run_repl
 
     plain_output(plain)
     learner_settings(no_hints, lang)
@@ -491,7 +491,7 @@ def kernel_install(
     """Register the kernel "autodiff (PyTorch autograd on numpy)" with Jupyter (by default
     for every user of this machine)."""
     from autodiff_cli.cli.notebook.kernelspec import KernelInstallError, install_kernel
-    from autodiff_cli.cli.terminal import print_error
+    from autodiff_cli.cli.output.terminal import print_error
 
     if sum((user, sys_prefix, prefix is not None)) > 1:
         print_error("autodiff kernel install: error: give one of --user, --sys-prefix, --prefix")
@@ -521,7 +521,7 @@ def doctor(
 ) -> None:
     """Show which protections of the jail this machine gives and run the built-in attacks
     inside it, each reported contained or not (exit status 0 when all hold)."""
-    from autodiff_cli.cli.doctor_cmd import run_doctor
+    from autodiff_cli.cli.jail.doctor import run_doctor
 
     plain_output(plain)
     raise typer.Exit(run_doctor(as_json=as_json, jobs=jobs, only=only))

@@ -56,7 +56,7 @@ def try_fast_grad(argv: list[str]) -> int | None:
     if parsed is None:
         return None
     expression, values, flags = parsed
-    from autodiff_cli.cli.grad_cmd import GradOptions, run_grad
+    from autodiff_cli.cli.grad.command import GradOptions, run_grad
 
     if "--plain" in flags:
         os.environ["NO_COLOR"] = "1"

@@ -9,7 +9,7 @@ from typing import Any
 
 from autodiff_cli.cli.formulas.terms import NoFormula, Terms
 from autodiff_cli.cli.formulas.words import _
-from autodiff_cli.cli.grad_result import json_float
+from autodiff_cli.cli.grad.result import json_float
 
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 

@@ -55,7 +55,7 @@ def _param(value: Any) -> Any:
 
 def _constant_of(fn: Any, position: int, note: Any) -> tuple[Any, int]:
     """(number, element count) of input `position` of `fn`, which needs no gradient."""
-    from autodiff_cli.cli.graphs import node_name
+    from autodiff_cli.cli.graph.build import node_name
 
     op = fn.op
     arguments = tuple(getattr(op, "arg_names", ()) or ())
@@ -83,7 +83,7 @@ def _constant_of(fn: Any, position: int, note: Any) -> tuple[Any, int]:
 
 def graph_terms(grad_fn: Any, leaf_names: dict[int, str]) -> Terms:
     """The graph below `grad_fn` as `Terms`; `leaf_names` maps id(leaf tensor) to its name."""
-    from autodiff_cli.cli.graphs import node_name
+    from autodiff_cli.cli.graph.build import node_name
     from autodiff_cli.lang.provenance import note_of
 
     nodes: list = []

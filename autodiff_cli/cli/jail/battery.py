@@ -502,7 +502,7 @@ def _flag(args: Sequence[str], name: str, default, convert):  # noqa: ANN001,ANN
 
 
 def _size_flag(args: Sequence[str], name: str, default: int) -> int:
-    from autodiff_cli.cli.isolation import parse_size
+    from autodiff_cli.cli.jail.isolation import parse_size
 
     return _flag(args, name, default, parse_size)
 

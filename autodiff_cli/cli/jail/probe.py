@@ -43,7 +43,7 @@ class JailUnavailable(RuntimeError):
 
 def protections() -> list[Protection]:
     """What a jailed child gets on this machine, found by jailing a throw-away child."""
-    from autodiff_cli.cli import clean_start, isolation
+    from autodiff_cli.cli.jail import clean_start, isolation
 
     clean = not clean_start.needed(dict(os.environ)) and isolation.isolation_available()
     detail = (
@@ -66,7 +66,7 @@ def protections() -> list[Protection]:
 
 
 def _jailed_report() -> dict[str, str | None]:
-    from autodiff_cli.cli.isolation import Limits, run_child
+    from autodiff_cli.cli.jail.isolation import Limits, run_child
 
     def tell() -> int:
         from autodiff_cli.cli.jail import lockdown
@@ -84,7 +84,7 @@ def _jailed_report() -> dict[str, str | None]:
 
 def require_full_jail() -> None:
     """JailUnavailable, naming what is missing, unless every protection of `FULL_JAIL` holds."""
-    from autodiff_cli.cli.isolation import isolation_available
+    from autodiff_cli.cli.jail.isolation import isolation_available
 
     if not isolation_available():
         raise JailUnavailable(

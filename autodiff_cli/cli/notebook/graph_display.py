@@ -17,7 +17,7 @@ PICTURE_FORMATS = ("", "svg", "html")  # `:graph NAME [FMT]` shown as a picture;
 
 def graph_bundle(views: dict[str, Any], fmt: str = "") -> tuple[dict[str, str], str | None]:
     """(the display_data bundle, a note for stderr or None) for `:graph NAME [svg|html]`."""
-    from autodiff_cli.cli.graph_export import RenderError, render_dot
+    from autodiff_cli.cli.graph.export import RenderError, render_dot
 
     bundle = {"text/plain": views.get("tree", "")}
     note = None
@@ -42,7 +42,7 @@ def _page(data_json: str) -> tuple[str | None, str | None]:
     """(the page in a sandboxed frame, None) or (None, why it cannot be shown)."""
     import html
 
-    from autodiff_cli.cli.graph_export import RenderError
+    from autodiff_cli.cli.graph.export import RenderError
     from autodiff_cli.cli.graph_page.page import render_page_json
 
     try:

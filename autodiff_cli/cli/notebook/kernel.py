@@ -27,7 +27,7 @@ from autodiff_cli.cli.notebook.cell_run import name_at
 from autodiff_cli.cli.notebook.cells import is_meta_cell
 from autodiff_cli.cli.notebook.graph_display import PICTURE_FORMATS, graph_bundle
 from autodiff_cli.cli.notebook.kernel_session import KernelSession, KernelStream
-from autodiff_cli.cli.repl_commands import QuitRepl
+from autodiff_cli.cli.repl.commands import QuitRepl
 
 
 class AutodiffKernel(Kernel):
@@ -178,10 +178,10 @@ class AutodiffKernel(Kernel):
 def main() -> None:
     """The kernel process: a clean start (the jailed children must not inherit the notebook
     server's environment), one BLAS thread, then ipykernel's application."""
-    from autodiff_cli.cli.clean_start import ensure_clean_start
+    from autodiff_cli.cli.jail.clean_start import ensure_clean_start
 
     ensure_clean_start("autodiff_cli.cli.notebook.kernel:main")
-    from autodiff_cli.cli.isolation import isolation_available, limit_blas_threads
+    from autodiff_cli.cli.jail.isolation import isolation_available, limit_blas_threads
 
     if isolation_available():
         limit_blas_threads()

@@ -33,7 +33,7 @@ COMPLETION = "_AUTODIFF_COMPLETE"  # shell completion needs the shell's variable
 BOOT = (
     "import sys;"
     "sys.path[:]=sys.argv[1].split('\\n');"
-    "from autodiff_cli.cli.clean_start import resume;"
+    "from autodiff_cli.cli.jail.clean_start import resume;"
     "resume(sys.argv[2],sys.argv[3],sys.argv[4:])"
 )
 _SETTINGS: dict[str, str] = {}

@@ -8,13 +8,13 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from autodiff_cli.cli.repl_commands import (
+from autodiff_cli.cli.repl.commands import (
     QuitRepl,
     ReplState,
     is_meta_command,
     run_meta_command,
 )
-from autodiff_cli.cli.repl_completion import candidates
+from autodiff_cli.cli.repl.completion import candidates
 
 
 class LocalSession:
@@ -47,8 +47,8 @@ class RemoteSession:
     files of :load and :save, and starts a fresh child when one is lost."""
 
     def __init__(self, *, debug: bool = False, styled: bool = False, limits: Any = None) -> None:
-        from autodiff_cli.cli.isolation import Limits
-        from autodiff_cli.cli.warm_up import warm_up
+        from autodiff_cli.cli.jail.isolation import Limits
+        from autodiff_cli.cli.jail.warm_up import warm_up
         from autodiff_cli.lang import Session
 
         warm_up(rendering=styled)
@@ -61,7 +61,7 @@ class RemoteSession:
         self._child = self._start()
 
     def _start(self) -> Any:
-        from autodiff_cli.cli.child_session import ChildSession
+        from autodiff_cli.cli.jail.child_session import ChildSession
 
         return ChildSession(self.server(), self.limits)
 
@@ -73,8 +73,8 @@ class RemoteSession:
         return self._parser.is_complete(text)
 
     def _ask(self, message: dict) -> dict:
-        from autodiff_cli.cli.child_session import SessionLost
-        from autodiff_cli.cli.terminal import print_error
+        from autodiff_cli.cli.jail.child_session import SessionLost
+        from autodiff_cli.cli.output.terminal import print_error
 
         try:
             return _checked_reply(self._child.request(message))
@@ -113,7 +113,7 @@ class RemoteSession:
 
         from autodiff_cli.cli.formulas.repl_formula import show_formula
         from autodiff_cli.cli.formulas.words import _
-        from autodiff_cli.cli.terminal import print_error
+        from autodiff_cli.cli.output.terminal import print_error
 
         reply = self._ask({"kind": "formula", "text": argument})
         if "formula" not in reply:
@@ -128,8 +128,8 @@ class RemoteSession:
         return ok
 
     def _load(self, path: str) -> bool:
-        from autodiff_cli.cli.script_files import UsageError, read_script
-        from autodiff_cli.cli.terminal import print_error
+        from autodiff_cli.cli.run.script_files import UsageError, read_script
+        from autodiff_cli.cli.output.terminal import print_error
 
         if not path:
             print_error(":load: usage: :load FILE")
@@ -143,7 +143,7 @@ class RemoteSession:
         return self._ask({"kind": "load", "name": path, "text": source}).get("ok", False)
 
     def _save(self, path: str) -> bool:
-        from autodiff_cli.cli.terminal import print_error
+        from autodiff_cli.cli.output.terminal import print_error
 
         if not path:
             print_error(":save: usage: :save FILE")
@@ -164,7 +164,7 @@ class RemoteSession:
     def _graph_page(self, argument: str) -> bool:
         """`:graph NAME html FILE`: the page's data from the child, the page written here."""
         from autodiff_cli.cli.graph_page.commands import write_page
-        from autodiff_cli.cli.terminal import print_error
+        from autodiff_cli.cli.output.terminal import print_error
 
         name, _, path = argument.partition(" html")
         reply = self._ask({"kind": "graph_page", "text": name.strip(), "path": path.strip()})
@@ -198,7 +198,7 @@ def _checked_reply(reply: dict) -> dict:
     """`reply` if each field has its type (completion names and the word are identifiers), else
     SessionLost: a wrong type would end the REPL with a traceback (`handle.write(3)`), and
     completion names are shown and inserted as they are (no escape sequences)."""
-    from autodiff_cli.cli.child_session import SessionLost
+    from autodiff_cli.cli.jail.child_session import SessionLost
 
     for name, value in reply.items():
         kind = _REPLY_FIELDS.get(name)
@@ -233,7 +233,7 @@ class SessionServer:
         if kind == "load":
             return {"ok": _run_loaded(state, str(message.get("name")), text)}
         if kind == "formula":
-            from autodiff_cli.cli.repl_commands import formula_reply
+            from autodiff_cli.cli.repl.commands import formula_reply
 
             return formula_reply(state, text)
         if kind == "save":
@@ -248,8 +248,8 @@ class SessionServer:
 
 def _graph_page_reply(state: ReplState, name: str, path: str) -> dict:
     """The data of `:graph NAME html FILE`'s page, or the problem said on stderr."""
-    from autodiff_cli.cli.repl_commands import graph_page_json
-    from autodiff_cli.cli.terminal import print_error
+    from autodiff_cli.cli.repl.commands import graph_page_json
+    from autodiff_cli.cli.output.terminal import print_error
 
     try:
         return {"text": graph_page_json(state, name, path)}
@@ -260,7 +260,7 @@ def _graph_page_reply(state: ReplState, name: str, path: str) -> dict:
 
 def _run_loaded(state: ReplState, name: str, source: str) -> bool:
     """:load's script, read by the parent, run in the session's namespace."""
-    from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
+    from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
     from autodiff_cli.lang import run_source
 
     try:
@@ -279,7 +279,7 @@ Session = LocalSession | RemoteSession
 def open_session(*, debug: bool = False, styled: bool = False, limits: Any = None) -> Session:
     """The REPL's session: in a locked-down child (with `isolation.Limits`) where processes
     can be forked."""
-    from autodiff_cli.cli.isolation import isolation_available
+    from autodiff_cli.cli.jail.isolation import isolation_available
 
     kind = RemoteSession if isolation_available() else LocalSession
     return kind(debug=debug, styled=styled, limits=limits)

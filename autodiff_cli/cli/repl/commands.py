@@ -37,7 +37,7 @@ META_NAMES = (
 )  # fmt: skip
 
 
-from autodiff_cli.cli.hints import hints_command  # noqa: E402 - after HELP, which it extends
+from autodiff_cli.cli.output.hints import hints_command  # noqa: E402 - after HELP, which it extends
 
 
 class QuitRepl(Exception):
@@ -91,7 +91,7 @@ class ReplState:
         `first_line`: the chunk's line in piped input, so errors count lines from the stream's
         start (an error in a function reports the line of the chunk that defined it).
         """
-        from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
+        from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
         from autodiff_cli.lang import compile_source
         from autodiff_cli.lang.runtime import script_repr
 
@@ -225,7 +225,7 @@ def _tensors(state: ReplState) -> list[tuple[str, Any]]:
 
 
 def show_vars(state: ReplState, argument: str) -> None:
-    from autodiff_cli.cli.graphs import node_name
+    from autodiff_cli.cli.graph.build import node_name
 
     rows = []
     for name, tensor in _tensors(state):
@@ -269,9 +269,9 @@ def _lookup(state: ReplState, name: str, command: str) -> Any:
 
 
 def show_graph(state: ReplState, argument: str) -> None:
-    from autodiff_cli.cli.graph_cmd import graph_of
-    from autodiff_cli.cli.graph_export import TEXT_FORMATS, export
-    from autodiff_cli.cli.graph_tree import to_rich, tree_of
+    from autodiff_cli.cli.graph.command import graph_of
+    from autodiff_cli.cli.graph.export import TEXT_FORMATS, export
+    from autodiff_cli.cli.graph.tree import to_rich, tree_of
 
     name, _, fmt = argument.partition(" ")
     fmt, _, path = fmt.strip().partition(" ")
@@ -309,7 +309,7 @@ def explain(state: ReplState, argument: str) -> None:
     """`NAME.backward()` step by step, under backward()'s own rules: the graph is freed
     afterwards, a non-scalar needs a gradient, only the leaves in NAME's graph are shown."""
     import autodiff_cli.engine as torch
-    from autodiff_cli.cli.explain import explain_lines, explained_backward, leaves_of
+    from autodiff_cli.cli.grad.explain import explain_lines, explained_backward, leaves_of
 
     value = _lookup(state, argument, "explain")
     if not isinstance(value, torch.Tensor):
@@ -340,7 +340,7 @@ def formula_reply(state: ReplState, argument: str) -> dict[str, Any]:
     import json
 
     from autodiff_cli.cli.formulas.repl_formula import formula_payload
-    from autodiff_cli.cli.terminal import print_error
+    from autodiff_cli.cli.output.terminal import print_error
 
     try:
         return {"formula": json.dumps(formula_payload(state.namespace, argument))}
@@ -350,7 +350,7 @@ def formula_reply(state: ReplState, argument: str) -> dict[str, Any]:
 
 
 def load(state: ReplState, argument: str) -> None:
-    from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
+    from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
     from autodiff_cli.lang import run_source
 
     if not argument:
@@ -417,7 +417,7 @@ def is_meta_command(text: str) -> bool:
 
 def run_meta_command(state: ReplState, text: str) -> bool:
     """Run `:name argument`; report a problem on stderr. True on success; QuitRepl for :quit."""
-    from autodiff_cli.cli.terminal import print_error
+    from autodiff_cli.cli.output.terminal import print_error
 
     name, _, argument = text.strip()[1:].partition(" ")
     command = COMMANDS.get(name)

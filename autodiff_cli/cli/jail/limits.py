@@ -6,7 +6,7 @@ import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from autodiff_cli.cli.child_guard import on_main_thread
+from autodiff_cli.cli.jail.child_guard import on_main_thread
 from autodiff_cli.lang.limits import ScriptTimeout, clear_interrupt, request_interrupt
 
 _RETRY = 0.1  # seconds between repeated interrupts, should a script swallow the first one

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from autodiff_cli.cli.grad_result import (
+from autodiff_cli.cli.grad.result import (
     GRADIENT,
     HESSIAN,
     JACOBIAN,
@@ -21,7 +21,7 @@ def _maybe(tensor: Any) -> Any:
 
 def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, Any]:
     """The documented `--json` object (README: "`--json`"); every key is always present."""
-    from autodiff_cli.cli.graphs import node_name
+    from autodiff_cli.cli.graph.build import node_name
 
     result = outcome.result
     grad_fn = result.grad_fn
@@ -58,7 +58,7 @@ def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, A
     if outcome.derivatives is not None:
         data["derivatives"] = {name: _maybe(d) for name, d in outcome.derivatives.items()}
     if outcome.explain is not None:
-        from autodiff_cli.cli.explain import explain_json
+        from autodiff_cli.cli.grad.explain import explain_json
 
         data["graph"] = explain_json(outcome.explain, (outcome.chain or (None,))[0])
     return data
@@ -120,7 +120,7 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
     if outcome.formula is not None:
         sections.append((outcome.formula.heading, outcome.formula.lines))
     if outcome.explain is not None:
-        from autodiff_cli.cli.explain import explain_lines
+        from autodiff_cli.cli.grad.explain import explain_lines
 
         local, closing = outcome.chain or (None, None)
         lines = explain_lines(outcome.explain, local, closing)
@@ -158,9 +158,9 @@ def print_report(outcome: GradResult, *, with_saved: bool = False, quiet: bool =
         ]
         sys.stdout.write("\n".join(lines) + "\n")
         return
-    from autodiff_cli.cli.graph_tree import render_plain, tree_of
-    from autodiff_cli.cli.graphs import build_graph, collapse_chains
-    from autodiff_cli.cli.terminal import can_encode, wants_color
+    from autodiff_cli.cli.graph.tree import render_plain, tree_of
+    from autodiff_cli.cli.graph.build import build_graph, collapse_chains
+    from autodiff_cli.cli.output.terminal import can_encode, wants_color
 
     result = outcome.result
     value = _labelled("value", repr(result.detach()))
@@ -178,7 +178,7 @@ def print_report(outcome: GradResult, *, with_saved: bool = False, quiet: bool =
         from rich.console import Console
         from rich.text import Text
 
-        from autodiff_cli.cli.graph_tree import to_rich
+        from autodiff_cli.cli.graph.tree import to_rich
 
         console = Console(highlight=False, soft_wrap=True)
         console.print(Text(value))

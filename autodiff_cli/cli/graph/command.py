@@ -6,9 +6,9 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from autodiff_cli.cli.graphs import GraphError, graph_of_checked
-from autodiff_cli.cli.points import UsageError
-from autodiff_cli.cli.terminal import print_error
+from autodiff_cli.cli.graph.build import GraphError, graph_of_checked
+from autodiff_cli.cli.grad.points import UsageError
+from autodiff_cli.cli.output.terminal import print_error
 
 
 @dataclass
@@ -32,8 +32,8 @@ PAGE_DATA = "page-data"  # the format a child writes the browser page's data in 
 
 
 def _tensor_of_expression(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
-    from autodiff_cli.cli.grad_cmd import EXPR_NAME, GradOptions, _bind_leaves, read_expression
-    from autodiff_cli.cli.points import parse_at_options
+    from autodiff_cli.cli.grad.command import EXPR_NAME, GradOptions, _bind_leaves, read_expression
+    from autodiff_cli.cli.grad.points import parse_at_options
     from autodiff_cli.lang import Session
 
     expression = read_expression(request.expression or "")
@@ -48,8 +48,8 @@ def _tensor_of_expression(request: GraphRequest) -> tuple[Any, dict[str, Any], s
 
 
 def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
-    from autodiff_cli.cli.script_files import UsageError as ReadError
-    from autodiff_cli.cli.script_files import read_script
+    from autodiff_cli.cli.run.script_files import UsageError as ReadError
+    from autodiff_cli.cli.run.script_files import read_script
     from autodiff_cli.lang import run_source
 
     script = request.script
@@ -63,11 +63,11 @@ def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
     with recording():  # each node's source text, with line:column
         namespace = run_source(script.source, script.name, stdout=sys.stderr)
     if not request.var:
-        from autodiff_cli.cli.graph_names import missing_var_message
+        from autodiff_cli.cli.graph.names import missing_var_message
 
         raise UsageError(missing_var_message(script.name, namespace))
     if request.var not in namespace:
-        from autodiff_cli.cli.graph_names import unknown_var_message
+        from autodiff_cli.cli.graph.names import unknown_var_message
 
         raise GraphError(unknown_var_message(script.name, request.var, namespace))
     return namespace[request.var], dict(namespace), request.var
@@ -75,7 +75,7 @@ def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
 
 def graph_of(value: Any, names: dict[str, Any], label: str, *, with_saved: bool = False) -> Any:
     """The collapsed `Graph` of a tensor, or GraphError saying why there is none."""
-    from autodiff_cli.cli.graphs import collapse_chains, describe_tensor_graph
+    from autodiff_cli.cli.graph.build import collapse_chains, describe_tensor_graph
 
     graph_of_checked(value, label)
     return collapse_chains(
@@ -86,7 +86,7 @@ def graph_of(value: Any, names: dict[str, Any], label: str, *, with_saved: bool 
 def _with_gradients(value: Any, names: dict[str, Any], label: str, with_saved: bool) -> Any:
     """`--backward`: the graph with the gradient each node receives in `value.backward()`."""
     import autodiff_cli.engine as torch
-    from autodiff_cli.cli.graphs import collapse_chains, describe_tensor_graph, probe_gradients
+    from autodiff_cli.cli.graph.build import collapse_chains, describe_tensor_graph, probe_gradients
 
     received = probe_gradients(value)
     value.backward(torch.ones_like(value), retain_graph=True)
@@ -129,7 +129,7 @@ def _print_formula(payload: Any) -> int:
     """The formulas section after the graph: 0, or 1 when there is none or it disagrees."""
     from autodiff_cli.cli.formulas.repl_formula import show_formula
     from autodiff_cli.cli.formulas.report import failed_section
-    from autodiff_cli.cli.terminal import wants_color
+    from autodiff_cli.cli.output.terminal import wants_color
 
     sys.stdout.flush()
     if isinstance(payload, str):
@@ -172,7 +172,7 @@ def run_graph(request: GraphRequest, *, debug: bool = False) -> int:
     """The `graph` command: 0 when drawn, 1 when the expression or script fails, 2 on a usage
     error. The expression or script runs, and the graph is drawn, in a locked-down child
     (`isolation`); a file (`-o`) is written, and Graphviz run for SVG/PNG, out here."""
-    from autodiff_cli.cli.isolation import isolation_available
+    from autodiff_cli.cli.jail.isolation import isolation_available
 
     if request.fmt == "png" and request.output is None and sys.stdout.isatty():
         print_error("autodiff graph: error: PNG is binary; write it to a file with -o FILE")
@@ -186,8 +186,8 @@ def run_graph(request: GraphRequest, *, debug: bool = False) -> int:
     if not isolation_available():
         return _graph_here(request, debug=debug)
     if request.file is not None:
-        from autodiff_cli.cli.script_files import UsageError as ReadError
-        from autodiff_cli.cli.script_files import read_script
+        from autodiff_cli.cli.run.script_files import UsageError as ReadError
+        from autodiff_cli.cli.run.script_files import read_script
 
         try:
             request = replace(request, script=read_script(request.file))
@@ -198,11 +198,11 @@ def run_graph(request: GraphRequest, *, debug: bool = False) -> int:
 
 
 def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
-    from autodiff_cli.cli.graph_export import RenderError, render_dot
-    from autodiff_cli.cli.isolation import LimitError, Limits, run_child, run_isolated_command
-    from autodiff_cli.cli.output_text import write_output as write_output_text
-    from autodiff_cli.cli.terminal import wants_color
-    from autodiff_cli.cli.warm_up import warm_up
+    from autodiff_cli.cli.graph.export import RenderError, render_dot
+    from autodiff_cli.cli.jail.isolation import LimitError, Limits, run_child, run_isolated_command
+    from autodiff_cli.cli.output.output_text import write_output as write_output_text
+    from autodiff_cli.cli.output.terminal import wants_color
+    from autodiff_cli.cli.jail.warm_up import warm_up
 
     sources = None if request.file is not None else [request.expression or "", *request.at]
     warm_up(sources, rendering=wants_color(sys.stdout))
@@ -252,10 +252,10 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
 
 def _graph_here(request: GraphRequest, *, debug: bool = False) -> int:
     """Run, draw and write the graph in this process."""
-    from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
-    from autodiff_cli.cli.graph_export import RenderError, export
-    from autodiff_cli.cli.limits import ScriptTimeout, time_limit
-    from autodiff_cli.cli.terminal import can_encode, wants_color
+    from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
+    from autodiff_cli.cli.graph.export import RenderError, export
+    from autodiff_cli.cli.jail.limits import ScriptTimeout, time_limit
+    from autodiff_cli.cli.output.terminal import can_encode, wants_color
 
     try:
         if request.fmt in ("html", PAGE_DATA):
@@ -268,7 +268,7 @@ def _graph_here(request: GraphRequest, *, debug: bool = False) -> int:
         if request.fmt == "tree" and request.output is None and wants_color(sys.stdout):
             from rich.console import Console
 
-            from autodiff_cli.cli.graph_tree import to_rich, tree_of
+            from autodiff_cli.cli.graph.tree import to_rich, tree_of
 
             Console(highlight=False, soft_wrap=True).print(to_rich(tree_of(graph, details=True)))
             return _print_formula(payload) if request.formula else 0
@@ -286,12 +286,12 @@ def _graph_here(request: GraphRequest, *, debug: bool = False) -> int:
         print_error(f"autodiff graph: error: cannot write {request.output}: {error.strerror}")
         return 1
     except KeyboardInterrupt:
-        from autodiff_cli.cli.diagnostics import exit_on_interrupt
+        from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
 
         return exit_on_interrupt()
     except Exception as error:  # ScriptError from the expression, an --at value or the script
         if request.file is None:
-            from autodiff_cli.cli.grad_cmd import add_at_hint
+            from autodiff_cli.cli.grad.command import add_at_hint
 
             error = add_at_hint(error)
         report_exception(error, debug=debug, context=request.file or "<expr>")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from autodiff_cli.cli.graphs import Graph, GraphNode
+    from autodiff_cli.cli.graph.build import Graph, GraphNode
 
 MAX_NODES = 200
 MAX_DEPTH = 60
@@ -28,7 +28,7 @@ class TreeNode:
 
 def node_name(grad_fn: Any) -> str:
     """PyTorch's name for a graph node, e.g. `MulBackward0` or `AccumulateGrad`."""
-    from autodiff_cli.cli.graphs import node_name as name_of
+    from autodiff_cli.cli.graph.build import node_name as name_of
 
     return name_of(grad_fn)
 
@@ -88,7 +88,7 @@ def tree_of(graph: Graph, *, details: bool = False, max_nodes: int = MAX_NODES) 
 
 def build_tree(grad_fn: Any, leaf_names: dict[int, str]) -> TreeNode:
     """The tree below `grad_fn`; `leaf_names` maps id(leaf tensor) to the name shown for it."""
-    from autodiff_cli.cli.graphs import build_graph, collapse_chains
+    from autodiff_cli.cli.graph.build import build_graph, collapse_chains
 
     return tree_of(collapse_chains(build_graph(grad_fn, leaf_names)))
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from autodiff_cli.cli.grad_result import (
+from autodiff_cli.cli.grad.result import (
     HESSIAN,
     JACOBIAN,
     ORDER,

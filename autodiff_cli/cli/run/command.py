@@ -20,15 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autodiff_cli.cli.output_text import Text, encoding_of, write_json_string, write_output
-from autodiff_cli.cli.script_files import (  # noqa: F401 - `run_cmd` names them too
+from autodiff_cli.cli.output.output_text import Text, encoding_of, write_json_string, write_output
+from autodiff_cli.cli.run.script_files import (  # noqa: F401 - `run_cmd` names them too
     DEFAULT_MAX_SCRIPT_SIZE,
     STDIN_NAME,
     Script,
     UsageError,
     read_script,
 )
-from autodiff_cli.cli.terminal import print_error
+from autodiff_cli.cli.output.terminal import print_error
 
 SCRIPT_SUFFIXES = (".py", ".ad")
 SKIPPED = "skipped: an earlier script failed (--fail-fast)"
@@ -96,7 +96,7 @@ def _scripts_in(folder: Path) -> list[str]:
 def run_script(script: Script, *, debug: bool, stdout: Any = None) -> bool:
     """Run one script with `stdout` (default sys.stdout) as its output; report its failure on
     stderr. True on success."""
-    from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
+    from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
     from autodiff_cli.lang import run_source
 
     stream = stdout if stdout is not None else sys.stdout
@@ -142,7 +142,7 @@ def run_limited(
 ) -> bool:
     """`run_script` under the time limit: a script stopped in time gets a located error.
     `separate` (one of several scripts): its error report starts on a line of its own."""
-    from autodiff_cli.cli.limits import ScriptTimeout, time_limit
+    from autodiff_cli.cli.jail.limits import ScriptTimeout, time_limit
 
     stream = LineEnds(sys.stdout) if separate else None
     try:
@@ -204,7 +204,7 @@ def print_summary(outcomes: list[Outcome], as_json: bool) -> None:
 
 def limits_of(options: RunOptions) -> Any:
     """The child's `isolation.Limits` for these options."""
-    from autodiff_cli.cli.isolation import DEFAULT_MAX_MEMORY, DEFAULT_MAX_OUTPUT, Limits
+    from autodiff_cli.cli.jail.isolation import DEFAULT_MAX_MEMORY, DEFAULT_MAX_OUTPUT, Limits
 
     return Limits(
         memory=options.max_memory or DEFAULT_MAX_MEMORY,
@@ -227,7 +227,7 @@ def outcome_of(
 def _problem_text(script: Script, result: Any, timeout: float | None) -> str:
     """Why the child was stopped; a timeout is located at the statement it was running, as a
     timeout caught between statements is."""
-    from autodiff_cli.cli.isolation import timeout_problem
+    from autodiff_cli.cli.jail.isolation import timeout_problem
     from autodiff_cli.lang import ScriptError
 
     timed_out = timeout is not None and result.problem == timeout_problem(timeout)
@@ -248,8 +248,8 @@ def run_isolated(
     scripts: list[Script], options: RunOptions, report: Callable[[int, Outcome], None]
 ) -> None:
     """Each script in its own locked-down child, up to `--jobs` at once."""
-    from autodiff_cli.cli.isolation import run_children
-    from autodiff_cli.cli.warm_up import warm_up
+    from autodiff_cli.cli.jail.isolation import run_children
+    from autodiff_cli.cli.jail.warm_up import warm_up
 
     warm_up()
     if any(script.name.lower().endswith(".ipynb") for script in scripts):
@@ -453,7 +453,7 @@ class _RichBar(Bar):
 def progress_bar(total: int, shown: bool = True) -> Iterator[Bar]:
     """A Rich progress bar on stderr when it is a terminal, there are several scripts and
     `shown` (their outputs are collected, not streamed); else a `Bar` that does nothing."""
-    from autodiff_cli.cli.terminal import wants_color
+    from autodiff_cli.cli.output.terminal import wants_color
 
     if total < 2 or not shown or not wants_color(sys.stderr):
         yield Bar()
@@ -478,8 +478,8 @@ def progress_bar(total: int, shown: bool = True) -> Iterator[Bar]:
 def run_paths(paths: list[str], options: RunOptions) -> int:
     """Run every script (unless --fail-fast stops early): 0 if all succeed, 1 if any failed,
     2 if a path cannot be read (then nothing runs)."""
-    from autodiff_cli.cli.isolation import LimitError, isolation_available
-    from autodiff_cli.cli.limits import set_max_elements
+    from autodiff_cli.cli.jail.isolation import LimitError, isolation_available
+    from autodiff_cli.cli.jail.limits import set_max_elements
 
     try:
         scripts = [read_script(path, options.max_script_size) for path in expand_paths(paths)]
@@ -516,7 +516,7 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
     except LimitError as error:
         return _usage_failure(f"autodiff run: error: {error}", options.as_json)
     except KeyboardInterrupt:
-        from autodiff_cli.cli.diagnostics import exit_on_interrupt
+        from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
 
         return exit_on_interrupt()
     outcomes = [outcome for outcome in printer.outcomes if outcome is not None]
@@ -540,7 +540,7 @@ def _line_ends(several: bool) -> Iterator[LineEnds | None]:
 def _usage_failure(text: str, as_json: bool) -> int:
     """Exit status 2 after `autodiff run: error: ...` on stderr, or the `--json` error object."""
     if as_json:
-        from autodiff_cli.cli.diagnostics import json_error
+        from autodiff_cli.cli.output.diagnostics import json_error
 
         json_error("UsageError", text.removeprefix("autodiff run: error: "))
     else:

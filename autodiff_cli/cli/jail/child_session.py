@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.cli.child_guard import fork_child, kill_child, reap_child, signals_held
-from autodiff_cli.cli.isolation import (
+from autodiff_cli.cli.jail.child_guard import fork_child, kill_child, reap_child, signals_held
+from autodiff_cli.cli.jail.isolation import (
     CHUNK,
     Limits,
     Sink,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-from autodiff_cli.cli.graphs import COLLAPSED, LEAF, Graph, GraphNode
+from autodiff_cli.cli.graph.build import COLLAPSED, LEAF, Graph, GraphNode
 
 FORMATS = ("tree", "dot", "mermaid", "svg", "png")
 TEXT_FORMATS = ("tree", "dot", "mermaid")
@@ -94,7 +94,7 @@ def to_mermaid(graph: Graph) -> str:
 
 
 def to_tree_text(graph: Graph, *, unicode: bool = True) -> str:
-    from autodiff_cli.cli.graph_tree import render_plain, tree_of
+    from autodiff_cli.cli.graph.tree import render_plain, tree_of
 
     return render_plain(tree_of(graph, details=True), unicode=unicode) + "\n"
 

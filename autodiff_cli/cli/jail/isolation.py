@@ -26,14 +26,14 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from autodiff_cli.cli.child_guard import (
+from autodiff_cli.cli.jail.child_guard import (
     fork_child,
     kill_child,
     live_children,
     reap_child,
     signals_held,
 )
-from autodiff_cli.cli.frame_reserve import run_on_reserve
+from autodiff_cli.cli.jail.frame_reserve import run_on_reserve
 
 GIB = 1 << 30
 MIB = 1 << 20
@@ -759,7 +759,7 @@ def run_isolated_command(
     status, or 1 with `autodiff COMMAND: error: the SUBJECT was PROBLEM` on stderr when it was
     killed or crashed (2 when the limits leave it no room). `on_problem(message, status)` reports
     these instead, when given (`--json`)."""
-    from autodiff_cli.cli.terminal import print_error
+    from autodiff_cli.cli.output.terminal import print_error
 
     def report(message: str, status: int) -> int:
         if on_problem is None:
@@ -773,7 +773,7 @@ def run_isolated_command(
     except LimitError as error:
         return report(str(error), 2)
     except KeyboardInterrupt:
-        from autodiff_cli.cli.diagnostics import exit_on_interrupt
+        from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
 
         return exit_on_interrupt()
     if result.problem is not None:

@@ -9,9 +9,9 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from autodiff_cli.cli.repl_commands import QuitRepl, is_meta_command
-from autodiff_cli.cli.repl_input import StatementReader
-from autodiff_cli.cli.repl_session import open_session, run_chunk
+from autodiff_cli.cli.repl.commands import QuitRepl, is_meta_command
+from autodiff_cli.cli.repl.input import StatementReader
+from autodiff_cli.cli.repl.session import open_session, run_chunk
 
 
 def run_piped(lines: Iterable[str], *, debug: bool = False, limits: Any = None) -> int:
@@ -45,12 +45,12 @@ def run_repl(*, debug: bool = False, limits: Any = None) -> int:
     if sys.stdin is None:  # started with standard input closed
         return run_piped([], debug=debug, limits=limits)
     if sys.stdin.isatty() and sys.stdout.isatty():
-        from autodiff_cli.cli.repl_terminal import run_terminal
+        from autodiff_cli.cli.repl.terminal import run_terminal
 
         return run_terminal(debug=debug, limits=limits)
     try:
         return run_piped(sys.stdin, debug=debug, limits=limits)
     except KeyboardInterrupt:
-        from autodiff_cli.cli.diagnostics import exit_on_interrupt
+        from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
 
         return exit_on_interrupt()

@@ -7,7 +7,7 @@ import keyword
 import re
 from typing import Any
 
-from autodiff_cli.cli.repl_commands import META_NAMES, ReplState
+from autodiff_cli.cli.repl.commands import META_NAMES, ReplState
 
 _DOTTED = re.compile(r"((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)?$")
 

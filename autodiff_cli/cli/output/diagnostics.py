@@ -9,7 +9,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from autodiff_cli.cli.terminal import print_error
+from autodiff_cli.cli.output.terminal import print_error
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
@@ -29,7 +29,7 @@ def report_exception(error: BaseException, *, debug: bool, context: str = "") ->
         prefix = f"{context}: " if context else ""
         text = f"{prefix}error\n{type(error).__name__}: {error_message(error)}"
     print_error(text)
-    from autodiff_cli.cli.hints import hint_for
+    from autodiff_cli.cli.output.hints import hint_for
 
     hint = hint_for(error)
     if hint is not None:

@@ -51,11 +51,11 @@ def run_doctor(*, as_json: bool, jobs: int, only: Sequence[str]) -> int:
 
 def _usage(message: str, as_json: bool) -> int:
     if as_json:
-        from autodiff_cli.cli.diagnostics import json_error
+        from autodiff_cli.cli.output.diagnostics import json_error
 
         json_error("UsageError", message)
     else:
-        from autodiff_cli.cli.terminal import print_error
+        from autodiff_cli.cli.output.terminal import print_error
 
         print_error(f"autodiff doctor: error: {message}")
     return 2
@@ -88,7 +88,7 @@ class _Printer:
     """Lines for a reader: Rich styles when stdout is a terminal (and not --plain)."""
 
     def __init__(self, total: int) -> None:
-        from autodiff_cli.cli.terminal import wants_color
+        from autodiff_cli.cli.output.terminal import wants_color
 
         self.total = total
         self.done = 0

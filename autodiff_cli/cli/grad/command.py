@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodiff_cli.cli.grad_result import (
+from autodiff_cli.cli.grad.result import (
     EXPR_NAME,
     GRADIENT,
     HESSIAN,
@@ -19,7 +19,7 @@ from autodiff_cli.cli.grad_result import (
     GradResult,
     nth_derivatives,
 )
-from autodiff_cli.cli.points import (
+from autodiff_cli.cli.grad.points import (
     NUMBER,
     UsageError,
     make_tensor,
@@ -129,7 +129,7 @@ def _check_result(result: Any, wrt_given: bool) -> None:
             "use a --at variable in it"
         )
     if not result.requires_grad:
-        from autodiff_cli.cli.grad_notes import not_differentiable
+        from autodiff_cli.cli.grad.notes import not_differentiable
 
         raise GradError(not_differentiable(wrt_given))
 
@@ -183,8 +183,8 @@ def compute(expression: str, options: GradOptions) -> GradResult:
     _check_result(result, bool(options.wrt))
     mode = _choose_mode(options, result)
     if options.explain and mode not in (GRADIENT, VJP):
-        from autodiff_cli.cli.grad_notes import explain_ignored
-        from autodiff_cli.cli.terminal import print_error
+        from autodiff_cli.cli.grad.notes import explain_ignored
+        from autodiff_cli.cli.output.terminal import print_error
 
         print_error(explain_ignored(mode))
     outcome = GradResult(expression, result, leaves, wrt, mode, dict(session.namespace))
@@ -194,7 +194,7 @@ def compute(expression: str, options: GradOptions) -> GradResult:
 
         outcome.terms = read_terms(result, leaves)
     if options.with_saved:
-        from autodiff_cli.cli.graphs import saved_values
+        from autodiff_cli.cli.graph.build import saved_values
 
         outcome.saved = saved_values(result)
     inputs = tuple(leaves[name] for name in wrt)
@@ -206,7 +206,7 @@ def compute(expression: str, options: GradOptions) -> GradResult:
                 "--vjp", make_tensor, seed, result.dtype, requires_grad=False
             )
         if options.explain:
-            from autodiff_cli.cli.explain import explained_backward
+            from autodiff_cli.cli.grad.explain import explained_backward
 
             outcome.explain = _engine_call(
                 "backward", explained_backward, result, outcome.seed, leaves
@@ -233,7 +233,7 @@ def compute(expression: str, options: GradOptions) -> GradResult:
             "differentiation", nth_derivatives, result, inputs, wrt, options.order
         )
     if options.check:
-        from autodiff_cli.cli.fdcheck import check_outcome
+        from autodiff_cli.cli.grad.fdcheck import check_outcome
 
         outcome.check = _engine_call("--check", check_outcome, outcome, function)
     if options.formula:
@@ -299,7 +299,7 @@ def run_grad(
     prints the report; here only stdin is read and the child's end is reported. With `html`,
     the browser page of the graph is written there too (`graph_page`).
     """
-    from autodiff_cli.cli.isolation import isolation_available
+    from autodiff_cli.cli.jail.isolation import isolation_available
 
     try:
         expression = read_expression(expression)
@@ -312,7 +312,7 @@ def run_grad(
         if status != 0:
             return status
         from autodiff_cli.cli.graph_page.commands import write_grad_page
-        from autodiff_cli.cli.isolation import Limits
+        from autodiff_cli.cli.jail.isolation import Limits
 
         limits = Limits.of(max_memory, max_output, timeout)
         subject = lambda: _page_subject(expression, options)  # noqa: E731
@@ -324,8 +324,8 @@ def run_grad(
     if not isolation_available():
         return work()
     import autodiff_cli
-    from autodiff_cli.cli.isolation import Limits, run_isolated_command
-    from autodiff_cli.cli.warm_up import warm_up
+    from autodiff_cli.cli.jail.isolation import Limits, run_isolated_command
+    from autodiff_cli.cli.jail.warm_up import warm_up
 
     autodiff_cli.LEAN_ENGINE = True  # the extra op families only if the expression names them
     sources = [expression, *options.at, options.vjp or ""]
@@ -336,18 +336,18 @@ def run_grad(
         leave_out=_OPTIONAL_MODULES,
         json_output=as_json,
     )
-    import autodiff_cli.cli.grad_report  # noqa: F401 - the child prints the report
-    import autodiff_cli.cli.graph_tree  # noqa: F401
+    import autodiff_cli.cli.grad.report  # noqa: F401 - the child prints the report
+    import autodiff_cli.cli.graph.tree  # noqa: F401
     import autodiff_cli.lang.provenance  # noqa: F401 - each node's source text
 
     if options.explain:  # (the _OPTIONAL_MODULES)
-        import autodiff_cli.cli.explain  # noqa: F401
+        import autodiff_cli.cli.grad.explain  # noqa: F401
     if options.formula:
         from autodiff_cli.cli.formulas.warm import warm_sympy
 
         warm_sympy()
     if options.check:
-        import autodiff_cli.cli.fdcheck  # noqa: F401
+        import autodiff_cli.cli.grad.fdcheck  # noqa: F401
     limits = Limits.of(max_memory, max_output, timeout)
 
     def problem(message: str, status: int) -> None:
@@ -359,7 +359,7 @@ def run_grad(
 def _styled() -> bool:
     import sys
 
-    from autodiff_cli.cli.terminal import wants_color
+    from autodiff_cli.cli.output.terminal import wants_color
 
     return wants_color(sys.stdout)
 
@@ -368,11 +368,11 @@ def _failed(type_name: str, message: str, status: int, as_json: bool) -> int:
     """Report a failure that is not the expression's own error: `autodiff grad: error: ...` on
     stderr, or the `--json` error object on stdout. Returns `status`."""
     if as_json:
-        from autodiff_cli.cli.diagnostics import json_error
+        from autodiff_cli.cli.output.diagnostics import json_error
 
         json_error(type_name, message, EXPR_NAME if type_name != "UsageError" else None)
     else:
-        from autodiff_cli.cli.terminal import print_error
+        from autodiff_cli.cli.output.terminal import print_error
 
         print_error(f"autodiff grad: error: {message}")
     return status
@@ -382,8 +382,8 @@ def _grad_here(
     expression: str, options: GradOptions, *, as_json: bool, debug: bool, timeout: float | None
 ) -> int:
     """Compute and print, in this process."""
-    from autodiff_cli.cli.diagnostics import json_exception, report_exception, warnings_to_stderr
-    from autodiff_cli.cli.limits import ScriptTimeout, time_limit
+    from autodiff_cli.cli.output.diagnostics import json_exception, report_exception, warnings_to_stderr
+    from autodiff_cli.cli.jail.limits import ScriptTimeout, time_limit
 
     try:
         with warnings_to_stderr(EXPR_NAME), time_limit(timeout):
@@ -398,7 +398,7 @@ def _grad_here(
     except ScriptTimeout as error:
         return _failed("ScriptTimeout", str(error), 1, as_json)
     except KeyboardInterrupt:
-        from autodiff_cli.cli.diagnostics import exit_on_interrupt
+        from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
 
         return exit_on_interrupt()
     except Exception as error:  # ScriptError from the expression or an --at value
@@ -409,7 +409,7 @@ def _grad_here(
         else:
             report_exception(add_at_hint(error), debug=debug, context=EXPR_NAME)
         return 1
-    from autodiff_cli.cli.grad_report import print_json, print_report
+    from autodiff_cli.cli.grad.report import print_json, print_report
 
     if as_json:
         print_json(outcome)

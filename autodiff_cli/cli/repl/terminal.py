@@ -23,11 +23,11 @@ from prompt_toolkit.utils import is_dumb_terminal
 from pygments.lexers.python import PythonLexer
 
 from autodiff_cli import __version__
-from autodiff_cli.cli.clean_start import setting
-from autodiff_cli.cli.repl_commands import QuitRepl, ReplState, is_meta_command
-from autodiff_cli.cli.repl_completion import candidates
-from autodiff_cli.cli.repl_input import COMPOUND, PS1, PS2, StatementReader, cannot_become_valid
-from autodiff_cli.cli.repl_session import Session, open_session, run_chunk
+from autodiff_cli.cli.jail.clean_start import setting
+from autodiff_cli.cli.repl.commands import QuitRepl, ReplState, is_meta_command
+from autodiff_cli.cli.repl.completion import candidates
+from autodiff_cli.cli.repl.input import COMPOUND, PS1, PS2, StatementReader, cannot_become_valid
+from autodiff_cli.cli.repl.session import Session, open_session, run_chunk
 
 _DEDENTERS = re.compile(r"\s*(return|pass|break|continue|raise)\b")
 INDENT = "    "
@@ -134,7 +134,7 @@ def _banner() -> None:
 
 
 def run_terminal(*, debug: bool = False, limits: Any = None) -> int:
-    from autodiff_cli.cli.terminal import wants_color
+    from autodiff_cli.cli.output.terminal import wants_color
 
     session = open_session(debug=debug, styled=wants_color(sys.stdout), limits=limits)
     try:

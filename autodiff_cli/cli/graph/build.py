@@ -304,7 +304,7 @@ def describe_tensor_graph(
     shapes = {}
     if probe_shapes:
         shapes = {key: tuple(grad.shape) for key, grad in probe_gradients(tensor).items()}
-    from autodiff_cli.cli.node_values import node_outputs
+    from autodiff_cli.cli.graph.node_values import node_outputs
 
     for key, value in node_outputs(walk(tensor.grad_fn), outputs).items():
         if shapes.get(key, tuple(value.shape)) == tuple(value.shape):
