@@ -6,8 +6,20 @@ the Hessian, higher derivatives and the finite-difference check all re-run the s
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
+import autodiff_cli.engine as torch
+from autodiff_cli import lazy_imports
+from autodiff_cli.cli.grad.notes import explain_ignored, not_differentiable
+from autodiff_cli.cli.grad.points import (
+    NUMBER,
+    UsageError,
+    make_tensor,
+    parse_at_options,
+    parse_wrt_options,
+)
+from autodiff_cli.cli.grad.report import print_json, print_report
 from autodiff_cli.cli.grad.result import (
     EXPR_NAME,
     GRADIENT,
@@ -19,13 +31,22 @@ from autodiff_cli.cli.grad.result import (
     GradResult,
     nth_derivatives,
 )
-from autodiff_cli.cli.grad.points import (
-    NUMBER,
-    UsageError,
-    make_tensor,
-    parse_at_options,
-    parse_wrt_options,
+from autodiff_cli.cli.graph.build import saved_values
+from autodiff_cli.cli.jail.isolation import Limits, isolation_available, run_isolated_command
+from autodiff_cli.cli.jail.limits import ScriptTimeout, time_limit
+from autodiff_cli.cli.jail.warm_up import warm_up
+from autodiff_cli.cli.output.diagnostics import (
+    exit_on_interrupt,
+    json_error,
+    json_exception,
+    report_exception,
+    warnings_to_stderr,
 )
+from autodiff_cli.cli.output.terminal import print_error, wants_color
+from autodiff_cli.engine.autograd.functional import hessian, jacobian
+from autodiff_cli.i18n import gettext as _
+from autodiff_cli.lang import ScriptError, Session
+from autodiff_cli.lang.provenance import recording
 
 __all__ = ["GradError", "GradOptions", "GradResult", "UsageError", "compute", "run_grad"]
 
@@ -81,8 +102,6 @@ class GradOptions:
 def add_at_hint(error: BaseException) -> BaseException:
     """A NameError of the expression or an `--at` value also says how to give the name a value,
     unless it suggests a close name already (`sine` meant `sin`, not a new variable)."""
-    from autodiff_cli.lang import ScriptError
-
     cause = error.__cause__ if isinstance(error, ScriptError) else None
     name = getattr(cause, "name", None) if type(cause) is NameError else None
     if isinstance(name, str) and name.isidentifier() and "Did you mean" not in error.message:
@@ -93,14 +112,11 @@ def add_at_hint(error: BaseException) -> BaseException:
 def _engine_dtype(name: str | None) -> Any:
     if name is None:
         return None
-    import autodiff_cli.engine as torch
 
     return {"float32": torch.float32, "float64": torch.float64}[name]
 
 
 def _bind_leaves(session: Any, specs: list[tuple[str, str]], wrt: list[str], dtype: Any) -> dict:
-    import autodiff_cli.engine as torch
-
     leaves = {}
     for name, source in specs:
         requires_grad = name in wrt
@@ -119,8 +135,6 @@ def _bind_leaves(session: Any, specs: list[tuple[str, str]], wrt: list[str], dty
 
 
 def _check_result(result: Any, wrt_given: bool) -> None:
-    import autodiff_cli.engine as torch
-
     if result is None:
         raise GradError("the expression has no value: end it with an expression to differentiate")
     if not isinstance(result, torch.Tensor):
@@ -129,8 +143,6 @@ def _check_result(result: Any, wrt_given: bool) -> None:
             "use a --at variable in it"
         )
     if not result.requires_grad:
-        from autodiff_cli.cli.grad.notes import not_differentiable
-
         raise GradError(not_differentiable(wrt_given))
 
 
@@ -160,17 +172,12 @@ def _choose_mode(options: GradOptions, result: Any) -> str:
 
 def _check_formula_options(options: GradOptions) -> None:
     if options.latex and not options.formula or options.formula and options.vjp is not None:
-        from autodiff_cli.cli.formulas.words import _
-
         message = "--latex needs --formula" if options.latex and not options.formula else ""
         raise UsageError(_(message or "--formula cannot be combined with --vjp"))
 
 
 def compute(expression: str, options: GradOptions) -> GradResult:
     """Bind the leaves, run the expression and compute what the options ask for."""
-    from autodiff_cli.lang import Session
-    from autodiff_cli.lang.provenance import recording
-
     specs = parse_at_options(options.at)
     wrt = parse_wrt_options(options.wrt, [name for name, _ in specs])
     _check_formula_options(options)
@@ -183,19 +190,13 @@ def compute(expression: str, options: GradOptions) -> GradResult:
     _check_result(result, bool(options.wrt))
     mode = _choose_mode(options, result)
     if options.explain and mode not in (GRADIENT, VJP):
-        from autodiff_cli.cli.grad.notes import explain_ignored
-        from autodiff_cli.cli.output.terminal import print_error
-
         print_error(explain_ignored(mode))
     outcome = GradResult(expression, result, leaves, wrt, mode, dict(session.namespace))
     outcome.order = options.order
     if options.formula:  # read before a backward pass frees the graph
-        from autodiff_cli.cli.formulas.grad_formulas import read_terms
-
-        outcome.terms = read_terms(result, leaves)
+        formulas = lazy_imports.load("autodiff_cli.cli.formulas.grad_formulas")
+        outcome.terms = formulas.read_terms(result, leaves)
     if options.with_saved:
-        from autodiff_cli.cli.graph.build import saved_values
-
         outcome.saved = saved_values(result)
     inputs = tuple(leaves[name] for name in wrt)
 
@@ -206,17 +207,14 @@ def compute(expression: str, options: GradOptions) -> GradResult:
                 "--vjp", make_tensor, seed, result.dtype, requires_grad=False
             )
         if options.explain:
-            from autodiff_cli.cli.grad.explain import explained_backward
-
+            explain = lazy_imports.load("autodiff_cli.cli.grad.explain")
             outcome.explain = _engine_call(
-                "backward", explained_backward, result, outcome.seed, leaves
+                "backward", explain.explained_backward, result, outcome.seed, leaves
             )
         else:
             _engine_call("backward", result.backward, outcome.seed)
         outcome.gradients = {name: leaves[name].grad for name in wrt}
     elif mode == JACOBIAN:
-        from autodiff_cli.engine.autograd.functional import jacobian
-
         blocks = _engine_call("jacobian", jacobian, function, inputs)
         outcome.jacobian = dict(zip(wrt, blocks))
     elif mode == HESSIAN:
@@ -224,7 +222,6 @@ def compute(expression: str, options: GradOptions) -> GradResult:
             raise GradError(
                 f"--hessian needs a scalar result; the result has shape {list(result.shape)}"
             )
-        from autodiff_cli.engine.autograd.functional import hessian
 
         blocks = _engine_call("hessian", hessian, lambda *xs: function(*xs).reshape(()), inputs)
         outcome.hessian = {row: dict(zip(wrt, blocks[i])) for i, row in enumerate(wrt)}
@@ -233,26 +230,20 @@ def compute(expression: str, options: GradOptions) -> GradResult:
             "differentiation", nth_derivatives, result, inputs, wrt, options.order
         )
     if options.check:
-        from autodiff_cli.cli.grad.fdcheck import check_outcome
-
-        outcome.check = _engine_call("--check", check_outcome, outcome, function)
+        fdcheck = lazy_imports.load("autodiff_cli.cli.grad.fdcheck")
+        outcome.check = _engine_call("--check", fdcheck.check_outcome, outcome, function)
     if options.formula:
-        from autodiff_cli.cli.formulas.grad_formulas import formula_of
-
-        outcome.formula = formula_of(outcome, latex=options.latex)
+        formulas = lazy_imports.load("autodiff_cli.cli.formulas.grad_formulas")
+        outcome.formula = formulas.formula_of(outcome, latex=options.latex)
         if outcome.explain is not None and not isinstance(outcome.terms, str):
-            from autodiff_cli.cli.formulas.chain_rule import chain_rule
-
-            outcome.chain = chain_rule(outcome.explain, outcome.terms)
+            chain = lazy_imports.load("autodiff_cli.cli.formulas.chain_rule")
+            outcome.chain = chain.chain_rule(outcome.explain, outcome.terms)
     return outcome
 
 
 def _page_subject(expression: str, options: GradOptions) -> tuple[Any, dict, Any]:
     """`grad --html`: (the result at the --at point, the namespace, the seed backward starts
     from: --vjp's vector, else ones) for the browser page (`graph_page`)."""
-    import autodiff_cli.engine as torch
-    from autodiff_cli.lang import Session
-
     specs = parse_at_options(options.at)
     wrt = parse_wrt_options(options.wrt, [name for name, _ in specs])
     session = Session(bare_torch=True)
@@ -270,16 +261,11 @@ def read_expression(expression: str) -> str:
     """EXPR, or the text on stdin when EXPR is `-`."""
     if expression != "-":
         return expression
-    import sys
 
     text = sys.stdin.read() if sys.stdin is not None else ""
     if not text.strip():
         raise UsageError("EXPR is '-' but standard input is empty")
     return text.strip("\n")
-
-
-# imported for the child only when --explain or --check asks for them (~1.5 ms of start-up)
-_OPTIONAL_MODULES = ("explain", "fdcheck")
 
 
 def run_grad(
@@ -299,8 +285,6 @@ def run_grad(
     prints the report; here only stdin is read and the child's end is reported. With `html`,
     the browser page of the graph is written there too (`graph_page`).
     """
-    from autodiff_cli.cli.jail.isolation import isolation_available
-
     try:
         expression = read_expression(expression)
         _check_formula_options(options)
@@ -311,43 +295,28 @@ def run_grad(
                           max_memory=max_memory, max_output=max_output)  # fmt: skip
         if status != 0:
             return status
-        from autodiff_cli.cli.graph_page.commands import write_grad_page
-        from autodiff_cli.cli.jail.isolation import Limits
 
         limits = Limits.of(max_memory, max_output, timeout)
         subject = lambda: _page_subject(expression, options)  # noqa: E731
-        return write_grad_page(subject, html, limits, isolated=isolation_available())
+        page = lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+        return page.write_grad_page(subject, html, limits, isolated=isolation_available())
 
     def work() -> int:
         return _grad_here(expression, options, as_json=as_json, debug=debug, timeout=timeout)
 
     if not isolation_available():
         return work()
-    import autodiff_cli
-    from autodiff_cli.cli.jail.isolation import Limits, run_isolated_command
-    from autodiff_cli.cli.jail.warm_up import warm_up
 
-    autodiff_cli.LEAN_ENGINE = True  # the extra op families only if the expression names them
     sources = [expression, *options.at, options.vjp or ""]
-    warm_up(
-        sources,
-        rendering=_styled(),
-        command="grad_cmd",
-        leave_out=_OPTIONAL_MODULES,
-        json_output=as_json,
-    )
-    import autodiff_cli.cli.grad.report  # noqa: F401 - the child prints the report
-    import autodiff_cli.cli.graph.tree  # noqa: F401
-    import autodiff_cli.lang.provenance  # noqa: F401 - each node's source text
-
-    if options.explain:  # (the _OPTIONAL_MODULES)
-        import autodiff_cli.cli.grad.explain  # noqa: F401
-    if options.formula:
-        from autodiff_cli.cli.formulas.warm import warm_sympy
-
-        warm_sympy()
+    warm_up(sources, rendering=_styled(), every_command=False, json_output=as_json)
+    # this module's imports are the child's; its optional passes, only when asked for
+    if options.explain:
+        lazy_imports.load("autodiff_cli.cli.grad.explain")
     if options.check:
-        import autodiff_cli.cli.grad.fdcheck  # noqa: F401
+        lazy_imports.load("autodiff_cli.cli.grad.fdcheck")
+    if options.formula:
+        lazy_imports.load("autodiff_cli.cli.formulas.grad_formulas")
+        lazy_imports.load("autodiff_cli.cli.formulas.warm").warm_sympy()
     limits = Limits.of(max_memory, max_output, timeout)
 
     def problem(message: str, status: int) -> None:
@@ -357,10 +326,6 @@ def run_grad(
 
 
 def _styled() -> bool:
-    import sys
-
-    from autodiff_cli.cli.output.terminal import wants_color
-
     return wants_color(sys.stdout)
 
 
@@ -368,12 +333,8 @@ def _failed(type_name: str, message: str, status: int, as_json: bool) -> int:
     """Report a failure that is not the expression's own error: `autodiff grad: error: ...` on
     stderr, or the `--json` error object on stdout. Returns `status`."""
     if as_json:
-        from autodiff_cli.cli.output.diagnostics import json_error
-
         json_error(type_name, message, EXPR_NAME if type_name != "UsageError" else None)
     else:
-        from autodiff_cli.cli.output.terminal import print_error
-
         print_error(f"autodiff grad: error: {message}")
     return status
 
@@ -382,9 +343,6 @@ def _grad_here(
     expression: str, options: GradOptions, *, as_json: bool, debug: bool, timeout: float | None
 ) -> int:
     """Compute and print, in this process."""
-    from autodiff_cli.cli.output.diagnostics import json_exception, report_exception, warnings_to_stderr
-    from autodiff_cli.cli.jail.limits import ScriptTimeout, time_limit
-
     try:
         with warnings_to_stderr(EXPR_NAME), time_limit(timeout):
             outcome = compute(expression, options)
@@ -398,8 +356,6 @@ def _grad_here(
     except ScriptTimeout as error:
         return _failed("ScriptTimeout", str(error), 1, as_json)
     except KeyboardInterrupt:
-        from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
-
         return exit_on_interrupt()
     except Exception as error:  # ScriptError from the expression or an --at value
         if as_json:
@@ -409,7 +365,6 @@ def _grad_here(
         else:
             report_exception(add_at_hint(error), debug=debug, context=EXPR_NAME)
         return 1
-    from autodiff_cli.cli.grad.report import print_json, print_report
 
     if as_json:
         print_json(outcome)

@@ -15,7 +15,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import autodiff_cli.engine as torch
+from autodiff_cli.cli.grad.result import tensor_to_json
 from autodiff_cli.cli.graph.build import node_name, small_value, walk
+from autodiff_cli.cli.graph.node_values import node_outputs
 from autodiff_cli.lang.provenance import note_of
 
 
@@ -62,8 +65,6 @@ def explained_backward(
     result: Any, seed: Any, leaves: dict[str, Any], *, retain_graph: bool = False
 ) -> Walk:
     """Run `result.backward(seed)` with recording hooks; the steps in execution order."""
-    import autodiff_cli.engine as torch
-
     names = {id(leaf): name for name, leaf in leaves.items()}
     records: list[tuple[Any, tuple, tuple]] = []
     handles = []
@@ -124,8 +125,6 @@ def rule_values(result: Any) -> dict[int, dict[str, str]]:
     """id(node) -> {name in its rules: value as text}: the node's inputs (`self`, `other`...,
     by the op's argument names), its output (`result`) and its parameters, as they are now
     (call it before the backward pass frees what the nodes saved)."""
-    from autodiff_cli.cli.graph.node_values import node_outputs
-
     nodes = walk(result.grad_fn)
     outputs = node_outputs(nodes, {id(result.grad_fn): result})
     found: dict[int, dict[str, str]] = {}
@@ -252,7 +251,6 @@ def explain_lines(
 def explain_json(walk_: Walk, local: dict | None = None) -> list[dict[str, Any]]:
     """The steps as JSON; each node's `source`, each send's rule `with_numbers` and, with
     `--formula`, its local derivative as a `formula`."""
-    from autodiff_cli.cli.grad.result import tensor_to_json
 
     def value(tensor: Any) -> Any:
         return None if tensor is None else tensor_to_json(tensor)

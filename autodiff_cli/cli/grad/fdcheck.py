@@ -9,10 +9,14 @@ fewer exact digits).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+import autodiff_cli.engine as torch
 from autodiff_cli.cli.grad.result import (
     HESSIAN,
     JACOBIAN,
@@ -41,7 +45,6 @@ class Differences:
 
     def contracted(self, seed: Any) -> Differences:
         """The differences of sum(seed * func): the point's shape remains."""
-        import numpy as np
 
         def dot(array: Any) -> Any:
             return np.tensordot(seed, array, axes=seed.ndim)
@@ -53,8 +56,6 @@ class Differences:
 
 def finite_differences(func: Callable[..., Any], points: list[Any], index: int) -> Differences:
     """d func / d points[index] by central and one-sided differences."""
-    import numpy as np
-
     point = points[index]
     base = np.asarray(func(*points), dtype=np.float64)
     flat_base = base.reshape(-1)
@@ -90,16 +91,11 @@ def finite_differences(func: Callable[..., Any], points: list[Any], index: int) 
 
 
 def _first_unfinite(values: Any) -> float:
-    import numpy as np
-
     return float(values[~np.isfinite(values)][0])
 
 
 def _float64_function(function: Expression) -> Callable[..., Any]:
     """The expression on float64 numpy arrays, returning a float64 numpy array."""
-    import numpy as np
-
-    import autodiff_cli.engine as torch
 
     def evaluate(*arrays: Any) -> Any:
         tensors = [torch.tensor(array.copy(), dtype=torch.float64) for array in arrays]
@@ -113,9 +109,6 @@ def _float64_function(function: Expression) -> Callable[..., Any]:
 def _derivative_function(function: Expression, order: int, index: int) -> Callable[..., Any]:
     """The sum of the analytic (order)-th derivative w.r.t. input `index`, in float64 (the
     quantity whose gradient is the (order+1)-th derivative that `--order` reports)."""
-    import numpy as np
-
-    import autodiff_cli.engine as torch
 
     def evaluate(*arrays: Any) -> Any:
         tensors = [
@@ -132,9 +125,6 @@ def _derivative_function(function: Expression, order: int, index: int) -> Callab
 
 
 def _gradient_function(function: Expression, row: int) -> Callable[..., Any]:
-    import numpy as np
-
-    import autodiff_cli.engine as torch
 
     def evaluate(*arrays: Any) -> Any:
         tensors = [
@@ -159,8 +149,6 @@ class _Pair:
 
 
 def _pairs(outcome: GradResult, function: Expression, points: list[Any]) -> list[_Pair]:
-    import numpy as np
-
     value_of = _float64_function(function)
     pairs = []
     for index, name in enumerate(outcome.wrt):
@@ -222,8 +210,6 @@ def _problem(
 
 
 def _unfinite_message(pair: _Pair, value: float, numeric: float, bad: Any, at: float) -> str:
-    import math
-
     reported = f"the derivative is {_number(value)}"
     if math.isfinite(numeric):
         return f"not finite: {reported}, finite differences give {_number(numeric)}"
@@ -240,10 +226,6 @@ def _unfinite_message(pair: _Pair, value: float, numeric: float, bad: Any, at: f
 def _judge(pair: _Pair, index: tuple[int, ...], value: float, point: Any, tol: Any) -> Any:
     """Why finite differences cannot judge an element, as (problem, reported value acceptable),
     or None when they can."""
-    import math
-
-    import numpy as np
-
     numeric = pair.numeric
     central = float(numeric.central[index])
     leaf_index = index[len(index) - point.ndim :] if point.ndim else ()
@@ -279,8 +261,6 @@ def _judge(pair: _Pair, index: tuple[int, ...], value: float, point: Any, tol: A
 def check_outcome(outcome: GradResult, function: Expression) -> dict[str, Any]:
     """Compare each reported derivative with finite differences: the largest error and where,
     and the elements where the derivative cannot be checked (not finite, not differentiable)."""
-    import numpy as np
-
     points = [
         np.array(outcome.leaves[name].detach().numpy(), dtype=np.float64) for name in outcome.wrt
     ]

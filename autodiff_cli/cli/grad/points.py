@@ -6,6 +6,9 @@ import keyword
 import re
 from typing import Any
 
+import autodiff_cli.engine as torch
+from autodiff_cli.i18n import gettext as _
+
 NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _NEXT_ASSIGNMENT = re.compile(r"\s*[^\W\d]\w*\s*=(?!=)")  # Unicode names too (θ=3, 权重=2)
 _OPENERS, _CLOSERS = "([{", ")]}"
@@ -57,8 +60,6 @@ def parse_at_options(options: list[str]) -> list[tuple[str, str]]:
                 value.endswith(",")
                 and len(split_top_level(value, only_before_assignment=False)) == 2
             ):
-                from autodiff_cli.i18n import gettext as _
-
                 message = _(
                     "--at {part}: a trailing comma would make a 1-element vector; write "
                     "{name}=[{value}] for a vector, or drop the comma"
@@ -92,8 +93,6 @@ def parse_wrt_options(options: list[str], at_names: list[str]) -> list[str]:
 def make_tensor(value: Any, dtype: Any, *, requires_grad: bool) -> Any:
     """A fresh floating-point tensor from a number, a list or a tensor, in `dtype` (or float32
     for integer values when `dtype` is None)."""
-    import autodiff_cli.engine as torch
-
     if isinstance(value, torch.Tensor):
         tensor = value.detach().clone()
     elif isinstance(value, bool) or not isinstance(value, (int, float, list, tuple)):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from autodiff_cli import lazy_imports
 from autodiff_cli.cli.grad.result import (
     GRADIENT,
     HESSIAN,
@@ -13,6 +14,9 @@ from autodiff_cli.cli.grad.result import (
     GradResult,
     tensor_to_json,
 )
+from autodiff_cli.cli.graph.build import build_graph, collapse_chains, node_name
+from autodiff_cli.cli.graph.tree import render_plain, tree_of
+from autodiff_cli.cli.output.terminal import can_encode, wants_color
 
 
 def _maybe(tensor: Any) -> Any:
@@ -21,8 +25,6 @@ def _maybe(tensor: Any) -> Any:
 
 def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, Any]:
     """The documented `--json` object (README: "`--json`"); every key is always present."""
-    from autodiff_cli.cli.graph.build import node_name
-
     result = outcome.result
     grad_fn = result.grad_fn
     data: dict[str, Any] = {
@@ -58,15 +60,13 @@ def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, A
     if outcome.derivatives is not None:
         data["derivatives"] = {name: _maybe(d) for name, d in outcome.derivatives.items()}
     if outcome.explain is not None:
-        from autodiff_cli.cli.grad.explain import explain_json
-
-        data["graph"] = explain_json(outcome.explain, (outcome.chain or (None,))[0])
+        explain = lazy_imports.load("autodiff_cli.cli.grad.explain")
+        data["graph"] = explain.explain_json(outcome.explain, (outcome.chain or (None,))[0])
     return data
 
 
 def print_json(outcome: GradResult) -> None:
-    import json
-
+    json = lazy_imports.load("json")
     sys.stdout.write(json.dumps(result_json(outcome), allow_nan=False) + "\n")
 
 
@@ -120,10 +120,9 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
     if outcome.formula is not None:
         sections.append((outcome.formula.heading, outcome.formula.lines))
     if outcome.explain is not None:
-        from autodiff_cli.cli.grad.explain import explain_lines
-
         local, closing = outcome.chain or (None, None)
-        lines = explain_lines(outcome.explain, local, closing)
+        explain = lazy_imports.load("autodiff_cli.cli.grad.explain")
+        lines = explain.explain_lines(outcome.explain, local, closing)
         sections.append((lines[0], ["  " + line for line in lines[1:]]))
     return sections
 
@@ -158,9 +157,6 @@ def print_report(outcome: GradResult, *, with_saved: bool = False, quiet: bool =
         ]
         sys.stdout.write("\n".join(lines) + "\n")
         return
-    from autodiff_cli.cli.graph.tree import render_plain, tree_of
-    from autodiff_cli.cli.graph.build import build_graph, collapse_chains
-    from autodiff_cli.cli.output.terminal import can_encode, wants_color
 
     result = outcome.result
     value = _labelled("value", repr(result.detach()))
@@ -175,15 +171,12 @@ def print_report(outcome: GradResult, *, with_saved: bool = False, quiet: bool =
     sections = _sections(outcome)
 
     if wants_color(sys.stdout):
-        from rich.console import Console
-        from rich.text import Text
-
-        from autodiff_cli.cli.graph.tree import to_rich
-
-        console = Console(highlight=False, soft_wrap=True)
+        styled = lazy_imports.load("autodiff_cli.cli.output.styled")
+        Text = styled.Text  # noqa: N806
+        console = styled.console()
         console.print(Text(value))
         console.print(Text("grad_fn graph:", style="bold"))
-        console.print(to_rich(tree))
+        console.print(styled.to_rich(tree))
         for heading, lines in sections:
             console.print(Text(heading, style="bold"))
             for line in lines:

@@ -8,6 +8,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
+import autodiff_cli.engine as torch
+from autodiff_cli.lang import compile_source
+
 EXPR_NAME = "<expr>"
 GRADIENT, JACOBIAN, VJP, HESSIAN, ORDER = "gradient", "jacobian", "vjp", "hessian", "order"
 
@@ -62,8 +67,6 @@ class Expression:
     """The compiled expression as a function of the --wrt leaves (the other names stay bound)."""
 
     def __init__(self, source: str, session: Any, wrt: list[str]) -> None:
-        from autodiff_cli.lang import compile_source
-
         self.program = compile_source(source, EXPR_NAME, "single")
         self.namespace = session.namespace
         self.wrt = wrt
@@ -77,8 +80,6 @@ class Expression:
 def nth_derivatives(result: Any, inputs: tuple, wrt: list[str], order: int) -> dict[str, Any]:
     """For each input x, d^N result / dx^N: differentiate N times (each time the sum of the last
     derivative, so for an elementwise function of a vector this is the elementwise derivative)."""
-    import autodiff_cli.engine as torch
-
     derivatives = {}
     for name, x in zip(wrt, inputs):
         current = result
@@ -111,8 +112,6 @@ def json_float(number: float) -> float | str:
 
 def tensor_to_json(tensor: Any) -> Any:
     """A tensor's values as a number or nested lists; floats keep their dtype's precision."""
-    import numpy as np
-
     array = np.asarray(tensor.detach().numpy())
 
     def convert(part: Any) -> Any:

@@ -11,6 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import autodiff_cli.engine as torch
+from autodiff_cli.cli.graph.node_values import node_outputs
+from autodiff_cli.lang.provenance import note_of
+
 OP, LEAF, COLLAPSED, RESULT = "op", "leaf", "collapsed", "result"
 SMALL_TENSOR = 6  # tensors with at most this many elements show their values
 CHAIN_MIN = 12  # runs of one op longer than this are collapsed
@@ -23,8 +27,6 @@ class GraphError(Exception):
 
 def graph_of_checked(value: Any, label: str) -> None:
     """GraphError saying why `value` has no graph to draw, unless it is a tensor with a grad_fn."""
-    import autodiff_cli.engine as torch
-
     if not isinstance(value, torch.Tensor):
         raise GraphError(f"{label} is not a tensor (it is {type(value).__name__})")
     if value.grad_fn is None:
@@ -132,8 +134,6 @@ def build_graph(
     `shapes` id(node) to its output shape and `saved` id(node) to its saved values as captured
     before a backward pass freed them (`saved_values`). A leaf shows its `.grad` when it has one.
     """
-    from autodiff_cli.lang.provenance import note_of
-
     outputs = outputs or {}
     grads = grads or {}
     shapes = shapes or {}
@@ -291,8 +291,6 @@ def describe_tensor_graph(
     in `names` (a namespace). Output shapes of unnamed nodes come from a gradient probe: a
     backward pass through `autograd.grad(..., retain_graph=True)` that leaves `.grad` untouched.
     """
-    import autodiff_cli.engine as torch
-
     leaf_names: dict[int, str] = {}
     outputs: dict[int, Any] = {id(tensor.grad_fn): tensor}
     for name, value in names.items():
@@ -304,7 +302,6 @@ def describe_tensor_graph(
     shapes = {}
     if probe_shapes:
         shapes = {key: tuple(grad.shape) for key, grad in probe_gradients(tensor).items()}
-    from autodiff_cli.cli.graph.node_values import node_outputs
 
     for key, value in node_outputs(walk(tensor.grad_fn), outputs).items():
         if shapes.get(key, tuple(value.shape)) == tuple(value.shape):
@@ -326,8 +323,6 @@ def describe_tensor_graph(
 def probe_gradients(tensor: Any) -> dict[int, Any]:
     """The gradient each node receives when `tensor` is differentiated (seeded with ones), found
     with pre-hooks during `autograd.grad(retain_graph=True)`; empty if the graph was freed."""
-    import autodiff_cli.engine as torch
-
     received: dict[int, Any] = {}
     handles = []
     leaves = []

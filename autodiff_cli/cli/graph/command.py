@@ -2,13 +2,57 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from autodiff_cli.cli.graph.build import GraphError, graph_of_checked
-from autodiff_cli.cli.grad.points import UsageError
-from autodiff_cli.cli.output.terminal import print_error
+import autodiff_cli.cli.graph_page.commands  # noqa: F401 - json, at least
+import autodiff_cli.cli.graph_page.data  # noqa: F401
+import autodiff_cli.engine as torch
+from autodiff_cli import lazy_imports
+from autodiff_cli.cli.formulas.repl_formula import formula_payload, show_formula
+from autodiff_cli.cli.formulas.words import _
+from autodiff_cli.cli.grad.command import (
+    EXPR_NAME,
+    GradOptions,
+    _bind_leaves,
+    add_at_hint,
+    read_expression,
+)
+from autodiff_cli.cli.grad.points import UsageError, parse_at_options
+from autodiff_cli.cli.graph.build import (
+    GraphError,
+    collapse_chains,
+    describe_tensor_graph,
+    graph_of_checked,
+    probe_gradients,
+)
+from autodiff_cli.cli.graph.export import RenderError, export, render_dot
+from autodiff_cli.cli.graph.names import missing_var_message, unknown_var_message
+from autodiff_cli.cli.graph.tree import tree_of
+from autodiff_cli.cli.graph_page.data import page_data
+from autodiff_cli.cli.graph_page.page import render_page, render_page_json
+from autodiff_cli.cli.jail.isolation import (
+    LimitError,
+    Limits,
+    isolation_available,
+    run_child,
+    run_isolated_command,
+)
+from autodiff_cli.cli.jail.limits import ScriptTimeout, time_limit
+from autodiff_cli.cli.jail.warm_up import warm_up
+from autodiff_cli.cli.output.diagnostics import (
+    exit_on_interrupt,
+    report_exception,
+    warnings_to_stderr,
+)
+from autodiff_cli.cli.output.output_text import write_output as write_output_text
+from autodiff_cli.cli.output.terminal import can_encode, print_error, wants_color
+from autodiff_cli.cli.run.script_files import UsageError as ReadError
+from autodiff_cli.cli.run.script_files import read_script
+from autodiff_cli.lang import Session, run_source
+from autodiff_cli.lang.provenance import recording
 
 
 @dataclass
@@ -32,13 +76,8 @@ PAGE_DATA = "page-data"  # the format a child writes the browser page's data in 
 
 
 def _tensor_of_expression(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
-    from autodiff_cli.cli.grad.command import EXPR_NAME, GradOptions, _bind_leaves, read_expression
-    from autodiff_cli.cli.grad.points import parse_at_options
-    from autodiff_cli.lang import Session
-
     expression = read_expression(request.expression or "")
     specs = parse_at_options(GradOptions(at=request.at).at)
-    from autodiff_cli.lang.provenance import recording
 
     session = Session(bare_torch=True)
     _bind_leaves(session, specs, [name for name, _ in specs], None)
@@ -48,35 +87,24 @@ def _tensor_of_expression(request: GraphRequest) -> tuple[Any, dict[str, Any], s
 
 
 def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
-    from autodiff_cli.cli.run.script_files import UsageError as ReadError
-    from autodiff_cli.cli.run.script_files import read_script
-    from autodiff_cli.lang import run_source
-
     script = request.script
     if script is None:
         try:
             script = read_script(request.file)
         except ReadError as error:
             raise UsageError(str(error).removeprefix("autodiff run: error: ")) from None
-    from autodiff_cli.lang.provenance import recording
 
     with recording():  # each node's source text, with line:column
         namespace = run_source(script.source, script.name, stdout=sys.stderr)
     if not request.var:
-        from autodiff_cli.cli.graph.names import missing_var_message
-
         raise UsageError(missing_var_message(script.name, namespace))
     if request.var not in namespace:
-        from autodiff_cli.cli.graph.names import unknown_var_message
-
         raise GraphError(unknown_var_message(script.name, request.var, namespace))
     return namespace[request.var], dict(namespace), request.var
 
 
 def graph_of(value: Any, names: dict[str, Any], label: str, *, with_saved: bool = False) -> Any:
     """The collapsed `Graph` of a tensor, or GraphError saying why there is none."""
-    from autodiff_cli.cli.graph.build import collapse_chains, describe_tensor_graph
-
     graph_of_checked(value, label)
     return collapse_chains(
         describe_tensor_graph(value, names, result_name=label, with_saved=with_saved)
@@ -85,9 +113,6 @@ def graph_of(value: Any, names: dict[str, Any], label: str, *, with_saved: bool 
 
 def _with_gradients(value: Any, names: dict[str, Any], label: str, with_saved: bool) -> Any:
     """`--backward`: the graph with the gradient each node receives in `value.backward()`."""
-    import autodiff_cli.engine as torch
-    from autodiff_cli.cli.graph.build import collapse_chains, describe_tensor_graph, probe_gradients
-
     received = probe_gradients(value)
     value.backward(torch.ones_like(value), retain_graph=True)
     return collapse_chains(
@@ -112,8 +137,6 @@ def build_request_graph(request: GraphRequest) -> Any:
     value, names, label = _request_tensor(request)
     payload = None
     if request.formula:
-        from autodiff_cli.cli.formulas.repl_formula import formula_payload
-
         graph_of(value, names, label)  # the same checks and messages
         try:
             payload = formula_payload({**names, label: value}, label)
@@ -127,13 +150,9 @@ def build_request_graph(request: GraphRequest) -> Any:
 
 def _print_formula(payload: Any) -> int:
     """The formulas section after the graph: 0, or 1 when there is none or it disagrees."""
-    from autodiff_cli.cli.formulas.repl_formula import show_formula
-    from autodiff_cli.cli.formulas.report import failed_section
-    from autodiff_cli.cli.output.terminal import wants_color
-
     sys.stdout.flush()
     if isinstance(payload, str):
-        section = failed_section(payload)
+        section = lazy_imports.load("autodiff_cli.cli.formulas.report").failed_section(payload)
         sys.stdout.write("\n".join([section.heading, *section.lines]) + "\n")
         return 1
     return 0 if show_formula(payload, styled=wants_color(sys.stdout)) else 1
@@ -141,16 +160,11 @@ def _print_formula(payload: Any) -> int:
 
 def _page_of_request(request: GraphRequest) -> str:
     """The browser page (`html`) or, in a sandboxed child, its data as JSON (`page-data`)."""
-    import json
-
-    from autodiff_cli.cli.graph_page.data import page_data
-
     value, names, label = _request_tensor(request)
     graph_of_checked(value, label)
     data = page_data(value, names, label)
     if request.fmt == PAGE_DATA:
         return json.dumps(data, allow_nan=False)
-    from autodiff_cli.cli.graph_page.page import render_page
 
     return render_page(data)
 
@@ -172,23 +186,16 @@ def run_graph(request: GraphRequest, *, debug: bool = False) -> int:
     """The `graph` command: 0 when drawn, 1 when the expression or script fails, 2 on a usage
     error. The expression or script runs, and the graph is drawn, in a locked-down child
     (`isolation`); a file (`-o`) is written, and Graphviz run for SVG/PNG, out here."""
-    from autodiff_cli.cli.jail.isolation import isolation_available
-
     if request.fmt == "png" and request.output is None and sys.stdout.isatty():
         print_error("autodiff graph: error: PNG is binary; write it to a file with -o FILE")
         return 2
     if request.formula and (request.output is not None or request.fmt not in ("tree", "dot")):
-        from autodiff_cli.cli.formulas.words import _
-
         print_error(_("autodiff graph: error: --formula prints after the graph on stdout: use "
                       "--format tree or dot, without -o"))  # fmt: skip
         return 2
     if not isolation_available():
         return _graph_here(request, debug=debug)
     if request.file is not None:
-        from autodiff_cli.cli.run.script_files import UsageError as ReadError
-        from autodiff_cli.cli.run.script_files import read_script
-
         try:
             request = replace(request, script=read_script(request.file))
         except ReadError as error:
@@ -198,25 +205,14 @@ def run_graph(request: GraphRequest, *, debug: bool = False) -> int:
 
 
 def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
-    from autodiff_cli.cli.graph.export import RenderError, render_dot
-    from autodiff_cli.cli.jail.isolation import LimitError, Limits, run_child, run_isolated_command
-    from autodiff_cli.cli.output.output_text import write_output as write_output_text
-    from autodiff_cli.cli.output.terminal import wants_color
-    from autodiff_cli.cli.jail.warm_up import warm_up
-
     sources = None if request.file is not None else [request.expression or "", *request.at]
     warm_up(sources, rendering=wants_color(sys.stdout))
     if request.formula:
-        from autodiff_cli.cli.formulas.warm import warm_sympy
-
-        warm_sympy()
+        lazy_imports.load("autodiff_cli.cli.formulas.warm").warm_sympy()
     limits = Limits.of(request.max_memory, request.max_output, request.timeout)
     subject = "script" if request.file else "expression"
     picture = request.fmt in ("svg", "png")
     page = request.fmt == "html"  # its data made in the child, laid out and written out here
-    if page:  # what the child needs, imported before it is locked down
-        import autodiff_cli.cli.graph_page.commands  # noqa: F401 - json, at least
-        import autodiff_cli.cli.graph_page.data  # noqa: F401
     if not picture and not page and request.output is None:
         work = lambda: _graph_here(request, debug=debug)  # noqa: E731
         return run_isolated_command("graph", subject, work, limits)
@@ -237,8 +233,6 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
         if picture:
             content = render_dot(result.stdout, request.fmt)
         elif page:
-            from autodiff_cli.cli.graph_page.page import render_page_json
-
             content = render_page_json(result.stdout)
         write_output(content, request.output)
     except RenderError as error:  # also the page data of a child that is not what it should be
@@ -252,11 +246,6 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
 
 def _graph_here(request: GraphRequest, *, debug: bool = False) -> int:
     """Run, draw and write the graph in this process."""
-    from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
-    from autodiff_cli.cli.graph.export import RenderError, export
-    from autodiff_cli.cli.jail.limits import ScriptTimeout, time_limit
-    from autodiff_cli.cli.output.terminal import can_encode, wants_color
-
     try:
         if request.fmt in ("html", PAGE_DATA):
             with warnings_to_stderr(request.file or "<expr>"), time_limit(request.timeout):
@@ -266,11 +255,8 @@ def _graph_here(request: GraphRequest, *, debug: bool = False) -> int:
         with warnings_to_stderr(request.file or "<expr>"), time_limit(request.timeout):
             graph, payload = build_request_graph(request)
         if request.fmt == "tree" and request.output is None and wants_color(sys.stdout):
-            from rich.console import Console
-
-            from autodiff_cli.cli.graph.tree import to_rich, tree_of
-
-            Console(highlight=False, soft_wrap=True).print(to_rich(tree_of(graph, details=True)))
+            styled = lazy_imports.load("autodiff_cli.cli.output.styled")
+            styled.console().print(styled.to_rich(tree_of(graph, details=True)))
             return _print_formula(payload) if request.formula else 0
         unicode = request.output is not None or can_encode(sys.stdout, "├─│└")
         write_output(export(graph, request.fmt, unicode=unicode), request.output)
@@ -286,13 +272,9 @@ def _graph_here(request: GraphRequest, *, debug: bool = False) -> int:
         print_error(f"autodiff graph: error: cannot write {request.output}: {error.strerror}")
         return 1
     except KeyboardInterrupt:
-        from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
-
         return exit_on_interrupt()
     except Exception as error:  # ScriptError from the expression, an --at value or the script
         if request.file is None:
-            from autodiff_cli.cli.grad.command import add_at_hint
-
             error = add_at_hint(error)
         report_exception(error, debug=debug, context=request.file or "<expr>")
         return 1

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 
 from autodiff_cli.cli.graph.build import COLLAPSED, LEAF, Graph, GraphNode
+from autodiff_cli.cli.graph.tree import render_plain, tree_of
 
 FORMATS = ("tree", "dot", "mermaid", "svg", "png")
 TEXT_FORMATS = ("tree", "dot", "mermaid")
@@ -94,8 +95,6 @@ def to_mermaid(graph: Graph) -> str:
 
 
 def to_tree_text(graph: Graph, *, unicode: bool = True) -> str:
-    from autodiff_cli.cli.graph.tree import render_plain, tree_of
-
     return render_plain(tree_of(graph, details=True), unicode=unicode) + "\n"
 
 

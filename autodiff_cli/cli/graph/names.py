@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import autodiff_cli.engine as torch
 from autodiff_cli.i18n import gettext as _
+from autodiff_cli.lang.suggestions import closest_name
 
 EXTENSION_FORMATS = {
     ".svg": "svg", ".png": "png", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid",
@@ -23,8 +25,6 @@ def format_for_output(output: str | None) -> str:
 
 
 def tensor_names(namespace: dict[str, Any]) -> list[str]:
-    import autodiff_cli.engine as torch
-
     return sorted(
         name
         for name, value in namespace.items()
@@ -42,8 +42,6 @@ def missing_var_message(script: str, namespace: dict[str, Any]) -> str:
 
 
 def unknown_var_message(script: str, var: str, namespace: dict[str, Any]) -> str:
-    from autodiff_cli.lang.suggestions import closest_name
-
     text = _("{script} defines no variable {var!r}").format(script=script, var=var)
     suggestion = closest_name(var, tensor_names(namespace))
     if suggestion is not None:

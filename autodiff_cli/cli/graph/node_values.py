@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+import autodiff_cli.engine as torch
+
 
 def _saved_names(fn: Any) -> list[str]:
     op = fn.op
@@ -62,10 +66,6 @@ def _input_arrays(fn: Any, known: dict[int, Any]) -> list[Any] | None:
 
 def _replayed(fn: Any, known: dict[int, Any]) -> Any:
     """The node's output recomputed by its op's forward, or None when that is not exact."""
-    import numpy as np
-
-    import autodiff_cli.engine as torch
-
     op = getattr(fn, "op", None)
     if op is None or op.variadic or op.n_outputs != 1 or not op.keeps_params:
         return None

@@ -1,4 +1,4 @@
-"""The grad_fn graph of a result as a tree of labels, drawn plain or with Rich.
+"""The grad_fn graph of a result as a tree of labels, drawn plain (with Rich: `output.styled`).
 
 The graph is a DAG: a node reached a second time is shown once more by name, marked as shared,
 without its inputs again; long runs of one op are collapsed (see `graphs.collapse_chains`) and
@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from autodiff_cli.cli.graph.build import build_graph, collapse_chains
+from autodiff_cli.cli.graph.build import node_name as name_of
 
 if TYPE_CHECKING:
     from autodiff_cli.cli.graph.build import Graph, GraphNode
@@ -28,8 +31,6 @@ class TreeNode:
 
 def node_name(grad_fn: Any) -> str:
     """PyTorch's name for a graph node, e.g. `MulBackward0` or `AccumulateGrad`."""
-    from autodiff_cli.cli.graph.build import node_name as name_of
-
     return name_of(grad_fn)
 
 
@@ -88,8 +89,6 @@ def tree_of(graph: Graph, *, details: bool = False, max_nodes: int = MAX_NODES) 
 
 def build_tree(grad_fn: Any, leaf_names: dict[int, str]) -> TreeNode:
     """The tree below `grad_fn`; `leaf_names` maps id(leaf tensor) to the name shown for it."""
-    from autodiff_cli.cli.graph.build import build_graph, collapse_chains
-
     return tree_of(collapse_chains(build_graph(grad_fn, leaf_names)))
 
 
@@ -113,20 +112,3 @@ def render_plain(root: TreeNode, *, unicode: bool = True) -> str:
         for index in range(len(children) - 1, -1, -1):
             stack.append((children[index], child_prefix, index == len(children) - 1))
     return "\n".join(lines)
-
-
-_STYLES = {OP: "bold cyan", LEAF: "green", CONSTANT: "dim", SHARED: "dim cyan", CUT: "dim"}
-
-
-def to_rich(root: TreeNode) -> Any:
-    """The tree as a styled `rich.tree.Tree` (imports Rich)."""
-    from rich.text import Text
-    from rich.tree import Tree
-
-    rich_root = Tree(Text(root.label, style=_STYLES[root.kind]), guide_style="dim")
-    stack = [(root, rich_root)]
-    while stack:
-        node, rich_node = stack.pop()
-        for child in node.children:
-            stack.append((child, rich_node.add(Text(child.label, style=_STYLES[child.kind]))))
-    return rich_root

@@ -29,6 +29,7 @@ PASSED_ON = (
 )  # fmt: skip
 ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 CARRIED = ("HOME", "XDG_STATE_HOME")  # read once here, passed as an argument (the history)
+ISOLATION_VARIABLE = "AUTODIFF_ISOLATION"  # "0": no jail, scripts run in this process
 COMPLETION = "_AUTODIFF_COMPLETE"  # shell completion needs the shell's variables: no jail runs
 BOOT = (
     "import sys;"
@@ -49,7 +50,7 @@ def clean_environment(environ: dict[str, str]) -> dict[str, str]:
 
 def needed(environ: dict[str, str]) -> bool:
     """Whether this process must start again: it holds variables the jail may not see."""
-    if not hasattr(os, "execve") or environ.get("AUTODIFF_ISOLATION", "1") == "0":
+    if not hasattr(os, "execve") or environ.get(ISOLATION_VARIABLE, "1") == "0":
         return False
     return COMPLETION not in environ and clean_environment(environ) != environ
 
@@ -85,6 +86,18 @@ def resume(entry: str, settings: str, argv: list[str]) -> None:
     module, _, function = entry.partition(":")
     __import__(module, fromlist=[function])
     getattr(sys.modules[module], function)()
+
+
+def isolation_available() -> bool:
+    """Whether untrusted code runs in a forked child (else in this process)."""
+    return hasattr(os, "fork") and os.environ.get(ISOLATION_VARIABLE, "1") != "0"
+
+
+def limit_blas_threads() -> None:
+    """One BLAS thread: children cannot start threads, and forking a thread pool is unsafe.
+    Call before numpy is imported."""
+    for name in ONE_THREAD:
+        os.environ[name] = "1"
 
 
 def setting(name: str) -> str | None:

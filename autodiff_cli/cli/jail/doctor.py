@@ -13,13 +13,18 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from rich.console import Console
+from rich.text import Text
+
+from autodiff_cli.cli.jail.attacks import ATTACKS
+from autodiff_cli.cli.jail.battery import run_battery, supported
+from autodiff_cli.cli.jail.probe import protections
+from autodiff_cli.cli.output.diagnostics import json_error
+from autodiff_cli.cli.output.terminal import print_error, wants_color
+
 
 def run_doctor(*, as_json: bool, jobs: int, only: Sequence[str]) -> int:
     """Probe, run the battery, report; the exit status."""
-    from autodiff_cli.cli.jail.attacks import ATTACKS
-    from autodiff_cli.cli.jail.battery import run_battery, supported
-    from autodiff_cli.cli.jail.probe import protections
-
     unknown = sorted(set(only) - {attack.name for attack in ATTACKS})
     if unknown:
         return _usage(f"no such attack: {', '.join(unknown)}", as_json)
@@ -51,12 +56,8 @@ def run_doctor(*, as_json: bool, jobs: int, only: Sequence[str]) -> int:
 
 def _usage(message: str, as_json: bool) -> int:
     if as_json:
-        from autodiff_cli.cli.output.diagnostics import json_error
-
         json_error("UsageError", message)
     else:
-        from autodiff_cli.cli.output.terminal import print_error
-
         print_error(f"autodiff doctor: error: {message}")
     return 2
 
@@ -88,14 +89,10 @@ class _Printer:
     """Lines for a reader: Rich styles when stdout is a terminal (and not --plain)."""
 
     def __init__(self, total: int) -> None:
-        from autodiff_cli.cli.output.terminal import wants_color
-
         self.total = total
         self.done = 0
         self.console = None
         if wants_color(sys.stdout):
-            from rich.console import Console
-
             self.console = Console(highlight=False)
 
     def line(self, text: str, style: str | None = None) -> None:
@@ -103,8 +100,6 @@ class _Printer:
             sys.stdout.write(text + "\n")
             sys.stdout.flush()
         else:
-            from rich.text import Text
-
             self.console.print(Text(text, style=style or ""))
 
     def protections(self, found: list[Any]) -> None:

@@ -26,6 +26,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from autodiff_cli import lazy_imports
+from autodiff_cli.cli.jail import lockdown
 from autodiff_cli.cli.jail.child_guard import (
     fork_child,
     kill_child,
@@ -33,7 +35,15 @@ from autodiff_cli.cli.jail.child_guard import (
     reap_child,
     signals_held,
 )
+from autodiff_cli.cli.jail.clean_start import (  # noqa: F401 - also this module's API
+    ISOLATION_VARIABLE,
+    isolation_available,
+    limit_blas_threads,
+)
 from autodiff_cli.cli.jail.frame_reserve import run_on_reserve
+from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
+from autodiff_cli.cli.output.terminal import print_error
+from autodiff_cli.lang.compiler import set_statement_probe
 
 GIB = 1 << 30
 MIB = 1 << 20
@@ -43,7 +53,6 @@ KILL_GRACE = 1.0  # seconds past --timeout for the child to stop itself with a l
 OUT_OF_MEMORY = 86  # exit status of a child that ran out of memory outside the script's reach
 INTERNAL_ERROR = 87  # exit status of a child whose work raised past its own error reporting
 KEPT_ENVIRONMENT = ("NO_COLOR", "FORCE_COLOR", "TERM", "COLUMNS", "LINES")
-ISOLATION_VARIABLE = "AUTODIFF_ISOLATION"
 CHUNK = 1 << 16
 _SIZE = re.compile(r"(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[kmgt]?)(?:i?b)?", re.I)
 _UNITS = {"": 1, "k": 1 << 10, "m": MIB, "g": GIB, "t": 1 << 40}
@@ -130,11 +139,6 @@ def _mapped_size() -> int:
         return 0
 
 
-def isolation_available() -> bool:
-    """Whether untrusted code runs in a forked child (else in this process)."""
-    return hasattr(os, "fork") and os.environ.get(ISOLATION_VARIABLE, "1") != "0"
-
-
 def parse_size(text: str) -> int:
     """`512M`, `2G`, `64MB`, `1.5GiB` or a plain number of bytes; ValueError otherwise."""
     match = _SIZE.fullmatch(text.strip())
@@ -152,13 +156,6 @@ def format_size(size: int) -> str:
         if size >= scale:
             return f"{size / scale:.4g} {unit}"
     return f"{size} bytes"
-
-
-def limit_blas_threads() -> None:
-    """One BLAS thread: children cannot start threads, and forking a thread pool is unsafe.
-    Call before numpy is imported."""
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[name] = "1"
 
 
 # ---- in the child ---------------------------------------------------------------------------
@@ -207,8 +204,6 @@ def _scrub_environment() -> None:
 def _lock_down(limits: Limits) -> None:
     """The jail (`cli/jail/lockdown.py`): namespaces and an empty root, Landlock, rlimits,
     no_new_privs, the seccomp allow-list; each a second fence behind the language's checks."""
-    from autodiff_cli.cli.jail import lockdown
-
     _scrub_environment()
     cpu = None if limits.timeout is None else int(limits.timeout) + 2 + int(KILL_GRACE)
     lockdown.enter(limits.memory, cpu)
@@ -297,8 +292,7 @@ def _unresident_size() -> int:
 def _used_its_memory(limits: Limits, unresident: int) -> bool:
     """Whether the child's memory reached its limit: its peak resident size, plus what it maps
     without holding, within 32 MiB of the address space `--max-memory` allows."""
-    import resource  # (loaded by the lock-down)
-
+    resource = lazy_imports.load("resource")  # (loaded by the lock-down in the child)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # (KiB on Linux)
     return peak + unresident >= limits.memory - MEMORY_HEADROOM
 
@@ -425,8 +419,6 @@ def _start(index: int, work: Callable[[], int], limits: Limits, stream: bool) ->
         for fd in (out_read, err_read, done_read):
             os.close(fd)
         if probe is not None:
-            from autodiff_cli.lang.compiler import set_statement_probe
-
             set_statement_probe(memoryview(probe).cast("q"))
         child_main(work, limits, out_write, err_write, (done_write,), done_write)
     for fd in (out_write, err_write, done_write):
@@ -759,7 +751,6 @@ def run_isolated_command(
     status, or 1 with `autodiff COMMAND: error: the SUBJECT was PROBLEM` on stderr when it was
     killed or crashed (2 when the limits leave it no room). `on_problem(message, status)` reports
     these instead, when given (`--json`)."""
-    from autodiff_cli.cli.output.terminal import print_error
 
     def report(message: str, status: int) -> int:
         if on_problem is None:
@@ -773,8 +764,6 @@ def run_isolated_command(
     except LimitError as error:
         return report(str(error), 2)
     except KeyboardInterrupt:
-        from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
-
         return exit_on_interrupt()
     if result.problem is not None:
         report(f"the {subject} was {result.problem}", 1)

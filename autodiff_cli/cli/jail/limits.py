@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from autodiff_cli.cli.jail.child_guard import on_main_thread
+from autodiff_cli.engine.core.limits import set_max_elements as engine_set_max_elements
 from autodiff_cli.lang.limits import ScriptTimeout, clear_interrupt, request_interrupt
 
 _RETRY = 0.1  # seconds between repeated interrupts, should a script swallow the first one
@@ -60,9 +61,5 @@ def set_max_elements(limit: int | None) -> bool:
     """Cap the size of tensors the engine creates; False when the engine has no such limit yet."""
     if limit is None:
         return True
-    try:
-        from autodiff_cli.engine.core.limits import set_max_elements as engine_set_max_elements
-    except ImportError:
-        return False
     engine_set_max_elements(limit)
     return True

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import builtins
 import codecs
-import io
+import importlib
 import os
 import re
+import traceback  # noqa: F401 - a child's --debug
 from collections.abc import Iterable
 from keyword import kwlist
 from typing import Any
+
+import autodiff_cli.engine as engine
+from autodiff_cli import lazy_imports
+from autodiff_cli.lang import compile_source, modules
 
 LAZY_SUBMODULES = (
     "autograd", "backends", "cuda", "func", "linalg", "masked", "nn", "optim", "profiler",
@@ -53,30 +58,23 @@ def warm_up(
     sources: Iterable[str | bytes] | None = None,
     *,
     rendering: bool = False,
-    command: str | None = None,
-    leave_out: Iterable[str] = (),
+    every_command: bool = True,
     json_output: bool = True,
 ) -> None:
     """Import, in the parent, everything a child needs: it cannot open a file once locked down.
 
-    The engine, the language with its parse tables, this package's command modules (with
-    `command`, e.g. "grad_cmd", only that module and the modules of this package it names,
-    transitively, but for those in `leave_out`, which the command imports itself when its
-    options need them: the one-liner's start-up stays short); the
+    The engine, the language with its parse tables, with `every_command` the modules of the
+    commands' packages (a script may reach any of them on the way: reports, graphs, the REPL's
+    meta-commands), else only what the calling command imported already (`grad`: its optional
+    passes it loads itself when asked for, so that the one-liner's start-up stays short); the
     engine's lazy submodules (`nn`, `optim`, ...) all, or with `sources` only those whose name
     the sources mention (the one-liner's start-up stays short), and numpy's random module when
     the sources may use it; the text codecs when the sources may encode or decode text; with
     `rendering`, Rich, warmed by drawing once (it imports parts of itself while drawing);
     `json` unless `json_output` is False (a command without `--json`).
     """
-    import traceback  # noqa: F401 - --debug
-
     if json_output:
-        import json  # noqa: F401
-
-    import autodiff_cli.engine as engine
-    from autodiff_cli.lang import compile_source
-
+        lazy_imports.load("json")
     if sources is None or _names_other_ops(sources, engine):
         engine._load_extra_ops()  # (a no-op unless the engine was imported lean)
 
@@ -85,10 +83,8 @@ def warm_up(
     # child would otherwise build under its memory limit (a script that filled its memory
     # then crashed formatting its error: tests/hostile/memory_full_then_deep_calls.ad).
     compile_source(_WARM_SOURCE, "<warm-up>")
-    if command is None:
+    if every_command:
         _import_command_modules()
-    else:
-        _import_named_modules(command, leave_out)
     if sources is None or _may_use_codecs(sources):  # they load on first use
         for encoding in _CODECS:
             codecs.lookup(encoding)
@@ -107,17 +103,15 @@ def warm_up(
         if hasattr(module, "load_all"):  # (torch.autograd: its parts load on first use)
             module.load_all()
     if sources is None or b"save" in text or b"load" in text:  # torch.save/load, and the
-        import autodiff_cli.engine.nn  # noqa: F401 - Parameters they load
-        import autodiff_cli.engine.serialization  # noqa: F401
+        engine.nn  # noqa: B018 - the Parameters they load
+        lazy_imports.load("autodiff_cli.engine.serialization")
     if random:
-        import numpy.random  # noqa: F401
+        lazy_imports.load("numpy.random")
     if sources is None or b"numpy" in text:  # a script's numpy, tensor.numpy()
-        import autodiff_cli.lang.numpy_module  # noqa: F401
-    from autodiff_cli.lang import modules  # random, warnings, functools, itertools, collections...
-
-    modules.preload(None if sources is None else text)
+        lazy_imports.load("autodiff_cli.lang.numpy_module")
+    modules.preload(None if sources is None else text)  # random, warnings, functools...
     if rendering:
-        _warm_rich()
+        lazy_imports.load("autodiff_cli.cli.output.styled").warm()
 
 
 # what a source that encodes or decodes text names (`s.encode("utf-16")`, `str(b, "latin-1")`,
@@ -146,52 +140,18 @@ def _names_other_ops(sources: Iterable[str | bytes], engine: Any) -> bool:
     return any(word not in known for word in _IDENTIFIER.findall(text))
 
 
-# the entry points (Typer, prompt_toolkit): never imported by a child
-_NOT_IN_CHILDREN = {"__init__", "__main__", "app", "commands", "fast_path", "repl_terminal"}
+# the packages whose modules a child may import on the way; the terminal's Rich and
+# prompt_toolkit are never imported by a child (`rendering` warms Rich), nor `doctor`'s battery
+_CHILD_PACKAGES = ("grad", "graph", "jail", "output", "repl", "run")
+_NOT_IN_CHILDREN = {"jail.doctor", "jail.raw", "output.styled", "repl.terminal"}
 
 
 def _import_command_modules() -> None:
-    """Every module of this package the children may import on the way (reports, graphs)."""
-    import importlib
-
-    folder = os.path.dirname(__file__)
-    for name in sorted(os.listdir(folder)):
-        stem, dot, suffix = name.partition(".")
-        if suffix == "py" and stem not in _NOT_IN_CHILDREN:
-            importlib.import_module(f"{__package__}.{stem}")
-
-
-_NAMED_MODULE = re.compile(rb"autodiff_cli\.cli(?:\.| import )(\w+)")
-
-
-def _import_named_modules(start: str, leave_out: Iterable[str] = ()) -> None:
-    """`start` and every module of this package named in its source (`autodiff_cli.cli.x` or
-    `from autodiff_cli.cli import x`), imports inside functions included, transitively; not
-    those in `leave_out` (nor what only they name)."""
-    import importlib
-
-    folder = os.path.dirname(__file__)
-    seen, todo = set(_NOT_IN_CHILDREN) | set(leave_out), [start]
-    while todo:
-        name = todo.pop()
-        path = os.path.join(folder, f"{name}.py")
-        if name in seen or not os.path.isfile(path):  # a package name in a docstring
-            continue
-        seen.add(name)
-        importlib.import_module(f"{__package__}.{name}")
-        with open(path, "rb") as source:
-            todo.extend(m.decode() for m in _NAMED_MODULE.findall(source.read()))
-
-
-def _warm_rich() -> None:
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-    from rich.tree import Tree
-
-    console = Console(file=io.StringIO(), force_terminal=True, color_system="truecolor", width=80)
-    tree = Tree(Text("a", style="bold"))
-    tree.add("b ─ é ←").add(Text("c", style="red"))  # (← : the source beside a node)
-    table = Table("x", "y")
-    table.add_row("1", Text("2", style="cyan"))
-    console.print(tree, table)
+    """Every module of the commands' packages that the children may import on the way."""
+    cli = os.path.dirname(os.path.dirname(__file__))
+    for package in _CHILD_PACKAGES:
+        for name in sorted(os.listdir(os.path.join(cli, package))):
+            stem, _, suffix = name.partition(".")
+            module = f"{package}.{stem}"
+            if suffix == "py" and stem != "__init__" and module not in _NOT_IN_CHILDREN:
+                importlib.import_module(f"autodiff_cli.cli.{module}")

@@ -9,7 +9,13 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from autodiff_cli import lazy_imports
+from autodiff_cli.cli.output.hints import hint_for
 from autodiff_cli.cli.output.terminal import print_error
+from autodiff_cli.i18n import gettext as _
+from autodiff_cli.lang import ScriptError
+from autodiff_cli.lang.errors import Location, error_message, printable, safe_str
+from autodiff_cli.lang.script_stack import stack_of
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
@@ -20,16 +26,12 @@ def report_exception(error: BaseException, *, debug: bool, context: str = "") ->
     With `debug`, the Python traceback follows: the ScriptError's `__cause__` (the exception
     raised inside the engine or the runtime), or the error itself when it has no cause.
     """
-    from autodiff_cli.lang import ScriptError
-    from autodiff_cli.lang.errors import error_message
-
     if isinstance(error, ScriptError):
         text = str(error) + call_stack_text(error)
     else:
         prefix = f"{context}: " if context else ""
         text = f"{prefix}error\n{type(error).__name__}: {error_message(error)}"
     print_error(text)
-    from autodiff_cli.cli.output.hints import hint_for
 
     hint = hint_for(error)
     if hint is not None:
@@ -46,10 +48,6 @@ def call_stack_text(error: BaseException) -> str:
     """The script's frames an error passed through, as lines after its message, when it
     happened inside a script function (only the script's frames, as Python's traceback shows
     them: `  deep.py:9 in main` and the source line); '' at the top level."""
-    from autodiff_cli.i18n import gettext as _
-    from autodiff_cli.lang.errors import printable
-    from autodiff_cli.lang.script_stack import stack_of
-
     cause = error.__cause__
     entries = stack_of(cause) if cause is not None else []
     if len(entries) < 2:
@@ -68,8 +66,6 @@ def _script_line(script_name: str) -> int | None:
     Compiled statements keep their `Location` in a local named `where`; the innermost one that
     belongs to this script is the statement that triggered the warning.
     """
-    from autodiff_cli.lang.errors import Location
-
     frame = sys._getframe(1)
     while frame is not None:
         where = frame.f_locals.get("where") if frame.f_code.co_name == "run" else None
@@ -120,18 +116,14 @@ def json_error(
 ) -> None:
     """An error under `--json`: `{"error": {"type", "message", "file", "line", "column"}}` as
     one line on stdout (`null` for what is not known)."""
-    import json
-
     record = {"type": type_name, "message": message, "file": file, "line": line, "column": column}
+    json = lazy_imports.load("json")
     sys.stdout.write(json.dumps({"error": record}) + "\n")
     sys.stdout.flush()
 
 
 def json_exception(error: BaseException, context: str | None = None) -> None:
     """`json_error` for an exception: a ScriptError's location, else `context` as the file."""
-    from autodiff_cli.lang import ScriptError
-    from autodiff_cli.lang.errors import safe_str
-
     if isinstance(error, ScriptError):
         located = error.line > 0
         json_error(

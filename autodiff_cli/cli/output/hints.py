@@ -9,8 +9,11 @@ error, in the user's language, and `--no-hints` (`:hints off` in the REPL) turns
 from __future__ import annotations
 
 import re
+import sys
 
 from autodiff_cli.i18n import gettext as _
+from autodiff_cli.lang.errors import safe_str
+from autodiff_cli.lang.teaching_facts import none_grad_behind, operand_shapes
 
 _enabled = True
 
@@ -36,8 +39,6 @@ def hint_for(error: BaseException) -> str | None:
 
 
 def _message(cause: BaseException) -> str:
-    from autodiff_cli.lang.errors import safe_str
-
     return safe_str(cause)
 
 
@@ -56,8 +57,6 @@ def _hint_text(error: BaseException, cause: BaseException) -> str | None:
 
 
 def _none_grad_hint(cause: BaseException) -> str | None:
-    from autodiff_cli.lang.teaching_facts import none_grad_behind
-
     read = none_grad_behind(cause)
     if read is None:
         return None
@@ -122,8 +121,6 @@ def _nothing_requires_grad(found: re.Match, cause: BaseException) -> str:
 
 
 def _matmul_shapes(found: re.Match, cause: BaseException) -> str | None:
-    from autodiff_cli.lang.teaching_facts import operand_shapes
-
     shapes = operand_shapes(cause)
     if shapes is not None:
         left, right = (_shape(shape) for shape in shapes)
@@ -157,8 +154,6 @@ _RUNTIME_HINTS = (
 
 def hints_command(state: object, argument: str) -> None:
     """The REPL's `:hints [on|off]`: switch the hints, or say whether they are on."""
-    import sys
-
     if argument in ("on", "off"):
         set_enabled(argument == "on")
     elif argument:

@@ -6,6 +6,8 @@ import os
 import sys
 from typing import TextIO
 
+from autodiff_cli.lang.errors import printable
+
 
 def wants_color(stream: TextIO) -> bool:
     """Style `stream` only when it is a terminal, honouring NO_COLOR, FORCE_COLOR and TERM=dumb."""
@@ -33,8 +35,6 @@ def print_error(text: str) -> None:
 
     Control characters other than newlines and tabs are written as escapes (`\x1b`): a message
     may quote a script's text, which must not act on the terminal."""
-    from autodiff_cli.lang.errors import printable
-
     sys.stdout.flush()
     text = printable(text, keep_newlines=True)
     sys.stderr.write(text if text.endswith("\n") else text + "\n")

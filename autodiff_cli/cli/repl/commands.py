@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import warnings
 from collections.abc import Callable
@@ -9,6 +10,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import autodiff_cli.cli.formulas.repl_formula  # noqa: F401 - :formula's half in the child
+import autodiff_cli.engine as torch
+from autodiff_cli import lazy_imports
+from autodiff_cli.cli.formulas.repl_formula import formula_payload, show_formula
+from autodiff_cli.cli.formulas.words import _
+from autodiff_cli.cli.grad.explain import explain_lines, explained_backward, leaves_of
+from autodiff_cli.cli.graph.build import node_name
+from autodiff_cli.cli.graph.command import graph_of
+from autodiff_cli.cli.graph.export import TEXT_FORMATS, export
+from autodiff_cli.cli.graph.tree import tree_of
+from autodiff_cli.cli.graph_page.commands import page_json, write_page
+from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
+from autodiff_cli.cli.output.terminal import print_error
+from autodiff_cli.engine.core import printing
+from autodiff_cli.lang import ScriptError, Session, compile_source, run_source
+from autodiff_cli.lang.errors import LOCATION_ATTRIBUTE, _own_attributes
+from autodiff_cli.lang.provenance import keep_recording
+from autodiff_cli.lang.runtime import script_repr
 
 REPL_NAME = "<stdin>"
 
@@ -59,9 +77,6 @@ class ReplState:
             self.reset()
 
     def reset(self) -> None:
-        from autodiff_cli.lang import Session
-        from autodiff_cli.lang.provenance import keep_recording
-
         keep_recording()  # each node's source text, for :graph, :explain and :formula
         self.session = Session()
         self.session.execute("import torch")
@@ -70,9 +85,6 @@ class ReplState:
 
     def _shift_line(self, error: BaseException, first_line: int) -> None:
         """Count an error's line from the start of the input stream."""
-        from autodiff_cli.lang import ScriptError
-        from autodiff_cli.lang.errors import LOCATION_ATTRIBUTE, _own_attributes
-
         if not isinstance(error, ScriptError) or error.filename != REPL_NAME:
             return
         cause = error.__cause__
@@ -91,10 +103,6 @@ class ReplState:
         `first_line`: the chunk's line in piped input, so errors count lines from the stream's
         start (an error in a function reports the line of the chunk that defined it).
         """
-        from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
-        from autodiff_cli.lang import compile_source
-        from autodiff_cli.lang.runtime import script_repr
-
         try:
             with warnings_to_stderr(REPL_NAME):
                 program = compile_source(chunk, REPL_NAME, "single")
@@ -155,16 +163,13 @@ MAX_CELL_LINES = 8  # a longer value shows its first and last lines around a "â€
 def _print_table(state: ReplState, columns: list[str], rows: list[list[str]], title: str) -> None:
     """A table whose cells may span several lines (a 2-D tensor's repr, row under row)."""
     if state.styled:
-        from rich.console import Console
-        from rich.table import Table
-        from rich.text import Text
-
-        table = Table(title=title, title_justify="left")
+        styled = lazy_imports.load("autodiff_cli.cli.output.styled")
+        table = styled.Table(title=title, title_justify="left")
         for column in columns:
             table.add_column(column)
         for row in rows:
-            table.add_row(*(Text(cell) for cell in row))  # `[nan, 1.]` is no markup
-        Console(highlight=False).print(table)
+            table.add_row(*(styled.Text(cell) for cell in row))  # `[nan, 1.]` is no markup
+        styled.Console(highlight=False).print(table)
         return
     cells = [[cell.split("\n") for cell in row] for row in rows]
     widths = [
@@ -187,8 +192,6 @@ def tensor_cell(value: Any) -> str:
     """A value as its repr prints it. A long tensor is summarised as PyTorch's printing does
     past its threshold (`[a, b, c, ..., x, y, z]`), one row a line; if that is still long,
     whole rows are left out around a "â€¦" line."""
-    from autodiff_cli.engine.core import printing
-
     text = repr(value)
     if text.count("\n") >= MAX_CELL_LINES and getattr(value, "ndim", 0) > 0:
         sci_mode = printing.get_printoptions()["sci_mode"]
@@ -212,8 +215,6 @@ def _grad_of(tensor: Any) -> Any:
 
 
 def _tensors(state: ReplState) -> list[tuple[str, Any]]:
-    import autodiff_cli.engine as torch
-
     return [
         (name, value)
         for name, value in state.namespace.items()
@@ -225,8 +226,6 @@ def _tensors(state: ReplState) -> list[tuple[str, Any]]:
 
 
 def show_vars(state: ReplState, argument: str) -> None:
-    from autodiff_cli.cli.graph.build import node_name
-
     rows = []
     for name, tensor in _tensors(state):
         grad = _grad_of(tensor)
@@ -269,16 +268,10 @@ def _lookup(state: ReplState, name: str, command: str) -> Any:
 
 
 def show_graph(state: ReplState, argument: str) -> None:
-    from autodiff_cli.cli.graph.command import graph_of
-    from autodiff_cli.cli.graph.export import TEXT_FORMATS, export
-    from autodiff_cli.cli.graph.tree import to_rich, tree_of
-
     name, _, fmt = argument.partition(" ")
     fmt, _, path = fmt.strip().partition(" ")
     fmt = fmt or "tree"
     if fmt == "html":  # in this process (no fork); a RemoteSession writes the page itself
-        from autodiff_cli.cli.graph_page.commands import write_page
-
         problem = write_page(graph_page_json(state, name, path), path.strip())
         if problem:
             raise ValueError(problem)
@@ -288,9 +281,8 @@ def show_graph(state: ReplState, argument: str) -> None:
         raise ValueError(f"format must be one of {', '.join(TEXT_FORMATS)}, not {fmt!r}")
     graph = graph_of(_lookup(state, name, "graph"), dict(state.namespace), name)
     if fmt == "tree" and state.styled:
-        from rich.console import Console
-
-        Console(highlight=False, soft_wrap=True).print(to_rich(tree_of(graph, details=True)))
+        styled = lazy_imports.load("autodiff_cli.cli.output.styled")
+        styled.console().print(styled.to_rich(tree_of(graph, details=True)))
         return
     sys.stdout.write(export(graph, fmt))
 
@@ -298,8 +290,6 @@ def show_graph(state: ReplState, argument: str) -> None:
 def graph_page_json(state: ReplState, name: str, path: str) -> str:
     """`:graph NAME html FILE`: the data of NAME's browser page, as JSON (the REPL's `.grad`
     values stay as they were: `graph_page.data`)."""
-    from autodiff_cli.cli.graph_page.commands import page_json
-
     if not path.strip():
         raise ValueError("usage: :graph NAME html FILE")
     return page_json(_lookup(state, name, "graph"), dict(state.namespace), name)
@@ -308,9 +298,6 @@ def graph_page_json(state: ReplState, name: str, path: str) -> str:
 def explain(state: ReplState, argument: str) -> None:
     """`NAME.backward()` step by step, under backward()'s own rules: the graph is freed
     afterwards, a non-scalar needs a gradient, only the leaves in NAME's graph are shown."""
-    import autodiff_cli.engine as torch
-    from autodiff_cli.cli.grad.explain import explain_lines, explained_backward, leaves_of
-
     value = _lookup(state, argument, "explain")
     if not isinstance(value, torch.Tensor):
         raise ValueError(f"{argument} is not a tensor (it is {type(value).__name__})")
@@ -328,20 +315,12 @@ def explain(state: ReplState, argument: str) -> None:
 def formula(state: ReplState, argument: str) -> None:
     """`:formula NAME [WRT...]` in this process (where processes cannot be forked; the child's
     half is `formula_reply`)."""
-    from autodiff_cli.cli.formulas.repl_formula import formula_payload, show_formula
-    from autodiff_cli.cli.formulas.words import _
-
     if not show_formula(formula_payload(state.namespace, argument), styled=state.styled):
         raise ValueError(_("the formula and autograd disagree"))
 
 
 def formula_reply(state: ReplState, argument: str) -> dict[str, Any]:
     """The child's half of `:formula`: the payload as JSON text, or the error reported here."""
-    import json
-
-    from autodiff_cli.cli.formulas.repl_formula import formula_payload
-    from autodiff_cli.cli.output.terminal import print_error
-
     try:
         return {"formula": json.dumps(formula_payload(state.namespace, argument))}
     except ValueError as error:
@@ -350,9 +329,6 @@ def formula_reply(state: ReplState, argument: str) -> dict[str, Any]:
 
 
 def load(state: ReplState, argument: str) -> None:
-    from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
-    from autodiff_cli.lang import run_source
-
     if not argument:
         raise ValueError("usage: :load FILE")
     try:
@@ -417,8 +393,6 @@ def is_meta_command(text: str) -> bool:
 
 def run_meta_command(state: ReplState, text: str) -> bool:
     """Run `:name argument`; report a problem on stderr. True on success; QuitRepl for :quit."""
-    from autodiff_cli.cli.output.terminal import print_error
-
     name, _, argument = text.strip()[1:].partition(" ")
     command = COMMANDS.get(name)
     if command is None:

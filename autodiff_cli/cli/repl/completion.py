@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from autodiff_cli.cli.repl.commands import META_NAMES, ReplState
+from autodiff_cli.lang.sandbox import ModuleProxy, exposes_attributes
 
 _DOTTED = re.compile(r"((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)?$")
 
@@ -15,8 +16,6 @@ _DOTTED = re.compile(r"((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)?$")
 def attribute_names(obj: Any) -> list[str]:
     """Public attribute names of `obj`, found without calling anything on it: a module proxy's
     own dictionary, an object's class (properties are listed, never evaluated)."""
-    from autodiff_cli.lang.sandbox import ModuleProxy, exposes_attributes
-
     if isinstance(obj, ModuleProxy):
         names = list(vars(obj)) + list(obj._proxy_lazy)  # lazy submodules too (nn, optim...)
     elif exposes_attributes(obj):
@@ -54,8 +53,6 @@ def _resolve(state: ReplState, parts: list[str]) -> Any:
     """The object a dotted prefix names, looking through dictionaries only (no getattr on
     objects: a property could run code, except to load a lazy submodule such as torch.nn);
     attributes of non-modules are not followed."""
-    from autodiff_cli.lang.sandbox import ModuleProxy
-
     namespace = state.namespace
     if parts[0] not in namespace:
         return None

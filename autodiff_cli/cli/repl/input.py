@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from autodiff_cli.lang import ScriptError, compile_source
+
 PS1, PS2 = ">>> ", "... "
 COMPOUND = re.compile(r"(if|for|while|def|class|with|try)\b|@")
 _BLOCK_CONTINUATION = re.compile(r"(else|elif|except|finally)\b")
@@ -90,8 +92,6 @@ class StatementReader:
 def cannot_become_valid(text: str, is_complete: Callable[[str], bool]) -> bool:
     """Whether no further lines can make `text` valid: the parser takes it as complete (its
     error is not at the end of the text), yet it does not compile. Compiling runs no code."""
-    from autodiff_cli.lang import ScriptError, compile_source
-
     if not text.strip() or not is_complete(text):
         return False
     try:

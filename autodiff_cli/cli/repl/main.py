@@ -1,7 +1,7 @@
-"""The REPL: prompt_toolkit on a terminal (`repl_terminal`), plain statement-by-statement reading
-otherwise (`repl_input`). Both send statements and meta-commands (`repl_commands`) to the
-session (`repl_session`), whose namespace lives in a locked-down child process where processes
-can be forked; completion (`repl_completion`) runs there too."""
+"""The REPL: prompt_toolkit on a terminal (`terminal`), plain statement-by-statement reading
+otherwise (`input`). Both send statements and meta-commands (`commands`) to the session
+(`session`), whose namespace lives in a locked-down child process where processes can be
+forked; completion (`completion`) runs there too."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+from autodiff_cli import lazy_imports
+from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
 from autodiff_cli.cli.repl.commands import QuitRepl, is_meta_command
 from autodiff_cli.cli.repl.input import StatementReader
 from autodiff_cli.cli.repl.session import open_session, run_chunk
@@ -45,12 +47,9 @@ def run_repl(*, debug: bool = False, limits: Any = None) -> int:
     if sys.stdin is None:  # started with standard input closed
         return run_piped([], debug=debug, limits=limits)
     if sys.stdin.isatty() and sys.stdout.isatty():
-        from autodiff_cli.cli.repl.terminal import run_terminal
-
-        return run_terminal(debug=debug, limits=limits)
+        terminal = lazy_imports.load("autodiff_cli.cli.repl.terminal")
+        return terminal.run_terminal(debug=debug, limits=limits)
     try:
         return run_piped(sys.stdin, debug=debug, limits=limits)
     except KeyboardInterrupt:
-        from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
-
         return exit_on_interrupt()

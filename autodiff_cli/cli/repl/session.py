@@ -5,16 +5,32 @@ process reads input, completes from names the child lists, and does the file wor
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
+import autodiff_cli.cli.graph_page.commands  # noqa: F401 - `:graph NAME html` in the child
+import autodiff_cli.cli.graph_page.data  # noqa: F401
+from autodiff_cli import lang
+from autodiff_cli.cli.formulas.repl_formula import show_formula
+from autodiff_cli.cli.formulas.words import _
+from autodiff_cli.cli.graph_page.commands import write_page
+from autodiff_cli.cli.jail.child_session import ChildSession, SessionLost
+from autodiff_cli.cli.jail.isolation import Limits, isolation_available
+from autodiff_cli.cli.jail.warm_up import warm_up
+from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
+from autodiff_cli.cli.output.terminal import print_error
 from autodiff_cli.cli.repl.commands import (
     QuitRepl,
     ReplState,
+    formula_reply,
+    graph_page_json,
     is_meta_command,
     run_meta_command,
 )
 from autodiff_cli.cli.repl.completion import candidates
+from autodiff_cli.cli.run.script_files import UsageError, read_script
+from autodiff_cli.lang import run_source
 
 
 class LocalSession:
@@ -47,22 +63,14 @@ class RemoteSession:
     files of :load and :save, and starts a fresh child when one is lost."""
 
     def __init__(self, *, debug: bool = False, styled: bool = False, limits: Any = None) -> None:
-        from autodiff_cli.cli.jail.isolation import Limits
-        from autodiff_cli.cli.jail.warm_up import warm_up
-        from autodiff_cli.lang import Session
-
         warm_up(rendering=styled)
         self.debug, self.styled = debug, styled
-        self._parser = Session()  # parses input; never runs any
-        import autodiff_cli.cli.graph_page.commands  # noqa: F401 - `:graph NAME html` in the child
-        import autodiff_cli.cli.graph_page.data  # noqa: F401
+        self._parser = lang.Session()  # parses input; never runs any
 
         self.limits = limits or Limits()
         self._child = self._start()
 
     def _start(self) -> Any:
-        from autodiff_cli.cli.jail.child_session import ChildSession
-
         return ChildSession(self.server(), self.limits)
 
     def server(self) -> SessionServer:
@@ -73,9 +81,6 @@ class RemoteSession:
         return self._parser.is_complete(text)
 
     def _ask(self, message: dict) -> dict:
-        from autodiff_cli.cli.jail.child_session import SessionLost
-        from autodiff_cli.cli.output.terminal import print_error
-
         try:
             return _checked_reply(self._child.request(message))
         except SessionLost as lost:
@@ -109,12 +114,6 @@ class RemoteSession:
 
     def _formula(self, argument: str) -> bool:
         """:formula: the child reads the graph and the gradients; SymPy runs here."""
-        import json
-
-        from autodiff_cli.cli.formulas.repl_formula import show_formula
-        from autodiff_cli.cli.formulas.words import _
-        from autodiff_cli.cli.output.terminal import print_error
-
         reply = self._ask({"kind": "formula", "text": argument})
         if "formula" not in reply:
             return False
@@ -128,9 +127,6 @@ class RemoteSession:
         return ok
 
     def _load(self, path: str) -> bool:
-        from autodiff_cli.cli.run.script_files import UsageError, read_script
-        from autodiff_cli.cli.output.terminal import print_error
-
         if not path:
             print_error(":load: usage: :load FILE")
             return False
@@ -143,8 +139,6 @@ class RemoteSession:
         return self._ask({"kind": "load", "name": path, "text": source}).get("ok", False)
 
     def _save(self, path: str) -> bool:
-        from autodiff_cli.cli.output.terminal import print_error
-
         if not path:
             print_error(":save: usage: :save FILE")
             return False
@@ -163,9 +157,6 @@ class RemoteSession:
 
     def _graph_page(self, argument: str) -> bool:
         """`:graph NAME html FILE`: the page's data from the child, the page written here."""
-        from autodiff_cli.cli.graph_page.commands import write_page
-        from autodiff_cli.cli.output.terminal import print_error
-
         name, _, path = argument.partition(" html")
         reply = self._ask({"kind": "graph_page", "text": name.strip(), "path": path.strip()})
         if "text" not in reply:
@@ -198,8 +189,6 @@ def _checked_reply(reply: dict) -> dict:
     """`reply` if each field has its type (completion names and the word are identifiers), else
     SessionLost: a wrong type would end the REPL with a traceback (`handle.write(3)`), and
     completion names are shown and inserted as they are (no escape sequences)."""
-    from autodiff_cli.cli.jail.child_session import SessionLost
-
     for name, value in reply.items():
         kind = _REPLY_FIELDS.get(name)
         if kind is None or type(value) is not kind:
@@ -233,8 +222,6 @@ class SessionServer:
         if kind == "load":
             return {"ok": _run_loaded(state, str(message.get("name")), text)}
         if kind == "formula":
-            from autodiff_cli.cli.repl.commands import formula_reply
-
             return formula_reply(state, text)
         if kind == "save":
             return {"text": "import torch\n" + "".join(state.inputs), "count": len(state.inputs)}
@@ -248,9 +235,6 @@ class SessionServer:
 
 def _graph_page_reply(state: ReplState, name: str, path: str) -> dict:
     """The data of `:graph NAME html FILE`'s page, or the problem said on stderr."""
-    from autodiff_cli.cli.repl.commands import graph_page_json
-    from autodiff_cli.cli.output.terminal import print_error
-
     try:
         return {"text": graph_page_json(state, name, path)}
     except Exception as error:  # no such variable, not a tensor, no grad_fn
@@ -260,9 +244,6 @@ def _graph_page_reply(state: ReplState, name: str, path: str) -> dict:
 
 def _run_loaded(state: ReplState, name: str, source: str) -> bool:
     """:load's script, read by the parent, run in the session's namespace."""
-    from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
-    from autodiff_cli.lang import run_source
-
     try:
         with warnings_to_stderr(name):
             run_source(source, name, namespace=state.namespace, stdout=sys.stdout)
@@ -279,8 +260,6 @@ Session = LocalSession | RemoteSession
 def open_session(*, debug: bool = False, styled: bool = False, limits: Any = None) -> Session:
     """The REPL's session: in a locked-down child (with `isolation.Limits`) where processes
     can be forked."""
-    from autodiff_cli.cli.jail.isolation import isolation_available
-
     kind = RemoteSession if isolation_available() else LocalSession
     return kind(debug=debug, styled=styled, limits=limits)
 

@@ -24,6 +24,7 @@ from pygments.lexers.python import PythonLexer
 
 from autodiff_cli import __version__
 from autodiff_cli.cli.jail.clean_start import setting
+from autodiff_cli.cli.output.terminal import wants_color
 from autodiff_cli.cli.repl.commands import QuitRepl, ReplState, is_meta_command
 from autodiff_cli.cli.repl.completion import candidates
 from autodiff_cli.cli.repl.input import COMPOUND, PS1, PS2, StatementReader, cannot_become_valid
@@ -134,8 +135,6 @@ def _banner() -> None:
 
 
 def run_terminal(*, debug: bool = False, limits: Any = None) -> int:
-    from autodiff_cli.cli.output.terminal import wants_color
-
     session = open_session(debug=debug, styled=wants_color(sys.stdout), limits=limits)
     try:
         _banner()

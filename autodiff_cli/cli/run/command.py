@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import io
+import json
 import re
 import sys
 import time
@@ -20,7 +21,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from autodiff_cli import lazy_imports
+from autodiff_cli.cli.jail.isolation import (
+    DEFAULT_MAX_MEMORY,
+    DEFAULT_MAX_OUTPUT,
+    LimitError,
+    Limits,
+    isolation_available,
+    run_children,
+    timeout_problem,
+)
+from autodiff_cli.cli.jail.limits import ScriptTimeout, set_max_elements, time_limit
+from autodiff_cli.cli.jail.probe import JailUnavailable, require_full_jail
+from autodiff_cli.cli.jail.warm_up import warm_up
+from autodiff_cli.cli.output.diagnostics import (
+    exit_on_interrupt,
+    json_error,
+    report_exception,
+    warnings_to_stderr,
+)
 from autodiff_cli.cli.output.output_text import Text, encoding_of, write_json_string, write_output
+from autodiff_cli.cli.output.terminal import print_error, wants_color
 from autodiff_cli.cli.run.script_files import (  # noqa: F401 - `run_cmd` names them too
     DEFAULT_MAX_SCRIPT_SIZE,
     STDIN_NAME,
@@ -28,7 +49,7 @@ from autodiff_cli.cli.run.script_files import (  # noqa: F401 - `run_cmd` names 
     UsageError,
     read_script,
 )
-from autodiff_cli.cli.output.terminal import print_error
+from autodiff_cli.lang import ScriptError, run_source
 
 SCRIPT_SUFFIXES = (".py", ".ad")
 SKIPPED = "skipped: an earlier script failed (--fail-fast)"
@@ -96,17 +117,13 @@ def _scripts_in(folder: Path) -> list[str]:
 def run_script(script: Script, *, debug: bool, stdout: Any = None) -> bool:
     """Run one script with `stdout` (default sys.stdout) as its output; report its failure on
     stderr. True on success."""
-    from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
-    from autodiff_cli.lang import run_source
-
     stream = stdout if stdout is not None else sys.stdout
     _reset_engine()
     if script.name.lower().endswith(".ipynb"):
-        from autodiff_cli.cli.notebook.run_notebook import run_notebook
-
         report_cells = script.report_cells
         try:
-            return run_notebook(
+            notebooks = lazy_imports.load("autodiff_cli.cli.notebook.run_notebook")
+            return notebooks.run_notebook(
                 script.name, script.source, debug=debug, stdout=stream, report_cells=report_cells
             )
         finally:
@@ -142,8 +159,6 @@ def run_limited(
 ) -> bool:
     """`run_script` under the time limit: a script stopped in time gets a located error.
     `separate` (one of several scripts): its error report starts on a line of its own."""
-    from autodiff_cli.cli.jail.limits import ScriptTimeout, time_limit
-
     stream = LineEnds(sys.stdout) if separate else None
     try:
         with time_limit(timeout):
@@ -189,8 +204,6 @@ def print_summary(outcomes: list[Outcome], as_json: bool) -> None:
     """`3 scripts: 2 passed, 1 failed (a.py)` on stderr, or `{"summary": {...}}` on stdout."""
     summary = summary_of(outcomes)
     if as_json:
-        import json
-
         sys.stdout.write(json.dumps({"summary": summary}) + "\n")
         sys.stdout.flush()
         return
@@ -204,8 +217,6 @@ def print_summary(outcomes: list[Outcome], as_json: bool) -> None:
 
 def limits_of(options: RunOptions) -> Any:
     """The child's `isolation.Limits` for these options."""
-    from autodiff_cli.cli.jail.isolation import DEFAULT_MAX_MEMORY, DEFAULT_MAX_OUTPUT, Limits
-
     return Limits(
         memory=options.max_memory or DEFAULT_MAX_MEMORY,
         output=options.max_output or DEFAULT_MAX_OUTPUT,
@@ -227,9 +238,6 @@ def outcome_of(
 def _problem_text(script: Script, result: Any, timeout: float | None) -> str:
     """Why the child was stopped; a timeout is located at the statement it was running, as a
     timeout caught between statements is."""
-    from autodiff_cli.cli.jail.isolation import timeout_problem
-    from autodiff_cli.lang import ScriptError
-
     timed_out = timeout is not None and result.problem == timeout_problem(timeout)
     if result.statement is None or not timed_out or script.name.lower().endswith(".ipynb"):
         return f"{script.name}: error: the script was {result.problem}\n"
@@ -248,12 +256,9 @@ def run_isolated(
     scripts: list[Script], options: RunOptions, report: Callable[[int, Outcome], None]
 ) -> None:
     """Each script in its own locked-down child, up to `--jobs` at once."""
-    from autodiff_cli.cli.jail.isolation import run_children
-    from autodiff_cli.cli.jail.warm_up import warm_up
-
     warm_up()
     if any(script.name.lower().endswith(".ipynb") for script in scripts):
-        import autodiff_cli.cli.notebook.run_notebook  # noqa: F401 - the child cannot import
+        lazy_imports.load("autodiff_cli.cli.notebook.run_notebook")  # the child cannot import
     streamed = options.jobs == 1 and not options.as_json
     separate = len(scripts) > 1 and not options.as_json
     failed = False
@@ -380,9 +385,8 @@ class OrderedPrinter:
     def _print(self, outcome: Outcome) -> None:
         if self.as_json:
             if outcome.path.lower().endswith(".ipynb") and not _is_skipped(outcome):
-                from autodiff_cli.cli.notebook.cell_report import write_notebook_json
-
-                return write_notebook_json(outcome)
+                cells = lazy_imports.load("autodiff_cli.cli.notebook.cell_report")
+                return cells.write_notebook_json(outcome)
             _write_json(outcome)
             return
         write_output(sys.stdout, outcome.stdout)
@@ -401,8 +405,6 @@ class OrderedPrinter:
 def _write_json(outcome: Outcome) -> None:
     """The outcome's `--json` line, as `json.dumps` of its fields writes it, written piece by
     piece."""
-    import json
-
     out = sys.stdout
     out.write(f'{{"path": {json.dumps(outcome.path)}, "ok": {json.dumps(outcome.ok)}, "stdout": ')
     write_json_string(out, outcome.stdout, encoding=encoding_of(sys.stdout))
@@ -453,19 +455,16 @@ class _RichBar(Bar):
 def progress_bar(total: int, shown: bool = True) -> Iterator[Bar]:
     """A Rich progress bar on stderr when it is a terminal, there are several scripts and
     `shown` (their outputs are collected, not streamed); else a `Bar` that does nothing."""
-    from autodiff_cli.cli.output.terminal import wants_color
-
     if total < 2 or not shown or not wants_color(sys.stderr):
         yield Bar()
         return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    progress = Progress(
-        TextColumn("running scripts"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=Console(stderr=True),
+    rich = lazy_imports.load("rich.progress")
+    progress = rich.Progress(
+        rich.TextColumn("running scripts"),
+        rich.BarColumn(),
+        rich.MofNCompleteColumn(),
+        console=lazy_imports.load("autodiff_cli.cli.output.styled").Console(stderr=True),
         transient=True,
         redirect_stdout=False,
         redirect_stderr=False,
@@ -478,9 +477,6 @@ def progress_bar(total: int, shown: bool = True) -> Iterator[Bar]:
 def run_paths(paths: list[str], options: RunOptions) -> int:
     """Run every script (unless --fail-fast stops early): 0 if all succeed, 1 if any failed,
     2 if a path cannot be read (then nothing runs)."""
-    from autodiff_cli.cli.jail.isolation import LimitError, isolation_available
-    from autodiff_cli.cli.jail.limits import set_max_elements
-
     try:
         scripts = [read_script(path, options.max_script_size) for path in expand_paths(paths)]
         if options.as_json:
@@ -488,8 +484,6 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
     except UsageError as error:
         return _usage_failure(str(error), options.as_json)
     if options.strict_isolation:
-        from autodiff_cli.cli.jail.probe import JailUnavailable, require_full_jail
-
         try:
             require_full_jail()
         except JailUnavailable as error:
@@ -516,8 +510,6 @@ def run_paths(paths: list[str], options: RunOptions) -> int:
     except LimitError as error:
         return _usage_failure(f"autodiff run: error: {error}", options.as_json)
     except KeyboardInterrupt:
-        from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
-
         return exit_on_interrupt()
     outcomes = [outcome for outcome in printer.outcomes if outcome is not None]
     if len(scripts) > 1:
@@ -540,8 +532,6 @@ def _line_ends(several: bool) -> Iterator[LineEnds | None]:
 def _usage_failure(text: str, as_json: bool) -> int:
     """Exit status 2 after `autodiff run: error: ...` on stderr, or the `--json` error object."""
     if as_json:
-        from autodiff_cli.cli.output.diagnostics import json_error
-
         json_error("UsageError", text.removeprefix("autodiff run: error: "))
     else:
         print_error(text)
