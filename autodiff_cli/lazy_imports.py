@@ -59,6 +59,9 @@ DEFERRED: dict[str, str] = {
     "autodiff_cli.cli.formulas.report": "the formulas section (SymPy)",
     "autodiff_cli.cli.formulas.symbolic": "a formula's terms checked as SymPy expressions",
     "autodiff_cli.cli.formulas.chain_rule": "`--explain --formula`'s chain rule (SymPy)",
+    # ---- the translations (autodiff_cli/i18n.py)
+    "gettext": f"a catalogue, for a language other than English: {_ONE_LINER} in English",
+    "pathlib": "the catalogues' files, when they are built (`python -m autodiff_cli.i18n`)",
     # ---- loaded ahead for a jailed child (cli/jail/warm_up.py) only when its sources may use
     # them: a locked-down child cannot import, and the one-liner does not pay for them
     "numpy.random": "random numbers (`rand`, `seed`, `nn` initialisation...)",
