@@ -17,7 +17,7 @@ from autodiff_cli.lang import ScriptError
 from autodiff_cli.lang.errors import Location, error_message, printable, safe_str
 from autodiff_cli.lang.script_stack import stack_of
 
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 
 
 def report_exception(error: BaseException, *, debug: bool, context: str = "") -> None:
