@@ -1,4 +1,4 @@
-"""What a `grad` run computes, shared by the command (`grad_cmd`), its report (`grad_report`),
+"""What a `grad` run computes, shared by the command (`command`), its report (`report`),
 `--explain` and `--check` (`fdcheck`): the modes, `GradResult`, the compiled `Expression`, the
 N-th derivatives, and tensors as JSON. Nothing here imports another cli module.
 """

@@ -2,8 +2,8 @@
 
 `build_graph` walks `next_functions` from a result's `grad_fn` iteratively (10,000-node chains are
 common in loops). `collapse_chains` replaces long runs of one op (`y = y * 1.01` in a loop) by a
-single "… 9,990 × MulBackward0 …" node. The exporters in `graph_export` and the tree in
-`graph_tree` draw a `Graph`; the REPL's `:graph` and `autodiff grad` use the same code.
+single "… 9,990 × MulBackward0 …" node. The exporters in `export` and the tree in
+`tree` draw a `Graph`; the REPL's `:graph` and `autodiff grad` use the same code.
 """
 
 from __future__ import annotations

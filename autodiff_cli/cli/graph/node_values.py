@@ -81,7 +81,7 @@ def _replayed(fn: Any, known: dict[int, Any]) -> Any:
 
 
 def node_outputs(nodes: list[Any], known: dict[int, Any]) -> dict[int, Any]:
-    """id(node) -> its output tensor, for the `nodes` (a graph's, as `graphs.walk` lists them)
+    """id(node) -> its output tensor, for the `nodes` (a graph's, as `build.walk` lists them)
     whose value can be recovered; `known` holds outputs already known (named variables, the
     result)."""
     values = {**_saved_outputs(nodes), **known}

@@ -1,7 +1,7 @@
 """The grad_fn graph of a result as a tree of labels, drawn plain (with Rich: `output.styled`).
 
 The graph is a DAG: a node reached a second time is shown once more by name, marked as shared,
-without its inputs again; long runs of one op are collapsed (see `graphs.collapse_chains`) and
+without its inputs again; long runs of one op are collapsed (see `build.collapse_chains`) and
 very large or deep graphs are cut off with a marker line.
 """
 

@@ -1,7 +1,7 @@
 """The REPL's session: its namespace in a locked-down child process (`RemoteSession`, a
 `child_session`), or in this process where processes cannot be forked (`LocalSession`). This
 process reads input, completes from names the child lists, and does the file work of :load and
-:save; the child runs statements and meta-commands (`repl_commands`)."""
+:save; the child runs statements and meta-commands (`repl.commands`)."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ from autodiff_cli.cli.output.diagnostics import (
 )
 from autodiff_cli.cli.output.output_text import Text, encoding_of, write_json_string, write_output
 from autodiff_cli.cli.output.terminal import print_error, wants_color
-from autodiff_cli.cli.run.script_files import (  # noqa: F401 - `run_cmd` names them too
+from autodiff_cli.cli.run.script_files import (  # noqa: F401 - `run.command` names them too
     DEFAULT_MAX_SCRIPT_SIZE,
     STDIN_NAME,
     Script,
