@@ -18,7 +18,6 @@ from typer.core import TyperGroup
 
 from autodiff_cli import __version__, i18n, lazy_imports
 from autodiff_cli.cli.fast_path import load_grad_command
-from autodiff_cli.cli.graph.names import format_for_output
 from autodiff_cli.cli.jail.isolation import Limits, parse_size
 from autodiff_cli.cli.output import hints
 from autodiff_cli.cli.output.diagnostics import json_error
@@ -435,7 +434,7 @@ def graph(
         at=at,
         file=file,
         var=var,
-        fmt=fmt.value if fmt is not None else format_for_output(output),
+        fmt=fmt.value if fmt is not None else command.format_for_output(output),
         output=output,
         with_saved=saved,
         backward=backward,

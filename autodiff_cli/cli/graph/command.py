@@ -7,8 +7,6 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import autodiff_cli.cli.graph_page.commands  # noqa: F401 - json, at least
-import autodiff_cli.cli.graph_page.data  # noqa: F401
 import autodiff_cli.engine as torch
 from autodiff_cli import lazy_imports
 from autodiff_cli.cli.formulas.repl_formula import formula_payload, show_formula
@@ -29,10 +27,12 @@ from autodiff_cli.cli.graph.build import (
     probe_gradients,
 )
 from autodiff_cli.cli.graph.export import RenderError, export, render_dot
-from autodiff_cli.cli.graph.names import missing_var_message, unknown_var_message
+from autodiff_cli.cli.graph.names import (  # noqa: F401 - format_for_output: for `commands`
+    format_for_output,
+    missing_var_message,
+    unknown_var_message,
+)
 from autodiff_cli.cli.graph.tree import tree_of
-from autodiff_cli.cli.graph_page.data import page_data
-from autodiff_cli.cli.graph_page.page import render_page, render_page_json
 from autodiff_cli.cli.jail.isolation import (
     LimitError,
     Limits,
@@ -162,11 +162,11 @@ def _page_of_request(request: GraphRequest) -> str:
     """The browser page (`html`) or, in a sandboxed child, its data as JSON (`page-data`)."""
     value, names, label = _request_tensor(request)
     graph_of_checked(value, label)
-    data = page_data(value, names, label)
+    pages = lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+    data = pages.page_data(value, names, label)
     if request.fmt == PAGE_DATA:
         return json.dumps(data, allow_nan=False)
-
-    return render_page(data)
+    return pages.render_page(data)
 
 
 def write_output(content: str | bytes, output: str | None) -> None:
@@ -213,6 +213,8 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
     subject = "script" if request.file else "expression"
     picture = request.fmt in ("svg", "png")
     page = request.fmt == "html"  # its data made in the child, laid out and written out here
+    if page:
+        lazy_imports.load("autodiff_cli.cli.graph_page.commands")  # before the child is locked down
     if not picture and not page and request.output is None:
         work = lambda: _graph_here(request, debug=debug)  # noqa: E731
         return run_isolated_command("graph", subject, work, limits)
@@ -233,7 +235,8 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
         if picture:
             content = render_dot(result.stdout, request.fmt)
         elif page:
-            content = render_page_json(result.stdout)
+            pages = lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+            content = pages.render_page_json(result.stdout)
         write_output(content, request.output)
     except RenderError as error:  # also the page data of a child that is not what it should be
         print_error(f"autodiff graph: error: {error}")

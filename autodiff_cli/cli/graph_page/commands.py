@@ -12,10 +12,20 @@ import autodiff_cli.cli.graph_page.data  # noqa: F401 - the child cannot import 
 from autodiff_cli.cli.graph.build import graph_of_checked
 from autodiff_cli.cli.graph.export import RenderError
 from autodiff_cli.cli.graph_page.data import page_data
-from autodiff_cli.cli.graph_page.page import render_page_json
+from autodiff_cli.cli.graph_page.page import render_page, render_page_json
 from autodiff_cli.cli.jail.isolation import LimitError, run_child
 from autodiff_cli.cli.output.output_text import write_output
 from autodiff_cli.cli.output.terminal import print_error
+
+# the page's API for the commands, which load this module only when a page is asked for
+__all__ = [
+    "page_data",
+    "page_json",
+    "render_page",
+    "render_page_json",
+    "write_grad_page",
+    "write_page",
+]
 
 
 def page_json(value: Any, names: dict[str, Any], label: str, *, seed: Any = None) -> str:

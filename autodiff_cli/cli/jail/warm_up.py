@@ -141,9 +141,12 @@ def _names_other_ops(sources: Iterable[str | bytes], engine: Any) -> bool:
 
 
 # the packages whose modules a child may import on the way; the terminal's Rich and
-# prompt_toolkit are never imported by a child (`rendering` warms Rich), nor `doctor`'s battery
+# prompt_toolkit are never imported by a child (`rendering` warms Rich), nor `doctor`'s battery,
+# nor the graph page (the commands that draw one load it themselves)
 _CHILD_PACKAGES = ("grad", "graph", "jail", "output", "repl", "run")
-_NOT_IN_CHILDREN = {"jail.doctor", "jail.raw", "output.styled", "repl.terminal"}
+_NOT_IN_CHILDREN = {
+    "jail.attacks", "jail.battery", "jail.doctor", "jail.raw", "output.styled", "repl.terminal",
+}  # fmt: skip
 
 
 def _import_command_modules() -> None:

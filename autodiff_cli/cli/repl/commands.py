@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import autodiff_cli.cli.formulas.repl_formula  # noqa: F401 - :formula's half in the child
 import autodiff_cli.engine as torch
 from autodiff_cli import lazy_imports
 from autodiff_cli.cli.formulas.repl_formula import formula_payload, show_formula
@@ -19,7 +18,6 @@ from autodiff_cli.cli.graph.build import node_name
 from autodiff_cli.cli.graph.command import graph_of
 from autodiff_cli.cli.graph.export import TEXT_FORMATS, export
 from autodiff_cli.cli.graph.tree import tree_of
-from autodiff_cli.cli.graph_page.commands import page_json, write_page
 from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
 from autodiff_cli.cli.output.terminal import print_error
 from autodiff_cli.engine.core import printing
@@ -272,7 +270,8 @@ def show_graph(state: ReplState, argument: str) -> None:
     fmt, _, path = fmt.strip().partition(" ")
     fmt = fmt or "tree"
     if fmt == "html":  # in this process (no fork); a RemoteSession writes the page itself
-        problem = write_page(graph_page_json(state, name, path), path.strip())
+        pages = lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+        problem = pages.write_page(graph_page_json(state, name, path), path.strip())
         if problem:
             raise ValueError(problem)
         sys.stdout.write(f"wrote {path.strip()}: open it in a browser\n")
@@ -292,7 +291,8 @@ def graph_page_json(state: ReplState, name: str, path: str) -> str:
     values stay as they were: `graph_page.data`)."""
     if not path.strip():
         raise ValueError("usage: :graph NAME html FILE")
-    return page_json(_lookup(state, name, "graph"), dict(state.namespace), name)
+    pages = lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+    return pages.page_json(_lookup(state, name, "graph"), dict(state.namespace), name)
 
 
 def explain(state: ReplState, argument: str) -> None:

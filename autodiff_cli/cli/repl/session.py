@@ -9,12 +9,9 @@ import json
 import sys
 from typing import Any
 
-import autodiff_cli.cli.graph_page.commands  # noqa: F401 - `:graph NAME html` in the child
-import autodiff_cli.cli.graph_page.data  # noqa: F401
-from autodiff_cli import lang
+from autodiff_cli import lang, lazy_imports
 from autodiff_cli.cli.formulas.repl_formula import show_formula
 from autodiff_cli.cli.formulas.words import _
-from autodiff_cli.cli.graph_page.commands import write_page
 from autodiff_cli.cli.jail.child_session import ChildSession, SessionLost
 from autodiff_cli.cli.jail.isolation import Limits, isolation_available
 from autodiff_cli.cli.jail.warm_up import warm_up
@@ -64,6 +61,8 @@ class RemoteSession:
 
     def __init__(self, *, debug: bool = False, styled: bool = False, limits: Any = None) -> None:
         warm_up(rendering=styled)
+        # `:graph NAME html`: the child makes the page's data
+        lazy_imports.load("autodiff_cli.cli.graph_page.commands")
         self.debug, self.styled = debug, styled
         self._parser = lang.Session()  # parses input; never runs any
 
@@ -161,7 +160,8 @@ class RemoteSession:
         reply = self._ask({"kind": "graph_page", "text": name.strip(), "path": path.strip()})
         if "text" not in reply:
             return False
-        problem = write_page(reply["text"], path.strip())
+        pages = lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+        problem = pages.write_page(reply["text"], path.strip())
         if problem:
             print_error(f":graph: {problem}")
             return False
