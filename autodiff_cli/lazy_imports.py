@@ -44,11 +44,13 @@ DEFERRED: dict[str, str] = {
     # ---- optional features of a command
     "autodiff_cli.cli.grad.explain": f"`--explain` (and the graph page's steps): {_ONE_LINER}",
     "autodiff_cli.cli.grad.fdcheck": f"`--check`: {_ONE_LINER}",
+    "autodiff_cli.cli.grad.math_input": "grad's math form (2x, x², √x): only an expression that "
+    "looks like math pays for the rewrite (`grad.math_gate` decides)",
     "autodiff_cli.cli.graph_page.commands": "the browser page (`--html`, `:graph NAME html`)",
     "autodiff_cli.cli.output.styled": "Rich (~25 ms): only when the output is styled (a "
     "terminal that takes colour)",
     "rich.progress": "`autodiff run`'s progress bar, on a terminal only",
-    "json": f"`--json` output and the REPL's protocol: {_ONE_LINER} without `--json`",
+    "autodiff_cli.cli.output.json_text": f"`--json` output (json): {_ONE_LINER} without `--json`",
     "resource": "rlimits: set by the child's lock-down, read by the parent only after a child "
     f"ran out of memory; {_ONE_LINER}'s parent",
     # SymPy (~0.3 s to import): its half of the formulas loads only when a formula is asked for

@@ -15,7 +15,7 @@ from autodiff_cli import lazy_imports
 from autodiff_cli.cli.jail.clean_start import isolation_available
 
 _FLAGS = {"--json", "--check", "--explain", "--hessian", "--saved", "--plain", "--debug"}
-_FLAGS |= {"--formula", "--latex"}
+_FLAGS |= {"--formula", "--latex", "--elementwise"}
 _VALUED = {"--at": "at", "-a": "at", "--wrt": "wrt", "-w": "wrt", "--dtype": "dtype"}
 _DTYPES = ("float32", "float64")
 
@@ -75,6 +75,7 @@ def try_fast_grad(argv: list[str]) -> int | None:
         with_saved="--saved" in flags,
         formula="--formula" in flags,
         latex="--latex" in flags,
+        elementwise="--elementwise" in flags,
     )
     return grad.run_grad(expression, options, as_json="--json" in flags, debug="--debug" in flags)
 

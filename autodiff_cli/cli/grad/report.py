@@ -6,7 +6,9 @@ import sys
 from typing import Any
 
 from autodiff_cli import lazy_imports
+from autodiff_cli.cli.grad.elementwise import diagonal_note, elementwise_lines, hessian_lines
 from autodiff_cli.cli.grad.result import (
+    ELEMENTWISE,
     GRADIENT,
     HESSIAN,
     JACOBIAN,
@@ -17,6 +19,7 @@ from autodiff_cli.cli.grad.result import (
 from autodiff_cli.cli.graph.build import build_graph, collapse_chains, node_name
 from autodiff_cli.cli.graph.tree import render_plain, tree_of
 from autodiff_cli.cli.output.terminal import can_encode, wants_color
+from autodiff_cli.i18n import gettext as _
 
 
 def _maybe(tensor: Any) -> Any:
@@ -29,6 +32,7 @@ def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, A
     grad_fn = result.grad_fn
     data: dict[str, Any] = {
         "expression": outcome.expression,
+        "parsed": outcome.parsed,
         "value": tensor_to_json(result),
         "dtype": result.dtype.name,
         "shape": list(result.shape),
@@ -66,8 +70,13 @@ def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, A
 
 
 def print_json(outcome: GradResult) -> None:
-    json = lazy_imports.load("json")
-    sys.stdout.write(json.dumps(result_json(outcome), allow_nan=False) + "\n")
+    json_text = lazy_imports.load("autodiff_cli.cli.output.json_text")
+    sys.stdout.write(json_text.dumps(result_json(outcome), sys.stdout, allow_nan=False) + "\n")
+
+
+def read_as(parsed: str) -> str:
+    """How a math-form expression (`3x²`) was read: its Python spelling."""
+    return _("the expression as parsed (Python spelling): {parsed}").format(parsed=parsed)
 
 
 def _labelled(label: str, text: str) -> str:
@@ -99,6 +108,17 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
             for name, block in outcome.jacobian.items()
         ]
         sections.append((heading, lines))
+        note = diagonal_note(outcome)
+        if note is not None:
+            sections.append((note, []))
+    elif outcome.mode == ELEMENTWISE:
+        sections.append(
+            (_("elementwise derivative (one row per element):"), elementwise_lines(outcome))
+        )
+    elif outcome.mode == HESSIAN and hessian_lines(outcome) is not None:
+        sections.append(
+            (_("hessian (one matrix, rows and columns by variable):"), hessian_lines(outcome))
+        )
     elif outcome.mode == HESSIAN:
         lines = [
             _labelled(f"  d²result/d{row} d{column} {list(block.shape)}", repr(block))
@@ -120,6 +140,8 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
     if outcome.formula is not None:
         sections.append((outcome.formula.heading, outcome.formula.lines))
     if outcome.explain is not None:
+        if outcome.parsed is not None:
+            sections.append((read_as(outcome.parsed), []))
         local, closing = outcome.chain or (None, None)
         explain = lazy_imports.load("autodiff_cli.cli.grad.explain")
         lines = explain.explain_lines(outcome.explain, local, closing)

@@ -165,7 +165,7 @@ def _page_of_request(request: GraphRequest) -> str:
     pages = lazy_imports.load("autodiff_cli.cli.graph_page.commands")
     data = pages.page_data(value, names, label)
     if request.fmt == PAGE_DATA:
-        return json.dumps(data, allow_nan=False)
+        return json.dumps(data, allow_nan=False, ensure_ascii=False)
     return pages.render_page(data)
 
 

@@ -41,6 +41,7 @@ from autodiff_cli.cli.jail.clean_start import (  # noqa: F401 - also this module
     limit_blas_threads,
 )
 from autodiff_cli.cli.jail.frame_reserve import run_on_reserve
+from autodiff_cli.cli.jail.limits import timeout_message
 from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
 from autodiff_cli.cli.output.terminal import print_error
 from autodiff_cli.lang.compiler import set_statement_probe
@@ -575,8 +576,7 @@ def _signal_problem(number: int, limits: Limits) -> str:
     return f"killed by signal {name} (a crash)"
 
 
-def timeout_problem(seconds: float) -> str:
-    return f"stopped after {seconds:g} seconds (--timeout {seconds:g})"
+timeout_problem = timeout_message  # the child's own words and the parent's are the same
 
 
 def output_problem(limit: int) -> str:

@@ -74,7 +74,7 @@ def warm_up(
     `json` unless `json_output` is False (a command without `--json`).
     """
     if json_output:
-        lazy_imports.load("json")
+        lazy_imports.load("autodiff_cli.cli.output.json_text")
     if sources is None or _names_other_ops(sources, engine):
         engine._load_extra_ops()  # (a no-op unless the engine was imported lean)
 

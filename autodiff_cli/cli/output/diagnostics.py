@@ -117,8 +117,10 @@ def json_error(
     """An error under `--json`: `{"error": {"type", "message", "file", "line", "column"}}` as
     one line on stdout (`null` for what is not known)."""
     record = {"type": type_name, "message": message, "file": file, "line": line, "column": column}
-    json = lazy_imports.load("json")
-    sys.stdout.write(json.dumps({"error": record}) + "\n")
+    sys.stdout.write(
+        lazy_imports.load("autodiff_cli.cli.output.json_text").dumps({"error": record}, sys.stdout)
+        + "\n"
+    )
     sys.stdout.flush()
 
 
