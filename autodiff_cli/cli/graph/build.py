@@ -361,3 +361,11 @@ def walk(grad_fn: Any) -> list[Any]:
                 order.append(child)
         index += 1
     return order
+
+
+def graph_of(value: Any, names: dict[str, Any], label: str, *, with_saved: bool = False) -> Any:
+    """The collapsed `Graph` of a tensor, or GraphError saying why there is none."""
+    graph_of_checked(value, label)
+    return collapse_chains(
+        describe_tensor_graph(value, names, result_name=label, with_saved=with_saved)
+    )

@@ -23,6 +23,7 @@ from autodiff_cli.cli.graph.build import (
     GraphError,
     collapse_chains,
     describe_tensor_graph,
+    graph_of,
     graph_of_checked,
     probe_gradients,
 )
@@ -101,14 +102,6 @@ def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
     if request.var not in namespace:
         raise GraphError(unknown_var_message(script.name, request.var, namespace))
     return namespace[request.var], dict(namespace), request.var
-
-
-def graph_of(value: Any, names: dict[str, Any], label: str, *, with_saved: bool = False) -> Any:
-    """The collapsed `Graph` of a tensor, or GraphError saying why there is none."""
-    graph_of_checked(value, label)
-    return collapse_chains(
-        describe_tensor_graph(value, names, result_name=label, with_saved=with_saved)
-    )
 
 
 def _with_gradients(value: Any, names: dict[str, Any], label: str, with_saved: bool) -> Any:

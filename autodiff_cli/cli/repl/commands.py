@@ -14,8 +14,7 @@ from autodiff_cli import lazy_imports
 from autodiff_cli.cli.formulas.repl_formula import formula_payload, show_formula
 from autodiff_cli.cli.formulas.words import _
 from autodiff_cli.cli.grad.explain import explain_lines, explained_backward, leaves_of
-from autodiff_cli.cli.graph.build import node_name
-from autodiff_cli.cli.graph.command import graph_of
+from autodiff_cli.cli.graph.build import graph_of, node_name
 from autodiff_cli.cli.graph.export import TEXT_FORMATS, export
 from autodiff_cli.cli.graph.tree import tree_of
 from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
