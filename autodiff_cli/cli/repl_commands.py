@@ -2,24 +2,39 @@
 
 from __future__ import annotations
 
+import re
 import sys
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import autodiff_cli.cli.formulas.repl_formula  # noqa: F401 - :formula's half in the child
+from autodiff_cli.cli import repl_docs, repl_vars
+from autodiff_cli.cli.graph_cmd import graph_of
+from autodiff_cli.cli.graph_export import TEXT_FORMATS, export
+from autodiff_cli.cli.repl_graph_files import (
+    PICTURES,
+    parse_graph_argument,
+    source_format,
+    write_graph_file,
+)
+from autodiff_cli.i18n import gettext as _
 
 REPL_NAME = "<stdin>"
 
 HELP = """\
-Statements run as in Python, with `torch` imported; an expression's value is echoed.
+Statements run as in Python, with `torch` imported; an expression's value is echoed and
+kept in `_`. While a call is typed, its signature shows at the bottom; Right-arrow takes the
+grey suggestion from the history.
 A block (def, for, if, ...) ends with a blank line. Ctrl-C cancels the line or stops a
 running statement; Ctrl-D exits. Tab completes names, attributes and methods.
 
   :help             this help
-  :vars             the variables: name, shape, dtype, requires_grad, is_leaf, grad_fn, grad
-  :graph NAME [FMT] the grad_fn graph of NAME (FMT: tree, dot or mermaid)
+  :doc NAME         help on NAME, such as :doc x.backward (also typed NAME?: x.backward?)
+  :vars             the variables: name, value, shape, dtype, requires_grad, is_leaf,
+                    grad_fn, grad
+  :graph NAME [FMT] [FILE]  the grad_fn graph of NAME (FMT: tree, dot or mermaid; svg or png
+                    need FILE); with FILE, written there
   :graph NAME html FILE  a page to open in a browser: the graph, backward step by step
   :grads            the gradients of the leaf tensors
   :explain NAME     call NAME.backward() step by step (gradients accumulate, the graph is freed)
@@ -32,7 +47,7 @@ running statement; Ctrl-D exits. Tab completes names, attributes and methods.
   :quit             leave (also Ctrl-D)"""
 
 META_NAMES = (
-    "help", "vars", "graph", "grads", "explain", "formula", "reset", "load", "save", "hints",
+    "help", "doc", "vars", "graph", "grads", "explain", "formula", "reset", "load", "save", "hints",
     "quit",
 )  # fmt: skip
 
@@ -53,6 +68,7 @@ class ReplState:
     session: Any = None
     inputs: list[str] = field(default_factory=list)  # script text reproducing the session
     first_lines: dict[Any, int] = field(default_factory=dict)  # piped: chunk Source -> its line
+    echoed: set[int] = field(default_factory=set)  # the inputs whose value was echoed (`_`)
 
     def __post_init__(self) -> None:
         if self.session is None:
@@ -67,6 +83,7 @@ class ReplState:
         self.session.execute("import torch")
         self.inputs = []
         self.first_lines = {}
+        self.echoed = set()
 
     def _shift_line(self, error: BaseException, first_line: int) -> None:
         """Count an error's line from the start of the input stream."""
@@ -107,6 +124,9 @@ class ReplState:
             report_exception(error, debug=self.debug, context=REPL_NAME)
             return False
         self.inputs.append(script_text(chunk, echoed=value is not None))
+        if value is not None:  # `_`, as Python's REPL keeps it (a global `_` hides it)
+            self.namespace.builtins["_"] = value
+            self.echoed.add(len(self.inputs) - 1)
         if echo is not None:
             sys.stdout.write(echo + "\n")
         sys.stdout.flush()
@@ -202,15 +222,6 @@ def tensor_cell(value: Any) -> str:
     return "\n".join([*lines[:head], f"… {hidden} more lines …", *lines[-tail:]])
 
 
-def _grad_of(tensor: Any) -> Any:
-    """`.grad` without the non-leaf warning: None unless it is a leaf or retains grad."""
-    if not (tensor.is_leaf or tensor.retains_grad):
-        return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return tensor.grad
-
-
 def _tensors(state: ReplState) -> list[tuple[str, Any]]:
     import autodiff_cli.engine as torch
 
@@ -225,32 +236,12 @@ def _tensors(state: ReplState) -> list[tuple[str, Any]]:
 
 
 def show_vars(state: ReplState, argument: str) -> None:
-    from autodiff_cli.cli.graphs import node_name
-
-    rows = []
-    for name, tensor in _tensors(state):
-        grad = _grad_of(tensor)
-        rows.append(
-            [
-                name,
-                str(list(tensor.shape)),
-                tensor.dtype.name,
-                str(tensor.requires_grad),
-                str(tensor.is_leaf),
-                node_name(tensor.grad_fn) if tensor.grad_fn is not None else "",
-                "" if grad is None else tensor_cell(grad),
-            ]
-        )
-    if not rows:
-        sys.stdout.write("no tensors yet\n")
-        return
-    columns = ["name", "shape", "dtype", "requires_grad", "is_leaf", "grad_fn", "grad"]
-    _print_table(state, columns, rows, "tensors")
+    repl_vars.show_vars(state, argument, _print_table, tensor_cell)
 
 
 def show_grads(state: ReplState, argument: str) -> None:
     rows = [
-        [name, tensor_cell(_grad_of(tensor))]
+        [name, tensor_cell(repl_vars.grad_of(tensor))]
         for name, tensor in _tensors(state)
         if tensor.is_leaf and tensor.requires_grad
     ]
@@ -269,13 +260,9 @@ def _lookup(state: ReplState, name: str, command: str) -> Any:
 
 
 def show_graph(state: ReplState, argument: str) -> None:
-    from autodiff_cli.cli.graph_cmd import graph_of
-    from autodiff_cli.cli.graph_export import TEXT_FORMATS, export
     from autodiff_cli.cli.graph_tree import to_rich, tree_of
 
-    name, _, fmt = argument.partition(" ")
-    fmt, _, path = fmt.strip().partition(" ")
-    fmt = fmt or "tree"
+    name, fmt, path = parse_graph_argument(argument)
     if fmt == "html":  # in this process (no fork); a RemoteSession writes the page itself
         from autodiff_cli.cli.graph_page.commands import write_page
 
@@ -284,15 +271,30 @@ def show_graph(state: ReplState, argument: str) -> None:
             raise ValueError(problem)
         sys.stdout.write(f"wrote {path.strip()}: open it in a browser\n")
         return
+    if path:  # in this process (no fork); a RemoteSession writes the file itself
+        write_graph_file(graph_text(state, name, source_format(fmt)), fmt, path)
+        return
+    if fmt in PICTURES:
+        raise ValueError(_("usage: :graph NAME {fmt} FILE").format(fmt=fmt))
     if fmt not in TEXT_FORMATS:
-        raise ValueError(f"format must be one of {', '.join(TEXT_FORMATS)}, not {fmt!r}")
-    graph = graph_of(_lookup(state, name, "graph"), dict(state.namespace), name)
+        formats = ", ".join((*TEXT_FORMATS, *PICTURES, "html"))
+        message = _("format must be one of {formats}, not {fmt}")
+        raise ValueError(message.format(formats=formats, fmt=repr(fmt)))
     if fmt == "tree" and state.styled:
         from rich.console import Console
 
+        graph = graph_of(_lookup(state, name, "graph"), dict(state.namespace), name)
         Console(highlight=False, soft_wrap=True).print(to_rich(tree_of(graph, details=True)))
         return
-    sys.stdout.write(export(graph, fmt))
+    sys.stdout.write(graph_text(state, name, fmt))
+
+
+def graph_text(state: ReplState, name: str, fmt: str) -> str:
+    """NAME's graph as text in `fmt` (tree, dot or mermaid)."""
+    if fmt not in TEXT_FORMATS:
+        raise ValueError(f"format must be one of {', '.join(TEXT_FORMATS)}, not {fmt!r}")
+    graph = graph_of(_lookup(state, name, "graph"), dict(state.namespace), name)
+    return str(export(graph, fmt))
 
 
 def graph_page_json(state: ReplState, name: str, path: str) -> str:
@@ -369,10 +371,27 @@ def load(state: ReplState, argument: str) -> None:
     state.inputs.append(source if source.endswith("\n") else source + "\n")
 
 
+_UNDERSCORE = re.compile(r"(?<![\w.])_(?!\w)")
+
+
+def saved_script(state: ReplState) -> str:
+    """The session's successful inputs as a script. When an input reads `_`, each echoed value
+    is also assigned to `_` there, so that `autodiff run` computes what the session did."""
+    uses_last = any(_UNDERSCORE.search(text) for text in state.inputs)
+    parts = []
+    for index, text in enumerate(state.inputs):
+        head, _newline, last = text.rstrip("\n").rpartition("\n")
+        if uses_last and index in state.echoed and last.startswith("print(repr("):
+            expression = last.removeprefix("print(repr(").removesuffix("))")
+            text = (head + "\n" if head else "") + f"_ = ({expression})\nprint(repr(_))\n"
+        parts.append(text)
+    return "import torch\n" + "".join(parts)
+
+
 def save(state: ReplState, argument: str) -> None:
     if not argument:
         raise ValueError("usage: :save FILE")
-    text = "import torch\n" + "".join(state.inputs)
+    text = saved_script(state)
     try:
         with open(argument, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -396,6 +415,7 @@ def quit_repl(state: ReplState, argument: str) -> None:
 
 COMMANDS: dict[str, Callable[[ReplState, str], None]] = {
     "help": show_help,
+    "doc": repl_docs.show_doc,
     "vars": show_vars,
     "graph": show_graph,
     "grads": show_grads,
@@ -412,14 +432,21 @@ COMMANDS: dict[str, Callable[[ReplState, str], None]] = {
 
 
 def is_meta_command(text: str) -> bool:
-    return text.lstrip().startswith(":")
+    """`:name ...`, or `NAME?` (help on NAME, as IPython asks for it)."""
+    return text.lstrip().startswith(":") or repl_docs.help_query(text) is not None
+
+
+def meta_text(text: str) -> str:
+    """A meta-command as `:name argument` (`x.backward?` is `:doc x.backward`)."""
+    query = repl_docs.help_query(text)
+    return text if query is None else f":doc {query}"
 
 
 def run_meta_command(state: ReplState, text: str) -> bool:
     """Run `:name argument`; report a problem on stderr. True on success; QuitRepl for :quit."""
     from autodiff_cli.cli.terminal import print_error
 
-    name, _, argument = text.strip()[1:].partition(" ")
+    name, _space, argument = meta_text(text).strip()[1:].partition(" ")
     command = COMMANDS.get(name)
     if command is None:
         print_error(f"unknown command :{name} (:help lists the commands)")

@@ -11,10 +11,15 @@ from typing import Any
 from autodiff_cli.cli.repl_commands import (
     QuitRepl,
     ReplState,
+    graph_text,
     is_meta_command,
+    meta_text,
     run_meta_command,
+    saved_script,
 )
 from autodiff_cli.cli.repl_completion import candidates
+from autodiff_cli.cli.repl_docs import signature_hint
+from autodiff_cli.cli.repl_graph_files import parse_graph_argument, source_format, write_graph_file
 
 
 class LocalSession:
@@ -36,6 +41,9 @@ class LocalSession:
 
     def complete(self, text: str) -> tuple[str, list[str]]:
         return candidates(self.state, text)
+
+    def signature(self, text: str) -> str:
+        return signature_hint(self.state, text)
 
     def close(self) -> None:
         pass
@@ -100,6 +108,8 @@ class RemoteSession:
             return self._load(argument) if name == "load" else self._save(argument)
         if name == "graph" and argument.split(" ")[1:2] == ["html"]:
             return self._graph_page(argument)
+        if name == "graph" and parse_graph_argument(argument)[2]:
+            return self._graph_file(argument)
         if name == "formula":
             return self._formula(argument)
         reply = self._ask({"kind": "meta", "text": text})
@@ -178,6 +188,26 @@ class RemoteSession:
         sys.stdout.flush()
         return True
 
+    def _graph_file(self, argument: str) -> bool:
+        """`:graph NAME FMT FILE`: the text from the child, the file (or picture) made here."""
+        from autodiff_cli.cli.terminal import print_error
+
+        name, fmt, path = parse_graph_argument(argument)
+        message = {"kind": "graph_text", "text": name, "format": source_format(fmt)}
+        reply = self._ask(message)
+        if "text" not in reply:
+            return False
+        try:
+            write_graph_file(reply["text"], fmt, path)
+        except ValueError as error:
+            print_error(f":graph: {error}")
+            return False
+        return True
+
+    def signature(self, text: str) -> str:
+        """The signature of the call being typed (the toolbar's hint)."""
+        return self._ask({"kind": "signature", "text": text}).get("text", "")
+
     def complete(self, text: str) -> tuple[str, list[str]]:
         reply = self._ask({"kind": "complete", "text": text})
         return reply.get("word", ""), list(reply.get("names", []))
@@ -237,9 +267,13 @@ class SessionServer:
 
             return formula_reply(state, text)
         if kind == "save":
-            return {"text": "import torch\n" + "".join(state.inputs), "count": len(state.inputs)}
+            return {"text": saved_script(state), "count": len(state.inputs)}
         if kind == "graph_page":
             return _graph_page_reply(state, text, str(message.get("path", "")))
+        if kind == "graph_text":
+            return _graph_text_reply(state, text, str(message.get("format", "")))
+        if kind == "signature":
+            return {"text": signature_hint(state, text)}
         if kind == "complete":
             word, names = candidates(state, text)
             return {"word": word, "names": names}
@@ -253,6 +287,17 @@ def _graph_page_reply(state: ReplState, name: str, path: str) -> dict:
 
     try:
         return {"text": graph_page_json(state, name, path)}
+    except Exception as error:  # no such variable, not a tensor, no grad_fn
+        print_error(f":graph: {type(error).__name__ if not str(error) else ''}{error}")
+        return {"ok": False}
+
+
+def _graph_text_reply(state: ReplState, name: str, fmt: str) -> dict:
+    """NAME's graph as text for `:graph NAME FMT FILE`, or the problem said on stderr."""
+    from autodiff_cli.cli.terminal import print_error
+
+    try:
+        return {"text": graph_text(state, name, fmt)}
     except Exception as error:  # no such variable, not a tensor, no grad_fn
         print_error(f":graph: {type(error).__name__ if not str(error) else ''}{error}")
         return {"ok": False}
@@ -289,5 +334,5 @@ def run_chunk(session: Session, chunk: str, first_line: int = 1) -> bool:
     """A meta-command or a statement (whose first line is `first_line` of the input); True on
     success (QuitRepl propagates)."""
     if is_meta_command(chunk):
-        return session.meta(chunk)
+        return session.meta(meta_text(chunk))
     return session.execute(chunk, first_line)
