@@ -17,6 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from autodiff_cli import __version__
+from autodiff_cli.cli import help_language
 
 
 class _JsonUsageErrors(TyperGroup):
@@ -25,6 +26,7 @@ class _JsonUsageErrors(TyperGroup):
 
     def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
         arguments = sys.argv[1:] if args is None else list(args)
+        help_language.prepare(self, arguments)  # --help in the language of --lang or LANG
         if "--json" not in arguments:
             return super().main(arguments, *rest, **extra)
         extra["standalone_mode"] = False

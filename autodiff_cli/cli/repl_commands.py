@@ -18,33 +18,10 @@ from autodiff_cli.cli.repl_graph_files import (
     source_format,
     write_graph_file,
 )
+from autodiff_cli.cli.repl_help import help_text
 from autodiff_cli.i18n import gettext as _
 
 REPL_NAME = "<stdin>"
-
-HELP = """\
-Statements run as in Python, with `torch` imported; an expression's value is echoed and
-kept in `_`. While a call is typed, its signature shows at the bottom; Right-arrow takes the
-grey suggestion from the history.
-A block (def, for, if, ...) ends with a blank line. Ctrl-C cancels the line or stops a
-running statement; Ctrl-D exits. Tab completes names, attributes and methods.
-
-  :help             this help
-  :doc NAME         help on NAME, such as :doc x.backward (also typed NAME?: x.backward?)
-  :vars             the variables: name, value, shape, dtype, requires_grad, is_leaf,
-                    grad_fn, grad
-  :graph NAME [FMT] [FILE]  the grad_fn graph of NAME (FMT: tree, dot or mermaid; svg or png
-                    need FILE); with FILE, written there
-  :graph NAME html FILE  a page to open in a browser: the graph, backward step by step
-  :grads            the gradients of the leaf tensors
-  :explain NAME     call NAME.backward() step by step (gradients accumulate, the graph is freed)
-  :formula NAME [WRT...]  the derivatives of NAME as formulas read from its graph, checked
-                    against autograd (elementwise graphs of one-element tensors)
-  :reset            start over with a fresh namespace
-  :load FILE        run FILE in this session
-  :save FILE        write this session's successful inputs as a script for `autodiff run`
-  :hints [on|off]   the teaching hints after an error (on unless --no-hints)
-  :quit             leave (also Ctrl-D)"""
 
 META_NAMES = (
     "help", "doc", "vars", "graph", "grads", "explain", "formula", "reset", "load", "save", "hints",
@@ -52,7 +29,7 @@ META_NAMES = (
 )  # fmt: skip
 
 
-from autodiff_cli.cli.hints import hints_command  # noqa: E402 - after HELP, which it extends
+from autodiff_cli.cli.hints import hints_command  # noqa: E402
 
 
 class QuitRepl(Exception):
@@ -246,16 +223,16 @@ def show_grads(state: ReplState, argument: str) -> None:
         if tensor.is_leaf and tensor.requires_grad
     ]
     if not rows:
-        sys.stdout.write("no leaf tensors that require grad\n")
+        sys.stdout.write(_("no leaf tensors that require grad") + "\n")
         return
-    _print_table(state, ["leaf", "grad"], rows, "leaf gradients")
+    _print_table(state, [_("leaf"), "grad"], rows, _("leaf gradients"))
 
 
 def _lookup(state: ReplState, name: str, command: str) -> Any:
     if not name:
-        raise ValueError(f"usage: :{command} NAME")
+        raise ValueError(_("usage: :{command} NAME").format(command=command))
     if name not in state.namespace:
-        raise ValueError(f"no variable named {name!r}")
+        raise ValueError(_("no variable named {name}").format(name=repr(name)))
     return state.namespace[name]
 
 
@@ -269,7 +246,7 @@ def show_graph(state: ReplState, argument: str) -> None:
         problem = write_page(graph_page_json(state, name, path), path.strip())
         if problem:
             raise ValueError(problem)
-        sys.stdout.write(f"wrote {path.strip()}: open it in a browser\n")
+        sys.stdout.write(_("wrote {path}: open it in a browser").format(path=path.strip()) + "\n")
         return
     if path:  # in this process (no fork); a RemoteSession writes the file itself
         write_graph_file(graph_text(state, name, source_format(fmt)), fmt, path)
@@ -292,7 +269,11 @@ def show_graph(state: ReplState, argument: str) -> None:
 def graph_text(state: ReplState, name: str, fmt: str) -> str:
     """NAME's graph as text in `fmt` (tree, dot or mermaid)."""
     if fmt not in TEXT_FORMATS:
-        raise ValueError(f"format must be one of {', '.join(TEXT_FORMATS)}, not {fmt!r}")
+        raise ValueError(
+            _("format must be one of {formats}, not {fmt}").format(
+                formats=", ".join(TEXT_FORMATS), fmt=repr(fmt)
+            )
+        )
     graph = graph_of(_lookup(state, name, "graph"), dict(state.namespace), name)
     return str(export(graph, fmt))
 
@@ -303,7 +284,7 @@ def graph_page_json(state: ReplState, name: str, path: str) -> str:
     from autodiff_cli.cli.graph_page.commands import page_json
 
     if not path.strip():
-        raise ValueError("usage: :graph NAME html FILE")
+        raise ValueError(_("usage: :graph NAME html FILE"))
     return page_json(_lookup(state, name, "graph"), dict(state.namespace), name)
 
 
@@ -315,7 +296,11 @@ def explain(state: ReplState, argument: str) -> None:
 
     value = _lookup(state, argument, "explain")
     if not isinstance(value, torch.Tensor):
-        raise ValueError(f"{argument} is not a tensor (it is {type(value).__name__})")
+        raise ValueError(
+            _("{name} is not a tensor (it is {kind})").format(
+                name=argument, kind=type(value).__name__
+            )
+        )
     in_graph = leaves_of(value)
     leaves = {name: tensor for name, tensor in _tensors(state) if id(tensor) in in_graph}
     try:
@@ -356,12 +341,14 @@ def load(state: ReplState, argument: str) -> None:
     from autodiff_cli.lang import run_source
 
     if not argument:
-        raise ValueError("usage: :load FILE")
+        raise ValueError(_("usage: :load FILE"))
     try:
         with open(argument, encoding="utf-8") as handle:
             source = handle.read()
     except OSError as error:
-        raise ValueError(f"cannot read {argument}: {error.strerror}") from None
+        raise ValueError(
+            _("cannot read {path}: {reason}").format(path=argument, reason=error.strerror)
+        ) from None
     try:
         with warnings_to_stderr(argument):
             run_source(source, argument, namespace=state.namespace, stdout=sys.stdout)
@@ -388,25 +375,33 @@ def saved_script(state: ReplState) -> str:
     return "import torch\n" + "".join(parts)
 
 
+def saved_message(count: int, path: str) -> str:
+    """What :save says once the file is written."""
+    message = _("saved 1 input to {path}") if count == 1 else _("saved {count} inputs to {path}")
+    return message.format(count=count, path=path)
+
+
 def save(state: ReplState, argument: str) -> None:
     if not argument:
-        raise ValueError("usage: :save FILE")
+        raise ValueError(_("usage: :save FILE"))
     text = saved_script(state)
     try:
         with open(argument, "w", encoding="utf-8") as handle:
             handle.write(text)
     except OSError as error:
-        raise ValueError(f"cannot write {argument}: {error.strerror}") from None
-    sys.stdout.write(f"saved {len(state.inputs)} inputs to {argument}\n")
+        raise ValueError(
+            _("cannot write {path}: {reason}").format(path=argument, reason=error.strerror)
+        ) from None
+    sys.stdout.write(saved_message(len(state.inputs), argument) + "\n")
 
 
 def reset(state: ReplState, argument: str) -> None:
     state.reset()
-    sys.stdout.write("the namespace is fresh again\n")
+    sys.stdout.write(_("the namespace is fresh again") + "\n")
 
 
 def show_help(state: ReplState, argument: str) -> None:
-    sys.stdout.write(HELP + "\n")
+    sys.stdout.write(help_text() + "\n")
 
 
 def quit_repl(state: ReplState, argument: str) -> None:
@@ -449,7 +444,7 @@ def run_meta_command(state: ReplState, text: str) -> bool:
     name, _space, argument = meta_text(text).strip()[1:].partition(" ")
     command = COMMANDS.get(name)
     if command is None:
-        print_error(f"unknown command :{name} (:help lists the commands)")
+        print_error(_("unknown command :{name} (:help lists the commands)").format(name=name))
         return False
     try:
         command(state, argument.strip())

@@ -15,11 +15,13 @@ from autodiff_cli.cli.repl_commands import (
     is_meta_command,
     meta_text,
     run_meta_command,
+    saved_message,
     saved_script,
 )
 from autodiff_cli.cli.repl_completion import candidates
 from autodiff_cli.cli.repl_docs import signature_hint
 from autodiff_cli.cli.repl_graph_files import parse_graph_argument, source_format, write_graph_file
+from autodiff_cli.i18n import gettext as _
 
 
 class LocalSession:
@@ -88,10 +90,8 @@ class RemoteSession:
             return _checked_reply(self._child.request(message))
         except SessionLost as lost:
             self._child.close()  # (a reply refused here leaves it running)
-            print_error(
-                f"error: the session was {lost.problem}; its variables are lost, "
-                "a fresh session starts"
-            )
+            message = _("the session was {problem}; its variables are lost, a fresh session starts")
+            print_error(_("error: ") + message.format(problem=lost.problem))
             self._child = self._start()
             return {"ok": False}
 
@@ -102,7 +102,7 @@ class RemoteSession:
     def meta(self, text: str) -> bool:
         """A meta-command, run in the child; :load and :save touch files here. QuitRepl for
         :quit."""
-        name, _, argument = text.strip()[1:].partition(" ")
+        name, _sep, argument = text.strip()[1:].partition(" ")
         argument = argument.strip()
         if name in ("load", "save"):
             return self._load(argument) if name == "load" else self._save(argument)
@@ -122,7 +122,6 @@ class RemoteSession:
         import json
 
         from autodiff_cli.cli.formulas.repl_formula import show_formula
-        from autodiff_cli.cli.formulas.words import _
         from autodiff_cli.cli.terminal import print_error
 
         reply = self._ask({"kind": "formula", "text": argument})
@@ -142,7 +141,7 @@ class RemoteSession:
         from autodiff_cli.cli.terminal import print_error
 
         if not path:
-            print_error(":load: usage: :load FILE")
+            print_error(":load: " + _("usage: :load FILE"))
             return False
         try:
             script = read_script(path)
@@ -156,7 +155,7 @@ class RemoteSession:
         from autodiff_cli.cli.terminal import print_error
 
         if not path:
-            print_error(":save: usage: :save FILE")
+            print_error(":save: " + _("usage: :save FILE"))
             return False
         reply = self._ask({"kind": "save"})
         if "text" not in reply:
@@ -165,9 +164,12 @@ class RemoteSession:
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(reply["text"])
         except OSError as error:
-            print_error(f":save: cannot write {path}: {error.strerror}")
+            print_error(
+                ":save: "
+                + _("cannot write {path}: {reason}").format(path=path, reason=error.strerror)
+            )
             return False
-        sys.stdout.write(f"saved {reply['count']} inputs to {path}\n")
+        sys.stdout.write(saved_message(reply["count"], path) + "\n")
         sys.stdout.flush()
         return True
 
@@ -176,7 +178,7 @@ class RemoteSession:
         from autodiff_cli.cli.graph_page.commands import write_page
         from autodiff_cli.cli.terminal import print_error
 
-        name, _, path = argument.partition(" html")
+        name, _sep, path = argument.partition(" html")
         reply = self._ask({"kind": "graph_page", "text": name.strip(), "path": path.strip()})
         if "text" not in reply:
             return False
@@ -184,7 +186,7 @@ class RemoteSession:
         if problem:
             print_error(f":graph: {problem}")
             return False
-        sys.stdout.write(f"wrote {path.strip()}: open it in a browser\n")
+        sys.stdout.write(_("wrote {path}: open it in a browser").format(path=path.strip()) + "\n")
         sys.stdout.flush()
         return True
 

@@ -25,10 +25,10 @@ from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.utils import is_dumb_terminal
 from pygments.lexers.python import PythonLexer
 
-from autodiff_cli import __version__
 from autodiff_cli.cli.clean_start import setting
 from autodiff_cli.cli.repl_commands import QuitRepl, ReplState, is_meta_command
 from autodiff_cli.cli.repl_completion import candidates
+from autodiff_cli.cli.repl_help import banner
 from autodiff_cli.cli.repl_input import COMPOUND, PS1, PS2, StatementReader, cannot_become_valid
 from autodiff_cli.cli.repl_session import Session, open_session, run_chunk
 
@@ -148,10 +148,7 @@ def _run_input(session: Session, text: str) -> None:
 
 
 def _banner() -> None:
-    sys.stdout.write(
-        f"autodiff {__version__} REPL: PyTorch's autograd on numpy; `torch` is imported.\n"
-        "Ctrl-D exits, Ctrl-C cancels, Tab completes, :help lists the commands.\n"
-    )
+    sys.stdout.write(banner() + "\n")
     sys.stdout.flush()
 
 
