@@ -14,6 +14,8 @@ import sys
 from typing import Any
 
 from autodiff_cli.i18n import gettext
+from autodiff_cli.lang.sandbox import unbound_origin
+from autodiff_cli.lang.typeview import is_engine_class
 
 _N = str  # marks a text for the catalogue (xgettext's keyword); translated by `doc_for`
 
@@ -352,7 +354,11 @@ def _resolve(path: str) -> Any:
 
 
 def _unwrapped(obj: Any) -> Any:
+    """The function behind a bound method, a property or a script's unbound engine method."""
     obj = getattr(obj, "__func__", obj) if type(obj).__name__ == "method" else obj
+    origin = unbound_origin(obj)
+    if origin is not None:
+        obj = _static(*origin)
     return obj.fget if isinstance(obj, property) else obj
 
 
@@ -376,10 +382,11 @@ def _known() -> dict[int, str]:
 
 
 def _loaded_subclasses(base: type) -> list[type]:
+    """`base` and the engine's subclasses of it (a script's own subclass keeps its own doc)."""
     found, pending = [base], [base]
     while pending:
         for sub in type.__subclasses__(pending.pop()):
-            if sub not in found:
+            if sub not in found and is_engine_class(sub):
                 found.append(sub)
                 pending.append(sub)
     return found
