@@ -133,3 +133,15 @@ def test_terminal_banner_in_chinese(tmp_path: Path):
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+def test_explain_in_chinese_and_english():
+    chinese = autodiff("grad", "x*x+3*x", "--at", "x=2", "--explain", lang="zh_CN.UTF-8")
+    assert chinese.returncode == 0, chinese.stderr
+    assert "反向传播，逐步进行（起点：∂out/∂out = 1.）：" in chinese.stdout
+    assert "[2] MulBackward0 ← 3*x 收到的梯度 = 1." in chinese.stdout
+    assert "      ∂out/∂other：常量输入，不传递梯度" in chinese.stdout
+    assert "x.grad += 3. 来自 [2] + 2. 来自 [3] + 2. 来自 [3] = 7." in chinese.stdout
+    english = autodiff("grad", "x*x+3*x", "--at", "x=2", "--explain")
+    assert "backward pass, step by step (seed: ∂out/∂out = 1.):" in english.stdout
+    assert "accumulated gradients:\n    x.grad = 7." in english.stdout
