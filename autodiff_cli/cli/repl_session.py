@@ -21,6 +21,7 @@ from autodiff_cli.cli.repl_commands import (
 from autodiff_cli.cli.repl_completion import candidates
 from autodiff_cli.cli.repl_docs import signature_hint
 from autodiff_cli.cli.repl_graph_files import parse_graph_argument, source_format, write_graph_file
+from autodiff_cli.cli.terminal import print_error
 from autodiff_cli.i18n import gettext as _
 
 
@@ -192,8 +193,6 @@ class RemoteSession:
 
     def _graph_file(self, argument: str) -> bool:
         """`:graph NAME FMT FILE`: the text from the child, the file (or picture) made here."""
-        from autodiff_cli.cli.terminal import print_error
-
         name, fmt, path = parse_graph_argument(argument)
         message = {"kind": "graph_text", "text": name, "format": source_format(fmt)}
         reply = self._ask(message)
@@ -296,8 +295,6 @@ def _graph_page_reply(state: ReplState, name: str, path: str) -> dict:
 
 def _graph_text_reply(state: ReplState, name: str, fmt: str) -> dict:
     """NAME's graph as text for `:graph NAME FMT FILE`, or the problem said on stderr."""
-    from autodiff_cli.cli.terminal import print_error
-
     try:
         return {"text": graph_text(state, name, fmt)}
     except Exception as error:  # no such variable, not a tensor, no grad_fn
