@@ -232,6 +232,6 @@ def test_signature_hint_reads_dictionaries_only():
         "''",
         "tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False)",
         "exp(input, *, out=None)",
-        "print(*values, sep=' ', end='\\n', file=None, flush=False)",
+        "print(*values, sep=' ', end='\\n', flush=False)",  # the script's print
         "[]",
     ]

@@ -170,7 +170,8 @@ def _describe_function(function: Any) -> str:
     kind = "method" if isinstance(function, types.MethodType) else "function"
     entry = learner_docs.doc_for(function)
     if entry is not None:
-        _path, signature, text = entry
+        path, signature, text = entry
+        where = f" in module {learner_docs.module_of(path)}"
         return f"Help on {kind} {name}{where}:\n\n{signature}\n" + _indented(text, "    ")
     head = f"Help on {kind} {name}{where}:\n\n{signature_line(function, name)}\n"
     return head + _indented(_short_doc(function, module), "    ")

@@ -11,6 +11,8 @@ import runs: a jailed script cannot load modules).
 from __future__ import annotations
 
 import sys
+import types
+import weakref
 from typing import Any
 
 from autodiff_cli.i18n import gettext
@@ -326,6 +328,16 @@ DOCS: dict[str, tuple[str, str]] = {
     ),
 }
 
+# Functions scripts get in place of the engine's (the script's `torch.tensor`, which reads numpy
+# wrappers), each with the path of the entry it shares; weak: each namespace makes its own.
+_STAND_INS: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+
+
+def document_as(function: Any, path: str) -> None:
+    """Let `function`, a stand-in scripts get for the engine's `path`, show that path's entry."""
+    _STAND_INS[function] = path
+
+
 # Classes whose methods share a base class's entry (SGD.step is Optimizer.step).
 _METHOD_OWNERS = {"torch.optim.Optimizer": ("step", "zero_grad")}
 
@@ -394,7 +406,9 @@ def _loaded_subclasses(base: type) -> list[type]:
 
 def doc_for(obj: Any) -> tuple[str, str, str] | None:
     """(path, signature, text in the user's language) of a documented object, else None."""
-    path = _known().get(id(_unwrapped(obj)))
+    path = _STAND_INS.get(obj) if isinstance(obj, types.FunctionType) else None
+    if path not in DOCS:
+        path = _known().get(id(_unwrapped(obj)))
     if path is None:
         return None
     signature, text = DOCS[path]
@@ -410,12 +424,10 @@ def doc_of_attribute(holder: Any, name: str) -> tuple[str, str, str] | None:
     return doc_for(found) if isinstance(found, property) else None
 
 
-def signature_of(obj: Any) -> str | None:
-    """PyTorch's signature of a documented object."""
-    entry = doc_for(obj)
-    return None if entry is None else entry[1]
-
-
-def covered() -> list[str]:
-    """The documented paths (the README lists them)."""
-    return sorted(DOCS)
+def module_of(path: str) -> str:
+    """The module a documented path lives in (`torch.autograd.grad` -> `torch.autograd`,
+    `torch.Tensor.backward` -> `torch`)."""
+    parts = path.split(".")[:-1]
+    while len(parts) > 1 and parts[-1][:1].isupper():
+        parts.pop()
+    return ".".join(parts)
