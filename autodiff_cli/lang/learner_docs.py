@@ -11,11 +11,10 @@ import runs: a jailed script cannot load modules).
 from __future__ import annotations
 
 import sys
-import types
-import weakref
 from typing import Any
 
 from autodiff_cli.i18n import gettext
+from autodiff_cli.lang.doc_stand_ins import documented_path
 from autodiff_cli.lang.sandbox import unbound_origin
 from autodiff_cli.lang.typeview import is_engine_class
 
@@ -328,16 +327,6 @@ DOCS: dict[str, tuple[str, str]] = {
     ),
 }
 
-# Functions scripts get in place of the engine's (the script's `torch.tensor`, which reads numpy
-# wrappers), each with the path of the entry it shares; weak: each namespace makes its own.
-_STAND_INS: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
-
-
-def document_as(function: Any, path: str) -> None:
-    """Let `function`, a stand-in scripts get for the engine's `path`, show that path's entry."""
-    _STAND_INS[function] = path
-
-
 # Classes whose methods share a base class's entry (SGD.step is Optimizer.step).
 _METHOD_OWNERS = {"torch.optim.Optimizer": ("step", "zero_grad")}
 
@@ -406,7 +395,7 @@ def _loaded_subclasses(base: type) -> list[type]:
 
 def doc_for(obj: Any) -> tuple[str, str, str] | None:
     """(path, signature, text in the user's language) of a documented object, else None."""
-    path = _STAND_INS.get(obj) if isinstance(obj, types.FunctionType) else None
+    path = documented_path(obj)
     if path not in DOCS:
         path = _known().get(id(_unwrapped(obj)))
     if path is None:
