@@ -14,7 +14,6 @@ locked down; it inherits it from the parent it forks from.
 from __future__ import annotations
 
 import os
-import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -60,19 +59,20 @@ def set_language(code: str | None) -> None:
         if chosen is None:
             raise ValueError(f"unknown language {code!r} (choose from: en, zh)")
     _catalogue = None if chosen in (None, "en") else _load(chosen)
-    if _catalogue is not None or "gettext" in sys.modules:
-        _speak_for_libraries(chosen or "en")
+    if code is not None:  # `--lang`: Click's and Typer's words follow it (see below)
+        os.environ["LANGUAGE"] = chosen or "en"
+    if _catalogue is not None:
+        _speak_for_libraries()
 
 
-def _speak_for_libraries(chosen: str) -> None:
+def _speak_for_libraries() -> None:
     """Click's and Typer's own words (`Usage:`, `Options`...) in the chosen language: they call
-    the standard `gettext.gettext`, whose domain an application sets; LANGUAGE carries the
-    choice of `--lang` (and reaches the children, which inherit it)."""
+    the standard `gettext.gettext`, whose domain an application sets, and which reads the
+    language from the environment (LANGUAGE first, set by `--lang`)."""
     import gettext
 
     gettext.bindtextdomain(DOMAIN, LOCALE_DIR)
     gettext.textdomain(DOMAIN)
-    os.environ["LANGUAGE"] = chosen
 
 
 def language() -> str:

@@ -145,3 +145,14 @@ def test_explain_in_chinese_and_english():
     english = autodiff("grad", "x*x+3*x", "--at", "x=2", "--explain")
     assert "backward pass, step by step (seed: ∂out/∂out = 1.):" in english.stdout
     assert "accumulated gradients:\n    x.grad = 7." in english.stdout
+
+
+@pytest.mark.parametrize("lang", ["C.UTF-8", "zh_CN.UTF-8"])
+def test_loading_the_catalogue_leaves_the_environment_alone(lang: str):
+    """Only `--lang` sets LANGUAGE (for Click's words): a program importing the package, this
+    test suite among them, keeps its environment, and the processes it starts their language."""
+    code = "import gettext, os, autodiff_cli.i18n\nprint(os.environ.get('LANGUAGE'))\n"
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    env.update(PYTHONPATH=str(REPO), LANG=lang)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.stdout == "None\n", done.stderr
