@@ -14,6 +14,8 @@ from types import ModuleType
 
 DEFERRED: dict[str, str] = {
     # module path: why it is not imported at the top of its user
+    "autodiff_cli.cli.math_input": "grad's math form (2x, x², √x): only an expression that "
+    "looks like math pays for the rewrite (cli/math_gate)",
 }
 
 
