@@ -156,3 +156,15 @@ def test_loading_the_catalogue_leaves_the_environment_alone(lang: str):
     env.update(PYTHONPATH=str(REPO), LANG=lang)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert done.stdout == "None\n", done.stderr
+
+
+def test_grad_report_headings_in_chinese_its_values_as_pytorch_prints_them():
+    done = autodiff("grad", "x*w", "--at", "x=[1,2],w=3", lang="zh_CN.UTF-8")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "值: tensor([3., 6.])"
+    assert lines[1] == "grad_fn 计算图："
+    assert "雅可比矩阵（结果不是标量：形状为 [2]；每个元素一行）：" in lines
+    english = autodiff("grad", "x**2", "--at", "x=3")
+    assert english.stdout.splitlines()[:2] == ["value: tensor(9.)", "grad_fn graph:"]
+    assert "gradients:" in english.stdout
