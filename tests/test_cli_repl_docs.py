@@ -224,6 +224,8 @@ def test_signature_hint_reads_dictionaries_only():
         "print(signature_hint(s, 'torch.tensor([1., 2.'))\n"
         "print(signature_hint(s, 'torch.sin(x) + torch.exp('))\n"
         "print(signature_hint(s, 'print(\"(\", '))\n"
+        "s.execute('m = torch.nn.Linear(2, 1)\\n')\n"
+        "print(signature_hint(s, 'm('))\n"
         "print(s.namespace['calls'])\n"
     )
     done = subprocess.run(
@@ -235,5 +237,6 @@ def test_signature_hint_reads_dictionaries_only():
         "tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False)",
         "exp(input, *, out=None)",
         "print(*values, sep=' ', end='\\n', flush=False)",  # the script's print
+        "forward(input)",  # calling a model runs its forward
         "[]",
     ]

@@ -152,4 +152,8 @@ def _signature_text(found: Any, name: str) -> str:
         return signature_line(found, name)
     if isinstance(found, type) and is_engine_class(found):
         return signature_line(found, name)
-    return ""
+    forward = _class_attribute(type(found), "forward")  # calling a model runs its forward
+    if isinstance(found, type) or not isinstance(forward, types.FunctionType):
+        return ""
+    line = signature_line(forward, "forward")
+    return re.sub(r"^forward\(self(, )?", "forward(", line)
