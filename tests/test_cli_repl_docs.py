@@ -240,3 +240,41 @@ def test_signature_hint_reads_dictionaries_only():
         "forward(input)",  # calling a model runs its forward
         "[]",
     ]
+
+
+def test_a_learner_session_at_the_prompt(tmp_path: Path):
+    """`_`, `x.backward?`, a misspelt attribute and `:vars`, typed at a (dumb) terminal."""
+    pexpect = pytest.importorskip("pexpect")
+    env = environment(TERM="dumb", XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1")
+    child = pexpect.spawn(
+        sys.executable, ["-m", "autodiff_cli"], cwd=str(tmp_path), env=env, encoding="utf-8",
+        timeout=90,
+    )  # fmt: skip
+    try:
+        child.expect(">>> ")
+        child.sendline("x = torch.tensor([1.0, 2.0], requires_grad=True)")
+        child.expect(">>> ")
+        child.sendline("(x * x).sum()")
+        child.expect_exact("tensor(5., grad_fn=<SumBackward0>)")
+        child.expect(">>> ")
+        child.sendline("_.backward()")
+        child.expect(">>> ")
+        child.sendline("x.grad")
+        child.expect_exact("tensor([2., 4.])")
+        child.expect(">>> ")
+        child.sendline("x.backward?")
+        child.expect_exact(BACKWARD_SIGNATURE)
+        child.expect_exact("Arguments:")
+        child.expect(">>> ")
+        child.sendline("x.requires_gard")
+        child.expect_exact("AttributeError: 'Tensor' object has no attribute 'requires_gard'. "
+                           "Did you mean: 'requires_grad'?")  # fmt: skip
+        child.expect(">>> ")
+        child.sendline(":vars")
+        child.expect(r"x\s+\[1\., 2\.\]\s+\[2\]\s+float32\s+True\s+True\s+tensor\(\[2\., 4\.\]\)")
+        child.expect(">>> ")
+        child.sendline(":quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
