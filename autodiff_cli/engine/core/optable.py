@@ -238,6 +238,8 @@ def defop(
     )
     _note_facts(op, symbolic, aten, out, inplace_ufunc, backend)
     op.aten_args = aten_args
+    if name in OPS:  # one entry per name: a second would silently replace the first's facts
+        raise ValueError(f"defop: {name!r} is declared twice")
     OPS[name] = op
     if function is not None or inplace:
         _declare_surface(op, function, method, inplace, aliases, dunder is not None)

@@ -123,11 +123,11 @@ def _op_shapes(call: modes.OpCall, name: str) -> tuple:
 def _aten_name(call: modes.OpCall) -> str:
     """The op's PyTorch name (`defop(aten=)`: `add` for the table's `add_scalar`). An in-place
     call of an op not named as in-place is named after the entry of that name with `_` (its
-    own `aten=`, squeeze_dim's `squeeze_`), or the entry's name with `_` (`add_`)."""
+    own `aten=`, squeeze_dim's `squeeze_`), or its aten name with `_` (`pow_` for pow_scalar)."""
     op = call.op
     if call.target is not None and not op.name.endswith("_"):
         twin = OPS.get(op.name + "_")
-        return op.name + "_" if twin is None else twin.aten
+        return op.aten + "_" if twin is None else twin.aten
     return op.aten
 
 
