@@ -19,7 +19,7 @@ import autodiff_cli.engine.nn.functional  # noqa: F401
 import autodiff_cli.engine.special  # noqa: F401
 from autodiff_cli.engine.core import formula_backends, out_arg
 from autodiff_cli.engine.core.modes import OpCall
-from autodiff_cli.engine.core.optable import _METHOD_OWNERS, OPS
+from autodiff_cli.engine.core.optable import _METHOD_OWNERS, OPS, defop
 from autodiff_cli.engine.profiler import recorder
 
 NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
@@ -127,3 +127,9 @@ def test_nn_declares_no_op() -> None:
         module = inspect.getmodule(op.forward)
         if module is not None and module.__name__.startswith("autodiff_cli.engine.nn"):
             pytest.fail(f"op {op.name} is declared in {module.__name__}")
+
+
+def test_an_op_name_is_declared_once() -> None:
+    """A second entry of the same name would replace the first's facts in `OPS` unseen."""
+    with pytest.raises(ValueError, match="'mul' is declared twice"):
+        defop("mul", "MulBackward0", lambda a, b: a * b)

@@ -323,13 +323,14 @@ DET = defop(
     out=OutRule("exact", named="_linalg_det"),
 )
 LINALG_SOLVE_EX = defop(
-    "linalg_solve_ex",
+    "linalg_solve_ex_matrix",
     "LinalgSolveExBackward0",
     np.linalg.solve,  # matrix right-hand sides only: reached from det's formula, not torch.linalg
     lambda B, g, A, result: -B.matmul(_solve_adjoint(B, A, g), _mT(B, result)),
     lambda B, g, A, result: _solve_adjoint(B, A, g),
     arg_names=("A", "B"),
     rules=("-A⁻ᴴ · grad · resultᴴ", "A⁻ᴴ · grad"),
+    aten="linalg_solve_ex",
 )
 INV = defop(
     "linalg_inv_ex",

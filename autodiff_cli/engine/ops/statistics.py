@@ -449,7 +449,7 @@ def corrcoef(input: Tensor) -> Tensor:
 # --------------------------------------------------------------------------------------------
 
 SQUEEZE_DIM_INPLACE = defop(  # quantile's final `squeeze_(-1)` on its own fresh result
-    "squeeze_dim_",
+    "squeeze_last_",
     "SqueezeBackward4",
     lambda a, dim: np.squeeze(a, dim),
     lambda B, g, dim: B.reshape(g, tuple(g.shape) + (1,)),
