@@ -12,12 +12,10 @@ import itertools
 import weakref
 from collections.abc import Callable
 from functools import partial
-from types import FunctionType
 from typing import Any
 
 from . import provided
 from .dtypes import NAMES, legacy_type
-from .formula_backends import NumpyBackend
 from .grad_mode import AnomalyMode
 
 FREED_MESSAGE = (
@@ -268,17 +266,6 @@ def new_node(cls: type, next_nodes: tuple, nrs: tuple | None = None) -> Node:
     return node
 
 
-def own_copy(fn: Callable) -> Callable:
-    """`fn` with a code object of its own. CPython 3.11 caches one type per attribute access
-    site: one function reading or storing attributes of nodes of many classes in turn (Mul,
-    Add, Mul, ...) misses its cache each time, so each node class gets its own `apply` and
-    each op makes its nodes through its own `new_node` (`OpDef.new_node`; 186 -> 129 ns a
-    node on alternating classes)."""
-    return FunctionType(
-        fn.__code__.replace(), fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
-    )
-
-
 def legacy_type_name(dtype: Any) -> str:
     """How PyTorch names a CPU tensor type in messages: `torch.FloatTensor`, and `CPUBoolType` for
     the types without a legacy class name."""
@@ -388,12 +375,13 @@ def _as_saved_tensor(value: Any, node: Node | None) -> Any:
     return _wrap(value, node is not None, node, 0)
 
 
-def make_node_class(grad_fn_name: str, op: Any) -> type:
+def make_node_class(grad_fn_name: str, op: Any, apply: Callable | None = None) -> type:
     """One Node subclass per op, so `type(y.grad_fn).__name__` is PyTorch's name, with its
-    `apply` bound to the op's formulas (`_make_apply`) and its `_saved_<name>` properties."""
-    plain = op.grads and not op.variadic and op.n_outputs == 1 and len(op.grads) <= 2
+    `_saved_<name>` properties (and an `apply` of its own: the fast layer's, bound to the op's
+    formulas)."""
     ns = {"__slots__": (), "op": op, "__module__": __name__}
-    ns["apply"] = _make_apply(tuple(op.grads) if plain else (), not op.saves)
+    if apply is not None:
+        ns["apply"] = apply
     saved = ["result" if what == "result" else op.arg_names[what] for what in op.saves]
     for key in {*saved, *_parameter_names(op.forward), *_SAVED_ALIASES}:
         ns["_saved_" + key] = _property("_saved_", key)
@@ -483,9 +471,20 @@ class OpNode(Node):
             return tuple(value) if isinstance(value, (list, tuple)) else value
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
 
-    def _apply_general(self, grads: list, backend: Any, args: Any) -> list:
-        """`apply` with parameters, several outputs, a variadic op, or input shapes to conform
-        to (`args`: the saved values, checked and unpacked)."""
+    def apply(self, grads: list, backend: Any) -> list:
+        """The gradients for the inputs: each input's formula on the output gradient and the
+        saved values (checked against their versions first), None where no gradient flows,
+        summed back to the input's shape and cast to its dtype where the forward broadcast or
+        promoted. A multi-output node gets zeros for the outputs that received no gradient."""
+        args = self._saved
+        if args:
+            if backend.creates_graph:  # create_graph: the saved Tensors themselves
+                args = [backend.unpack(v, self) for v in self.saved_values()]
+            else:
+                if args is RELEASED:
+                    raise RuntimeError(FREED_MESSAGE)
+                if self._versions is not None:
+                    _check_versions(self._versions, args, self)
         op = self.op
         x = self._x
         params = meta = in_meta = None
@@ -495,129 +494,23 @@ class OpNode(Node):
                 in_meta = meta[0]
         g = grads[0] if meta is None or meta[1] is None else _fill_outputs(grads, meta, backend)
         formulas = op.grads
-        variadic = op.variadic
         results = []
-        i = 0
-        for nxt in self._next:
+        for i, nxt in enumerate(self._next):
             if nxt is None:
-                gi = None
-            elif variadic:
-                gi = (
-                    formulas[0](backend, g, i, *args, **params)
-                    if params
-                    else formulas[0](backend, g, i, *args)
-                )
-            elif params:
-                gi = formulas[i](backend, g, *args, **params)
+                results.append(None)
+                continue
+            if op.variadic:
+                gi = formulas[0](backend, g, i, *args, **(params or {}))
             else:
-                gi = formulas[i](backend, g, *args)
+                gi = formulas[i](backend, g, *args, **(params or {}))
             if in_meta is not None and gi is not None:
                 shape, dtype = in_meta[i]
                 if shape is not None and (gi.shape != shape or gi.dtype != dtype):
                     gi = backend.conform(gi, shape, dtype)
             results.append(gi)
-            i += 1
         return results
 
 
-def _make_apply(formulas: tuple, saves_nothing: bool = False) -> Callable:
-    """The `apply` of a node class: the gradients for the inputs, each input's formula (None
-    where no gradient flows), summed back to the input's shape and dtype where the forward
-    broadcast or promoted; saved values are checked against their versions first.
-
-    `formulas` are those of a one-output, non-variadic op with one or two inputs, bound here
-    once per class: a node without extras (`_x`: no parameters, nothing to conform, no hooks)
-    calls them directly, or hands the gradient on where a formula passes it (`pass0`, `pass1`).
-    Any other node, and every node when `formulas` is () (`OpNode.apply`, the general path),
-    goes through `_apply_general`; tests/test_backward_fast_apply.py checks both paths agree."""
-    one = len(formulas) == 1
-    two = len(formulas) == 2
-    f0 = formulas[0] if one or two else None
-    f1 = formulas[1] if two else None
-    pass0 = saves_nothing and _passes_gradient(f0)
-    pass1 = saves_nothing and _passes_gradient(f1)
-
-    def apply(self: OpNode, grads: list, backend: Any) -> list:
-        args = self._saved
-        if args:
-            if args is RELEASED:
-                raise RuntimeError(FREED_MESSAGE)
-            versions = self._versions
-            if versions is not None:  # saved Tensors and results: unchanged since saved?
-                for _, box, expected, _ in versions:
-                    if box[0] != expected:
-                        _check_versions(versions, args, self)
-            if backend is not NumpyBackend:  # create_graph: the saved Tensors themselves
-                args = _unpacked(self, backend)
-        x = self._x
-        if x is None:
-            # (the saved values spelled out for the common counts: a call with `*args` builds a
-            # tuple and is not inlined by CPython 3.11, 40 ns more a formula)
-            if two:
-                a, b = self._next
-                g = grads[0]
-                if len(args) == 2:  # mul, mm, div, ...
-                    s0, s1 = args
-                    return [
-                        None if a is None else f0(backend, g, s0, s1),
-                        None if b is None else f1(backend, g, s0, s1),
-                    ]
-                if not args:  # add, sub
-                    return [
-                        None if a is None else (g if pass0 else f0(backend, g)),
-                        None if b is None else (g if pass1 else f1(backend, g)),
-                    ]
-                return [
-                    None if a is None else f0(backend, g, *args),
-                    None if b is None else f1(backend, g, *args),
-                ]
-            if one:
-                (a,) = self._next
-                if len(args) == 1:  # tanh, sin, exp, ...
-                    return [None if a is None else f0(backend, grads[0], args[0])]
-                return [
-                    None if a is None else (grads[0] if pass0 else f0(backend, grads[0], *args))
-                ]
-        elif two and x.params is None and x.meta is not None and x.meta[1] is None:
-            # only the inputs' shapes and dtypes to conform to (a broadcast bias)
-            (shape_a, dtype_a), (shape_b, dtype_b) = x.meta[0] or ((None, None), (None, None))
-            a, b = self._next
-            g = grads[0]
-            ga = gb = None
-            if a is not None:
-                ga = g if pass0 else (f0(backend, g, *args) if args else f0(backend, g))
-                if shape_a is not None and (ga.shape != shape_a or ga.dtype is not dtype_a):
-                    ga = backend.conform(ga, shape_a, dtype_a)
-            if b is not None:
-                gb = g if pass1 else (f1(backend, g, *args) if args else f1(backend, g))
-                if shape_b is not None and (gb.shape != shape_b or gb.dtype is not dtype_b):
-                    gb = backend.conform(gb, shape_b, dtype_b)
-            return [ga, gb]
-        return self._apply_general(grads, backend, args)
-
-    return own_copy(apply)  # a copy of the code per class
-
-
-def _passes_gradient(formula: Callable | None) -> bool:
-    """Whether `formula`, given no saved values or parameters, returns the gradient itself
-    (add's, sub's first input's): found by calling it on a probe that supports no operation,
-    so that any formula computing something fails."""
-    if formula is None:
-        return False
-    probe = object()
-    try:
-        return formula(None, probe) is probe
-    except Exception:  # noqa: BLE001 - it computes something, or needs more arguments
-        return False
-
-
-def _unpacked(node: OpNode, backend: Any) -> list:
-    """The saved values as formulas take them on `backend` (apart from `apply`: a comprehension
-    there would make `self` and `backend` cells on every call)."""
-    return [backend.unpack(v, node) for v in node.saved_values()]
-
-
-OpNode.apply = _make_apply(())  # type: ignore[method-assign]
 OpNode.__call__ = AccumulateGrad.__call__ = node_call_method  # type: ignore[attr-defined]
 
 

@@ -24,8 +24,15 @@ from typing import Any
 
 import numpy as np
 
-from .apply import apply_binary, apply_inplace, apply_number, apply_unary
-from .graph import make_node_class, new_node, own_copy
+from .fast_paths import (
+    apply_binary,
+    apply_inplace,
+    apply_number,
+    apply_unary,
+    make_node_class,
+    own_copy,
+)
+from .graph import new_node
 from .numpy_names import accepting_numpy_names
 from .out_arg import write_out
 from .tensor import Tensor

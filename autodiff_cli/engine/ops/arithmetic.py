@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, formula_backends, kernels
-from ..core.apply import apply_binary, apply_inplace, apply_op, promote
+from ..core.apply import apply_op, promote
+from ..core.fast_paths import apply_binary, apply_inplace
 from ..core.optable import UNARY, defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.saved_hooks import shows_saved

@@ -7,8 +7,9 @@ from typing import Any
 import numpy as np
 
 from ..core import provided, script_data
-from ..core.apply import apply_inplace, apply_op, fill_without_graph
+from ..core.apply import apply_inplace, apply_op
 from ..core.arguments import not_tensor
+from ..core.fast_paths import fill_without_graph
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _wrap
 from .creation import tensor
