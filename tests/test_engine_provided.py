@@ -5,21 +5,18 @@ from __future__ import annotations
 import pytest
 
 import autodiff_cli.engine as torch
-from autodiff_cli.engine.core import node_call, provided
-from autodiff_cli.engine.core.backward import backward
+from autodiff_cli.engine.core import provided
 from autodiff_cli.engine.ops import creation, fills, inplace, legacy_types
 
 
 def test_every_name_is_given_by_its_module():
     expected = {
-        "backward": backward,
         "tensor": creation.tensor,
         "legacy_new": legacy_types.legacy_new,
         "note_no_grad_view": inplace.note_no_grad_view,
         "inplace_on_view": inplace.inplace_on_view,
         "after_inplace": inplace.after_inplace,
         "copy_of_gradient": fills.copy_of_gradient,
-        "call_node": node_call.call_node,
     }
     assert set(expected) == set(provided.NAMES)
     for name, fn in expected.items():
@@ -43,3 +40,13 @@ def test_the_given_functions_run_through_the_core():
     view.add_(torch.ones(2, requires_grad=True))  # inplace_on_view
     assert type(base.grad_fn).__name__ == "CopySlices"
     assert type(view.grad_fn).__name__ == "AsStridedBackward0"  # as PyTorch
+
+
+def test_backward_and_node_calls_need_no_provided_name():
+    """`Tensor.backward` is attached by core/backward.py through `tensor_methods`, and graph
+    nodes call `node_call.call_node` directly (core/graph.py imports it)."""
+    assert torch.Tensor.backward.__qualname__ == "Tensor.backward"
+    x = torch.ones(2, requires_grad=True)
+    y = (x * 3.0).sum()
+    assert y.grad_fn(torch.tensor(1.0)).tolist() == [1.0, 1.0]
+    assert not hasattr(provided, "backward") and not hasattr(provided, "call_node")

@@ -13,6 +13,7 @@ from autodiff_cli.cli.grad_result import (
     GradResult,
     tensor_to_json,
 )
+from autodiff_cli.engine.core.graph import accumulator
 
 
 def _maybe(tensor: Any) -> Any:
@@ -167,7 +168,7 @@ def print_report(outcome: GradResult, *, with_saved: bool = False, quiet: bool =
     leaf_names = {id(leaf): name for name, leaf in outcome.leaves.items()}
     root = result.grad_fn
     if root is None and result.requires_grad:  # the result is a leaf itself: show its node
-        root = result._accumulator()
+        root = accumulator(result)
     graph = collapse_chains(
         build_graph(root, leaf_names, with_saved=with_saved, saved=outcome.saved)
     )

@@ -21,7 +21,7 @@ from .devices import USED as _META_USED
 from .devices import MetaArray, as_meta
 from .dtypes import NP_BOOL
 from .grad_mode import NO_VERSION, SAVE_INFERENCE_MESSAGE, GradMode
-from .graph import NO_EDGE, Node
+from .graph import NO_EDGE, Node, accumulator
 from .tensor import (
     LEAF_INPLACE_MESSAGE,
     OVERLAP_MESSAGE,
@@ -123,7 +123,7 @@ def _edge(x: Tensor) -> tuple:
     if fn is not None:
         return (fn, x._output_nr)
     if x._requires_grad:
-        return (x._accumulator(), 0)
+        return (accumulator(x), 0)
     return NO_EDGE
 
 
@@ -134,7 +134,7 @@ def grad_node(x: Tensor) -> Node | None:
         return fn
     if x._requires_grad:
         acc = x._acc
-        return acc if acc is not None and acc._x is None else x._accumulator()
+        return acc if acc is not None and acc._x is None else accumulator(x)
     return None
 
 

@@ -31,7 +31,8 @@ from .devices import MetaArray, as_meta
 from .edges import GradientEdge
 from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
-from .graph import RELEASED, AccumulateGrad, Node, legacy_type_name
+from .graph import RELEASED, AccumulateGrad, Node, accumulator, legacy_type_name
+from .optable import tensor_methods
 from .tensor import OVERLAP_MESSAGE, Tensor, _wrap
 
 _refcount = sys.getrefcount
@@ -179,7 +180,7 @@ def _edge_of(t: Tensor) -> tuple[Node, int]:
         return t.node, t.output_nr
     if t._grad_fn is not None:
         return t._grad_fn, t._output_nr
-    return t._accumulator(), 0
+    return accumulator(t), 0
 
 
 class _Slots(list):
@@ -797,5 +798,17 @@ def _store_retained(t: Tensor, g: Any, backend: Any) -> None:
         t._grad = _wrap(current._data + g)
 
 
-provided.provide(backward=backward)
-from . import node_call  # noqa: E402, F401 - provides `grad_fn(g)` (after `backward`: no cycle)
+def _tensor_backward(
+    self: Tensor,
+    gradient: Tensor | None = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs: Any = None,
+) -> None:
+    """`Tensor.backward`: the gradient of this tensor with respect to the graph's leaves."""
+    backward(self, gradient, retain_graph, create_graph, None, inputs)  # (by position)
+
+
+_tensor_backward.__name__ = "backward"
+_tensor_backward.__qualname__ = "Tensor.backward"
+tensor_methods("core.backward", {"backward": _tensor_backward})

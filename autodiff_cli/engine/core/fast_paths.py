@@ -29,7 +29,7 @@ from .devices import MetaArray, as_meta
 from .dtypes import FLOAT_DTYPES as _FLOAT_DTYPES
 from .dtypes import FLOAT_SCALAR_TYPES as _FLOAT_SCALARS
 from .grad_mode import NO_VERSION, SAVE_INFERENCE_MESSAGE, GradMode
-from .graph import FREED_MESSAGE, RELEASED, NodeExtra, OpNode, _check_versions
+from .graph import FREED_MESSAGE, RELEASED, NodeExtra, OpNode, _check_versions, accumulator
 from .graph import make_node_class as reference_node_class
 from .kernels import number_operand
 from .limits import SIZE_PARAMS, _Cap
@@ -85,7 +85,7 @@ def _acc_of(x: Tensor) -> Any:
     if fn is not None:
         return fn
     acc = x._acc
-    return acc if acc is not None and acc._x is None else x._accumulator()
+    return acc if acc is not None and acc._x is None else accumulator(x)
 
 
 def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
@@ -96,8 +96,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     step: 25%)."""
     if _general:
         return apply_op(op, (a, b))
-    ad = a._data
-    cls = b.__class__
+    ad, cls = a._data, b.__class__
     if cls is Tensor:
         bd = b._data
         b_grad = b._requires_grad
@@ -130,8 +129,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
         out = _forward(op, [ad, bd], None)
     if not ((a._requires_grad or b_grad) and GradMode.enabled):
         return _wrap(out)
-    # only a floating result is recorded (not a comparison's bools): an input requiring grad is
-    # floating, so a result of the inputs' dtype (or class, for scalars) is
+    # only a floating result is recorded (an input requiring grad is floating: so is its dtype)
     if dtype is not None:
         out_dtype = out.dtype
         if out_dtype is not dtype and out_dtype not in _FLOAT_DTYPES:
@@ -143,14 +141,14 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     if na is None and a._requires_grad:
         na = a._acc
         if na is None or na._x is not None:
-            na = a._accumulator()
+            na = accumulator(a)
     nb = None
     if b_grad:
         nb = b._grad_fn
         if nb is None:
             nb = b._acc
             if nb is None or nb._x is not None:
-                nb = b._accumulator()
+                nb = accumulator(b)
     node = new_node(
         op.node_cls,
         (na, nb),

@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 
 from . import kernels
+from .dtypes import BY_NUMPY
+from .tensor import Tensor, _wrap
 
 _add_reduce = np.add.reduce
 
@@ -165,7 +167,7 @@ class TensorBackend:
 
     @staticmethod
     def unpack(value: Any, node: Any) -> Any:
-        if isinstance(value, np.ndarray | np.generic) and not isinstance(value, _Tensor):
+        if isinstance(value, np.ndarray | np.generic) and not isinstance(value, Tensor):
             return _wrap(value, True, node, 0)  # a saved result: reconnect it to its node
         return value
 
@@ -180,7 +182,7 @@ class TensorBackend:
     @staticmethod
     def array_of(x: Any) -> np.ndarray:
         """The numpy data of a value (a Tensor's, not recorded): for dtypes, masks and tests."""
-        return x._data if isinstance(x, _Tensor) else np.asarray(x)
+        return x._data if isinstance(x, Tensor) else np.asarray(x)
 
     @staticmethod
     def zeros(shape: tuple, dtype: Any) -> Any:
@@ -201,8 +203,6 @@ class TensorBackend:
             if tuple(g.shape) != shape:
                 g = g.reshape(shape)
         if g._data.dtype != dtype and dtype.kind == "f":
-            from .dtypes import BY_NUMPY
-
             g = g.to(BY_NUMPY[dtype])
         return g
 
@@ -318,8 +318,3 @@ def provide(**functions: Any) -> None:
     given by the ops layer when it loads: the core does not import the ops."""
     for name, fn in functions.items():
         setattr(TensorBackend, name, staticmethod(fn))
-
-
-# the Tensor class and its constructor: tensor.py sets them (it imports this module first)
-_Tensor: type = object
-_wrap: Any = None

@@ -9,14 +9,19 @@ the hooks registered on it. Leaves that require grad are reached through their `
 from __future__ import annotations
 
 import itertools
+import sys
 import weakref
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from . import provided
+import numpy as np
+
 from .dtypes import NAMES, legacy_type
 from .grad_mode import AnomalyMode
+from .handles import RemovableHandle
+from .node_call import call_node
+from .tensor import Tensor, _wrap
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -29,29 +34,6 @@ NO_EDGE = (None, 0)
 _sequence = itertools.count()
 _next_seq = _sequence.__next__
 RELEASED = object()  # marks saved values freed after backward
-
-
-class RemovableHandle:
-    """Returned by `register_hook`; `remove()` takes the hook out again."""
-
-    __slots__ = ("_hooks", "_key", "id")
-    _ids = itertools.count()
-
-    def __init__(self, hooks: dict) -> None:
-        self._hooks = hooks
-        self.id = self._key = next(RemovableHandle._ids)
-
-    def remove(self) -> None:
-        self._hooks.pop(self._key, None)
-
-    def __enter__(self) -> RemovableHandle:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.remove()
-
-    def __repr__(self) -> str:
-        return f"<torch.utils.hooks.RemovableHandle object at {id(self):#x}>"
 
 
 class NodeHooks:
@@ -90,6 +72,7 @@ class Node:
 
     __slots__ = ("_next", "_seq", "_saved", "_versions", "_x", "_buf", "__weakref__")
     op: Any = None
+    accumulates = False  # an AccumulateGrad (a leaf's node)
     _frees_saved = True  # `release` is Node's: the backward pass frees the saved values itself
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -241,9 +224,9 @@ class Node:
 
 def node_call_method(self: Node, *grads: Any, **kwargs: Any) -> Any:
     """`grad_fn(*grads)`: the gradients for its inputs, as PyTorch computes them
-    (`node_call.py`, given through `provided`). The `__call__` of every node class but a custom
-    Function's, which PyTorch's is not (`callable(grad_fn)` is False there)."""
-    return provided.call_node(self, grads, kwargs)
+    (`node_call.py`). The `__call__` of every node class but a custom Function's, which
+    PyTorch's is not (`callable(grad_fn)` is False there)."""
+    return call_node(self, grads, kwargs)
 
 
 _new = object.__new__
@@ -328,6 +311,8 @@ class AccumulateGrad(Node):
     by its structure alone: hence `__lt__` is always False."""
 
     __slots__ = ("_variable",)
+    accumulates = True  # (`node_call.call_node` asks)
+    __call__ = node_call_method
 
     def __init__(self, variable: Any) -> None:
         self._next = ()
@@ -350,6 +335,19 @@ class AccumulateGrad(Node):
 
 
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
+_refcount = sys.getrefcount
+
+
+def accumulator(t: Tensor) -> AccumulateGrad:
+    """The leaf's AccumulateGrad node, made once. PyTorch makes a new one when no graph
+    holds the old one any more, which only shows as the old one's hooks being gone: so a
+    node with hooks that nothing else holds is replaced."""
+    acc = t._acc
+    if acc is None or (acc._x is not None and acc._x.hooks and _refcount(acc) <= 3):
+        acc = t._acc = AccumulateGrad(t)
+        if t._th is not None:
+            acc.extra()  # marks the node: its leaf has hooks (or had them)
+    return acc
 
 
 _SAVED_ALIASES = {"self_sym_sizes": "shape", "self_sizes": "shape"}
@@ -357,10 +355,8 @@ _SAVED_ALIASES = {"self_sym_sizes": "shape", "self_sizes": "shape"}
 
 def _as_saved_tensor(value: Any, node: Node | None) -> Any:
     """Saved values as PyTorch shows them: Python numbers as wrapped 0-d tensors."""
-    if value is None or isinstance(value, _Tensor):
+    if value is None or isinstance(value, Tensor):
         return value
-    import numpy as np
-
     if isinstance(value, (bool, int, float)):
         return _wrap(
             np.asarray(
@@ -446,6 +442,7 @@ class OpNode(Node):
     backward pass reads node attributes all the time (~6x slower each)."""
 
     __slots__ = ()
+    __call__ = node_call_method
 
     def saved_attribute(self, key: str) -> Any:
         shown = SHOWN_SAVED.get(self) if SHOWN_SAVED else None
@@ -511,9 +508,6 @@ class OpNode(Node):
         return results
 
 
-OpNode.__call__ = AccumulateGrad.__call__ = node_call_method  # type: ignore[attr-defined]
-
-
 # `_saved_<name>` of values ops show besides their formulas' (core/saved_hooks.shows_saved and
 # also_shows: tests/test_backward_fast_nodes.py checks every name they are given is here)
 SHOWN_NAMES = (
@@ -547,7 +541,3 @@ raw_saved: Callable[[Any, str], Any] | None = None
 # what a node shows as `grad_fn._saved_<name>` besides its formulas' values (an index op's index
 # Tensor and dim, noted by `saved_hooks.shows_saved`)
 SHOWN_SAVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-# the Tensor class and its constructor: tensor.py sets them (it imports this module first)
-_Tensor: type = object
-_wrap: Callable[..., Any] | None = None

@@ -1,10 +1,9 @@
 """Functions the core calls but modules above it define, given by those modules when they load.
 
-The core imports nothing above it, so no import closes a cycle: `backward.py` gives the backward
-pass `Tensor.backward` runs, `ops/creation.py` the tensor factories, `ops/legacy_types.py` the
-legacy constructor (`torch.Tensor(...)`), `ops/inplace.py` the views' bookkeeping after in-place
-writes, `ops/fills.py` the copy of a first gradient under create_graph, `node_call.py` (loaded by
-`backward.py`) the call of a graph node (`grad_fn(g)`).
+The core imports nothing above it, so no import closes a cycle: `ops/creation.py` gives the
+tensor factories, `ops/legacy_types.py` the legacy constructor (`torch.Tensor(...)`),
+`ops/inplace.py` the views' bookkeeping after in-place writes, `ops/fills.py` the copy of a first
+gradient under create_graph.
 The engine package loads all of them before any script runs; until then each name raises."""
 
 from __future__ import annotations
@@ -21,23 +20,19 @@ def _missing(name: str) -> Callable[..., Any]:
 
 
 NAMES = (
-    "backward",
     "tensor",
     "legacy_new",
     "note_no_grad_view",
     "inplace_on_view",
     "after_inplace",
     "copy_of_gradient",
-    "call_node",
 )
-backward = _missing("backward")
 tensor = _missing("tensor")
 legacy_new = _missing("legacy_new")
 note_no_grad_view = _missing("note_no_grad_view")
 inplace_on_view = _missing("inplace_on_view")
 after_inplace = _missing("after_inplace")
 copy_of_gradient = _missing("copy_of_gradient")
-call_node = _missing("call_node")
 
 
 def provide(**functions: Callable[..., Any]) -> None:

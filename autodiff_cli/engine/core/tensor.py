@@ -1,17 +1,18 @@
 """The Tensor class: numpy data, the autograd slots (grad_fn, grad, version counter, base of a
 view), its properties and conversions. `_wrap` is the one way a Tensor is made (and
-`graph.new_node` a node); the op machinery is `core/apply.py`."""
+`graph.new_node` a node); the op machinery is `core/apply.py`. The graph (`core/graph.py`)
+imports this module, never the other way: the autograd methods the engine attaches above it
+(`backward` by `core/backward.py`, the ops' methods by `defop`) go through `tensor_methods`."""
 
 from __future__ import annotations
 
-import sys
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from . import dtypes, formula_backends, graph, modes, provided
+from . import dtypes, modes, provided
 from .devices import CPU, META, MetaArray
 from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
 from .grad_mode import (
@@ -21,7 +22,7 @@ from .grad_mode import (
     GradMode,
     InferenceMode,
 )
-from .graph import AccumulateGrad, Node, RemovableHandle
+from .handles import RemovableHandle
 from .printing import format_tensor
 
 NON_LEAF_GRAD_WARNING = (
@@ -54,7 +55,6 @@ SCALAR_WITH_GRAD_WARNING = (
     "Consider using tensor.detach() first."
 )
 _new = object.__new__
-_refcount = sys.getrefcount
 _ndarray = np.ndarray
 _generic = np.generic
 
@@ -186,7 +186,7 @@ class Tensor(metaclass=_TensorMeta):
         return self._grad_fn is None
 
     @property
-    def grad_fn(self) -> Node | None:
+    def grad_fn(self) -> Any:
         return self._grad_fn
 
     @property
@@ -303,7 +303,7 @@ class Tensor(metaclass=_TensorMeta):
         self._retains_grad = True
         self._grad_fn.retain_output(self._output_nr, self)
 
-    def _set_history(self, node: Node, output_nr: int = 0) -> None:
+    def _set_history(self, node: Any, output_nr: int = 0) -> None:
         """Makes `node` this tensor's grad_fn (after an in-place op, or a view's regenerated
         history); a retained gradient follows it, tensor hooks stay on the old node."""
         old = self._grad_fn
@@ -348,17 +348,6 @@ class Tensor(metaclass=_TensorMeta):
             self._acc.extra()  # marks the node: its leaf has hooks
         return handle
 
-    def _accumulator(self) -> AccumulateGrad:
-        """The leaf's AccumulateGrad node, made once. PyTorch makes a new one when no graph
-        holds the old one any more, which only shows as the old one's hooks being gone: so a
-        node with hooks that nothing else holds is replaced."""
-        acc = self._acc
-        if acc is None or (acc._x is not None and acc._x.hooks and _refcount(acc) <= 3):
-            acc = self._acc = AccumulateGrad(self)
-            if self._th is not None:
-                acc.extra()  # marks the node: its leaf has hooks (or had them)
-        return acc
-
     # -- rarely used state, kept apart (`TensorHooks`) -----------------------------------------
     def _extra_state(self) -> TensorHooks:
         th = self._th
@@ -385,15 +374,6 @@ class Tensor(metaclass=_TensorMeta):
     def _post_accumulate_hooks(self) -> dict | None:
         th = self._th
         return None if th is None else th.post_accumulate
-
-    def backward(
-        self,
-        gradient: Tensor | None = None,
-        retain_graph: bool | None = None,
-        create_graph: bool = False,
-        inputs: Any = None,
-    ) -> None:
-        provided.backward(self, gradient, retain_graph, create_graph, None, inputs)  # (by position)
 
     # -- data access -------------------------------------------------------------------------
     def detach(self) -> Tensor:
@@ -528,7 +508,7 @@ Tensor.__module__ = Size.__module__ = "torch"  # printed as <class 'torch.Tensor
 _FIELDS = tuple(name for name in Tensor.__slots__ if name != "__weakref__")
 
 
-def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Node | None, output_nr: int) -> None:
+def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Any, output_nr: int) -> None:
     """Sets every slot of a Tensor made by `object.__new__` (a Parameter)
     as `_wrap` sets a new one's: `_wrap` is where a Tensor's fields start."""
     model = _wrap(data, requires_grad, grad_fn, output_nr)
@@ -537,7 +517,7 @@ def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Node | None, outpu
 
 
 def _wrap(
-    data: Any, requires_grad: bool = False, grad_fn: Node | None = None, output_nr: int = 0
+    data: Any, requires_grad: bool = False, grad_fn: Any = None, output_nr: int = 0
 ) -> Tensor:
     """A Tensor around numpy data, without copying or checks (the one internal constructor)."""
     t = _new(Tensor)
@@ -630,7 +610,3 @@ def _set_observed(on: bool) -> None:
 
 
 modes.on_change(_set_observed)
-
-# the modules below this one reach the class and the constructor through these (no import back)
-graph._Tensor = formula_backends._Tensor = Tensor
-graph._wrap = formula_backends._wrap = _wrap

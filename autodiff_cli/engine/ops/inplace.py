@@ -20,7 +20,7 @@ import numpy as np
 from ..core import provided
 from ..core.apply import _new_node, apply_inplace, overlaps
 from ..core.grad_mode import GradMode
-from ..core.graph import NO_EDGE, RELEASED, Node, node_call_method
+from ..core.graph import NO_EDGE, RELEASED, Node, accumulator, node_call_method
 from ..core.optable import defop
 from ..core.tensor import OVERLAP_MESSAGE, VIEW_OF_LEAF_MESSAGE, Tensor, _wrap
 from .formula_ops import run
@@ -153,7 +153,7 @@ def _edge(t: Tensor) -> tuple:
     if t._grad_fn is not None:
         return (t._grad_fn, t._output_nr)
     if t._requires_grad:
-        return (t._accumulator(), 0)
+        return (accumulator(t), 0)
     return NO_EDGE
 
 
