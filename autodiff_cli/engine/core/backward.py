@@ -31,15 +31,22 @@ from .devices import MetaArray, as_meta
 from .edges import GradientEdge
 from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
-from .graph import RELEASED, AccumulateGrad, Node, accumulator, legacy_type_name
+from .gradient_hooks import (
+    run_post_accumulate_hooks,
+    run_post_hooks,
+    run_pre_hooks,
+    run_tensor_hook,
+    run_tuple_hook,
+)
+from .graph import AccumulateGrad, Node, accumulator
 from .optable import tensor_methods
+from .saved_values import RELEASED
 from .tensor import OVERLAP_MESSAGE, Tensor, _wrap
 
 _refcount = sys.getrefcount
 _ndarray = np.ndarray
 _add = np.add
 
-REPLACE_NONE_MESSAGE = "can't replace a None gradient with a non-None value"
 UNUSED_MESSAGE = (
     "The differentiated Tensor at index {} appears to not have been used in the graph. Set "
     "allow_unused=True if this is the desired behavior."
@@ -428,7 +435,7 @@ def run_node(node: Node, grads: list, p: _Pass) -> list | None:
     if grads is _EMPTY:
         grads = [None] * node.n_outputs()
     if hooks is not None and (p.captures is None or node in p.needed):
-        grads = _run_pre_hooks(hooks, grads, p.backend)
+        grads = run_pre_hooks(hooks, grads, p.backend)
     if p.captures is not None and _capture(node, grads, p):
         if not p.retain:
             node.release()
@@ -438,7 +445,7 @@ def run_node(node: Node, grads: list, p: _Pass) -> list | None:
     else:
         outs = [None] * len(node._next)
     if hooks is not None and hooks.post:
-        outs = _run_post_hooks(hooks.post, outs, grads, p.backend)
+        outs = run_post_hooks(hooks.post, outs, grads, p.backend)
     if not p.retain and node._saved:
         node.release()
     return outs
@@ -575,115 +582,6 @@ def _capture(node: Node, grads: list, p: _Pass) -> bool:
     return not any(nxt in p.needed for nxt in node._next if nxt is not None)
 
 
-def _run_pre_hooks(node_hooks: Any, grads: list, backend: Any) -> list:
-    """Tensor hooks (may replace the gradient), then retain_grad (always last), then node
-    pre-hooks."""
-    if node_hooks.tensor:
-        for nr, hooks in node_hooks.tensor.items():
-            for fn in list(hooks.values()):
-                grads[nr] = _run_tensor_hook(fn, grads[nr], backend)
-    if node_hooks.retained:
-        for nr, ref in node_hooks.retained.items():
-            t = ref()
-            if t is not None and grads[nr] is not None:
-                _store_retained(t, grads[nr], backend)
-    if node_hooks.pre:
-        for fn in list(node_hooks.pre.values()):
-            grads = _run_tuple_hook(fn, (grads,), grads, backend)
-    return grads
-
-
-# -- what hooks may return, checked as PyTorch checks it ----------------------------------------
-
-
-def _hook_name(fn: Any) -> str:
-    return getattr(fn, "__name__", "<unknown>")
-
-
-def _check_hook_value(fn: Any, new: Any, old: Any, backend: Any) -> Any:
-    """A hook's replacement `new` for the gradient `old` (never None): a Tensor of the same dtype
-    and shape, returned unwrapped for `backend`."""
-    if not isinstance(new, Tensor):
-        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
-    old_data = old._data if isinstance(old, Tensor) else np.asarray(old)
-    if new._data.dtype != old_data.dtype:
-        raise RuntimeError(
-            f"hook '{_hook_name(fn)}' has changed the type of value (was "
-            f"{legacy_type_name(old_data.dtype)} got {legacy_type_name(new._data.dtype)})"
-        )
-    if new._data.shape != old_data.shape:
-        raise RuntimeError(f"hook '{_hook_name(fn)}' has changed the size of value")
-    return backend.unwrap(new)
-
-
-def _run_tensor_hook(fn: Any, g: Any, backend: Any) -> Any:
-    """`tensor.register_hook(fn)`: `fn(grad)` may return a replacement. As in PyTorch, the hook
-    also runs (with None) for an output of its node that received no gradient."""
-    if g is None:
-        if fn(None) is not None:
-            raise RuntimeError(REPLACE_NONE_MESSAGE)
-        return None
-    seen = backend.wrap(g)
-    new = fn(seen)
-    if new is None:
-        return _as_left(fn, seen, g, backend)
-    return _check_hook_value(fn, new, g, backend)
-
-
-def _as_left(fn: Any, seen: Any, g: Any, backend: Any) -> Any:
-    """The gradient `g` as the hook that received it (as the Tensor `seen`) left it: the
-    gradient is that tensor, as in PyTorch, so `grad *= 100` in a hook returning None counts.
-    (An array changes in place; a 0-d gradient is a numpy scalar, which `seen` replaced.)"""
-    data = backend.unwrap(seen)
-    if data is g:
-        return g
-    return _check_hook_value(fn, seen, g, backend)
-
-
-def _run_tuple_hook(fn: Any, args: tuple, grads: list, backend: Any) -> list:
-    """A node pre-hook `fn(grad_outputs)` or post-hook `fn(grad_inputs, grad_outputs)`: `args`
-    are the gradient lists it receives, the first of which (`grads`) it may replace by
-    returning a tuple of the same length."""
-    wrap = backend.wrap
-    seen = [tuple(None if g is None else wrap(g) for g in gs) for gs in args]
-    new = fn(*seen)
-    if new is None:  # each gradient as the hook left it (changed in place: `_as_left`)
-        return [g if g is None else _as_left(fn, t, g, backend) for t, g in zip(seen[0], grads)]
-    if not isinstance(new, tuple):
-        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
-    if len(new) != len(grads):
-        raise RuntimeError(
-            f"hook '{_hook_name(fn)}' has returned an incorrect number of values (got {len(new)}, "
-            f"but expected {len(grads)})"
-        )
-    out = []
-    for value, old in zip(new, grads):
-        if value is None:
-            out.append(None)
-        elif old is None:
-            raise RuntimeError(REPLACE_NONE_MESSAGE)
-        else:
-            out.append(_check_hook_value(fn, value, old, backend))
-    return out
-
-
-def _run_post_hooks(post: dict, outs: list, grads: list, backend: Any) -> list:
-    for fn in list(post.values()):
-        outs = _run_tuple_hook(fn, (outs, grads), outs, backend)
-    return outs
-
-
-def _run_post_accumulate_hooks(var: Tensor) -> None:
-    """`fn(tensor)` after `.grad` was updated: PyTorch wants None back (or the tensor itself),
-    and checks anything else like a replacement gradient before refusing it."""
-    for fn in list(var._post_accumulate_hooks.values()):
-        result = fn(var)
-        if result is None or result is var:
-            continue
-        _check_hook_value(fn, result, var, NumpyBackend)
-        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
-
-
 def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, held: int | None) -> None:
     """A leaf's gradient arrived: its hooks, the capture of `inputs=`, then `.grad`. `held`:
     how many references to `g` the caller holds (None: `g` may be shared). As PyTorch's
@@ -726,7 +624,7 @@ def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, held: int | None) -> Non
         return  # a leaf not among `inputs=`: as in PyTorch, its node does not run (nor hooks)
     if var._leaf_hooks:
         for fn in list(var._leaf_hooks.values()):
-            g = _run_tensor_hook(fn, g, backend)
+            g = run_tensor_hook(fn, g, backend)
     if p.captures is not None:
         k = p.captures.get((node, 0))
         if k is not None:
@@ -736,14 +634,14 @@ def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, held: int | None) -> Non
     hooks = node._hooks
     if hooks is not None and hooks.pre:
         for fn in list(hooks.pre.values()):
-            (g,) = _run_tuple_hook(fn, ([g],), [g], backend)
+            (g,) = run_tuple_hook(fn, ([g],), [g], backend)
         if g is None:
             return
     _store_grad(var, g, backend)
     if var._post_accumulate_hooks:
-        _run_post_accumulate_hooks(var)
+        run_post_accumulate_hooks(var)
     if hooks is not None and hooks.post:
-        _run_post_hooks(hooks.post, [], [g], backend)
+        run_post_hooks(hooks.post, [], [g], backend)
 
 
 def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
@@ -784,18 +682,6 @@ def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
         current._vbox = [1]
     else:
         box[0] += 1
-
-
-def _store_retained(t: Tensor, g: Any, backend: Any) -> None:
-    """A non-leaf's retained gradient: unlike a leaf's, a copy the first time (CloneBackward0
-    under create_graph) and then a new sum each time, never added in place."""
-    current = t._grad
-    if backend.creates_graph:
-        t._grad = g.clone() if current is None else current + g
-    elif current is None:
-        t._grad = _wrap(np.array(g, copy=True, subok=True))
-    else:
-        t._grad = _wrap(current._data + g)
 
 
 def _tensor_backward(

@@ -29,10 +29,11 @@ from .devices import MetaArray, as_meta
 from .dtypes import FLOAT_DTYPES as _FLOAT_DTYPES
 from .dtypes import FLOAT_SCALAR_TYPES as _FLOAT_SCALARS
 from .grad_mode import NO_VERSION, SAVE_INFERENCE_MESSAGE, GradMode
-from .graph import FREED_MESSAGE, RELEASED, NodeExtra, OpNode, _check_versions, accumulator
+from .graph import NodeExtra, OpNode, _check_versions, accumulator
 from .graph import make_node_class as reference_node_class
 from .kernels import number_operand
 from .limits import SIZE_PARAMS, _Cap
+from .saved_values import FREED_MESSAGE, RELEASED
 from .tensor import Tensor, _ndarray, _wrap
 
 _enabled = os.environ.get("AUTODIFF_REFERENCE_CORE", "") in ("", "0")

@@ -12,28 +12,24 @@ import itertools
 import sys
 import weakref
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
-import numpy as np
-
-from .dtypes import NAMES, legacy_type
-from .grad_mode import AnomalyMode
 from .handles import RemovableHandle
 from .node_call import call_node
-from .tensor import Tensor, _wrap
-
-FREED_MESSAGE = (
-    "Trying to backward through the graph a second time (or directly access saved tensors after "
-    "they have already been freed). Saved intermediate values of the graph are freed when you call "
-    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
-    "graph a second time or if you need to access saved tensors after calling backward."
+from .saved_values import (
+    FREED_MESSAGE,
+    RELEASED,
+    SHOWN_NAMES,
+    _modified_message,
+    saved_attribute,
+    saved_properties,
+    saved_property,
 )
+from .tensor import Tensor
 
 NO_EDGE = (None, 0)
 _sequence = itertools.count()
 _next_seq = _sequence.__next__
-RELEASED = object()  # marks saved values freed after backward
 
 
 class NodeHooks:
@@ -249,55 +245,12 @@ def new_node(cls: type, next_nodes: tuple, nrs: tuple | None = None) -> Node:
     return node
 
 
-def legacy_type_name(dtype: Any) -> str:
-    """How PyTorch names a CPU tensor type in messages: `torch.FloatTensor`, and `CPUBoolType` for
-    the types without a legacy class name."""
-    name = str(dtype)
-    if name == "bool":
-        return "CPUBoolType"
-    return f"torch.{legacy_type(name)}" if name in NAMES else f"CPU{name.capitalize()}Type"
-
-
-def _forward_name(node: Node) -> str:
-    """PyTorch names the op of a saved output without the Backward suffix: "output 0 of Exp"."""
-    name = node.name()
-    cut = name.rfind("Backward")
-    return name[:cut] if cut > 0 else name
-
-
 def _check_versions(versions: tuple, saved: tuple, node: Node) -> None:
     """Raises PyTorch's error when a saved tensor was modified in place since it was saved."""
     for index, box, expected, tensor in versions:
         if box[0] != expected:
             item = saved[index] if tensor is None else tensor
             raise RuntimeError(_modified_message(item, box[0], expected, node))
-
-
-HINT = (
-    "enable anomaly detection to find the operation that failed to compute its gradient, with "
-    "torch.autograd.set_detect_anomaly(True, check_nan=False)."
-)
-ANOMALY_HINT = (  # with anomaly mode on, a warning above shows the forward trace
-    "the backtrace further above shows the operation that failed to compute its gradient. The "
-    "variable in question was changed in there or anywhere later. Good luck!"
-)
-
-
-def _modified_message(item: Any, version: int, expected: int, node: Node) -> str:
-    """PyTorch's message for a saved tensor changed in place; `item` is a Tensor or the saved
-    result array of `node` itself."""
-    if hasattr(item, "grad_fn"):
-        dtype_name, shape, fn, nr = item.dtype.name, item.shape, item.grad_fn, item._output_nr
-    else:
-        dtype_name, shape, fn, nr = str(item.dtype), item.shape, node, 0
-    dims = ", ".join(str(s) for s in shape)
-    origin = f", which is output {nr} of {_forward_name(fn)}," if fn is not None else ""
-    return (
-        "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [torch.{legacy_type(dtype_name)} [{dims}]]{origin} is at "
-        f"version {version}; expected version {expected} instead. Hint: "
-        + (ANOMALY_HINT if AnomalyMode.enabled else HINT)
-    )
 
 
 class AccumulateGrad(Node):
@@ -350,27 +303,6 @@ def accumulator(t: Tensor) -> AccumulateGrad:
     return acc
 
 
-_SAVED_ALIASES = {"self_sym_sizes": "shape", "self_sizes": "shape"}
-
-
-def _as_saved_tensor(value: Any, node: Node | None) -> Any:
-    """Saved values as PyTorch shows them: Python numbers as wrapped 0-d tensors."""
-    if value is None or isinstance(value, Tensor):
-        return value
-    if isinstance(value, (bool, int, float)):
-        return _wrap(
-            np.asarray(
-                value,
-                dtype=np.bool_
-                if isinstance(value, bool)
-                else np.int64
-                if isinstance(value, int)
-                else np.float64,
-            )
-        )
-    return _wrap(value, node is not None, node, 0)
-
-
 def make_node_class(grad_fn_name: str, op: Any, apply: Callable | None = None) -> type:
     """One Node subclass per op, so `type(y.grad_fn).__name__` is PyTorch's name, with its
     `_saved_<name>` properties (and an `apply` of its own: the fast layer's, bound to the op's
@@ -378,59 +310,8 @@ def make_node_class(grad_fn_name: str, op: Any, apply: Callable | None = None) -
     ns = {"__slots__": (), "op": op, "__module__": __name__}
     if apply is not None:
         ns["apply"] = apply
-    saved = ["result" if what == "result" else op.arg_names[what] for what in op.saves]
-    for key in {*saved, *_parameter_names(op.forward), *_SAVED_ALIASES}:
-        ns["_saved_" + key] = _property("_saved_", key)
-    for key in saved:
-        ns["_raw_saved_" + key] = _property("_raw_saved_", key)
+    ns.update(saved_properties(op))
     return type(grad_fn_name, (OpNode,), ns)
-
-
-_properties: dict = {}  # one per name, shared by the node classes
-
-
-def _property(prefix: str, key: str) -> property:
-    """The property `grad_fn.<prefix><key>`."""
-    found = _properties.get(prefix + key)
-    if found is None:
-        read = _saved_value if prefix == "_saved_" else _raw_saved_value
-        found = _properties[prefix + key] = property(partial(read, key=key))
-    return found
-
-
-def _parameter_names(forward: Callable) -> tuple:
-    """The names `forward` takes (an op's parameters are passed to it by name); a ufunc or
-    builtin (`np.tanh`, `operator.mul`) takes none (read from the code: `inspect.signature`
-    would cost start-up time)."""
-    code = getattr(forward, "__code__", None) or getattr(
-        getattr(forward, "__wrapped__", None), "__code__", None
-    )
-    if code is None:
-        return ()
-    return code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
-
-
-def _forward_defaults(forward: Callable) -> dict:
-    """The default values of an op's parameters, as its forward declares them."""
-    code = getattr(forward, "__code__", None)
-    if code is None:
-        return {}
-    found = dict(forward.__kwdefaults__ or {})
-    defaults = forward.__defaults__ or ()
-    if defaults:
-        names = code.co_varnames[: code.co_argcount]
-        found.update(zip(names[len(names) - len(defaults) :], defaults))
-    return found
-
-
-def _saved_value(node: OpNode, key: str) -> Any:
-    return node.saved_attribute(key)
-
-
-def _raw_saved_value(node: OpNode, key: str) -> Any:
-    if raw_saved is None:
-        raise AttributeError(f"'{type(node).__name__}' object has no attribute '_raw_saved_{key}'")
-    return raw_saved(node, key)
 
 
 class OpNode(Node):
@@ -445,28 +326,8 @@ class OpNode(Node):
     __call__ = node_call_method
 
     def saved_attribute(self, key: str) -> Any:
-        shown = SHOWN_SAVED.get(self) if SHOWN_SAVED else None
-        if shown is not None and key in shown:
-            return shown[key]
-        op = self.op
-        names = ["result" if what == "result" else op.arg_names[what] for what in op.saves]
-        if key in names:
-            if self._saved is RELEASED:
-                raise RuntimeError(FREED_MESSAGE)
-            i = names.index(key)
-            value = self._saved[i]
-            for index, _, _, tensor in self._versions or ():
-                if index == i and tensor is not None:
-                    return tensor
-            return _as_saved_tensor(value, self if key == "result" else None)
-        params = self._params or {}
-        key = _SAVED_ALIASES.get(key, key)
-        if key not in params:  # a parameter left at its default (`x + y`: `_saved_alpha` is 1)
-            params = _forward_defaults(op.forward)
-        if key in params:
-            value = params[key]
-            return tuple(value) if isinstance(value, (list, tuple)) else value
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
+        """`grad_fn._saved_<key>` (`saved_values.saved_attribute`)."""
+        return saved_attribute(self, key)
 
     def apply(self, grads: list, backend: Any) -> list:
         """The gradients for the inputs: each input's formula on the output gradient and the
@@ -508,24 +369,8 @@ class OpNode(Node):
         return results
 
 
-# `_saved_<name>` of values ops show besides their formulas' (core/saved_hooks.shows_saved and
-# also_shows: tests/test_backward_fast_nodes.py checks every name they are given is here)
-SHOWN_NAMES = (
-    "condition",
-    "dim",
-    "dims",
-    "index",
-    "indices",
-    "mask",
-    "self",
-    "shifts",
-    "source",
-    "target",
-    "total_weight",
-    "weight",
-)
 for _key in SHOWN_NAMES:
-    setattr(OpNode, "_saved_" + _key, _property("_saved_", _key))
+    setattr(OpNode, "_saved_" + _key, saved_property("_saved_", _key))
 
 
 def _fill_outputs(grads: list, meta: tuple, backend: Any) -> list:
@@ -534,10 +379,3 @@ def _fill_outputs(grads: list, meta: tuple, backend: Any) -> list:
         gi if gi is not None else backend.zeros(shape, dt)
         for gi, (shape, dt) in zip(grads, meta[1])
     ]
-
-
-# `grad_fn._raw_saved_<name>`: core/saved_hooks.py sets it (it imports this module)
-raw_saved: Callable[[Any, str], Any] | None = None
-# what a node shows as `grad_fn._saved_<name>` besides its formulas' values (an index op's index
-# Tensor and dim, noted by `saved_hooks.shows_saved`)
-SHOWN_SAVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -20,8 +20,9 @@ import numpy as np
 from ..core import provided
 from ..core.apply import _new_node, apply_inplace, overlaps
 from ..core.grad_mode import GradMode
-from ..core.graph import NO_EDGE, RELEASED, Node, accumulator, node_call_method
+from ..core.graph import NO_EDGE, Node, accumulator, node_call_method
 from ..core.optable import defop
+from ..core.saved_values import RELEASED
 from ..core.tensor import OVERLAP_MESSAGE, VIEW_OF_LEAF_MESSAGE, Tensor, _wrap
 from .formula_ops import run
 from .views import INDEX, index_backward, index_backward_any, index_plain
