@@ -253,3 +253,36 @@ def test_bound_applies_hand_the_gradient_on_where_the_formula_does() -> None:
     assert passing("sub") == (True, False)
     for name in ("mul", "div", "mm", "tanh", "neg"):
         assert passing(name) == (False, False), name
+
+
+def _training() -> list:
+    """A few SGD steps of a small MLP: leaves accumulating over passes, zero_grad, in-place
+    updates under no_grad, retain_graph, a tensor hook and a retained gradient."""
+    rng = np.random.default_rng(11)
+    x = E.tensor(rng.standard_normal((8, 4)).astype(np.float32))
+    y = E.tensor(rng.standard_normal((8, 1)).astype(np.float32))
+    w1 = E.tensor(rng.standard_normal((4, 6)).astype(np.float32), requires_grad=True)
+    b1 = E.zeros(6, requires_grad=True)
+    w2 = E.tensor(rng.standard_normal((6, 1)).astype(np.float32), requires_grad=True)
+    params = [w1, b1, w2]
+    out = []
+    for step in range(3):
+        h = (x @ w1 + b1).tanh()
+        h.retain_grad()
+        loss = ((h @ w2 - y) ** 2).mean()
+        if step == 1:
+            w2.register_hook(lambda g: g * 0.5)
+        loss.backward(retain_graph=True)
+        loss.backward()  # a second pass accumulates into .grad
+        out.append((_value(loss), _value(h.grad), [_value(p.grad) for p in params]))
+        with E.no_grad():
+            for p in params:
+                p -= 0.1 * p.grad
+                p.grad.zero_()
+    out.append([(_value(p), p._version) for p in params])
+    return out
+
+
+def test_training_steps_are_the_same() -> None:
+    fast, reference = _both(_training)
+    assert fast == reference

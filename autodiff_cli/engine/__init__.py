@@ -12,7 +12,7 @@ import autodiff_cli as _package
 from . import random  # noqa: F401 - torch.random
 from .core import anomaly as _anomaly  # noqa: F401 - loaded with the engine (lang gives it its stack)
 from .core import arguments as _arguments  # noqa: F401 - the language explains failed calls
-from .core import backward as _backward  # noqa: F401 - gives Tensor.backward its pass
+from .core import backward_api as _backward_api  # noqa: F401 - attaches Tensor.backward
 from .core import dtypes as _dtypes
 from .core import numpy_names as _numpy_names
 from .core import saved_hooks as _saved_hooks  # noqa: F401 - grad_fn._raw_saved_<name>

@@ -30,7 +30,7 @@ import numpy as np
 from ..core import backward as backward_pass
 from ..core import modes
 from ..core.apply import apply_op
-from ..core.backward import grad
+from ..core.backward_api import grad
 from ..core.grad_mode import GradMode, InferenceMode
 from ..core.tensor import Tensor, _wrap
 from ..ops.formula_ops import ForwardJacobian

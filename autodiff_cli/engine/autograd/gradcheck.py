@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..core import generator as stream
-from ..core.backward import grad
+from ..core.backward_api import grad
 from ..core.tensor import Tensor, _wrap
 from ..ops.random import default_generator
 
