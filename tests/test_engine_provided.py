@@ -6,12 +6,11 @@ import pytest
 
 import autodiff_cli.engine as torch
 from autodiff_cli.engine.core import provided
-from autodiff_cli.engine.ops import creation, fills, inplace, legacy_types
+from autodiff_cli.engine.ops import fills, inplace, legacy_types
 
 
 def test_every_name_is_given_by_its_module():
     expected = {
-        "tensor": creation.tensor,
         "legacy_new": legacy_types.legacy_new,
         "note_no_grad_view": inplace.note_no_grad_view,
         "inplace_on_view": inplace.inplace_on_view,
@@ -32,7 +31,7 @@ def test_the_given_functions_run_through_the_core():
     x = torch.Tensor([1.0, 2.0])  # legacy_new
     x.requires_grad_()
     y = (x * x).sum()
-    torch.autograd.backward(y, [2.0], create_graph=True)  # backward, tensor (from 2.0)
+    torch.autograd.backward(y, [torch.tensor(2.0)], create_graph=True)
     assert x.grad.tolist() == [4.0, 8.0]
     assert x.grad.grad_fn is not None  # copy_of_gradient kept the graph
     base = torch.zeros(3)
@@ -50,3 +49,14 @@ def test_backward_and_node_calls_need_no_provided_name():
     y = (x * 3.0).sum()
     assert y.grad_fn(torch.tensor(1.0)).tolist() == [1.0, 1.0]
     assert not hasattr(provided, "backward") and not hasattr(provided, "call_node")
+
+
+@pytest.mark.parametrize("call", ["backward", "grad"])
+def test_a_gradient_that_is_not_a_tensor_is_refused_as_pytorch_refuses_it(call):
+    x = torch.ones(2, requires_grad=True)
+    y = (x * x).sum()
+    with pytest.raises(TypeError, match="^gradients can be either Tensors or None, but got float$"):
+        if call == "backward":
+            torch.autograd.backward(y, [2.0])
+        else:
+            torch.autograd.grad(y, x, grad_outputs=[2.0])

@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 
-from . import provided
 from .devices import MetaArray, as_meta
 from .edges import GradientEdge
 from .fast_paths import run_backward
@@ -46,7 +45,7 @@ def make_root_grads(
             grads.append(_wrap(ones) if create_graph else ones)
             continue
         if not isinstance(g, Tensor):
-            g = provided.tensor(g, dtype=out.dtype)
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         if g._data.shape != out._data.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "

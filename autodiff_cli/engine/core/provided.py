@@ -1,7 +1,6 @@
 """Functions the core calls but modules above it define, given by those modules when they load.
 
-The core imports nothing above it, so no import closes a cycle: `ops/creation.py` gives the
-tensor factories, `ops/legacy_types.py` the legacy constructor (`torch.Tensor(...)`),
+The core imports nothing above it, so no import closes a cycle: `ops/legacy_types.py` the legacy constructor (`torch.Tensor(...)`),
 `ops/inplace.py` the views' bookkeeping after in-place writes, `ops/fills.py` the copy of a first
 gradient under create_graph.
 The engine package loads all of them before any script runs; until then each name raises."""
@@ -20,14 +19,12 @@ def _missing(name: str) -> Callable[..., Any]:
 
 
 NAMES = (
-    "tensor",
     "legacy_new",
     "note_no_grad_view",
     "inplace_on_view",
     "after_inplace",
     "copy_of_gradient",
 )
-tensor = _missing("tensor")
 legacy_new = _missing("legacy_new")
 note_no_grad_view = _missing("note_no_grad_view")
 inplace_on_view = _missing("inplace_on_view")
