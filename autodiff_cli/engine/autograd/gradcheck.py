@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -80,8 +81,6 @@ def gradcheck(
     inputs = inputs if isinstance(inputs, tuple) else (inputs,)
     for x in inputs:
         if isinstance(x, Tensor) and x._requires_grad and x._data.dtype != np.float64:
-            import warnings
-
             warnings.warn(
                 "Input #0 requires gradient and is not a double precision floating point or "
                 "complex. This check will likely fail if all the inputs are not of double "

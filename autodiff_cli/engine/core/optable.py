@@ -19,6 +19,7 @@ registered twice is an error, so no module overrides another's method by import 
 
 from __future__ import annotations
 
+import dis
 from collections.abc import Callable
 from typing import Any
 
@@ -209,7 +210,6 @@ def defop(
 def _reads_of(formula: Callable | None, n_saved: int) -> frozenset:
     if formula is None:
         return frozenset()
-    import dis  # (already loaded by the standard library the engine imports)
 
     code = formula.__code__
     names = code.co_varnames[2 : 2 + n_saved]

@@ -11,6 +11,7 @@ from ..core.grad_mode import REQUIRES_GRAD_INFERENCE_MESSAGE as _REQUIRES_GRAD_I
 from ..core.grad_mode import InferenceMode as _InferenceMode
 from ..core.printing import format_parameter as _format_parameter
 from ..core.tensor import FACTORY_FLOAT_ONLY_MESSAGE, Tensor, _init
+from ..ops.creation import _check_size
 
 
 class Parameter(Tensor):
@@ -95,8 +96,6 @@ class UninitializedParameter(Parameter):
     def materialize(self, shape: tuple, device: object = None, dtype: object = None) -> None:
         """Gives the parameter its shape (zeros until a layer initialises it); it becomes a
         plain Parameter, the same object (an optimizer holding it keeps it)."""
-        from ..ops.creation import _check_size
-
         shape = tuple(int(n) for n in shape)
         _check_size(shape)
         np_dtype = dtype.np if dtype is not None else self._data.dtype
