@@ -16,7 +16,7 @@ from weakref import ref as _weakref
 
 import numpy as np
 
-from . import dtypes, limits, modes, provided, script_data
+from . import dtypes, limits, modes, script_data
 from .devices import USED as _META_USED
 from .devices import MetaArray, as_meta
 from .dtypes import NP_BOOL
@@ -256,7 +256,7 @@ def mark_view(result: Any, source: Tensor) -> None:
         out._vbox = box
         views.append(_weakref(out))
     if not GradMode.enabled and base._requires_grad:
-        provided.note_no_grad_view(result)
+        base._note_no_grad_views(result)  # (ops/inplace.py attaches it)
 
 
 def _version_entry(x: Tensor, i: int) -> tuple:
@@ -339,7 +339,7 @@ def apply_inplace(
         if data.__class__ is _ndarray and not data.flags.writeable and overlaps(data):
             raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
         if target._base is not None:
-            return provided.inplace_on_view(op, target, inputs, params)
+            return target._inplace_on_view(op, inputs, params)  # (ops/inplace.py attaches it)
         recording = target._requires_grad or _any_requires_grad(inputs)
     if not recording:
         return _inplace_without_graph(op, target, inputs, params)
@@ -365,7 +365,7 @@ def apply_inplace(
         if node._versions is not None and "result" in op.saves:
             _resave_result(node, op.saves.index("result"), target, array)
         if target._base is None:
-            provided.after_inplace(target)  # views of target now read a new history
+            target._refresh_views()  # views of target now read a new history (ops/inplace.py)
     return target
 
 

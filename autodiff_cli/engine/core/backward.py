@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 
-from . import provided
 from .apply import overlaps
 from .devices import MetaArray, as_meta
 from .edges import GradientEdge
@@ -383,7 +382,7 @@ def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
         if g._data.shape != var._data.shape:
             g = TensorBackend.conform(g, var._data.shape, var._data.dtype)
         if current is None:
-            var._grad = provided.copy_of_gradient(var, g)
+            var._grad = g._copy_as_gradient_of(var)  # CopyBackwards (ops/fills.py attaches it)
         else:
             var._grad = current + g
         return

@@ -164,4 +164,4 @@ def _tensor_backward(
 
 _tensor_backward.__name__ = "backward"
 _tensor_backward.__qualname__ = "Tensor.backward"
-tensor_methods("core.backward", {"backward": _tensor_backward})
+tensor_methods("core.backward_api", {"backward": _tensor_backward})

@@ -248,7 +248,13 @@ class TensorBackend:
     def outer(a: Any, b: Any) -> Any:
         return a.outer(b)
 
-    where: Any = None  # torch.where, provided by ops/arithmetic.py (see `provide`)
+    @staticmethod
+    def where(condition: Any, a: Any, b: Any) -> Any:
+        """`torch.where(condition, a, b)`: the condition's `_where` (ops/arithmetic.py attaches
+        it to Tensor, as every op's method is attached)."""
+        if not isinstance(condition, Tensor):
+            condition = _wrap(np.asarray(condition))
+        return condition._where(a, b)
 
     @staticmethod
     def transpose(g: Any, d0: int | None = None, d1: int | None = None) -> Any:
@@ -311,10 +317,3 @@ for _name in (
     "trunc",
 ):
     setattr(TensorBackend, _name, _tensor_fn(_name))
-
-
-def provide(**functions: Any) -> None:
-    """Functions on Tensors that `TensorBackend` runs and no Tensor method offers (`where`),
-    given by the ops layer when it loads: the core does not import the ops."""
-    for name, fn in functions.items():
-        setattr(TensorBackend, name, staticmethod(fn))

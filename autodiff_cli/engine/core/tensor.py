@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes, provided
+from . import dtypes
 from .devices import MetaArray
 from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
 from .grad_mode import (
@@ -77,7 +77,7 @@ class _TensorMeta(type):
         """`torch.Tensor(...)` is the legacy constructor (`ops/legacy_types.py`: it may return
         an alias of a tensor given, so it is not `__init__`); subclasses construct as usual."""
         if cls is Tensor:
-            return provided.legacy_new(None, "base", args, kwargs)
+            return cls._legacy_new(None, "base", args, kwargs)  # (ops/legacy_types.py attaches it)
         return type.__call__(cls, *args, **kwargs)
 
 

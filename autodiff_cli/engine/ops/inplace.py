@@ -17,11 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core import provided
 from ..core.apply import _new_node, apply_inplace, overlaps
 from ..core.grad_mode import GradMode
 from ..core.graph import NO_EDGE, Node, accumulator, node_call_method
-from ..core.optable import defop
+from ..core.optable import defop, tensor_methods
 from ..core.saved_values import RELEASED
 from ..core.tensor import OVERLAP_MESSAGE, VIEW_OF_LEAF_MESSAGE, Tensor, _wrap
 from .formula_ops import run
@@ -294,8 +293,20 @@ INDEX_PUT = defop(
 )
 
 
-provided.provide(
-    note_no_grad_view=note_no_grad_view,
-    inplace_on_view=inplace_on_view,
-    after_inplace=after_inplace,
+def _inplace_on_view(target: Tensor, op: Any, inputs: tuple, params: dict | None) -> Tensor:
+    return inplace_on_view(op, target, inputs, params)
+
+
+def _note_no_grad_views(base: Tensor, result: Any) -> None:
+    note_no_grad_view(result)
+
+
+# what `core/apply.py` calls on a tensor (attached as every op's methods are)
+tensor_methods(
+    "ops.inplace (core/apply.py)",
+    {
+        "_note_no_grad_views": _note_no_grad_views,
+        "_inplace_on_view": _inplace_on_view,
+        "_refresh_views": after_inplace,
+    },
 )
