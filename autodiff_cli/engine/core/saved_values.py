@@ -176,7 +176,7 @@ def saved_attribute(self: Any, key: str) -> Any:
 
 
 # `_saved_<name>` of values ops show besides their formulas' (core/saved_hooks.shows_saved and
-# also_shows: tests/test_backward_fast_nodes.py checks every name they are given is here)
+# also_shows: tests/test_engine_saved_attributes.py checks every name they are given is here)
 SHOWN_NAMES = (
     "condition",
     "dim",
