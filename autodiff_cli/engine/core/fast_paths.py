@@ -9,8 +9,10 @@ with this layer on and off and compares everything). The ops call the entry poin
 them take the reference path, and deleting this module means importing those entry points
 from `apply` / `graph` instead.
 
-Each function says what it pays, measured with bench/run.py (small MLP step, scalar chain) and
-micro-timings on this machine; a short way that paid nothing was removed. While a mode watches
+Each function says what it pays: micro-timings with the layer on and off, on this (loaded)
+machine. All together: the scalar chain (50 steps of `(v * 1.01).tanh()`, forward and backward)
+1,500 -> 485 µs, 3.1x; bench/run.py's goals (scalar chain <= 0.2x PyTorch, small MLP <= 0.5x)
+are met only with the layer on. While a mode watches
 op calls (`core/modes.py`) every call takes the reference path, which runs the observers.
 """
 
@@ -98,9 +100,8 @@ def _acc_of(x: Tensor) -> Any:
 def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
     """`apply_op(op, (a, b))` for a Tensor with a Tensor of the same dtype (element-wise ops,
     and `mm`, an `exact_grads` op whose caller checked its shapes, dtypes and output size) or a
-    Python float (`apply_number`): no promotion, no generic loops over inputs. Pays 1.9 -> 0.9
-    µs a `x * y` of small arrays with a graph (the scalar chain: 2.4x faster; the small MLP
-    step: 25%)."""
+    Python float (`apply_number`): no promotion, no generic loops over inputs. Pays 6.9 -> 3.8
+    µs a `x * y` of 4x4 float32 tensors with a graph (1.8x)."""
     if _general:
         return apply_op(op, (a, b))
     ad, cls = a._data, b.__class__
@@ -213,8 +214,9 @@ _last_scalar_saves: list = [None, (None, None)]
 def apply_number(op: Any, a: Tensor, b: float) -> Tensor:
     """`apply_op(op, (a, b))` of a floating Tensor and a Python float (`y * 1.0001`,
     `p.grad * 0.1`): only `a` can need a gradient, nothing broadcasts or promotes, and the
-    float goes to numpy as a 0-d array of `a`'s dtype (`kernels.number_operand`). Pays 2.2 ->
-    0.8 µs a call with a graph (an SGD step's `p.grad * lr`: 0.9 -> 0.45 µs a parameter)."""
+    float goes to numpy as a 0-d array of `a`'s dtype (`kernels.number_operand`). Pays 12.7 ->
+    1.3 µs a `x * 1.5` with a graph (the reference promotes and checks sizes: 9.8x); the
+    scalar chain is a product by a float and a tanh per step."""
     if _general:
         return apply_op(op, (a, b))
     ad = a._data
@@ -254,8 +256,8 @@ _RESULT_ONLY = ("result",)
 
 def apply_unary(op: Any, x: Tensor) -> Tensor:
     """`apply_op(op, (x,))` of a one-input, one-output op without parameters (tanh, exp,
-    relu...): no loops over inputs, the result saved directly. Pays 1.6 -> 0.8 µs a call with
-    a graph (the scalar chain's tanh; the small MLP's activation)."""
+    relu...): no loops over inputs, the result saved directly. Pays 2.8 -> 1.5 µs a `x.tanh()`
+    with a graph (1.8x; the scalar chain's tanh, the small MLP's activation)."""
     if _general:
         return apply_op(op, (x,))
     data = x._data
@@ -298,7 +300,7 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
 def apply_view(op: Any, x: Tensor, params: dict | None = None) -> Any:
     """`apply_op(op, (x,), params)` of a view op with one output, nothing saved and params that
     cannot enlarge it (t, transpose, view, unsqueeze, select...): no size check, no
-    promotion. Pays 2.5 -> 1.4 µs a `w.t()` with a graph (an MLP layer's transpose)."""
+    promotion. Pays 4.0 -> 1.6 µs a `w.t()` with a graph (2.5x; an MLP layer's transpose)."""
     if _general or op.n_outputs != 1 or op.saves:
         return apply_op(op, (x,), params)
     if params:
@@ -336,8 +338,8 @@ def apply_view(op: Any, x: Tensor, params: dict | None = None) -> Any:
 def apply_inplace(op: Any, target: Tensor, inputs: tuple, params: dict | None = None) -> Tensor:
     """`apply.apply_inplace` of `+=`, `-=`, `*=` (and add_, sub_, mul_) that records nothing
     (no_grad, or nothing requires grad) and needs no promotion: one ufunc with `out=` writes
-    straight into the target's array. Pays 3.1 -> 0.9 µs an SGD update `p -= lr * g` (the small
-    MLP step: 8%)."""
+    straight into the target's array. Pays 8.2 -> 1.1 µs a `p.sub_(g)` under no_grad (7.7x;
+    every SGD update of a parameter)."""
     ufunc = op.inplace_ufunc
     if ufunc is None or params or len(inputs) != 1 or _general:
         return reference_inplace(op, target, inputs, params)
@@ -375,7 +377,7 @@ def fill_without_graph(target: Tensor, value: Any) -> bool:
     """`zero_`/`fill_` when nothing can be recorded or refused (no grad mode, or a tensor that
     neither requires grad nor is a view): the value written straight into the array. False
     when the reference path must run (it records the write, or reports why it is refused).
-    Pays 4.5 -> 0.6 µs an `optimizer.zero_grad()` per parameter (set_to_none=False)."""
+    Pays 4.9 -> 0.3 µs a `p.zero_()` (`optimizer.zero_grad(set_to_none=False)` per parameter)."""
     data = target._data
     if (
         _general
@@ -414,8 +416,7 @@ def _bound_apply(formulas: tuple, saves_nothing: bool) -> Callable:
     (`_x`: no parameters, nothing to conform, no hooks) calls them directly, or hands the
     gradient on where a formula passes it (`pass0`, `pass1`); a node with only input shapes to
     conform to (a broadcast bias) conforms them here. Anything else runs `OpNode.apply`. Pays
-    0.55 -> 0.3 µs a node in the backward pass (the scalar chain's backward: 1.6x faster; the
-    small MLP step: 6%)."""
+    6.7 -> 5.9 µs a step of the scalar chain's backward (two nodes: 13%)."""
     one = len(formulas) == 1
     two = len(formulas) == 2
     f0 = formulas[0] if one or two else None
@@ -517,7 +518,7 @@ def _schedule(p: Any, order: list, roots: list, nrs: list, root_grads: list) -> 
     queue whenever the order of leaves made ready together does not show (no reached leaf has
     hooks, no profiler watches nodes): no heap, no edge counts but the leaves', the common
     node's gradients handed on inline (tests/test_engine_backward_order.py compares the two
-    orders). Pays 2.9 -> 1.6 µs a node in the scalar chain's backward."""
+    orders). Pays 5.9 -> 2.9 µs a step of the scalar chain's backward (2x)."""
     if _general or backward.NODE_WATCH or _leaf_order_observable(p.accs):
         backward.execute_ready_queue(p, order, roots, nrs, root_grads)
         return
