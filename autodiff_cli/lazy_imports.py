@@ -14,6 +14,8 @@ from types import ModuleType
 
 DEFERRED: dict[str, str] = {
     # module path: why it is not imported at the top of its user
+    "autodiff_cli.cli.math_input": "grad's math form (2x, x², √x): only an expression that "
+    "looks like math pays for the rewrite (cli/math_gate)",
     # -- the engine's torch.* functions that live in its lazily loaded submodules (h1) --
     "autodiff_cli.engine.nn.functional": "torch.softmax & co: torch.nn (30 modules) on first use",
     "autodiff_cli.engine.nn.functional_ops": "torch.xlogy: loads torch.nn on first use",

@@ -254,3 +254,18 @@ def test_scripts_cannot_name_machinery(tmp_path, source):
     assert "Traceback" not in done.stderr
     assert "Error: " in done.stderr
     assert "has no attribute" in done.stderr or "cannot import" in done.stderr
+
+
+def test_gradcheck_stays_the_function_when_its_module_loads() -> None:
+    """A package attribute named like a submodule is replaced by the module when the submodule
+    is imported; `autograd.gradcheck` is PyTorch's function, so its module has another name."""
+    import importlib
+
+    from autodiff_cli.engine import autograd
+
+    for name in ("gradcheck", "gradgradcheck"):
+        module = importlib.import_module(
+            f"autodiff_cli.engine.autograd.{autograd._LAZY_NAMES[name]}"
+        )
+        assert getattr(autograd, name) is getattr(module, name)
+        assert type(getattr(autograd, name)).__name__ == "function"

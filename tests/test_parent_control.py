@@ -165,7 +165,7 @@ def test_the_deadline_holds_when_the_child_closes_its_pipes_and_sleeps():
             return 0
     """
     (status, stdout, problem), elapsed = drive(setup, timeout=1.0)
-    assert (status, stdout, problem) == (1, b"before\n", "stopped after 1 seconds (--timeout 1)")
+    assert (status, stdout, problem) == (1, b"before\n", "stopped after 1 second (--timeout 1)")
     assert elapsed < 1.0 + 1.0 + 2.5  # --timeout, the grace to stop itself, a loaded machine
 
 
@@ -201,7 +201,7 @@ def test_timeout_ends_a_script_in_time_from_the_command_line(tmp_path: Path):
         timeout=60,
     )
     assert done.returncode == 1
-    assert "stopped after 1 seconds" in done.stderr
+    assert "stopped after 1 second" in done.stderr
     assert time.monotonic() - start < 1 + 1 + 8  # start-up included
 
 
