@@ -246,14 +246,19 @@ def defop(
     )
     _note_facts(op, symbolic, aten, out, inplace_ufunc, backend)
     op.aten_args = aten_args
-    if name in OPS:  # one entry per name: a second would silently replace the first's facts
-        raise ValueError(f"defop: {name!r} is declared twice")
-    OPS[name] = op
+    _register(op)
     if function is not None or inplace:
         _declare_surface(op, function, method, inplace, aliases, dunder is not None)
     if dunder is not None:
         _declare_operators(op, dunder, reflected)
     return op
+
+
+def _register(op: OpDef) -> None:
+    """One entry per name: a second would silently replace the first's facts in `OPS`."""
+    if op.name in OPS:
+        raise ValueError(f"defop: {op.name!r} is declared twice")
+    OPS[op.name] = op
 
 
 def _note_facts(
