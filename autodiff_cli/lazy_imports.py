@@ -67,8 +67,14 @@ DEFERRED: dict[str, str] = {
     # ---- loaded ahead for a jailed child (cli/jail/warm_up.py) only when its sources may use
     # them: a locked-down child cannot import, and the one-liner does not pay for them
     "numpy.random": "random numbers (`rand`, `seed`, `nn` initialisation...)",
-    "autodiff_cli.engine.serialization": "`torch.save` / `torch.load`",
     "autodiff_cli.lang.numpy_module": "a script's `numpy`",
+    # ---- the engine's torch.* functions that live in its lazily loaded submodules
+    "autodiff_cli.engine.nn.functional": "torch.softmax & co: torch.nn (30 modules) on first use",
+    "autodiff_cli.engine.nn.functional_ops": "torch.xlogy: loads torch.nn on first use",
+    "autodiff_cli.engine.ops.batch_norm": "torch.batch_norm: rarely called from a one-liner",
+    "autodiff_cli.engine.serialization": "torch.save/load: pickle machinery, scripts seldom save",
+    "autodiff_cli.engine.func": "torch.vmap: torch.func's transforms load on first use",
+    "autodiff_cli.engine.linalg": "nn.utils' norms: torch.linalg loads on first use",
 }
 
 

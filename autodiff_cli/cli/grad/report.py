@@ -19,6 +19,7 @@ from autodiff_cli.cli.grad.result import (
 from autodiff_cli.cli.graph.build import build_graph, collapse_chains, node_name
 from autodiff_cli.cli.graph.tree import render_plain, tree_of
 from autodiff_cli.cli.output.terminal import can_encode, wants_color
+from autodiff_cli.engine.core.graph import accumulator
 from autodiff_cli.i18n import gettext as _
 from autodiff_cli.lang.errors import display_width
 
@@ -190,7 +191,7 @@ def print_report(outcome: GradResult, *, with_saved: bool = False, quiet: bool =
     leaf_names = {id(leaf): name for name, leaf in outcome.leaves.items()}
     root = result.grad_fn
     if root is None and result.requires_grad:  # the result is a leaf itself: show its node
-        root = result._accumulator()
+        root = accumulator(result)
     graph = collapse_chains(
         build_graph(root, leaf_names, with_saved=with_saved, saved=outcome.saved)
     )

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, kernels, limits
-from ..core.apply import apply_binary, apply_inplace, apply_op
+from ..core.apply import apply_op
+from ..core.fast_paths import apply_binary, apply_inplace
 from ..core.limits import _Cap
 from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import OutRule, declare_out, write_out
