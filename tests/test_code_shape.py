@@ -60,22 +60,62 @@ def _function_level_imports() -> list[str]:
     return sorted(found)
 
 
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _lazy_aliases(tree: ast.Module) -> set[str]:
+    """The names the module binds `autodiff_cli.lazy_imports` to (`lazy_imports`, `_lazy`...)."""
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "autodiff_cli":
+            names |= {a.asname or a.name for a in node.names if a.name == "lazy_imports"}
+        elif isinstance(node, ast.Import):
+            names |= {a.asname for a in node.names if a.name == "autodiff_cli.lazy_imports"}
+    return names - {None}
+
+
+def _string_of(node: ast.AST | None, constants: dict[str, str], module: str) -> str:
+    """The module name a `load()` argument spells: a string, a module-level string constant, or
+    an f-string of those and `__name__`; `?` for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Name):
+        return module if node.id == "__name__" else constants.get(node.id, "?")
+    if isinstance(node, ast.FormattedValue) and node.format_spec is None:
+        return _string_of(node.value, constants, module)
+    if isinstance(node, ast.JoinedStr):
+        parts = [_string_of(value, constants, module) for value in node.values]
+        return "?" if "?" in parts else "".join(parts)
+    return "?"
+
+
 def _lazy_loads() -> list[tuple[str, str]]:
-    """(`path:line`, module) of every `lazy_imports.load(...)` call in the package; a module
-    that is not a string literal is reported as `?`."""
+    """(`path:line`, module) of every `lazy_imports.load(...)` call in the package (under any
+    name the module gives `lazy_imports`); a module name that cannot be read is `?`."""
     calls = []
     for path in MODULES:
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases = _lazy_aliases(tree)
+        module = _module_name(path)
+        constants: dict[str, str] = {}
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    value = _string_of(node.value, constants, module)
+                    if value != "?":
+                        constants[target.id] = value
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
                 and node.func.attr == "load"
                 and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == "lazy_imports"
+                and node.func.value.id in aliases
             ):
-                argument = node.args[0] if node.args else None
-                name = argument.value if isinstance(argument, ast.Constant) else "?"
+                name = _string_of(node.args[0] if node.args else None, constants, module)
                 calls.append((f"{path.relative_to(PACKAGE)}:{node.lineno}", name))
     return calls
 
@@ -124,3 +164,15 @@ def test_the_scan_counts_imports_inside_functions(tmp_path: Path) -> None:
         }
     )
     assert lines == [4, 6, 10]
+
+
+def test_the_scan_reads_the_module_a_load_names() -> None:
+    """A literal, a module-level constant, an f-string of `__name__`: read; anything else: `?`."""
+    tree = ast.parse('A = "pkg.a"\nB = f"{__name__}.b"\nload(A)\nload(B)\nload("pkg.c")\nload(x)\n')
+    constants: dict[str, str] = {}
+    for node in tree.body[:2]:
+        constants[node.targets[0].id] = _string_of(node.value, constants, "pkg.mod")
+    calls = [node.value.args[0] for node in tree.body[2:]]
+    assert [_string_of(arg, constants, "pkg.mod") for arg in calls] == [
+        "pkg.a", "pkg.mod.b", "pkg.c", "?"
+    ]  # fmt: skip
