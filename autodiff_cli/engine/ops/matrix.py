@@ -336,16 +336,26 @@ def _solve_forward(a: Any, b: Any, vector: bool = False) -> Any:
         ) from None
 
 
+def _solve_adjoint_columns(B: Any, g: Any, A: Any, vector: bool) -> Any:
+    """`A⁻ᴴ · grad` as PyTorch's linalg_solve_backward solves it: with Aᴴ, a vector grad as a
+    one-column matrix (a LinalgSolveExBackward0 node under create_graph)."""
+    columns = run(B, UNSQUEEZE, g, dim=len(g.shape)) if vector else g
+    return run(B, LINALG_SOLVE_EX, B.transpose(A, -2, -1), columns)
+
+
 def _solve_grad_b(B: Any, g: Any, A: Any, result: Any, vector: bool = False) -> Any:
-    """`A⁻ᴴ · grad`, solved with Aᴴ as PyTorch's linalg_solve_backward does (a
-    LinalgSolveExBackward0 node under create_graph)."""
-    return run(B, LINALG_SOLVE_EX, B.transpose(A, -2, -1), g, vector=vector)
+    """`A⁻ᴴ · grad`."""
+    solved = _solve_adjoint_columns(B, g, A, vector)
+    if not vector:
+        return solved
+    return run(B, SQUEEZE_DIM, solved, dim=len(g.shape), source=tuple(solved.shape))
 
 
 def _solve_grad_a(B: Any, g: Any, A: Any, result: Any, vector: bool = False) -> Any:
-    """`-(A⁻ᴴ · grad) · Xᴴ` (an outer product for one right-hand side, a vector)."""
-    grad_b = _solve_grad_b(B, g, A, result, vector)
-    return -B.outer(grad_b, result) if vector else -B.matmul(grad_b, _mT(B, result))
+    """`-(A⁻ᴴ · grad) · Xᴴ`, X a one-column matrix when it is a vector."""
+    solved = _solve_adjoint_columns(B, g, A, vector)
+    x = run(B, UNSQUEEZE, result, dim=len(result.shape)) if vector else result
+    return -B.matmul(solved, _mT(B, x))
 
 
 LINALG_SOLVE_EX = defop(  # torch.linalg.solve, and det's formula under create_graph
