@@ -36,7 +36,7 @@ ENGINE = frozenset(
     _is_initial _keep _key _key_to_attr _keys _last_lr _last_number _last_scalar_saves
     _layer_weights _lazy_hook _leaf_hooks _leave_step _legacy_new _legacy_reduction _length
     _like _linalg_det _listeners _load_own_state _load_state_bytes _log_softmax
-    _log_softmax_backward_data _mT _masked_data _masked_mask _meta _milestones _modified_message
+    _log_softmax_backward_data _masked_data _masked_mask _meta _milestones _modified_message
     _modules _name _named_members _ndarray _new_node _next _next_seq _no_grad _node _nodes
     _non_differentiable _non_persistent_buffers_set _norm_dim _normal _note_no_grad_views
     _np_dtype _num_samples _numpy_bits _numpy_index _numpy_names _numpy_words _objects _observer
