@@ -155,7 +155,7 @@ def test_interactive_prompt_multiline_def_and_recovery_after_error(tmp_path: Pat
 
 
 def chunks_of(lines: list[str]) -> list[str]:
-    from autodiff_cli.cli.repl_input import StatementReader
+    from autodiff_cli.cli.repl.input import StatementReader
     from autodiff_cli.lang import Session
 
     reader = StatementReader(Session().is_complete)
@@ -194,6 +194,7 @@ def test_meta_commands_on_piped_input(tmp_path: Path):
     lines = done.stdout.splitlines()
     assert lines[0].split() == [
         "name",
+        "value",
         "shape",
         "dtype",
         "requires_grad",
@@ -201,8 +202,8 @@ def test_meta_commands_on_piped_input(tmp_path: Path):
         "grad_fn",
         "grad",
     ]
-    assert lines[1].split() == ["x", "[2]", "float32", "True", "True"]
-    assert lines[2].split() == ["y", "[]", "float32", "True", "False", "SumBackward0"]
+    assert lines[1].split() == ["x", "[1.,", "2.]", "[2]", "float32", "True", "True"]
+    assert lines[2].split() == ["y", "5.", "[]", "float32", "True", "False", "SumBackward0"]
     assert "SumBackward0 ← (x * x).sum()  shape=[]  value=5." in done.stdout
     assert "└── MulBackward0 ← x * x  shape=[2]" in done.stdout
     assert any(line.split()[:1] == ["x"] and "tensor([2., 4.])" in line for line in lines)
@@ -320,8 +321,8 @@ def test_terminal_session_with_prompt_toolkit(tmp_path: Path):
 
 
 def test_completion_lists_names_attributes_and_no_underscore_names():
-    from autodiff_cli.cli.repl_commands import ReplState
-    from autodiff_cli.cli.repl_terminal import ReplCompleter
+    from autodiff_cli.cli.repl.commands import ReplState
+    from autodiff_cli.cli.repl.terminal import ReplCompleter
 
     state = ReplState()
     state.execute("weights = torch.ones(2, requires_grad=True)\ny = weights * 2\n")
@@ -341,7 +342,7 @@ def test_completion_lists_names_attributes_and_no_underscore_names():
 
 
 def test_next_indent_and_is_finished():
-    from autodiff_cli.cli.repl_terminal import is_finished, next_indent
+    from autodiff_cli.cli.repl.terminal import is_finished, next_indent
     from autodiff_cli.lang import Session
 
     complete = Session().is_complete
@@ -448,7 +449,9 @@ def test_vars_and_grads_print_values_as_their_repr_does():
         "              [1., 1., 1.,  ..., 1., 1., 1.],",
         "              [1., 1., 1.,  ..., 1., 1., 1.]])",
     ]
-    assert lines[10].split(maxsplit=5)[:5] == ["x", "[3]", "float32", "True", "True"]
+    assert lines[10].startswith("x     [ 1.0000, 0.5000, 15.0000]  ")
+    assert lines[10].split()[5:9] == ["[3]", "float32", "True", "True"]
+    assert lines[11].startswith("W     [[ 0., 1., 2., ..., 27., 28., 29.], [ 3…  [20, 30]")
     assert lines[10].endswith("  tensor([ 2.,  1., 30.])")
     assert lines[11].endswith("  tensor([[1., 1., 1.,  ..., 1., 1., 1.],")
 

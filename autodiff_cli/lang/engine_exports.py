@@ -31,7 +31,7 @@ PUBLIC_SUBMODULES = frozenset(
 MACHINERY_MODULES = frozenset(
     f"{ENGINE_MODULE}.{name}"
     for name in (
-        "core.apply", "core.optable", "core.formula_backends", "core.kernels", "ops.formula_ops",
+        "core.apply", "core.fast_paths", "core.optable", "core.formula_backends", "core.kernels", "ops.formula_ops",
         "ops.special_kernels", "ops.nn_backward",
     )
 )  # fmt: skip
@@ -42,7 +42,7 @@ def _machinery() -> tuple[frozenset[int], tuple[type, ...]]:
     """Machinery by identity (defined elsewhere than `MACHINERY_MODULES`) and by type."""
     from autodiff_cli.engine.core import formula_backends, graph, optable, tensor
 
-    functions = (tensor._wrap, graph.make_node_class, graph.new_node, graph.own_copy)
+    functions = (tensor._wrap, graph.make_node_class, graph.new_node)
     kinds = (optable.OpDef, formula_backends.NumpyBackend, formula_backends.TensorBackend)
     return frozenset(id(f) for f in functions), kinds
 
