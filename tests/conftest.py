@@ -33,6 +33,28 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
         config.option.dist = "loadfile"
 
 
+TERMINAL_SIZE = ("COLUMNS", "LINES")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:  # noqa: ANN001 - xdist's WorkerController
+    """The terminal size of our environment, for the worker (below)."""
+    node.workerinput["terminal_size"] = {name: os.environ.get(name) for name in TERMINAL_SIZE}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A worker's environment is ours: xdist's workers get COLUMNS=80 and LINES=24, which the
+    CLI run by a test would take as its terminal's width (Rich's tables cut to 80 columns)."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is None:
+        return
+    for name, value in workerinput.get("terminal_size", {}).items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 @pytest.fixture(autouse=True)
 def _no_source_recording_left() -> Iterator[None]:
     """An in-process REPL session records each node's source for the rest of the process; the
