@@ -19,7 +19,7 @@ import pytest
 
 import autodiff_cli.engine as torch
 from autodiff_cli.engine.optim import lr_cycles, lr_schedules
-from autodiff_cli.lang import typeview
+from autodiff_cli.lang.sandbox import typeview
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from graph_page_support import (
     REPO,
     autodiff,

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from graph_page_support import (
     autodiff,
     open_page,

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from golden_compare import mismatch_report
 
 REPO = Path(__file__).resolve().parent.parent

@@ -48,7 +48,7 @@ def call_stack_text(error: BaseException) -> str:
     them: `  deep.py:9 in main` and the source line); '' at the top level."""
     from autodiff_cli.i18n import gettext as _
     from autodiff_cli.lang.errors import printable
-    from autodiff_cli.lang.script_stack import stack_of
+    from autodiff_cli.lang.runtime.script_stack import stack_of
 
     cause = error.__cause__
     entries = stack_of(cause) if cause is not None else []

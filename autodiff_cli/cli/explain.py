@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff_cli.cli.graphs import node_name, small_value, walk
-from autodiff_cli.lang.provenance import note_of
+from autodiff_cli.lang.runtime.provenance import note_of
 
 
 @dataclass

@@ -169,7 +169,7 @@ def _check_formula_options(options: GradOptions) -> None:
 def compute(expression: str, options: GradOptions) -> GradResult:
     """Bind the leaves, run the expression and compute what the options ask for."""
     from autodiff_cli.lang import Session
-    from autodiff_cli.lang.provenance import recording
+    from autodiff_cli.lang.runtime.provenance import recording
 
     specs = parse_at_options(options.at)
     wrt = parse_wrt_options(options.wrt, [name for name, _ in specs])
@@ -338,7 +338,7 @@ def run_grad(
     )
     import autodiff_cli.cli.grad_report  # noqa: F401 - the child prints the report
     import autodiff_cli.cli.graph_tree  # noqa: F401
-    import autodiff_cli.lang.provenance  # noqa: F401 - each node's source text
+    import autodiff_cli.lang.runtime.provenance  # noqa: F401 - each node's source text
 
     if options.explain:  # (the _OPTIONAL_MODULES)
         import autodiff_cli.cli.explain  # noqa: F401

@@ -38,7 +38,7 @@ def _tensor_of_expression(request: GraphRequest) -> tuple[Any, dict[str, Any], s
 
     expression = read_expression(request.expression or "")
     specs = parse_at_options(GradOptions(at=request.at).at)
-    from autodiff_cli.lang.provenance import recording
+    from autodiff_cli.lang.runtime.provenance import recording
 
     session = Session(bare_torch=True)
     _bind_leaves(session, specs, [name for name, _ in specs], None)
@@ -58,7 +58,7 @@ def _tensor_of_script(request: GraphRequest) -> tuple[Any, dict[str, Any], str]:
             script = read_script(request.file)
         except ReadError as error:
             raise UsageError(str(error).removeprefix("autodiff run: error: ")) from None
-    from autodiff_cli.lang.provenance import recording
+    from autodiff_cli.lang.runtime.provenance import recording
 
     with recording():  # each node's source text, with line:column
         namespace = run_source(script.source, script.name, stdout=sys.stderr)

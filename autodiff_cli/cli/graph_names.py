@@ -42,7 +42,7 @@ def missing_var_message(script: str, namespace: dict[str, Any]) -> str:
 
 
 def unknown_var_message(script: str, var: str, namespace: dict[str, Any]) -> str:
-    from autodiff_cli.lang.suggestions import closest_name
+    from autodiff_cli.lang.runtime.suggestions import closest_name
 
     text = _("{script} defines no variable {var!r}").format(script=script, var=var)
     suggestion = closest_name(var, tensor_names(namespace))

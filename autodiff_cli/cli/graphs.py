@@ -132,7 +132,7 @@ def build_graph(
     `shapes` id(node) to its output shape and `saved` id(node) to its saved values as captured
     before a backward pass freed them (`saved_values`). A leaf shows its `.grad` when it has one.
     """
-    from autodiff_cli.lang.provenance import note_of
+    from autodiff_cli.lang.runtime.provenance import note_of
 
     outputs = outputs or {}
     grads = grads or {}

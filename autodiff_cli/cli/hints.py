@@ -56,7 +56,7 @@ def _hint_text(error: BaseException, cause: BaseException) -> str | None:
 
 
 def _none_grad_hint(cause: BaseException) -> str | None:
-    from autodiff_cli.lang.teaching_facts import none_grad_behind
+    from autodiff_cli.lang.runtime.teaching_facts import none_grad_behind
 
     read = none_grad_behind(cause)
     if read is None:
@@ -122,7 +122,7 @@ def _nothing_requires_grad(found: re.Match, cause: BaseException) -> str:
 
 
 def _matmul_shapes(found: re.Match, cause: BaseException) -> str | None:
-    from autodiff_cli.lang.teaching_facts import operand_shapes
+    from autodiff_cli.lang.runtime.teaching_facts import operand_shapes
 
     shapes = operand_shapes(cause)
     if shapes is not None:

@@ -425,7 +425,7 @@ def _start(index: int, work: Callable[[], int], limits: Limits, stream: bool) ->
         for fd in (out_read, err_read, done_read):
             os.close(fd)
         if probe is not None:
-            from autodiff_cli.lang.compiler import set_statement_probe
+            from autodiff_cli.lang.compile.compiler import set_statement_probe
 
             set_statement_probe(memoryview(probe).cast("q"))
         child_main(work, limits, out_write, err_write, (done_write,), done_write)

@@ -60,7 +60,7 @@ class ReplState:
 
     def reset(self) -> None:
         from autodiff_cli.lang import Session
-        from autodiff_cli.lang.provenance import keep_recording
+        from autodiff_cli.lang.runtime.provenance import keep_recording
 
         keep_recording()  # each node's source text, for :graph, :explain and :formula
         self.session = Session()
@@ -93,7 +93,7 @@ class ReplState:
         """
         from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
         from autodiff_cli.lang import compile_source
-        from autodiff_cli.lang.runtime import script_repr
+        from autodiff_cli.lang.runtime.namespace import script_repr
 
         try:
             with warnings_to_stderr(REPL_NAME):

@@ -15,7 +15,7 @@ _DOTTED = re.compile(r"((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)?$")
 def attribute_names(obj: Any) -> list[str]:
     """Public attribute names of `obj`, found without calling anything on it: a module proxy's
     own dictionary, an object's class (properties are listed, never evaluated)."""
-    from autodiff_cli.lang.sandbox import ModuleProxy, exposes_attributes
+    from autodiff_cli.lang.sandbox.capabilities import ModuleProxy, exposes_attributes
 
     if isinstance(obj, ModuleProxy):
         names = list(vars(obj)) + list(obj._proxy_lazy)  # lazy submodules too (nn, optim...)
@@ -54,7 +54,7 @@ def _resolve(state: ReplState, parts: list[str]) -> Any:
     """The object a dotted prefix names, looking through dictionaries only (no getattr on
     objects: a property could run code, except to load a lazy submodule such as torch.nn);
     attributes of non-modules are not followed."""
-    from autodiff_cli.lang.sandbox import ModuleProxy
+    from autodiff_cli.lang.sandbox.capabilities import ModuleProxy
 
     namespace = state.namespace
     if parts[0] not in namespace:

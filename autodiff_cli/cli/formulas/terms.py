@@ -84,7 +84,7 @@ def _constant_of(fn: Any, position: int, note: Any) -> tuple[Any, int]:
 def graph_terms(grad_fn: Any, leaf_names: dict[int, str]) -> Terms:
     """The graph below `grad_fn` as `Terms`; `leaf_names` maps id(leaf tensor) to its name."""
     from autodiff_cli.cli.graphs import node_name
-    from autodiff_cli.lang.provenance import note_of
+    from autodiff_cli.lang.runtime.provenance import note_of
 
     nodes: list = []
     keys: dict[int, int] = {}
