@@ -14,6 +14,26 @@ from types import ModuleType
 
 DEFERRED: dict[str, str] = {
     # module path: why it is not imported at the top of its user
+    # -- the language (autodiff_cli.lang): the engine loads when a script first imports torch,
+    # so that scripts without torch, the REPL's prompt and the CLI's parent process never pay
+    # for it (`import autodiff_cli.engine` is most of the one-liner's import time).
+    "autodiff_cli.engine": "lang/pylib/modules/copy_module.py: `copy` works without torch",
+    "autodiff_cli.engine.core.modes": "lang/runtime/provenance.py: graph commands turn "
+    "recording on before the script imports torch",
+    "autodiff_cli.engine.core.arguments": "lang/sandbox/call_results.py: explains an engine "
+    "call's argument error (only once the engine is loaded)",
+    "autodiff_cli.engine.core.tensor": "lang/sandbox/engine_exports.py: op machinery, "
+    "looked up when a script's torch module is built",
+    "autodiff_cli.engine.core.graph": "lang/sandbox/engine_exports.py: as engine.core.tensor",
+    "autodiff_cli.engine.core.optable": "lang/sandbox/engine_exports.py: as engine.core.tensor",
+    "autodiff_cli.engine.core.formula_backends": "lang/sandbox/engine_exports.py: as "
+    "engine.core.tensor",
+    "autodiff_cli.lang.pylib.numpy_module": "a script's `import numpy`: the whole vetted "
+    "subset and its wrappers (preloaded in jailed children, not in the one-liner)",
+    "autodiff_cli.lang.pylib.numpy_array": "a tensor's `.numpy()` in a script: the array "
+    "wrapper and numpy's submodules it uses (preloaded in jailed children)",
+    "autodiff_cli.lang.parse.table_builder": "imports Lark; needed only in a checkout whose "
+    "grammar was edited since the shipped tables were built",
 }
 
 

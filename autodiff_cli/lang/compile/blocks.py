@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli.lang.errors import Location, attach_location
+from autodiff_cli.lang.parse.fstrings import decode_plain, split_prefix
 from autodiff_cli.lang.parse.syntax_tree import Tree
 
 BREAK, CONTINUE, RETURN = "break", "continue", "return"
@@ -95,8 +96,6 @@ def flatten(children: list) -> list[Tree]:
 
 def docstring_of(body: Tree) -> str | None:
     """The leading string literal of a def/class body (not an f-string), if any."""
-    from autodiff_cli.lang.parse.fstrings import decode_plain, split_prefix
-
     statements = flatten(body.children) if body.data == "suite" else []
     if statements and statements[0].data == "expr_stmt":
         value = statements[0].children[0]

@@ -40,9 +40,10 @@ from autodiff_cli.lang.errors import (
     mark_raised_by_script,
     set_location,
 )
+from autodiff_cli.lang.parse.parser import ParseFailure, decode_source, parse
 from autodiff_cli.lang.parse.syntax_tree import Tree
 from autodiff_cli.lang.runtime import unraisable
-from autodiff_cli.lang.runtime.namespace import UNBOUND
+from autodiff_cli.lang.runtime.namespace import UNBOUND, CallDepth
 from autodiff_cli.lang.sandbox import capabilities, introspection, reflection
 
 __all__ = ["Compiler", "Program", "compile_tree", "set_statement_probe"]
@@ -438,8 +439,6 @@ class Program:
         A pending `request_interrupt` is consumed by the outermost run: KeyboardInterrupt
         propagates (located like a ScriptError's cause), a ScriptTimeout becomes a ScriptError.
         """
-        from autodiff_cli.lang.runtime.namespace import CallDepth
-
         introspection.install(namespace)  # dir, help, GeneratorExit (not yet in runtime)
         frame = [namespace, None]
         saved_depth = CallDepth.depth
@@ -472,9 +471,6 @@ class Program:
 def run_expression(text: str, namespace: dict) -> Any:
     """The script's `eval`: `text` parsed and compiled as one expression of the language (its
     syntax errors are ScriptErrors for "<string>") and run in `namespace`, one call deep."""
-    from autodiff_cli.lang.parse.parser import ParseFailure, decode_source, parse
-    from autodiff_cli.lang.runtime.namespace import CallDepth
-
     text = decode_source(text, "<string>")
     source = Source("<string>", tuple(text.split("\n")))
     try:

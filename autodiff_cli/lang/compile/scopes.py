@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from autodiff_cli.lang.parse.fstrings import prepare_fstring, split_prefix
 from autodiff_cli.lang.parse.syntax_tree import Token, Tree
 
 FUNCTION_NODES = {"funcdef", "lambdef", "lambdef_nocond"}
@@ -128,8 +129,6 @@ class ScopeBuilder:
         scope.used.add(str(node.children[0]))
 
     def _visit_strings(self, node: Tree, scope: Scope) -> None:
-        from autodiff_cli.lang.parse.fstrings import prepare_fstring, split_prefix
-
         for token in node.children:
             if "f" in split_prefix(str(token))[0]:
                 pieces = prepare_fstring(token, self.source)

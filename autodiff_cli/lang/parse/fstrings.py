@@ -7,6 +7,10 @@ import re
 import warnings
 from typing import Any
 
+from autodiff_cli.lang.errors import CompileError, Location, Source
+from autodiff_cli.lang.parse.parser import ParseFailure, parse
+from autodiff_cli.lang.parse.syntax_tree import Token, Tree
+
 _ESCAPE = re.compile(
     r"\\(N\{[^}]*\}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|\n|.)", re.S
 )
@@ -179,8 +183,6 @@ def _field(body: str, index: int, base: int, *, raw: bool) -> tuple[Field, int]:
 
 def token_location(source: Any, token: Any, offset: int) -> Any:
     """The Location of character `offset` of a string token."""
-    from autodiff_cli.lang.errors import Location
-
     text = str(token)[:offset]
     line = token.line + text.count("\n")
     column = offset - text.rfind("\n") if "\n" in text else token.column + offset
@@ -189,9 +191,6 @@ def token_location(source: Any, token: Any, offset: int) -> Any:
 
 def prepare_fstring(token: Any, source: Any) -> list[str | Field]:
     """Split an f-string token and parse each field's expression (located errors)."""
-    from autodiff_cli.lang.errors import CompileError, Source
-    from autodiff_cli.lang.parse.parser import ParseFailure, parse
-
     try:
         pieces = parse_fstring(str(token))
     except StringSyntaxError as error:
@@ -218,8 +217,6 @@ def prepare_fstring(token: Any, source: Any) -> list[str | Field]:
 
 def _relocate(node: Any, where: Any) -> None:
     """Give a field's nodes the location of the field in the script."""
-    from autodiff_cli.lang.parse.syntax_tree import Token, Tree
-
     if isinstance(node, Tree):
         node.meta.line, node.meta.column = where.line, where.column
         node.meta.empty = False

@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
+from autodiff_cli import lazy_imports
+from autodiff_cli.lang.parse import parse_tables
 from autodiff_cli.lang.parse.grammar_file import (
     START_SYMBOLS,
     grammar_checksum,
@@ -127,19 +129,16 @@ def get_parser() -> Any:
     In a checkout whose grammar file was edited since the tables were generated, the tables are
     rebuilt in memory with Lark (slow; `python -m autodiff_cli.lang.parse.table_builder` updates the
     file)."""
-    from autodiff_cli.lang.parse import parse_tables
-
     tables = parse_tables.load_tables()
     text = grammar_text()
     if text is not None and grammar_checksum(text) != tables["grammar_crc32"]:
-        from autodiff_cli.lang.parse import table_builder
-
         try:
-            tables = table_builder.build_table_data(text, START_SYMBOLS)
+            table_builder = lazy_imports.load("autodiff_cli.lang.parse.table_builder")
         except ImportError as error:
             raise RuntimeError(
                 f"{grammar_path()} differs from the shipped parse tables and Lark is not "
                 "installed to rebuild them (pip install lark; then run "
                 "python -m autodiff_cli.lang.parse.table_builder)"
             ) from error
+        tables = table_builder.build_table_data(text, START_SYMBOLS)
     return parse_tables.ScriptParser(tables, ScriptIndenter())

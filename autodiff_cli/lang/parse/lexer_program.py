@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from re import _compiler, _parser  # type: ignore[attr-defined]
 from typing import Any
 
 from autodiff_cli.lang.parse import lexer_programs_data
@@ -30,8 +31,6 @@ DATA_FILE = os.path.join(os.path.dirname(os.path.realpath(__file__)), "lexer_pro
 def program_of(pattern: str) -> dict[str, Any]:
     """What `re.compile(pattern)` hands the engine (built with `re`'s own parser and compiler;
     used by `table_builder` only)."""
-    from re import _compiler, _parser  # type: ignore[attr-defined]
-
     tree = _parser.parse(pattern, 0)
     index = tree.state.groupdict
     names: list[str | None] = [None] * tree.state.groups

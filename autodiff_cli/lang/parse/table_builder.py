@@ -15,15 +15,22 @@ from __future__ import annotations
 import json
 import marshal
 import sys
+from importlib import reload
 from typing import Any
 
+from lark import Lark
+from lark.grammar import Rule
+from lark.lexer import PatternStr, UnlessCallback
+from lark.parsers.lalr_analysis import IntParseTable, Shift
+from lark.utils import SerializeMemoizer
+
+from autodiff_cli.lang.parse import lexer_program, parse_tables_data
 from autodiff_cli.lang.parse.grammar_file import START_SYMBOLS, grammar_checksum, grammar_text
 from autodiff_cli.lang.parse.parse_tables import TABLE_FORMAT, TABLES_FILE
+from autodiff_cli.lang.parse.parse_tables_data import TABLES
 
 
 def _lexer_data(lark: Any) -> dict[str, Any]:
-    from lark.lexer import PatternStr, UnlessCallback
-
     lexer = lark.parser.lexer
     for terminal in lexer.terminals:  # a frozenset's order follows the hash seed: fix it
         terminal.pattern.flags = tuple(sorted(terminal.pattern.flags))
@@ -52,8 +59,6 @@ def _canonical_order(table: Any) -> list[Any]:
     """The states in breadth-first order from the start states, following actions in order of
     symbol name: Lark numbers them in an order that changes with the string hash seed, this
     order does not, so the file is the same on every build."""
-    from lark.parsers.lalr_analysis import Shift
-
     order: list[Any] = []
     seen: set[Any] = set()
     queue = [table.start_states[name] for name in sorted(table.start_states)]
@@ -74,8 +79,6 @@ def _canonical_order(table: Any) -> list[Any]:
 def _canonical_table(table: Any) -> Any:
     """The same table with states renumbered in `_canonical_order` and each state's actions in
     order of symbol name, so that its serialized form is the same on every build."""
-    from lark.parsers.lalr_analysis import IntParseTable, Shift
-
     order = _canonical_order(table)
     number = {state: index for index, state in enumerate(order)}
     states = {
@@ -95,11 +98,6 @@ def _canonical_table(table: Any) -> Any:
 def build_table_data(grammar_text: str, start: list[str]) -> dict[str, Any]:
     """Compile the grammar with Lark and return the tables as JSON-ready data: the parse table
     and its rules in Lark's serialized form, and what our lexer and error messages need."""
-    from lark import Lark
-    from lark.grammar import Rule
-    from lark.lexer import PatternStr
-    from lark.utils import SerializeMemoizer
-
     lark = Lark(grammar_text, parser="lalr", lexer="basic", start=start, maybe_placeholders=True)
     memo = SerializeMemoizer([Rule])
     parse_table = _canonical_table(lark.parser.parser._parse_table).serialize(memo)
@@ -180,9 +178,6 @@ def generate() -> str:
 
 def generate_programs() -> str:
     """The text of `lexer_programs_data.py` for the shipped lexer patterns and this Python."""
-    from autodiff_cli.lang.parse import lexer_program
-    from autodiff_cli.lang.parse.parse_tables_data import TABLES
-
     return lexer_program.render(TABLES["lexer"]["patterns"])
 
 
@@ -190,10 +185,6 @@ def main() -> int:
     with open(TABLES_FILE, "w", encoding="utf-8") as file:
         file.write(generate())
     print(f"wrote {TABLES_FILE}")
-    from importlib import reload
-
-    from autodiff_cli.lang.parse import lexer_program, parse_tables_data
-
     reload(parse_tables_data)
     with open(lexer_program.DATA_FILE, "w", encoding="utf-8") as file:
         file.write(generate_programs())

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from autodiff_cli import lazy_imports
 from autodiff_cli.lang.sandbox import typeview
 
 _TYPES = "autodiff_cli.lang.pylib.numpy_types"
@@ -20,8 +21,7 @@ _TYPES = "autodiff_cli.lang.pylib.numpy_types"
 def _types() -> Any:
     module = sys.modules.get(_TYPES)
     if module is None or module.NdArray is None:  # in-process runs; children preload them
-        from autodiff_cli.lang.pylib import numpy_array  # noqa: F401 - numpy_types with its array class
-
+        lazy_imports.load("autodiff_cli.lang.pylib.numpy_array")  # registers its array class
         module = sys.modules[_TYPES]
     return module
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import builtins
+import importlib
 import math
 import sys
 import types
 from typing import Any
 
+from autodiff_cli import lazy_imports
 from autodiff_cli.lang import limits
+from autodiff_cli.lang.errors import Location, ScriptError, Source, is_user_interrupt
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH  # noqa: F401 - re-exported
 from autodiff_cli.lang.pylib import modules, numpy_bridge
 from autodiff_cli.lang.runtime import nesting, script_stack
@@ -206,8 +209,6 @@ class Namespace(dict):
 
     def root_module(self, name: str) -> capabilities.ModuleProxy:
         if name == "torch":
-            import importlib
-
             engine = importlib.import_module(ENGINE_MODULE)
             fresh = id(engine) not in self._proxies
             proxy = self.module_proxy(engine, "torch")
@@ -218,8 +219,7 @@ class Namespace(dict):
                 script_stack.install()  # anomaly mode's traces name the script's lines
             return proxy
         if name == "numpy":  # a vetted subset over safe wrappers (preloaded in children)
-            from autodiff_cli.lang.pylib import numpy_module
-
+            numpy_module = lazy_imports.load("autodiff_cli.lang.pylib.numpy_module")
             if id(numpy_module) not in self._proxies:
                 self._proxies[id(numpy_module)] = numpy_module.make_module()
             return self._proxies[id(numpy_module)]
@@ -271,8 +271,6 @@ def new_namespace(bare_torch: bool = False) -> Namespace:
 def script_repr(value: Any, filename: str = "<stdin>") -> str:
     """`repr(value)` for the REPL's echo. A script class's `__repr__` is script code: whatever
     it raises (but Ctrl-C), or a result that is not a str, becomes a located ScriptError."""
-    from autodiff_cli.lang.errors import Location, ScriptError, Source, is_user_interrupt
-
     try:
         text = repr(value)
         if type(text) is not str:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from autodiff_cli import lazy_imports
 from autodiff_cli.lang.errors import Location, Span
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -182,10 +183,8 @@ def recording() -> Iterator[None]:
 
 def start_recording() -> None:
     """Turn recording on (nested calls count; `stop_recording` undoes one)."""
-    from autodiff_cli.engine.core import modes
-
     if _depth[0] == 0:
-        modes.push(_record)
+        lazy_imports.load("autodiff_cli.engine.core.modes").push(_record)
     _depth[0] += 1
 
 
@@ -203,8 +202,6 @@ def stop_all_recording() -> None:
 
 
 def stop_recording() -> None:
-    from autodiff_cli.engine.core import modes
-
     _depth[0] -= 1
     if _depth[0] == 0:
-        modes.pop(_record)
+        lazy_imports.load("autodiff_cli.engine.core.modes").pop(_record)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 
 from autodiff_cli.lang.errors import HINT_ATTRIBUTE, ReportHint
 from autodiff_cli.lang.runtime.teaching_facts import grad_reader  # noqa: F401 - the compiler's, with ours
+from autodiff_cli.lang.sandbox.introspection import readable_names
 
 _CASE_COST = 1
 _EDIT_COST = 2
@@ -102,8 +103,6 @@ def attach_attribute_hint(error: BaseException, obj: object, name: str) -> None:
         return
 
     def text() -> str:
-        from autodiff_cli.lang.sandbox.introspection import readable_names
-
         if "has no attribute" not in str(error):
             return ""
         suggestion = closest_name(name, sorted(readable_names(obj)))

@@ -9,7 +9,13 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang.errors import LOCATION_ATTRIBUTE, Location, Span, _own_attributes
+from autodiff_cli.lang.errors import (
+    LOCATION_ATTRIBUTE,
+    Location,
+    Span,
+    _own_attributes,
+    attach_location,
+)
 from autodiff_cli.lang.sandbox import typeview
 
 OPERAND_SHAPES = "_autodiff_operand_shapes"
@@ -51,7 +57,6 @@ def grad_reader(
     attribute (its error located and given Python's "Did you mean" by `attach_hint`, the
     compiler's `suggestions.attach_attribute_hint`), and a None read noted."""
     shown = str(target.children[0]) if getattr(target, "data", None) == "var" else ""
-    from autodiff_cli.lang.errors import attach_location
 
     def get_grad(f: list) -> Any:
         value = obj(f)

@@ -22,6 +22,7 @@ import sys
 import types
 from typing import Any
 
+from autodiff_cli import lazy_imports
 from autodiff_cli.lang import errors
 from autodiff_cli.lang.sandbox import capabilities, typeview
 
@@ -229,6 +230,6 @@ def explained(
     if arguments_module is None:
         if "autodiff_cli.engine" not in sys.modules:
             return error  # no engine function was called
-        from autodiff_cli.engine.core import arguments as arguments_module
+        arguments_module = lazy_imports.load("autodiff_cli.engine.core.arguments")
     better = arguments_module.wrong_argument(callee, args, kwargs, name)
     return error if better is None else better

@@ -24,6 +24,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from autodiff_cli.lang.pylib import numpy_bridge
 from autodiff_cli.lang.sandbox import builtin_methods as builtin
 from autodiff_cli.lang.sandbox import engine_private_names, exact, typeview, withheld
 from autodiff_cli.lang.sandbox.typeview import ENGINE_PREFIX, SCRIPT_MARK, TypeStandIn
@@ -254,8 +255,6 @@ def _refuser(name: str) -> Reader:
 
 def _numpy_reader(obj: Any) -> Any:
     """`tensor.numpy`: the method giving the script's numpy wrapper (`lang/pylib/numpy_bridge.py`)."""
-    from autodiff_cli.lang.pylib import numpy_bridge
-
     return numpy_bridge.numpy_method(obj)
 
 

@@ -17,6 +17,8 @@ import sys
 import types
 from typing import Any
 
+from autodiff_cli import lazy_imports
+
 ENGINE_MODULE = "autodiff_cli.engine"
 # Engine submodules scripts may import, as PyTorch names them (the rest are engine internals).
 PUBLIC_SUBMODULES = frozenset(
@@ -40,8 +42,10 @@ MACHINERY_MODULES = frozenset(
 @functools.lru_cache(maxsize=1)
 def _machinery() -> tuple[frozenset[int], tuple[type, ...]]:
     """Machinery by identity (defined elsewhere than `MACHINERY_MODULES`) and by type."""
-    from autodiff_cli.engine.core import formula_backends, graph, optable, tensor
-
+    load = lazy_imports.load
+    tensor, graph = load("autodiff_cli.engine.core.tensor"), load("autodiff_cli.engine.core.graph")
+    optable = load("autodiff_cli.engine.core.optable")
+    formula_backends = load("autodiff_cli.engine.core.formula_backends")
     functions = (tensor._wrap, graph.make_node_class, graph.new_node, graph.own_copy)
     kinds = (optable.OpDef, formula_backends.NumpyBackend, formula_backends.TensorBackend)
     return frozenset(id(f) for f in functions), kinds

@@ -10,9 +10,12 @@ the caller's namespace, and `__code__` is a `CodeFacts`: plain facts about a scr
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
 from typing import Any
 
+from autodiff_cli.lang.errors import ScriptError
+from autodiff_cli.lang.parse.syntax_tree import Tree
 from autodiff_cli.lang.sandbox import capabilities, exact, typeview
 
 _MISSING = object()
@@ -149,8 +152,6 @@ def evaluate(namespace: Any, source: Any, globals_: Any, locals_: Any) -> Any:
     """Compile `source` as one expression of the script language and run it (see `make_eval`).
     A syntax error is Python's SyntaxError for "<string>"; any other error propagates as it is
     (located at the script's `eval` call)."""
-    from autodiff_cli.lang.errors import ScriptError
-
     if isinstance(source, bytes):
         source = source.decode("utf-8")
     elif isinstance(source, str):
@@ -247,8 +248,6 @@ CODE_ATTRIBUTE = "__autodiff_code__"  # on a script function: a callable giving 
 
 def code_facts(obj: Any) -> CodeFacts:
     """`obj.__code__` for a script function or a method bound to one."""
-    import types
-
     function = obj.__func__ if type(obj) is types.MethodType else obj
     make = function.__dict__.get(CODE_ATTRIBUTE) if type(function) is types.FunctionType else None
     if make is None:
@@ -269,8 +268,6 @@ def _first_seen(node: Any, wanted: set[str], order: dict[str, None]) -> None:
     """Names of `wanted` in the order a function body first mentions them (CPython lists its
     local variables so in `co_varnames`); nested functions, classes and comprehensions are
     their own scopes (only a def's or class's name is bound here)."""
-    from autodiff_cli.lang.parse.syntax_tree import Tree
-
     stack = [node]
     while stack:
         item = stack.pop()

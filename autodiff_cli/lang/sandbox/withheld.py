@@ -8,6 +8,7 @@ alone: no getter, `__getattr__` or other code of the object runs to find out.
 
 from __future__ import annotations
 
+import builtins
 import sys
 from typing import Any
 
@@ -83,8 +84,6 @@ def module_message(name: str) -> str:
 
 def builtin_message(name: str) -> str | None:
     """NameError's text for a Python builtin scripts are not given (None: not a builtin)."""
-    import builtins
-
     if name not in vars(builtins) or name.startswith("_") and name != "__import__":
         return None
     reason = _BUILTIN_REASONS.get(name, OUTSIDE)

@@ -12,6 +12,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+from autodiff_cli import lazy_imports
 from autodiff_cli.lang import limits
 from autodiff_cli.lang.pylib.modules.collections_module import Counter, deque
 from autodiff_cli.lang.sandbox import typeview
@@ -31,8 +32,7 @@ _SIZED = frozenset({list, tuple, set, frozenset, deque, bytearray})
 def _engine() -> tuple[type, type, tuple[type, ...], tuple[type, ...]]:
     """Tensor, Parameter, the engine classes whose instances copy as their attributes (those
     loaded: a class not imported has no instance), and the engine's immutable values."""
-    from autodiff_cli import engine
-
+    engine = lazy_imports.load("autodiff_cli.engine")
     loaded = sys.modules.get
     nn_module, parameter = loaded(_NN + "module"), loaded(_NN + "parameter")
     optimizer, schedules = loaded(_OPTIM + "optimizer"), loaded(_OPTIM + "lr_schedules")

@@ -18,6 +18,7 @@ from typing import Any
 
 from autodiff_cli.lang import errors
 from autodiff_cli.lang.pylib.modules.registry import register_class
+from autodiff_cli.lang.runtime.functions import make_function
 from autodiff_cli.lang.sandbox.typeview import TypeStandIn
 
 _ACTIONS = ("error", "ignore", "always", "default", "module", "once")
@@ -80,8 +81,6 @@ def _script_locations() -> list[errors.Location | None]:
 
 def _function_code() -> types.CodeType | None:
     """The code of every script function's Python function (`functions.make_function`)."""
-    from autodiff_cli.lang.runtime.functions import make_function
-
     for constant in make_function.__code__.co_consts:
         if isinstance(constant, types.CodeType) and constant.co_name == "function":
             return constant
