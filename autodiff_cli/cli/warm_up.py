@@ -113,9 +113,7 @@ def warm_up(
         import numpy.random  # noqa: F401
     if sources is None or b"numpy" in text:  # a script's numpy, tensor.numpy()
         import autodiff_cli.lang.pylib.numpy_module  # noqa: F401
-    from autodiff_cli.lang.pylib import (
-        modules,  # random, warnings, functools, itertools, collections...
-    )
+    from autodiff_cli.lang.pylib import modules  # random, warnings, functools, itertools...
 
     modules.preload(None if sources is None else text)
     if rendering:

@@ -22,7 +22,7 @@ from typing import Any
 from autodiff_cli import lazy_imports
 from autodiff_cli.lang.errors import Location, Span
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
+_LANG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # compiled code is here
 _NOTES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 MAX_TEXT = 60  # characters of source text kept per node (longer text is cut with "…")
@@ -132,7 +132,7 @@ def _innermost_where() -> Location | None:
     frame = sys._getframe(2)
     while frame is not None:
         code = frame.f_code
-        if "where" in code.co_freevars and code.co_filename.startswith(_HERE):
+        if "where" in code.co_freevars and code.co_filename.startswith(_LANG_DIR):
             where = frame.f_locals.get("where")
             if isinstance(where, Location):
                 return where

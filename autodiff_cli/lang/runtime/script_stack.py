@@ -17,10 +17,10 @@ from typing import Any
 
 from autodiff_cli.lang.errors import Location
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_BLOCKS = os.path.join(_HERE, "blocks.py")
-_FUNCTIONS = os.path.join(_HERE, "functions.py")
-_DEFINITIONS = os.path.join(_HERE, "definitions.py")
+_LANG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_BLOCKS = os.path.join(_LANG_DIR, "compile", "blocks.py")
+_FUNCTIONS = os.path.join(_LANG_DIR, "runtime", "functions.py")
+_DEFINITIONS = os.path.join(_LANG_DIR, "compile", "definitions.py")
 
 # (filename, line, function name, source line)
 Entry = tuple[str, int, str, str]

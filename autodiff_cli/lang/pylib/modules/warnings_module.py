@@ -22,7 +22,7 @@ from autodiff_cli.lang.runtime.functions import make_function
 from autodiff_cli.lang.sandbox.typeview import TypeStandIn
 
 _ACTIONS = ("error", "ignore", "always", "default", "module", "once")
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+_PACKAGE_DIR = os.path.realpath(os.path.join(__file__, *[os.pardir] * 4))  # autodiff_cli/
 Filter = tuple[str, Any, type, Any, int]
 
 
