@@ -19,7 +19,7 @@ from autodiff_cli.lang.compile.operator_closures import (
     UNARY,
     binary,
 )
-from autodiff_cli.lang.compile.scopes import CLASS_DICT_SLOT, TOO_DEEP, Scope
+from autodiff_cli.lang.compile.scopes import CLASS_DICT_SLOT, TOO_DEEP, FreeView, Scope
 from autodiff_cli.lang.errors import CompileError, Location, Source, attach_location, spanned
 from autodiff_cli.lang.parse import fstrings
 from autodiff_cli.lang.parse.syntax_tree import Token, Tree
@@ -120,7 +120,7 @@ class ExpressionCompiler:
         if kind == "class":
             fallback = load_global
             if name in scope.free:
-                fallback = self.load_name(name, where, _FreeView(scope))
+                fallback = self.load_name(name, where, FreeView(scope))
 
             key = self.attribute_name(name)  # Python's mangling of `__x` in a class body
 
@@ -757,20 +757,6 @@ class ExpressionCompiler:
 
     def expr_genexpr(self, node: Tree) -> Fn:  # pragma: no cover - overridden
         raise NotImplementedError
-
-
-class _FreeView:
-    """The free-variable view of a class scope (class bodies read enclosing cells)."""
-
-    def __init__(self, scope: Scope) -> None:
-        self.scope = scope
-
-    def kind_of(self, name: str) -> str:
-        return "free"
-
-    @property
-    def slots(self) -> dict[str, int]:
-        return self.scope.slots
 
 
 def _visible_names(f: list, scope: Scope) -> list[str]:

@@ -549,3 +549,17 @@ def _resolve_free(scope: Scope, name: str) -> None:
     if name in scope.declared_nonlocal:
         node = scope.declaration_nodes.get(("nonlocal", name))
         raise ScopeError(f"no binding for nonlocal '{name}' found", node)
+
+
+class FreeView:
+    """The free-variable view of a class scope (class bodies read enclosing cells)."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+
+    def kind_of(self, name: str) -> str:
+        return "free"
+
+    @property
+    def slots(self) -> dict[str, int]:
+        return self.scope.slots
