@@ -14,6 +14,8 @@ from types import ModuleType
 
 DEFERRED: dict[str, str] = {
     # module path: why it is not imported at the top of its user
+    "autodiff_cli.cli.math_input": "grad's math form (2x, x², √x): only an expression that "
+    "looks like math pays for the rewrite (cli/math_gate)",
     # -- the language (autodiff_cli.lang): the engine loads when a script first imports torch,
     # so that scripts without torch, the REPL's prompt and the CLI's parent process never pay
     # for it (`import autodiff_cli.engine` is most of the one-liner's import time).

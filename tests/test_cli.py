@@ -254,7 +254,7 @@ def test_timeout_stops_a_runaway_script_and_the_others_still_run(script):
     done = autodiff("run", "--timeout", "1", forever, after)
     assert done.returncode == 1
     assert "after\n" in done.stdout
-    assert f"{forever}:2:1: error" in done.stderr and "stopped after 1 seconds" in done.stderr
+    assert f"{forever}:2:1: error" in done.stderr and "stopped after 1 second" in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -276,7 +276,7 @@ def test_a_script_killed_inside_one_long_engine_call_is_located(script):
         f"{slow}:6:1: error",  # the statement running, not the last one of twice()
         "    b = twice(a) @ a @ a @ a",
         "    ^",
-        "ScriptTimeout: stopped after 1 seconds (--timeout 1)",
+        "ScriptTimeout: stopped after 1 second (--timeout 1)",
     ]
 
 

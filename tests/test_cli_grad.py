@@ -182,7 +182,7 @@ def test_expression_from_stdin():
 def test_timeout_stops_a_runaway_expression():
     done = autodiff("grad", "y = x\nwhile True:\n    y = y + 0\ny", "--at", "x=1", "--timeout", "1")
     assert done.returncode == 1
-    assert "stopped after 1 seconds" in done.stderr
+    assert "stopped after 1 second" in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -486,7 +486,7 @@ def test_a_process_killed_at_its_deadline_is_a_json_error_too():
     args = ("grad", f"({big} @ {big} @ {big} @ {big}).sum() * x", "--at", "x=1")
     assert json_failure(*args, "--json", "--timeout", "1", status=1) == {
         "type": "ProcessError",
-        "message": "the expression was stopped after 1 seconds (--timeout 1)",
+        "message": "the expression was stopped after 1 second (--timeout 1)",
         "file": "<expr>",
         "line": None,
         "column": None,

@@ -18,14 +18,15 @@ from pathlib import Path
 import pytest
 
 import autodiff_cli.engine as torch
-from autodiff_cli.engine.optim import lr_cycles, lr_schedules
+from autodiff_cli.engine.optim.lr_scheduler import base as lr_base
+from autodiff_cli.engine.optim.lr_scheduler import composite
 from autodiff_cli.lang.sandbox import typeview
 
 REPO = Path(__file__).resolve().parent.parent
 
 AUDITED = {
     # LRScheduler: the state fields are read from the nearest engine class (`_STATE_FIELDS`).
-    ("LRScheduler", "_fields"): "never read from self: lr_schedules._engine_fields",
+    ("LRScheduler", "_fields"): "never read from self: lr_scheduler.base._engine_fields",
     ("LRScheduler", "_advance"): "called with the epoch (an int or None)",
     ("LRScheduler", "_current_lrs"): "called without arguments; its result is stored",
     ("LRScheduler", "_initial_step"): "called without arguments",
@@ -48,6 +49,7 @@ AUDITED = {
     ("Optimizer", "_step_tensor"): "not called by the base (SGD, Adam... are not script bases)",
     ("Optimizer", "_each_param"): "not called by the base (SGD, Adam... are not script bases)",
     ("Optimizer", "_initial_state"): "not called by the base (SGD, Adam... are not script bases)",
+    ("Optimizer", "_state_of"): "not called by the base (SGD, Adam... are not script bases)",
     ("Optimizer", "_buffers"): "read only by _initial_state (not called by the base)",
     ("Optimizer", "_decayed_grad"): "not called by the base (SGD, Adam... are not script bases)",
     # autograd.Function: FunctionMeta sets it after the class body ran, so a body's value is lost.
@@ -83,8 +85,8 @@ def test_every_engine_scheduler_class_has_registered_state_fields():
     engine = [c for c in classes if c.__module__.startswith(("torch.", "autodiff_cli."))]
     concrete = [c for c in engine if not c.__name__.startswith("_")]
     assert len(concrete) >= 16
-    assert [c.__name__ for c in concrete if c not in lr_schedules._STATE_FIELDS] == []
-    assert lr_schedules._STATE_FIELDS[lr_cycles.SequentialLR] == lr_cycles.SequentialLR._fields
+    assert [c.__name__ for c in concrete if c not in lr_base._STATE_FIELDS] == []
+    assert lr_base._STATE_FIELDS[composite.SequentialLR] == composite.SequentialLR._fields
 
 
 def _script_scheduler(fields: tuple[str, ...]) -> type:
@@ -113,7 +115,7 @@ def test_a_subclass_fields_are_not_read():
     optimizer = torch.optim.SGD([torch.nn.Parameter(torch.ones(2))], lr=0.1)
     scheduler = _script_scheduler(("step", "__dict__", "__class__", "_write_lrs"))(optimizer)
     state = scheduler.state_dict()
-    assert set(state) == {*lr_schedules.LRScheduler._fields, "warmup"}
+    assert set(state) == {*lr_base.LRScheduler._fields, "warmup"}
     assert all(_plain(value) for value in state.values()), state
     assert not any(isinstance(v, (types.MethodType, dict, type)) for v in state.values())
 

@@ -209,7 +209,8 @@ def test_a_proxy_holds_only_its_modules_exported_names():
     names = {n for n in vars(proxy) if not n.startswith("_proxy")}
     assert names <= set(functional.__all__)
     assert {"relu", "softmax", "cross_entropy", "pad", "dropout2d"} <= names
-    assert hasattr(functional, "div_scalar")  # the engine still has it, scripts do not
+    assert hasattr(functional, "SOFTMAX")  # the engine still has it, scripts do not
+    assert "SOFTMAX" not in names
 
 
 def test_the_predicate_recognises_machinery():
@@ -255,3 +256,18 @@ def test_scripts_cannot_name_machinery(tmp_path, source):
     assert "Traceback" not in done.stderr
     assert "Error: " in done.stderr
     assert "has no attribute" in done.stderr or "cannot import" in done.stderr
+
+
+def test_gradcheck_stays_the_function_when_its_module_loads() -> None:
+    """A package attribute named like a submodule is replaced by the module when the submodule
+    is imported; `autograd.gradcheck` is PyTorch's function, so its module has another name."""
+    import importlib
+
+    from autodiff_cli.engine import autograd
+
+    for name in ("gradcheck", "gradgradcheck"):
+        module = importlib.import_module(
+            f"autodiff_cli.engine.autograd.{autograd._LAZY_NAMES[name]}"
+        )
+        assert getattr(autograd, name) is getattr(module, name)
+        assert type(getattr(autograd, name)).__name__ == "function"

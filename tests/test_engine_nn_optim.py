@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 import pytest
+from cli_runner import autodiff
 
 import autodiff_cli.engine as E
 
@@ -137,6 +138,57 @@ def test_init_functions() -> None:
     assert nn.init.calculate_gain("leaky_relu", 0.2) == math.sqrt(2 / 1.04)
     with pytest.raises(ValueError, match="fewer than 2 dimensions"):
         nn.init.xavier_normal_(E.empty(3))
+
+
+# PyTorch's home of each class (`type(x)` prints it): the layers by kind under torch.nn.modules,
+# each optimizer in its own module, the schedulers in lr_scheduler.
+PYTORCH_MODULES = {
+    "Linear": "torch.nn.modules.linear", "LazyLinear": "torch.nn.modules.linear",
+    "Identity": "torch.nn.modules.linear", "Conv2d": "torch.nn.modules.conv",
+    "ConvTranspose1d": "torch.nn.modules.conv", "MaxPool2d": "torch.nn.modules.pooling",
+    "AdaptiveAvgPool1d": "torch.nn.modules.pooling", "Upsample": "torch.nn.modules.upsampling",
+    "Unflatten": "torch.nn.modules.flatten", "Fold": "torch.nn.modules.fold",
+    "Embedding": "torch.nn.modules.sparse", "LayerNorm": "torch.nn.modules.normalization",
+    "BatchNorm2d": "torch.nn.modules.batchnorm", "ReLU6": "torch.nn.modules.activation",
+    "Threshold": "torch.nn.modules.activation", "Softmax": "torch.nn.modules.activation",
+    "Dropout2d": "torch.nn.modules.dropout", "ModuleDict": "torch.nn.modules.container",
+    "LSTM": "torch.nn.modules.rnn", "HuberLoss": "torch.nn.modules.loss",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(PYTORCH_MODULES))
+def test_layer_classes_name_their_pytorch_module(name: str) -> None:
+    assert getattr(nn, name).__module__ == PYTORCH_MODULES[name]
+
+
+def test_every_layer_optimizer_and_scheduler_names_a_pytorch_module() -> None:
+    classes = [getattr(nn, n) for n in nn.__all__] + [getattr(E.optim, n) for n in E.optim.__all__]
+    classes += [getattr(E.optim.lr_scheduler, n) for n in E.optim.lr_scheduler.__all__]
+    classes = [c for c in classes if isinstance(c, type)]
+    assert len(classes) > 90
+    assert [c for c in classes if not c.__module__.startswith(("torch.nn.", "torch.optim."))] == []
+    optimizers = {c.__name__: c.__module__ for c in (E.optim.AdamW, E.optim.RMSprop, E.optim.LBFGS)}
+    assert optimizers == {
+        "AdamW": "torch.optim.adamw", "RMSprop": "torch.optim.rmsprop", "LBFGS": "torch.optim.lbfgs",
+    }  # fmt: skip
+
+
+def test_a_script_prints_the_pytorch_classes(tmp_path) -> None:
+    script = tmp_path / "types.py"
+    script.write_text(
+        "import torch\n"
+        "from torch import nn\n"
+        "p = nn.Parameter(torch.ones(2))\n"
+        "print(type(nn.Conv2d(1, 2, 3)), type(nn.MaxPool2d(2)), type(nn.Fold((4, 4), 2)))\n"
+        "print(type(torch.optim.Adagrad([p])), type(nn.ReLU6()))\n"
+    )
+    result = autodiff("run", str(script))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == (
+        "<class 'torch.nn.modules.conv.Conv2d'> <class 'torch.nn.modules.pooling.MaxPool2d'> "
+        "<class 'torch.nn.modules.fold.Fold'>\n"
+        "<class 'torch.optim.adagrad.Adagrad'> <class 'torch.nn.modules.activation.ReLU6'>\n"
+    )
 
 
 # -- optimizers against a float64 reference -------------------------------------------------------

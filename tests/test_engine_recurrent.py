@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import autodiff_cli.engine as E
-from autodiff_cli.engine.nn.rnn import _run_direction
+from autodiff_cli.engine.nn.modules.rnn import _run_direction
 from autodiff_cli.engine.ops import recurrent
 
 nn = E.nn

@@ -339,7 +339,7 @@ def test_a_timeout_stops_a_long_engine_call(script):
     done = autodiff("run", "--timeout", "1", slow)
     assert time.monotonic() - start < 20  # the script never ends by itself
     assert done.returncode == 1
-    assert "stopped after 1 seconds (--timeout 1)" in done.stderr
+    assert "stopped after 1 second (--timeout 1)" in done.stderr
 
 
 def test_output_flood_under_json_is_limited(script):

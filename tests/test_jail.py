@@ -151,7 +151,7 @@ def test_timeout_stops_a_loop_at_its_deadline(script):
     done = jail(path, "--timeout", "1")
     assert time.monotonic() - start < 8
     assert done.returncode == 1
-    assert done.stderr == f"{path}: error: the script was stopped after 1 seconds (--timeout 1)\n"
+    assert done.stderr == f"{path}: error: the script was stopped after 1 second (--timeout 1)\n"
 
 
 @pytest.mark.parametrize("limit", ["400M", "550M", "1G"])

@@ -120,11 +120,15 @@ def test_aten_names_of_op_table_variants():
         x.sum(0)
         x.add_(1.0)
         torch.softmax(x, 1)
+        x.pow_(2)
+        x.clamp_(0, 5)
     assert [e.name for e in prof.events()] == [
         "aten::mul",
         "aten::sum",
         "aten::add_",
         "aten::_softmax",
+        "aten::pow_",  # PyTorch's in-place name, not the table's pow_scalar_
+        "aten::clamp_",
     ]
 
 

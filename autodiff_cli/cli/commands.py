@@ -17,27 +17,43 @@ import typer
 from typer.core import TyperGroup
 
 from autodiff_cli import __version__
+from autodiff_cli.i18n import gettext as _
 
 
 class _JsonUsageErrors(TyperGroup):
-    """With `--json` on the command line, a usage error is the `--json` error object on stdout
-    (`{"error": {"type": "UsageError", ...}}`), exit status 2 as ever."""
+    """One style for every usage error, the commands' own and the option parser's:
+    `autodiff grad: error: MESSAGE` and `Try 'autodiff grad -h' for help.` on stderr (no
+    Rich box); with `--json` on the command line, the `--json` error object on stdout
+    (`{"error": {"type": "UsageError", ...}}`). Exit status 2 either way."""
 
     def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
         arguments = sys.argv[1:] if args is None else list(args)
-        if "--json" not in arguments:
-            return super().main(arguments, *rest, **extra)
         extra["standalone_mode"] = False
         try:
             status = super().main(arguments, *rest, **extra)
         except click.ClickException as error:
-            from autodiff_cli.cli.diagnostics import json_error
+            if "--json" in arguments:
+                from autodiff_cli.cli.diagnostics import json_error
 
-            json_error("UsageError", error.format_message())
+                json_error("UsageError", error.format_message())
+            else:
+                from autodiff_cli.cli.terminal import print_error
+
+                print_error(usage_error_text(error))
             sys.exit(error.exit_code)
         except click.Abort:
             sys.exit(1)
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def usage_error_text(error: click.ClickException) -> str:
+    """`autodiff grad: error: No such option: --bogus` and how to get the command's help."""
+    context = getattr(error, "ctx", None)
+    command = context.command_path if context is not None else "autodiff"
+    text = f"{command}: error: {error.format_message()}"
+    if context is not None:
+        text += f"\nTry '{command} -h' for help."
+    return text
 
 
 app = typer.Typer(
@@ -218,7 +234,30 @@ def _root(
         raise typer.Exit(run_repl())
 
 
-@app.command()
+RUN_EXAMPLES = _(
+    "Examples:\n\n"
+    "  autodiff run train.py\n\n"
+    "  autodiff run lessons/ -j 4   (every *.py and *.ad of the folder)\n\n"
+    "  autodiff run a.py b.py --json --timeout 10\n\n"
+    "  echo 'print(2**10)' | autodiff run -"
+)
+GRAD_EXAMPLES = _(
+    "Examples:\n\n"
+    '  autodiff grad "x**2 + 3*x" --at x=2\n\n'
+    '  autodiff grad "3x² + 2x" --at x=2   (math as typed: 2x, x², √x, |x|, e^x, ln, π)\n\n'
+    '  autodiff grad "sin(x)" --at x=\\[0,1,2] --elementwise\n\n'
+    '  autodiff grad "(w*x).sum()" --at "x=\\[1,2;3,4],w=2" --explain\n\n'
+    '  autodiff grad "x*y + y**2" --at x=1,y=2 --hessian'
+)
+GRAPH_EXAMPLES = _(
+    "Examples:\n\n"
+    '  autodiff graph "(x*w).sum()" --at x=\\[1,2],w=3\n\n'
+    '  autodiff graph "tanh(x)" --at x=1 -o g.svg   (format from the extension)\n\n'
+    "  autodiff graph --file model.py --var loss --backward"
+)
+
+
+@app.command(epilog=RUN_EXAMPLES)
 def run(
     files: Annotated[
         list[str],
@@ -303,9 +342,16 @@ ExplainOption = Annotated[
 QuietOption = Annotated[
     bool, typer.Option("--quiet", "-q", help="Only the derivatives: no value, no graph.")
 ]
+ElementwiseOption = Annotated[
+    bool,
+    typer.Option(
+        "--elementwise",
+        help="For an elementwise function of a vector: a table of x and f'(x) per element.",
+    ),
+]
 
 
-@app.command()
+@app.command(epilog=GRAD_EXAMPLES)
 def grad(
     expr: Annotated[
         str,
@@ -324,6 +370,7 @@ def grad(
         int, typer.Option("--order", "-n", metavar="N", help="The N-th derivative.")
     ] = 1,
     hessian: Annotated[bool, typer.Option("--hessian", help="The Hessian matrix.")] = False,
+    elementwise: ElementwiseOption = False,
     check: CheckOption = False,
     explain: ExplainOption = False,
     saved: Annotated[
@@ -367,6 +414,7 @@ def grad(
         formula=formula,
         latex=latex,
         quiet=quiet,
+        elementwise=elementwise,
     )
     status = run_grad(
         expr,
@@ -381,7 +429,7 @@ def grad(
     raise typer.Exit(status)
 
 
-@app.command()
+@app.command(epilog=GRAPH_EXAMPLES)
 def graph(
     expr: Annotated[
         Optional[str],  # noqa: UP045

@@ -120,10 +120,10 @@ def json_error(
 ) -> None:
     """An error under `--json`: `{"error": {"type", "message", "file", "line", "column"}}` as
     one line on stdout (`null` for what is not known)."""
-    import json
+    from autodiff_cli.cli.json_text import dumps
 
     record = {"type": type_name, "message": message, "file": file, "line": line, "column": column}
-    sys.stdout.write(json.dumps({"error": record}) + "\n")
+    sys.stdout.write(dumps({"error": record}, sys.stdout) + "\n")
     sys.stdout.flush()
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 _FLAGS = {"--json", "--check", "--explain", "--hessian", "--saved", "--plain", "--debug"}
-_FLAGS |= {"--formula", "--latex"}
+_FLAGS |= {"--formula", "--latex", "--elementwise"}
 _VALUED = {"--at": "at", "-a": "at", "--wrt": "wrt", "-w": "wrt", "--dtype": "dtype"}
 _DTYPES = ("float32", "float64")
 
@@ -71,5 +71,6 @@ def try_fast_grad(argv: list[str]) -> int | None:
         with_saved="--saved" in flags,
         formula="--formula" in flags,
         latex="--latex" in flags,
+        elementwise="--elementwise" in flags,
     )
     return run_grad(expression, options, as_json="--json" in flags, debug="--debug" in flags)

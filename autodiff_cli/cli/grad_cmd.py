@@ -6,9 +6,12 @@ the Hessian, higher derivatives and the finite-difference check all re-run the s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from autodiff_cli.cli.grad_elementwise import NotElementwise, elementwise_derivatives
 from autodiff_cli.cli.grad_result import (
+    ELEMENTWISE,
     EXPR_NAME,
     GRADIENT,
     HESSIAN,
@@ -19,6 +22,7 @@ from autodiff_cli.cli.grad_result import (
     GradResult,
     nth_derivatives,
 )
+from autodiff_cli.cli.math_gate import load_rewrite, python_spelling, split_names
 from autodiff_cli.cli.points import (
     NUMBER,
     UsageError,
@@ -52,6 +56,7 @@ class GradOptions:
         formula: bool = False,
         latex: bool = False,
         quiet: bool = False,
+        elementwise: bool = False,
     ) -> None:
         self.at = list(at or ())
         self.wrt = list(wrt or ())
@@ -65,6 +70,7 @@ class GradOptions:
         self.formula = formula
         self.latex = latex
         self.quiet = quiet  # only the derivatives: no value, no graph
+        self.elementwise = elementwise  # f'(x) per element, as a table
 
     @property
     def mode_flags(self) -> list[str]:
@@ -75,19 +81,37 @@ class GradOptions:
             flags.append("--order")
         if self.hessian:
             flags.append("--hessian")
+        if self.elementwise:
+            flags.append("--elementwise")
         return flags
 
 
-def add_at_hint(error: BaseException) -> BaseException:
+def add_at_hint(error: BaseException, at: Sequence[str] = ()) -> BaseException:
     """A NameError of the expression or an `--at` value also says how to give the name a value,
-    unless it suggests a close name already (`sine` meant `sin`, not a new variable)."""
+    unless it suggests a close name already (`sine` meant `sin`, not a new variable), or, for
+    `--at` names run together (`xy`), the product in Python spelling."""
     from autodiff_cli.lang import ScriptError
 
     cause = error.__cause__ if isinstance(error, ScriptError) else None
     name = getattr(cause, "name", None) if type(cause) is NameError else None
-    if isinstance(name, str) and name.isidentifier() and "Did you mean" not in error.message:
+    if not isinstance(name, str) or not name.isidentifier():
+        return error
+    parts = split_names(name, {spec for spec, _value in _at_specs(at)})
+    if parts:
+        from autodiff_cli.i18n import gettext as _
+
+        hint = _("hint: {name} is not an --at name; the product in Python spelling: {product}")
+        error.message += "\n" + hint.format(name=name, product="*".join(parts))
+    elif "Did you mean" not in error.message:
         error.message += f"\nhint: give it a value with --at {name}=..."
     return error
+
+
+def _at_specs(at: Sequence[str]) -> list[tuple[str, str]]:
+    try:
+        return parse_at_options(list(at))
+    except UsageError:
+        return []
 
 
 def _engine_dtype(name: str | None) -> Any:
@@ -137,7 +161,7 @@ def _check_result(result: Any, wrt_given: bool) -> None:
 def _engine_call(what: str, call: Any, *args: Any, **kwargs: Any) -> Any:
     try:
         return call(*args, **kwargs)
-    except GradError:
+    except (GradError, NotElementwise):
         raise
     except Exception as error:  # the engine raises PyTorch's built-in exception types
         raise GradError(f"{what} failed: {type(error).__name__}: {error}") from error
@@ -151,6 +175,8 @@ def _choose_mode(options: GradOptions, result: Any) -> str:
         return VJP
     if options.hessian:
         return HESSIAN
+    if options.elementwise:
+        return ELEMENTWISE
     if options.order != 1:
         if options.order < 1:
             raise UsageError(f"--order must be at least 1, got {options.order}")
@@ -169,7 +195,6 @@ def _check_formula_options(options: GradOptions) -> None:
 def compute(expression: str, options: GradOptions) -> GradResult:
     """Bind the leaves, run the expression and compute what the options ask for."""
     from autodiff_cli.lang import Session
-    from autodiff_cli.lang.runtime.provenance import recording
 
     specs = parse_at_options(options.at)
     wrt = parse_wrt_options(options.wrt, [name for name, _ in specs])
@@ -177,9 +202,7 @@ def compute(expression: str, options: GradOptions) -> GradResult:
     dtype = _engine_dtype(options.dtype)
     session = Session(bare_torch=True)
     leaves = _bind_leaves(session, specs, wrt, dtype)
-    function = Expression(expression, session, wrt)
-    with recording():  # each node's source text, for the tree and --explain
-        result = function(*(leaves[name] for name in wrt))
+    function, result, parsed = _run_typed(expression, session, leaves, wrt)
     _check_result(result, bool(options.wrt))
     mode = _choose_mode(options, result)
     if options.explain and mode not in (GRADIENT, VJP):
@@ -188,7 +211,7 @@ def compute(expression: str, options: GradOptions) -> GradResult:
 
         print_error(explain_ignored(mode))
     outcome = GradResult(expression, result, leaves, wrt, mode, dict(session.namespace))
-    outcome.order = options.order
+    outcome.order, outcome.parsed = options.order, parsed
     if options.formula:  # read before a backward pass frees the graph
         from autodiff_cli.cli.formulas.grad_formulas import read_terms
 
@@ -214,6 +237,10 @@ def compute(expression: str, options: GradOptions) -> GradResult:
         else:
             _engine_call("backward", result.backward, outcome.seed)
         outcome.gradients = {name: leaves[name].grad for name in wrt}
+    elif mode == ELEMENTWISE:
+        outcome.gradients = _engine_call(
+            "--elementwise", elementwise_derivatives, function, inputs, wrt, result
+        )
     elif mode == JACOBIAN:
         from autodiff_cli.engine.autograd.functional import jacobian
 
@@ -247,6 +274,24 @@ def compute(expression: str, options: GradOptions) -> GradResult:
     return outcome
 
 
+def _run_typed(expression: str, session: Any, leaves: dict, wrt: list[str]) -> tuple:
+    """(the compiled Expression, its value, the Python spelling or None) of the expression as
+    typed: math forms (`2x`, `x²`) rewritten, an error located in the text typed."""
+    from autodiff_cli.lang import ScriptError
+    from autodiff_cli.lang.runtime.provenance import recording
+
+    typed = python_spelling(expression, leaves, session.namespace)
+    try:
+        function = Expression(expression if typed is None else typed.python, session, wrt)
+        with recording():  # each node's source text, for the tree and --explain
+            result = function(*(leaves[name] for name in wrt))
+    except ScriptError as error:
+        if typed is not None:
+            typed.relocate(error)
+        raise
+    return function, result, None if typed is None else typed.python
+
+
 def _page_subject(expression: str, options: GradOptions) -> tuple[Any, dict, Any]:
     """`grad --html`: (the result at the --at point, the namespace, the seed backward starts
     from: --vjp's vector, else ones) for the browser page (`graph_page`)."""
@@ -256,8 +301,8 @@ def _page_subject(expression: str, options: GradOptions) -> tuple[Any, dict, Any
     specs = parse_at_options(options.at)
     wrt = parse_wrt_options(options.wrt, [name for name, _ in specs])
     session = Session(bare_torch=True)
-    _bind_leaves(session, specs, wrt, _engine_dtype(options.dtype))
-    result = session.execute(expression, filename=EXPR_NAME)
+    leaves = _bind_leaves(session, specs, wrt, _engine_dtype(options.dtype))
+    _function, result, _parsed = _run_typed(expression, session, leaves, [])
     _check_result(result, bool(options.wrt))
     seed = torch.ones_like(result)
     if options.vjp is not None:
@@ -275,7 +320,7 @@ def read_expression(expression: str) -> str:
     text = sys.stdin.read() if sys.stdin is not None else ""
     if not text.strip():
         raise UsageError("EXPR is '-' but standard input is empty")
-    return text.strip("\n")
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").strip("\r\n")
 
 
 # imported for the child only when --explain or --check asks for them (~1.5 ms of start-up)
@@ -328,12 +373,12 @@ def run_grad(
     from autodiff_cli.cli.warm_up import warm_up
 
     autodiff_cli.LEAN_ENGINE = True  # the extra op families only if the expression names them
-    sources = [expression, *options.at, options.vjp or ""]
+    sources = [expression, *options.at, options.vjp or "", load_rewrite(expression)]
     warm_up(
         sources,
         rendering=_styled(),
         command="grad_cmd",
-        leave_out=_OPTIONAL_MODULES,
+        leave_out=(*_OPTIONAL_MODULES, "math_input"),
         json_output=as_json,
     )
     import autodiff_cli.cli.grad_report  # noqa: F401 - the child prints the report
@@ -390,6 +435,8 @@ def _grad_here(
             outcome = compute(expression, options)
     except UsageError as error:
         return _failed("UsageError", str(error), 2, as_json)
+    except NotElementwise as error:
+        return _failed("GradError", str(error), 1, as_json)
     except GradError as error:
         _failed("GradError", str(error), 1, as_json)
         if debug and error.__cause__ is not None:
@@ -403,11 +450,11 @@ def _grad_here(
         return exit_on_interrupt()
     except Exception as error:  # ScriptError from the expression or an --at value
         if as_json:
-            json_exception(add_at_hint(error), EXPR_NAME)
+            json_exception(add_at_hint(error, options.at), EXPR_NAME)
             if debug:
                 report_exception(error, debug=True, context=EXPR_NAME)
         else:
-            report_exception(add_at_hint(error), debug=debug, context=EXPR_NAME)
+            report_exception(add_at_hint(error, options.at), debug=debug, context=EXPR_NAME)
         return 1
     from autodiff_cli.cli.grad_report import print_json, print_report
 

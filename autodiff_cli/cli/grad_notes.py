@@ -12,6 +12,7 @@ def explain_ignored(mode: str) -> str:
         "jacobian": _("the result is not a scalar, so its Jacobian is computed row by row"),
         "hessian": _("--hessian differentiates twice"),
         "order": _("--order differentiates several times"),
+        "elementwise": _("--elementwise differentiates each element of a non-scalar result"),
     }
     reason = reasons.get(mode, mode)
     return _(

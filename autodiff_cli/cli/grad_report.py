@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from autodiff_cli.cli.grad_elementwise import diagonal_note, elementwise_lines, hessian_lines
 from autodiff_cli.cli.grad_result import (
+    ELEMENTWISE,
     GRADIENT,
     HESSIAN,
     JACOBIAN,
@@ -13,6 +15,7 @@ from autodiff_cli.cli.grad_result import (
     GradResult,
     tensor_to_json,
 )
+from autodiff_cli.i18n import gettext as _
 
 
 def _maybe(tensor: Any) -> Any:
@@ -27,6 +30,7 @@ def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, A
     grad_fn = result.grad_fn
     data: dict[str, Any] = {
         "expression": outcome.expression,
+        "parsed": outcome.parsed,
         "value": tensor_to_json(result),
         "dtype": result.dtype.name,
         "shape": list(result.shape),
@@ -65,9 +69,16 @@ def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, A
 
 
 def print_json(outcome: GradResult) -> None:
-    import json
+    from autodiff_cli.cli.json_text import dumps
 
-    sys.stdout.write(json.dumps(result_json(outcome), allow_nan=False) + "\n")
+    sys.stdout.write(dumps(result_json(outcome), sys.stdout, allow_nan=False) + "\n")
+
+
+def read_as(parsed: str) -> str:
+    """How a math-form expression (`3x²`) was read: its Python spelling."""
+    from autodiff_cli.i18n import gettext as _
+
+    return _("the expression as parsed (Python spelling): {parsed}").format(parsed=parsed)
 
 
 def _labelled(label: str, text: str) -> str:
@@ -99,6 +110,17 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
             for name, block in outcome.jacobian.items()
         ]
         sections.append((heading, lines))
+        note = diagonal_note(outcome)
+        if note is not None:
+            sections.append((note, []))
+    elif outcome.mode == ELEMENTWISE:
+        sections.append(
+            (_("elementwise derivative (one row per element):"), elementwise_lines(outcome))
+        )
+    elif outcome.mode == HESSIAN and hessian_lines(outcome) is not None:
+        sections.append(
+            (_("hessian (one matrix, rows and columns by variable):"), hessian_lines(outcome))
+        )
     elif outcome.mode == HESSIAN:
         lines = [
             _labelled(f"  d²result/d{row} d{column} {list(block.shape)}", repr(block))
@@ -121,6 +143,9 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
         sections.append((outcome.formula.heading, outcome.formula.lines))
     if outcome.explain is not None:
         from autodiff_cli.cli.explain import explain_lines
+
+        if outcome.parsed is not None:
+            sections.append((read_as(outcome.parsed), []))
 
         local, closing = outcome.chain or (None, None)
         lines = explain_lines(outcome.explain, local, closing)

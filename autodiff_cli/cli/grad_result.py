@@ -10,8 +10,10 @@ from typing import Any
 
 EXPR_NAME = "<expr>"
 GRADIENT, JACOBIAN, VJP, HESSIAN, ORDER = "gradient", "jacobian", "vjp", "hessian", "order"
+ELEMENTWISE = "elementwise"  # f'(x) per element (`gradients`), the Jacobian checked diagonal
 
 __all__ = [
+    "ELEMENTWISE",
     "EXPR_NAME",
     "GRADIENT",
     "HESSIAN",
@@ -50,6 +52,7 @@ class GradResult:
         self.hessian: dict[str, dict[str, Any]] | None = None  # name -> name -> block
         self.derivatives: dict[str, Any] | None = None  # name -> N-th derivative (ORDER)
         self.order = 1
+        self.parsed: str | None = None  # the Python spelling of a math-form expression (2x)
         self.check: dict[str, Any] | None = None
         self.explain: Any = None  # explain.Walk
         self.saved: dict[int, Any] | None = None  # --saved: saved values before the backward

@@ -149,7 +149,7 @@ def _page_of_request(request: GraphRequest) -> str:
     graph_of_checked(value, label)
     data = page_data(value, names, label)
     if request.fmt == PAGE_DATA:
-        return json.dumps(data, allow_nan=False)
+        return json.dumps(data, allow_nan=False, ensure_ascii=False)
     from autodiff_cli.cli.graph_page.page import render_page
 
     return render_page(data)

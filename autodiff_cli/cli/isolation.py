@@ -34,6 +34,7 @@ from autodiff_cli.cli.child_guard import (
     signals_held,
 )
 from autodiff_cli.cli.frame_reserve import run_on_reserve
+from autodiff_cli.cli.limits import timeout_message
 
 GIB = 1 << 30
 MIB = 1 << 20
@@ -583,8 +584,7 @@ def _signal_problem(number: int, limits: Limits) -> str:
     return f"killed by signal {name} (a crash)"
 
 
-def timeout_problem(seconds: float) -> str:
-    return f"stopped after {seconds:g} seconds (--timeout {seconds:g})"
+timeout_problem = timeout_message  # the child's own words and the parent's are the same
 
 
 def output_problem(limit: int) -> str:

@@ -15,7 +15,9 @@ __all__ = ["ScriptTimeout", "set_max_elements", "time_limit"]
 
 
 def timeout_message(seconds: float) -> str:
-    return f"stopped after {seconds:g} seconds (--timeout {seconds:g})"
+    """`stopped after 2 seconds (--timeout 2)`; `1 second` in the singular."""
+    unit = "second" if seconds == 1 else "seconds"
+    return f"stopped after {seconds:g} {unit} (--timeout {seconds:g})"
 
 
 @contextmanager

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from autodiff_cli.cli.isolation import UNDECODABLE, write_text
+from autodiff_cli.cli.json_text import encodable
 from autodiff_cli.lang.errors import printable
 
 PIECE = 1 << 16  # characters (or bytes) handled at once
@@ -64,5 +65,5 @@ def write_json_string(stream: Any, *parts: Text | None, encoding: str = "utf-8")
     stream.write('"')
     for part in parts:
         for piece in pieces(part or "", encoding):
-            stream.write(json.dumps(piece)[1:-1])
+            stream.write(encodable(json.dumps(piece, ensure_ascii=False)[1:-1], stream))
     stream.write('"')

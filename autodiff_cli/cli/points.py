@@ -38,6 +38,44 @@ def split_top_level(text: str, *, only_before_assignment: bool) -> list[str]:
     return parts
 
 
+def matlab_rows(value: str) -> str:
+    """`[1,2;3,4]` (MATLAB's and NumPy's `np.matrix` rows, `;` between rows, spaces or commas
+    between elements) -> `[[1,2],[3,4]]`; any other value unchanged."""
+    text = value.strip()
+    if not (text.startswith("[") and text.endswith("]")) or ";" not in text:
+        return value
+    rows = _split_depth_one(text[1:-1], ";")
+    if rows is None or len(rows) < 2:
+        return value
+    spelled = []
+    for row in rows:
+        row = row.strip()
+        if not row:
+            return value
+        cells = split_top_level(row, only_before_assignment=False)
+        if len(cells) == 1:
+            cells = row.split()
+        spelled.append("[" + ",".join(cell.strip() for cell in cells) + "]")
+    return "[" + ",".join(spelled) + "]"
+
+
+def _split_depth_one(text: str, separator: str) -> list[str] | None:
+    """`text` split at `separator` outside brackets; None when one stands inside brackets."""
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char in _OPENERS:
+            depth += 1
+        elif char in _CLOSERS:
+            depth -= 1
+        elif char == separator:
+            if depth:
+                return None
+            parts.append(text[start:index])
+            start = index + 1
+    parts.append(text[start:])
+    return parts
+
+
 def check_name(name: str, option: str) -> str:
     if not name.isidentifier() or keyword.iskeyword(name):
         raise UsageError(f"{option}: {name!r} is not a valid variable name")
@@ -66,7 +104,7 @@ def parse_at_options(options: list[str]) -> list[tuple[str, str]]:
                 raise UsageError(
                     message.format(part=repr(part.strip()), name=name, value=value[:-1].strip())
                 )
-            specs.append((check_name(name, f"--at {part.strip()!r}"), value))
+            specs.append((check_name(name, f"--at {part.strip()!r}"), matlab_rows(value)))
     names = [name for name, _ in specs]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:

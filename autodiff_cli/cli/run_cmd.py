@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from autodiff_cli.cli.json_text import dumps, encodable
 from autodiff_cli.cli.output_text import Text, encoding_of, write_json_string, write_output
 from autodiff_cli.cli.script_files import (  # noqa: F401 - `run_cmd` names them too
     DEFAULT_MAX_SCRIPT_SIZE,
@@ -137,14 +138,31 @@ def _end_line(stream: Any) -> None:
         stream.end_line()
 
 
+def script_header(scripts: list[Script], index: int) -> str | None:
+    """`==> a.py <==` before each script's output, as `tail` and `head` print it, when several
+    scripts print to a terminal (a pipe or a file gets the outputs alone, as ever)."""
+    if len(scripts) < 2 or not sys.stdout.isatty():
+        return None
+    return ("\n" if index else "") + f"==> {scripts[index].name} <==\n"
+
+
 def run_limited(
-    script: Script, *, debug: bool, timeout: float | None, separate: bool = False
+    script: Script,
+    *,
+    debug: bool,
+    timeout: float | None,
+    separate: bool = False,
+    header: str | None = None,
 ) -> bool:
     """`run_script` under the time limit: a script stopped in time gets a located error.
-    `separate` (one of several scripts): its error report starts on a line of its own."""
+    `separate` (one of several scripts): its error report starts on a line of its own;
+    `header` is printed first (`script_header`)."""
     from autodiff_cli.cli.limits import ScriptTimeout, time_limit
 
     stream = LineEnds(sys.stdout) if separate else None
+    if header is not None:
+        sys.stdout.write(header)
+        sys.stdout.flush()
     try:
         with time_limit(timeout):
             return run_script(script, debug=debug, stdout=stream)
@@ -189,9 +207,7 @@ def print_summary(outcomes: list[Outcome], as_json: bool) -> None:
     """`3 scripts: 2 passed, 1 failed (a.py)` on stderr, or `{"summary": {...}}` on stdout."""
     summary = summary_of(outcomes)
     if as_json:
-        import json
-
-        sys.stdout.write(json.dumps({"summary": summary}) + "\n")
+        sys.stdout.write(dumps({"summary": summary}, sys.stdout) + "\n")
         sys.stdout.flush()
         return
     text = f"{summary['scripts']} scripts: {summary['passed']} passed, {summary['failed']} failed"
@@ -258,10 +274,17 @@ def run_isolated(
     separate = len(scripts) > 1 and not options.as_json
     failed = False
 
-    def work(script: Script) -> Callable[[], int]:
+    def work(index: int, script: Script) -> Callable[[], int]:
+        header = script_header(scripts, index) if separate else None
         return lambda: (
             0
-            if run_limited(script, debug=options.debug, timeout=options.timeout, separate=separate)
+            if run_limited(
+                script,
+                debug=options.debug,
+                timeout=options.timeout,
+                separate=separate,
+                header=header,
+            )
             else 1
         )
 
@@ -273,7 +296,7 @@ def run_isolated(
         return not (failed and options.fail_fast)
 
     results = run_children(
-        [work(script) for script in scripts],
+        [work(index, script) for index, script in enumerate(scripts)],
         limits_of(options),
         jobs=options.jobs,
         stream=streamed,
@@ -404,7 +427,8 @@ def _write_json(outcome: Outcome) -> None:
     import json
 
     out = sys.stdout
-    out.write(f'{{"path": {json.dumps(outcome.path)}, "ok": {json.dumps(outcome.ok)}, "stdout": ')
+    path = encodable(json.dumps(outcome.path, ensure_ascii=False), out)
+    out.write(f'{{"path": {path}, "ok": {json.dumps(outcome.ok)}, "stdout": ')
     write_json_string(out, outcome.stdout, encoding=encoding_of(sys.stdout))
     out.write(', "error": ')
     write_json_string(out, outcome.error, outcome.problem, encoding=encoding_of(sys.stderr))
@@ -565,7 +589,11 @@ def run_here(
         else:
             start = time.perf_counter()
             ok = run_limited(
-                script, debug=options.debug, timeout=options.timeout, separate=len(scripts) > 1
+                script,
+                debug=options.debug,
+                timeout=options.timeout,
+                separate=len(scripts) > 1,
+                header=script_header(scripts, index),
             )
             outcome = Outcome(script.name, ok, "", None, time.perf_counter() - start)
         failed = failed or not outcome.ok

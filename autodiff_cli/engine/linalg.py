@@ -11,7 +11,7 @@ import numpy as np
 from .core import dtypes
 from .core.apply import apply_op
 from .core.optable import defop
-from .core.out_arg import write_out
+from .core.out_arg import OutRule, declare_out, write_out
 from .core.tensor import Tensor, _norm_dim
 from .ops import reductions
 from .ops.formula_ops import run
@@ -62,6 +62,9 @@ def vector_norm(
     return apply_op(reductions.NORM, (x,), params)
 
 
+declare_out("linalg_vector_norm", OutRule("exact"))
+
+
 def matrix_norm(
     A: Tensor,  # noqa: N803 - PyTorch's argument name
     ord: Any = "fro",
@@ -100,6 +103,9 @@ def matrix_norm(
     if hasattr(Tensor, extreme):
         return getattr(sums, extreme)(d1, keepdim)
     return (reductions.max if ord > 0 else reductions.min)(sums, d1, keepdim)[0]
+
+
+declare_out("linalg_matrix_norm", OutRule(composite=True))
 
 
 def _dims_text(dim: Any) -> str:
@@ -141,6 +147,9 @@ def norm(
     return vector_norm(A, ord, None, keepdim, dtype=dtype)
 
 
+declare_out("linalg_norm", OutRule(composite=True))
+
+
 def det(A: Tensor, *, out: Any = None) -> Tensor:  # noqa: N803
     if out is not None:
         return write_out(det, out, A)
@@ -153,6 +162,9 @@ def inv(A: Tensor, *, out: Any = None) -> Tensor:  # noqa: N803
         return write_out(inv, out, A)
     check_square(A, "inv")
     return apply_op(INV, (A,))
+
+
+declare_out("linalg_inv", OutRule("exact", named="linalg_inv_ex"))
 
 
 for _fn in (vector_norm, matrix_norm, norm, det, inv):  # PyTorch's names (and out='s messages)

@@ -16,8 +16,8 @@ _LAZY_SUBMODULES = ("anomaly_mode", "forward_ad", "function", "graph", "profiler
 _LAZY_NAMES = {
     "Function": "function",
     "FunctionCtx": "function",
-    "gradcheck": "gradcheck",
-    "gradgradcheck": "gradcheck",
+    "gradcheck": "gradient_checks",
+    "gradgradcheck": "gradient_checks",
     "detect_anomaly": "anomaly_mode",
     "set_detect_anomaly": "anomaly_mode",
 }
@@ -28,7 +28,6 @@ def __getattr__(name: str) -> Any:
     if submodule is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module = importlib.import_module(f"{__name__}.{submodule}")
-    # (`gradcheck` names the function, as in PyTorch, not the module of the same name)
     value = getattr(module, name) if name in _LAZY_NAMES else module
     globals()[name] = value
     return value

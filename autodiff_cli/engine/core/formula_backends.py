@@ -282,35 +282,15 @@ class TensorBackend:
         return x
 
 
-def _tensor_fn(name: str):
-    """`B.exp(x)` on Tensors: the Tensor method, the op's torch function (`defop(method=True)`)."""
+def tensor_fn(name: str) -> staticmethod:
+    """`B.exp(x)` on Tensors: the Tensor method, the op's torch function (an op declared with
+    `defop(backend=True)` is bound so)."""
 
     def fn(x: Any) -> Any:
         return getattr(x, name)()
 
     fn.__name__ = name
     return staticmethod(fn)
-
-
-for _name in (
-    "exp",
-    "log",
-    "sin",
-    "cos",
-    "tanh",
-    "sqrt",
-    "sign",
-    "abs",
-    "cosh",
-    "sinh",
-    "log1p",
-    "expm1",
-    "sigmoid",
-    "isnan",
-    "floor",
-    "trunc",
-):
-    setattr(TensorBackend, _name, _tensor_fn(_name))
 
 
 def provide(**functions: Any) -> None:

@@ -12,9 +12,30 @@ allows, the op's parameters as keywords): the graph then reads as a formula.
 
 An entry also declares its public surface: `function=` (the `torch.*` function, or `UNARY` to
 generate `fn(input)`), `method=True` (bound as `Tensor.<name>`, with `aliases`), `inplace=True`
-(`Tensor.<name>_`), `dunder=` (the operators `Tensor.__<dunder>__`, `__i<dunder>__` and, with
-`reflected=True`, `__r<dunder>__`). `tensor_methods` is the one way anything is attached to Tensor: a name
-registered twice is an error, so no module overrides another's method by import order.
+(`Tensor.<name>_`, `name_(self, other)` for a binary op), `dunder=` (the operators
+`Tensor.__<dunder>__`, `__i<dunder>__` and, with `reflected=True`, `__r<dunder>__`). An entry whose
+function is made from the entry itself declares the same surface right after it with
+`declare_forms` (with `operator=`: `__eq__`, `__and__`... through the function). `tensor_methods`
+is the one way anything is attached to Tensor: a name registered twice is an error, so no module
+overrides another's method by import order.
+
+The entry is the one place an op's facts live; the tables other modules read are derived from it:
+`aten=` (the profiler's `aten::` name, where PyTorch's differs from the entry's), `out=` (an
+`out_arg.OutRule`: how its function writes `out=`; cast to out's dtype when not given),
+`inplace_ufunc=` (what `x -= y` writes with when no graph is recorded), `backend=True` (`B.<name>`
+under create_graph). Each entry records the Tensor attributes it declared (`forms`).
+
+How to add an op (one entry and its test row):
+1. Declare it with `defop` in the family module of engine/ops/ it belongs to (elementwise math in
+   unary.py or elementwise.py, losses and activations of nn in nn_functional_ops.py, ...): name,
+   PyTorch's grad_fn name, numpy forward, one formula per differentiable input (in PyTorch's
+   order of operations, written against `B`), `rules=` in words, and its surface and facts as
+   above. Nothing else names the op: the out= rule, the profiler's name, the backend and the
+   Tensor methods come from the entry; nn's functional layer calls ops, it declares none.
+2. Export its function: the family's `__all__` (star families) or `engine/__init__.py`'s list.
+3. Add its row to tests/engine_cases.py: test_engine_gradients.py checks every differentiable
+   entry has one (finite differences in float64, first and second order), and
+   tests/test_engine_op_entries.py checks the entry is complete.
 """
 
 from __future__ import annotations
@@ -24,10 +45,11 @@ from typing import Any
 
 import numpy as np
 
+from . import formula_backends
 from .apply import apply_binary, apply_inplace, apply_number, apply_unary
 from .graph import make_node_class, new_node, own_copy
 from .numpy_names import accepting_numpy_names
-from .out_arg import write_out
+from .out_arg import OutRule, declare_out, write_out
 from .tensor import Tensor
 
 OPS: dict[str, OpDef] = {}
@@ -36,9 +58,6 @@ _METHOD_OWNERS: dict[str, str] = {}
 _generic = np.generic
 _NUMBERS = (bool, int, float, np.generic)
 _OPERANDS = (Tensor, bool, int, float, np.generic)
-
-
-_INPLACE_UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply}
 
 
 class OpDef:
@@ -64,6 +83,12 @@ class OpDef:
         "needs",
         "inplace_ufunc",
         "symbolic",
+        "aten",
+        "out",
+        "shows",
+        "backend",
+        "forms",
+        "aten_args",
     )
 
     def __init__(
@@ -101,7 +126,13 @@ class OpDef:
         self.function: Callable | None = None
         self.binary = binary or forward  # the forward of a call without parameters
         # the ufunc an in-place call without a graph writes into its target with (`x -= y`)
-        self.inplace_ufunc = _INPLACE_UFUNCS.get(name)
+        self.inplace_ufunc: Callable | None = None
+        self.aten = name  # PyTorch's aten name (the profiler's `aten::<name>`)
+        self.out: OutRule | None = None  # how its function writes `out=` (`out_arg`)
+        self.shows: tuple = ()  # `grad_fn._saved_<name>` it shows besides its formulas' values
+        self.backend = False  # `B.<name>` on Tensors (`formula_backends.TensorBackend`)
+        self.forms: tuple = ()  # the Tensor attributes it declares (`tensor_methods`)
+        self.aten_args: int | None = None  # its aten schema's argument count (the profiler's)
         self.needs: tuple | None = None  # per input, the saved values its formula reads (lazy)
         self.symbolic: Callable | None = None  # the op's value as a formula (`defop`)
         if not grad_fn:
@@ -152,11 +183,16 @@ def defop(
     binary: Callable | None = None,
     function: Callable | str | None = None,
     method: bool = False,
-    inplace: bool = False,
+    inplace: bool | Callable = False,
     aliases: tuple = (),
     dunder: str | None = None,
     reflected: bool = False,
     symbolic: Callable | None = None,
+    aten: str | None = None,
+    out: OutRule | None = None,
+    inplace_ufunc: Callable | None = None,
+    backend: bool = False,
+    aten_args: int | None = None,
 ) -> OpDef:
     """Declares one op. With no formulas the op is not differentiable (comparisons, argmax).
     A `variadic` op (cat, stack) has one formula `formula(B, g, i, *saved, **params)` for input i.
@@ -169,8 +205,18 @@ def defop(
     `operator.add` spares the operators a Python frame). `dunder="add"` binds the operators
     `Tensor.__add__` and `__iadd__` (and `__radd__`, `reflected=True`, for an op whose operands
     commute): a Tensor or float operand goes straight to the op machinery, any other number
-    through `function`. `symbolic` is the op's value as a formula, for an elementwise op (see
-    the module's docstring)."""
+    through `function`. `inplace=True` binds `Tensor.<name>_(self)`, or `<name>_(self, other)`
+    for an op with operators; a function given as `inplace` is bound as the in-place method
+    instead (`add_`'s alpha=). `symbolic` is the op's value as a formula, for an elementwise op
+    (see the module's docstring).
+
+    The op's other facts, each read from here by the module that needs it (no table elsewhere
+    names the op): `aten` its PyTorch name where the entry's differs (the profiler's
+    `aten::<name>`), `out` how its function writes `out=` (`out_arg.OutRule`; cast when not
+    given), `inplace_ufunc` the numpy ufunc an in-place call without a graph writes with
+    (`x -= y`), `backend=True` makes it `B.<name>` for formulas under create_graph, `aten_args`
+    how many arguments PyTorch's schema lists where the entry's inputs and parameters do not
+    say it (add's alpha: the profiler's recorded shapes)."""
     if dunder is not None and not callable(function):
         raise TypeError(f"defop({name!r}): dunder= needs the op's function=")
     op = OpDef(
@@ -190,13 +236,46 @@ def defop(
         exact_grads,
         binary,
     )
-    op.symbolic = symbolic
+    _note_facts(op, symbolic, aten, out, inplace_ufunc, backend)
+    op.aten_args = aten_args
+    if name in OPS:  # one entry per name: a second would silently replace the first's facts
+        raise ValueError(f"defop: {name!r} is declared twice")
     OPS[name] = op
     if function is not None or inplace:
-        _declare_surface(op, function, method, inplace, aliases)
+        _declare_surface(op, function, method, inplace, aliases, dunder is not None)
     if dunder is not None:
         _declare_operators(op, dunder, reflected)
     return op
+
+
+def _note_facts(
+    op: OpDef,
+    symbolic: Callable | None,
+    aten: str | None,
+    out: OutRule | None,
+    inplace_ufunc: Callable | None,
+    backend: bool,
+) -> None:
+    """The entry's facts that other modules read (see `defop`), set on the entry; `out=` and
+    `backend=` also registered where their machinery looks them up."""
+    op.symbolic = symbolic
+    op.aten = aten or op.name
+    op.inplace_ufunc = inplace_ufunc
+    if out is not None:
+        op.out = out
+        declare_out(op.name, out)
+    if backend:
+        op.backend = True
+        setattr(formula_backends.TensorBackend, op.name, formula_backends.tensor_fn(op.name))
+
+
+def _operand(x: Any) -> Any:
+    """The other operand of a binary in-place method: a Tensor or a Python number."""
+    if isinstance(x, (Tensor, bool, int, float)):
+        return x
+    if isinstance(x, _generic):
+        return x.item()
+    raise TypeError(f"unsupported operand type(s): 'Tensor' and '{type(x).__name__}'")
 
 
 def _reads_of(formula: Callable | None, n_saved: int) -> frozenset:
@@ -239,7 +318,12 @@ def _saves_of(grads: tuple, arg_names: tuple, variadic: bool) -> tuple:
 
 
 def _declare_surface(
-    op: OpDef, function: Callable | str | None, method: bool, inplace: bool, aliases: tuple
+    op: OpDef,
+    function: Callable | str | None,
+    method: bool,
+    inplace: bool | Callable,
+    aliases: tuple,
+    binary: bool,
 ) -> None:
     """The op's `torch.*` function, and its Tensor method and in-place method when declared."""
     if function == UNARY:
@@ -255,13 +339,70 @@ def _declare_surface(
     module = f"defop({op.name!r})"
     if method:
         tensor_methods(module, dict.fromkeys((op.name, *aliases), function))
+        op.forms += (op.name, *aliases)
     if inplace:
+        if callable(inplace):
+            method_ = inplace
+        else:
+            if binary:
 
-        def method_(self: Tensor) -> Tensor:
-            return apply_inplace(op, self, ())
+                def method_(self: Tensor, other: Any) -> Tensor:
+                    return apply_inplace(op, self, (_operand(other),))
 
-        method_.__name__ = method_.__qualname__ = op.name + "_"
+            else:
+
+                def method_(self: Tensor) -> Tensor:
+                    return apply_inplace(op, self, ())
+
+            method_.__name__ = method_.__qualname__ = op.name + "_"
         tensor_methods(module, {name + "_": method_ for name in (op.name, *aliases)})
+        op.forms += tuple(name + "_" for name in (op.name, *aliases))
+
+
+def declare_forms(
+    op: OpDef,
+    function: Callable | str | None,
+    *,
+    method: bool = False,
+    aliases: tuple = (),
+    inplace: bool | Callable = False,
+    operator: str | None = None,
+    reflected: bool = False,
+) -> None:
+    """The public surface of an entry whose function is made from the entry itself (so cannot
+    be given to its `defop`): as `defop`'s `function=`, `method=`, `aliases=`, `inplace=`, and
+    `operator="eq"` binds `Tensor.__eq__` (and `__r<operator>__` with `reflected`, swapping the
+    operands; `__i<operator>__` with `inplace`) through the function: NotImplemented for an
+    operand that is neither a Tensor nor a number, so Python tries the other side. A unary op's
+    operator (`__neg__`) is its function."""
+    unary = function == UNARY
+    _declare_surface(op, function, method, inplace, aliases, operator is not None and not unary)
+    if operator is None:
+        return
+    function = op.function
+    if unary:
+        methods = {f"__{operator}__": function}
+    else:
+
+        def forward(self: Tensor, other: Any) -> Any:
+            if not isinstance(other, _OPERANDS):
+                return NotImplemented
+            return function(self, other)
+
+        def swapped(self: Tensor, other: Any) -> Any:
+            if not isinstance(other, _OPERANDS):
+                return NotImplemented
+            return function(other, self)
+
+        forward.__name__ = forward.__qualname__ = f"__{operator}__"
+        swapped.__name__ = swapped.__qualname__ = f"__r{operator}__"
+        methods = {f"__{operator}__": forward}
+        if reflected:
+            methods[f"__r{operator}__"] = swapped
+        if inplace:
+            methods[f"__i{operator}__"] = getattr(Tensor, op.name + "_")
+    tensor_methods(f"defop({op.name!r})", methods)
+    op.forms += tuple(methods)
 
 
 def _declare_operators(op: OpDef, name: str, reflected: bool) -> None:
@@ -299,6 +440,7 @@ def _declare_operators(op: OpDef, name: str, reflected: bool) -> None:
     for dunder, method in methods.items():
         method.__name__ = method.__qualname__ = dunder
     tensor_methods(f"defop({op.name!r})", methods)
+    op.forms += tuple(methods)
 
 
 def tensor_methods(owner: str, methods: dict[str, Any]) -> None:

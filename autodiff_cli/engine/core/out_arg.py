@@ -3,7 +3,8 @@
 A function that accepts `out=` tests `if out is not None` once and hands itself and its
 arguments to `write_out`, which (in PyTorch's order) refuses autograd when grad mode is on and an
 argument requires grad, computes the result without a graph, checks out's dtype against the
-result's by the op's rule (`CHECKS`: cast, exact, or the op's own message), resizes a wrong-shaped
+result's by the function's rule (`OutRule`, declared with the function: `defop(out=)` or
+`declare_out`; cast when none is declared), resizes a wrong-shaped
 `out` (with PyTorch's UserWarning unless it was empty), writes the values in place and bumps out's
 version. Multi-output functions take a tuple (`out=(values, indices)`).
 """
@@ -39,47 +40,91 @@ _INPUT_OVERLAP = (
     "unsupported operation: some elements of the input tensor and the written-to tensor refer to "
     "a single memory location. Please clone() the tensor before performing the operation."
 )
-# ops that refuse an out sharing memory with an input (element-wise ones allow it)
-_NO_OVERLAP = frozenset(("cat", "stack", "index_select", "gather"))
 _ARANGE = (
     "The number of elements in the out tensor of shape {0} is {1} which does not match the "
     "computed number of elements {2}. Note that this may occur as a result of rounding error. "
     "The out tensor will be resized to a tensor of shape ({2},)."
 )
-# the op's name in PyTorch's messages where the function is an alias or composite
-_NAMES = {
-    "outer": "mul",
-    "square": "pow",
-    "absolute": "abs",
-    "clip": "clamp",
-    "concat": "cat",
-    "norm": "linalg_vector_norm",
-    "linalg_det": "_linalg_det",
-    "linalg_inv": "linalg_inv_ex",
-}
-# composite ops: the result is computed with its graph and copied into out (CopyBackwards)
-_COMPOSITE = frozenset(("linalg_norm", "linalg_matrix_norm"))
-# ops computed in out's dtype (the `dtype=` of the function is out's)
-IN_OUT_DTYPE = frozenset(
-    "sum prod cumsum cumprod nansum arange linspace logspace zeros ones full eye empty randint "
-    "randperm".split()
-)
-# factories resize their out silently
-_SILENT = IN_OUT_DTYPE - {"sum", "prod", "cumsum", "cumprod", "nansum"}
-# element-wise ops that cast their result to out's dtype through a copy, which warns again
-_CAST_COPY = frozenset(
-    "add sub mul div pow rpow eq ne lt le gt ge bitwise_and bitwise_or bitwise_xor atan2 fmod "
-    "remainder maximum minimum addcmul addcdiv acos asin atan cos cosh erf erfc exp exp2 expm1 log "
-    "log10 log1p log2 reciprocal rsqrt sigmoid sin sinh sqrt tan tanh".split()
-)
-# out dtypes an op has no kernel for (NotImplementedError before anything is computed)
-_NO_KERNEL = {
-    "arange": "b",
-    "linspace": "b",
-    "logspace": "b",
-    "nansum": "biu",
-    "nanmean": "biu",
-}
+
+
+class OutRule:
+    """How a function writes its result into `out=`, declared with the function (`defop(out=)`
+    or `declare_out`): `check` the dtype rule (a name in `_CHECKS`, or a pair of them for a
+    (values, indices) result), `named` the op's name in PyTorch's messages where the function is
+    an alias or composite (`outer` writes as `mul`), `message` the words of a `same_as_input`
+    check. Flags: `cast_copy` an element-wise op casting to out's dtype through a copy (which
+    warns twice), `no_overlap` refuses an out sharing memory with an input, `in_out_dtype`
+    computes in out's dtype (its `dtype=` is out's), `silent` resizes out without a warning,
+    `no_kernel` the dtype kinds out may not have, `composite` computes with its graph and copies
+    (CopyBackwards), `refused` takes no out= at all, `needs_dim` only with a dim, `compares` also
+    writes its inputs' common dtype without a cast, `resizes_first` resizes out before refusing
+    autograd (`randn`, `empty`)."""
+
+    __slots__ = (
+        "check",
+        "named",
+        "message",
+        "cast_copy",
+        "no_overlap",
+        "in_out_dtype",
+        "silent",
+        "no_kernel",
+        "composite",
+        "refused",
+        "needs_dim",
+        "compares",
+        "resizes_first",
+    )
+
+    def __init__(
+        self,
+        check: str | tuple = "cast",
+        *,
+        named: str | None = None,
+        message: str | None = None,
+        cast_copy: bool = False,
+        no_overlap: bool = False,
+        in_out_dtype: bool = False,
+        silent: bool = False,
+        no_kernel: str = "",
+        composite: bool = False,
+        refused: bool = False,
+        needs_dim: bool = False,
+        compares: bool = False,
+        resizes_first: bool = False,
+    ) -> None:
+        for name in check if isinstance(check, tuple) else (check,):
+            if name not in _CHECKS:
+                raise ValueError(f"out= rule: unknown check {name!r}")
+        if (check == "same_as_input") != (message is not None):
+            raise ValueError("out= rule: a same_as_input check, and only it, has a message")
+        self.check = check
+        self.named = named
+        self.message = message
+        self.cast_copy = cast_copy
+        self.no_overlap = no_overlap
+        self.in_out_dtype = in_out_dtype
+        self.silent = silent
+        self.no_kernel = no_kernel
+        self.composite = composite
+        self.refused = refused
+        self.needs_dim = needs_dim
+        self.compares = compares
+        self.resizes_first = resizes_first
+
+    def __repr__(self) -> str:
+        return f"OutRule({self.check!r})"
+
+
+# function name -> its rule, filled by the declarations (`defop(out=)`, `declare_out`)
+OUT_RULES: dict[str, OutRule] = {}
+
+
+def declare_out(name: str, rule: OutRule) -> None:
+    """`rule` is how the function named `name` writes `out=` (declared once, where it is)."""
+    if name in OUT_RULES and OUT_RULES[name] is not rule:
+        raise RuntimeError(f"the out= rule of {name!r} is declared twice")
+    OUT_RULES[name] = rule
 
 
 def _s(dt: Any) -> str:
@@ -120,20 +165,6 @@ def _cat(name: str, res: np.dtype, out: np.dtype) -> str | None:
     if _can_cast(res, out):
         return None
     raise TypeError(f"torch.cat(): input types can't be cast to the desired output type {_s(out)}")
-
-
-def _same_as_input(name: str, res: np.dtype, out: np.dtype) -> str | None:
-    if res == out:
-        return None
-    return {
-        "amax": "Expected the dtype for input and out to match, but got {} for input's dtype and "
-        "{} for out's dtype.",
-        "where": "Expected out type to be {0} but got {1}",
-        "dot": "result dtype {1} does not match input dtype {0}",
-        "inner": "tensordot: Expected the output tensor to have dtype {}, but got an output tensor "
-        "with dtype {}",
-        "index_select": "index_select(): self and result must have the same scalar type",
-    }[_MESSAGE_OF.get(name, name)].format(_s(res), _s(out))
 
 
 def _floating(name: str, res: np.dtype, out: np.dtype) -> str | None:
@@ -185,37 +216,45 @@ def _kth_indices(name: str, res: np.dtype, out: np.dtype) -> str | None:
     return None if res == out else "output indices must be of scalar type Long"
 
 
-_MANY_CHECKS = {
-    "median": (_median_values, _median_indices),
-    "kthvalue": (_kth_values, _kth_indices),
-}
-_MESSAGE_OF = {"amin": "amax", "vdot": "dot"}
-_EXACT = (
-    "mm matmul mv addmm bmm gather linalg_vector_norm _linalg_det linalg_inv_ex softmax "
-    "log_softmax tril triu argmax argmin inverse index_add index_copy index_reduce scatter "
-    "scatter_add scatter_reduce msort"
-)
-_FOUND = "abs ceil floor frac neg round sgn sign trunc bitwise_not clamp clamp_min clamp_max"
-CHECKS: dict[str, Callable[[str, np.dtype, np.dtype], str | None]] = {
-    **dict.fromkeys(_EXACT.split(), _exact),
-    **dict.fromkeys(_FOUND.split(), _found),
-    **dict.fromkeys(IN_OUT_DTYPE, _free),
-    **dict.fromkeys(("cat", "stack"), _cat),
-    **dict.fromkeys(
-        ("amax", "amin", "where", "dot", "vdot", "inner", "index_select"), _same_as_input
-    ),
-    "logsumexp": _floating,
-    "all": _boolean,
-    "any": _boolean,
+_CHECKS: dict[str, Callable[[str, np.dtype, np.dtype], str | None]] = {
+    "cast": _cast,
+    "exact": _exact,
+    "found": _found,
+    "free": _free,
+    "cat": _cat,
+    "same_as_input": _exact,  # (with the rule's own message: `_checker`)
+    "floating": _floating,
+    "boolean": _boolean,
     "diag": _diag,
+    "median_values": _median_values,
+    "median_indices": _median_indices,
+    "kth_values": _kth_values,
+    "kth_indices": _kth_indices,
 }
+_CAST = OutRule()  # a function that declares no rule: the result cast to out's dtype
 
 
-def _name(fn: Callable, args: tuple) -> str:
+def _checker(rule: OutRule) -> Callable[[str, np.dtype, np.dtype], str | None]:
+    if isinstance(rule.check, tuple):  # (values, indices): `_write_many` checks each
+        return _exact
+    if rule.message is None:
+        return _CHECKS[rule.check]
+    message = rule.message
+
+    def check(name: str, res: np.dtype, out: np.dtype) -> str | None:
+        return None if res == out else message.format(_s(res), _s(out))
+
+    return check
+
+
+def rule_of(fn: Callable, args: tuple) -> tuple[str, OutRule]:
+    """The name PyTorch's messages give the call and its out= rule (`torch.max(a, b)` is
+    `maximum`)."""
     name = fn.__name__
     if name in ("max", "min") and len(args) > 1 and isinstance(args[1], Tensor):
-        return "maximum" if name == "max" else "minimum"
-    return _NAMES.get(name, name)
+        name = "maximum" if name == "max" else "minimum"
+    rule = OUT_RULES.get(name, _CAST)
+    return rule.named or name, rule
 
 
 def _requires_grad(values: Any) -> bool:
@@ -230,34 +269,37 @@ def _requires_grad(values: Any) -> bool:
 
 def write_out(fn: Callable, out: Any, *args: Any, **kwargs: Any) -> Any:
     """`fn(*args, **kwargs)` written into `out` (a tensor, or a tuple for several results)."""
-    name = _name(fn, args)
-    if name in ("relu", "isnan"):  # op-table functions PyTorch declares without out=
+    name, rule = rule_of(fn, args)
+    if rule.refused:  # op-table functions PyTorch declares without out=
         raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
     many = isinstance(out, (tuple, list))
     if not many and not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    if name in ("sum", "prod", "median"):
+    if rule.needs_dim:
         _check_dim_given(name, args)
-    if name in _COMPOSITE:
+    if rule.composite:
         return _copy_into(name, out, fn(*args, **kwargs))
     outs = tuple(out) if many else (out,)
     if GradMode.enabled:
         _refuse_autograd(name, outs, args, tuple(kwargs.values()))
     if not many:
-        _check_kernel(name, np.asarray(out._data).dtype)
+        _check_kernel(name, rule, np.asarray(out._data).dtype)
         if kwargs.get("dtype") is not None:
             check_requested_dtype(name, kwargs["dtype"], out)
-        elif name in IN_OUT_DTYPE:
+        elif rule.in_out_dtype:
             kwargs["dtype"] = dtypes.BY_NUMPY[np.asarray(out._data).dtype]
-    if name in _NO_OVERLAP and not many:
+    if rule.no_overlap and not many:
         _check_no_overlap(out, args)
     with no_grad():
         result = fn(*args, **kwargs)
     if isinstance(result, tuple):
-        return _write_many(name, outs if many else out, result)
+        return _write_many(name, rule, outs if many else out, result)
     if many:
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    _write(name, CHECKS.get(name, _cast), out, result, compute=_compute_dtype(name, args, result))
+    if rule is _CAST:  # (an op declared on its first call: torch.softmax's)
+        rule = OUT_RULES.get(name, _CAST)
+    compute = _compute_dtype(rule, args, result)
+    _write(name, _checker(rule), out, result, compute=compute, silent=rule.silent, rule=rule)
     return out
 
 
@@ -268,19 +310,16 @@ def check_requested_dtype(name: str, dtype: Any, out: Tensor) -> None:
     have = np.asarray(out._data).dtype
     if wanted is None or wanted == have:
         return
-    if name in _SILENT or name in ("rand", "randn", "normal"):
+    if OUT_RULES.get(name, _CAST).silent:
         raise RuntimeError(f"dtype {_s(wanted)} does not match dtype of out parameter ({_s(have)})")
     raise RuntimeError(_exact(name, wanted, have))
 
 
-_COMPARISONS = frozenset(("eq", "ne", "lt", "le", "gt", "ge"))
-
-
-def _compute_dtype(name: str, args: tuple, result: Any) -> tuple:
+def _compute_dtype(rule: OutRule, args: tuple, result: Any) -> tuple:
     """The out dtypes an op writes without a cast: its result's; for a comparison, also its
     inputs' common dtype (a Python float with integral tensors: the default dtype)."""
     res = np.asarray(result._data).dtype
-    if name not in _COMPARISONS:
+    if not rule.compares:
         return (res,)
     found = [np.asarray(x._data).dtype for x in args if isinstance(x, Tensor)]
     common = found[0]
@@ -312,7 +351,7 @@ def _refuse_autograd(name: str, outs: tuple, args: tuple, kwargs: tuple) -> None
     `aten::<name>()`, and `randn`/`empty` resize out first."""
     if not (_requires_grad(args) or _requires_grad(kwargs) or _requires_grad(outs)):
         return
-    if name in ("randn", "empty"):
+    if OUT_RULES.get(name, _CAST).resizes_first:
         raise RuntimeError("cannot resize variables that require grad")
     if not _has_tensor(args) and not _has_tensor(kwargs):
         name = "aten::" + name
@@ -343,7 +382,7 @@ def write_result(name: str, out: Any, result: Tensor, *inputs: Any, warn: bool =
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     if GradMode.enabled:
         _refuse_autograd(name, (out,), inputs, ())
-    _write(name, _free, out, result, silent=not warn)
+    _write(name, _free, out, result, silent=not warn, rule=_CAST)
     return out
 
 
@@ -363,7 +402,7 @@ def _copy_into(name: str, out: Tensor, result: Tensor) -> Tensor:
     return out.copy_(result)
 
 
-def _write_many(name: str, outs: Any, results: tuple) -> Any:
+def _write_many(name: str, rule: OutRule, outs: Any, results: tuple) -> Any:
     if isinstance(outs, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not Tensor")
     if len(outs) != len(results):
@@ -371,11 +410,12 @@ def _write_many(name: str, outs: Any, results: tuple) -> Any:
     for out in outs:
         if not isinstance(out, Tensor):
             raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors")
-    checks = _MANY_CHECKS.get(name, (_exact, _exact))
+    pair = rule.check if isinstance(rule.check, tuple) else ("exact", "exact")
+    checks = (_CHECKS[pair[0]], _CHECKS[pair[1]])
     for check, out, result in zip(checks, outs, results):
         _check_dtype(name, check, out, result)
     for out, result in zip(outs, results):
-        _write(name, _exact, out, result, 5)
+        _write(name, _exact, out, result, 5, silent=rule.silent, rule=rule)
     kind = type(results)
     return _out_type(kind)(*outs) if hasattr(kind, "values") and kind is not tuple else outs
 
@@ -398,9 +438,9 @@ def _shape(shape: tuple) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-def _check_kernel(name: str, target: np.dtype) -> None:
-    kinds = _NO_KERNEL.get(name)
-    if kinds is not None and target.kind in kinds:
+def _check_kernel(name: str, rule: OutRule, target: np.dtype) -> None:
+    kinds = rule.no_kernel
+    if kinds and target.kind in kinds:
         kernel = "nansum" if name == "nanmean" else name
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{_s(target)}'")
 
@@ -419,7 +459,8 @@ def _write(
     result: Any,
     depth: int = 4,
     compute: Any = None,
-    silent: bool | None = None,
+    silent: bool = False,
+    rule: OutRule = _CAST,
 ) -> None:
     """Checks out's dtype, resizes it if needed (warning at the caller `depth` frames up; twice
     when an element-wise op computing in another dtype than out's copies through a temporary)."""
@@ -436,10 +477,10 @@ def _write(
         if name == "arange" and 0 not in old_shape and math.prod(old_shape) != data.size:
             message = _ARANGE.format(_shape(old_shape), math.prod(old_shape), data.size)
             warnings.warn(message, UserWarning, stacklevel=depth)
-        elif 0 not in old_shape and not (name in _SILENT if silent is None else silent):
+        elif 0 not in old_shape and not silent:
             message = _RESIZED.format(_shape(old_shape), _shape(data.shape))
             warnings.warn(message, UserWarning, stacklevel=depth)
-            if name in _CAST_COPY and target not in (compute or (data.dtype,)):
+            if rule.cast_copy and target not in (compute or (data.dtype,)):
                 warnings.warn(message, UserWarning, stacklevel=depth)
         out._data = np.array(data, dtype=target)
     out._bump_version()

@@ -3,22 +3,50 @@
 from __future__ import annotations
 
 from . import functional, init, utils  # noqa: F401
-from . import modules_conv as _modules_conv  # noqa: E402
-from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
-from .layer_modules import (  # noqa: F401
+from .module import Module  # noqa: F401
+from .modules.activation import (  # noqa: F401
     CELU,
+    ELU,
+    GELU,
     GLU,
-    Embedding,
+    SELU,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
-    LayerNorm,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
     Mish,
+    ReLU,
     ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Tanh,
     Threshold,
-)
-from .lazy import LazyLinear  # noqa: F401
-from .loss import (  # noqa: F401
+)  # fmt: skip
+from .modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
+from .modules.container import (  # noqa: F401
+    ModuleDict,
+    ModuleList,
+    ParameterDict,
+    ParameterList,
+    Sequential,
+)  # fmt: skip
+from .modules.conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401
+from .modules.dropout import (  # noqa: F401
+    AlphaDropout,
+    Dropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
+)  # fmt: skip
+from .modules.flatten import Flatten, Unflatten  # noqa: F401
+from .modules.fold import Fold, Unfold  # noqa: F401
+from .modules.linear import Identity, LazyLinear, Linear  # noqa: F401
+from .modules.loss import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
@@ -27,39 +55,29 @@ from .loss import (  # noqa: F401
     MSELoss,
     NLLLoss,
     SmoothL1Loss,
-)
-from .module import Module  # noqa: F401
-from .modules import (  # noqa: F401
-    ELU,
-    GELU,
-    SELU,
-    AlphaDropout,
-    Dropout,
-    Dropout1d,
-    Dropout2d,
-    Dropout3d,
-    FeatureAlphaDropout,
-    Flatten,
-    Identity,
-    LeakyReLU,
-    Linear,
-    LogSigmoid,
-    LogSoftmax,
-    ModuleDict,
-    ModuleList,
-    ParameterDict,
-    ParameterList,
-    ReLU,
-    Sequential,
-    Sigmoid,
-    SiLU,
-    Softmax,
-    Softplus,
-    Tanh,
-)
-from .modules_conv import *  # noqa: F401, F403  (Conv*, *Pool*, Upsample, Unflatten, Fold...)
+)  # fmt: skip
+from .modules.normalization import LayerNorm  # noqa: F401
+from .modules.pooling import (  # noqa: F401
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+)  # fmt: skip
+from .modules.rnn import (  # noqa: F401
+    GRU,
+    LSTM,
+    RNN,
+    GRUCell,
+    LSTMCell,
+    RNNBase,
+    RNNCell,
+    RNNCellBase,
+)  # fmt: skip
+from .modules.sparse import Embedding  # noqa: F401
+from .modules.upsampling import Upsample  # noqa: F401
 from .parameter import Parameter, UninitializedParameter  # noqa: F401
-from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 
 # What a script sees of this module (the language exports only these names and the public
 # submodules functional, init, utils...).
@@ -72,5 +90,7 @@ __all__ = [
     "LogSigmoid", "LogSoftmax", "MSELoss", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss",
     "Parameter", "ParameterDict", "ParameterList", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU",
     "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Threshold", "UninitializedParameter",
-    *_modules_conv.__all__,
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "Conv1d", "Conv2d",
+    "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "Fold", "MaxPool1d", "MaxPool2d", "Unflatten",
+    "Unfold", "Upsample",
 ]  # fmt: skip

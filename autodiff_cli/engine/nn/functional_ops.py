@@ -3,7 +3,8 @@ one_hot, pad, and the re-exports of `embedding`, `layer_norm` (ops/nn_layers.py)
 `batch_norm` (ops/batch_norm.py).
 
 Where PyTorch has a node of its own (HardtanhBackward0, XlogyBackward0, ConstantPadNdBackward0,
-ReflectionPad1DBackward0, ...) the op is an entry here; where it composes other ops (normalize,
+ReflectionPad1DBackward0, ...) the function calls that op's entry (declared in
+ops/nn_functional_ops.py and ops/padding.py); where it composes other ops (normalize,
 cosine_similarity, softmin, kl_div) the same ops are composed, so the graphs print the same.
 """
 
@@ -18,12 +19,21 @@ from ..core import dtypes, limits, script_data
 from ..core.apply import _type_word, apply_inplace, apply_op, as_default_float
 from ..core.grad_mode import no_grad
 from ..core.inference import mark_new
-from ..core.optable import defop
 from ..core.tensor import Tensor, _dims_text, _wrap, broadcast_shape
-from ..ops import arithmetic, indexing, unary
+from ..ops import arithmetic, unary
 from ..ops.batch_norm import batch_norm
-from ..ops.formula_ops import run
+from ..ops.nn_functional_ops import (  # noqa: F401  (declared in ops/)
+    HARDTANH,
+    XLOGY,
+    XLOGY_SCALAR_OTHER,
+    XLOGY_SCALAR_SELF,
+)
 from ..ops.nn_layers import embedding, layer_norm
+from ..ops.padding import (  # noqa: F401  (declared in ops/)
+    CONSTANT_PAD_ND,
+    PAD_MODES,
+    PAD_OPS,
+)
 from ._reduction import legacy_reduction
 
 __all__ = [
@@ -43,29 +53,6 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 # hardtanh, relu6
 # --------------------------------------------------------------------------------------------
-
-
-def _hardtanh_backward(g: Any, x: Any, min_val: float, max_val: float) -> Any:
-    inside = (x > min_val) & (x < max_val)
-    return np.where(inside, g, np.zeros((), np.asarray(g).dtype))
-
-
-HARDTANH_BACKWARD = defop(
-    "hardtanh_backward",
-    "HardtanhBackwardBackward0",
-    _hardtanh_backward,
-    lambda B, gg, grad_output, self, **params: run(B, HARDTANH_BACKWARD, gg, self, **params),
-    lambda B, gg, grad_output, self, **params: B.zeros_like(gg),
-    arg_names=("grad_output", "self"),
-    rules=("1 inside (min_val, max_val), else 0", "0"),
-)
-HARDTANH = defop(
-    "hardtanh",
-    "HardtanhBackward0",
-    lambda a, min_val, max_val: np.asarray(np.clip(a, min_val, max_val), a.dtype),
-    lambda B, g, self, **params: run(B, HARDTANH_BACKWARD, g, self, **params),
-    rules=("1 inside (min_val, max_val), else 0",),
-)
 
 
 def hardtanh(
@@ -149,45 +136,6 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
 # --------------------------------------------------------------------------------------------
 # kl_div (xlogy)
 # --------------------------------------------------------------------------------------------
-
-
-def _xlogy(x: Any, y: Any) -> Any:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.where(x == 0, 0, x * np.log(y))
-    out = np.where(np.isnan(y), np.nan, out)
-    return np.asarray(out, np.result_type(x, y))
-
-
-def _xlogy_self_grad(B: Any, g: Any, x: Any, y: Any) -> Any:
-    """PyTorch's `xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0)`."""
-    out = run(B, XLOGY, g, y)
-    mask = np.asarray((B.array_of(x) == 0) & (B.array_of(y) <= 0))
-    return run(B, indexing.MASKED_FILL, out, mask=mask, value=0.0)
-
-
-XLOGY = defop(
-    "xlogy",
-    "XlogyBackward0",
-    _xlogy,
-    _xlogy_self_grad,
-    lambda B, g, x, y: g * x / y,
-    saves=(0, 1),
-    rules=("log(other) (0 where self == 0 and other <= 0)", "self / other"),
-)
-
-
-XLOGY_SCALAR_SELF = defop(
-    "xlogy_scalar_self", "XlogyBackward1", lambda y, self: _xlogy(np.asarray(self, y.dtype), y),
-    lambda B, g, other, self: g * self / other,
-    arg_names=("other",), rules=("self / other",),
-)  # fmt: skip
-XLOGY_SCALAR_OTHER = defop(
-    "xlogy_scalar_other", "XlogyBackward2", lambda x, other: _xlogy(x, np.asarray(other, x.dtype)),
-    lambda B, g, self, other: _xlogy_self_grad(
-        B, g, self, B.const(np.asarray(other, B.array_of(g).dtype))
-    ),
-    rules=("log(other) (0 where self == 0 and other <= 0)",),
-)  # fmt: skip
 
 
 def xlogy_(self: Tensor, other: Any) -> Tensor:
@@ -281,104 +229,6 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 # --------------------------------------------------------------------------------------------
 # pad: constant (any number of dims), reflect and replicate
 # --------------------------------------------------------------------------------------------
-
-
-def _constant_pad(a: np.ndarray, pad: tuple, value: float) -> np.ndarray:
-    """`pad` lists (before, after) from the last dim backwards; negative values crop."""
-    out = a
-    widths = [(0, 0)] * a.ndim
-    for k in range(len(pad) // 2):
-        d = a.ndim - 1 - k
-        before, after = pad[2 * k], pad[2 * k + 1]
-        size = out.shape[d]
-        index = [slice(None)] * a.ndim
-        index[d] = slice(max(-before, 0), size - max(-after, 0))
-        out = out[tuple(index)]
-        widths[d] = (max(before, 0), max(after, 0))
-    fill = np.asarray(value).astype(a.dtype)
-    return np.pad(out, widths, mode="constant", constant_values=fill)
-
-
-CONSTANT_PAD_ND = defop(
-    "constant_pad_nd",
-    "ConstantPadNdBackward0",
-    lambda a, pad, value: _constant_pad(a, pad, value),
-    lambda B, g, pad, value: run(B, CONSTANT_PAD_ND, g, pad=tuple(-p for p in pad), value=0),
-    promotes=False,
-    rules=("1 inside the input, 0 on the padding (the gradient cropped)",),
-)
-
-
-def _source_index(size: int, before: int, after: int, mode: str) -> np.ndarray:
-    """For each output position along one dim, the input position it copies."""
-    return np.pad(np.arange(size), (before, after), mode="reflect" if mode == "reflect" else "edge")
-
-
-def _index_pad(a: np.ndarray, pad: tuple, mode: str) -> np.ndarray:
-    out = a
-    for k in range(len(pad) // 2):
-        d = a.ndim - 1 - k
-        out = np.take(out, _source_index(a.shape[d], pad[2 * k], pad[2 * k + 1], mode), axis=d)
-    return out
-
-
-def _index_pad_backward(g: np.ndarray, in_shape: tuple, pad: tuple, mode: str) -> np.ndarray:
-    """Each output position's gradient added to the input position it copies, in the order of
-    the output positions (PyTorch's loop: the float32 sums round the same way)."""
-    g = np.asarray(g)
-    dims = len(pad) // 2
-    lead = len(in_shape) - dims
-    sources = [
-        _source_index(in_shape[lead + j], pad[2 * k], pad[2 * k + 1], mode)
-        for j, k in enumerate(reversed(range(dims)))
-    ]
-    inner = tuple(in_shape[lead:])
-    flat = np.ravel_multi_index(np.ix_(*sources), inner).reshape(-1)
-    rows = int(np.prod(in_shape[:lead], dtype=np.int64))
-    acc = np.zeros((rows, int(np.prod(inner, dtype=np.int64))), g.dtype)
-    moved = g.reshape(rows, -1)
-    for r in range(rows):
-        np.add.at(acc[r], flat, moved[r])
-    return acc.reshape(in_shape)
-
-
-def _pad_ops(mode: str, dims: int) -> tuple:
-    kind = "Reflection" if mode == "reflect" else "Replication"
-    name = f"{kind.lower()}_pad{dims}d"
-
-    def backward_op_grad(B: Any, gg: Any, pad: tuple, mode: str) -> Any:
-        return run(B, forward_op, gg, pad=pad, mode=mode)
-
-    backward_op = defop(
-        name + "_backward",
-        f"{kind}Pad{dims}DBackwardBackward0",
-        lambda g, x, pad, mode: _index_pad_backward(g, x.shape, pad, mode),
-        backward_op_grad,
-        lambda B, gg, pad, mode: None,
-        promotes=False,
-        arg_names=("grad_output", "self"),
-        rules=("the padding of the incoming gradient", "0"),
-    )
-
-    def forward_grad(B: Any, g: Any, x: Any, pad: tuple, mode: str) -> Any:
-        return run(B, backward_op, g, x, pad=pad, mode=mode)
-
-    forward_op = defop(
-        name,
-        f"{kind}Pad{dims}DBackward0",
-        lambda a, pad, mode: _index_pad(a, pad, mode),
-        forward_grad,
-        saves=(0,),
-        promotes=False,
-        rules=("the gradient of each padded position added to the input position it copies",),
-    )
-    return forward_op, backward_op
-
-
-PAD_OPS = {
-    (mode, dims): _pad_ops(mode, dims) for mode in ("reflect", "replicate") for dims in (1, 2, 3)
-}
-PAD_MODES = ("constant", "reflect", "replicate", "circular")
 
 
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:

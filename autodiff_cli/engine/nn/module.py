@@ -98,7 +98,7 @@ class Module:
     training: bool
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """The engine's layers taking `device=` build their parameters there (`_empty`)."""
+        """The engine's layers taking `device=` build their parameters there (`parameter_storage`)."""
         super().__init_subclass__(**kwargs)
         init = cls.__dict__.get("__init__")
         if init is not None and cls.__module__.startswith(__package__.rpartition(".")[0]):

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..core import dtypes
+from ..core.devices import check_device, meta_zeros
 from ..core.dtypes import get_default_dtype as _get_default_dtype
 from ..core.grad_mode import NO_VERSION as _NO_VERSION
 from ..core.grad_mode import REQUIRES_GRAD_INFERENCE_MESSAGE as _REQUIRES_GRAD_INFERENCE
 from ..core.grad_mode import InferenceMode as _InferenceMode
+from ..core.inference import mark_new as _mark_new
 from ..core.printing import format_parameter as _format_parameter
-from ..core.tensor import FACTORY_FLOAT_ONLY_MESSAGE, Tensor, _init
+from ..core.tensor import FACTORY_FLOAT_ONLY_MESSAGE, Tensor, _init, _wrap
+from ..ops.creation import _check_size
 
 
 class Parameter(Tensor):
@@ -128,6 +133,15 @@ def typename(value: object) -> str:
     if cls.__module__ in ("builtins", "__builtin__", None):
         return cls.__qualname__
     return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def parameter_storage(shape: tuple, dtype: Any) -> Tensor:
+    """A parameter's storage, under the element cap (`nn.Linear(16000, 16000)` is refused)."""
+    _check_size(tuple(shape))
+    np_dtype = dtype.np if dtype is not None else dtypes.get_default_dtype().np
+    if check_device(None):  # built with `device="meta"` (or under `with torch.device("meta")`)
+        return _mark_new(_wrap(meta_zeros(shape, np_dtype)))
+    return _mark_new(_wrap(np.zeros(shape, np_dtype)))  # inference mode: an inference tensor
 
 
 # What a script sees of this module (the language exports only these names).

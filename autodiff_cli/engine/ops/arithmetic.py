@@ -16,8 +16,8 @@ import numpy as np
 
 from ..core import dtypes, formula_backends, kernels
 from ..core.apply import apply_binary, apply_inplace, apply_op, promote
-from ..core.optable import UNARY, defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.optable import UNARY, declare_forms, defop, tensor_methods
+from ..core.out_arg import OutRule, declare_out, write_out
 from ..core.saved_hooks import shows_saved
 from ..core.tensor import Size, Tensor
 from .creation import tensor as make_tensor
@@ -289,6 +289,21 @@ multiply = mul
 subtract = sub
 
 
+def _inplace_alpha(name: str):
+    """`add_`/`sub_` with PyTorch's `alpha=` (a number `other` is scaled first)."""
+
+    def method(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+        op = ADD if name == "add" else SUB
+        if alpha != 1:
+            if isinstance(other, Tensor):
+                return inplace(op, self, other, alpha=alpha)
+            other = other * alpha
+        return apply_inplace(op, self, (_operand(other),))
+
+    method.__name__ = method.__qualname__ = name + "_"
+    return method
+
+
 # `alpha` is a parameter only when it is not 1 (`torch.add(a, b, alpha=2)`)
 ADD = defop(
     "add",
@@ -303,6 +318,10 @@ ADD = defop(
     dunder="add",
     reflected=True,
     symbolic=lambda S, self, other, alpha=1: self + alpha * other,
+    out=OutRule(cast_copy=True),
+    inplace_ufunc=np.add,
+    inplace=_inplace_alpha("add"),
+    aten_args=3,
 )
 SUB = defop(
     "sub",
@@ -317,10 +336,15 @@ SUB = defop(
     aliases=("subtract",),
     dunder="sub",
     symbolic=lambda S, self, other, alpha=1: self - alpha * other,
+    out=OutRule(cast_copy=True),
+    inplace_ufunc=np.subtract,
+    inplace=_inplace_alpha("sub"),
+    aten_args=3,
 )
 RSUB = defop(
     "rsub", "RsubBackward1", lambda a, other: other - a, lambda B, g, other: -g, rules=("-1",),
     symbolic=lambda S, self, other, alpha=1: other - alpha * self,
+    aten_args=3,
 )  # fmt: skip
 MUL = defop(
     "mul",
@@ -336,6 +360,9 @@ MUL = defop(
     dunder="mul",
     reflected=True,
     symbolic=lambda S, self, other: self * other,
+    out=OutRule(cast_copy=True),
+    inplace_ufunc=np.multiply,
+    inplace=True,
 )
 
 
@@ -371,6 +398,8 @@ DIV = defop(
     aliases=("true_divide", "divide"),
     dunder="truediv",
     symbolic=lambda S, self, other: self / other,
+    out=OutRule(cast_copy=True),
+    inplace=True,
 )
 
 
@@ -394,6 +423,7 @@ NEG = defop(
     aliases=("negative",),
     inplace=True,
     symbolic=lambda S, self: -self,
+    out=OutRule("found"),
 )
 POW = defop(
     "pow_scalar",
@@ -404,6 +434,7 @@ POW = defop(
     ),
     rules=("exponent · self^(exponent-1)",),
     symbolic=lambda S, self, exponent: self**exponent,
+    aten="pow",
 )
 POW_TENSOR = defop(
     "pow",
@@ -418,6 +449,7 @@ POW_TENSOR = defop(
     arg_names=("self", "exponent"),
     rules=("exponent · self^(exponent-1)", "self^exponent · ln(self)"),
     symbolic=lambda S, self, exponent: self**exponent,
+    out=OutRule(cast_copy=True),
 )
 RPOW = defop(
     "rpow",
@@ -428,6 +460,8 @@ RPOW = defop(
     ),
     rules=("base^exponent · ln(base)",),
     symbolic=lambda S, self, base: base**self,
+    out=OutRule(cast_copy=True),
+    aten="pow",
 )
 RECIPROCAL = defop(
     "reciprocal",
@@ -439,6 +473,7 @@ RECIPROCAL = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: 1 / self,
+    out=OutRule(cast_copy=True),
 )
 
 # `//` and torch.div(rounding_mode='floor'): not differentiable, as in PyTorch
@@ -451,12 +486,12 @@ FLOOR_DIVIDE = defop(
 FLOOR_DIVIDE.node_cls.name = lambda self: "torch::autograd::NotImplemented"  # repr stays short
 
 # comparisons and other non-differentiable ops
-EQ = defop("eq", None, np.equal)
-NE = defop("ne", None, np.not_equal)
-LT = defop("lt", None, np.less)
-LE = defop("le", None, np.less_equal)
-GT = defop("gt", None, np.greater)
-GE = defop("ge", None, np.greater_equal)
+EQ = defop("eq", None, np.equal, out=OutRule(cast_copy=True, compares=True))
+NE = defop("ne", None, np.not_equal, out=OutRule(cast_copy=True, compares=True))
+LT = defop("lt", None, np.less, out=OutRule(cast_copy=True, compares=True))
+LE = defop("le", None, np.less_equal, out=OutRule(cast_copy=True, compares=True))
+GT = defop("gt", None, np.greater, out=OutRule(cast_copy=True, compares=True))
+GE = defop("ge", None, np.greater_equal, out=OutRule(cast_copy=True, compares=True))
 
 # linear algebra: the matmul family is declared in matrix.py
 
@@ -477,6 +512,7 @@ WHERE = defop(
     lambda B, g, condition: B.where(B.const(condition), g, 0.0),
     lambda B, g, condition: B.where(B.const(condition), 0.0, g),
     rules=("1 where condition", "1 where not condition"),
+    out=OutRule("same_as_input", message="Expected out type to be {0} but got {1}"),
 )
 
 # losses
@@ -548,6 +584,9 @@ def square(input: Tensor, *, out: Any = None) -> Tensor:
     return pow(input, 2)
 
 
+declare_out("square", OutRule(named="pow", cast_copy=True))
+
+
 neg = negative = NEG.function
 reciprocal = RECIPROCAL.function
 
@@ -582,6 +621,12 @@ lt = less = _compare(LT)
 le = less_equal = _compare(LE)
 gt = greater = _compare(GT)
 ge = greater_equal = _compare(GE)
+declare_forms(EQ, eq, method=True, operator="eq")
+declare_forms(NE, ne, method=True, aliases=("not_equal",), operator="ne")
+declare_forms(LT, lt, method=True, aliases=("less",), operator="lt")
+declare_forms(LE, le, method=True, aliases=("less_equal",), operator="le")
+declare_forms(GT, gt, method=True, aliases=("greater",), operator="gt")
+declare_forms(GE, ge, method=True, aliases=("greater_equal",), operator="ge")
 
 
 def to_dtype(input: Tensor, dtype: Any) -> Tensor:
@@ -644,26 +689,6 @@ def inplace(op: Any, target: Tensor, *inputs: Any, **params: Any) -> Tensor:
     return apply_inplace(op, target, tuple(_operand(x) for x in inputs), params or None)
 
 
-def _inplace_method(op: Any):
-    def method(self: Tensor, other: Any) -> Tensor:
-        return apply_inplace(op, self, (_operand(other),))
-
-    return method
-
-
-def _inplace_alpha(op: Any):
-    """`add_`/`sub_` with PyTorch's `alpha=` (a number `other` is scaled first)."""
-
-    def method(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-        if alpha != 1:
-            if isinstance(other, Tensor):
-                return inplace(op, self, other, alpha=alpha)
-            other = other * alpha
-        return apply_inplace(op, self, (_operand(other),))
-
-    return method
-
-
 def pow_(self: Tensor, exponent: Any) -> Tensor:
     if isinstance(exponent, Tensor):
         return apply_inplace(POW_TENSOR, self, (exponent,))
@@ -681,19 +706,7 @@ formula_backends.provide(where=where)  # `B.where` in formulas under create_grap
 tensor_methods(
     "ops.arithmetic",
     {
-        "pow": pow,
         "square": square,
-        "eq": eq,
-        "ne": ne,
-        "lt": lt,
-        "le": le,
-        "gt": gt,
-        "ge": ge,
-        "not_equal": ne,
-        "less": lt,
-        "less_equal": le,
-        "greater": gt,
-        "greater_equal": ge,
         "softplus": softplus,
         "__rsub__": lambda self, other: rsub(self, other) if _is_number(other) else NotImplemented,
         "__rtruediv__": _rtruediv,
@@ -702,23 +715,8 @@ tensor_methods(
         "__neg__": neg,
         "__pos__": lambda self: self,
         "__abs__": abs,
-        "__eq__": operator_method(eq),
-        "__ne__": operator_method(ne),
-        "__lt__": operator_method(lt),
-        "__le__": operator_method(le),
-        "__gt__": operator_method(gt),
-        "__ge__": operator_method(ge),
         "__hash__": lambda self: id(self),
-        "add_": _inplace_alpha(ADD),
-        "sub_": _inplace_alpha(SUB),
-        "mul_": _inplace_method(MUL),
-        "multiply_": _inplace_method(MUL),
-        "div_": _inplace_method(DIV),
-        "divide_": _inplace_method(DIV),
-        "true_divide_": _inplace_method(DIV),
-        "subtract_": _inplace_alpha(SUB),
         "square_": lambda self: pow_(self, 2),
-        "pow_": pow_,
         "__ipow__": pow_,
     },
 )
@@ -729,3 +727,6 @@ def _is_number(x: Any) -> bool:
 
 
 __all__ = ["Size"]
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(POW_TENSOR, pow, method=True, inplace=pow_)

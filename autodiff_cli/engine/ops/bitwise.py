@@ -12,10 +12,10 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op
-from ..core.optable import defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.optable import declare_forms, defop, tensor_methods
+from ..core.out_arg import OutRule, write_out
 from ..core.tensor import Tensor
-from .arithmetic import _operand, operator_method
+from .arithmetic import _operand
 from .creation import tensor
 from .unary import LOGICAL_NOT
 
@@ -39,10 +39,16 @@ def _integral(name: str, fn: Any) -> Any:
     return forward
 
 
-BITWISE_AND = defop("bitwise_and", None, _integral("bitwise_and", np.bitwise_and))
-BITWISE_OR = defop("bitwise_or", None, _integral("bitwise_or", np.bitwise_or))
-BITWISE_XOR = defop("bitwise_xor", None, _integral("bitwise_xor", np.bitwise_xor))
-BITWISE_NOT = defop("bitwise_not", None, _integral("bitwise_not", np.invert))
+BITWISE_AND = defop(
+    "bitwise_and", None, _integral("bitwise_and", np.bitwise_and), out=OutRule(cast_copy=True)
+)
+BITWISE_OR = defop(
+    "bitwise_or", None, _integral("bitwise_or", np.bitwise_or), out=OutRule(cast_copy=True)
+)
+BITWISE_XOR = defop(
+    "bitwise_xor", None, _integral("bitwise_xor", np.bitwise_xor), out=OutRule(cast_copy=True)
+)
+BITWISE_NOT = defop("bitwise_not", None, _integral("bitwise_not", np.invert), out=OutRule("found"))
 LOGICAL_AND = defop("logical_and", None, np.logical_and, promotes=False)
 LOGICAL_OR = defop("logical_or", None, np.logical_or, promotes=False)
 LOGICAL_XOR = defop("logical_xor", None, np.logical_xor, promotes=False)
@@ -105,31 +111,18 @@ def _inplace(op: Any) -> Any:
     return method
 
 
+for _op, _fn, _operator in (
+    (BITWISE_AND, bitwise_and, "and"),
+    (BITWISE_OR, bitwise_or, "or"),
+    (BITWISE_XOR, bitwise_xor, "xor"),
+):
+    declare_forms(_op, _fn, method=True, inplace=_inplace(_op), operator=_operator, reflected=True)
+for _op, _fn in ((LOGICAL_AND, logical_and), (LOGICAL_OR, logical_or), (LOGICAL_XOR, logical_xor)):
+    declare_forms(_op, _fn, method=True, inplace=_inplace(_op))
+declare_forms(BITWISE_NOT, bitwise_not, method=True)
 tensor_methods(
     "ops.bitwise",
     {
-        "bitwise_and": bitwise_and,
-        "bitwise_or": bitwise_or,
-        "bitwise_xor": bitwise_xor,
-        "bitwise_not": bitwise_not,
-        "logical_and": logical_and,
-        "logical_or": logical_or,
-        "logical_xor": logical_xor,
-        "bitwise_and_": _inplace(BITWISE_AND),
-        "bitwise_or_": _inplace(BITWISE_OR),
-        "bitwise_xor_": _inplace(BITWISE_XOR),
-        "logical_and_": _inplace(LOGICAL_AND),
-        "logical_or_": _inplace(LOGICAL_OR),
-        "logical_xor_": _inplace(LOGICAL_XOR),
-        "__and__": operator_method(bitwise_and),
-        "__rand__": operator_method(bitwise_and, swap=True),
-        "__or__": operator_method(bitwise_or),
-        "__ror__": operator_method(bitwise_or, swap=True),
-        "__xor__": operator_method(bitwise_xor),
-        "__rxor__": operator_method(bitwise_xor, swap=True),
-        "__iand__": _inplace(BITWISE_AND),
-        "__ior__": _inplace(BITWISE_OR),
-        "__ixor__": _inplace(BITWISE_XOR),
         "__invert__": _invert,
     },  # fmt: skip
 )

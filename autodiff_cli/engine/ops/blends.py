@@ -10,7 +10,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op, as_default_float
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.tensor import Tensor
 from .arithmetic import _operand
@@ -164,15 +164,12 @@ def nan_to_num_(
 
 tensor_methods(
     "ops.blends",
-    {
-        "hypot_": hypot_,
-        "lerp_": lerp_,
-        "logit_": logit_,
-        "nan_to_num_": nan_to_num_,
-        "logaddexp": logaddexp,
-        "hypot": hypot,
-        "lerp": lerp,
-        "logit": logit,
-        "nan_to_num": nan_to_num,
-    },
+    {},
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(HYPOT, hypot, method=True, inplace=hypot_)
+declare_forms(LERP, lerp, method=True, inplace=lerp_)
+declare_forms(LOGADDEXP, logaddexp, method=True)
+declare_forms(LOGIT, logit, method=True, inplace=logit_)
+declare_forms(NAN_TO_NUM, nan_to_num, method=True, inplace=nan_to_num_)

@@ -11,7 +11,7 @@ from ..core import dtypes, limits, script_data
 from ..core.apply import apply_op
 from ..core.devices import as_meta, check_device, is_device_arg
 from ..core.numpy_names import varargs_keyword
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.tensor import META_COPY_MESSAGE, Tensor, _norm_dim
 from . import arithmetic
 from .creation import _finish, tensor
@@ -222,6 +222,8 @@ tensor_methods(
         "get_device": get_device,
         "equal": equal,
         "allclose": allclose,
-        "isclose": isclose,
     },
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(ISCLOSE, isclose, method=True)

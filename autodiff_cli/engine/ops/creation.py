@@ -12,7 +12,7 @@ from ..core.devices import check_device, on_device
 from ..core.grad_mode import InferenceMode
 from ..core.inference import mark_new
 from ..core.numpy_names import size_keyword
-from ..core.out_arg import write_out
+from ..core.out_arg import OutRule, declare_out, write_out
 from ..core.tensor import Tensor, _wrap, require_grad_new
 from .range_values import arange_values, linspace_values, logspace_values
 from .views import shape_arg
@@ -186,6 +186,9 @@ def ones(
     return _finish(np.ones(shape, np_dtype), requires_grad)
 
 
+declare_out("ones", OutRule("free", in_out_dtype=True, silent=True))
+
+
 @size_keyword
 def zeros(
     *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, out: Any = None
@@ -196,6 +199,9 @@ def zeros(
     shape, np_dtype = _shape_and_dtype(size, dtype)
     _check_size(shape)
     return _finish(np.zeros(shape, np_dtype), requires_grad)
+
+
+declare_out("zeros", OutRule("free", in_out_dtype=True, silent=True))
 
 
 def full(
@@ -225,6 +231,9 @@ def full(
         fill_value = fill_value.item()
     fill_value = script_data.number(fill_value, "full(): fill_value")
     return _finish(np.full(shape, fill_value, np_dtype), requires_grad)
+
+
+declare_out("full", OutRule("free", in_out_dtype=True, silent=True))
 
 
 def _like(t: Tensor, dtype: Any) -> tuple[tuple, np.dtype]:
@@ -316,6 +325,9 @@ def arange(
     return _finish(data.astype(np_dtype), requires_grad)
 
 
+declare_out("arange", OutRule("free", in_out_dtype=True, silent=True, no_kernel="b"))
+
+
 def linspace(
     start: float,
     end: float,
@@ -344,6 +356,9 @@ def linspace(
     if np_dtype.kind in "fiu" and steps > 0:
         return _finish(linspace_values(start, end, steps, np_dtype), requires_grad)
     return _finish(np.linspace(start, end, steps).astype(np_dtype), requires_grad)
+
+
+declare_out("linspace", OutRule("free", in_out_dtype=True, silent=True, no_kernel="b"))
 
 
 def logspace(
@@ -378,6 +393,9 @@ def logspace(
     return _finish(np.logspace(start, end, steps, base=base).astype(np_dtype), requires_grad)
 
 
+declare_out("logspace", OutRule("free", in_out_dtype=True, silent=True, no_kernel="b"))
+
+
 def eye(
     n: int,
     m: int | None = None,
@@ -393,6 +411,9 @@ def eye(
     np_dtype = dtypes.to_numpy(dtype) or dtypes.get_default_dtype().np
     limits.check_elements(int(n) * int(m if m is not None else n))
     return _finish(np.eye(int(n), int(m) if m is not None else None, dtype=np_dtype), requires_grad)
+
+
+declare_out("eye", OutRule("free", in_out_dtype=True, silent=True))
 
 
 # Factories follow `device=` (and the default device; the `_like` ones their input's device).

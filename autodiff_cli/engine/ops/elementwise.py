@@ -11,8 +11,8 @@ import numpy as np
 from ..core import dtypes, kernels
 from ..core.apply import apply_inplace, apply_op, as_default_float, leaf_inplace_error
 from ..core.grad_mode import GradMode
-from ..core.optable import defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.optable import declare_forms, defop, tensor_methods
+from ..core.out_arg import OutRule, write_out
 from ..core.tensor import Tensor, broadcast_error
 from . import arithmetic, unary
 from .arithmetic import _binary_number_left, _int_checked, _operand, floor_divide, operator_method
@@ -55,8 +55,9 @@ ATAN2 = defop(
     lambda B, g, self, other: _atan2_grad(B, g, -self, self, other),
     rules=("other / (self² + other²)", "-self / (self² + other²)"),
     symbolic=lambda S, self, other: S.atan2(self, other),
+    out=OutRule(cast_copy=True),
 )  # fmt: skip
-SGN = defop("sgn", "SgnBackward0", kernels.sign, _zero, rules=("0",))
+SGN = defop("sgn", "SgnBackward0", kernels.sign, _zero, rules=("0",), out=OutRule("found"))
 
 
 def _frac(a: Any) -> Any:
@@ -64,28 +65,33 @@ def _frac(a: Any) -> Any:
     return a - np.trunc(a)
 
 
-FRAC = defop("frac", "FracBackward0", _frac, lambda B, g: g, rules=("1",))
+FRAC = defop("frac", "FracBackward0", _frac, lambda B, g: g, rules=("1",), out=OutRule("found"))
 ERFC = defop(
     "erfc", "ErfcBackward0", _float_input(_erfc),
     lambda B, g, self: -g * _TWO_OVER_SQRT_PI * B.exp(-(self * self)),
     rules=("-2/sqrt(pi) · exp(-self²)",),
+    out=OutRule(cast_copy=True),
 )  # fmt: skip
 EXP2 = defop(
     "exp2", "Exp2Backward0", _float_input(np.exp2), lambda B, g, result: mul_scalar(B, g * result, math.log(2)),
     rules=("2^self · ln 2",),
+    out=OutRule(cast_copy=True),
 )  # fmt: skip
 CLAMP = defop(
     "clamp", "ClampBackward1", lambda a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False),
     lambda B, g, self, min, max: g * B.astype_like((self >= min) * (self <= max), g),
     rules=("1 inside [min, max], else 0",),
+    out=OutRule("found"),
 )  # fmt: skip
 CLAMP_MIN = defop(
     "clamp_min", "ClampMinBackward0", lambda a, min: np.maximum(a, np.asarray(min, a.dtype)),
     lambda B, g, self, min: g * B.astype_like(self >= min, g), rules=("1 above min",),
+    out=OutRule("found"),
 )  # fmt: skip
 CLAMP_MAX = defop(
     "clamp_max", "ClampMaxBackward0", lambda a, max: np.minimum(a, np.asarray(max, a.dtype)),
     lambda B, g, self, max: g * B.astype_like(self <= max, g), rules=("1 below max",),
+    out=OutRule("found"),
 )  # fmt: skip
 CLAMP_TENSOR = defop(
     "clamp_tensor", "ClampBackward0", lambda a, lo, hi: _clamp_tensors(a, lo, hi),
@@ -94,6 +100,7 @@ CLAMP_TENSOR = defop(
     lambda B, g, self, min, max: g * B.astype_like(_above(self, min, max), g),
      arg_names=("self", "min", "max"),
     rules=("1 inside [min, max]", "1 below min", "1 above max"),
+    aten="clamp",
 )  # fmt: skip
 
 
@@ -108,34 +115,41 @@ MAXIMUM = defop(
     lambda B, g, self, other: _extremum_grad(B, g, self, other, self < other),
     lambda B, g, self, other: _extremum_grad(B, g, self, other, self > other),
     rules=("1 unless self < other (½ on ties)", "1 unless other < self (½ on ties)"),
+    out=OutRule(cast_copy=True),
 )  # fmt: skip
 MINIMUM = defop(
     "minimum", "MinimumBackward0", np.minimum,
     lambda B, g, self, other: _extremum_grad(B, g, self, other, self > other),
     lambda B, g, self, other: _extremum_grad(B, g, self, other, self < other),
     rules=("1 unless self > other (½ on ties)", "1 unless other > self (½ on ties)"),
+    out=OutRule(cast_copy=True),
 )  # fmt: skip
 REMAINDER = defop(
     "remainder", "RemainderBackward1", lambda a, b: _int_checked(_remainder, a, b),
     lambda B, g, self, other: g,
     lambda B, g, self, other: -g * B.floor(self / other),
     rules=("1", "-floor(self / other)"),
+    out=OutRule(cast_copy=True),
 )  # fmt: skip
 REMAINDER_SCALAR = defop(
     "remainder_scalar", "RemainderBackward0",
     lambda a, other: _int_checked(_remainder, a, other), lambda B, g, other: g, rules=("1",),
+    aten="remainder",
 )  # fmt: skip
 FMOD = defop(
     "fmod", "FmodBackward1", lambda a, b: _int_checked(np.fmod, a, b), lambda B, g, self, other: g,
     lambda B, g, self, other: -g * B.trunc(self / other), rules=("1", "-trunc(self / other)"),
+    out=OutRule(cast_copy=True),
 )  # fmt: skip
 FMOD_SCALAR = defop(
     "fmod_scalar", "FmodBackward0", lambda a, other: _int_checked(np.fmod, a, other),
     lambda B, g, other: g, rules=("1",),
+    aten="fmod",
 )  # fmt: skip
 ROUND_DECIMALS = defop(
     "round_decimals", "RoundBackward1", lambda a, decimals: np.round(a, decimals).astype(a.dtype),
     lambda B, g, decimals: g * 0, rules=("0",),
+    aten="round",
 )  # fmt: skip
 
 
@@ -168,6 +182,7 @@ ADDCMUL = defop(
     lambda B, g, tensor1, tensor2, value: g * mul_scalar(B, tensor1, value),
      arg_names=("self", "tensor1", "tensor2"),
     rules=("1", "value · tensor2", "value · tensor1"),
+    out=OutRule(cast_copy=True),
 )  # fmt: skip
 ADDCDIV = defop(
     "addcdiv", "AddcdivBackward0", _addcdiv_forward,
@@ -176,6 +191,7 @@ ADDCDIV = defop(
     lambda B, g, tensor1, tensor2, value: -g * (mul_scalar(B, tensor1, value) / (tensor2 * tensor2)),
      arg_names=("self", "tensor1", "tensor2"),
     rules=("1", "value / tensor2", "-value · tensor1 / tensor2²"),
+    out=OutRule(cast_copy=True),
 )  # fmt: skip
 
 
@@ -490,39 +506,15 @@ def _with_number_inplace(number_op: Any, tensor_op: Any) -> Any:
 tensor_methods(
     "ops.elementwise",
     {
-        "atan2": atan2,
         "arctan2": atan2,
-        "sgn": sgn,
-        "frac": frac,
-        "erfc": erfc,
-        "exp2": exp2,
-        "clamp": clamp,
         "clip": clamp,
-        "clamp_min": clamp_min,
-        "clamp_max": clamp_max,
-        "maximum": maximum,
-        "minimum": minimum,
         "floor_divide": floor_divide,
-        "remainder": remainder,
-        "fmod": fmod,
         "round": round,
         "where": _where_method,
         "addcmul": _addcmul_method,
         "addcdiv": _addcdiv_method,
-        "addcmul_": _addcmul_inplace,
-        "addcdiv_": _addcdiv_inplace,
-        "clamp_": _clamp_inplace_method,
         "clip_": _clamp_inplace_method,
-        "clamp_min_": _clamp_min_,
-        "clamp_max_": _clamp_max_,
-        "sgn_": _inplace_unary(SGN),
-        "frac_": _inplace_unary(FRAC),
-        "erfc_": _inplace_unary(ERFC),
-        "exp2_": _inplace_unary(EXP2),
-        "atan2_": _atan2_,
         "arctan2_": _atan2_,
-        "fmod_": _with_number_inplace(FMOD_SCALAR, FMOD),
-        "remainder_": _with_number_inplace(REMAINDER_SCALAR, REMAINDER),
         "__imod__": _with_number_inplace(REMAINDER_SCALAR, REMAINDER),
         "__floordiv__": operator_method(floor_divide),
         "__rfloordiv__": operator_method(floor_divide, swap=True),
@@ -530,3 +522,21 @@ tensor_methods(
         "__rmod__": operator_method(remainder, swap=True),
     },  # fmt: skip
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(ADDCDIV, None, inplace=_addcdiv_inplace)
+declare_forms(ADDCMUL, None, inplace=_addcmul_inplace)
+declare_forms(ATAN2, atan2, method=True, inplace=_atan2_)
+declare_forms(CLAMP, clamp, method=True, inplace=_clamp_inplace_method)
+declare_forms(CLAMP_MAX, clamp_max, method=True, inplace=_clamp_max_)
+declare_forms(CLAMP_MIN, clamp_min, method=True, inplace=_clamp_min_)
+declare_forms(ERFC, erfc, method=True, inplace=_inplace_unary(ERFC))
+declare_forms(EXP2, exp2, method=True, inplace=_inplace_unary(EXP2))
+declare_forms(FMOD, fmod, method=True, inplace=_with_number_inplace(FMOD_SCALAR, FMOD))
+declare_forms(FRAC, frac, method=True, inplace=_inplace_unary(FRAC))
+declare_forms(MAXIMUM, maximum, method=True)
+declare_forms(MINIMUM, minimum, method=True)
+declare_forms(
+    REMAINDER, remainder, method=True, inplace=_with_number_inplace(REMAINDER_SCALAR, REMAINDER)
+)
+declare_forms(SGN, sgn, method=True, inplace=_inplace_unary(SGN))

@@ -104,6 +104,7 @@ ADD_SCALAR = defop(
     lambda B, g, other: g,
     promotes=False,
     rules=("1",),
+    aten="add",
 )
 SUB_SCALAR = defop(
     "sub_scalar",
@@ -112,6 +113,7 @@ SUB_SCALAR = defop(
     lambda B, g, other: g,
     promotes=False,
     rules=("1",),
+    aten="sub",
 )
 MUL_SCALAR = defop(
     "mul_scalar",
@@ -120,6 +122,7 @@ MUL_SCALAR = defop(
     lambda B, g, other: mul_scalar(B, g, other),
     promotes=False,
     rules=("other",),
+    aten="mul",
 )
 DIV_SCALAR = defop(
     "div_scalar",
@@ -128,4 +131,5 @@ DIV_SCALAR = defop(
     lambda B, g, other: div_scalar(B, g, other),
     promotes=False,
     rules=("1 / other",),
+    aten="div",
 )

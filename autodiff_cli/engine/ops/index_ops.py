@@ -17,8 +17,8 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op
-from ..core.optable import defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.optable import declare_forms, defop, tensor_methods
+from ..core.out_arg import OutRule, write_out
 from ..core.saved_hooks import shows_saved
 from ..core.tensor import Tensor, _norm_dim, broadcast_error
 from .formula_ops import mul_scalar, run
@@ -236,6 +236,7 @@ def _reduce_op(name: str, grad_fn: str, rule: str) -> Any:
         arg_names=("self", "src") if name == "scatter_reduce" else ("self", "source"),
         promotes=False,
         rules=(f"1, or the {rule}'s derivative where written", f"the {rule}'s derivative"),
+        out=OutRule("exact"),
     )
 
 
@@ -271,6 +272,7 @@ INDEX_ADD = defop(
     arg_names=("self", "source"),
     promotes=False,
     rules=("1", "alpha at the rows it was added to"),
+    out=OutRule("exact"),
 )
 INDEX_COPY = defop(
     "index_copy",
@@ -281,6 +283,7 @@ INDEX_COPY = defop(
     arg_names=("self", "source"),
     promotes=False,
     rules=("1 where not overwritten", "1 at the rows it was copied to"),
+    out=OutRule("exact"),
 )
 INDEX_FILL = defop(
     "index_fill",
@@ -299,6 +302,7 @@ INDEX_FILL_TENSOR = defop(
     arg_names=("self", "value"),
     promotes=False,
     rules=("1 where not filled", "sum of the gradient where filled"),
+    aten="index_fill",
 )
 
 
@@ -730,18 +734,13 @@ def index_reduce_(
 
 tensor_methods(
     "ops.index_ops",
-    {
-        "index_add": index_add,
-        "index_add_": index_add_,
-        "index_copy": index_copy,
-        "index_copy_": index_copy_,
-        "index_fill": index_fill,
-        "index_fill_": index_fill_,
-        "masked_scatter": masked_scatter,
-        "masked_scatter_": masked_scatter_,
-        "scatter_reduce": scatter_reduce,
-        "scatter_reduce_": scatter_reduce_,
-        "index_reduce": index_reduce,
-        "index_reduce_": index_reduce_,
-    },
+    {},
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(INDEX_ADD, index_add, method=True, inplace=index_add_)
+declare_forms(INDEX_COPY, index_copy, method=True, inplace=index_copy_)
+declare_forms(INDEX_FILL, index_fill, method=True, inplace=index_fill_)
+declare_forms(INDEX_REDUCE, index_reduce, method=True, inplace=index_reduce_)
+declare_forms(MASKED_SCATTER, masked_scatter, method=True, inplace=masked_scatter_)
+declare_forms(SCATTER_REDUCE, scatter_reduce, method=True, inplace=scatter_reduce_)

@@ -16,8 +16,8 @@ import numpy as np
 
 from ..core import dtypes, script_data
 from ..core.apply import apply_inplace, apply_op
-from ..core.optable import defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.optable import declare_forms, defop, tensor_methods
+from ..core.out_arg import OutRule, write_out
 from ..core.saved_hooks import also_shows, shows_saved
 from ..core.tensor import Tensor, _dims_text, _norm_dim, _wrap, broadcast_error
 from . import views
@@ -347,6 +347,7 @@ MASKED_FILL_TENSOR = defop(
     promotes=False,
     arg_names=("self", "value"),
     rules=("1 where the mask is False, else 0", "sum of the gradient where the mask is True"),
+    aten="masked_fill",
 )
 
 
@@ -394,6 +395,11 @@ INDEX_SELECT = defop(
     lambda a, index, shape: a[index],
     lambda B, g, index, shape: _index_grad(B, g, index, shape),
     rules=("1 at the selected rows (summed where repeated)",),
+    out=OutRule(
+        "same_as_input",
+        message="index_select(): self and result must have the same scalar type",
+        no_overlap=True,
+    ),
 )
 GATHER = defop(
     "gather",
@@ -401,6 +407,7 @@ GATHER = defop(
     lambda a, index, shape: a[index],
     lambda B, g, index, shape: _index_grad(B, g, index, shape),
     rules=("1 at the gathered positions (summed where repeated)",),
+    out=OutRule("exact", no_overlap=True),
 )
 
 
@@ -429,6 +436,7 @@ SCATTER_ADD = defop(
     lambda B, g, index, region: _gather_any(B, g, index),
     arg_names=("self", "src"),
     rules=("1", "1 at the positions it was added to"),
+    out=OutRule("exact"),
 )
 SCATTER = defop(
     "scatter",
@@ -438,6 +446,7 @@ SCATTER = defop(
     lambda B, g, index, region: _gather_any(B, g, index),
     arg_names=("self", "src"),
     rules=("1 where not overwritten", "1 at the positions it was written to"),
+    out=OutRule("exact"),
 )
 SCATTER_VALUE = defop(
     "scatter_value",
@@ -445,6 +454,7 @@ SCATTER_VALUE = defop(
     lambda a, index, region, value: _scatter_forward(a, index=index, region=region, value=value),
     lambda B, g, index, region, value: _zero_grad_at(B, g, index),
     rules=("1 where not overwritten",),
+    aten="scatter",
 )
 
 
@@ -572,15 +582,14 @@ def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
 tensor_methods(
     "ops.indexing",
     {
-        "masked_fill": masked_fill,
-        "masked_fill_": masked_fill_,
-        "index_select": index_select,
-        "gather": gather,
-        "scatter": scatter,
-        "scatter_": scatter_,
-        "scatter_add": scatter_add,
-        "scatter_add_": scatter_add_,
         "__getitem__": getitem,
         "__setitem__": setitem,
     },
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(GATHER, gather, method=True)
+declare_forms(INDEX_SELECT, index_select, method=True)
+declare_forms(MASKED_FILL, masked_fill, method=True, inplace=masked_fill_)
+declare_forms(SCATTER, scatter, method=True, inplace=scatter_)
+declare_forms(SCATTER_ADD, scatter_add, method=True, inplace=scatter_add_)

@@ -279,6 +279,7 @@ COPY = defop(
     promotes=False,
     arg_names=("self", "src"),
     rules=("0", "1"),
+    aten="copy_",
 )
 COPY.node_cls.name = lambda self: "torch::autograd::CopyBackwards"
 INDEX_PUT = defop(

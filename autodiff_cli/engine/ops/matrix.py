@@ -15,8 +15,8 @@ import numpy as np
 from ..core import dtypes, kernels, limits
 from ..core.apply import apply_binary, apply_inplace, apply_op
 from ..core.limits import _Cap
-from ..core.optable import defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.optable import declare_forms, defop, tensor_methods
+from ..core.out_arg import OutRule, declare_out, write_out
 from ..core.tensor import Tensor, _dims_text, _norm_dim, broadcast_error
 from . import arithmetic
 from .arithmetic import SQUEEZE_DIM, TRANSPOSE, UNSQUEEZE, VIEW, expand, squeeze_dims
@@ -202,6 +202,7 @@ MM = defop(
     arg_names=("self", "mat2"),
     rules=("grad @ mat2ᵀ", "selfᵀ @ grad"),
     exact_grads=True,
+    out=OutRule("exact"),
 )
 BMM = defop(
     "bmm",
@@ -213,6 +214,7 @@ BMM = defop(
     arg_names=("self", "mat2"),
     rules=("grad @ mat2ᵀ (per batch)", "selfᵀ @ grad (per batch)"),
     exact_grads=True,
+    out=OutRule("exact"),
 )
 ADDMM = defop(
     "addmm",
@@ -223,6 +225,7 @@ ADDMM = defop(
     lambda B, g, mat1, mat2: B.mm(B.t(mat1), g),
     arg_names=("self", "mat1", "mat2"),
     rules=("1", "grad @ mat2ᵀ", "mat1ᵀ @ grad"),
+    out=OutRule("exact"),
 )
 DOT = defop(
     "dot",
@@ -234,6 +237,7 @@ DOT = defop(
     arg_names=("self", "tensor"),
     rules=("tensor", "self"),
     exact_grads=True,
+    out=OutRule("same_as_input", message="result dtype {1} does not match input dtype {0}"),
 )
 MV = defop(
     "mv",
@@ -245,6 +249,7 @@ MV = defop(
     arg_names=("self", "vec"),
     rules=("outer(grad, vec)", "selfᵀ @ grad"),
     exact_grads=True,
+    out=OutRule("exact"),
 )
 RESHAPE_ALIAS = defop(
     "_reshape_alias",
@@ -275,6 +280,7 @@ DIAG_COPY = defop(
     lambda a, offset, dim1, dim2, shape: np.array(_diagonal_np(a, offset, dim1, dim2)),
     lambda B, g, offset, dim1, dim2, shape: _diagonal_grad(B, g, shape, offset, dim1, dim2),
     rules=("1 on the diagonal",),
+    out=OutRule("diag"),
 )
 DIAGONAL_BACKWARD = defop(
     "diagonal_backward",
@@ -296,6 +302,7 @@ TRIL = defop(
     lambda a, diagonal: np.tril(a, diagonal),
     lambda B, g, diagonal: run(B, TRIL, g, diagonal=diagonal),
     rules=("1 on and below the diagonal",),
+    out=OutRule("exact"),
 )
 TRIU = defop(
     "triu",
@@ -303,6 +310,7 @@ TRIU = defop(
     lambda a, diagonal: np.triu(a, diagonal),
     lambda B, g, diagonal: run(B, TRIU, g, diagonal=diagonal),
     rules=("1 on and above the diagonal",),
+    out=OutRule("exact"),
 )
 DET = defop(
     "linalg_det",
@@ -312,15 +320,17 @@ DET = defop(
     saves=(0, "result"),
     arg_names=("A",),
     rules=("det(A) · A⁻ᵀ",),
+    out=OutRule("exact", named="_linalg_det"),
 )
 LINALG_SOLVE_EX = defop(
-    "linalg_solve_ex",
+    "linalg_solve_ex_matrix",
     "LinalgSolveExBackward0",
     np.linalg.solve,  # matrix right-hand sides only: reached from det's formula, not torch.linalg
     lambda B, g, A, result: -B.matmul(_solve_adjoint(B, A, g), _mT(B, result)),
     lambda B, g, A, result: _solve_adjoint(B, A, g),
     arg_names=("A", "B"),
     rules=("-A⁻ᴴ · grad · resultᴴ", "A⁻ᴴ · grad"),
+    aten="linalg_solve_ex",
 )
 INV = defop(
     "linalg_inv_ex",
@@ -328,6 +338,7 @@ INV = defop(
     _inv_np,
     lambda B, g, result: -B.matmul(B.matmul(_mT(B, result), g), _mT(B, result)),
     rules=("-A⁻ᵀ · grad · A⁻ᵀ",),
+    out=OutRule("exact"),
 )
 
 
@@ -489,6 +500,9 @@ def outer(input: Tensor, vec2: Tensor, *, out: Any = None) -> Tensor:
     return arithmetic.mul(_reshape(input, (input._data.shape[0], 1)), vec2)
 
 
+declare_out("outer", OutRule(named="mul", cast_copy=True))
+
+
 ger = outer
 
 
@@ -514,6 +528,16 @@ def inner(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
     cols = int(np.prod(b_shape[:-1], dtype=np.int64))
     product = mm(_reshape(a, (rows, k)), _reshape(b, (k, cols)))
     return _reshape(product, out_shape)
+
+
+declare_out(
+    "inner",
+    OutRule(
+        "same_as_input",
+        message="tensordot: Expected the output tensor to have dtype {}, but got an output tensor "
+        "with dtype {}",
+    ),
+)
 
 
 def _should_fold(a: Tensor, b: Tensor) -> bool:
@@ -564,6 +588,9 @@ def matmul(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
     if _should_fold(input, other):
         return _folded_matmul(input, other)
     return _batched_matmul(input, other)
+
+
+declare_out("matmul", OutRule("exact"))
 
 
 def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
@@ -732,27 +759,18 @@ def inverse(input: Tensor, *, out: Any = None) -> Tensor:
     return apply_op(INV, (input,))
 
 
+declare_out("inverse", OutRule("exact"))
+
+
 def _attach() -> None:
     """The Tensor methods of the matmul family, and `@`."""
     methods = {
-        "mm": mm,
-        "mv": mv,
-        "bmm": bmm,
-        "dot": dot,
         "vdot": dot,
         "inner": inner,
         "outer": outer,
         "ger": outer,
         "matmul": matmul,
-        "addmm": addmm,
-        "trace": trace,
-        "diag": diag,
         "diagonal": diagonal,
-        "diag_embed": diag_embed,
-        "tril": tril,
-        "triu": triu,
-        "tril_": _triangle_inplace(TRIL, "tril"),
-        "triu_": _triangle_inplace(TRIU, "triu"),
         "det": det,
         "inverse": inverse,
     }
@@ -780,3 +798,15 @@ def _attach() -> None:
 
 
 _attach()
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(ADDMM, addmm, method=True)
+declare_forms(BMM, bmm, method=True)
+declare_forms(DIAG_COPY, diag, method=True)
+declare_forms(DIAG_EMBED, diag_embed, method=True)
+declare_forms(DOT, dot, method=True)
+declare_forms(MM, mm, method=True)
+declare_forms(MV, mv, method=True)
+declare_forms(TRACE, trace, method=True)
+declare_forms(TRIL, tril, method=True, inplace=_triangle_inplace(TRIL, "tril"))
+declare_forms(TRIU, triu, method=True, inplace=_triangle_inplace(TRIU, "triu"))

@@ -11,7 +11,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op
 from ..core.grad_mode import no_grad
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _wrap
 from . import arithmetic
@@ -493,17 +493,15 @@ def logdet(input: Tensor) -> Tensor:
 tensor_methods(
     "ops.matrix_functions",
     {
-        "addmv": addmv,
-        "addmv_": _inplace(addmv, ADDMV),
-        "addr": addr,
-        "addr_": _inplace(addr, ADDR),
-        "baddbmm": baddbmm,
-        "baddbmm_": _inplace(baddbmm, BADDBMM),
-        "addbmm": addbmm,
-        "addbmm_": _inplace(addbmm, ADDBMM),
         "matrix_power": matrix_power,
         "matrix_exp": matrix_exp,
         "slogdet": slogdet,
         "logdet": logdet,
     },
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(ADDBMM, addbmm, method=True, inplace=_inplace(addbmm, ADDBMM))
+declare_forms(ADDMV, addmv, method=True, inplace=_inplace(addmv, ADDMV))
+declare_forms(ADDR, addr, method=True, inplace=_inplace(addr, ADDR))
+declare_forms(BADDBMM, baddbmm, method=True, inplace=_inplace(baddbmm, BADDBMM))

@@ -17,8 +17,8 @@ from ..core.devices import check_device, is_meta_data, on_device
 from ..core.generator import Generator
 from ..core.inference import mark_new
 from ..core.numpy_names import size_keyword
-from ..core.optable import defop, tensor_methods
-from ..core.out_arg import check_requested_dtype, write_out, write_result
+from ..core.optable import declare_forms, defop, tensor_methods
+from ..core.out_arg import OutRule, check_requested_dtype, declare_out, write_out, write_result
 from ..core.tensor import Tensor, _wrap, broadcast_shape
 from .arithmetic import shape_arg
 from .creation import _check_size, _finish, _like, _shape_and_dtype
@@ -100,6 +100,7 @@ BERNOULLI_FILL = _fill_op("bernoulli_", "BernoulliBackward2")
 BERNOULLI_FILL_TENSOR = defop(  # bernoulli_(p) with a tensor of probabilities: p is an input
     "bernoulli_tensor_", "BernoulliBackward1", lambda a, p, values: values, _zero, _zero,
     promotes=False, keeps_params=False, arg_names=("self", "p"), rules=("0", "0"),
+    aten="bernoulli_",
 )  # fmt: skip
 EXPONENTIAL = _fill_op("exponential_", "ExponentialBackward0")
 RANDOM = _fill_op("random_", "RandomBackward0")
@@ -299,6 +300,9 @@ def rand(
     return _float_draw("rand", "check_uniform_bounds", stream.uniform01, *args)
 
 
+declare_out("rand", OutRule("free", silent=True))
+
+
 @size_keyword
 def randn(
     *size: Any,
@@ -311,6 +315,9 @@ def randn(
     draw = lambda gen, n, np_dtype: stream.normal(gen, n, np_dtype, 0.0, 1.0)  # noqa: E731
     args = (size, generator, dtype, device, out, requires_grad)
     return _float_draw("randn", "normal_kernel_cpu", draw, *args)
+
+
+declare_out("randn", OutRule("free", silent=True, resizes_first=True))
 
 
 def rand_like(
@@ -377,6 +384,9 @@ def randint(
     return _new(shape, np_dtype, lambda n: stream.integers(gen, n, lo, hi), requires_grad)
 
 
+declare_out("randint", OutRule("free", in_out_dtype=True, silent=True))
+
+
 def randint_like(
     input: Tensor,
     low: Any,
@@ -419,6 +429,9 @@ def randperm(
     limits.check_elements(n)
     np_dtype = dtypes.to_numpy(dtype) or dtypes.NP_INT64
     return _finish(stream.permutation(gen, n).astype(np_dtype), requires_grad)
+
+
+declare_out("randperm", OutRule("free", in_out_dtype=True, silent=True))
 
 
 def _generators(kwargs: dict) -> list[Generator]:
@@ -469,6 +482,9 @@ def normal(
     if isinstance(out, Tensor) and isinstance(mean, Tensor) and not isinstance(std, Tensor):
         mean = _broadcast_to_out(mean, out)  # a tensor mean spreads over out's shape
     return _into(out, _normal_tensors(gen, mean, std), "normal", mean, std, warn=True)
+
+
+declare_out("normal", OutRule("free", silent=True))
 
 
 def _broadcast_to_out(mean: Tensor, out: Tensor) -> Tensor:
@@ -579,15 +595,17 @@ def _tensor_bernoulli(self: Tensor, p: Any = None, *, generator: Any = None) -> 
 tensor_methods(
     "ops.random",
     {
-        "uniform_": uniform_,
-        "normal_": normal_,
-        "bernoulli_": bernoulli_,
-        "exponential_": exponential_,
-        "random_": random_,
-        "log_normal_": log_normal_,
-        "cauchy_": cauchy_,
-        "geometric_": geometric_,
         "multinomial": _tensor_multinomial,
         "bernoulli": _tensor_bernoulli,
     },
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(BERNOULLI, None, inplace=bernoulli_)
+declare_forms(CAUCHY, cauchy_, method=True)
+declare_forms(EXPONENTIAL, exponential_, method=True)
+declare_forms(GEOMETRIC, geometric_, method=True)
+declare_forms(LOG_NORMAL, log_normal_, method=True)
+declare_forms(NORMAL, normal_, method=True)
+declare_forms(RANDOM, random_, method=True)
+declare_forms(UNIFORM, uniform_, method=True)

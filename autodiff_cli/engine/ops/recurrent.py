@@ -34,12 +34,13 @@ UNSAFE_SPLIT = defop(
     n_outputs=-1,
     rules=("1 at each piece",),
 )
-TRANSPOSE_RESULT = defop(
-    "transpose_",
+TRANSPOSE_RESULT = defop(  # the gates' in-place transpose_ of their own fresh result
+    "transpose_result_",
     "TransposeBackward1",
     lambda a, dim0, dim1: np.ascontiguousarray(np.swapaxes(a, dim0, dim1)),
     lambda B, g, dim0, dim1: B.transpose(g, dim0, dim1),
     rules=("transpose",),
+    aten="transpose_",
 )
 
 

@@ -22,8 +22,8 @@ import numpy as np
 from ..core import dtypes, limits
 from ..core.apply import apply_inplace, apply_op
 from ..core.inference import mark_new
-from ..core.optable import defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.optable import declare_forms, defop, tensor_methods
+from ..core.out_arg import OutRule, declare_out, write_out
 from ..core.tensor import Tensor, _norm_dim, _wrap
 from .elementwise import maximum, minimum
 from .formula_ops import div_scalar, run
@@ -517,9 +517,16 @@ def _cumprod_grad(B: Any, g: Any, a: Any, r: Any, dim: int, dtype: Any = None) -
 
 # (a formula only for one element: `--formula` refuses a reduction of more)
 SUM = defop(
-    "sum", "SumBackward0", _sum, _sum_grad, rules=("1",), symbolic=lambda S, self, **_: self
+    "sum",
+    "SumBackward0",
+    _sum,
+    _sum_grad,
+    rules=("1",),
+    symbolic=lambda S, self, **_: self,
+    out=OutRule("free", in_out_dtype=True, needs_dim=True),
+    aten_args=2,
 )
-SUM_DIM = defop("sum_dim", "SumBackward1", _sum, _sum_grad, rules=("1",))
+SUM_DIM = defop("sum_dim", "SumBackward1", _sum, _sum_grad, rules=("1",), aten="sum")
 NANSUM = defop(
     "nansum",
     "NansumBackward0",
@@ -530,11 +537,18 @@ NANSUM = defop(
         B.isnan(self), 0.0, B.expand(_restore(B, g, dim, keepdim, tuple(self.shape)), self.shape)
     ),
     rules=("1 where self is not nan, else 0",),
+    out=OutRule("free", in_out_dtype=True, no_kernel="biu"),
 )
 MEAN = defop(
-    "mean", "MeanBackward0", _mean, _mean_grad, rules=("1 / n",), symbolic=lambda S, self, **_: self
+    "mean",
+    "MeanBackward0",
+    _mean,
+    _mean_grad,
+    rules=("1 / n",),
+    symbolic=lambda S, self, **_: self,
+    aten_args=2,
 )
-MEAN_DIM = defop("mean_dim", "MeanBackward1", _mean, _mean_grad, rules=("1 / n",))
+MEAN_DIM = defop("mean_dim", "MeanBackward1", _mean, _mean_grad, rules=("1 / n",), aten="mean")
 PROD = defop(
     "prod",
     "ProdBackward0",
@@ -542,6 +556,7 @@ PROD = defop(
     _prod_grad,
     saves=(0, "result"),
     rules=("product of the other elements",),
+    out=OutRule("free", in_out_dtype=True, needs_dim=True),
 )
 PROD_DIM = defop(
     "prod_dim",
@@ -550,6 +565,7 @@ PROD_DIM = defop(
     _prod_grad,
     saves=(0, "result"),
     rules=("product of the other elements along dim",),
+    aten="prod",
 )
 MAX_ALL = defop(
     "max",
@@ -567,6 +583,11 @@ MIN_ALL = defop(
     saves=(0, "result"),
     rules=("1 at the minimum (shared among ties)",),
 )
+# amax/amin's out= dtype message (PyTorch words it for both)
+SAME_DTYPE = (
+    "Expected the dtype for input and out to match, but got {} for input's dtype and {} for "
+    "out's dtype."
+)
 AMAX = defop(
     "amax",
     "AmaxBackward0",
@@ -574,6 +595,7 @@ AMAX = defop(
     _amax_grad,
     saves=(0, "result"),
     rules=("1 at the maxima along dim (shared among ties)",),
+    out=OutRule("same_as_input", message=SAME_DTYPE),
 )
 AMIN = defop(
     "amin",
@@ -582,6 +604,7 @@ AMIN = defop(
     _amax_grad,
     saves=(0, "result"),
     rules=("1 at the minima along dim (shared among ties)",),
+    out=OutRule("same_as_input", message=SAME_DTYPE),
 )
 MEDIAN_ALL = defop(
     "median",
@@ -590,12 +613,23 @@ MEDIAN_ALL = defop(
     _extreme_grad,
     saves=(0, "result"),
     rules=("1 at the median (shared among ties)",),
+    out=OutRule(("median_values", "median_indices"), needs_dim=True),
 )
 MAX_DIM = defop(
-    "max_dim_values", "MaxBackward0", _along, _along_grad, rules=("1 at the selected element",)
+    "max_dim_values",
+    "MaxBackward0",
+    _along,
+    _along_grad,
+    rules=("1 at the selected element",),
+    aten="max",
 )
 MIN_DIM = defop(
-    "min_dim_values", "MinBackward0", _along, _along_grad, rules=("1 at the selected element",)
+    "min_dim_values",
+    "MinBackward0",
+    _along,
+    _along_grad,
+    rules=("1 at the selected element",),
+    aten="min",
 )
 MEDIAN_DIM = defop(
     "median_dim_values",
@@ -603,6 +637,7 @@ MEDIAN_DIM = defop(
     _along,
     _along_grad,
     rules=("1 at the selected element",),
+    aten="median",
 )
 NORM = defop(
     "norm",
@@ -611,6 +646,7 @@ NORM = defop(
     _norm_grad,
     saves=(0, "result"),
     rules=("self / ‖self‖ (p = 2); sign(self) · |self|^(p-1) / ‖self‖^(p-1)",),
+    out=OutRule("exact", named="linalg_vector_norm"),
 )
 VAR = defop(
     "var",
@@ -635,9 +671,15 @@ LOGSUMEXP = defop(
     _logsumexp_grad,
     saves=(0, "result"),
     rules=("exp(self - logsumexp(self))",),
+    out=OutRule("floating"),
 )
 CUMSUM = defop(
-    "cumsum", "CumsumBackward0", _scan(np.cumsum), _cumsum_grad, rules=("reversed cumsum",)
+    "cumsum",
+    "CumsumBackward0",
+    _scan(np.cumsum),
+    _cumsum_grad,
+    rules=("reversed cumsum",),
+    out=OutRule("free", in_out_dtype=True),
 )
 CUMPROD = defop(
     "cumprod",
@@ -646,6 +688,7 @@ CUMPROD = defop(
     _cumprod_grad,
     saves=(0, "result"),
     rules=("sum over later outputs of the product of the other factors",),
+    out=OutRule("free", in_out_dtype=True),
 )
 
 # --------------------------------------------------------------------------------------------
@@ -695,6 +738,9 @@ def nanmean(
     )
     present = sum(input.isnan().logical_not(), dim, keepdim)
     return nansum(input, dim, keepdim, dtype=dtype) / present
+
+
+declare_out("nanmean", OutRule(no_kernel="biu"))
 
 
 def mean(
@@ -883,6 +929,8 @@ def _arg(name: str, pick: Any):
 
 argmax = _arg("argmax", np.argmax)
 argmin = _arg("argmin", np.argmin)
+declare_out("argmax", OutRule("exact"))
+declare_out("argmin", OutRule("exact"))
 
 
 def _ord(p: Any) -> float:
@@ -1057,6 +1105,8 @@ def _logical(name: str, fn: Any):
 
 all = _logical("all", np.all)
 any = _logical("any", np.any)
+declare_out("all", OutRule("boolean"))
+declare_out("any", OutRule("boolean"))
 
 
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
@@ -1073,26 +1123,9 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
 # --------------------------------------------------------------------------------------------
 
 _METHODS = {
-    "sum": sum,
-    "nansum": nansum,
     "nanmean": nanmean,
-    "mean": mean,
-    "prod": prod,
-    "max": max,
-    "min": min,
-    "amax": amax,
-    "amin": amin,
     "argmax": argmax,
     "argmin": argmin,
-    "median": median,
-    "norm": norm,
-    "var": var,
-    "std": std,
-    "logsumexp": logsumexp,
-    "cumsum": cumsum,
-    "cumprod": cumprod,
-    "cumsum_": _scan_inplace(CUMSUM),
-    "cumprod_": _scan_inplace(CUMPROD),
     "all": all,
     "any": any,
     "count_nonzero": count_nonzero,
@@ -1100,3 +1133,20 @@ _METHODS = {
 
 
 tensor_methods("ops.reductions", _METHODS)
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(AMAX, amax, method=True)
+declare_forms(AMIN, amin, method=True)
+declare_forms(CUMPROD, cumprod, method=True, inplace=_scan_inplace(CUMPROD))
+declare_forms(CUMSUM, cumsum, method=True, inplace=_scan_inplace(CUMSUM))
+declare_forms(LOGSUMEXP, logsumexp, method=True)
+declare_forms(MAX_ALL, max, method=True)
+declare_forms(MEAN, mean, method=True)
+declare_forms(MEDIAN_ALL, median, method=True)
+declare_forms(MIN_ALL, min, method=True)
+declare_forms(NANSUM, nansum, method=True)
+declare_forms(NORM, norm, method=True)
+declare_forms(PROD, prod, method=True)
+declare_forms(STD, std, method=True)
+declare_forms(SUM, sum, method=True)
+declare_forms(VAR, var, method=True)

@@ -13,7 +13,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.apply import apply_op
 from ..core.inference import mark_new
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.saved_hooks import also_shows
 from ..core.tensor import Tensor, _dims_text, _norm_dim, _wrap, broadcast_error
 from .arithmetic import ne, sub
@@ -594,10 +594,12 @@ tensor_methods(
         "dsplit": dsplit,
         "fliplr": fliplr,
         "flipud": flipud,
-        "roll": roll,
         "diff": diff,
         "diagflat": diagflat,
         "repeat_interleave": _repeat_interleave_method,
         "take_along_dim": take_along_dim,
     },
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(ROLL, roll, method=True)

@@ -12,7 +12,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op, as_default_float
 from ..core.arguments import checks_own_arguments
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.saved_hooks import shows_saved
 from ..core.tensor import Tensor, broadcast_shape
@@ -249,10 +249,11 @@ def _take_method(self: Tensor, index: Tensor) -> Tensor:
 tensor_methods(
     "ops.select_ops",
     {
-        "copysign": copysign,
-        "copysign_": copysign_,
-        "signbit": signbit,
         "masked_select": _masked_select_method,
         "take": _take_method,
     },
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(COPYSIGN, copysign, method=True, inplace=copysign_)
+declare_forms(SIGNBIT, signbit, method=True)

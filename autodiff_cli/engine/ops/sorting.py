@@ -20,8 +20,8 @@ import numpy as np
 from ..core.apply import apply_op
 from ..core.devices import as_meta, is_meta_data
 from ..core.inference import mark_new
-from ..core.optable import defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.optable import declare_forms, defop, tensor_methods
+from ..core.out_arg import OutRule, declare_out, write_out
 from ..core.tensor import Tensor, _norm_dim, _wrap
 from .reductions import _along, _along_grad, _as_dim, _return_type, _ReturnTypes
 
@@ -95,6 +95,7 @@ SORT_STABLE = defop(  # `sort(stable=...)`: PyTorch's sort.stable overload has i
     _sorted_along,
     _sorted_grad,
     rules=("1 at the element moved to each position",),
+    aten="sort",
 )
 TOPK = defop(
     "topk",
@@ -109,6 +110,7 @@ KTHVALUE = defop(
     _along,
     _along_grad,
     rules=("1 at the selected element",),
+    out=OutRule(("kth_values", "kth_indices")),
 )
 
 
@@ -215,6 +217,9 @@ def msort(input: Tensor, *, out: Any = None) -> Tensor:
     return _sort_impl(input, 0, False)[0]
 
 
+declare_out("msort", OutRule("exact"))
+
+
 def _k(name: str, k: Any) -> int:
     if isinstance(k, Tensor) and k.ndim == 0 and k._data.dtype.kind in "iu":
         return int(k.item())
@@ -295,7 +300,9 @@ tensor_methods(
         "sort": _sort_method,
         "argsort": _argsort_method,
         "msort": msort,
-        "topk": topk,
-        "kthvalue": kthvalue,
     },
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(KTHVALUE, kthvalue, method=True)
+declare_forms(TOPK, topk, method=True)

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op, as_default_float
-from ..core.optable import UNARY, OpDef, defop, tensor_methods
+from ..core.optable import UNARY, OpDef, declare_forms, defop, tensor_methods
 from ..core.out_arg import write_out
 from ..core.tensor import Tensor, _wrap, broadcast_error
 from . import arithmetic, indexing
@@ -519,11 +519,6 @@ def _mvlgamma_(self: Tensor, p: int) -> Tensor:
 tensor_methods(
     "ops.special_math",
     {
-        "logaddexp2": logaddexp2,
-        "fmax": fmax,
-        "fmin": fmin,
-        "ldexp": ldexp,
-        "ldexp_": _ldexp_,
         "gcd": gcd,
         "gcd_": _inplace(GCD, "gcd"),
         "lcm": lcm,
@@ -532,11 +527,16 @@ tensor_methods(
         "heaviside_": _heaviside_,
         "float_power": float_power,
         "float_power_": _float_power_,
-        "frexp": frexp,
         "positive": positive,
         "polygamma": _polygamma_method,
-        "polygamma_": _polygamma_,
-        "mvlgamma": mvlgamma,
-        "mvlgamma_": _mvlgamma_,
     },
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(FMAX, fmax, method=True)
+declare_forms(FMIN, fmin, method=True)
+declare_forms(FREXP, frexp, method=True)
+declare_forms(LDEXP, ldexp, method=True, inplace=_ldexp_)
+declare_forms(LOGADDEXP2, logaddexp2, method=True)
+declare_forms(MVLGAMMA, mvlgamma, method=True, inplace=_mvlgamma_)
+declare_forms(POLYGAMMA, None, inplace=_polygamma_)

@@ -16,7 +16,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.apply import apply_op, as_default_float
 from ..core.inference import mark_new
-from ..core.optable import defop, tensor_methods
+from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.tensor import Tensor, _norm_dim, _wrap, broadcast_error
 from . import arithmetic
 from .blends import lerp
@@ -449,11 +449,12 @@ def corrcoef(input: Tensor) -> Tensor:
 # --------------------------------------------------------------------------------------------
 
 SQUEEZE_DIM_INPLACE = defop(  # quantile's final `squeeze_(-1)` on its own fresh result
-    "squeeze_dim_",
+    "squeeze_last_",
     "SqueezeBackward4",
     lambda a, dim: np.squeeze(a, dim),
     lambda B, g, dim: B.reshape(g, tuple(g.shape) + (1,)),
     rules=("unsqueezed back",),
+    aten="squeeze_",
 )
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
@@ -633,12 +634,14 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
 tensor_methods(
     "ops.statistics",
     {
-        "dist": dist,
         "cov": cov,
         "corrcoef": corrcoef,
         "quantile": quantile,
         "nanquantile": nanquantile,
-        "nanmedian": nanmedian,
-        "mode": mode,
     },
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(DIST, dist, method=True)
+declare_forms(MODE, mode, method=True)
+declare_forms(NANMEDIAN_ALL, nanmedian, method=True)

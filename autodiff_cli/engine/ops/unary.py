@@ -15,6 +15,7 @@ from ..core import dtypes, kernels
 from ..core.apply import apply_op
 from ..core.dtypes import FLOAT_DTYPES, FLOAT_SCALAR_TYPES
 from ..core.optable import UNARY, defop
+from ..core.out_arg import OutRule
 from ..core.tensor import Tensor
 from .formula_ops import add_scalar, mul_scalar, run
 
@@ -66,6 +67,8 @@ EXP = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.exp(self),
+    out=OutRule(cast_copy=True),
+    backend=True,
 )
 LOG = defop(
     "log",
@@ -77,6 +80,8 @@ LOG = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.log(self),
+    out=OutRule(cast_copy=True),
+    backend=True,
 )
 LOG2 = defop(
     "log2",
@@ -88,6 +93,7 @@ LOG2 = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.log(self, 2),
+    out=OutRule(cast_copy=True),
 )
 LOG10 = defop(
     "log10",
@@ -99,6 +105,7 @@ LOG10 = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.log(self, 10),
+    out=OutRule(cast_copy=True),
 )
 LOG1P = defop(
     "log1p",
@@ -110,6 +117,8 @@ LOG1P = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.log(1 + self),
+    out=OutRule(cast_copy=True),
+    backend=True,
 )
 EXPM1 = defop(
     "expm1",
@@ -121,6 +130,8 @@ EXPM1 = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.exp(self) - 1,
+    out=OutRule(cast_copy=True),
+    backend=True,
 )
 SQRT = defop(
     "sqrt",
@@ -132,6 +143,8 @@ SQRT = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.sqrt(self),
+    out=OutRule(cast_copy=True),
+    backend=True,
 )
 RSQRT = defop(
     "rsqrt",
@@ -143,6 +156,7 @@ RSQRT = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: 1 / S.sqrt(self),
+    out=OutRule(cast_copy=True),
 )
 SIN = defop(
     "sin",
@@ -154,6 +168,8 @@ SIN = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.sin(self),
+    out=OutRule(cast_copy=True),
+    backend=True,
 )
 COS = defop(
     "cos",
@@ -165,6 +181,8 @@ COS = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.cos(self),
+    out=OutRule(cast_copy=True),
+    backend=True,
 )
 TAN = defop(
     "tan",
@@ -176,6 +194,7 @@ TAN = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.tan(self),
+    out=OutRule(cast_copy=True),
 )
 ASIN = defop(
     "asin",
@@ -188,6 +207,7 @@ ASIN = defop(
     aliases=("arcsin",),
     inplace=True,
     symbolic=lambda S, self: S.asin(self),
+    out=OutRule(cast_copy=True),
 )
 ACOS = defop(
     "acos",
@@ -200,6 +220,7 @@ ACOS = defop(
     aliases=("arccos",),
     inplace=True,
     symbolic=lambda S, self: S.acos(self),
+    out=OutRule(cast_copy=True),
 )
 ATAN = defop(
     "atan",
@@ -212,6 +233,7 @@ ATAN = defop(
     aliases=("arctan",),
     inplace=True,
     symbolic=lambda S, self: S.atan(self),
+    out=OutRule(cast_copy=True),
 )
 SINH = defop(
     "sinh",
@@ -223,6 +245,8 @@ SINH = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.sinh(self),
+    out=OutRule(cast_copy=True),
+    backend=True,
 )
 COSH = defop(
     "cosh",
@@ -234,6 +258,8 @@ COSH = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.cosh(self),
+    out=OutRule(cast_copy=True),
+    backend=True,
 )
 TANH = defop(
     "tanh",
@@ -245,6 +271,8 @@ TANH = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.tanh(self),
+    out=OutRule(cast_copy=True),
+    backend=True,
 )
 SIGMOID = defop(
     "sigmoid",
@@ -256,6 +284,8 @@ SIGMOID = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: 1 / (1 + S.exp(-self)),
+    out=OutRule(cast_copy=True),
+    backend=True,
 )
 RELU = defop(
     "relu",
@@ -267,6 +297,7 @@ RELU = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.relu(self),
+    out=OutRule(refused=True),
 )
 SOFTPLUS = defop(
     "softplus",
@@ -289,6 +320,8 @@ ABS = defop(
     aliases=("absolute",),
     inplace=True,
     symbolic=lambda S, self: S.abs(self),
+    out=OutRule("found"),
+    backend=True,
 )
 ERF = defop(
     "erf",
@@ -300,6 +333,7 @@ ERF = defop(
     method=True,
     inplace=True,
     symbolic=lambda S, self: S.erf(self),
+    out=OutRule(cast_copy=True),
 )
 SIGN = defop(
     "sign",
@@ -310,6 +344,8 @@ SIGN = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    out=OutRule("found"),
+    backend=True,
 )
 FLOOR = defop(
     "floor",
@@ -320,6 +356,8 @@ FLOOR = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    out=OutRule("found"),
+    backend=True,
 )
 CEIL = defop(
     "ceil",
@@ -330,8 +368,17 @@ CEIL = defop(
     function=UNARY,
     method=True,
     inplace=True,
+    out=OutRule("found"),
 )
-ROUND = defop("round", "RoundBackward0", np.round, lambda B, g: g * 0, rules=("0",), inplace=True)
+ROUND = defop(
+    "round",
+    "RoundBackward0",
+    np.round,
+    lambda B, g: g * 0,
+    rules=("0",),
+    inplace=True,
+    out=OutRule("found"),
+)
 TRUNC = defop(
     "trunc",
     "TruncBackward0",
@@ -342,6 +389,8 @@ TRUNC = defop(
     method=True,
     aliases=("fix",),
     inplace=True,
+    out=OutRule("found"),
+    backend=True,
 )
 
 # the backward formulas of tanh, sigmoid, relu and softplus are ops of their own under create_graph,
@@ -418,7 +467,9 @@ SOFTPLUS_BACKWARD = defop(
 
 
 LOGICAL_NOT = defop("logical_not", None, np.logical_not, function=UNARY, method=True)
-ISNAN = defop("isnan", None, np.isnan, function=UNARY, method=True)
+ISNAN = defop(
+    "isnan", None, np.isnan, function=UNARY, method=True, out=OutRule(refused=True), backend=True
+)
 
 exp = EXP.function
 log = LOG.function

@@ -16,8 +16,8 @@ import numpy as np
 
 from ..core.apply import apply_op, apply_view
 from ..core.numpy_names import varargs_keyword
-from ..core.optable import defop, tensor_methods
-from ..core.out_arg import write_out
+from ..core.optable import declare_forms, defop, tensor_methods
+from ..core.out_arg import OutRule, write_out
 from ..core.tensor import Size, Tensor, _dims_text, _norm_dim, _wrap, broadcast_error
 from .formula_ops import run
 
@@ -214,6 +214,7 @@ SQUEEZE_DIM = defop(
     lambda B, g, dim, source: B.reshape(g, source),
     rules=("unsqueeze back",),
     view=True,
+    aten="squeeze",
 )
 
 
@@ -232,6 +233,7 @@ SQUEEZE_DIMS = defop(
     _unsqueeze_back,
     rules=("unsqueeze back",),
     view=True,
+    aten="squeeze",
 )
 # the in-place `squeeze_(dim)` matmul applies to its own fresh result (vector @ matrix)
 SQUEEZE_DIM_ = defop(
@@ -241,6 +243,7 @@ SQUEEZE_DIM_ = defop(
     _unsqueeze_back,
     rules=("unsqueeze back",),
     view=True,
+    aten="squeeze_",
 )
 EXPAND = defop(
     "expand",
@@ -316,6 +319,7 @@ STACK = defop(
     lambda B, g, i, dim=0: _select_any(B, g, dim, i),
     variadic=True,
     rules=("1 at its slice",),
+    out=OutRule("cat", no_overlap=True),
 )
 CAT = defop(
     "cat",
@@ -324,6 +328,7 @@ CAT = defop(
     lambda B, g, i, dim, shapes: _cat_grad(B, g, i, dim, shapes),
     variadic=True,
     rules=("1 at its slice",),
+    out=OutRule("cat", no_overlap=True),
 )
 REPEAT = defop(
     "repeat",
@@ -827,32 +832,34 @@ def index_plain(input: Tensor, index: tuple) -> Tensor:
 tensor_methods(
     "ops.views",
     {
-        "t": t,
-        "transpose": transpose,
         "swapaxes": transpose,
         "swapdims": transpose,
-        "permute": permute,
         "movedim": movedim,
         "moveaxis": movedim,
-        "unsqueeze": unsqueeze,
-        "squeeze": squeeze,
         "reshape": reshape,
-        "view": view,
         "view_as": view_as,
         "reshape_as": reshape_as,
         "flatten": flatten,
-        "expand": expand,
         "expand_as": expand_as,
-        "clone": clone,
         "contiguous": contiguous,
-        "select": select,
         "narrow": narrow,
-        "unbind": unbind,
-        "split": split,
         "chunk": chunk,
-        "repeat": repeat,
-        "flip": flip,
         "_index_plain": index_plain,
         "T": property(lambda self: self if self.ndim < 2 else _permute_all(self)),
     },
 )
+
+# The Tensor methods of this family's entries (declared through the op registry)
+declare_forms(CLONE, clone, method=True)
+declare_forms(EXPAND, expand, method=True)
+declare_forms(FLIP, flip, method=True)
+declare_forms(PERMUTE, permute, method=True)
+declare_forms(REPEAT, repeat, method=True)
+declare_forms(SELECT, select, method=True)
+declare_forms(SPLIT, split, method=True)
+declare_forms(SQUEEZE, squeeze, method=True)
+declare_forms(T, t, method=True)
+declare_forms(TRANSPOSE, transpose, method=True)
+declare_forms(UNBIND, unbind, method=True)
+declare_forms(UNSQUEEZE, unsqueeze, method=True)
+declare_forms(VIEW, view, method=True)

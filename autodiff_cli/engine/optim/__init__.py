@@ -1,21 +1,27 @@
-"""`torch.optim`: SGD, Adam, AdamW, RMSprop, with PyTorch's update arithmetic (single-tensor path)."""
+"""`torch.optim`: the optimizers, with PyTorch's update arithmetic (single-tensor path), and the
+learning-rate schedulers (`lr_scheduler`).
+
+`Optimizer` (optimizer.py) holds what every algorithm shares: param groups, per-parameter state,
+the step count, `maximize`, weight decay, `zero_grad`, `state_dict`; each optimizer class gives its
+defaults and its update rule. The families: sgd.py (SGD, ASGD), adam.py (Adam, AdamW, Adamax,
+NAdam, RAdam), adaptive.py (Adagrad, Adadelta, RMSprop, Rprop), lbfgs.py (LBFGS)."""
 
 from __future__ import annotations
 
-from .adam import Adam, AdamW
+from . import lr_scheduler  # noqa: F401
+from .adam import Adam, Adamax, AdamW, NAdam, RAdam
+from .adaptive import Adadelta, Adagrad, RMSprop, Rprop
+from .lbfgs import LBFGS
 from .optimizer import Optimizer
-from .rmsprop import RMSprop
-from .sgd import SGD
+from .sgd import ASGD, SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop"]
+__all__ = [
+    "Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "ASGD", "Adadelta", "Adamax",
+    "LBFGS", "NAdam", "RAdam", "Rprop",
+]  # fmt: skip
 
-from .adagrad import Adagrad  # noqa: E402
-
-__all__ += ["Adagrad"]
-
-from . import lr_scheduler  # noqa: E402, F401 - after the optimizers it schedules
-from .adaptive import Adadelta, Adamax, NAdam, RAdam  # noqa: E402
-from .lbfgs import LBFGS  # noqa: E402
-from .resilient import ASGD, Rprop  # noqa: E402
-
-__all__ += ["ASGD", "Adadelta", "Adamax", "LBFGS", "NAdam", "RAdam", "Rprop"]
+# Each class printed from its PyTorch module (`torch.optim.adamw.AdamW`).
+for _cls in (Optimizer, SGD, Adam, AdamW, RMSprop, Adagrad, ASGD, Adadelta, Adamax, LBFGS, NAdam,
+             RAdam, Rprop):  # fmt: skip
+    _cls.__module__ = "torch.optim." + _cls.__name__.lower()
+del _cls

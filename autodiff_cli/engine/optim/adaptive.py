@@ -1,5 +1,8 @@
-"""`torch.optim.Adadelta`, `Adamax`, `NAdam` and `RAdam`: PyTorch's single-tensor updates (the
-CPU path), each in-place step of PyTorch's code one numpy expression in the same order."""
+"""Per-element step sizes from the history of the gradients: `torch.optim.Adagrad` (sum of
+squares), `Adadelta` and `RMSprop` (running averages of squares) and `Rprop` (sign changes).
+Each `_update` is PyTorch's single-tensor update (the CPU path), each in-place step one numpy
+expression in the same order; the state, step count, `maximize` and weight decay come from
+`Optimizer._each_param`."""
 
 from __future__ import annotations
 
@@ -7,8 +10,52 @@ from typing import Any
 
 import numpy as np
 
-from .adam import _check
+from ..core.tensor import _wrap
 from .optimizer import Optimizer, check_non_negative, lerp_, square_average_
+
+
+class Adagrad(Optimizer):
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-2,
+        lr_decay: float = 0,
+        weight_decay: float = 0,
+        initial_accumulator_value: float = 0,
+        eps: float = 1e-10,
+        foreach: bool | None = None,
+        *,
+        maximize: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
+        check_non_negative(
+            lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
+            initial_accumulator_value=initial_accumulator_value, eps=eps,
+        )  # fmt: skip
+        defaults = {
+            "lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
+            "initial_accumulator_value": initial_accumulator_value, "foreach": foreach,
+            "maximize": maximize, "differentiable": differentiable, "fused": fused,
+        }  # fmt: skip
+        super().__init__(params, defaults)
+        for group in self.param_groups:  # (PyTorch makes Adagrad's state with the optimizer)
+            for param in group["params"]:
+                self._state_of(param, group)
+
+    def _initial_state(self, param: Any, group: dict) -> dict:
+        value = group["initial_accumulator_value"]
+        return {"sum": _wrap(np.full(param._data.shape, value, param._data.dtype))}
+
+    def _update(self, group: dict, params: list) -> None:
+        lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
+        for param, state, grad, step in self._each_param(group, params):
+            data = np.asarray(param._data)
+            clr = lr / (1 + (step - 1) * lr_decay)
+            state_sum = state["sum"]
+            self._write(state_sum, np.asarray(state_sum._data) + grad * grad)
+            std = np.sqrt(np.asarray(state_sum._data))
+            self._write(param, data - clr * grad / (std + eps))
 
 
 class Adadelta(Optimizer):
@@ -40,7 +87,6 @@ class Adadelta(Optimizer):
     def _update(self, group: dict, params: list) -> None:
         lr, rho, eps = group["lr"], group["rho"], group["eps"]
         for param, state, grad, _ in self._each_param(group, params):
-            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
             square_avg = square_average_(state["square_avg"], grad, rho)
             std = np.sqrt(square_avg + eps)
             acc_delta = state["acc_delta"]
@@ -49,145 +95,95 @@ class Adadelta(Optimizer):
             self._write(param, np.asarray(param._data) + (-lr) * delta)
 
 
-class Adamax(Optimizer):
-    _buffers = ("exp_avg", "exp_inf")
-
+class RMSprop(Optimizer):
     def __init__(
         self,
         params: Any,
-        lr: float = 2e-3,
-        betas: tuple = (0.9, 0.999),
+        lr: float = 1e-2,
+        alpha: float = 0.99,
         eps: float = 1e-8,
         weight_decay: float = 0,
-        foreach: bool | None = None,
-        *,
-        maximize: bool = False,
-        differentiable: bool = False,
+        momentum: float = 0,
+        centered: bool = False,
         capturable: bool = False,
-    ) -> None:
-        _check(lr, betas, eps, weight_decay)
-        defaults = {
-            "lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay,
-            "foreach": foreach, "maximize": maximize, "differentiable": differentiable,
-            "capturable": capturable,
-        }  # fmt: skip
-        super().__init__(params, defaults)
-
-    def _update(self, group: dict, params: list) -> None:
-        lr, eps = group["lr"], group["eps"]
-        beta1, beta2 = group["betas"]
-        for param, state, grad, step in self._each_param(group, params):
-            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
-            exp_avg = lerp_(state["exp_avg"], grad, 1 - beta1)
-            exp_inf = state["exp_inf"]
-            self._write(exp_inf, np.maximum(np.asarray(exp_inf._data) * beta2, np.abs(grad) + eps))
-            clr = lr / (1 - beta1**step)
-            data = np.asarray(param._data)
-            self._write(param, data + (-clr) * exp_avg / np.asarray(exp_inf._data))
-
-
-class NAdam(Optimizer):
-    _buffers = ("exp_avg", "exp_avg_sq")
-
-    def __init__(
-        self,
-        params: Any,
-        lr: float = 2e-3,
-        betas: tuple = (0.9, 0.999),
-        eps: float = 1e-8,
-        weight_decay: float = 0,
-        momentum_decay: float = 4e-3,
-        decoupled_weight_decay: bool = False,
-        *,
         foreach: bool | None = None,
         maximize: bool = False,
-        capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        _check(lr, betas, eps, weight_decay)
-        check_non_negative(momentum_decay=momentum_decay)
+        check_non_negative(
+            lr=lr, eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha
+        )
         defaults = {
-            "lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay,
-            "momentum_decay": momentum_decay, "decoupled_weight_decay": decoupled_weight_decay,
-            "maximize": maximize, "foreach": foreach, "capturable": capturable,
-            "differentiable": differentiable,
+            "lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
+            "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach,
+            "maximize": maximize, "differentiable": differentiable,
         }  # fmt: skip
         super().__init__(params, defaults)
 
     def _initial_state(self, param: Any, group: dict) -> dict:
-        mu_product = self._step_tensor()
-        Optimizer._write(mu_product, np.float32(1.0))
-        return {"mu_product": mu_product, **super()._initial_state(param, group)}
+        state = {"square_avg": self._zeros_like(param)}
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = self._zeros_like(param)
+        if group["centered"]:
+            state["grad_avg"] = self._zeros_like(param)
+        return state
 
     def _update(self, group: dict, params: list) -> None:
-        lr, eps, momentum_decay = group["lr"], group["eps"], group["momentum_decay"]
-        beta1, beta2 = group["betas"]
-        for param, state, grad, step in self._each_param(group, params):
-            bias_correction2 = 1 - beta2**step
-            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
-            mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
-            mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
-            mu_product = state["mu_product"]
-            Optimizer._write(mu_product, np.asarray(mu_product._data) * np.float32(mu))
-            exp_avg = lerp_(state["exp_avg"], grad, 1 - beta1)
-            exp_avg_sq = square_average_(state["exp_avg_sq"], grad, beta2)
-            denom = np.sqrt(exp_avg_sq / bias_correction2) + eps
-            product = float(mu_product._data)
-            product_next = product * mu_next
+        lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
+        momentum, centered = group["momentum"], group["centered"]
+        for param, state, grad, _ in self._each_param(group, params):
             data = np.asarray(param._data)
-            data = data + (-lr * (1.0 - mu) / (1.0 - product)) * grad / denom
-            self._write(param, data + ((-lr * mu_next) / (1.0 - product_next)) * exp_avg / denom)
+            square_avg = square_average_(state["square_avg"], grad, alpha)
+            if centered:
+                mean = lerp_(state["grad_avg"], grad, 1 - alpha)
+                avg = np.sqrt(square_avg - mean * mean)
+            else:
+                avg = np.sqrt(square_avg)
+            avg = avg + eps
+            if momentum > 0:
+                buf = state["momentum_buffer"]
+                self._write(buf, np.asarray(buf._data) * momentum + grad / avg)
+                self._write(param, data - lr * np.asarray(buf._data))
+            else:
+                self._write(param, data - lr * grad / avg)
 
 
-class RAdam(Optimizer):
-    _buffers = ("exp_avg", "exp_avg_sq")
-
+class Rprop(Optimizer):
     def __init__(
         self,
         params: Any,
-        lr: float = 1e-3,
-        betas: tuple = (0.9, 0.999),
-        eps: float = 1e-8,
-        weight_decay: float = 0,
-        decoupled_weight_decay: bool = False,
+        lr: float = 1e-2,
+        etas: tuple = (0.5, 1.2),
+        step_sizes: tuple = (1e-6, 50),
         *,
+        capturable: bool = False,
         foreach: bool | None = None,
         maximize: bool = False,
-        capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        _check(lr, betas, eps, weight_decay)
+        check_non_negative(lr=lr)
+        if not 0.0 < etas[0] < 1.0 < etas[1]:
+            raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
         defaults = {
-            "lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay,
-            "maximize": maximize, "foreach": foreach, "capturable": capturable,
-            "decoupled_weight_decay": decoupled_weight_decay, "differentiable": differentiable,
+            "lr": lr, "etas": tuple(etas), "step_sizes": tuple(step_sizes), "foreach": foreach,
+            "maximize": maximize, "differentiable": differentiable, "capturable": capturable,
         }  # fmt: skip
         super().__init__(params, defaults)
 
+    def _initial_state(self, param: Any, group: dict) -> dict:
+        step_size = np.full(param._data.shape, group["lr"], param._data.dtype)
+        return {"prev": self._zeros_like(param), "step_size": _wrap(step_size)}
+
     def _update(self, group: dict, params: list) -> None:
-        lr, eps = group["lr"], group["eps"]
-        beta1, beta2 = group["betas"]
-        for param, state, grad, step in self._each_param(group, params):
-            grad = self._decayed_grad(param, grad, group, group.get("decoupled_weight_decay"))
-            exp_avg = lerp_(state["exp_avg"], grad, 1 - beta1)
-            exp_avg_sq = square_average_(state["exp_avg_sq"], grad, beta2)
-            bias_correction1 = 1 - beta1**step
-            bias_correction2 = 1 - beta2**step
-            corrected = exp_avg / bias_correction1
-            rho_inf = 2 / (1 - beta2) - 1
-            rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
+        eta_minus, eta_plus = group["etas"]
+        low, high = group["step_sizes"]
+        for param, state, grad, _ in self._each_param(group, params):
+            prev, step_size = state["prev"], state["step_size"]
+            sign = np.sign(grad * np.asarray(prev._data))
+            factor = np.where(sign > 0, eta_plus, np.where(sign < 0, eta_minus, 1.0))
+            factor = factor.astype(grad.dtype)
+            self._write(step_size, np.clip(np.asarray(step_size._data) * factor, low, high))
+            grad = np.where(factor == np.asarray(eta_minus, grad.dtype), 0, grad).astype(grad.dtype)
             data = np.asarray(param._data)
-            if rho_t > 5.0:
-                rect = (
-                    (rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)
-                ) ** 0.5
-                adaptive = (bias_correction2**0.5) / (np.sqrt(exp_avg_sq) + eps)
-                self._write(param, data + (-1.0) * (corrected * lr * adaptive * rect))
-            else:
-                self._write(param, data + (-1.0) * (corrected * lr))
-
-
-Adadelta.__module__ = "torch.optim.adadelta"
-Adamax.__module__ = "torch.optim.adamax"
-NAdam.__module__ = "torch.optim.nadam"
-RAdam.__module__ = "torch.optim.radam"
+            self._write(param, data + (-1) * np.sign(grad) * np.asarray(step_size._data))
+            self._write(prev, grad)

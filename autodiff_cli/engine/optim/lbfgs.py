@@ -308,6 +308,3 @@ class LBFGS(Optimizer):
         if "al" in state:
             state["al"] = _as_state(state["al"])
         return orig_loss
-
-
-LBFGS.__module__ = "torch.optim.lbfgs"

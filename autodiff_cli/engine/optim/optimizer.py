@@ -133,26 +133,31 @@ class Optimizer:
         `_buffers` (a subclass with other initial values overrides this)."""
         return {name: self._zeros_like(param) for name in self._buffers}
 
-    def _each_param(self, group: dict, params: list) -> Iterator[tuple]:
-        """(param, state, gradient, step) per parameter of `group`: the state made at its first
-        update (`step` first, as PyTorch orders it), the gradient negated for `maximize`, the step
-        count after `step += 1`."""
-        for param in params:
-            state = self.state[param]
-            if not state:
-                state["step"] = self._step_tensor()
-                state.update(self._initial_state(param, group))
-            grad = self._grad(param, group["maximize"])
-            yield param, state, grad, self._advance(state["step"])
+    def _state_of(self, param: Tensor, group: dict) -> dict:
+        """A parameter's state, made at its first update (`step` first, as PyTorch orders it)."""
+        state = self.state[param]
+        if not state:
+            state["step"] = self._step_tensor()
+            state.update(self._initial_state(param, group))
+        return state
 
-    def _decayed_grad(
-        self, param: Tensor, grad: np.ndarray, group: dict, decoupled: Any = False
-    ) -> np.ndarray:
-        """L2 weight decay added to the gradient, or (`decoupled`) applied to the parameter."""
-        weight_decay = group["weight_decay"]
-        if weight_decay == 0:
+    def _each_param(self, group: dict, params: list) -> Iterator[tuple]:
+        """(param, state, gradient, step) per parameter of `group`, the lines every algorithm
+        of PyTorch's docs begins with: the state, the step count after `step += 1`, the gradient
+        negated for `maximize` and with the group's weight decay (`_decayed_grad`)."""
+        for param in params:
+            state = self._state_of(param, group)
+            step = self._advance(state["step"])
+            grad = self._decayed_grad(param, self._grad(param, group["maximize"]), group)
+            yield param, state, grad, step
+
+    def _decayed_grad(self, param: Tensor, grad: np.ndarray, group: dict) -> np.ndarray:
+        """L2 weight decay added to the gradient, or (`decoupled_weight_decay`, AdamW) applied
+        to the parameter; nothing for an optimizer without `weight_decay` (Rprop)."""
+        if "weight_decay" not in self.defaults or group["weight_decay"] == 0:
             return grad
-        if decoupled:
+        weight_decay = group["weight_decay"]
+        if group.get("decoupled_weight_decay"):
             self._write(param, np.asarray(param._data) * (1 - group["lr"] * weight_decay))
             return grad
         return grad + weight_decay * np.asarray(param._data)
@@ -232,6 +237,3 @@ class Optimizer:
             new_group = {k: v for k, v in saved.items() if k != "params"}
             new_group["params"] = self.param_groups[i]["params"]
             self.param_groups[i] = new_group
-
-
-Optimizer.__module__ = "torch.optim.optimizer"

@@ -1,4 +1,5 @@
-"""`torch.optim.SGD`: momentum, dampening, Nesterov, weight decay, maximize."""
+"""Stochastic gradient descent: `torch.optim.SGD` (momentum, dampening, Nesterov) and `ASGD`
+(averaged SGD), PyTorch's single-tensor updates (the CPU path)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,14 @@ from typing import Any
 
 import numpy as np
 
+from ..core.dtypes import get_default_dtype
 from ..core.tensor import _wrap
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_non_negative
+
+
+def _scalar_tensor(value: float) -> Any:
+    """A 0-d state tensor of the default dtype (PyTorch's `_get_scalar_dtype()`)."""
+    return _wrap(np.array(value, get_default_dtype().np))
 
 
 class SGD(Optimizer):
@@ -42,12 +49,10 @@ class SGD(Optimizer):
 
     def _update(self, group: dict, params: list) -> None:
         lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
-        weight_decay, nesterov = group["weight_decay"], group["nesterov"]
-        for param in params:
-            grad = self._grad(param, group["maximize"])
+        nesterov = group["nesterov"]
+        for param in params:  # (no step count: SGD's state is its momentum buffer alone)
+            grad = self._decayed_grad(param, self._grad(param, group["maximize"]), group)
             data = np.asarray(param._data)
-            if weight_decay != 0:
-                grad = grad + weight_decay * data
             if momentum != 0:
                 state = self.state[param]
                 buf = state.get("momentum_buffer")
@@ -61,4 +66,47 @@ class SGD(Optimizer):
             self._write(param, data - lr * grad)
 
 
-SGD.__module__ = "torch.optim.sgd"
+class ASGD(Optimizer):
+    def __init__(
+        self,
+        params: Any,
+        lr: float = 1e-2,
+        lambd: float = 1e-4,
+        alpha: float = 0.75,
+        t0: float = 1e6,
+        weight_decay: float = 0,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        differentiable: bool = False,
+        capturable: bool = False,
+    ) -> None:
+        check_non_negative(lr=lr, weight_decay=weight_decay)
+        defaults = {
+            "lr": lr, "lambd": lambd, "alpha": alpha, "t0": t0, "weight_decay": weight_decay,
+            "foreach": foreach, "maximize": maximize, "differentiable": differentiable,
+            "capturable": capturable,
+        }  # fmt: skip
+        super().__init__(params, defaults)
+
+    def _initial_state(self, param: Any, group: dict) -> dict:
+        return {
+            "eta": _scalar_tensor(group["lr"]),
+            "mu": _scalar_tensor(1.0),
+            "ax": self._zeros_like(param),
+        }
+
+    def _update(self, group: dict, params: list) -> None:
+        lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
+        for param, state, grad, step in self._each_param(group, params):
+            eta, mu, ax = state["eta"], state["mu"], state["ax"]
+            eta_value = float(eta._data)
+            self._write(param, np.asarray(param._data) * (1 - lambd * eta_value))
+            self._write(param, np.asarray(param._data) + (-eta_value) * grad)
+            data = np.asarray(param._data)
+            if float(mu._data) != 1:
+                average = np.asarray(ax._data)
+                self._write(ax, average + (data - average) * np.asarray(mu._data))
+            else:
+                self._write(ax, data)
+            Optimizer._write(eta, np.asarray(lr / ((1 + lambd * lr * step) ** alpha)))
+            Optimizer._write(mu, np.asarray(1 / max(1, step - t0)))

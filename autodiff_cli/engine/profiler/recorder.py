@@ -12,43 +12,12 @@ from typing import Any
 
 from ..core import backward, modes
 from ..core.graph import AccumulateGrad
+from ..core.optable import OPS
 from ..core.tensor import Tensor
 from .events import FunctionEvent
 
 MAX_EVENTS = 200_000  # per profile: a loop left running under a profiler cannot fill memory
 
-# The op table's names that are not PyTorch's aten names (the variants of one aten op).
-ATEN_NAMES = {
-    "add_scalar": "add",
-    "sub_scalar": "sub",
-    "mul_scalar": "mul",
-    "div_scalar": "div",
-    "pow_scalar": "pow",
-    "rpow": "pow",
-    "sum_dim": "sum",
-    "mean_dim": "mean",
-    "prod_dim": "prod",
-    "max_dim_values": "max",
-    "min_dim_values": "min",
-    "median_dim_values": "median",
-    "clamp_tensor": "clamp",
-    "masked_fill_tensor": "masked_fill",
-    "index_fill_tensor": "index_fill",
-    "scatter_value": "scatter",
-    "squeeze_dim": "squeeze",
-    "squeeze_dims": "squeeze",
-    "squeeze_dim_": "squeeze_",
-    "round_decimals": "round",
-    "fmod_scalar": "fmod",
-    "remainder_scalar": "remainder",
-    "sort_stable": "sort",
-    "copy": "copy_",
-    "softmax": "_softmax",
-    "log_softmax": "_log_softmax",
-    "bernoulli_tensor_": "bernoulli_",
-}
-# How many arguments PyTorch's schema lists for a few common ops (the rest: inputs and params).
-_ARGUMENT_COUNTS = {"add": 3, "sub": 3, "add_": 3, "sub_": 3, "rsub": 3, "sum": 2, "mean": 2}
 _ACTIVE: list[Recorder] = []
 _EVENT_NAMES: dict[str, str] = {}  # "mm" -> "aten::mm", made once
 
@@ -144,15 +113,26 @@ def stop(recorder: Recorder) -> None:
 def _op_shapes(call: modes.OpCall, name: str) -> tuple:
     """The shapes of the op's arguments (tuples: the event makes lists when read)."""
     shapes = tuple(_shape_of(x) for x in call.inputs)
-    wanted = _ARGUMENT_COUNTS.get(name)
+    entry = OPS.get(name.removesuffix("_"))  # (the aten op's entry: its schema's arguments)
+    wanted = None if entry is None else entry.aten_args
     if wanted is None:
         return shapes + ((),) * len(call.params or ())
     return shapes + ((),) * (wanted - len(shapes))
 
 
+def _aten_name(call: modes.OpCall) -> str:
+    """The op's PyTorch name (`defop(aten=)`: `add` for the table's `add_scalar`). An in-place
+    call of an op not named as in-place is named after the entry of that name with `_` (its
+    own `aten=`, squeeze_dim's `squeeze_`), or its aten name with `_` (`pow_` for pow_scalar)."""
+    op = call.op
+    if call.target is not None and not op.name.endswith("_"):
+        twin = OPS.get(op.name + "_")
+        return op.aten + "_" if twin is None else twin.aten
+    return op.aten
+
+
 def _observe_op(call: modes.OpCall, proceed: Callable[[], Any]) -> Any:
-    name = call.name
-    name = ATEN_NAMES.get(name, name)
+    name = _aten_name(call)
     event_name = _EVENT_NAMES.get(name)
     if event_name is None:
         event_name = _EVENT_NAMES[name] = "aten::" + name

@@ -23,7 +23,7 @@ ENGINE_MODULE = "autodiff_cli.engine"
 # Engine submodules scripts may import, as PyTorch names them (the rest are engine internals).
 PUBLIC_SUBMODULES = frozenset(
     "nn nn.functional nn.init nn.modules nn.parameter nn.utils autograd autograd.functional "
-    "autograd.function autograd.gradcheck autograd.grad_mode linalg optim optim.lr_scheduler "
+    "autograd.function autograd.grad_mode linalg optim optim.lr_scheduler "
     "special fft random testing utils utils.data cuda backends backends.cudnn backends.mps func "
     "accelerator autograd.graph autograd.anomaly_mode profiler autograd.profiler "
     "autograd.forward_ad masked".split()

@@ -35,7 +35,7 @@ def _engine() -> tuple[type, type, tuple[type, ...], tuple[type, ...]]:
     engine = lazy_imports.load("autodiff_cli.engine")
     loaded = sys.modules.get
     nn_module, parameter = loaded(_NN + "module"), loaded(_NN + "parameter")
-    optimizer, schedules = loaded(_OPTIM + "optimizer"), loaded(_OPTIM + "lr_schedules")
+    optimizer, schedules = loaded(_OPTIM + "optimizer"), loaded(_OPTIM + "lr_scheduler")
     objects = tuple(
         getattr(module, name)
         for module, name in ((nn_module, "Module"), (optimizer, "Optimizer"),

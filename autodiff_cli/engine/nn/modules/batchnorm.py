@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import dtypes
-from ..core.grad_mode import no_grad
-from ..core.tensor import Tensor
-from ..ops.batch_norm import batch_norm
-from . import init
-from .module import Module
-from .modules import _empty
-from .parameter import Parameter
+from ...core import dtypes
+from ...core.grad_mode import no_grad
+from ...core.tensor import Tensor
+from ...ops.batch_norm import batch_norm
+from .. import init
+from ..module import Module
+from ..parameter import Parameter, parameter_storage
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
@@ -43,17 +42,17 @@ class _BatchNorm(Module):
         self.track_running_stats = track_running_stats
         shape = (num_features,)
         if affine:
-            self.weight = Parameter(_empty(shape, dtype))
+            self.weight = Parameter(parameter_storage(shape, dtype))
         else:
             self.register_parameter("weight", None)
         if affine and bias:
-            self.bias = Parameter(_empty(shape, dtype))
+            self.bias = Parameter(parameter_storage(shape, dtype))
         else:
             self.register_parameter("bias", None)
         if track_running_stats:
-            self.register_buffer("running_mean", _empty(shape, dtype))
-            self.register_buffer("running_var", _empty(shape, dtype))
-            self.register_buffer("num_batches_tracked", _empty((), dtypes.int64))
+            self.register_buffer("running_mean", parameter_storage(shape, dtype))
+            self.register_buffer("running_var", parameter_storage(shape, dtype))
+            self.register_buffer("num_batches_tracked", parameter_storage((), dtypes.int64))
         else:
             for name in ("running_mean", "running_var", "num_batches_tracked"):
                 self.register_buffer(name, None)
@@ -127,7 +126,3 @@ class BatchNorm3d(_BatchNorm):
 
     _dims = (5,)
     _expected = "5D"
-
-
-for _cls in (_BatchNorm, BatchNorm1d, BatchNorm2d, BatchNorm3d):
-    _cls.__module__ = "torch.nn.modules.batchnorm"

@@ -1,140 +1,26 @@
-"""The layers: `Linear`, the containers (`Sequential`, `ModuleList`) and the activations."""
+"""The containers: `nn.Sequential`, `ModuleList`, `ModuleDict`, `ParameterList`, `ParameterDict`."""
 
 from __future__ import annotations
 
 import collections.abc as abc
 import itertools
-import math
 import operator
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import numpy as np
-
-from ..core import dtypes
-from ..core.devices import check_device, meta_zeros
-from ..core.inference import mark_new as _mark_new
-from ..core.tensor import Tensor, _wrap
-from ..ops.creation import _check_size
-from . import functional as F
-from . import init
-from .module import Module, _indent_rest
-from .parameter import Parameter
-from .parameter import typename as _typename
+from ...core.tensor import Tensor
+from ..module import Module, _indent_rest
+from ..parameter import Parameter
+from ..parameter import typename as _typename
 
 
-def _empty(shape: tuple, dtype: Any) -> Tensor:
-    """A parameter's storage, under the element cap (`nn.Linear(16000, 16000)` is refused)."""
-    _check_size(tuple(shape))
-    np_dtype = dtype.np if dtype is not None else dtypes.get_default_dtype().np
-    if check_device(None):  # built with `device="meta"` (or under `with torch.device("meta")`)
-        return _mark_new(_wrap(meta_zeros(shape, np_dtype)))
-    return _mark_new(_wrap(np.zeros(shape, np_dtype)))  # inference mode: an inference tensor
-
-
-class Identity(Module):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__()
-
-    def forward(self, input: Any) -> Any:
-        return input
-
-
-class Linear(Module):
-    """`y = x @ W.T + b`; W ~ kaiming_uniform(a=sqrt(5)), b ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
-
-    def __init__(
-        self,
-        in_features: int,
-        out_features: int,
-        bias: bool = True,
-        device: Any = None,
-        dtype: Any = None,
-    ) -> None:
-        super().__init__()
-        self.in_features = in_features
-        self.out_features = out_features
-        self.weight = Parameter(_empty((out_features, in_features), dtype))
-        if bias:
-            self.bias = Parameter(_empty((out_features,), dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.linear(input, self.weight, self.bias)
-
-    def extra_repr(self) -> str:
-        return (
-            f"in_features={self.in_features}, out_features={self.out_features}, "
-            f"bias={self.bias is not None}"
-        )
-
-
-class Flatten(Module):
-    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
-        super().__init__()
-        self.start_dim = start_dim
-        self.end_dim = end_dim
-
-    def forward(self, input: Tensor) -> Tensor:
-        return input.flatten(self.start_dim, self.end_dim)
-
-    def extra_repr(self) -> str:
-        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
-
-
-class Dropout(Module):
-    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
-        super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p = p
-        self.inplace = inplace
-
-    def forward(self, input: Tensor) -> Tensor:
-        if not self.training or self.p == 0:
-            return input
-        return F.dropout(input, self.p, self.training, self.inplace)
-
-    def extra_repr(self) -> str:
-        return f"p={self.p}, inplace={self.inplace}"
-
-
-class Dropout1d(Dropout):
-    def forward(self, input: Tensor) -> Tensor:
-        return F.dropout1d(input, self.p, self.training, self.inplace)
-
-
-class Dropout2d(Dropout):
-    def forward(self, input: Tensor) -> Tensor:
-        return F.dropout2d(input, self.p, self.training, self.inplace)
-
-
-class Dropout3d(Dropout):
-    def forward(self, input: Tensor) -> Tensor:
-        return F.dropout3d(input, self.p, self.training, self.inplace)
-
-
-class AlphaDropout(Dropout):
-    def forward(self, input: Tensor) -> Tensor:
-        return F.alpha_dropout(input, self.p, self.training)
-
-
-class FeatureAlphaDropout(Dropout):
-    def forward(self, input: Tensor) -> Tensor:
-        return F.feature_alpha_dropout(input, self.p, self.training)
-
-
-# -- containers -------------------------------------------------------------------------------
+def _checked_index(idx: Any, size: int) -> int:
+    """A Sequential's or ModuleList's position `idx` (negative from the end) as 0..size-1."""
+    idx = operator.index(idx)
+    if not -size <= idx < size:
+        raise IndexError(f"index {idx} is out of range")
+    return idx % size
 
 
 class Sequential(Module):
@@ -149,25 +35,18 @@ class Sequential(Module):
             for index, module in enumerate(args):
                 self.add_module(str(index), module)
 
-    def _index(self, idx: Any) -> int:
-        size = len(self)
-        idx = operator.index(idx)
-        if not -size <= idx < size:
-            raise IndexError(f"index {idx} is out of range")
-        return idx % size
-
     def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):
             return type(self)(OrderedDict(list(self._modules.items())[idx]))
-        return list(self._modules.values())[self._index(idx)]
+        return list(self._modules.values())[_checked_index(idx, len(self))]
 
     def __setitem__(self, idx: int, module: Module) -> None:
-        key = list(self._modules)[self._index(idx)]
+        key = list(self._modules)[_checked_index(idx, len(self))]
         setattr(self, key, module)
 
     def __delitem__(self, idx: Any) -> None:
         keys = list(self._modules)
-        for key in keys[idx] if isinstance(idx, slice) else [keys[self._index(idx)]]:
+        for key in keys[idx] if isinstance(idx, slice) else [keys[_checked_index(idx, len(self))]]:
             del self._modules[key]
         items = list(self._modules.values())
         self._modules.clear()
@@ -199,20 +78,13 @@ class ModuleList(Module):
             for module in modules:
                 self.append(module)
 
-    def _index(self, idx: Any) -> int:
-        size = len(self)
-        idx = operator.index(idx)
-        if not -size <= idx < size:
-            raise IndexError(f"index {idx} is out of range")
-        return idx % size
-
     def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):
             return type(self)(list(self._modules.values())[idx])
-        return self._modules[str(self._index(idx))]
+        return self._modules[str(_checked_index(idx, len(self)))]
 
     def __setitem__(self, idx: int, module: Module) -> None:
-        setattr(self, str(self._index(idx)), module)
+        setattr(self, str(_checked_index(idx, len(self))), module)
 
     def __len__(self) -> int:
         return len(self._modules)
@@ -338,10 +210,7 @@ class ParameterList(Module):
             self.extend(values)
 
     def _get_abs_string_index(self, idx: Any) -> str:
-        idx = operator.index(idx)
-        if not -len(self) <= idx < len(self):
-            raise IndexError(f"index {idx} is out of range")
-        return str(idx + len(self) if idx < 0 else idx)
+        return str(_checked_index(idx, len(self)))
 
     def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):
@@ -521,164 +390,3 @@ class ParameterDict(Module):
     def __ior__(self, other: ParameterDict) -> ParameterDict:
         self.update(other)
         return self
-
-
-# -- activations ------------------------------------------------------------------------------
-
-
-class ReLU(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.relu(input, self.inplace)
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
-
-
-class LeakyReLU(Module):
-    def __init__(self, negative_slope: float = 0.01, inplace: bool = False) -> None:
-        super().__init__()
-        self.negative_slope = negative_slope
-        self.inplace = inplace
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.leaky_relu(input, self.negative_slope, self.inplace)
-
-    def extra_repr(self) -> str:
-        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
-
-
-class Tanh(Module):
-    def forward(self, input: Tensor) -> Tensor:
-        return input.tanh()
-
-
-class Sigmoid(Module):
-    def forward(self, input: Tensor) -> Tensor:
-        return input.sigmoid()
-
-
-class GELU(Module):
-    def __init__(self, approximate: str = "none") -> None:
-        super().__init__()
-        self.approximate = approximate
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.gelu(input, approximate=self.approximate)
-
-    def extra_repr(self) -> str:
-        return f"approximate={self.approximate!r}"
-
-
-class SiLU(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.silu(input, self.inplace)
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
-
-
-class ELU(Module):
-    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.elu(input, self.alpha, self.inplace)
-
-    def extra_repr(self) -> str:
-        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
-
-
-class SELU(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.selu(input, self.inplace)
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
-
-
-class Softplus(Module):
-    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
-        super().__init__()
-        self.beta = beta
-        self.threshold = threshold
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.softplus(input, self.beta, self.threshold)
-
-    def extra_repr(self) -> str:
-        return f"beta={self.beta}, threshold={self.threshold}"
-
-
-class LogSigmoid(Module):
-    def forward(self, input: Tensor) -> Tensor:
-        return F.logsigmoid(input)
-
-
-class Softmax(Module):
-    def __init__(self, dim: int | None = None) -> None:
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.softmax(input, self.dim)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
-
-
-class LogSoftmax(Softmax):
-    def forward(self, input: Tensor) -> Tensor:
-        return F.log_softmax(input, self.dim)
-
-
-for _cls, _where in [
-    (Identity, "linear"),
-    (Linear, "linear"),
-    (Flatten, "flatten"),
-    (Dropout, "dropout"),
-    (Dropout1d, "dropout"),
-    (Dropout2d, "dropout"),
-    (Dropout3d, "dropout"),
-    (AlphaDropout, "dropout"),
-    (FeatureAlphaDropout, "dropout"),
-    (Sequential, "container"),
-    (ModuleList, "container"),
-    (ModuleDict, "container"),
-    (ParameterList, "container"),
-    (ParameterDict, "container"),
-    (ReLU, "activation"),
-    (LeakyReLU, "activation"),
-    (Tanh, "activation"),
-    (Sigmoid, "activation"),
-    (GELU, "activation"),
-    (SiLU, "activation"),
-    (ELU, "activation"),
-    (SELU, "activation"),
-    (Softplus, "activation"),
-    (LogSigmoid, "activation"),
-    (Softmax, "activation"),
-    (LogSoftmax, "activation"),
-]:
-    _cls.__module__ = f"torch.nn.modules.{_where}"
-
-# What a script sees of this module (the language exports only these names).
-__all__ = [
-    "Module", "Parameter", "Identity", "Linear", "Flatten", "Dropout", "Dropout1d", "Dropout2d",
-    "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Sequential", "ModuleList", "ModuleDict",
-    "ParameterList", "ParameterDict", "ReLU", "LeakyReLU", "Tanh", "Sigmoid", "GELU", "SiLU",
-    "ELU", "SELU", "Softplus", "LogSigmoid", "Softmax", "LogSoftmax",
-]  # fmt: skip

@@ -1,4 +1,5 @@
-"""Lazy modules: `nn.LazyLinear(out_features)` learns `in_features` from its first input.
+"""`LazyModuleMixin`, the first-call initialisation of the lazy layers: `nn.LazyLinear(n)` (in
+`linear`) learns `in_features` from its first input.
 
 As in PyTorch, a lazy module holds `UninitializedParameter`s (printed `<UninitializedParameter>`)
 until its first call; a forward pre-hook registered at construction then gives them their shape
@@ -12,10 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.tensor import Tensor
-from .module import Module
-from .modules import Linear
-from .parameter import UninitializedParameter
+from ..parameter import UninitializedParameter
 
 
 class LazyModuleMixin:
@@ -44,46 +42,3 @@ def _infer_parameters(module: Any, args: tuple) -> None:
     del module.__dict__["_lazy_hook"]
     if module.cls_to_become is not None:
         object.__setattr__(module, "__class__", module.cls_to_become)  # (Module refuses dunders)
-
-
-class LazyLinear(LazyModuleMixin, Linear):
-    """`nn.LazyLinear(out_features, bias=True)`: `Linear` with `in_features` read from the last
-    dimension of the first input."""
-
-    cls_to_become = Linear
-
-    def __init__(
-        self, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None
-    ) -> None:
-        Module.__init__(self)
-        self.in_features = 0
-        self.out_features = out_features
-        self.weight = UninitializedParameter(dtype=dtype)
-        if bias:
-            self.bias = UninitializedParameter(dtype=dtype)
-        else:
-            self.register_parameter("bias", None)
-        self._register_lazy_hook()
-
-    def reset_parameters(self) -> None:
-        if not self.has_uninitialized_params() and self.in_features != 0:
-            super().reset_parameters()
-
-    def initialize_parameters(self, input: Any = None, *args: Any) -> None:
-        if not self.has_uninitialized_params():
-            return
-        if not isinstance(input, Tensor):
-            raise TypeError(
-                "linear(): argument 'input' (position 1) must be Tensor, not "
-                f"{type(input).__name__}"
-            )
-        if input.ndim == 0:
-            raise IndexError("tuple index out of range")
-        self.in_features = int(input.shape[-1])
-        self.weight.materialize((self.out_features, self.in_features))
-        if self.bias is not None:
-            self.bias.materialize((self.out_features,))
-        self.reset_parameters()
-
-
-__all__ = ["LazyLinear", "LazyModuleMixin"]

@@ -1,147 +1,24 @@
-"""The schedules of `torch.optim.lr_scheduler` that react to a metric or run cycles, and the
-schedulers of schedulers: ReduceLROnPlateau, CyclicLR, OneCycleLR, SequentialLR,
-ChainedScheduler. The base class and helpers are in `lr_schedules`.
-"""
+"""Cyclical schedules, the momentum cycling the other way: `CyclicLR` (triangle waves) and
+`OneCycleLR` (the 1cycle policy)."""
 
 from __future__ import annotations
 
 import math
-import warnings
-from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from .lr_schedules import (
-    _EPOCH_DEPRECATED,
+from ..optimizer import Optimizer
+from .base import (
     LRScheduler,
     _callable_state,
-    _cosine,
     _per_group,
     _require_optimizer,
     _restore_callable_state,
     _set_group,
 )
-from .optimizer import Optimizer
+from .cosine import _cosine
 
 
-# -- lr driven by a metric ----------------------------------------------------------------------------
-class ReduceLROnPlateau(LRScheduler):
-    """lr times `factor` when the metric has not improved for more than `patience` steps."""
-
-    _fields = (
-        "_last_lr",
-        "best",
-        "cooldown",
-        "cooldown_counter",
-        "default_min_lr",
-        "eps",
-        "factor",
-        "last_epoch",
-        "min_lrs",
-        "mode",
-        "mode_worse",
-        "num_bad_epochs",
-        "patience",
-        "threshold",
-        "threshold_mode",
-    )
-
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        mode: str = "min",
-        factor: float = 0.1,
-        patience: int = 10,
-        threshold: float = 1e-4,
-        threshold_mode: str = "rel",
-        cooldown: int = 0,
-        min_lr: list[float] | float = 0,
-        eps: float = 1e-8,
-    ) -> None:
-        if factor >= 1.0:
-            raise ValueError("Factor should be < 1.0.")
-        self.factor = factor
-        self.optimizer = _require_optimizer(optimizer)
-        groups = len(optimizer.param_groups)
-        if isinstance(min_lr, (list, tuple)):
-            if len(min_lr) != groups:
-                raise ValueError(f"expected {groups} min_lrs, got {len(min_lr)}")
-            self.default_min_lr = None
-            self.min_lrs = list(min_lr)
-        else:
-            self.default_min_lr = min_lr
-            self.min_lrs = [min_lr] * groups
-        self.patience = patience
-        self.cooldown = cooldown
-        self.eps = eps
-        self.last_epoch = 0
-        self._last_lr = self._current_lrs()
-        self._set_mode(mode, threshold, threshold_mode)
-        self.best = self.mode_worse
-        self.cooldown_counter = 0
-        self.num_bad_epochs = 0
-
-    def _set_mode(self, mode: str, threshold: float, threshold_mode: str) -> None:
-        if mode not in ("min", "max"):
-            raise ValueError("mode " + mode + " is unknown!")
-        if threshold_mode not in ("rel", "abs"):
-            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
-        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
-        self.mode_worse = math.inf if mode == "min" else -math.inf
-
-    @property
-    def in_cooldown(self) -> bool:
-        return self.cooldown_counter > 0
-
-    def _is_better(self, a: float, best: float) -> bool:
-        """Whether metric `a` improves on `best` by more than the threshold."""
-        minimise = self.mode == "min"
-        if self.threshold_mode == "rel":
-            bar = best * (1.0 - self.threshold) if minimise else best * (self.threshold + 1.0)
-        else:
-            bar = best - self.threshold if minimise else best + self.threshold
-        return a < bar if minimise else a > bar
-
-    def step(self, metrics: Any, epoch: int | None = None) -> None:  # type: ignore[override]
-        current = float(metrics)
-        if epoch is not None:
-            warnings.warn(_EPOCH_DEPRECATED, UserWarning, stacklevel=2)
-        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
-        if self._is_better(current, self.best):
-            self.best, self.num_bad_epochs = current, 0
-        else:
-            self.num_bad_epochs += 1
-        if self.in_cooldown:
-            self.cooldown_counter -= 1
-            self.num_bad_epochs = 0  # bad epochs in cooldown do not count
-        if self.num_bad_epochs > self.patience:
-            self._reduce()
-            self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
-        self._last_lr = self._current_lrs()
-
-    def _reduce(self) -> None:
-        groups = self.optimizer.param_groups
-        if len(groups) != len(self.min_lrs):
-            if self.default_min_lr is None:
-                raise RuntimeError(
-                    f"The number of param groups in the `optimizer` ({len(groups)}) differs from "
-                    f"when `ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), usually due "
-                    "to a new param group being added to the optimizer. Please modify the "
-                    "`min_lrs` field to match the length of the `optimizer` param groups."
-                )
-            self.min_lrs = [self.default_min_lr] * len(groups)
-        for group, min_lr in zip(groups, self.min_lrs):
-            old = float(group["lr"])
-            new = max(old * self.factor, min_lr)
-            if old - new > self.eps:
-                _set_group(group, "lr", new)
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        super().load_state_dict(state_dict)
-        self._set_mode(self.mode, self.threshold, self.threshold_mode)
-
-
-# -- cyclical schedules -------------------------------------------------------------------------------
 def _set_momentum(group: dict, value: Any, use_beta1: bool) -> None:
     if use_beta1:
         group["betas"] = (value, *group["betas"][1:])
@@ -399,116 +276,3 @@ class OneCycleLR(LRScheduler):
                 )
                 _set_momentum(group, momentum, self.use_beta1)
         return lrs
-
-
-# -- schedulers of schedulers -----------------------------------------------------------------------
-class _SchedulerGroup(LRScheduler):
-    """SequentialLR and ChainedScheduler: inner schedulers of one optimizer; the state holds
-    each inner scheduler's state."""
-
-    def _take(self, schedulers: Sequence[LRScheduler], optimizer: Optimizer) -> None:
-        name = type(self).__name__
-        for i, scheduler in enumerate(schedulers):
-            if not isinstance(scheduler, LRScheduler):
-                raise TypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
-            if isinstance(scheduler, ReduceLROnPlateau):
-                raise ValueError(
-                    f"{name} does not support `ReduceLROnPlateau` scheduler as it requires "
-                    "additional kwargs to be specified when calling `step`, but got one at "
-                    f"index {i} in the given schedulers sequence."
-                )
-            if scheduler.optimizer is not optimizer:
-                raise ValueError(
-                    f"{name} expects all schedulers to belong to the same optimizer, but got "
-                    f"scheduler {type(scheduler).__name__} at index {i} has "
-                    f"{scheduler.optimizer}, which is different from {type(optimizer).__name__}."
-                )
-        self._schedulers = list(schedulers)
-        self.optimizer = optimizer
-
-    def state_dict(self) -> dict[str, Any]:
-        state = super().state_dict()
-        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
-        return state
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        super().load_state_dict({k: v for k, v in state_dict.items() if k != "_schedulers"})
-        for scheduler, saved in zip(self._schedulers, state_dict.get("_schedulers") or []):
-            scheduler.load_state_dict(saved)
-
-
-class SequentialLR(_SchedulerGroup):
-    """Hands the optimizer to one scheduler after another, at the given milestones."""
-
-    _fields = ("_last_lr", "_milestones", "last_epoch")
-
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        schedulers: list[LRScheduler],
-        milestones: list[int],
-        last_epoch: int = -1,
-    ) -> None:
-        if len(schedulers) < 1:
-            raise ValueError(
-                f"{type(self).__name__} expects at least one scheduler, but got no scheduler."
-            )
-        self._take(schedulers, optimizer)
-        if len(milestones) != len(schedulers) - 1:
-            raise ValueError(
-                "Sequential Schedulers expects number of schedulers provided to be one more than "
-                f"the number of milestone points, but got number of schedulers {len(schedulers)} "
-                f"and the number of milestones to be equal to {len(milestones)}"
-            )
-        self._milestones = list(milestones)
-        self.last_epoch = last_epoch + 1
-        # The inner schedulers each took their initial step when made: take those back and let
-        # only the first one start, from the initial lrs.
-        for group in optimizer.param_groups:
-            _set_group(group, "lr", group["initial_lr"])
-        for scheduler in self._schedulers:
-            _rewind(scheduler)
-        first = self._schedulers[bisect_right(self._milestones, 0)]
-        first._initial_step()
-        self._last_lr = first.get_last_lr()
-
-    def step(self) -> None:  # type: ignore[override]
-        self.last_epoch += 1
-        index = bisect_right(self._milestones, self.last_epoch)
-        scheduler = self._schedulers[index]
-        if index > 0 and self._milestones[index - 1] == self.last_epoch:
-            scheduler._advance(0)  # a scheduler taking over starts at its epoch 0
-        else:
-            scheduler.step()
-        self._last_lr = scheduler.get_last_lr()
-
-
-def _rewind(scheduler: LRScheduler) -> None:
-    """Undo the epoch count of a scheduler's initial step (of each inner one for a group)."""
-    if isinstance(scheduler, _SchedulerGroup):
-        for inner in scheduler._schedulers:
-            _rewind(inner)
-    else:
-        scheduler.last_epoch -= 1
-
-
-class ChainedScheduler(_SchedulerGroup):
-    """Steps every scheduler in turn: their changes to the lr compound."""
-
-    _fields = ("_last_lr",)
-
-    def __init__(
-        self, schedulers: Sequence[LRScheduler], optimizer: Optimizer | None = None
-    ) -> None:
-        if len(schedulers) < 1:
-            raise ValueError(
-                f"{type(self).__name__} expects at least one scheduler to be chained, but got "
-                "no scheduler."
-            )
-        self._take(schedulers, optimizer or schedulers[0].optimizer)
-        self._last_lr = self._current_lrs()
-
-    def step(self) -> None:  # type: ignore[override]
-        for scheduler in self._schedulers:
-            scheduler.step()
-        self._last_lr = self._current_lrs()

@@ -18,17 +18,16 @@ from typing import Any
 
 import numpy as np
 
-from ..core.tensor import Tensor
-from ..ops import recurrent
-from ..ops.arithmetic import stack, unbind
-from ..ops.creation import zeros
-from ..ops.unary import relu, sigmoid, tanh
-from ..ops.views import cat
-from . import functional as F
-from . import init
-from .module import Module
-from .modules import _empty
-from .parameter import Parameter
+from ...core.tensor import Tensor
+from ...ops import recurrent
+from ...ops.arithmetic import stack, unbind
+from ...ops.creation import zeros
+from ...ops.unary import relu, sigmoid, tanh
+from ...ops.views import cat
+from .. import functional as F
+from .. import init
+from ..module import Module
+from ..parameter import Parameter, parameter_storage
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
@@ -183,7 +182,7 @@ class RNNBase(Module):
                 suffix = "_reverse" if direction == 1 else ""
                 names = [n.format(layer, suffix) for n in names]
                 for name, shape in zip(names, shapes):
-                    setattr(self, name, Parameter(_empty(shape, dtype)))
+                    setattr(self, name, Parameter(parameter_storage(shape, dtype)))
                 self._flat_weights_names.extend(names)
                 self._all_weights.append(names)
         self.reset_parameters()
@@ -420,11 +419,13 @@ class RNNCellBase(Module):
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.bias = bias
-        self.weight_ih = Parameter(_empty((num_chunks * hidden_size, input_size), dtype))
-        self.weight_hh = Parameter(_empty((num_chunks * hidden_size, hidden_size), dtype))
+        self.weight_ih = Parameter(parameter_storage((num_chunks * hidden_size, input_size), dtype))
+        self.weight_hh = Parameter(
+            parameter_storage((num_chunks * hidden_size, hidden_size), dtype)
+        )
         if bias:
-            self.bias_ih = Parameter(_empty((num_chunks * hidden_size,), dtype))
-            self.bias_hh = Parameter(_empty((num_chunks * hidden_size,), dtype))
+            self.bias_ih = Parameter(parameter_storage((num_chunks * hidden_size,), dtype))
+            self.bias_hh = Parameter(parameter_storage((num_chunks * hidden_size,), dtype))
         else:
             self.register_parameter("bias_ih", None)
             self.register_parameter("bias_hh", None)
@@ -549,7 +550,3 @@ class GRUCell(_GatedCell):
         input, hx, batched = self._prepare(input, hx)
         out = _gru_step(input, hx, self._params(), False)
         return out if batched else out.squeeze(0)
-
-
-for _cls in (RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell):
-    _cls.__module__ = "torch.nn.modules.rnn"

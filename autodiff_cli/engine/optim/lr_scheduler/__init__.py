@@ -10,32 +10,29 @@ State is an explicit list of fields per engine class (`_fields`, registered belo
 copies those and nothing else, and `load_state_dict` writes only those, so neither hands a script
 an attribute table nor lets it write attributes by names it chose. A script's subclass cannot
 change the list (its own `_fields` is never read); its public attributes are saved besides.
+
+The schedulers by kind: `formulas` (a formula of the epoch: lambda, step, exponential, warm-up,
+polynomial), `cosine`, `cyclic` (CyclicLR, OneCycleLR), `plateau` (ReduceLROnPlateau) and
+`composite` (SequentialLR, ChainedScheduler); `base` holds `LRScheduler`.
 """
 
 from __future__ import annotations
 
-from .lr_cycles import (
-    ChainedScheduler,
-    CyclicLR,
-    OneCycleLR,
-    ReduceLROnPlateau,
-    SequentialLR,
-)
-from .lr_schedules import (
+from .base import LRScheduler, _LRScheduler, register_engine_schedulers
+from .composite import ChainedScheduler, SequentialLR
+from .cosine import CosineAnnealingLR, CosineAnnealingWarmRestarts
+from .cyclic import CyclicLR, OneCycleLR
+from .formulas import (
     ConstantLR,
-    CosineAnnealingLR,
-    CosineAnnealingWarmRestarts,
     ExponentialLR,
     LambdaLR,
     LinearLR,
-    LRScheduler,
     MultiplicativeLR,
     MultiStepLR,
     PolynomialLR,
     StepLR,
-    _LRScheduler,
-    register_engine_schedulers,
 )
+from .plateau import ReduceLROnPlateau
 
 __all__ = [
     "LRScheduler",

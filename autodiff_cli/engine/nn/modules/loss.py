@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.tensor import Tensor
-from . import functional as F
-from .module import Module
+from ...core.tensor import Tensor
+from .. import functional as F
+from ..module import Module
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -106,10 +106,3 @@ class HuberLoss(_Loss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
-
-
-for _cls in (
-    MSELoss, L1Loss, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, NLLLoss, SmoothL1Loss,
-    HuberLoss,
-):  # fmt: skip
-    _cls.__module__ = "torch.nn.modules.loss"

@@ -1,0 +1,66 @@
+"""`torch.nn.modules`: the layers, one submodule per kind as PyTorch arranges them (activation,
+container, conv, linear, loss, normalization, pooling, rnn...). Each class is named after its
+PyTorch home (`torch.nn.modules.conv.Conv2d`), which `help()` and `typename` print."""
+
+from __future__ import annotations
+
+from ..module import Module
+from ..parameter import Parameter
+from . import (
+    activation,
+    batchnorm,
+    container,
+    conv,
+    dropout,
+    flatten,
+    fold,
+    lazy,
+    linear,
+    loss,
+    normalization,
+    pooling,
+    rnn,
+    sparse,
+    upsampling,
+)
+from .activation import (
+    ELU,
+    GELU,
+    SELU,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    ReLU,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Tanh,
+)
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .dropout import (
+    AlphaDropout,
+    Dropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
+)
+from .flatten import Flatten
+from .linear import Identity, Linear
+
+for _kind in (activation, batchnorm, container, conv, dropout, flatten, fold, lazy, linear, loss,
+              normalization, pooling, rnn, sparse, upsampling):  # fmt: skip
+    _home = "torch.nn.modules." + _kind.__name__.rpartition(".")[2]
+    for _cls in list(vars(_kind).values()):
+        if isinstance(_cls, type) and _cls.__module__ == _kind.__name__:
+            _cls.__module__ = _home
+del _kind, _home, _cls
+
+# What a script sees of this module (the language exports only these names).
+__all__ = [
+    "Module", "Parameter", "Identity", "Linear", "Flatten", "Dropout", "Dropout1d", "Dropout2d",
+    "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Sequential", "ModuleList", "ModuleDict",
+    "ParameterList", "ParameterDict", "ReLU", "LeakyReLU", "Tanh", "Sigmoid", "GELU", "SiLU",
+    "ELU", "SELU", "Softplus", "LogSigmoid", "Softmax", "LogSoftmax",
+]  # fmt: skip

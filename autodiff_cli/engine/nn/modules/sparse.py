@@ -1,0 +1,100 @@
+"""`nn.Embedding`: a lookup table of rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.grad_mode import no_grad
+from ...core.tensor import Tensor
+from .. import functional as F
+from .. import init
+from ..module import Module
+from ..parameter import Parameter, parameter_storage
+
+
+class Embedding(Module):
+    """A lookup table of `num_embeddings` rows of size `embedding_dim`; weight ~ N(0, 1), the
+    `padding_idx` row zero."""
+
+    def __init__(
+        self,
+        num_embeddings: int,
+        embedding_dim: int,
+        padding_idx: int | None = None,
+        max_norm: float | None = None,
+        norm_type: float = 2.0,
+        scale_grad_by_freq: bool = False,
+        sparse: bool = False,
+        _weight: Tensor | None = None,
+        _freeze: bool = False,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        if padding_idx is not None:
+            within = padding_idx == 0 or -num_embeddings <= padding_idx < num_embeddings
+            assert within, "Padding_idx must be within num_embeddings"
+            if padding_idx < 0:
+                padding_idx += num_embeddings  # stored as a row number
+        self.padding_idx = padding_idx
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        self.sparse = sparse
+        if _weight is None:
+            weight = parameter_storage((num_embeddings, embedding_dim), dtype)
+            self.weight = Parameter(weight, requires_grad=not _freeze)
+            self.reset_parameters()
+        else:
+            assert list(_weight.shape) == [num_embeddings, embedding_dim], (
+                "Shape of weight does not match num_embeddings and embedding_dim"
+            )
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+
+    def reset_parameters(self) -> None:
+        init.normal_(self.weight)
+        self._fill_padding_idx_with_zero()
+
+    def _fill_padding_idx_with_zero(self) -> None:
+        if self.padding_idx is not None:
+            with no_grad():
+                self.weight[self.padding_idx].fill_(0)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.embedding(
+            input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+            self.scale_grad_by_freq, self.sparse,
+        )  # fmt: skip
+
+    def extra_repr(self) -> str:
+        options = (
+            ("padding_idx", self.padding_idx, None),
+            ("max_norm", self.max_norm, None),
+            ("norm_type", self.norm_type, 2),
+            ("scale_grad_by_freq", self.scale_grad_by_freq, False),
+            ("sparse", self.sparse, False),
+        )
+        shown = [f"{name}={value}" for name, value, default in options if value != default]
+        return ", ".join([f"{self.num_embeddings}, {self.embedding_dim}", *shown])
+
+    @classmethod
+    def from_pretrained(
+        cls,
+        embeddings: Tensor,
+        freeze: bool = True,
+        padding_idx: int | None = None,
+        max_norm: float | None = None,
+        norm_type: float = 2.0,
+        scale_grad_by_freq: bool = False,
+        sparse: bool = False,
+    ) -> Embedding:
+        """An Embedding whose weight is `embeddings` (shared), frozen unless `freeze=False`."""
+        assert embeddings.dim() == 2, "Embeddings parameter is expected to be 2-dimensional"
+        rows, cols = embeddings.shape
+        return cls(
+            num_embeddings=rows, embedding_dim=cols, _weight=embeddings, _freeze=freeze,
+            padding_idx=padding_idx, max_norm=max_norm, norm_type=norm_type,
+            scale_grad_by_freq=scale_grad_by_freq, sparse=sparse,
+        )  # fmt: skip
