@@ -5,7 +5,8 @@ Only what this tool says is translated: its hints, notes and explanations. PyTor
 Python's messages are facts a learner searches for, so they stay exactly as those print them.
 
 The language comes from `--lang` (`set_language`), else from LANGUAGE, LC_ALL, LC_MESSAGES and
-LANG as gettext reads them. The catalogue is read when this module loads (and again on
+LANG as gettext reads them. Click's and Typer's words (`Usage:`, `Options`) come through the
+standard gettext domain, bound to the same catalogue once a language other than English is chosen. The catalogue is read when this module loads (and again on
 `set_language`): a jailed child cannot open a file, so it must hold the catalogue before it is
 locked down; it inherits it from the parent it forks from.
 """
@@ -58,6 +59,20 @@ def set_language(code: str | None) -> None:
         if chosen is None:
             raise ValueError(f"unknown language {code!r} (choose from: en, zh)")
     _catalogue = None if chosen in (None, "en") else _load(chosen)
+    if code is not None:  # `--lang`: Click's and Typer's words follow it (see below)
+        os.environ["LANGUAGE"] = chosen or "en"
+    if _catalogue is not None:
+        _speak_for_libraries()
+
+
+def _speak_for_libraries() -> None:
+    """Click's and Typer's own words (`Usage:`, `Options`...) in the chosen language: they call
+    the standard `gettext.gettext`, whose domain an application sets, and which reads the
+    language from the environment (LANGUAGE first, set by `--lang`)."""
+    import gettext
+
+    gettext.bindtextdomain(DOMAIN, LOCALE_DIR)
+    gettext.textdomain(DOMAIN)
 
 
 def language() -> str:

@@ -16,6 +16,13 @@ DEFERRED: dict[str, str] = {
     # module path: why it is not imported at the top of its user
     "autodiff_cli.cli.math_input": "grad's math form (2x, x², √x): only an expression that "
     "looks like math pays for the rewrite (cli/math_gate)",
+    # -- the engine's torch.* functions that live in its lazily loaded submodules (h1) --
+    "autodiff_cli.engine.nn.functional": "torch.softmax & co: torch.nn (30 modules) on first use",
+    "autodiff_cli.engine.nn.functional_ops": "torch.xlogy: loads torch.nn on first use",
+    "autodiff_cli.engine.ops.batch_norm": "torch.batch_norm: rarely called from a one-liner",
+    "autodiff_cli.engine.serialization": "torch.save/load: pickle machinery, scripts seldom save",
+    "autodiff_cli.engine.func": "torch.vmap: torch.func's transforms load on first use",
+    "autodiff_cli.engine.linalg": "nn.utils' norms: torch.linalg loads on first use",
     # -- the language (autodiff_cli.lang): the engine loads when a script first imports torch,
     # so that scripts without torch, the REPL's prompt and the CLI's parent process never pay
     # for it (`import autodiff_cli.engine` is most of the one-liner's import time).

@@ -194,6 +194,7 @@ def test_meta_commands_on_piped_input(tmp_path: Path):
     lines = done.stdout.splitlines()
     assert lines[0].split() == [
         "name",
+        "value",
         "shape",
         "dtype",
         "requires_grad",
@@ -201,8 +202,8 @@ def test_meta_commands_on_piped_input(tmp_path: Path):
         "grad_fn",
         "grad",
     ]
-    assert lines[1].split() == ["x", "[2]", "float32", "True", "True"]
-    assert lines[2].split() == ["y", "[]", "float32", "True", "False", "SumBackward0"]
+    assert lines[1].split() == ["x", "[1.,", "2.]", "[2]", "float32", "True", "True"]
+    assert lines[2].split() == ["y", "5.", "[]", "float32", "True", "False", "SumBackward0"]
     assert "SumBackward0 ← (x * x).sum()  shape=[]  value=5." in done.stdout
     assert "└── MulBackward0 ← x * x  shape=[2]" in done.stdout
     assert any(line.split()[:1] == ["x"] and "tensor([2., 4.])" in line for line in lines)
@@ -448,7 +449,9 @@ def test_vars_and_grads_print_values_as_their_repr_does():
         "              [1., 1., 1.,  ..., 1., 1., 1.],",
         "              [1., 1., 1.,  ..., 1., 1., 1.]])",
     ]
-    assert lines[10].split(maxsplit=5)[:5] == ["x", "[3]", "float32", "True", "True"]
+    assert lines[10].startswith("x     [ 1.0000, 0.5000, 15.0000]  ")
+    assert lines[10].split()[5:9] == ["[3]", "float32", "True", "True"]
+    assert lines[11].startswith("W     [[ 0., 1., 2., ..., 27., 28., 29.], [ 3…  [20, 30]")
     assert lines[10].endswith("  tensor([ 2.,  1., 30.])")
     assert lines[11].endswith("  tensor([[1., 1., 1.,  ..., 1., 1., 1.],")
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import autodiff_cli.engine as E
-from autodiff_cli.engine.core import backward
+from autodiff_cli.engine.core import fast_paths
 
 
 def _diamond(log: list) -> list:
@@ -71,7 +71,7 @@ def _pruned(log: list) -> list:
 def test_fast_schedule_equals_the_ready_queue(case, monkeypatch) -> None:
     fast_log: list = []
     fast = case(fast_log)
-    monkeypatch.setattr(backward, "_leaf_order_observable", lambda accs: True)
+    monkeypatch.setattr(fast_paths, "_leaf_order_observable", lambda accs: True)
     general_log: list = []
     general = case(general_log)
     assert fast_log == general_log

@@ -21,9 +21,9 @@ from import_graph import (
 
 PACKAGE = "autodiff_cli.engine"
 
-# Edges of the core allowed to close a cycle: none now. The core reaches what is defined above it
-# (the backward pass for Tensor.backward, tensor factories, views' bookkeeping, a first gradient's
-# copy) through `core/provided.py`, which those modules fill when they load.
+# Edges of the core allowed to close a cycle: none now. What the core calls that is defined above
+# it (views' bookkeeping after in-place writes, a first gradient's copy, the legacy constructor,
+# torch.where under create_graph) are Tensor methods the ops attach through `tensor_methods`.
 KNOWN_CORE_EDGES: set[tuple[str, str]] = set()
 
 

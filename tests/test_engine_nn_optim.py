@@ -14,6 +14,7 @@ import pytest
 from cli_runner import autodiff
 
 import autodiff_cli.engine as E
+from autodiff_cli.engine.core.graph import accumulator
 
 nn = E.nn
 
@@ -314,7 +315,7 @@ def test_function_gradients_and_node() -> None:
     y = Cube.apply(x, 2.0)
     assert type(y.grad_fn).__name__ == "CubeBackward" and y.grad_fn.k == 2.0
     assert y.grad_fn.needs_input_grad == (True, False)
-    assert y.grad_fn.next_functions[0][0] is x._accumulator()
+    assert y.grad_fn.next_functions[0][0] is accumulator(x)
     (g,) = E.autograd.grad(y.sum(), x, create_graph=True)
     assert g.tolist() == pytest.approx([6 * v * v for v in (0.5, -1.0, 2.0)])
     (gg,) = E.autograd.grad(g.sum(), x)

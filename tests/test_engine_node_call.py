@@ -8,7 +8,7 @@ import pytest
 from script_runner import run_dedented as run
 
 import autodiff_cli.engine as torch
-from autodiff_cli.engine.core.graph import FREED_MESSAGE
+from autodiff_cli.engine.core.saved_values import FREED_MESSAGE
 from autodiff_cli.lang import ScriptError
 
 

@@ -10,7 +10,7 @@ import pytest
 from cli_runner import autodiff
 
 import autodiff_cli.engine as torch
-from autodiff_cli.engine.core import tensor as tensor_module
+from autodiff_cli.engine.core import tensor_values as tensor_module
 
 MESSAGE = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"

@@ -17,7 +17,10 @@ import typer
 from typer.core import TyperGroup
 
 from autodiff_cli import __version__
+from autodiff_cli.cli import help_language
 from autodiff_cli.i18n import gettext as _
+
+_N = str  # marks a help text for the catalogue: `help_language` translates it as help shows
 
 
 class _JsonUsageErrors(TyperGroup):
@@ -28,6 +31,7 @@ class _JsonUsageErrors(TyperGroup):
 
     def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
         arguments = sys.argv[1:] if args is None else list(args)
+        help_language.prepare(self, arguments)  # --help in the language of --lang or LANG
         extra["standalone_mode"] = False
         try:
             status = super().main(arguments, *rest, **extra)
@@ -52,7 +56,7 @@ def usage_error_text(error: click.ClickException) -> str:
     command = context.command_path if context is not None else "autodiff"
     text = f"{command}: error: {error.format_message()}"
     if context is not None:
-        text += f"\nTry '{command} -h' for help."
+        text += "\n" + _("Try '{command} -h' for help.").format(command=command)
     return text
 
 
@@ -234,14 +238,14 @@ def _root(
         raise typer.Exit(run_repl())
 
 
-RUN_EXAMPLES = _(
+RUN_EXAMPLES = _N(
     "Examples:\n\n"
     "  autodiff run train.py\n\n"
     "  autodiff run lessons/ -j 4   (every *.py and *.ad of the folder)\n\n"
     "  autodiff run a.py b.py --json --timeout 10\n\n"
     "  echo 'print(2**10)' | autodiff run -"
 )
-GRAD_EXAMPLES = _(
+GRAD_EXAMPLES = _N(
     "Examples:\n\n"
     '  autodiff grad "x**2 + 3*x" --at x=2\n\n'
     '  autodiff grad "3x² + 2x" --at x=2   (math as typed: 2x, x², √x, |x|, e^x, ln, π)\n\n'
@@ -249,7 +253,7 @@ GRAD_EXAMPLES = _(
     '  autodiff grad "(w*x).sum()" --at "x=\\[1,2;3,4],w=2" --explain\n\n'
     '  autodiff grad "x*y + y**2" --at x=1,y=2 --hessian'
 )
-GRAPH_EXAMPLES = _(
+GRAPH_EXAMPLES = _N(
     "Examples:\n\n"
     '  autodiff graph "(x*w).sum()" --at x=\\[1,2],w=3\n\n'
     '  autodiff graph "tanh(x)" --at x=1 -o g.svg   (format from the extension)\n\n'

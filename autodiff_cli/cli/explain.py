@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autodiff_cli.cli.graphs import node_name, small_value, walk
+from autodiff_cli.i18n import gettext as _
 from autodiff_cli.lang.runtime.provenance import note_of
 
 
@@ -94,7 +95,7 @@ def explained_backward(
         step.source = note.label() if note is not None else None
         step.numbers = used.get(id(fn), {})
         step.node = fn
-        for position, (target, _) in enumerate(getattr(fn, "next_functions", ())):
+        for position, (target, _number) in enumerate(getattr(fn, "next_functions", ())):
             argument, rule = _rule_for(fn, position)
             sent = grad_inputs[position] if position < len(grad_inputs) else None
             step.sent.append(
@@ -202,19 +203,21 @@ def explain_lines(
 
     def target_label(number: int | None) -> str:
         if number is None:
-            return "(constant: needs no gradient)"
+            return _("(constant: needs no gradient)")
         target = by_number[number]
         if target.variable is not None:
             return f"[{number}] AccumulateGrad ({target.variable})"
         return f"[{number}] {target.name}"
 
-    lines = [f"backward pass, step by step (seed: ∂out/∂out = {_text(walk_.seed)}):"]
+    lines = [
+        _("backward pass, step by step (seed: ∂out/∂out = {seed}):").format(seed=_text(walk_.seed))
+    ]
     for step in walk_.steps:
         if step.variable is not None:
             parts = [
-                f"{_text(sent)} from [{source.number}]"
+                _("{value} from [{number}]").format(value=_text(sent), number=source.number)
                 for source in walk_.steps
-                for number, _, _, sent in source.sent
+                for number, _argument, _rule, sent in source.sent
                 if number == step.number
             ]
             total = " + ".join(parts) + " = " if len(parts) > 1 else ""
@@ -225,10 +228,17 @@ def explain_lines(
             continue
         title = f"{step.name} ← {step.source}" if step.source else step.name
         received = _text(step.received)
-        lines.append(f"[{step.number}] {title} receives grad = {received}")
+        lines.append(
+            _("[{number}] {title} receives grad = {received}").format(
+                number=step.number, title=title, received=received
+            )
+        )
         for position, (number, argument, rule, sent) in enumerate(step.sent):
             if number is None:
-                lines.append(f"      ∂out/∂{argument}: constant input, nothing sent")
+                lines.append(
+                    "      "
+                    + _("∂out/∂{argument}: constant input, nothing sent").format(argument=argument)
+                )
                 continue
             filled = with_numbers(rule, step.numbers)
             factor = rule if filled is None else filled
@@ -241,8 +251,9 @@ def explain_lines(
                 f"  → {target_label(number)}"
             )
             if local and (step.number, position) in local:
-                lines.append(f"        as a formula: {local[(step.number, position)]}")
-    lines.append("accumulated gradients:")
+                formula = local[(step.number, position)]
+                lines.append("        " + _("as a formula: {formula}").format(formula=formula))
+    lines.append(_("accumulated gradients:"))
     for name, grad in walk_.gradients.items():
         lines.append(f"  {name}.grad = {_text(grad)}")
     lines.extend(closing or ())

@@ -15,7 +15,9 @@ from autodiff_cli.cli.grad_result import (
     GradResult,
     tensor_to_json,
 )
+from autodiff_cli.engine.core.graph import accumulator
 from autodiff_cli.i18n import gettext as _
+from autodiff_cli.lang.errors import display_width
 
 
 def _maybe(tensor: Any) -> Any:
@@ -83,7 +85,7 @@ def read_as(parsed: str) -> str:
 
 def _labelled(label: str, text: str) -> str:
     """`label: text`, continuation lines of a multi-line tensor repr indented under the text."""
-    indent = " " * (len(label) + 2)
+    indent = " " * (sum(display_width(char) for char in label) + 2)  # 值 takes two columns
     return f"{label}: " + text.replace("\n", "\n" + indent)
 
 
@@ -95,16 +97,20 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
     """(heading, lines) for each derivative the mode computed."""
     sections = []
     if outcome.mode in (GRADIENT, VJP):
-        heading = "gradients:"
+        heading = _("gradients:")
         if outcome.mode == VJP:
-            heading = f"vector-Jacobian product (seed v = {_one_line(outcome.seed)}):"
+            heading = _("vector-Jacobian product (seed v = {seed}):").format(
+                seed=_one_line(outcome.seed)
+            )
         lines = [
             _labelled(f"  {name}.grad", repr(grad)) for name, grad in outcome.gradients.items()
         ]
         sections.append((heading, lines))
     elif outcome.mode == JACOBIAN:
         shape = list(outcome.result.shape)
-        heading = f"jacobian (the result is not a scalar: shape {shape}; one row per element):"
+        heading = _(
+            "jacobian (the result is not a scalar: shape {shape}; one row per element):"
+        ).format(shape=shape)
         lines = [
             _labelled(f"  d result/d {name} {list(block.shape)}", repr(block))
             for name, block in outcome.jacobian.items()
@@ -127,17 +133,17 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
             for row, blocks in outcome.hessian.items()
             for column, block in blocks.items()
         ]
-        sections.append(("hessian:", lines))
+        sections.append((_("hessian:"), lines))
     else:
         n = _superscript(outcome.order)
         lines = [
             _labelled(f"  d{n}result/d{name}{n}", repr(derivative))
             for name, derivative in outcome.derivatives.items()
         ]
-        sections.append((f"derivatives of order {outcome.order}:", lines))
+        sections.append((_("derivatives of order {order}:").format(order=outcome.order), lines))
     if outcome.check is not None:
         sections.append(
-            ("check (central differences in float64, eps=1e-06):", _check_lines(outcome.check))
+            (_("check (central differences in float64, eps=1e-06):"), _check_lines(outcome.check))
         )
     if outcome.formula is not None:
         sections.append((outcome.formula.heading, outcome.formula.lines))
@@ -178,7 +184,7 @@ def print_report(outcome: GradResult, *, with_saved: bool = False, quiet: bool =
     if quiet:
         lines = [
             line.removeprefix("  ").replace("\n  ", "\n")
-            for _, body in _sections(outcome)
+            for _heading, body in _sections(outcome)
             for line in body
         ]
         sys.stdout.write("\n".join(lines) + "\n")
@@ -188,11 +194,11 @@ def print_report(outcome: GradResult, *, with_saved: bool = False, quiet: bool =
     from autodiff_cli.cli.terminal import can_encode, wants_color
 
     result = outcome.result
-    value = _labelled("value", repr(result.detach()))
+    value = _labelled(_("value"), repr(result.detach()))
     leaf_names = {id(leaf): name for name, leaf in outcome.leaves.items()}
     root = result.grad_fn
     if root is None and result.requires_grad:  # the result is a leaf itself: show its node
-        root = result._accumulator()
+        root = accumulator(result)
     graph = collapse_chains(
         build_graph(root, leaf_names, with_saved=with_saved, saved=outcome.saved)
     )
@@ -207,7 +213,7 @@ def print_report(outcome: GradResult, *, with_saved: bool = False, quiet: bool =
 
         console = Console(highlight=False, soft_wrap=True)
         console.print(Text(value))
-        console.print(Text("grad_fn graph:", style="bold"))
+        console.print(Text(_("grad_fn graph:"), style="bold"))
         console.print(to_rich(tree))
         for heading, lines in sections:
             console.print(Text(heading, style="bold"))
@@ -218,7 +224,8 @@ def print_report(outcome: GradResult, *, with_saved: bool = False, quiet: bool =
                 console.print(Text(line, style=style or ""))
         return
 
-    lines = [value, "grad_fn graph:", render_plain(tree, unicode=can_encode(sys.stdout, "├─│└"))]
+    tree_text = render_plain(tree, unicode=can_encode(sys.stdout, "├─│└"))
+    lines = [value, _("grad_fn graph:"), tree_text]
     for heading, body in sections:
         lines.append(heading)
         lines.extend(body)

@@ -2,42 +2,34 @@
 
 from __future__ import annotations
 
+import re
 import sys
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import autodiff_cli.cli.formulas.repl_formula  # noqa: F401 - :formula's half in the child
+from autodiff_cli.cli import repl_docs, repl_vars
+from autodiff_cli.cli.graph_cmd import graph_of
+from autodiff_cli.cli.graph_export import TEXT_FORMATS, export
+from autodiff_cli.cli.repl_graph_files import (
+    PICTURES,
+    parse_graph_argument,
+    source_format,
+    write_graph_file,
+)
+from autodiff_cli.cli.repl_help import help_text
+from autodiff_cli.i18n import gettext as _
 
 REPL_NAME = "<stdin>"
 
-HELP = """\
-Statements run as in Python, with `torch` imported; an expression's value is echoed.
-A block (def, for, if, ...) ends with a blank line. Ctrl-C cancels the line or stops a
-running statement; Ctrl-D exits. Tab completes names, attributes and methods.
-
-  :help             this help
-  :vars             the variables: name, shape, dtype, requires_grad, is_leaf, grad_fn, grad
-  :graph NAME [FMT] the grad_fn graph of NAME (FMT: tree, dot or mermaid)
-  :graph NAME html FILE  a page to open in a browser: the graph, backward step by step
-  :grads            the gradients of the leaf tensors
-  :explain NAME     call NAME.backward() step by step (gradients accumulate, the graph is freed)
-  :formula NAME [WRT...]  the derivatives of NAME as formulas read from its graph, checked
-                    against autograd (elementwise graphs of one-element tensors)
-  :reset            start over with a fresh namespace
-  :load FILE        run FILE in this session
-  :save FILE        write this session's successful inputs as a script for `autodiff run`
-  :hints [on|off]   the teaching hints after an error (on unless --no-hints)
-  :quit             leave (also Ctrl-D)"""
-
 META_NAMES = (
-    "help", "vars", "graph", "grads", "explain", "formula", "reset", "load", "save", "hints",
+    "help", "doc", "vars", "graph", "grads", "explain", "formula", "reset", "load", "save", "hints",
     "quit",
 )  # fmt: skip
 
 
-from autodiff_cli.cli.hints import hints_command  # noqa: E402 - after HELP, which it extends
+from autodiff_cli.cli.hints import hints_command  # noqa: E402
 
 
 class QuitRepl(Exception):
@@ -53,6 +45,7 @@ class ReplState:
     session: Any = None
     inputs: list[str] = field(default_factory=list)  # script text reproducing the session
     first_lines: dict[Any, int] = field(default_factory=dict)  # piped: chunk Source -> its line
+    echoed: set[int] = field(default_factory=set)  # the inputs whose value was echoed (`_`)
 
     def __post_init__(self) -> None:
         if self.session is None:
@@ -67,6 +60,7 @@ class ReplState:
         self.session.execute("import torch")
         self.inputs = []
         self.first_lines = {}
+        self.echoed = set()
 
     def _shift_line(self, error: BaseException, first_line: int) -> None:
         """Count an error's line from the start of the input stream."""
@@ -107,6 +101,9 @@ class ReplState:
             report_exception(error, debug=self.debug, context=REPL_NAME)
             return False
         self.inputs.append(script_text(chunk, echoed=value is not None))
+        if value is not None:  # `_`, as Python's REPL keeps it (a global `_` hides it)
+            self.namespace.builtins["_"] = value
+            self.echoed.add(len(self.inputs) - 1)
         if echo is not None:
             sys.stdout.write(echo + "\n")
         sys.stdout.flush()
@@ -202,15 +199,6 @@ def tensor_cell(value: Any) -> str:
     return "\n".join([*lines[:head], f"… {hidden} more lines …", *lines[-tail:]])
 
 
-def _grad_of(tensor: Any) -> Any:
-    """`.grad` without the non-leaf warning: None unless it is a leaf or retains grad."""
-    if not (tensor.is_leaf or tensor.retains_grad):
-        return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return tensor.grad
-
-
 def _tensors(state: ReplState) -> list[tuple[str, Any]]:
     import autodiff_cli.engine as torch
 
@@ -225,74 +213,69 @@ def _tensors(state: ReplState) -> list[tuple[str, Any]]:
 
 
 def show_vars(state: ReplState, argument: str) -> None:
-    from autodiff_cli.cli.graphs import node_name
-
-    rows = []
-    for name, tensor in _tensors(state):
-        grad = _grad_of(tensor)
-        rows.append(
-            [
-                name,
-                str(list(tensor.shape)),
-                tensor.dtype.name,
-                str(tensor.requires_grad),
-                str(tensor.is_leaf),
-                node_name(tensor.grad_fn) if tensor.grad_fn is not None else "",
-                "" if grad is None else tensor_cell(grad),
-            ]
-        )
-    if not rows:
-        sys.stdout.write("no tensors yet\n")
-        return
-    columns = ["name", "shape", "dtype", "requires_grad", "is_leaf", "grad_fn", "grad"]
-    _print_table(state, columns, rows, "tensors")
+    repl_vars.show_vars(state, argument, _print_table, tensor_cell)
 
 
 def show_grads(state: ReplState, argument: str) -> None:
     rows = [
-        [name, tensor_cell(_grad_of(tensor))]
+        [name, tensor_cell(repl_vars.grad_of(tensor))]
         for name, tensor in _tensors(state)
         if tensor.is_leaf and tensor.requires_grad
     ]
     if not rows:
-        sys.stdout.write("no leaf tensors that require grad\n")
+        sys.stdout.write(_("no leaf tensors that require grad") + "\n")
         return
-    _print_table(state, ["leaf", "grad"], rows, "leaf gradients")
+    _print_table(state, [_("leaf"), "grad"], rows, _("leaf gradients"))
 
 
 def _lookup(state: ReplState, name: str, command: str) -> Any:
     if not name:
-        raise ValueError(f"usage: :{command} NAME")
+        raise ValueError(_("usage: :{command} NAME").format(command=command))
     if name not in state.namespace:
-        raise ValueError(f"no variable named {name!r}")
+        raise ValueError(_("no variable named {name}").format(name=repr(name)))
     return state.namespace[name]
 
 
 def show_graph(state: ReplState, argument: str) -> None:
-    from autodiff_cli.cli.graph_cmd import graph_of
-    from autodiff_cli.cli.graph_export import TEXT_FORMATS, export
     from autodiff_cli.cli.graph_tree import to_rich, tree_of
 
-    name, _, fmt = argument.partition(" ")
-    fmt, _, path = fmt.strip().partition(" ")
-    fmt = fmt or "tree"
+    name, fmt, path = parse_graph_argument(argument)
     if fmt == "html":  # in this process (no fork); a RemoteSession writes the page itself
         from autodiff_cli.cli.graph_page.commands import write_page
 
         problem = write_page(graph_page_json(state, name, path), path.strip())
         if problem:
             raise ValueError(problem)
-        sys.stdout.write(f"wrote {path.strip()}: open it in a browser\n")
+        sys.stdout.write(_("wrote {path}: open it in a browser").format(path=path.strip()) + "\n")
         return
+    if path:  # in this process (no fork); a RemoteSession writes the file itself
+        write_graph_file(graph_text(state, name, source_format(fmt)), fmt, path)
+        return
+    if fmt in PICTURES:
+        raise ValueError(_("usage: :graph NAME {fmt} FILE").format(fmt=fmt))
     if fmt not in TEXT_FORMATS:
-        raise ValueError(f"format must be one of {', '.join(TEXT_FORMATS)}, not {fmt!r}")
-    graph = graph_of(_lookup(state, name, "graph"), dict(state.namespace), name)
+        formats = ", ".join((*TEXT_FORMATS, *PICTURES, "html"))
+        message = _("format must be one of {formats}, not {fmt}")
+        raise ValueError(message.format(formats=formats, fmt=repr(fmt)))
     if fmt == "tree" and state.styled:
         from rich.console import Console
 
+        graph = graph_of(_lookup(state, name, "graph"), dict(state.namespace), name)
         Console(highlight=False, soft_wrap=True).print(to_rich(tree_of(graph, details=True)))
         return
-    sys.stdout.write(export(graph, fmt))
+    sys.stdout.write(graph_text(state, name, fmt))
+
+
+def graph_text(state: ReplState, name: str, fmt: str) -> str:
+    """NAME's graph as text in `fmt` (tree, dot or mermaid)."""
+    if fmt not in TEXT_FORMATS:
+        raise ValueError(
+            _("format must be one of {formats}, not {fmt}").format(
+                formats=", ".join(TEXT_FORMATS), fmt=repr(fmt)
+            )
+        )
+    graph = graph_of(_lookup(state, name, "graph"), dict(state.namespace), name)
+    return str(export(graph, fmt))
 
 
 def graph_page_json(state: ReplState, name: str, path: str) -> str:
@@ -301,7 +284,7 @@ def graph_page_json(state: ReplState, name: str, path: str) -> str:
     from autodiff_cli.cli.graph_page.commands import page_json
 
     if not path.strip():
-        raise ValueError("usage: :graph NAME html FILE")
+        raise ValueError(_("usage: :graph NAME html FILE"))
     return page_json(_lookup(state, name, "graph"), dict(state.namespace), name)
 
 
@@ -313,7 +296,11 @@ def explain(state: ReplState, argument: str) -> None:
 
     value = _lookup(state, argument, "explain")
     if not isinstance(value, torch.Tensor):
-        raise ValueError(f"{argument} is not a tensor (it is {type(value).__name__})")
+        raise ValueError(
+            _("{name} is not a tensor (it is {kind})").format(
+                name=argument, kind=type(value).__name__
+            )
+        )
     in_graph = leaves_of(value)
     leaves = {name: tensor for name, tensor in _tensors(state) if id(tensor) in in_graph}
     try:
@@ -354,12 +341,14 @@ def load(state: ReplState, argument: str) -> None:
     from autodiff_cli.lang import run_source
 
     if not argument:
-        raise ValueError("usage: :load FILE")
+        raise ValueError(_("usage: :load FILE"))
     try:
         with open(argument, encoding="utf-8") as handle:
             source = handle.read()
     except OSError as error:
-        raise ValueError(f"cannot read {argument}: {error.strerror}") from None
+        raise ValueError(
+            _("cannot read {path}: {reason}").format(path=argument, reason=error.strerror)
+        ) from None
     try:
         with warnings_to_stderr(argument):
             run_source(source, argument, namespace=state.namespace, stdout=sys.stdout)
@@ -369,25 +358,50 @@ def load(state: ReplState, argument: str) -> None:
     state.inputs.append(source if source.endswith("\n") else source + "\n")
 
 
+_UNDERSCORE = re.compile(r"(?<![\w.])_(?!\w)")
+
+
+def saved_script(state: ReplState) -> str:
+    """The session's successful inputs as a script. When an input reads `_`, each echoed value
+    is also assigned to `_` there, so that `autodiff run` computes what the session did."""
+    uses_last = any(_UNDERSCORE.search(text) for text in state.inputs)
+    parts = []
+    for index, text in enumerate(state.inputs):
+        head, _newline, last = text.rstrip("\n").rpartition("\n")
+        if uses_last and index in state.echoed and last.startswith("print(repr("):
+            expression = last.removeprefix("print(repr(").removesuffix("))")
+            text = (head + "\n" if head else "") + f"_ = ({expression})\nprint(repr(_))\n"
+        parts.append(text)
+    return "import torch\n" + "".join(parts)
+
+
+def saved_message(count: int, path: str) -> str:
+    """What :save says once the file is written."""
+    message = _("saved 1 input to {path}") if count == 1 else _("saved {count} inputs to {path}")
+    return message.format(count=count, path=path)
+
+
 def save(state: ReplState, argument: str) -> None:
     if not argument:
-        raise ValueError("usage: :save FILE")
-    text = "import torch\n" + "".join(state.inputs)
+        raise ValueError(_("usage: :save FILE"))
+    text = saved_script(state)
     try:
         with open(argument, "w", encoding="utf-8") as handle:
             handle.write(text)
     except OSError as error:
-        raise ValueError(f"cannot write {argument}: {error.strerror}") from None
-    sys.stdout.write(f"saved {len(state.inputs)} inputs to {argument}\n")
+        raise ValueError(
+            _("cannot write {path}: {reason}").format(path=argument, reason=error.strerror)
+        ) from None
+    sys.stdout.write(saved_message(len(state.inputs), argument) + "\n")
 
 
 def reset(state: ReplState, argument: str) -> None:
     state.reset()
-    sys.stdout.write("the namespace is fresh again\n")
+    sys.stdout.write(_("the namespace is fresh again") + "\n")
 
 
 def show_help(state: ReplState, argument: str) -> None:
-    sys.stdout.write(HELP + "\n")
+    sys.stdout.write(help_text() + "\n")
 
 
 def quit_repl(state: ReplState, argument: str) -> None:
@@ -396,6 +410,7 @@ def quit_repl(state: ReplState, argument: str) -> None:
 
 COMMANDS: dict[str, Callable[[ReplState, str], None]] = {
     "help": show_help,
+    "doc": repl_docs.show_doc,
     "vars": show_vars,
     "graph": show_graph,
     "grads": show_grads,
@@ -412,17 +427,24 @@ COMMANDS: dict[str, Callable[[ReplState, str], None]] = {
 
 
 def is_meta_command(text: str) -> bool:
-    return text.lstrip().startswith(":")
+    """`:name ...`, or `NAME?` (help on NAME, as IPython asks for it)."""
+    return text.lstrip().startswith(":") or repl_docs.help_query(text) is not None
+
+
+def meta_text(text: str) -> str:
+    """A meta-command as `:name argument` (`x.backward?` is `:doc x.backward`)."""
+    query = repl_docs.help_query(text)
+    return text if query is None else f":doc {query}"
 
 
 def run_meta_command(state: ReplState, text: str) -> bool:
     """Run `:name argument`; report a problem on stderr. True on success; QuitRepl for :quit."""
     from autodiff_cli.cli.terminal import print_error
 
-    name, _, argument = text.strip()[1:].partition(" ")
+    name, _space, argument = meta_text(text).strip()[1:].partition(" ")
     command = COMMANDS.get(name)
     if command is None:
-        print_error(f"unknown command :{name} (:help lists the commands)")
+        print_error(_("unknown command :{name} (:help lists the commands)").format(name=name))
         return False
     try:
         command(state, argument.strip())

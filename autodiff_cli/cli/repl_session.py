@@ -11,10 +11,18 @@ from typing import Any
 from autodiff_cli.cli.repl_commands import (
     QuitRepl,
     ReplState,
+    graph_text,
     is_meta_command,
+    meta_text,
     run_meta_command,
+    saved_message,
+    saved_script,
 )
 from autodiff_cli.cli.repl_completion import candidates
+from autodiff_cli.cli.repl_docs import signature_hint
+from autodiff_cli.cli.repl_graph_files import parse_graph_argument, source_format, write_graph_file
+from autodiff_cli.cli.terminal import print_error
+from autodiff_cli.i18n import gettext as _
 
 
 class LocalSession:
@@ -36,6 +44,9 @@ class LocalSession:
 
     def complete(self, text: str) -> tuple[str, list[str]]:
         return candidates(self.state, text)
+
+    def signature(self, text: str) -> str:
+        return signature_hint(self.state, text)
 
     def close(self) -> None:
         pass
@@ -80,10 +91,8 @@ class RemoteSession:
             return _checked_reply(self._child.request(message))
         except SessionLost as lost:
             self._child.close()  # (a reply refused here leaves it running)
-            print_error(
-                f"error: the session was {lost.problem}; its variables are lost, "
-                "a fresh session starts"
-            )
+            message = _("the session was {problem}; its variables are lost, a fresh session starts")
+            print_error(_("error: ") + message.format(problem=lost.problem))
             self._child = self._start()
             return {"ok": False}
 
@@ -94,12 +103,14 @@ class RemoteSession:
     def meta(self, text: str) -> bool:
         """A meta-command, run in the child; :load and :save touch files here. QuitRepl for
         :quit."""
-        name, _, argument = text.strip()[1:].partition(" ")
+        name, _sep, argument = text.strip()[1:].partition(" ")
         argument = argument.strip()
         if name in ("load", "save"):
             return self._load(argument) if name == "load" else self._save(argument)
         if name == "graph" and argument.split(" ")[1:2] == ["html"]:
             return self._graph_page(argument)
+        if name == "graph" and parse_graph_argument(argument)[2]:
+            return self._graph_file(argument)
         if name == "formula":
             return self._formula(argument)
         reply = self._ask({"kind": "meta", "text": text})
@@ -112,7 +123,6 @@ class RemoteSession:
         import json
 
         from autodiff_cli.cli.formulas.repl_formula import show_formula
-        from autodiff_cli.cli.formulas.words import _
         from autodiff_cli.cli.terminal import print_error
 
         reply = self._ask({"kind": "formula", "text": argument})
@@ -132,7 +142,7 @@ class RemoteSession:
         from autodiff_cli.cli.terminal import print_error
 
         if not path:
-            print_error(":load: usage: :load FILE")
+            print_error(":load: " + _("usage: :load FILE"))
             return False
         try:
             script = read_script(path)
@@ -146,7 +156,7 @@ class RemoteSession:
         from autodiff_cli.cli.terminal import print_error
 
         if not path:
-            print_error(":save: usage: :save FILE")
+            print_error(":save: " + _("usage: :save FILE"))
             return False
         reply = self._ask({"kind": "save"})
         if "text" not in reply:
@@ -155,9 +165,12 @@ class RemoteSession:
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(reply["text"])
         except OSError as error:
-            print_error(f":save: cannot write {path}: {error.strerror}")
+            print_error(
+                ":save: "
+                + _("cannot write {path}: {reason}").format(path=path, reason=error.strerror)
+            )
             return False
-        sys.stdout.write(f"saved {reply['count']} inputs to {path}\n")
+        sys.stdout.write(saved_message(reply["count"], path) + "\n")
         sys.stdout.flush()
         return True
 
@@ -166,7 +179,7 @@ class RemoteSession:
         from autodiff_cli.cli.graph_page.commands import write_page
         from autodiff_cli.cli.terminal import print_error
 
-        name, _, path = argument.partition(" html")
+        name, _sep, path = argument.partition(" html")
         reply = self._ask({"kind": "graph_page", "text": name.strip(), "path": path.strip()})
         if "text" not in reply:
             return False
@@ -174,9 +187,27 @@ class RemoteSession:
         if problem:
             print_error(f":graph: {problem}")
             return False
-        sys.stdout.write(f"wrote {path.strip()}: open it in a browser\n")
+        sys.stdout.write(_("wrote {path}: open it in a browser").format(path=path.strip()) + "\n")
         sys.stdout.flush()
         return True
+
+    def _graph_file(self, argument: str) -> bool:
+        """`:graph NAME FMT FILE`: the text from the child, the file (or picture) made here."""
+        name, fmt, path = parse_graph_argument(argument)
+        message = {"kind": "graph_text", "text": name, "format": source_format(fmt)}
+        reply = self._ask(message)
+        if "text" not in reply:
+            return False
+        try:
+            write_graph_file(reply["text"], fmt, path)
+        except ValueError as error:
+            print_error(f":graph: {error}")
+            return False
+        return True
+
+    def signature(self, text: str) -> str:
+        """The signature of the call being typed (the toolbar's hint)."""
+        return self._ask({"kind": "signature", "text": text}).get("text", "")
 
     def complete(self, text: str) -> tuple[str, list[str]]:
         reply = self._ask({"kind": "complete", "text": text})
@@ -237,9 +268,13 @@ class SessionServer:
 
             return formula_reply(state, text)
         if kind == "save":
-            return {"text": "import torch\n" + "".join(state.inputs), "count": len(state.inputs)}
+            return {"text": saved_script(state), "count": len(state.inputs)}
         if kind == "graph_page":
             return _graph_page_reply(state, text, str(message.get("path", "")))
+        if kind == "graph_text":
+            return _graph_text_reply(state, text, str(message.get("format", "")))
+        if kind == "signature":
+            return {"text": signature_hint(state, text)}
         if kind == "complete":
             word, names = candidates(state, text)
             return {"word": word, "names": names}
@@ -253,6 +288,15 @@ def _graph_page_reply(state: ReplState, name: str, path: str) -> dict:
 
     try:
         return {"text": graph_page_json(state, name, path)}
+    except Exception as error:  # no such variable, not a tensor, no grad_fn
+        print_error(f":graph: {type(error).__name__ if not str(error) else ''}{error}")
+        return {"ok": False}
+
+
+def _graph_text_reply(state: ReplState, name: str, fmt: str) -> dict:
+    """NAME's graph as text for `:graph NAME FMT FILE`, or the problem said on stderr."""
+    try:
+        return {"text": graph_text(state, name, fmt)}
     except Exception as error:  # no such variable, not a tensor, no grad_fn
         print_error(f":graph: {type(error).__name__ if not str(error) else ''}{error}")
         return {"ok": False}
@@ -289,5 +333,5 @@ def run_chunk(session: Session, chunk: str, first_line: int = 1) -> bool:
     """A meta-command or a statement (whose first line is `first_line` of the input); True on
     success (QuitRepl propagates)."""
     if is_meta_command(chunk):
-        return session.meta(chunk)
+        return session.meta(meta_text(chunk))
     return session.execute(chunk, first_line)

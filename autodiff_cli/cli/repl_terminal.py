@@ -1,7 +1,8 @@
 """The interactive REPL on a terminal: prompt_toolkit for input, Rich for tables and trees.
 
-Persistent history (under $XDG_STATE_HOME/autodiff, else ~/.local/state/autodiff), completion of
-names, attributes and methods, Python syntax highlighting, multi-line blocks with auto-indent.
+Persistent history (under $XDG_STATE_HOME/autodiff, else ~/.local/state/autodiff) with suggestions
+from it while typing, completion of names, attributes and methods, the signature of the call
+being typed in the bottom toolbar, Python syntax highlighting, multi-line blocks with auto-indent.
 On a dumb terminal (TERM=dumb: Emacs shells, test harnesses) lines are read one at a time with
 `>>> ` and `... ` prompts instead of the multi-line editor.
 """
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.history import FileHistory, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
@@ -22,10 +25,10 @@ from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.utils import is_dumb_terminal
 from pygments.lexers.python import PythonLexer
 
-from autodiff_cli import __version__
 from autodiff_cli.cli.clean_start import setting
 from autodiff_cli.cli.repl_commands import QuitRepl, ReplState, is_meta_command
 from autodiff_cli.cli.repl_completion import candidates
+from autodiff_cli.cli.repl_help import banner
 from autodiff_cli.cli.repl_input import COMPOUND, PS1, PS2, StatementReader, cannot_become_valid
 from autodiff_cli.cli.repl_session import Session, open_session, run_chunk
 
@@ -68,6 +71,25 @@ class ReplCompleter(Completer):
         word, names = self.candidates(document.text_before_cursor)
         for name in names:
             yield Completion(name, start_position=-len(word))
+
+
+class SignatureToolbar:
+    """The bottom toolbar: the signature of the call being typed (`x.backward(` shows
+    `backward(gradient=None, retain_graph=None, create_graph=False, inputs=None)`), asked of the
+    session once per text before the cursor."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self._last: tuple[str, str] = ("", "")
+
+    def __call__(self) -> str:
+        text = get_app().current_buffer.document.text_before_cursor
+        if "(" not in text:
+            return ""
+        if text != self._last[0]:
+            hint = self.session.signature(text)
+            self._last = (text, "".join(char for char in hint if char.isprintable()))
+        return self._last[1]
 
 
 def next_indent(text: str) -> str:
@@ -126,10 +148,7 @@ def _run_input(session: Session, text: str) -> None:
 
 
 def _banner() -> None:
-    sys.stdout.write(
-        f"autodiff {__version__} REPL: PyTorch's autograd on numpy; `torch` is imported.\n"
-        "Ctrl-D exits, Ctrl-C cancels, Tab completes, :help lists the commands.\n"
-    )
+    sys.stdout.write(banner() + "\n")
     sys.stdout.flush()
 
 
@@ -156,6 +175,8 @@ def _run_editor(session: Session) -> int:
         prompt_continuation=lambda width, line_number, wrap_count: PS2,
         complete_while_typing=False,
         enable_history_search=True,
+        auto_suggest=AutoSuggestFromHistory(),  # the grey rest of a past input; Right takes it
+        bottom_toolbar=SignatureToolbar(session),
     )
     while True:
         try:

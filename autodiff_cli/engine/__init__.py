@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+import importlib as _importlib
 import math as _math
 import sys as _sys
 
 import numpy as _np
 
 import autodiff_cli as _package
+from autodiff_cli import lazy_imports as _lazy
 
 from . import random  # noqa: F401 - torch.random
 from .core import anomaly as _anomaly  # noqa: F401 - loaded with the engine (lang gives it its stack)
 from .core import arguments as _arguments  # noqa: F401 - the language explains failed calls
-from .core import backward as _backward  # noqa: F401 - gives Tensor.backward its pass
+from .core import backward_api as _backward_api  # noqa: F401 - attaches Tensor.backward
 from .core import dtypes as _dtypes
+from .core import modes as _modes
 from .core import numpy_names as _numpy_names
 from .core import saved_hooks as _saved_hooks  # noqa: F401 - grad_fn._raw_saved_<name>
 from .core.devices import device  # noqa: F401
 from .core.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
+from .core.generator import DEFAULT_SEED as _DEFAULT_SEED
 from .core.generator import Generator  # noqa: F401
+from .core.grad_mode import GradMode as _GradMode
 from .core.grad_mode import (  # noqa: F401
     enable_grad,
     inference_mode,
@@ -29,6 +34,7 @@ from .core.grad_mode import (  # noqa: F401
     no_grad,
     set_grad_enabled,
 )
+from .core.grad_mode import reset_inference_mode as _reset_inference_mode
 from .core.inference import is_inference  # noqa: F401 - also Tensor.is_inference
 from .core.optable import tensor_methods as _tensor_methods
 from .core.out_arg import write_out as _write_out
@@ -178,14 +184,17 @@ from . import accelerator  # noqa: E402, F401 - torch.accelerator (CPU only)
 from .accelerator import get_default_device, set_default_device  # noqa: E402, F401
 from .version import __version__  # noqa: E402, F401 - TorchVersion("2.13.0+cpu")
 
+# modules a one-liner does not load at start-up (autodiff_cli/lazy_imports.py says why)
+_FUNCTIONAL = f"{__name__}.nn.functional"
+_FUNCTIONAL_OPS = f"{__name__}.nn.functional_ops"
+_SERIALIZATION = f"{__name__}.serialization"
+
 
 def softmax(input: Tensor, dim: int, dtype: dtype | None = None, *, out: object = None) -> Tensor:
     """`torch.softmax`: nn.functional's, loaded on first use (start-up time)."""
     if out is not None:
         return _write_out(softmax, out, input, dim, dtype)
-    from .nn import functional
-
-    return functional.softmax(input, dim, dtype=dtype)
+    return _lazy.load(_FUNCTIONAL).softmax(input, dim, dtype=dtype)
 
 
 def log_softmax(
@@ -194,9 +203,7 @@ def log_softmax(
     """`torch.log_softmax`: nn.functional's, loaded on first use (start-up time)."""
     if out is not None:
         return _write_out(log_softmax, out, input, dim, dtype)
-    from .nn import functional
-
-    return functional.log_softmax(input, dim, dtype=dtype)
+    return _lazy.load(_FUNCTIONAL).log_softmax(input, dim, dtype=dtype)
 
 
 def _softmax_method(self: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
@@ -212,9 +219,7 @@ def xlogy(input: Tensor | float, other: Tensor | float, *, out: object = None) -
     first use)."""
     if out is not None:
         return _write_out(xlogy, out, input, other)
-    from .nn import functional_ops
-
-    return functional_ops.xlogy(input, other)
+    return _lazy.load(_FUNCTIONAL_OPS).xlogy(input, other)
 
 
 def batch_norm(
@@ -229,17 +234,13 @@ def batch_norm(
     cudnn_enabled: bool,
 ) -> Tensor:
     """`torch.batch_norm`: PyTorch's argument order (ops/batch_norm.py, loaded on first use)."""
-    from .ops import batch_norm as _batch_norm
-
-    return _batch_norm.torch_batch_norm(
+    return _lazy.load(f"{__name__}.ops.batch_norm").torch_batch_norm(
         input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled
     )
 
 
 def _xlogy_(self: Tensor, other: Tensor | float) -> Tensor:
-    from .nn import functional_ops
-
-    return functional_ops.xlogy_(self, other)
+    return _lazy.load(_FUNCTIONAL_OPS).xlogy_(self, other)
 
 
 # (here, not in nn.functional: a Tensor has them before torch.nn is first used)
@@ -264,9 +265,7 @@ def _functional_inplace(name: str) -> object:
                 f"{name}(): argument 'input' (position 1) must be Tensor, not "
                 f"{type(input).__name__}"
             )
-        from .nn import functional
-
-        return getattr(functional, name[:-1])(input, *args, **kwargs, inplace=True)
+        return getattr(_lazy.load(_FUNCTIONAL), name[:-1])(input, *args, **kwargs, inplace=True)
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"torch.{name}: `nn.functional.{name[:-1]}(..., inplace=True)`."
@@ -282,23 +281,17 @@ selu_ = _functional_inplace("selu_")
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     """`torch.threshold_`: nn.functional's `threshold(..., inplace=True)`."""
-    from .nn import functional
-
-    return functional.threshold(input, threshold, value, inplace=True)
+    return _lazy.load(_FUNCTIONAL).threshold(input, threshold, value, inplace=True)
 
 
 def save(obj: object, f: object, *args: object, **kwargs: object) -> None:
     """`torch.save` into an in-memory buffer (serialization.py, loaded on first use)."""
-    from . import serialization
-
-    serialization.save(obj, f, *args, **kwargs)
+    _lazy.load(_SERIALIZATION).save(obj, f, *args, **kwargs)
 
 
 def load(f: object, *args: object, **kwargs: object) -> object:
     """`torch.load` from an in-memory buffer (serialization.py, loaded on first use)."""
-    from . import serialization
-
-    return serialization.load(f, *args, **kwargs)
+    return _lazy.load(_SERIALIZATION).load(f, *args, **kwargs)
 
 
 def vmap(
@@ -310,9 +303,9 @@ def vmap(
     chunk_size: object = None,
 ) -> object:
     """`torch.vmap`, the same as `torch.func.vmap` (loaded on first use)."""
-    from .func import vmap as _vmap
-
-    return _vmap(func, in_dims, out_dims, randomness, chunk_size=chunk_size)
+    return _lazy.load(f"{__name__}.func").vmap(
+        func, in_dims, out_dims, randomness, chunk_size=chunk_size
+    )
 
 
 def is_tensor(obj: object) -> bool:
@@ -458,10 +451,8 @@ def _load_extra_ops() -> None:
     if _extras_loaded:
         return
     _extras_loaded = True
-    import importlib
-
     for family in _EXTRA_FAMILIES:
-        module = importlib.import_module(f"{__name__}.ops.{family}")
+        module = _importlib.import_module(f"{__name__}.ops.{family}")
         globals().update((name, getattr(module, name)) for name in module.__all__)
         __all__.extend(module.__all__)
         _accept_numpy_names(module.__all__)
@@ -478,9 +469,7 @@ _LAZY_SUBMODULES = (
 
 def __getattr__(name: str) -> object:
     if name in _LAZY_SUBMODULES:
-        import importlib
-
-        module = importlib.import_module(f"{__name__}.{name}")
+        module = _importlib.import_module(f"{__name__}.{name}")
         globals()[name] = module
         return module
     if not _extras_loaded and not name.startswith("__"):  # (not `__all__`, `__path__`...)
@@ -500,21 +489,17 @@ def _reset_autograd_contexts() -> None:
     (a `with` in a generator it abandoned never exits): the next script starts without them, so
     one script's hook functions never run on another's tensors. Only modules already loaded
     can hold such state (a locked-down child imports nothing)."""
-    import sys
-
-    from .core import modes
-
     state = _saved_hooks.HookState
     while state.stack:
         _saved_hooks.pop_hooks()
     state.disabled = None
     state.pending.clear()
     state.packing = False
-    mutation = sys.modules.get(__name__ + ".autograd.mutation")
+    mutation = _sys.modules.get(__name__ + ".autograd.mutation")
     if mutation is not None and mutation._active:
         mutation._active.clear()
-        modes.pop(mutation._observer)
-    rules = sys.modules.get(__name__ + ".autograd.forward_rules")
+        _modes.pop(mutation._observer)
+    rules = _sys.modules.get(__name__ + ".autograd.forward_rules")
     if rules is not None and rules.Level.current is not None:
         rules.stop()
 
@@ -523,12 +508,9 @@ def reset_global_state() -> None:
     """Back to a fresh process's settings: grad, inference and anomaly modes, default dtype,
     print options, random seed.
     The CLI calls it between scripts so that one script's settings never leak into the next."""
-    from .core.generator import DEFAULT_SEED
-    from .core.grad_mode import GradMode, reset_inference_mode
-
     _anomaly.set_anomaly_enabled(False)
-    reset_inference_mode()
-    GradMode.enabled = True
+    _reset_inference_mode()
+    _GradMode.enabled = True
     profiler = globals().get("profiler")  # loaded: a profile a script left running ends
     if profiler is not None:
         profiler.stop_all()
@@ -537,4 +519,4 @@ def reset_global_state() -> None:
     set_default_device(None)  # (`with torch.device(...)` blocks a script left open too)
     _legacy_types.reset_warnings()  # set_default_tensor_type's deprecation, once per script
     set_printoptions(profile="default")
-    manual_seed(DEFAULT_SEED)
+    manual_seed(_DEFAULT_SEED)

@@ -6,16 +6,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from .core import dtypes
 from .core.apply import apply_op
-from .core.optable import defop
 from .core.out_arg import OutRule, declare_out, write_out
 from .core.tensor import Tensor, _norm_dim
 from .ops import reductions
-from .ops.formula_ops import run
-from .ops.matrix import DET, INV, _LinAlgError, _mT, check_square
+from .ops.matrix import DET, INV, _LinAlgError, check_square
+from .ops.matrix import LINALG_SOLVE_EX as SOLVE
 from .ops.vector_ops import linalg_cross as cross
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "det", "inv", "cross", "LinAlgError"]
@@ -187,40 +184,6 @@ from .ops.decompositions import linalg_svd as svd  # noqa: E402
 from .ops.decompositions import svdvals  # noqa: E402
 
 __all__ += ["svd", "svdvals", "qr", "cholesky", "pinv", "solve_triangular"]
-
-
-def _solve_np(a: Any, b: Any, vector: bool) -> Any:
-    try:
-        if vector:
-            return np.linalg.solve(a, b[..., None])[..., 0]
-        return np.linalg.solve(a, b)
-    except np.linalg.LinAlgError:
-        raise _LinAlgError(
-            "torch.linalg.solve: The solver failed because the input matrix is singular."
-        ) from None
-
-
-def _solve_grad_b(B: Any, g: Any, self: Any, result: Any, vector: bool) -> Any:
-    """`A⁻ᵀ · grad` (for one right-hand side, a vector)."""
-    return B.matmul(_mT(B, run(B, INV, self)), g)
-
-
-def _solve_grad_a(B: Any, g: Any, self: Any, result: Any, vector: bool) -> Any:
-    """`-(A⁻ᵀ · grad) · Xᵀ`."""
-    grad_b = _solve_grad_b(B, g, self, result, vector)
-    return -B.outer(grad_b, result) if vector else -B.matmul(grad_b, _mT(B, result))
-
-
-SOLVE = defop(
-    "linalg_solve_ex",
-    "LinalgSolveExBackward0",
-    _solve_np,
-    _solve_grad_a,
-    _solve_grad_b,
-    arg_names=("A", "B"),
-    saves=(0, "result"),
-    rules=("-A⁻ᵀ · grad · Xᵀ", "A⁻ᵀ · grad"),
-)
 
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Any = None) -> Tensor:

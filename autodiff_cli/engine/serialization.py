@@ -22,6 +22,7 @@ import numpy as np
 
 from .core import dtypes, limits
 from .core.tensor import Tensor, _wrap
+from .nn.parameter import Parameter
 
 __all__ = ["save", "load"]
 
@@ -186,8 +187,6 @@ class _Decoder:
         data = np.frombuffer(blob, dtype).reshape(shape).copy()
         t = _wrap(data)
         if node.get("parameter") is True:
-            from .nn.parameter import Parameter
-
             t = Parameter(t, bool(node.get("requires_grad")))
         elif node.get("requires_grad") is True and dtype.kind in "fc":
             t.requires_grad_(True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ..core.backward import backward, grad
+from ..core.backward_api import backward, grad
 from ..core.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ..core.tensor import Tensor, require_grad_new
 from . import functional  # noqa: F401 - (the `grad` command's jacobians and Hessians)

@@ -30,10 +30,11 @@ import numpy as np
 from ..core import backward as backward_pass
 from ..core import modes
 from ..core.apply import apply_op
-from ..core.backward import grad
+from ..core.backward_api import grad
 from ..core.grad_mode import GradMode, InferenceMode
 from ..core.tensor import Tensor, _wrap
 from ..ops.formula_ops import ForwardJacobian
+from ..ops.inplace import view_positions
 
 SIZE_MESSAGE = (
     "Trying to set a forward gradient that has a different size than that of the original "
@@ -231,8 +232,6 @@ def write_tangent(target: Tensor, new: Tensor) -> None:
 
 
 def _write_region(base: Tensor, view: Tensor, new: Tensor) -> None:
-    from ..ops.inplace import view_positions
-
     tangent = tangent_of(base)
     array = None if tangent is None else tangent._data
     if not (isinstance(array, np.ndarray) and array.flags.writeable):

@@ -18,7 +18,8 @@ import numpy as np
 from ..core import anomaly, saved_hooks
 from ..core.apply import _edge
 from ..core.grad_mode import GradMode, check_saveable, no_grad
-from ..core.graph import FREED_MESSAGE, Node, _modified_message
+from ..core.graph import Node
+from ..core.saved_values import FREED_MESSAGE, _modified_message
 from ..core.tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _wrap
 from ..profiler.recorder import function_range
 from . import forward_rules

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..core.backward import grad
+from ..core.backward_api import grad
 from ..core.grad_mode import enable_grad
 from ..core.tensor import Tensor
 from ..ops.arithmetic import stack

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ..core import generator as stream
-from ..core.backward import grad
+from ..core.backward_api import grad
 from ..core.tensor import Tensor, _wrap
 from ..ops.random import default_generator
 
@@ -80,8 +81,6 @@ def gradcheck(
     inputs = inputs if isinstance(inputs, tuple) else (inputs,)
     for x in inputs:
         if isinstance(x, Tensor) and x._requires_grad and x._data.dtype != np.float64:
-            import warnings
-
             warnings.warn(
                 "Input #0 requires gradient and is not a double precision floating point or "
                 "complex. This check will likely fail if all the inputs are not of double "

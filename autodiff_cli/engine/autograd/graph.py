@@ -12,6 +12,7 @@ from ..core import backward as _backward
 from ..core import graph as _graph
 from ..core import saved_hooks as _saved
 from ..core.edges import GradientEdge
+from ..core.graph import accumulator
 from ..core.tensor import Tensor
 from .mutation import allow_mutation_on_saved_tensors
 
@@ -63,7 +64,7 @@ def get_gradient_edge(tensor: Tensor) -> GradientEdge:
         )
     if tensor._grad_fn is not None:
         return GradientEdge(tensor._grad_fn, tensor._output_nr)
-    return GradientEdge(tensor._accumulator(), 0)
+    return GradientEdge(accumulator(tensor), 0)
 
 
 class saved_tensors_hooks:  # noqa: N801 - PyTorch's name

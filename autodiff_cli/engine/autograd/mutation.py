@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..core import modes, saved_hooks
-from ..core.graph import RELEASED
+from ..core.saved_values import RELEASED
 from ..core.tensor import Tensor, _wrap
 
 NESTED_MESSAGE = "allow_mutation_on_saved_tensors contexts cannot be nested"

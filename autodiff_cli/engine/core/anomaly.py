@@ -15,6 +15,7 @@ package.
 
 from __future__ import annotations
 
+import linecache
 import os
 import sys
 import warnings
@@ -37,7 +38,6 @@ StackEntry = tuple[str, int, str, str]
 
 def _python_stack() -> list[StackEntry]:
     """The Python frames calling into the engine (this package's own left out)."""
-    import linecache
 
     entries = []
     frame = sys._getframe(1)

@@ -1,12 +1,12 @@
 """The op machinery every op goes through (the Tensor class is `core/tensor.py`).
 
-`apply_op` handles what is common to all ops: unwrapping inputs, dtype promotion, the grad-mode
-check, building the graph node (edges, saved values and their versions, the shapes/dtypes needed
-to reduce broadcast gradients) and wrapping outputs; `apply_binary` and `apply_unary` are its
-common cases taken directly by the operators (same results: the general path is their
-fallback), `apply_inplace` writes into the target. The ops themselves are declared in
-`engine/ops/`. While a mode watches op calls (`core/modes.py`), every call takes the general
-path, which runs the mode's observers.
+`apply_op` runs one op: unwrapping inputs, dtype promotion, the size limits, the forward, the
+grad-mode check, building the graph node (edges, saved values and their versions, the
+shapes/dtypes needed to reduce broadcast gradients) and wrapping outputs; `apply_inplace` runs
+one with its first input as the target it writes into. This is the reference path: the short
+ways the operators take for their most frequent calls are `core/fast_paths.py`, each handing
+anything else to the functions here. The ops themselves are declared in `engine/ops/`. While a
+mode watches op calls (`core/modes.py`), every call runs the mode's observers.
 """
 
 from __future__ import annotations
@@ -16,16 +16,12 @@ from weakref import ref as _weakref
 
 import numpy as np
 
-from . import dtypes, limits, modes, provided, script_data
+from . import dtypes, limits, modes, script_data
 from .devices import USED as _META_USED
 from .devices import MetaArray, as_meta
-from .dtypes import FLOAT_DTYPES as _FLOAT_DTYPES
-from .dtypes import FLOAT_SCALAR_TYPES as _FLOAT_SCALARS
 from .dtypes import NP_BOOL
 from .grad_mode import NO_VERSION, SAVE_INFERENCE_MESSAGE, GradMode
-from .graph import NO_EDGE, Node, NodeExtra
-from .kernels import number_operand
-from .limits import SIZE_PARAMS, _Cap
+from .graph import NO_EDGE, Node, accumulator
 from .tensor import (
     LEAF_INPLACE_MESSAGE,
     OVERLAP_MESSAGE,
@@ -127,7 +123,7 @@ def _edge(x: Tensor) -> tuple:
     if fn is not None:
         return (fn, x._output_nr)
     if x._requires_grad:
-        return (x._accumulator(), 0)
+        return (accumulator(x), 0)
     return NO_EDGE
 
 
@@ -138,17 +134,8 @@ def grad_node(x: Tensor) -> Node | None:
         return fn
     if x._requires_grad:
         acc = x._acc
-        return acc if acc is not None and acc._x is None else x._accumulator()
+        return acc if acc is not None and acc._x is None else accumulator(x)
     return None
-
-
-def _acc_of(x: Tensor) -> Node:
-    """`grad_node` of a Tensor that requires grad."""
-    fn = x._grad_fn
-    if fn is not None:
-        return fn
-    acc = x._acc
-    return acc if acc is not None and acc._x is None else x._accumulator()
 
 
 def _new_node(op: Any, edges: tuple) -> Node:
@@ -175,226 +162,6 @@ def _node_for(op: Any, inputs: tuple) -> Node:
 
 # operands that reach a formula as they are (anything else goes through `script_data.operand`)
 _PLAIN_OPERANDS = frozenset({float, int, bool, type(None)})
-# the last `(None, number)` a product by a number saved: a loop's constant keeps one tuple
-_last_scalar_saves: list = [None, (None, None)]
-
-
-def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
-    """The common case of `apply_op`, taken by the operators: a Tensor with a Tensor of the
-    same dtype (element-wise ops, and `mm`, an `exact_grads` op whose caller checked its
-    shapes, dtypes and output size) or a Python float (`apply_number`)."""
-    if _OBSERVED:
-        return apply_op(op, (a, b))
-    ad = a._data
-    cls = b.__class__
-    if cls is Tensor:
-        bd = b._data
-        b_grad = b._requires_grad
-        dtype = None  # the inputs' dtype, read for element-wise ops on arrays only
-        if op.exact_grads:
-            pass  # mm: everything is checked; its result has its inputs' dtype and no broadcast
-        elif (
-            ad.__class__ is not _ndarray
-            and ad.__class__ is bd.__class__
-            and ad.__class__ in _FLOAT_SCALARS
-        ):
-            pass  # two numpy float scalars of one class (0-d tensors): one dtype, no shapes
-        else:
-            dtype = ad.dtype
-            if (dtype is not bd.dtype and dtype != bd.dtype) or _META_USED[0]:
-                return apply_op(op, (a, b))  # promotion; devices (meta) checked there
-            shape_a, shape_b = ad.shape, bd.shape  # (read once: a new tuple each time)
-            if shape_a != shape_b:  # the product of the sizes bounds the output's
-                n, m = ad.size, bd.size
-                if not (n and m and n * m <= _Cap.max_elements):
-                    limits.check_broadcast_arrays(ad, bd)
-    elif cls is float:
-        return apply_number(op, a, b)
-    else:
-        return apply_op(op, (a, b))
-    binary = op.binary  # (a callable in a slot: read, then called, is faster than a method call)
-    try:
-        out = binary(ad, bd)
-    except ValueError:
-        out = _forward(op, [ad, bd], None)
-    if not ((a._requires_grad or b_grad) and GradMode.enabled):
-        return _wrap(out)
-    # only a floating result is recorded (not a comparison's bools): an input requiring grad is
-    # floating, so a result of the inputs' dtype (or class, for scalars) is
-    if dtype is not None:
-        out_dtype = out.dtype
-        if out_dtype is not dtype and out_dtype not in _FLOAT_DTYPES:
-            return _wrap(out)
-    elif out.__class__ is not ad.__class__ and not op.exact_grads and out.dtype.kind != "f":
-        return _wrap(out)
-    new_node = op.new_node
-    na = a._grad_fn  # `_acc_of` inlined: the node each input's gradient flows to
-    if na is None and a._requires_grad:
-        na = a._acc
-        if na is None or na._x is not None:
-            na = a._accumulator()
-    nb = None
-    if b_grad:
-        nb = b._grad_fn
-        if nb is None:
-            nb = b._acc
-            if nb is None or nb._x is not None:
-                nb = b._accumulator()
-    node = new_node(
-        op.node_cls,
-        (na, nb),
-        None if not (a._output_nr or (b_grad and b._output_nr)) else _binary_nrs(a, b),
-    )
-    result = _wrap(out, True, node)
-    if dtype is not None:  # broadcast inputs keep their shapes for the backward
-        shape = out.shape
-        if shape_a != shape or shape_b != shape:
-            meta = (((shape_a, dtype), (shape_b, bd.dtype)), None)
-            if node._x is None:  # (else it holds the edges' output numbers, which must stay:
-                node._x = NodeExtra(meta)  # an edge to a multi-output node, as `w, b = p` makes)
-            else:
-                node._x.meta = meta
-    if op.cross_saves:  # mul, mm: each input is saved only for the other's gradient
-        _save_crossed(node, a, b, b_grad)
-    elif op.saves:
-        _save(node, op, (a, b), result)
-    return result
-
-
-def _save_crossed(node: Node, a: Tensor, b: Tensor, b_grad: bool) -> None:
-    """mul, mm of two Tensors: each is saved, with its version, only for the other's gradient."""
-    if not b_grad:
-        node._saved = (None, b._data)
-        node._versions = (_version_entry(b, 1),)
-    elif a._requires_grad:
-        node._saved = (a._data, b._data)
-        node._versions = (_version_entry(a, 0), _version_entry(b, 1))
-    else:
-        node._saved = (a._data, None)
-        node._versions = (_version_entry(a, 0),)
-
-
-def _binary_nrs(a: Tensor, b: Any) -> tuple:
-    """The output numbers of a binary op's edges, when one leads to a multi-output node."""
-    nr_b = b._output_nr if b.__class__ is Tensor and b._grad_fn is not None else 0
-    return (a._output_nr if a._grad_fn is not None else 0, nr_b)
-
-
-def apply_number(op: Any, a: Tensor, b: float) -> Tensor:
-    """`apply_binary` of a Tensor and a Python float (`y * 1.0001`, `p.grad * 0.1`): only `a`
-    can need a gradient, nothing broadcasts, and a floating tensor stays floating; an integer
-    or bool tensor takes the general path, which promotes it."""
-    ad = a._data
-    if _OBSERVED:
-        return apply_op(op, (a, b))
-    binary = op.binary
-    if ad.__class__ is _ndarray:
-        dtype = ad.dtype
-        if dtype not in _FLOAT_DTYPES:
-            return apply_op(op, (a, b))
-        out = binary(ad, number_operand(b, dtype))  # (the float as a 0-d array: see kernels)
-    elif ad.__class__ in _FLOAT_SCALARS:
-        out = binary(ad, b)
-    else:
-        return apply_op(op, (a, b))
-    if not (a._requires_grad and GradMode.enabled):
-        return _wrap(out)
-    fn = a._grad_fn
-    new_node = op.new_node
-    node = new_node(
-        op.node_cls,
-        (fn if fn is not None else _acc_of(a), None),
-        (a._output_nr, 0) if fn is not None and a._output_nr else None,
-    )
-    result = _wrap(out, True, node)
-    if op.cross_saves:  # mul: `b` is saved for `a`'s gradient, as `(None, b)`
-        last = _last_scalar_saves  # the same tuple while `b` is the same object (a loop's constant)
-        if last[0] is not b:
-            last[0] = b
-            last[1] = (None, b)
-        node._saved = last[1]
-    elif op.saves:
-        _save(node, op, (a, b), result)
-    return result
-
-
-def apply_unary(op: Any, x: Tensor) -> Tensor:
-    """The common case of `apply_op` for a one-input, one-output op without parameters."""
-    if _OBSERVED:
-        return apply_op(op, (x,))
-    data = x._data
-    forward = op.forward
-    out = forward(data)
-    if data.__class__ is MetaArray:
-        out = as_meta(out)
-    if not (x._requires_grad and GradMode.enabled) or op.view:
-        return apply_op(op, (x,)) if op.view else _wrap(out)
-    out_dtype = None  # (read once, for an array)
-    if out.__class__ not in _FLOAT_SCALARS:
-        out_dtype = out.dtype
-        if out_dtype not in _FLOAT_DTYPES:
-            return _wrap(out)
-    fn = x._grad_fn
-    new_node = op.new_node
-    node = new_node(
-        op.node_cls,
-        (fn if fn is not None else _acc_of(x),),
-        (x._output_nr,) if fn is not None and x._output_nr else None,
-    )
-    result = _wrap(out, True, node)
-    # (numpy scalars of one class have one dtype and no shape: nothing to compare)
-    if data.__class__ is not out.__class__ or data.__class__ is _ndarray:
-        if out_dtype is None:
-            out_dtype = out.dtype
-        dtype = data.dtype
-        if data.shape != out.shape or (dtype is not out_dtype and dtype != out_dtype):
-            node.extra().meta = (((data.shape, dtype),), None)
-    saves = op.saves
-    if saves == _RESULT_ONLY:  # tanh, sigmoid, exp, ...: the output and its version
-        box = result._vbox = [0]
-        node._saved = (out,)
-        node._versions = ((0, box, 0, None),)
-    elif saves:
-        _save(node, op, (x,), result)
-    return result
-
-
-def apply_view(op: Any, x: Tensor, params: dict | None = None) -> Any:
-    """A view op of one Tensor (the common case of `apply_op` for views: one output, nothing
-    saved, params that cannot enlarge it); the others take the general path. The input's data
-    is materialised first so that the view aliases it."""
-    if params:
-        params = script_data.params(params, op.name)
-    data = x._array()
-    if (
-        _OBSERVED
-        or op.n_outputs != 1
-        or op.saves
-        or (params and not SIZE_PARAMS.isdisjoint(params))
-    ):
-        return apply_op(op, (x,), params)
-    out = op.forward(data, **params) if params else op.forward(data)
-    if data.__class__ is MetaArray:
-        out = as_meta(out)
-    if x._requires_grad and GradMode.enabled and out.dtype.kind == "f":
-        fn = x._grad_fn
-        node = op.new_node(
-            op.node_cls,
-            (fn if fn is not None else _acc_of(x),),
-            (x._output_nr,) if fn is not None and x._output_nr else None,
-        )
-        extra = node._x
-        if extra is None:
-            extra = node._x = NodeExtra()
-        if params and op.keeps_params:
-            extra.params = params
-        if data.shape != out.shape:
-            extra.meta = (((data.shape, data.dtype),), None)
-        result = _wrap(out, True, node)
-    else:
-        result = _wrap(out)
-    mark_view(result, x)
-    return result
 
 
 def apply_op(op: Any, inputs: tuple, params: dict | None = None, _watched: bool = False) -> Any:
@@ -403,6 +170,8 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None, _watched: bool 
         params = script_data.params(params, op.name)
     if _OBSERVED and not _watched:
         return modes.observe(op, inputs, params, None, _proceed(apply_op, op, inputs, params))
+    if op.view:
+        inputs[0]._array()  # (materialised first, so that the view aliases it)
     datas = []
     needs_grad = False
     first_dtype = None
@@ -487,7 +256,7 @@ def mark_view(result: Any, source: Tensor) -> None:
         out._vbox = box
         views.append(_weakref(out))
     if not GradMode.enabled and base._requires_grad:
-        provided.note_no_grad_view(result)
+        base._note_no_grad_views(result)  # (ops/inplace.py attaches it)
 
 
 def _version_entry(x: Tensor, i: int) -> tuple:
@@ -502,27 +271,11 @@ def _version_entry(x: Tensor, i: int) -> tuple:
     return (i, box, box[0], x)
 
 
-_RESULT_ONLY = ("result",)
-_FIRST_ONLY = (0,)
-
-
 def _save(node: Node, op: Any, inputs: tuple, result: Any) -> None:
     """Saves what the formulas of the inputs that require grad read, with the version each
     saved tensor had (the others' saved values are None, as PyTorch leaves them unsaved)."""
-    if op.saves == _RESULT_ONLY:  # tanh, sigmoid, exp, ...: the output and its version
-        box = result._vbox = [0]
-        node._saved = (result._data,)
-        node._versions = ((0, box, 0, None),)
-        return
-    if len(inputs) == 1:  # a recorded call of one input: it requires grad, nothing is skipped
-        if op.saves == _FIRST_ONLY:  # sin, log, abs, ...: the input and its version
-            x = inputs[0]
-            node._saved = (x._data,)
-            node._versions = (_version_entry(x, 0),)
-            return
-        skip: Any = ()
-    else:
-        skip = _unneeded(op, inputs)
+    # a recorded call of one input: it requires grad, nothing is skipped
+    skip: Any = () if len(inputs) == 1 else _unneeded(op, inputs)
     versions: list = []
     saved = []
     for i, what in enumerate(op.saves):
@@ -586,36 +339,9 @@ def apply_inplace(
         if data.__class__ is _ndarray and not data.flags.writeable and overlaps(data):
             raise RuntimeError(OVERLAP_MESSAGE)  # e.g. the expanded gradient a hook receives
         if target._base is not None:
-            return provided.inplace_on_view(op, target, inputs, params)
+            return target._inplace_on_view(op, inputs, params)  # (ops/inplace.py attaches it)
         recording = target._requires_grad or _any_requires_grad(inputs)
     if not recording:
-        ufunc = op.inplace_ufunc
-        if ufunc is not None and not params and len(inputs) == 1:
-            # one ufunc writes straight into the target's array when nothing needs promoting
-            array, other = target._data, inputs[0]
-            if other.__class__ is Tensor:
-                other = other._data
-                same_kind = other.dtype is array.dtype  # (else the general path compares them)
-            else:
-                same_kind = (
-                    other.__class__ is float
-                    and array.__class__ is _ndarray
-                    and array.dtype in _FLOAT_DTYPES
-                )
-                if same_kind:
-                    other = number_operand(other, array.dtype)
-            if same_kind and array.__class__ is _ndarray:
-                try:
-                    ufunc(array, other, array)  # (`out` by position: 50 ns less)
-                except (ValueError, TypeError):
-                    pass  # read-only, or a shape that does not fit: the general path reports it
-                else:
-                    box = target._vbox
-                    if box is None:
-                        target._vbox = [1]
-                    else:
-                        box[0] += 1
-                    return target
         return _inplace_without_graph(op, target, inputs, params)
     before = _wrap(target._data, target._requires_grad, target._grad_fn, target._output_nr)
     result = apply_op(op, (before, *inputs), params)
@@ -639,7 +365,7 @@ def apply_inplace(
         if node._versions is not None and "result" in op.saves:
             _resave_result(node, op.saves.index("result"), target, array)
         if target._base is None:
-            provided.after_inplace(target)  # views of target now read a new history
+            target._refresh_views()  # views of target now read a new history (ops/inplace.py)
     return target
 
 
@@ -697,29 +423,6 @@ def _write(array: Any, data: Any, casting: str) -> None:
                 f"{list(np.shape(data))}"
             ) from None
         raise
-
-
-def fill_without_graph(target: Tensor, value: Any) -> bool:
-    """`zero_`/`fill_` when nothing can be recorded or refused (no grad mode, or a tensor that
-    neither requires grad nor is a view): the value written straight into the array. False
-    when the general path must run (it records the write, or reports why it is refused)."""
-    data = target._data
-    if (
-        _OBSERVED
-        or data.__class__ is not _ndarray
-        or (GradMode.enabled and (target._requires_grad or target._base is not None))
-    ):
-        return False
-    try:
-        data.fill(value)
-    except (ValueError, TypeError, OverflowError):
-        return False
-    box = target._vbox
-    if box is None:
-        target._vbox = [1]
-    else:
-        box[0] += 1
-    return True
 
 
 def _snapshot(node: Node, before: Tensor) -> None:

@@ -4,174 +4,45 @@
    order of PyTorch's ready queue (a node's consumers are all newer than it, so the newest node
    not yet run is always ready). Only AccumulateGrad nodes count their incoming edges.
 2. prune (`inputs=`, `autograd.grad`): only nodes from which a requested input is reached run.
-3. execute: each node runs once on the sum of the gradients delivered to it (`run_node`, the one
-   node-execution path); a leaf accumulates into `.grad` as soon as its last edge delivered,
-   before any other node, as PyTorch gives AccumulateGrad the highest priority. When a reached
-   leaf has hooks, the order of leaves made ready together shows: then the pass follows PyTorch's
-   ready queue itself (`_execute_ready_queue`). Saved values are freed as each node finishes
-   unless `retain_graph`. Hooks, captures and create_graph are seen while running a node, and
-   cost nothing when absent.
+3. execute: PyTorch's ready queue (`execute_ready_queue`, a heap on the sequence number with
+   leaves on top): each node runs once on the sum of the gradients delivered to it (`run_node`,
+   the one node-execution path); a leaf accumulates into `.grad` as soon as its last edge
+   delivered. Saved values are freed as each node finishes unless `retain_graph`. The fast
+   layer (`fast_paths.run_backward`) runs the same nodes in the same order without the heap.
+
+The arguments of `Tensor.backward` / `autograd.grad` are checked in `core/backward_api.py`;
+hooks are run by `core/gradient_hooks.py`.
 """
 
 from __future__ import annotations
 
 import heapq
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from operator import attrgetter
 from typing import Any
 
 import numpy as np
 
-from . import provided
 from .apply import overlaps
-from .devices import USED as _META_USED
 from .devices import MetaArray, as_meta
 from .edges import GradientEdge
 from .formula_backends import NumpyBackend, TensorBackend
 from .grad_mode import GradMode
-from .graph import RELEASED, AccumulateGrad, Node, legacy_type_name
+from .gradient_hooks import (
+    run_post_accumulate_hooks,
+    run_post_hooks,
+    run_pre_hooks,
+    run_tensor_hook,
+    run_tuple_hook,
+)
+from .graph import AccumulateGrad, Node, accumulator
 from .tensor import OVERLAP_MESSAGE, Tensor, _wrap
 
 _refcount = sys.getrefcount
 _ndarray = np.ndarray
 _add = np.add
-
-REPLACE_NONE_MESSAGE = "can't replace a None gradient with a non-None value"
-UNUSED_MESSAGE = (
-    "The differentiated Tensor at index {} appears to not have been used in the graph. Set "
-    "allow_unused=True if this is the desired behavior."
-)
-
-
-def make_root_grads(
-    outputs: Sequence[Tensor], grad_outputs: Sequence[Any], create_graph: bool
-) -> list:
-    grads = []
-    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
-        if not isinstance(out, Tensor):
-            raise TypeError(f"outputs must be Tensors, not {type(out).__name__}")
-        if g is None:
-            if out._requires_grad:
-                if out._data.size != 1:
-                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                if out._data.dtype.kind != "f":
-                    raise RuntimeError(
-                        "grad can be implicitly created only for real scalar outputs but got "
-                        f"{out.dtype}"
-                    )
-            data = out._data  # ones of the output's shape and dtype: nothing to check
-            ones = np.array(1, data.dtype) if data.ndim == 0 else np.ones(data.shape, data.dtype)
-            if type(data) is MetaArray:  # a meta output's gradient is meta too
-                ones = as_meta(ones)
-            grads.append(_wrap(ones) if create_graph else ones)
-            continue
-        if not isinstance(g, Tensor):
-            g = provided.tensor(g, dtype=out.dtype)
-        if g._data.shape != out._data.shape:
-            raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
-                f"has a shape of {out.shape}."
-            )
-        if g._data.dtype != out._data.dtype:
-            g = _wrap(g._data.astype(out._data.dtype), g._requires_grad and create_graph)
-        grads.append(g if create_graph else g._data)
-    return grads
-
-
-def backward(
-    tensor: Tensor | Sequence[Tensor],
-    gradient: Any = None,
-    retain_graph: bool | None = None,
-    create_graph: bool = False,
-    grad_variables: Any = None,
-    inputs: Any = None,
-) -> None:
-    """`tensor.backward()` and `torch.autograd.backward(tensors, grad_tensors)`."""
-    tensors = [tensor] if isinstance(tensor, Tensor) else list(tensor)
-    if gradient is None:
-        gradient = grad_variables
-    if gradient is None:
-        grads = [None] * len(tensors)
-    elif isinstance(gradient, Tensor):
-        grads = [gradient]
-    else:
-        grads = list(gradient)
-    if inputs is not None:
-        inputs = [inputs] if isinstance(inputs, (Tensor, GradientEdge)) else list(inputs)
-        if not inputs:
-            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-        for t in inputs:
-            if isinstance(t, GradientEdge):
-                continue
-            if not isinstance(t, Tensor):
-                raise RuntimeError(
-                    f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}"
-                )
-            if t._grad_fn is not None or not t._requires_grad:
-                t.retain_grad()  # as PyTorch: a non-leaf input gets (and keeps) a retained .grad
-    root_grads = make_root_grads(tensors, grads, create_graph)
-    run_backward(tensors, root_grads, retain_graph, create_graph, inputs)  # (by position: faster)
-
-
-def grad(
-    outputs: Any,
-    inputs: Any,
-    grad_outputs: Any = None,
-    retain_graph: bool | None = None,
-    create_graph: bool = False,
-    only_inputs: bool = True,
-    allow_unused: bool | None = None,
-    is_grads_batched: bool = False,
-    materialize_grads: bool = False,
-) -> tuple:
-    """`torch.autograd.grad`: the gradients of `outputs` with respect to `inputs`, as a tuple."""
-    outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
-    ins = [inputs] if isinstance(inputs, (Tensor, GradientEdge)) else list(inputs)
-    if grad_outputs is None:
-        gouts = [None] * len(outs)
-    elif isinstance(grad_outputs, Tensor):
-        gouts = [grad_outputs]
-    else:
-        gouts = list(grad_outputs)
-    if len(gouts) != len(outs):
-        raise RuntimeError(
-            f"grad requires one grad_output per output: got {len(gouts)} grad_outputs and "
-            f"{len(outs)} outputs"
-        )
-    for t in ins:
-        if not isinstance(t, (Tensor, GradientEdge)):
-            raise RuntimeError(
-                f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}"
-            )
-    if allow_unused is None:
-        allow_unused = materialize_grads
-    root_grads = make_root_grads(outs, gouts, create_graph)
-    for i, t in enumerate(outs):
-        if not t._requires_grad:
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn"
-            )
-    for t in ins:
-        if isinstance(t, Tensor) and not t._requires_grad:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
-    captured = run_backward(
-        outs, root_grads, retain_graph, create_graph, inputs=ins, accumulate=False
-    )
-    backend = TensorBackend if create_graph else NumpyBackend
-    result = []
-    for i, (t, g) in enumerate(zip(ins, captured)):
-        if g is None:
-            if materialize_grads:
-                result.append(_wrap(np.zeros(t._data.shape, t._data.dtype)))
-                continue
-            if not allow_unused:
-                raise RuntimeError(UNUSED_MESSAGE.format(i))
-            result.append(None)
-        else:
-            result.append(backend.wrap(g))
-    return tuple(result)
 
 
 def _edge_of(t: Tensor) -> tuple[Node, int]:
@@ -179,7 +50,7 @@ def _edge_of(t: Tensor) -> tuple[Node, int]:
         return t.node, t.output_nr
     if t._grad_fn is not None:
         return t._grad_fn, t._output_nr
-    return t._accumulator(), 0
+    return accumulator(t), 0
 
 
 class _Slots(list):
@@ -224,9 +95,12 @@ def run_backward(
     create_graph: bool,
     inputs: Sequence[Tensor] | None = None,
     accumulate: bool = True,
+    execute: Callable | None = None,
 ) -> list | None:
     """Runs the backward pass (walk, prune, execute); returns the captured gradients of
-    `inputs` when given."""
+    `inputs` when given. `execute(p, order, roots, nrs, root_grads)` runs the reached nodes:
+    PyTorch's ready queue (`execute_ready_queue`) unless another schedule is given (the fast
+    layer's, `fast_paths.run_backward`)."""
     if retain_graph is None:
         retain_graph = create_graph
     nodes, nrs = [], []  # the roots' edges
@@ -247,11 +121,7 @@ def run_backward(
     GradMode.enabled = create_graph
     _running.append(p)
     try:
-        if NODE_WATCH or _leaf_order_observable(accs):
-            _execute_ready_queue(p, order, nodes, nrs, root_grads)
-        else:
-            _deliver(nodes, nrs, root_grads, p)
-            _execute(p, order)
+        (execute or execute_ready_queue)(p, order, nodes, nrs, root_grads)
     except BaseException:
         for node in (*order, *accs):
             node._buf = None
@@ -320,16 +190,6 @@ def _walk(roots: list) -> tuple[list, dict]:
     return order, accs
 
 
-def _leaf_order_observable(accs: dict) -> bool:
-    """True when a reached leaf has hooks (a leaf with hooks gives its AccumulateGrad extras):
-    then the order of leaves made ready together shows, and the pass follows PyTorch's ready
-    queue exactly (`_execute_ready_queue`)."""
-    for acc in accs:
-        if acc._x is not None:
-            return True
-    return False
-
-
 # -- 2. prune (`inputs=`) -----------------------------------------------------------------------
 
 
@@ -356,69 +216,6 @@ def _prune(p: _Pass, order: list, inputs: Sequence[Tensor]) -> None:
 # -- 3. execute -------------------------------------------------------------------------------
 
 
-def _execute(p: _Pass, order: list) -> None:
-    """Runs the reached nodes newest first; leaves accumulate as their last gradient arrives,
-    before any other node, as PyTorch runs them. A node is run by `node.apply`, through
-    `run_node` when it has hooks or several outputs, captures are asked for, or it received no
-    gradient; the gradients `apply` returns are handed on here (`_deliver`'s loop, inlined:
-    this loop is the backward pass of every plain graph)."""
-    needed = p.needed
-    backend = p.backend
-    retain = p.retain
-    accs = p.accs
-    for node in order:
-        buf = node._buf
-        if buf is None:
-            continue
-        node._buf = None
-        x = node._x
-        if (
-            (x is None or (x.hooks is None and x.nrs is None))
-            and needed is None
-            and buf.__class__ is not _Slots
-        ):
-            outs = node.apply([buf], backend)
-            if node._saved and not retain:
-                if node._frees_saved:
-                    node._saved = RELEASED
-                else:
-                    node.release()
-        else:
-            if needed is not None and node not in needed:
-                continue
-            outs = run_node(node, buf if buf.__class__ is _Slots else [buf], p)
-            if outs is not None:
-                _deliver(node._next, None if x is None else x.nrs, outs, p)
-            continue
-        i = -1  # (an index: cheaper than zip's pairs)
-        for nxt in node._next:
-            i += 1
-            if nxt is None:
-                continue
-            g = outs[i]
-            if type(nxt) is AccumulateGrad:
-                total = nxt._buf
-                if g is not None:
-                    total = g if total is None else total + g
-                left = accs[nxt] - 1
-                if left:
-                    accs[nxt] = left
-                    nxt._buf = total
-                elif total is not None:  # (its last edge: the count is not read again)
-                    nxt._buf = None
-                    _accumulate(nxt, total, p, 3 if total is g else 1)  # (`outs`, `g`, `total`)
-            elif (
-                nxt._buf is None
-                and g is not None
-                and (nxt._x is None or nxt._x.meta is None or nxt._x.meta[1] is None)
-            ):
-                nxt._buf = g  # the first gradient of a one-output node
-            else:
-                _add_to(nxt, 0, g)
-        # (`outs`, `g` and `total` keep the last node's values until the next node's are set:
-        # one more reference can only keep `_accumulate` from taking a gradient, never make it)
-
-
 def run_node(node: Node, grads: list, p: _Pass) -> list | None:
     """Runs one node on its output gradients: hooks, the captures of `inputs=`, its backward,
     the release of its saved values; returns its input gradients (None: nothing to pass on)."""
@@ -427,7 +224,7 @@ def run_node(node: Node, grads: list, p: _Pass) -> list | None:
     if grads is _EMPTY:
         grads = [None] * node.n_outputs()
     if hooks is not None and (p.captures is None or node in p.needed):
-        grads = _run_pre_hooks(hooks, grads, p.backend)
+        grads = run_pre_hooks(hooks, grads, p.backend)
     if p.captures is not None and _capture(node, grads, p):
         if not p.retain:
             node.release()
@@ -437,26 +234,10 @@ def run_node(node: Node, grads: list, p: _Pass) -> list | None:
     else:
         outs = [None] * len(node._next)
     if hooks is not None and hooks.post:
-        outs = _run_post_hooks(hooks.post, outs, grads, p.backend)
+        outs = run_post_hooks(hooks.post, outs, grads, p.backend)
     if not p.retain and node._saved:
         node.release()
     return outs
-
-
-def _deliver(nexts: tuple, nrs: tuple | None, outs: list, p: _Pass) -> None:
-    """Hands each input gradient to the node it flows to (summing what arrives at a node
-    twice); a leaf accumulates as soon as its last edge delivered."""
-    i = 0
-    for nxt in nexts:
-        if nxt is not None:
-            g = outs[i]
-            if nxt.__class__ is AccumulateGrad:
-                _to_leaf(nxt, g, p)
-            elif nxt._buf is None and nxt._x is None:
-                nxt._buf = _EMPTY if g is None else g
-            else:
-                _add_to(nxt, 0 if nrs is None else nrs[i], g)
-        i += 1
 
 
 def _add_to(node: Node, nr: int, g: Any) -> None:
@@ -480,23 +261,7 @@ def _add_to(node: Node, nr: int, g: Any) -> None:
         node._buf = buf + g
 
 
-def _to_leaf(acc: AccumulateGrad, g: Any, p: _Pass) -> None:
-    """A gradient for a leaf: summed in its buffer until its last edge delivered, then
-    accumulated (as `_execute` does inline)."""
-    total = acc._buf
-    if g is not None:
-        total = g if total is None else total + g
-    left = p.accs[acc] - 1
-    if left:
-        p.accs[acc] = left
-        acc._buf = total
-    elif total is not None:
-        acc._buf = None
-        # (a delivered `g` is referred to by `_deliver`'s `outs` and `g`, `g` and `total` here)
-        _accumulate(acc, total, p, 4 if total is g else 1)
-
-
-def _execute_ready_queue(p: _Pass, order: list, roots: list, nrs: list, root_grads: list) -> None:
+def execute_ready_queue(p: _Pass, order: list, roots: list, nrs: list, root_grads: list) -> None:
     """The general schedule, PyTorch's ready queue itself (a binary heap on the sequence
     number, leaves on top): every node counts the edges still to deliver, and leaves made ready
     together come out in the heap's order. Used when a reached leaf has hooks; otherwise it
@@ -574,115 +339,6 @@ def _capture(node: Node, grads: list, p: _Pass) -> bool:
     return not any(nxt in p.needed for nxt in node._next if nxt is not None)
 
 
-def _run_pre_hooks(node_hooks: Any, grads: list, backend: Any) -> list:
-    """Tensor hooks (may replace the gradient), then retain_grad (always last), then node
-    pre-hooks."""
-    if node_hooks.tensor:
-        for nr, hooks in node_hooks.tensor.items():
-            for fn in list(hooks.values()):
-                grads[nr] = _run_tensor_hook(fn, grads[nr], backend)
-    if node_hooks.retained:
-        for nr, ref in node_hooks.retained.items():
-            t = ref()
-            if t is not None and grads[nr] is not None:
-                _store_retained(t, grads[nr], backend)
-    if node_hooks.pre:
-        for fn in list(node_hooks.pre.values()):
-            grads = _run_tuple_hook(fn, (grads,), grads, backend)
-    return grads
-
-
-# -- what hooks may return, checked as PyTorch checks it ----------------------------------------
-
-
-def _hook_name(fn: Any) -> str:
-    return getattr(fn, "__name__", "<unknown>")
-
-
-def _check_hook_value(fn: Any, new: Any, old: Any, backend: Any) -> Any:
-    """A hook's replacement `new` for the gradient `old` (never None): a Tensor of the same dtype
-    and shape, returned unwrapped for `backend`."""
-    if not isinstance(new, Tensor):
-        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
-    old_data = old._data if isinstance(old, Tensor) else np.asarray(old)
-    if new._data.dtype != old_data.dtype:
-        raise RuntimeError(
-            f"hook '{_hook_name(fn)}' has changed the type of value (was "
-            f"{legacy_type_name(old_data.dtype)} got {legacy_type_name(new._data.dtype)})"
-        )
-    if new._data.shape != old_data.shape:
-        raise RuntimeError(f"hook '{_hook_name(fn)}' has changed the size of value")
-    return backend.unwrap(new)
-
-
-def _run_tensor_hook(fn: Any, g: Any, backend: Any) -> Any:
-    """`tensor.register_hook(fn)`: `fn(grad)` may return a replacement. As in PyTorch, the hook
-    also runs (with None) for an output of its node that received no gradient."""
-    if g is None:
-        if fn(None) is not None:
-            raise RuntimeError(REPLACE_NONE_MESSAGE)
-        return None
-    seen = backend.wrap(g)
-    new = fn(seen)
-    if new is None:
-        return _as_left(fn, seen, g, backend)
-    return _check_hook_value(fn, new, g, backend)
-
-
-def _as_left(fn: Any, seen: Any, g: Any, backend: Any) -> Any:
-    """The gradient `g` as the hook that received it (as the Tensor `seen`) left it: the
-    gradient is that tensor, as in PyTorch, so `grad *= 100` in a hook returning None counts.
-    (An array changes in place; a 0-d gradient is a numpy scalar, which `seen` replaced.)"""
-    data = backend.unwrap(seen)
-    if data is g:
-        return g
-    return _check_hook_value(fn, seen, g, backend)
-
-
-def _run_tuple_hook(fn: Any, args: tuple, grads: list, backend: Any) -> list:
-    """A node pre-hook `fn(grad_outputs)` or post-hook `fn(grad_inputs, grad_outputs)`: `args`
-    are the gradient lists it receives, the first of which (`grads`) it may replace by
-    returning a tuple of the same length."""
-    wrap = backend.wrap
-    seen = [tuple(None if g is None else wrap(g) for g in gs) for gs in args]
-    new = fn(*seen)
-    if new is None:  # each gradient as the hook left it (changed in place: `_as_left`)
-        return [g if g is None else _as_left(fn, t, g, backend) for t, g in zip(seen[0], grads)]
-    if not isinstance(new, tuple):
-        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
-    if len(new) != len(grads):
-        raise RuntimeError(
-            f"hook '{_hook_name(fn)}' has returned an incorrect number of values (got {len(new)}, "
-            f"but expected {len(grads)})"
-        )
-    out = []
-    for value, old in zip(new, grads):
-        if value is None:
-            out.append(None)
-        elif old is None:
-            raise RuntimeError(REPLACE_NONE_MESSAGE)
-        else:
-            out.append(_check_hook_value(fn, value, old, backend))
-    return out
-
-
-def _run_post_hooks(post: dict, outs: list, grads: list, backend: Any) -> list:
-    for fn in list(post.values()):
-        outs = _run_tuple_hook(fn, (outs, grads), outs, backend)
-    return outs
-
-
-def _run_post_accumulate_hooks(var: Tensor) -> None:
-    """`fn(tensor)` after `.grad` was updated: PyTorch wants None back (or the tensor itself),
-    and checks anything else like a replacement gradient before refusing it."""
-    for fn in list(var._post_accumulate_hooks.values()):
-        result = fn(var)
-        if result is None or result is var:
-            continue
-        _check_hook_value(fn, result, var, NumpyBackend)
-        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
-
-
 def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, held: int | None) -> None:
     """A leaf's gradient arrived: its hooks, the capture of `inputs=`, then `.grad`. `held`:
     how many references to `g` the caller holds (None: `g` may be shared). As PyTorch's
@@ -691,41 +347,12 @@ def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, held: int | None) -> Non
     var = variable()
     if var is None:
         return  # the leaf is gone: nobody can read its gradient
-    if node._x is None and p.captures is None:  # no hooks (a leaf with hooks marks its node)
-        current = var._grad
-        if g.__class__ is _ndarray and g.shape == var._data.shape and not _META_USED[0]:
-            if current is None:
-                if (
-                    held is not None
-                    and _refcount(g) <= held + 2  # (and `g` here, and the call's argument)
-                    and g.dtype == var._data.dtype
-                    and g.base is None
-                ):
-                    if g.flags.c_contiguous:
-                        var._grad = _wrap(g)
-                        return
-            else:
-                data = current._data
-                if data.__class__ is _ndarray:
-                    try:
-                        _add(data, g, out=data, casting="unsafe")
-                    except ValueError:  # a read-only `.grad`: `_store_grad` says why or copies
-                        _store_grad(var, g, p.backend)
-                        return
-                    box = current._vbox
-                    if box is None:
-                        current._vbox = [1]
-                    else:
-                        box[0] += 1
-                    return
-        _store_grad(var, g, p.backend)
-        return
     backend = p.backend
     if p.captures is not None and (node, 0) not in p.captures:
         return  # a leaf not among `inputs=`: as in PyTorch, its node does not run (nor hooks)
     if var._leaf_hooks:
         for fn in list(var._leaf_hooks.values()):
-            g = _run_tensor_hook(fn, g, backend)
+            g = run_tensor_hook(fn, g, backend)
     if p.captures is not None:
         k = p.captures.get((node, 0))
         if k is not None:
@@ -735,14 +362,14 @@ def _accumulate(node: AccumulateGrad, g: Any, p: _Pass, held: int | None) -> Non
     hooks = node._hooks
     if hooks is not None and hooks.pre:
         for fn in list(hooks.pre.values()):
-            (g,) = _run_tuple_hook(fn, ([g],), [g], backend)
+            (g,) = run_tuple_hook(fn, ([g],), [g], backend)
         if g is None:
             return
     _store_grad(var, g, backend)
     if var._post_accumulate_hooks:
-        _run_post_accumulate_hooks(var)
+        run_post_accumulate_hooks(var)
     if hooks is not None and hooks.post:
-        _run_post_hooks(hooks.post, [], [g], backend)
+        run_post_hooks(hooks.post, [], [g], backend)
 
 
 def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
@@ -755,7 +382,7 @@ def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
         if g._data.shape != var._data.shape:
             g = TensorBackend.conform(g, var._data.shape, var._data.dtype)
         if current is None:
-            var._grad = provided.copy_of_gradient(var, g)
+            var._grad = g._copy_as_gradient_of(var)  # CopyBackwards (ops/fills.py attaches it)
         else:
             var._grad = current + g
         return
@@ -783,19 +410,3 @@ def _store_grad(var: Tensor, g: Any, backend: Any) -> None:
         current._vbox = [1]
     else:
         box[0] += 1
-
-
-def _store_retained(t: Tensor, g: Any, backend: Any) -> None:
-    """A non-leaf's retained gradient: unlike a leaf's, a copy the first time (CloneBackward0
-    under create_graph) and then a new sum each time, never added in place."""
-    current = t._grad
-    if backend.creates_graph:
-        t._grad = g.clone() if current is None else current + g
-    elif current is None:
-        t._grad = _wrap(np.array(g, copy=True, subok=True))
-    else:
-        t._grad = _wrap(current._data + g)
-
-
-provided.provide(backward=backward)
-from . import node_call  # noqa: E402, F401 - provides `grad_fn(g)` (after `backward`: no cycle)

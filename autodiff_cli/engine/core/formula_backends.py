@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 
 from . import kernels
+from .dtypes import BY_NUMPY
+from .tensor import Tensor, _wrap
 
 _add_reduce = np.add.reduce
 
@@ -165,7 +167,7 @@ class TensorBackend:
 
     @staticmethod
     def unpack(value: Any, node: Any) -> Any:
-        if isinstance(value, np.ndarray | np.generic) and not isinstance(value, _Tensor):
+        if isinstance(value, np.ndarray | np.generic) and not isinstance(value, Tensor):
             return _wrap(value, True, node, 0)  # a saved result: reconnect it to its node
         return value
 
@@ -180,7 +182,7 @@ class TensorBackend:
     @staticmethod
     def array_of(x: Any) -> np.ndarray:
         """The numpy data of a value (a Tensor's, not recorded): for dtypes, masks and tests."""
-        return x._data if isinstance(x, _Tensor) else np.asarray(x)
+        return x._data if isinstance(x, Tensor) else np.asarray(x)
 
     @staticmethod
     def zeros(shape: tuple, dtype: Any) -> Any:
@@ -201,8 +203,6 @@ class TensorBackend:
             if tuple(g.shape) != shape:
                 g = g.reshape(shape)
         if g._data.dtype != dtype and dtype.kind == "f":
-            from .dtypes import BY_NUMPY
-
             g = g.to(BY_NUMPY[dtype])
         return g
 
@@ -248,7 +248,13 @@ class TensorBackend:
     def outer(a: Any, b: Any) -> Any:
         return a.outer(b)
 
-    where: Any = None  # torch.where, provided by ops/arithmetic.py (see `provide`)
+    @staticmethod
+    def where(condition: Any, a: Any, b: Any) -> Any:
+        """`torch.where(condition, a, b)`: the condition's `_where` (ops/arithmetic.py attaches
+        it to Tensor, as every op's method is attached)."""
+        if not isinstance(condition, Tensor):
+            condition = _wrap(np.asarray(condition))
+        return condition._where(a, b)
 
     @staticmethod
     def transpose(g: Any, d0: int | None = None, d1: int | None = None) -> Any:
@@ -291,15 +297,3 @@ def tensor_fn(name: str) -> staticmethod:
 
     fn.__name__ = name
     return staticmethod(fn)
-
-
-def provide(**functions: Any) -> None:
-    """Functions on Tensors that `TensorBackend` runs and no Tensor method offers (`where`),
-    given by the ops layer when it loads: the core does not import the ops."""
-    for name, fn in functions.items():
-        setattr(TensorBackend, name, staticmethod(fn))
-
-
-# the Tensor class and its constructor: tensor.py sets them (it imports this module first)
-_Tensor: type = object
-_wrap: Any = None

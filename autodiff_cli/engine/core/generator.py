@@ -32,6 +32,9 @@ from typing import Any
 
 import numpy as np
 
+from .devices import CPU
+from .tensor import Tensor, _wrap
+
 DEFAULT_SEED = 67280421310721  # the seed of a new torch.Generator
 STATE_SIZE = 5056  # bytes of PyTorch's CPU generator state
 _N = 624
@@ -133,8 +136,6 @@ class Generator:
 
     @property
     def device(self) -> Any:
-        from .devices import CPU
-
         return CPU
 
     def manual_seed(self, seed: Any) -> Generator:
@@ -193,13 +194,9 @@ class Generator:
 
     # -- state --------------------------------------------------------------------------------
     def get_state(self) -> Any:
-        from .tensor import _wrap
-
         return _wrap(self._state_bytes())
 
     def set_state(self, new_state: Any) -> Generator:
-        from .tensor import Tensor
-
         if not isinstance(new_state, Tensor):
             raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
         data = new_state._data

@@ -9,51 +9,27 @@ the hooks registered on it. Leaves that require grad are reached through their `
 from __future__ import annotations
 
 import itertools
+import sys
 import weakref
 from collections.abc import Callable
-from functools import partial
-from types import FunctionType
 from typing import Any
 
-from . import provided
-from .dtypes import NAMES, legacy_type
-from .formula_backends import NumpyBackend
-from .grad_mode import AnomalyMode
-
-FREED_MESSAGE = (
-    "Trying to backward through the graph a second time (or directly access saved tensors after "
-    "they have already been freed). Saved intermediate values of the graph are freed when you call "
-    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
-    "graph a second time or if you need to access saved tensors after calling backward."
+from .handles import RemovableHandle
+from .node_call import call_node
+from .saved_values import (
+    FREED_MESSAGE,
+    RELEASED,
+    SHOWN_NAMES,
+    _modified_message,
+    saved_attribute,
+    saved_properties,
+    saved_property,
 )
+from .tensor import Tensor
 
 NO_EDGE = (None, 0)
 _sequence = itertools.count()
 _next_seq = _sequence.__next__
-RELEASED = object()  # marks saved values freed after backward
-
-
-class RemovableHandle:
-    """Returned by `register_hook`; `remove()` takes the hook out again."""
-
-    __slots__ = ("_hooks", "_key", "id")
-    _ids = itertools.count()
-
-    def __init__(self, hooks: dict) -> None:
-        self._hooks = hooks
-        self.id = self._key = next(RemovableHandle._ids)
-
-    def remove(self) -> None:
-        self._hooks.pop(self._key, None)
-
-    def __enter__(self) -> RemovableHandle:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.remove()
-
-    def __repr__(self) -> str:
-        return f"<torch.utils.hooks.RemovableHandle object at {id(self):#x}>"
 
 
 class NodeHooks:
@@ -92,6 +68,7 @@ class Node:
 
     __slots__ = ("_next", "_seq", "_saved", "_versions", "_x", "_buf", "__weakref__")
     op: Any = None
+    accumulates = False  # an AccumulateGrad (a leaf's node)
     _frees_saved = True  # `release` is Node's: the backward pass frees the saved values itself
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -243,9 +220,9 @@ class Node:
 
 def node_call_method(self: Node, *grads: Any, **kwargs: Any) -> Any:
     """`grad_fn(*grads)`: the gradients for its inputs, as PyTorch computes them
-    (`node_call.py`, given through `provided`). The `__call__` of every node class but a custom
-    Function's, which PyTorch's is not (`callable(grad_fn)` is False there)."""
-    return provided.call_node(self, grads, kwargs)
+    (`node_call.py`). The `__call__` of every node class but a custom Function's, which
+    PyTorch's is not (`callable(grad_fn)` is False there)."""
+    return call_node(self, grads, kwargs)
 
 
 _new = object.__new__
@@ -268,66 +245,12 @@ def new_node(cls: type, next_nodes: tuple, nrs: tuple | None = None) -> Node:
     return node
 
 
-def own_copy(fn: Callable) -> Callable:
-    """`fn` with a code object of its own. CPython 3.11 caches one type per attribute access
-    site: one function reading or storing attributes of nodes of many classes in turn (Mul,
-    Add, Mul, ...) misses its cache each time, so each node class gets its own `apply` and
-    each op makes its nodes through its own `new_node` (`OpDef.new_node`; 186 -> 129 ns a
-    node on alternating classes)."""
-    return FunctionType(
-        fn.__code__.replace(), fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__
-    )
-
-
-def legacy_type_name(dtype: Any) -> str:
-    """How PyTorch names a CPU tensor type in messages: `torch.FloatTensor`, and `CPUBoolType` for
-    the types without a legacy class name."""
-    name = str(dtype)
-    if name == "bool":
-        return "CPUBoolType"
-    return f"torch.{legacy_type(name)}" if name in NAMES else f"CPU{name.capitalize()}Type"
-
-
-def _forward_name(node: Node) -> str:
-    """PyTorch names the op of a saved output without the Backward suffix: "output 0 of Exp"."""
-    name = node.name()
-    cut = name.rfind("Backward")
-    return name[:cut] if cut > 0 else name
-
-
 def _check_versions(versions: tuple, saved: tuple, node: Node) -> None:
     """Raises PyTorch's error when a saved tensor was modified in place since it was saved."""
     for index, box, expected, tensor in versions:
         if box[0] != expected:
             item = saved[index] if tensor is None else tensor
             raise RuntimeError(_modified_message(item, box[0], expected, node))
-
-
-HINT = (
-    "enable anomaly detection to find the operation that failed to compute its gradient, with "
-    "torch.autograd.set_detect_anomaly(True, check_nan=False)."
-)
-ANOMALY_HINT = (  # with anomaly mode on, a warning above shows the forward trace
-    "the backtrace further above shows the operation that failed to compute its gradient. The "
-    "variable in question was changed in there or anywhere later. Good luck!"
-)
-
-
-def _modified_message(item: Any, version: int, expected: int, node: Node) -> str:
-    """PyTorch's message for a saved tensor changed in place; `item` is a Tensor or the saved
-    result array of `node` itself."""
-    if hasattr(item, "grad_fn"):
-        dtype_name, shape, fn, nr = item.dtype.name, item.shape, item.grad_fn, item._output_nr
-    else:
-        dtype_name, shape, fn, nr = str(item.dtype), item.shape, node, 0
-    dims = ", ".join(str(s) for s in shape)
-    origin = f", which is output {nr} of {_forward_name(fn)}," if fn is not None else ""
-    return (
-        "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [torch.{legacy_type(dtype_name)} [{dims}]]{origin} is at "
-        f"version {version}; expected version {expected} instead. Hint: "
-        + (ANOMALY_HINT if AnomalyMode.enabled else HINT)
-    )
 
 
 class AccumulateGrad(Node):
@@ -341,6 +264,8 @@ class AccumulateGrad(Node):
     by its structure alone: hence `__lt__` is always False."""
 
     __slots__ = ("_variable",)
+    accumulates = True  # (`node_call.call_node` asks)
+    __call__ = node_call_method
 
     def __init__(self, variable: Any) -> None:
         self._next = ()
@@ -363,90 +288,30 @@ class AccumulateGrad(Node):
 
 
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
+_refcount = sys.getrefcount
 
 
-_SAVED_ALIASES = {"self_sym_sizes": "shape", "self_sizes": "shape"}
+def accumulator(t: Tensor) -> AccumulateGrad:
+    """The leaf's AccumulateGrad node, made once. PyTorch makes a new one when no graph
+    holds the old one any more, which only shows as the old one's hooks being gone: so a
+    node with hooks that nothing else holds is replaced."""
+    acc = t._acc
+    if acc is None or (acc._x is not None and acc._x.hooks and _refcount(acc) <= 3):
+        acc = t._acc = AccumulateGrad(t)
+        if t._th is not None:
+            acc.extra()  # marks the node: its leaf has hooks (or had them)
+    return acc
 
 
-def _as_saved_tensor(value: Any, node: Node | None) -> Any:
-    """Saved values as PyTorch shows them: Python numbers as wrapped 0-d tensors."""
-    if value is None or isinstance(value, _Tensor):
-        return value
-    import numpy as np
-
-    if isinstance(value, (bool, int, float)):
-        return _wrap(
-            np.asarray(
-                value,
-                dtype=np.bool_
-                if isinstance(value, bool)
-                else np.int64
-                if isinstance(value, int)
-                else np.float64,
-            )
-        )
-    return _wrap(value, node is not None, node, 0)
-
-
-def make_node_class(grad_fn_name: str, op: Any) -> type:
+def make_node_class(grad_fn_name: str, op: Any, apply: Callable | None = None) -> type:
     """One Node subclass per op, so `type(y.grad_fn).__name__` is PyTorch's name, with its
-    `apply` bound to the op's formulas (`_make_apply`) and its `_saved_<name>` properties."""
-    plain = op.grads and not op.variadic and op.n_outputs == 1 and len(op.grads) <= 2
+    `_saved_<name>` properties (and an `apply` of its own: the fast layer's, bound to the op's
+    formulas)."""
     ns = {"__slots__": (), "op": op, "__module__": __name__}
-    ns["apply"] = _make_apply(tuple(op.grads) if plain else (), not op.saves)
-    saved = ["result" if what == "result" else op.arg_names[what] for what in op.saves]
-    for key in {*saved, *_parameter_names(op.forward), *_SAVED_ALIASES}:
-        ns["_saved_" + key] = _property("_saved_", key)
-    for key in saved:
-        ns["_raw_saved_" + key] = _property("_raw_saved_", key)
+    if apply is not None:
+        ns["apply"] = apply
+    ns.update(saved_properties(op))
     return type(grad_fn_name, (OpNode,), ns)
-
-
-_properties: dict = {}  # one per name, shared by the node classes
-
-
-def _property(prefix: str, key: str) -> property:
-    """The property `grad_fn.<prefix><key>`."""
-    found = _properties.get(prefix + key)
-    if found is None:
-        read = _saved_value if prefix == "_saved_" else _raw_saved_value
-        found = _properties[prefix + key] = property(partial(read, key=key))
-    return found
-
-
-def _parameter_names(forward: Callable) -> tuple:
-    """The names `forward` takes (an op's parameters are passed to it by name); a ufunc or
-    builtin (`np.tanh`, `operator.mul`) takes none (read from the code: `inspect.signature`
-    would cost start-up time)."""
-    code = getattr(forward, "__code__", None) or getattr(
-        getattr(forward, "__wrapped__", None), "__code__", None
-    )
-    if code is None:
-        return ()
-    return code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
-
-
-def _forward_defaults(forward: Callable) -> dict:
-    """The default values of an op's parameters, as its forward declares them."""
-    code = getattr(forward, "__code__", None)
-    if code is None:
-        return {}
-    found = dict(forward.__kwdefaults__ or {})
-    defaults = forward.__defaults__ or ()
-    if defaults:
-        names = code.co_varnames[: code.co_argcount]
-        found.update(zip(names[len(names) - len(defaults) :], defaults))
-    return found
-
-
-def _saved_value(node: OpNode, key: str) -> Any:
-    return node.saved_attribute(key)
-
-
-def _raw_saved_value(node: OpNode, key: str) -> Any:
-    if raw_saved is None:
-        raise AttributeError(f"'{type(node).__name__}' object has no attribute '_raw_saved_{key}'")
-    return raw_saved(node, key)
 
 
 class OpNode(Node):
@@ -458,34 +323,26 @@ class OpNode(Node):
     backward pass reads node attributes all the time (~6x slower each)."""
 
     __slots__ = ()
+    __call__ = node_call_method
 
     def saved_attribute(self, key: str) -> Any:
-        shown = SHOWN_SAVED.get(self) if SHOWN_SAVED else None
-        if shown is not None and key in shown:
-            return shown[key]
-        op = self.op
-        names = ["result" if what == "result" else op.arg_names[what] for what in op.saves]
-        if key in names:
-            if self._saved is RELEASED:
-                raise RuntimeError(FREED_MESSAGE)
-            i = names.index(key)
-            value = self._saved[i]
-            for index, _, _, tensor in self._versions or ():
-                if index == i and tensor is not None:
-                    return tensor
-            return _as_saved_tensor(value, self if key == "result" else None)
-        params = self._params or {}
-        key = _SAVED_ALIASES.get(key, key)
-        if key not in params:  # a parameter left at its default (`x + y`: `_saved_alpha` is 1)
-            params = _forward_defaults(op.forward)
-        if key in params:
-            value = params[key]
-            return tuple(value) if isinstance(value, (list, tuple)) else value
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{key}'")
+        """`grad_fn._saved_<key>` (`saved_values.saved_attribute`)."""
+        return saved_attribute(self, key)
 
-    def _apply_general(self, grads: list, backend: Any, args: Any) -> list:
-        """`apply` with parameters, several outputs, a variadic op, or input shapes to conform
-        to (`args`: the saved values, checked and unpacked)."""
+    def apply(self, grads: list, backend: Any) -> list:
+        """The gradients for the inputs: each input's formula on the output gradient and the
+        saved values (checked against their versions first), None where no gradient flows,
+        summed back to the input's shape and cast to its dtype where the forward broadcast or
+        promoted. A multi-output node gets zeros for the outputs that received no gradient."""
+        args = self._saved
+        if args:
+            if backend.creates_graph:  # create_graph: the saved Tensors themselves
+                args = [backend.unpack(v, self) for v in self.saved_values()]
+            else:
+                if args is RELEASED:
+                    raise RuntimeError(FREED_MESSAGE)
+                if self._versions is not None:
+                    _check_versions(self._versions, args, self)
         op = self.op
         x = self._x
         params = meta = in_meta = None
@@ -495,150 +352,25 @@ class OpNode(Node):
                 in_meta = meta[0]
         g = grads[0] if meta is None or meta[1] is None else _fill_outputs(grads, meta, backend)
         formulas = op.grads
-        variadic = op.variadic
         results = []
-        i = 0
-        for nxt in self._next:
+        for i, nxt in enumerate(self._next):
             if nxt is None:
-                gi = None
-            elif variadic:
-                gi = (
-                    formulas[0](backend, g, i, *args, **params)
-                    if params
-                    else formulas[0](backend, g, i, *args)
-                )
-            elif params:
-                gi = formulas[i](backend, g, *args, **params)
+                results.append(None)
+                continue
+            if op.variadic:
+                gi = formulas[0](backend, g, i, *args, **(params or {}))
             else:
-                gi = formulas[i](backend, g, *args)
+                gi = formulas[i](backend, g, *args, **(params or {}))
             if in_meta is not None and gi is not None:
                 shape, dtype = in_meta[i]
                 if shape is not None and (gi.shape != shape or gi.dtype != dtype):
                     gi = backend.conform(gi, shape, dtype)
             results.append(gi)
-            i += 1
         return results
 
 
-def _make_apply(formulas: tuple, saves_nothing: bool = False) -> Callable:
-    """The `apply` of a node class: the gradients for the inputs, each input's formula (None
-    where no gradient flows), summed back to the input's shape and dtype where the forward
-    broadcast or promoted; saved values are checked against their versions first.
-
-    `formulas` are those of a one-output, non-variadic op with one or two inputs, bound here
-    once per class: a node without extras (`_x`: no parameters, nothing to conform, no hooks)
-    calls them directly, or hands the gradient on where a formula passes it (`pass0`, `pass1`).
-    Any other node, and every node when `formulas` is () (`OpNode.apply`, the general path),
-    goes through `_apply_general`; tests/test_backward_fast_apply.py checks both paths agree."""
-    one = len(formulas) == 1
-    two = len(formulas) == 2
-    f0 = formulas[0] if one or two else None
-    f1 = formulas[1] if two else None
-    pass0 = saves_nothing and _passes_gradient(f0)
-    pass1 = saves_nothing and _passes_gradient(f1)
-
-    def apply(self: OpNode, grads: list, backend: Any) -> list:
-        args = self._saved
-        if args:
-            if args is RELEASED:
-                raise RuntimeError(FREED_MESSAGE)
-            versions = self._versions
-            if versions is not None:  # saved Tensors and results: unchanged since saved?
-                for _, box, expected, _ in versions:
-                    if box[0] != expected:
-                        _check_versions(versions, args, self)
-            if backend is not NumpyBackend:  # create_graph: the saved Tensors themselves
-                args = _unpacked(self, backend)
-        x = self._x
-        if x is None:
-            # (the saved values spelled out for the common counts: a call with `*args` builds a
-            # tuple and is not inlined by CPython 3.11, 40 ns more a formula)
-            if two:
-                a, b = self._next
-                g = grads[0]
-                if len(args) == 2:  # mul, mm, div, ...
-                    s0, s1 = args
-                    return [
-                        None if a is None else f0(backend, g, s0, s1),
-                        None if b is None else f1(backend, g, s0, s1),
-                    ]
-                if not args:  # add, sub
-                    return [
-                        None if a is None else (g if pass0 else f0(backend, g)),
-                        None if b is None else (g if pass1 else f1(backend, g)),
-                    ]
-                return [
-                    None if a is None else f0(backend, g, *args),
-                    None if b is None else f1(backend, g, *args),
-                ]
-            if one:
-                (a,) = self._next
-                if len(args) == 1:  # tanh, sin, exp, ...
-                    return [None if a is None else f0(backend, grads[0], args[0])]
-                return [
-                    None if a is None else (grads[0] if pass0 else f0(backend, grads[0], *args))
-                ]
-        elif two and x.params is None and x.meta is not None and x.meta[1] is None:
-            # only the inputs' shapes and dtypes to conform to (a broadcast bias)
-            (shape_a, dtype_a), (shape_b, dtype_b) = x.meta[0] or ((None, None), (None, None))
-            a, b = self._next
-            g = grads[0]
-            ga = gb = None
-            if a is not None:
-                ga = g if pass0 else (f0(backend, g, *args) if args else f0(backend, g))
-                if shape_a is not None and (ga.shape != shape_a or ga.dtype is not dtype_a):
-                    ga = backend.conform(ga, shape_a, dtype_a)
-            if b is not None:
-                gb = g if pass1 else (f1(backend, g, *args) if args else f1(backend, g))
-                if shape_b is not None and (gb.shape != shape_b or gb.dtype is not dtype_b):
-                    gb = backend.conform(gb, shape_b, dtype_b)
-            return [ga, gb]
-        return self._apply_general(grads, backend, args)
-
-    return own_copy(apply)  # a copy of the code per class
-
-
-def _passes_gradient(formula: Callable | None) -> bool:
-    """Whether `formula`, given no saved values or parameters, returns the gradient itself
-    (add's, sub's first input's): found by calling it on a probe that supports no operation,
-    so that any formula computing something fails."""
-    if formula is None:
-        return False
-    probe = object()
-    try:
-        return formula(None, probe) is probe
-    except Exception:  # noqa: BLE001 - it computes something, or needs more arguments
-        return False
-
-
-def _unpacked(node: OpNode, backend: Any) -> list:
-    """The saved values as formulas take them on `backend` (apart from `apply`: a comprehension
-    there would make `self` and `backend` cells on every call)."""
-    return [backend.unpack(v, node) for v in node.saved_values()]
-
-
-OpNode.apply = _make_apply(())  # type: ignore[method-assign]
-OpNode.__call__ = AccumulateGrad.__call__ = node_call_method  # type: ignore[attr-defined]
-
-
-# `_saved_<name>` of values ops show besides their formulas' (core/saved_hooks.shows_saved and
-# also_shows: tests/test_backward_fast_nodes.py checks every name they are given is here)
-SHOWN_NAMES = (
-    "condition",
-    "dim",
-    "dims",
-    "index",
-    "indices",
-    "mask",
-    "self",
-    "shifts",
-    "source",
-    "target",
-    "total_weight",
-    "weight",
-)
 for _key in SHOWN_NAMES:
-    setattr(OpNode, "_saved_" + _key, _property("_saved_", _key))
+    setattr(OpNode, "_saved_" + _key, saved_property("_saved_", _key))
 
 
 def _fill_outputs(grads: list, meta: tuple, backend: Any) -> list:
@@ -647,14 +379,3 @@ def _fill_outputs(grads: list, meta: tuple, backend: Any) -> list:
         gi if gi is not None else backend.zeros(shape, dt)
         for gi, (shape, dt) in zip(grads, meta[1])
     ]
-
-
-# `grad_fn._raw_saved_<name>`: core/saved_hooks.py sets it (it imports this module)
-raw_saved: Callable[[Any, str], Any] | None = None
-# what a node shows as `grad_fn._saved_<name>` besides its formulas' values (an index op's index
-# Tensor and dim, noted by `saved_hooks.shows_saved`)
-SHOWN_SAVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-# the Tensor class and its constructor: tensor.py sets them (it imports this module first)
-_Tensor: type = object
-_wrap: Callable[..., Any] | None = None

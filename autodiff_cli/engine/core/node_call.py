@@ -17,15 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import grad_mode, provided
+from . import grad_mode
 from .formula_backends import TensorBackend
-from .graph import AccumulateGrad, Node
 from .tensor import Tensor
 
 
-def call_node(node: Node, grads: tuple, kwargs: dict) -> Any:
+def call_node(node: Any, grads: tuple, kwargs: dict) -> Any:
     """`node(*grads)`: the gradients for the node's inputs (see the module docstring)."""
-    accumulates = isinstance(node, AccumulateGrad)
+    accumulates = node.accumulates
     if kwargs:
         raise TypeError("keyword arguments are not supported")
     expected = 1 if accumulates else node.n_outputs()
@@ -48,7 +47,7 @@ def call_node(node: Node, grads: tuple, kwargs: dict) -> Any:
     return results[0] if n_inputs == 1 else tuple(results)
 
 
-def _apply_unreduced(node: Node, grads: list) -> list:
+def _apply_unreduced(node: Any, grads: list) -> list:
     """The node's formulas as they are: PyTorch sums a broadcast input's gradient back to the
     input's shape (and casts it to its dtype) in the backward pass, not in the node, so the
     shapes the node keeps to conform to are set aside for the call."""
@@ -63,7 +62,7 @@ def _apply_unreduced(node: Node, grads: list) -> list:
         extra.meta = meta
 
 
-def _accumulate(node: AccumulateGrad, grad: Any) -> None:
+def _accumulate(node: Any, grad: Any) -> None:
     """`AccumulateGrad(g)`: `g` added into the leaf's `.grad` in place; a leaf without one gets
     a copy of `g` broadcast to its shape, in `g`'s dtype (PyTorch checks neither here: the
     backward pass does before it calls the node)."""
@@ -80,6 +79,3 @@ def _accumulate(node: AccumulateGrad, grad: Any) -> None:
             variable._grad = copy
         else:
             current.add_(grad)
-
-
-provided.provide(call_node=call_node)

@@ -40,14 +40,22 @@ How to add an op (one entry and its test row):
 
 from __future__ import annotations
 
+import dis
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from . import formula_backends
-from .apply import apply_binary, apply_inplace, apply_number, apply_unary
-from .graph import make_node_class, new_node, own_copy
+from .fast_paths import (
+    apply_binary,
+    apply_inplace,
+    apply_number,
+    apply_unary,
+    make_node_class,
+    own_copy,
+)
+from .graph import new_node
 from .numpy_names import accepting_numpy_names
 from .out_arg import OutRule, declare_out, write_out
 from .tensor import Tensor
@@ -238,14 +246,19 @@ def defop(
     )
     _note_facts(op, symbolic, aten, out, inplace_ufunc, backend)
     op.aten_args = aten_args
-    if name in OPS:  # one entry per name: a second would silently replace the first's facts
-        raise ValueError(f"defop: {name!r} is declared twice")
-    OPS[name] = op
+    _register(op)
     if function is not None or inplace:
         _declare_surface(op, function, method, inplace, aliases, dunder is not None)
     if dunder is not None:
         _declare_operators(op, dunder, reflected)
     return op
+
+
+def _register(op: OpDef) -> None:
+    """One entry per name: a second would silently replace the first's facts in `OPS`."""
+    if op.name in OPS:
+        raise ValueError(f"defop: {op.name!r} is declared twice")
+    OPS[op.name] = op
 
 
 def _note_facts(
@@ -281,7 +294,6 @@ def _operand(x: Any) -> Any:
 def _reads_of(formula: Callable | None, n_saved: int) -> frozenset:
     if formula is None:
         return frozenset()
-    import dis  # (already loaded by the standard library the engine imports)
 
     code = formula.__code__
     names = code.co_varnames[2 : 2 + n_saved]

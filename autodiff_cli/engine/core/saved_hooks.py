@@ -23,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from . import graph, modes
+from . import modes, saved_values
 from .formula_backends import NumpyBackend
-from .graph import FREED_MESSAGE, RELEASED, AccumulateGrad, OpNode
+from .graph import AccumulateGrad, OpNode
+from .saved_values import FREED_MESSAGE, RELEASED
 from .tensor import Tensor, _wrap
 
 ALREADY_SET_MESSAGE = (
@@ -165,7 +166,7 @@ def _kept_indices(node: Any) -> Tensor | None:
 
 def _shown_tensors(node: Any) -> dict:
     """The tensors the node shows besides its formulas' values (`shows_saved`), packed or not."""
-    shown = graph.SHOWN_SAVED.get(node) if graph.SHOWN_SAVED else None
+    shown = saved_values.SHOWN_SAVED.get(node) if saved_values.SHOWN_SAVED else None
     if not shown:
         return {}
     return {k: v for k, v in shown.items() if isinstance(v, (Tensor, Packed)) or _tensors_in(v)}
@@ -246,9 +247,9 @@ def pack_node(node: Any, pack: Callable, unpack: Callable, only: int | None = No
         return
     indices = _kept_indices(node) if only is None else None
     if indices is not None:  # sort, topk, max(dim)...: the indices they output
-        shown = graph.SHOWN_SAVED.get(node)
+        shown = saved_values.SHOWN_SAVED.get(node)
         if shown is None:
-            shown = graph.SHOWN_SAVED[node] = {}
+            shown = saved_values.SHOWN_SAVED[node] = {}
         shown.setdefault("indices", indices)
     shown = _shown_tensors(node) if only is None else {}
     if not node._saved and not shown:
@@ -261,9 +262,9 @@ def pack_node(node: Any, pack: Callable, unpack: Callable, only: int | None = No
         if isinstance(i, str):  # a tensor the node shows (an index op's index...)
             value = shown[i]
             if isinstance(value, Tensor):
-                graph.SHOWN_SAVED[node][i] = Packed(pack(value), unpack, value, False)
+                saved_values.SHOWN_SAVED[node][i] = Packed(pack(value), unpack, value, False)
             elif type(value) is tuple:
-                graph.SHOWN_SAVED[node][i] = tuple(
+                saved_values.SHOWN_SAVED[node][i] = tuple(
                     Packed(pack(v), unpack, v, False) if isinstance(v, Tensor) else v for v in value
                 )
             continue
@@ -399,9 +400,9 @@ def _note(node: Any, where: dict, args: tuple, kwargs: dict) -> None:
             value += 2**64  # PyTorch shows the int64 dim as unsigned
         if isinstance(value, Tensor) or key == "dim":
             values[key] = value
-    shown = graph.SHOWN_SAVED.get(node)
+    shown = saved_values.SHOWN_SAVED.get(node)
     if shown is None:
-        graph.SHOWN_SAVED[node] = values
+        saved_values.SHOWN_SAVED[node] = values
     else:
         for key, value in values.items():
             shown.setdefault(key, value)
@@ -412,9 +413,9 @@ def also_shows(out: Any, **values: Any) -> None:
     computes, the indices of `x[idx]`); packed at once outside a `shows_saved` op."""
     node = out._grad_fn if isinstance(out, Tensor) else None
     if node is not None:
-        shown = graph.SHOWN_SAVED.get(node)
+        shown = saved_values.SHOWN_SAVED.get(node)
         if shown is None:
-            shown = graph.SHOWN_SAVED[node] = {}
+            shown = saved_values.SHOWN_SAVED[node] = {}
         shown.update(values)
         if HookState.stack and not HookState.deferring and not HookState.packing:
             HookState.pending.append(node)  # (outside `shows_saved`: packed now)
@@ -467,4 +468,4 @@ def raw_saved(node: Any, key: str) -> SavedTensor:
     raise AttributeError(f"'{type(node).__name__}' object has no attribute '_raw_saved_{key}'")
 
 
-graph.raw_saved = raw_saved
+saved_values.raw_saved = raw_saved

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import limits
+from .tensor import Tensor
 
 MAX_DEPTH = 64  # numpy's own limit of dimensions
 _PLAIN = (bool, int, float)
@@ -163,6 +164,4 @@ def foreign_array(value: Any) -> Any:
 
 
 def _tensor_class() -> type:
-    from .tensor import Tensor  # the core's own module, loaded before any data arrives
-
     return Tensor

@@ -1,28 +1,30 @@
 """The Tensor class: numpy data, the autograd slots (grad_fn, grad, version counter, base of a
 view), its properties and conversions. `_wrap` is the one way a Tensor is made (and
-`graph.new_node` a node); the op machinery is `core/apply.py`."""
+`graph.new_node` a node); the op machinery is `core/apply.py`. The graph (`core/graph.py`)
+imports this module, never the other way: the autograd methods the engine attaches above it
+(`backward` by `core/backward.py`, the ops' methods by `defop`) go through `tensor_methods`."""
 
 from __future__ import annotations
 
-import sys
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from . import dtypes, formula_backends, graph, modes, provided
-from .devices import CPU, META, MetaArray
+from . import dtypes
+from .devices import MetaArray
 from .dtypes import NP_BOOL, NP_FLOAT32, NP_INT64
 from .grad_mode import (
     NO_VERSION,
     REQUIRES_GRAD_INFERENCE_MESSAGE,
     VERSION_INFERENCE_MESSAGE,
-    GradMode,
     InferenceMode,
 )
-from .graph import AccumulateGrad, Node, RemovableHandle
-from .printing import format_tensor
+from .handles import RemovableHandle
+from .tensor_values import META_COPY_MESSAGE as META_COPY_MESSAGE
+from .tensor_values import Size, TensorValues
+from .tensor_values import _norm_dim as _norm_dim
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -46,41 +48,9 @@ OVERLAP_MESSAGE = (
     "memory location. Please clone() the tensor before performing the operation."
 )
 NON_LEAF_FLAG_MESSAGE = "you can only change requires_grad flags of leaf variables."
-SCALAR_MESSAGE = "only one element tensors can be converted to Python scalars"
-META_ITEM_MESSAGE = "Tensor.item() cannot be called on meta tensors"
-META_COPY_MESSAGE = "Cannot copy out of meta tensor; no data!"
-SCALAR_WITH_GRAD_WARNING = (
-    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
-    "Consider using tensor.detach() first."
-)
 _new = object.__new__
-_refcount = sys.getrefcount
 _ndarray = np.ndarray
 _generic = np.generic
-
-
-class Size(tuple):
-    """`torch.Size`: a tuple printed as `torch.Size([2, 3])`."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"torch.Size([{', '.join(str(s) for s in self)}])"
-
-    __str__ = __repr__
-
-    def numel(self) -> int:
-        n = 1
-        for s in self:
-            n *= s
-        return n
-
-    def __getitem__(self, item: Any) -> Any:
-        out = tuple.__getitem__(self, item)
-        return Size(out) if isinstance(item, slice) else out
-
-    def __add__(self, other: tuple) -> Size:
-        return Size(tuple(self) + tuple(other))
 
 
 class TensorHooks:
@@ -107,14 +77,14 @@ class _TensorMeta(type):
         """`torch.Tensor(...)` is the legacy constructor (`ops/legacy_types.py`: it may return
         an alias of a tensor given, so it is not `__init__`); subclasses construct as usual."""
         if cls is Tensor:
-            return provided.legacy_new(None, "base", args, kwargs)
+            return cls._legacy_new(None, "base", args, kwargs)  # (ops/legacy_types.py attaches it)
         return type.__call__(cls, *args, **kwargs)
 
 
 _TensorMeta.__module__ = "torch._C"
 
 
-class Tensor(metaclass=_TensorMeta):
+class Tensor(TensorValues, metaclass=_TensorMeta):
     """A numpy-backed tensor that records the operations applied to it."""
 
     __slots__ = (
@@ -135,58 +105,11 @@ class Tensor(metaclass=_TensorMeta):
     is_sparse = False
 
     @property
-    def device(self) -> Any:
-        return META if type(self._data) is MetaArray else CPU
-
-    @property
-    def is_meta(self) -> bool:
-        return type(self._data) is MetaArray
-
-    # -- basic attributes --------------------------------------------------------------------
-    @property
-    def shape(self) -> Size:
-        return Size(self._data.shape)
-
-    def size(self, dim: int | None = None) -> Any:
-        if dim is None:
-            return Size(self._data.shape)
-        return self._data.shape[_norm_dim(dim, self._data.ndim)]
-
-    @property
-    def dtype(self) -> dtypes.dtype:
-        return dtypes.BY_NUMPY[self._data.dtype]
-
-    @property
-    def ndim(self) -> int:
-        return self._data.ndim
-
-    def dim(self) -> int:
-        return self._data.ndim
-
-    ndimension = dim
-
-    def numel(self) -> int:
-        return int(self._data.size)
-
-    nelement = numel
-
-    def element_size(self) -> int:
-        return self._data.dtype.itemsize
-
-    def is_floating_point(self) -> bool:
-        return self._data.dtype.kind == "f"
-
-    def __len__(self) -> int:
-        if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return self._data.shape[0]
-
-    @property
     def is_leaf(self) -> bool:
         return self._grad_fn is None
 
     @property
-    def grad_fn(self) -> Node | None:
+    def grad_fn(self) -> Any:
         return self._grad_fn
 
     @property
@@ -303,7 +226,7 @@ class Tensor(metaclass=_TensorMeta):
         self._retains_grad = True
         self._grad_fn.retain_output(self._output_nr, self)
 
-    def _set_history(self, node: Node, output_nr: int = 0) -> None:
+    def _set_history(self, node: Any, output_nr: int = 0) -> None:
         """Makes `node` this tensor's grad_fn (after an in-place op, or a view's regenerated
         history); a retained gradient follows it, tensor hooks stay on the old node."""
         old = self._grad_fn
@@ -348,17 +271,6 @@ class Tensor(metaclass=_TensorMeta):
             self._acc.extra()  # marks the node: its leaf has hooks
         return handle
 
-    def _accumulator(self) -> AccumulateGrad:
-        """The leaf's AccumulateGrad node, made once. PyTorch makes a new one when no graph
-        holds the old one any more, which only shows as the old one's hooks being gone: so a
-        node with hooks that nothing else holds is replaced."""
-        acc = self._acc
-        if acc is None or (acc._x is not None and acc._x.hooks and _refcount(acc) <= 3):
-            acc = self._acc = AccumulateGrad(self)
-            if self._th is not None:
-                acc.extra()  # marks the node: its leaf has hooks (or had them)
-        return acc
-
     # -- rarely used state, kept apart (`TensorHooks`) -----------------------------------------
     def _extra_state(self) -> TensorHooks:
         th = self._th
@@ -386,15 +298,6 @@ class Tensor(metaclass=_TensorMeta):
         th = self._th
         return None if th is None else th.post_accumulate
 
-    def backward(
-        self,
-        gradient: Tensor | None = None,
-        retain_graph: bool | None = None,
-        create_graph: bool = False,
-        inputs: Any = None,
-    ) -> None:
-        provided.backward(self, gradient, retain_graph, create_graph, None, inputs)  # (by position)
-
     # -- data access -------------------------------------------------------------------------
     def detach(self) -> Tensor:
         out = _wrap(self._array())
@@ -417,104 +320,6 @@ class Tensor(metaclass=_TensorMeta):
             raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
         self._data = value._array()
 
-    def item(self) -> Any:
-        data = self._data
-        if data.size != 1:
-            raise RuntimeError(f"a Tensor with {data.size} elements cannot be converted to Scalar")
-        if type(data) is MetaArray:
-            raise RuntimeError(META_ITEM_MESSAGE)
-        return data.item() if data.ndim == 0 else data.reshape(()).item()
-
-    def tolist(self) -> Any:
-        if type(self._data) is MetaArray:
-            raise NotImplementedError(META_COPY_MESSAGE)
-        return self._data.tolist()
-
-    def numpy(self) -> np.ndarray:
-        if type(self._data) is MetaArray:
-            raise TypeError(
-                "can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the "
-                "tensor to host memory first."
-            )
-        if self._requires_grad:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-                "instead."
-            )
-        return self._array()
-
-    def __bool__(self) -> bool:
-        data = self._data
-        if data.size != 1:
-            if data.size == 0:
-                raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        if type(data) is MetaArray:
-            raise RuntimeError(META_ITEM_MESSAGE)
-        return bool(data.reshape(()) if data.ndim else data)
-
-    def _scalar(self, kind: type) -> Any:
-        if self._data.size != 1:
-            raise ValueError(SCALAR_MESSAGE)
-        if type(self._data) is MetaArray:
-            raise RuntimeError(META_ITEM_MESSAGE)
-        return kind(self._data.reshape(()).item())
-
-    def __float__(self) -> float:
-        if self._requires_grad and GradMode.enabled and not _warned_scalar_with_grad:
-            _warn_scalar_with_grad()
-        return self._scalar(float)
-
-    def __int__(self) -> int:
-        return self._scalar(int)
-
-    def __index__(self) -> int:
-        if self._data.dtype.kind not in "iub" or self._data.size != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        if type(self._data) is MetaArray:
-            raise RuntimeError(META_ITEM_MESSAGE)
-        return int(self._data.reshape(()).item())
-
-    def __complex__(self) -> complex:
-        return self._scalar(complex)
-
-    def __iter__(self):
-        if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return iter(self.unbind(0))
-
-    def __hash__(self) -> int:
-        return id(self)
-
-    def __repr__(self) -> str:
-        data = self._data
-        return format_tensor(
-            data if type(data) is MetaArray else np.asarray(data),
-            suffixes=self._repr_suffixes(),
-            default_dtype=dtypes.get_default_dtype().name,
-        )
-
-    def _repr_suffixes(self) -> list[str]:
-        if self._grad_fn is not None:
-            items = [f"grad_fn=<{type(self._grad_fn).__name__}>"]
-        elif self._requires_grad:
-            items = ["requires_grad=True"]
-        else:
-            items = []
-        if _OBSERVED:  # a mode's own items (forward AD's `tangent=...`)
-            items += modes.repr_suffixes(self)
-        return items
-
-    __str__ = __repr__
-
-    def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0:  # as PyTorch: a 0-d tensor formats as its Python number
-            return format(self._data.item(), spec)
-        return object.__format__(self, spec)
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        raise TypeError("cannot pickle 'Tensor' object")
-
     def __deepcopy__(self, memo: dict) -> Tensor:
         data = np.array(self._data, copy=True, subok=type(self._data) is MetaArray)
         out = _wrap(data, self._requires_grad and self.is_leaf)
@@ -528,7 +333,7 @@ Tensor.__module__ = Size.__module__ = "torch"  # printed as <class 'torch.Tensor
 _FIELDS = tuple(name for name in Tensor.__slots__ if name != "__weakref__")
 
 
-def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Node | None, output_nr: int) -> None:
+def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Any, output_nr: int) -> None:
     """Sets every slot of a Tensor made by `object.__new__` (a Parameter)
     as `_wrap` sets a new one's: `_wrap` is where a Tensor's fields start."""
     model = _wrap(data, requires_grad, grad_fn, output_nr)
@@ -537,7 +342,7 @@ def _init(t: Tensor, data: Any, requires_grad: bool, grad_fn: Node | None, outpu
 
 
 def _wrap(
-    data: Any, requires_grad: bool = False, grad_fn: Node | None = None, output_nr: int = 0
+    data: Any, requires_grad: bool = False, grad_fn: Any = None, output_nr: int = 0
 ) -> Tensor:
     """A Tensor around numpy data, without copying or checks (the one internal constructor)."""
     t = _new(Tensor)
@@ -592,15 +397,6 @@ def broadcast_shape(*shapes: tuple) -> tuple:
     return shape
 
 
-def _norm_dim(dim: int, ndim: int) -> int:
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
-        )
-    return dim + n if dim < 0 else dim
-
-
 # --------------------------------------------------------------------------------------------
 # The op machinery
 # --------------------------------------------------------------------------------------------
@@ -611,26 +407,3 @@ def _type_word(dt: np.dtype) -> str:
 
 
 __all__ = ["Tensor", "Size", "NP_FLOAT32", "NP_INT64", "NP_BOOL"]
-
-_OBSERVED = False  # True while a mode watches every op call (core/modes.py)
-_warned_scalar_with_grad = False
-
-
-def _warn_scalar_with_grad() -> None:
-    """`float()` of a tensor that requires grad, with grad mode on: PyTorch warns once per
-    process (a script run, or a REPL session)."""
-    global _warned_scalar_with_grad
-    _warned_scalar_with_grad = True
-    warnings.warn(SCALAR_WITH_GRAD_WARNING, UserWarning, stacklevel=3)
-
-
-def _set_observed(on: bool) -> None:
-    global _OBSERVED
-    _OBSERVED = on
-
-
-modes.on_change(_set_observed)
-
-# the modules below this one reach the class and the constructor through these (no import back)
-graph._Tensor = formula_backends._Tensor = Tensor
-graph._wrap = formula_backends._wrap = _wrap

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .. import Tensor, stack
+from .levels import wraps
 
 
 def _merge(dicts: Any) -> dict:
@@ -151,8 +152,6 @@ def stack_module_state(models: Any) -> tuple[dict, dict]:
 def functionalize(func: Any, *, remove: str = "mutations") -> Any:
     """`torch.func.functionalize`: PyTorch rewrites `func`'s in-place ops for its compilers; run
     eagerly the result is `func`'s own (inputs mutated at the end, as PyTorch copies back)."""
-    from .levels import wraps
-
     if remove not in ("mutations", "mutations_and_views"):
         raise RuntimeError(
             f"functionalize(f, remove='mutations'): received invalid argument for remove={remove}."

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..autograd.function import Function
 from ..core.grad_mode import GradMode
-from ..core.graph import legacy_type_name
+from ..core.saved_values import legacy_type_name
 from ..core.tensor import Tensor
 
 

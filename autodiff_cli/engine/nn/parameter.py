@@ -100,8 +100,6 @@ class UninitializedParameter(Parameter):
     def materialize(self, shape: tuple, device: object = None, dtype: object = None) -> None:
         """Gives the parameter its shape (zeros until a layer initialises it); it becomes a
         plain Parameter, the same object (an optimizer holding it keeps it)."""
-        from ..ops.creation import _check_size
-
         shape = tuple(int(n) for n in shape)
         _check_size(shape)
         np_dtype = dtype.np if dtype is not None else self._data.dtype

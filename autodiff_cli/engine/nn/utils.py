@@ -13,6 +13,8 @@ import warnings
 from collections.abc import Iterable
 from typing import Any
 
+from autodiff_cli import lazy_imports
+
 from ..core.arguments import checks_own_arguments
 from ..core.grad_mode import no_grad
 from ..core.tensor import Tensor
@@ -49,8 +51,7 @@ def get_total_norm(
     foreach: bool | None = None,
 ) -> Tensor:
     """The `norm_type`-norm of all `tensors` viewed as one vector (a 0-d tensor)."""
-    from .. import linalg  # lazy: torch.linalg loads on first use (start-up time)
-
+    linalg = lazy_imports.load("autodiff_cli.engine.linalg")  # (start-up time)
     tensors = _as_list(tensors)
     norm_type = float(norm_type)
     with no_grad():

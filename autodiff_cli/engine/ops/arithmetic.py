@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes, formula_backends, kernels
-from ..core.apply import apply_binary, apply_inplace, apply_op, promote
+from ..core import dtypes, kernels
+from ..core.apply import apply_op, promote
+from ..core.fast_paths import apply_binary, apply_inplace
 from ..core.optable import UNARY, declare_forms, defop, tensor_methods
 from ..core.out_arg import OutRule, declare_out, write_out
 from ..core.saved_hooks import shows_saved
@@ -699,7 +700,12 @@ def _rtruediv(self: Tensor, other: Any) -> Any:
     return mul(reciprocal(self), other) if _is_number(other) else NotImplemented
 
 
-formula_backends.provide(where=where)  # `B.where` in formulas under create_graph
+def _where(condition: Tensor, input: Any, other: Any) -> Any:
+    """`B.where(condition, a, b)` in formulas under create_graph (formula_backends)."""
+    return where(condition, input, other)
+
+
+tensor_methods("ops.arithmetic (formula_backends.TensorBackend.where)", {"_where": _where})
 
 # The unary functions are bound by their `defop` (method=True, inplace=True); `round` with
 # `decimals` by elementwise.py, reductions by reductions.py, `@` by matrix.py, `~` by bitwise.py.

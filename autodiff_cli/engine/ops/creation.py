@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes, limits, provided, script_data
+from ..core import dtypes, limits, script_data
 from ..core.devices import check_device, on_device
 from ..core.grad_mode import InferenceMode
 from ..core.inference import mark_new
@@ -428,6 +428,3 @@ empty, empty_like = zeros, zeros_like
 
 def from_numpy(array: np.ndarray) -> Tensor:
     return mark_new(_wrap(array))
-
-
-provided.provide(tensor=tensor)

@@ -6,9 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core import provided, script_data
-from ..core.apply import apply_inplace, apply_op, fill_without_graph
+from ..core import script_data
+from ..core.apply import apply_inplace, apply_op
 from ..core.arguments import not_tensor
+from ..core.fast_paths import fill_without_graph
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import Tensor, _wrap
 from .creation import tensor
@@ -54,4 +55,9 @@ def copy_of_gradient(target: Tensor, g: Tensor) -> Tensor:
 tensor_methods("ops.fills", {"fill_": fill_, "zero_": zero_, "copy_": copy_})
 
 
-provided.provide(copy_of_gradient=copy_of_gradient)
+def _copy_as_gradient_of(g: Tensor, target: Tensor) -> Tensor:
+    """backward.py's first gradient of `target` under create_graph (`copy_of_gradient`)."""
+    return copy_of_gradient(target, g)
+
+
+tensor_methods("ops.fills (core/backward.py)", {"_copy_as_gradient_of": _copy_as_gradient_of})

@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from ..core import provided
 from ..core.apply import _new_node, apply_inplace, overlaps
 from ..core.grad_mode import GradMode
-from ..core.graph import NO_EDGE, RELEASED, Node, node_call_method
-from ..core.optable import defop
+from ..core.graph import NO_EDGE, Node, accumulator, node_call_method
+from ..core.optable import defop, tensor_methods
+from ..core.saved_values import RELEASED
 from ..core.tensor import OVERLAP_MESSAGE, VIEW_OF_LEAF_MESSAGE, Tensor, _wrap
 from .formula_ops import run
 from .views import INDEX, index_backward, index_backward_any, index_plain
@@ -153,7 +153,7 @@ def _edge(t: Tensor) -> tuple:
     if t._grad_fn is not None:
         return (t._grad_fn, t._output_nr)
     if t._requires_grad:
-        return (t._accumulator(), 0)
+        return (accumulator(t), 0)
     return NO_EDGE
 
 
@@ -294,8 +294,20 @@ INDEX_PUT = defop(
 )
 
 
-provided.provide(
-    note_no_grad_view=note_no_grad_view,
-    inplace_on_view=inplace_on_view,
-    after_inplace=after_inplace,
+def _inplace_on_view(target: Tensor, op: Any, inputs: tuple, params: dict | None) -> Tensor:
+    return inplace_on_view(op, target, inputs, params)
+
+
+def _note_no_grad_views(base: Tensor, result: Any) -> None:
+    note_no_grad_view(result)
+
+
+# what `core/apply.py` calls on a tensor (attached as every op's methods are)
+tensor_methods(
+    "ops.inplace (core/apply.py)",
+    {
+        "_note_no_grad_views": _note_no_grad_views,
+        "_inplace_on_view": _inplace_on_view,
+        "_refresh_views": after_inplace,
+    },
 )

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from ..core import modes
-from ..core.apply import apply_inplace, apply_view
+from ..core.apply import apply_inplace
+from ..core.fast_paths import apply_view
 from ..core.grad_mode import GradMode
 from ..core.optable import defop, tensor_methods
 from ..core.tensor import VIEW_OF_LEAF_MESSAGE, Tensor, _norm_dim, _wrap

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes, limits, provided, script_data
+from ..core import dtypes, limits, script_data
 from ..core.devices import device
 from ..core.optable import tensor_methods
 from ..core.tensor import Size, Tensor
@@ -381,6 +381,8 @@ def set_default_tensor_type(t: Any, /) -> None:
 
 
 tensor_methods("ops.legacy_types", {"type": type_, "new": new})
-provided.provide(legacy_new=legacy_new)
+
+# `torch.Tensor(...)`: Tensor's metaclass calls `Tensor._legacy_new` (core/tensor.py)
+tensor_methods("ops.legacy_types (torch.Tensor(...))", {"_legacy_new": staticmethod(legacy_new)})
 
 __all__ = [*CPU_CLASSES, "set_default_tensor_type"]

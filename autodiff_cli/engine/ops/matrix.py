@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from ..core import dtypes, kernels, limits
-from ..core.apply import apply_binary, apply_inplace, apply_op
+from ..core.apply import apply_op
+from ..core.fast_paths import apply_binary, apply_inplace
 from ..core.limits import _Cap
 from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import OutRule, declare_out, write_out
@@ -322,15 +323,50 @@ DET = defop(
     rules=("det(A) · A⁻ᵀ",),
     out=OutRule("exact", named="_linalg_det"),
 )
-LINALG_SOLVE_EX = defop(
-    "linalg_solve_ex_matrix",
+
+
+def _solve_forward(a: Any, b: Any, vector: bool = False) -> Any:
+    try:
+        if vector:
+            return np.linalg.solve(a, b[..., None])[..., 0]
+        return np.linalg.solve(a, b)
+    except np.linalg.LinAlgError:
+        raise _LinAlgError(
+            "torch.linalg.solve: The solver failed because the input matrix is singular."
+        ) from None
+
+
+def _solve_adjoint_columns(B: Any, g: Any, A: Any, vector: bool) -> Any:
+    """`A⁻ᴴ · grad` as PyTorch's linalg_solve_backward solves it: with Aᴴ, a vector grad as a
+    one-column matrix (a LinalgSolveExBackward0 node under create_graph)."""
+    columns = run(B, UNSQUEEZE, g, dim=len(g.shape)) if vector else g
+    return run(B, LINALG_SOLVE_EX, B.transpose(A, -2, -1), columns)
+
+
+def _solve_grad_b(B: Any, g: Any, A: Any, result: Any, vector: bool = False) -> Any:
+    """`A⁻ᴴ · grad`."""
+    solved = _solve_adjoint_columns(B, g, A, vector)
+    if not vector:
+        return solved
+    return run(B, SQUEEZE_DIM, solved, dim=len(g.shape), source=tuple(solved.shape))
+
+
+def _solve_grad_a(B: Any, g: Any, A: Any, result: Any, vector: bool = False) -> Any:
+    """`-(A⁻ᴴ · grad) · Xᴴ`, X a one-column matrix when it is a vector."""
+    solved = _solve_adjoint_columns(B, g, A, vector)
+    x = run(B, UNSQUEEZE, result, dim=len(result.shape)) if vector else result
+    return -B.matmul(solved, _mT(B, x))
+
+
+LINALG_SOLVE_EX = defop(  # torch.linalg.solve, and det's formula under create_graph
+    "linalg_solve_ex",
     "LinalgSolveExBackward0",
-    np.linalg.solve,  # matrix right-hand sides only: reached from det's formula, not torch.linalg
-    lambda B, g, A, result: -B.matmul(_solve_adjoint(B, A, g), _mT(B, result)),
-    lambda B, g, A, result: _solve_adjoint(B, A, g),
+    _solve_forward,
+    _solve_grad_a,
+    _solve_grad_b,
     arg_names=("A", "B"),
-    rules=("-A⁻ᴴ · grad · resultᴴ", "A⁻ᴴ · grad"),
-    aten="linalg_solve_ex",
+    saves=(0, "result"),
+    rules=("-A⁻ᴴ · grad · Xᴴ", "A⁻ᴴ · grad"),
 )
 INV = defop(
     "linalg_inv_ex",

@@ -21,6 +21,7 @@ from ..core import kernels
 from ..core.apply import apply_op
 from ..core.optable import defop
 from ..core.tensor import Tensor
+from .inplace_methods import transpose_
 from .views import _concat_grads, _split, cat, stack
 
 __all__: list[str] = []
@@ -34,14 +35,6 @@ UNSAFE_SPLIT = defop(
     n_outputs=-1,
     rules=("1 at each piece",),
 )
-TRANSPOSE_RESULT = defop(  # the gates' in-place transpose_ of their own fresh result
-    "transpose_result_",
-    "TransposeBackward1",
-    lambda a, dim0, dim1: np.ascontiguousarray(np.swapaxes(a, dim0, dim1)),
-    lambda B, g, dim0, dim1: B.transpose(g, dim0, dim1),
-    rules=("transpose",),
-    aten="transpose_",
-)
 
 
 def unsafe_chunk(input: Tensor, chunks: int, dim: int) -> tuple:
@@ -52,7 +45,7 @@ def unsafe_chunk(input: Tensor, chunks: int, dim: int) -> tuple:
 
 def transpose_result(input: Tensor, dim0: int, dim1: int) -> Tensor:
     """A recurrent layer's `output.transpose_(dim0, dim1)` (its own, unshared result)."""
-    return apply_op(TRANSPOSE_RESULT, (input,), {"dim0": dim0, "dim1": dim1})
+    return transpose_(input, dim0, dim1)
 
 
 # -- the fused LSTM layer ----------------------------------------------------------------------

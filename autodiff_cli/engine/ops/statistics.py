@@ -23,6 +23,7 @@ from .blends import lerp
 from .elementwise import clamp
 from .formula_ops import DIV_SCALAR, MUL_SCALAR, run
 from .indexing import gather
+from .inplace_methods import squeeze_
 from .matrix import diagonal, mm
 from .reductions import (
     _along,
@@ -448,15 +449,6 @@ def corrcoef(input: Tensor) -> Tensor:
 # quantile, nanquantile
 # --------------------------------------------------------------------------------------------
 
-SQUEEZE_DIM_INPLACE = defop(  # quantile's final `squeeze_(-1)` on its own fresh result
-    "squeeze_last_",
-    "SqueezeBackward4",
-    lambda a, dim: np.squeeze(a, dim),
-    lambda B, g, dim: B.reshape(g, tuple(g.shape) + (1,)),
-    rules=("unsqueezed back",),
-    aten="squeeze_",
-)
-
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
@@ -530,7 +522,7 @@ def _quantile(
         result = lerp(gather(ordered, -1, _index(low)), gather(ordered, -1, _index(high)), weights)
     if not scalar:  # the quantiles' dimension first
         result = result.unsqueeze(0).transpose(0, -1)
-    return apply_op(SQUEEZE_DIM_INPLACE, (result,), {"dim": result.ndim - 1})
+    return squeeze_(result, result.ndim - 1)  # PyTorch's in-place squeeze_ of its own result
 
 
 def _index(positions: np.ndarray) -> Tensor:

@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.apply import apply_op, apply_view
+from ..core.apply import apply_op
+from ..core.fast_paths import apply_view
 from ..core.numpy_names import varargs_keyword
 from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.out_arg import OutRule, write_out

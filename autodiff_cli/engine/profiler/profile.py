@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -76,8 +77,6 @@ def schedule(
             f"skip_first={skip_first} (need >= 0)."
         )
     if warmup == 0:
-        import warnings
-
         warnings.warn(
             "Profiler won't be using warmup, this can skew profiler results", stacklevel=2
         )

@@ -14,6 +14,7 @@ from typing import Any
 
 from autodiff_cli import lazy_imports
 from autodiff_cli.lang.sandbox import typeview
+from autodiff_cli.lang.sandbox.doc_stand_ins import document_as
 
 _TYPES = "autodiff_cli.lang.pylib.numpy_types"
 
@@ -128,4 +129,5 @@ def torch_functions(torch: Any) -> dict[str, Callable[..., Any]]:
     functions = {"from_numpy": from_numpy, "tensor": tensor, "as_tensor": as_tensor}
     for name, function in functions.items():
         function.__qualname__ = name
+        document_as(function, f"torch.{name}")  # help(torch.tensor)
     return functions

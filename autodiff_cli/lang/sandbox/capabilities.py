@@ -663,6 +663,15 @@ def _engine_unbound(owner: type, name: str, function: Callable[..., Any]) -> Cal
     return wrapper
 
 
+def unbound_origin(function: Any) -> tuple[type, str] | None:
+    """(class, name) of an engine method a script took from its class (`torch.Tensor.backward`
+    is a checking wrapper), for help() to find its documentation."""
+    for key, wrapper in _UNBOUND.items():
+        if wrapper is function:
+            return key
+    return None
+
+
 def _super_attribute(proxy: super, name: str) -> Any:
     """`super().name`: the attribute of the next class after the script class that has it."""
     this, start = proxy.__thisclass__, proxy.__self_class__

@@ -33,7 +33,7 @@ PUBLIC_SUBMODULES = frozenset(
 MACHINERY_MODULES = frozenset(
     f"{ENGINE_MODULE}.{name}"
     for name in (
-        "core.apply", "core.optable", "core.formula_backends", "core.kernels", "ops.formula_ops",
+        "core.apply", "core.fast_paths", "core.optable", "core.formula_backends", "core.kernels", "ops.formula_ops",
         "ops.special_kernels", "ops.nn_backward",
     )
 )  # fmt: skip
@@ -46,7 +46,7 @@ def _machinery() -> tuple[frozenset[int], tuple[type, ...]]:
     graph = lazy_imports.load("autodiff_cli.engine.core.graph")
     optable = lazy_imports.load("autodiff_cli.engine.core.optable")
     formula_backends = lazy_imports.load("autodiff_cli.engine.core.formula_backends")
-    functions = (tensor._wrap, graph.make_node_class, graph.new_node, graph.own_copy)
+    functions = (tensor._wrap, graph.make_node_class, graph.new_node)
     kinds = (optable.OpDef, formula_backends.NumpyBackend, formula_backends.TensorBackend)
     return frozenset(id(f) for f in functions), kinds
 

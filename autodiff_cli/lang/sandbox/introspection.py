@@ -13,7 +13,8 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang.sandbox import builtin_methods, capabilities, typeview
+from autodiff_cli.i18n import gettext as _
+from autodiff_cli.lang.sandbox import builtin_methods, capabilities, learner_docs, typeview
 
 # marks the script's `dir` (`dir()` in a function lists its locals); a dunder, so no script
 # function can carry it
@@ -171,9 +172,24 @@ def _describe_function(function: Any) -> str:
     module = _module_name(getattr(function, "__module__", None))
     where = f" in module {module}" if module else ""
     kind = "method" if isinstance(function, types.MethodType) else "function"
-    return f"Help on {kind} {name}{where}:\n\n{_signature_line(function, name)}\n" + _indented(
-        getattr(function, "__doc__", None), "    "
-    )
+    entry = learner_docs.doc_for(function)
+    if entry is not None:
+        path, signature, text = entry
+        where = f" in module {learner_docs.module_of(path)}"
+        return f"Help on {kind} {name}{where}:\n\n{signature}\n" + _indented(text, "    ")
+    head = f"Help on {kind} {name}{where}:\n\n{signature_line(function, name)}\n"
+    return head + _indented(_short_doc(function, module), "    ")
+
+
+def _short_doc(obj: Any, module: str) -> str | None:
+    """A script's own docstring whole; the engine's (written for its developers) cut to its
+    first line, with where to read more."""
+    doc = getattr(obj, "__doc__", None)
+    if module != "torch":
+        return doc
+    first = inspect.cleandoc(doc).split("\n")[0] if isinstance(doc, str) and doc.strip() else ""
+    more = _("(not described here: it works as in PyTorch, whose documentation has it)")
+    return f"{first}\n{more}" if first else more
 
 
 def _describe_class(cls: Any) -> str:
@@ -184,7 +200,11 @@ def _describe_class(cls: Any) -> str:
     bases = ", ".join(typeview.display_name(base) for base in cls.__bases__ if base is not object)
     lines = [f"Help on class {name}{f' in module {module}' if module else ''}:", ""]
     lines.append(f"class {name}({bases})" if bases else f"class {name}")
-    doc = _indented(cls.__doc__, " |  ")
+    entry = learner_docs.doc_for(cls)
+    if entry is not None:
+        lines.append(f" |  {entry[1]}")
+        lines.append(" |  ")
+    doc = _indented(entry[2] if entry else _short_doc(cls, module), " |  ")
     if doc:
         lines.append(doc.rstrip("\n"))
     wrapper = cls in typeview.WRAPPER_CLASSES  # our own class: its methods read directly
@@ -194,8 +214,11 @@ def _describe_class(cls: Any) -> str:
         lines += [" |  ", " |  Methods:", " |  "]
         for key in methods:
             function = getattr(cls, key) if wrapper else capabilities.make_getter(key)(cls)
-            first = _indented(getattr(function, "__doc__", None), "").split("\n")[0]
-            lines.append(f" |  {_signature_line(function, key)}")
+            method_entry = learner_docs.doc_for(function)
+            doc = method_entry[2] if method_entry else getattr(function, "__doc__", None)
+            first = _indented(doc, "").split("\n")[0]
+            signature = method_entry[1] if method_entry else signature_line(function, key)
+            lines.append(f" |  {signature}")
             if first:
                 lines.append(f" |      {first}")
     return "\n".join(lines)
@@ -209,7 +232,8 @@ def _inherited_callable(cls: type, key: str) -> bool:
     return False
 
 
-def _signature_line(function: Any, name: str) -> str:
+def signature_line(function: Any, name: str) -> str:
+    """`name(a, b=1)`: the parameters without annotations (`name(...)` when unknown)."""
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError):
