@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from autodiff_cli import lazy_imports
 from autodiff_cli.lang import limits
 
 ALLOWED_DTYPES: dict[str, np.dtype] = {
@@ -606,11 +607,9 @@ NdArray: Any = None
 
 def register_array_class(cls: type) -> None:
     """Use `cls` for arrays, and let the engine's indexing read the wrappers (`t[np_index]`)."""
-    import importlib
-
     global NdArray
     NdArray = cls
-    indexing = importlib.import_module("autodiff_cli.engine.ops.indexing")
+    indexing = lazy_imports.load("autodiff_cli.engine.ops.indexing")
     indexing.FOREIGN_ARRAYS[cls] = lambda array: array._a
     for scalar_class in SCALAR_CLASSES.values():
         indexing.FOREIGN_ARRAYS[scalar_class] = lambda scalar: scalar._v

@@ -15,6 +15,7 @@ import os
 import sys
 from typing import Any
 
+from autodiff_cli import lazy_imports
 from autodiff_cli.lang.errors import Location
 
 _LANG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -107,8 +108,7 @@ def _entry(where: Location, name: str) -> Entry:
 def install() -> None:
     """Gives the engine this module's `script_stack` (the engine is loaded by then); where no
     script runs (Python code calling the engine), the engine's own provider still answers."""
-    from autodiff_cli.engine.core import anomaly
-
+    anomaly = lazy_imports.load("autodiff_cli.engine.core.anomaly")
     if getattr(anomaly.stack_provider, "_script_stack", False):
         return
     python_stack = anomaly.stack_provider
