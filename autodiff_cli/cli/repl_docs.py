@@ -18,7 +18,8 @@ from typing import Any
 from autodiff_cli.cli.diagnostics import report_exception
 from autodiff_cli.i18n import gettext as _
 from autodiff_cli.lang import compile_source
-from autodiff_cli.lang.sandbox import ModuleProxy, learner_docs
+from autodiff_cli.lang.sandbox import learner_docs
+from autodiff_cli.lang.sandbox.capabilities import ModuleProxy
 from autodiff_cli.lang.sandbox.introspection import describe, signature_line
 from autodiff_cli.lang.sandbox.typeview import is_engine_class
 

@@ -13,7 +13,7 @@ import autodiff_cli.engine as torch
 from autodiff_cli.cli.graphs import node_name
 from autodiff_cli.engine.core import printing
 from autodiff_cli.i18n import gettext as _
-from autodiff_cli.lang.sandbox import ModuleProxy
+from autodiff_cli.lang.sandbox.capabilities import ModuleProxy
 from autodiff_cli.lang.sandbox.typeview import display_name
 
 MAX_VALUE = 40  # characters of the value column
