@@ -13,8 +13,12 @@ locked down; it inherits it from the parent it forks from.
 
 from __future__ import annotations
 
+import ast
 import os
+import struct
 from typing import TYPE_CHECKING, Any
+
+from autodiff_cli import lazy_imports
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -30,8 +34,7 @@ _catalogue: Any = None  # a gettext.GNUTranslations, None for English (nothing t
 def _load(language: str) -> Any:
     """The catalogue of `language` (gettext is imported only for a language other than English:
     the one-liner's start-up does not pay for it)."""
-    import gettext
-
+    gettext = lazy_imports.load("gettext")
     try:
         found = gettext.translation(DOMAIN, LOCALE_DIR, [language], fallback=True)
     except OSError:  # an unreadable catalogue: English
@@ -69,8 +72,7 @@ def _speak_for_libraries() -> None:
     """Click's and Typer's own words (`Usage:`, `Options`...) in the chosen language: they call
     the standard `gettext.gettext`, whose domain an application sets, and which reads the
     language from the environment (LANGUAGE first, set by `--lang`)."""
-    import gettext
-
+    gettext = lazy_imports.load("gettext")
     gettext.bindtextdomain(DOMAIN, LOCALE_DIR)
     gettext.textdomain(DOMAIN)
 
@@ -132,15 +134,11 @@ def read_po(text: str) -> dict[str, str]:
 
 
 def _unquote(quoted: str) -> str:
-    import ast  # only when compiling a catalogue
-
     return ast.literal_eval(quoted)  # a .po string's C escapes are Python's (\n, \", \\)
 
 
 def compile_mo(entries: dict[str, str]) -> bytes:
     """The `.mo` file (GNU format, little-endian, no hash table) of `entries`."""
-    import struct
-
     keys = sorted(entries)
     ids = [key.encode("utf-8") for key in keys]
     strs = [entries[key].encode("utf-8") for key in keys]
@@ -160,18 +158,16 @@ def compile_mo(entries: dict[str, str]) -> bytes:
 
 
 def catalogue_paths(code: str = "zh_CN") -> tuple[Path, Path]:
-    from pathlib import Path
-
-    folder = Path(LOCALE_DIR) / code / "LC_MESSAGES"
+    folder = lazy_imports.load("pathlib").Path(LOCALE_DIR) / code / "LC_MESSAGES"
     return folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
 
 
 def build_catalogues() -> list[Path]:
     """Compile every `.po` under `locale/` to its `.mo` (`python -m autodiff_cli.i18n`)."""
-    from pathlib import Path
-
     built = []
-    for po in sorted(Path(LOCALE_DIR).glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+    for po in sorted(
+        lazy_imports.load("pathlib").Path(LOCALE_DIR).glob(f"*/LC_MESSAGES/{DOMAIN}.po")
+    ):
         mo = po.with_suffix(".mo")
         mo.write_bytes(compile_mo(read_po(po.read_text(encoding="utf-8"))))
         built.append(mo)

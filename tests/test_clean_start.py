@@ -1,4 +1,4 @@
-"""The clean start (`cli/clean_start.py`): no process of autodiff that forks or runs a script holds
+"""The clean start (`cli/jail/clean_start.py`): no process of autodiff that forks or runs a script holds
 a byte of the user's environment. Checked from outside, as root reads any process: while a script
 sleeps, every readable page of every process of the run (the clean parent, the process outside
 the PID namespace, the jailed script) is searched for the values of canary variables.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from autodiff_cli.cli.clean_start import clean_environment, needed
+from autodiff_cli.cli.jail.clean_start import clean_environment, needed
 
 REPO = Path(__file__).resolve().parent.parent
 CANARIES = {"AUTODIFF_TEST_SECRET": "sekrit-4b1d9e-value", "API_KEY": "key-77c0e2a9-canary"}

@@ -1,8 +1,8 @@
-"""How a failure outside a script's own statements is reported (cli/diagnostics.py)."""
+"""How a failure outside a script's own statements is reported (cli/output/diagnostics.py)."""
 
 from __future__ import annotations
 
-from autodiff_cli.cli import diagnostics
+from autodiff_cli.cli.output import diagnostics
 
 
 def test_a_memory_error_without_text_says_what_happened(capsys) -> None:

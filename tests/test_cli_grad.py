@@ -314,7 +314,7 @@ class Accumulate(Node):
 
 
 def test_tree_marks_shared_nodes_and_unnamed_leaves():
-    from autodiff_cli.cli.graph_tree import build_tree, render_plain
+    from autodiff_cli.cli.graph.tree import build_tree, render_plain
 
     x, hidden = object(), object()
     square = Node("MulBackward0", Accumulate(x), Accumulate(x))
@@ -337,7 +337,7 @@ def test_tree_marks_shared_nodes_and_unnamed_leaves():
 
 
 def test_tree_of_a_long_chain_is_collapsed():
-    from autodiff_cli.cli.graph_tree import build_tree, render_plain
+    from autodiff_cli.cli.graph.tree import build_tree, render_plain
 
     node = Accumulate(object())
     for _ in range(1000):
@@ -349,7 +349,7 @@ def test_tree_of_a_long_chain_is_collapsed():
 
 
 def test_tree_of_a_deep_graph_of_mixed_ops_is_cut_off():
-    from autodiff_cli.cli.graph_tree import MAX_DEPTH, build_tree, render_plain
+    from autodiff_cli.cli.graph.tree import MAX_DEPTH, build_tree, render_plain
 
     node = Accumulate(object())
     for index in range(1000):
@@ -503,7 +503,7 @@ def test_a_lean_engine_loads_the_extra_ops_an_expression_names() -> None:
         "import autodiff_cli\n"
         "autodiff_cli.LEAN_ENGINE = True\n"
         "import autodiff_cli.engine as e\n"
-        "from autodiff_cli.cli.warm_up import _names_other_ops as names\n"
+        "from autodiff_cli.cli.jail.warm_up import _names_other_ops as names\n"
         "print(e._extras_loaded, hasattr(e.Tensor, 'deg2rad'))\n"
         "print(names(['x**2*sin(x)', 'x=3', ''], e), names(['tanh(w) @ v', 'w=[1.0]', 'v=[2.0]'], e))\n"
         "print(names(['lgamma(x)', 'x=3'], e), names(['x.isinf()', 'x=3'], e))\n"

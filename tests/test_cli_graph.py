@@ -123,8 +123,8 @@ def test_graph_errors(args, status, message):
 
 def test_repl_graph_module_reuses_the_same_tree():
     import autodiff_cli.engine as torch
-    from autodiff_cli.cli.graph_export import to_mermaid
-    from autodiff_cli.cli.graphs import collapse_chains, describe_tensor_graph
+    from autodiff_cli.cli.graph.build import collapse_chains, describe_tensor_graph
+    from autodiff_cli.cli.graph.export import to_mermaid
 
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     y = (x * 2).sum()

@@ -15,7 +15,7 @@ from cli_runner import REPO, autodiff
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autodiff_cli.cli.math_input import rewrite
+from autodiff_cli.cli.grad.math_input import rewrite
 from autodiff_cli.lang import ScriptError
 
 AT = {"x", "y", "θ", "权重"}

@@ -155,7 +155,7 @@ def test_interactive_prompt_multiline_def_and_recovery_after_error(tmp_path: Pat
 
 
 def chunks_of(lines: list[str]) -> list[str]:
-    from autodiff_cli.cli.repl_input import StatementReader
+    from autodiff_cli.cli.repl.input import StatementReader
     from autodiff_cli.lang import Session
 
     reader = StatementReader(Session().is_complete)
@@ -321,8 +321,8 @@ def test_terminal_session_with_prompt_toolkit(tmp_path: Path):
 
 
 def test_completion_lists_names_attributes_and_no_underscore_names():
-    from autodiff_cli.cli.repl_commands import ReplState
-    from autodiff_cli.cli.repl_terminal import ReplCompleter
+    from autodiff_cli.cli.repl.commands import ReplState
+    from autodiff_cli.cli.repl.terminal import ReplCompleter
 
     state = ReplState()
     state.execute("weights = torch.ones(2, requires_grad=True)\ny = weights * 2\n")
@@ -342,7 +342,7 @@ def test_completion_lists_names_attributes_and_no_underscore_names():
 
 
 def test_next_indent_and_is_finished():
-    from autodiff_cli.cli.repl_terminal import is_finished, next_indent
+    from autodiff_cli.cli.repl.terminal import is_finished, next_indent
     from autodiff_cli.lang import Session
 
     complete = Session().is_complete

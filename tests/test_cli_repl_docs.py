@@ -215,8 +215,8 @@ def test_history_suggests_the_rest_of_a_past_input(tmp_path: Path):
 def test_signature_hint_reads_dictionaries_only():
     """A script's property is never run by the hint (it would append to `calls`)."""
     code = (
-        "from autodiff_cli.cli.repl_commands import ReplState\n"
-        "from autodiff_cli.cli.repl_docs import signature_hint\n"
+        "from autodiff_cli.cli.repl.commands import ReplState\n"
+        "from autodiff_cli.cli.repl.docs import signature_hint\n"
         "s = ReplState()\n"
         "s.execute('calls = []\\nclass K:\\n    @property\\n    def p(self):\\n"
         "        calls.append(1)\\n        return torch.ones\\nk = K()\\n')\n"

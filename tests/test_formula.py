@@ -22,7 +22,7 @@ import pytest
 import sympy
 from sympy import Piecewise, Rational, cos, cosh, exp, log, sin, sinh, sqrt, tan, tanh
 
-from autodiff_cli.cli.grad_cmd import GradOptions, compute
+from autodiff_cli.cli.grad.command import GradOptions, compute
 
 REPO = Path(__file__).resolve().parents[1]
 x, y, z, w = sympy.symbols("x y z w", real=True)

@@ -1,4 +1,4 @@
-"""cli/frame_reserve.py: calls made with the memory limit reached neither fail nor crash.
+"""cli/jail/frame_reserve.py: calls made with the memory limit reached neither fail nor crash.
 
 The program below fills its address-space limit, then recurses. Without the reserve CPython
 3.11 must take new chunks of frame stack from the system, which the limit refuses: the call
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS is Li
 
 PROGRAM = """
 import resource, sys
-from autodiff_cli.cli.frame_reserve import run_on_reserve
+from autodiff_cli.cli.jail.frame_reserve import run_on_reserve
 
 def main():
     limit = 300 << 20

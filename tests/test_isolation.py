@@ -1,4 +1,4 @@
-"""The OS layer (`autodiff_cli.cli.isolation`): what a locked-down child can and cannot do, and
+"""The OS layer (`autodiff_cli.cli.jail.isolation`): what a locked-down child can and cannot do, and
 how the parent reports its end. Work functions here are plain Python, as if an escape from the
 language had succeeded: the OS limits must hold on their own. Then the commands as a user runs
 them (subprocess): batch isolation, --jobs, crashes, input validation, the in-process fallback.
@@ -19,8 +19,8 @@ from pathlib import Path
 import cli_runner
 import pytest
 
-from autodiff_cli.cli import isolation
-from autodiff_cli.cli.isolation import Limits, format_size, parse_size, run_child, run_children
+from autodiff_cli.cli.jail import isolation
+from autodiff_cli.cli.jail.isolation import Limits, format_size, parse_size, run_child, run_children
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the OS layer needs fork")
 REPO = Path(__file__).resolve().parent.parent
@@ -459,7 +459,7 @@ def test_grad_and_graph_report_a_killed_child(script):
 
 
 def test_repl_session_runs_in_a_child_and_completes_from_it(capsys: pytest.CaptureFixture):
-    from autodiff_cli.cli.repl_session import RemoteSession
+    from autodiff_cli.cli.repl.session import RemoteSession
 
     session = RemoteSession()
     try:

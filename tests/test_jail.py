@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from autodiff_cli.cli.clean_start import clean_environment
 from autodiff_cli.cli.jail import battery, seccomp
 from autodiff_cli.cli.jail.attacks import ATTACKS
+from autodiff_cli.cli.jail.clean_start import clean_environment
 
 REPO = Path(__file__).resolve().parent.parent
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from cli_runner import cli_environment
 
-from autodiff_cli.cli.clean_start import clean_environment
+from autodiff_cli.cli.jail.clean_start import clean_environment
 from autodiff_cli.lang.errors import printable
 
 pytestmark = pytest.mark.skipif(
@@ -130,8 +130,8 @@ def kill_all(processes: dict[int, int]) -> None:
 
 _DRIVER = """
 import os, sys, time
-from autodiff_cli.cli import isolation
-from autodiff_cli.cli.isolation import Limits, run_child
+from autodiff_cli.cli.jail import isolation
+from autodiff_cli.cli.jail.isolation import Limits, run_child
 {setup}
 start = time.monotonic()
 result = run_child(work, Limits(timeout={timeout}), stream=False)

@@ -20,8 +20,8 @@ REPO = Path(__file__).resolve().parent.parent
 # child holds that accepts them: the reply pipe), then asks it twice and prints what happened.
 HARNESS = """
 import os, sys, time
-from autodiff_cli.cli import repl_session
-from autodiff_cli.cli.isolation import Limits
+from autodiff_cli.cli.repl import session as repl_session
+from autodiff_cli.cli.jail.isolation import Limits
 
 REPLY = lambda: {reply}  # made in the child only
 
@@ -36,7 +36,7 @@ def hostile(message):
 
 class Hostile(repl_session.RemoteSession):
     def _start(self):
-        from autodiff_cli.cli.child_session import ChildSession
+        from autodiff_cli.cli.jail.child_session import ChildSession
         return ChildSession(hostile, self.limits)
 
 session = Hostile(limits=Limits(output=1 << 20))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from autodiff_cli.cli.run_cmd import LineEnds, ends_in_open_escape
+from autodiff_cli.cli.run.command import LineEnds, ends_in_open_escape
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPTS = {

@@ -1,50 +1,49 @@
 """The `autodiff` entry point.
 
-`main()` sends simple `autodiff grad` command lines straight to the command (`fast_path`), so the
-one-liner pays neither for importing Typer nor for building the app; everything else, `--help`
-included, goes through the Typer app in `commands`.
+`main()` starts clean first (`jail.clean_start`: it may replace this process, so nothing else is
+imported before it), then sends simple `autodiff grad` command lines straight to the command
+(`fast_path`), so the one-liner pays neither for importing Typer nor for building the app;
+everything else, `--help` included, goes through the Typer app in `commands`. Both load their
+command through `lazy_imports`: it imports numpy, which must come after the BLAS thread limit.
 """
 
 from __future__ import annotations
 
+import gc
+import os
 import sys
+
+from autodiff_cli import lazy_imports
+from autodiff_cli.cli.fast_path import try_fast_grad
+from autodiff_cli.cli.jail.clean_start import (
+    ensure_clean_start,
+    isolation_available,
+    limit_blas_threads,
+)
+from autodiff_cli.cli.numpy_docs import import_numpy_without_docstrings
 
 GC_THRESHOLDS = (100_000, 50, 100)
 
 
 def main() -> None:
     """Console-script entry point."""
-    from autodiff_cli.cli.clean_start import ensure_clean_start
-
     ensure_clean_start("autodiff_cli.cli.app:main")  # before anything else: see clean_start
-    import gc
-
     # A graph is many small objects that live until backward: collecting the young generation
     # every 700 allocations (the default) costs a third of a scalar op's time.
     gc.set_threshold(*GC_THRESHOLDS)
-    from autodiff_cli.cli.isolation import isolation_available, limit_blas_threads
-
     if isolation_available():  # before numpy loads: children cannot start BLAS threads
         limit_blas_threads()
-    from autodiff_cli.cli.numpy_docs import import_numpy_without_docstrings
-
     import_numpy_without_docstrings()
-    from autodiff_cli.cli.fast_path import try_fast_grad
-
     status = try_fast_grad(sys.argv[1:])
     if status is not None:
         exit_now(status)
-    from autodiff_cli.cli.commands import app
-
-    app(prog_name="autodiff")
+    lazy_imports.load("autodiff_cli.cli.commands").app(prog_name="autodiff")
 
 
 def exit_now(status: int) -> None:
     """End the process at once, its output flushed. The interpreter's own shutdown frees every
     module and object one by one: ~40-60 ms, a third of a one-liner's time, for a process with
     nothing left to clean up (its child waited for, no file open for writing, no atexit work)."""
-    import os
-
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -55,7 +54,5 @@ def exit_now(status: int) -> None:
 
 def __getattr__(name: str) -> object:  # no typing import: it costs before the exec
     if name == "app":  # `autodiff_cli.cli.app.app`, the Typer app, built on first use
-        from autodiff_cli.cli.commands import app
-
-        return app
+        return lazy_imports.load("autodiff_cli.cli.commands").app
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """Typer wiring of the `autodiff` command; each command's work lives in its own module.
 
-Only Typer is imported here: the engine, the language and Rich are imported by the command that
-needs them.
+Typer and the options' own checks are imported here; each command's package is loaded through
+`lazy_imports` when the command runs, so that no command pays for another's imports.
 """
 
 from __future__ import annotations
@@ -16,8 +16,14 @@ import click
 import typer
 from typer.core import TyperGroup
 
-from autodiff_cli import __version__
+from autodiff_cli import __version__, i18n, lazy_imports
 from autodiff_cli.cli import help_language
+from autodiff_cli.cli.fast_path import load_grad_command
+from autodiff_cli.cli.jail.isolation import Limits, parse_size
+from autodiff_cli.cli.output import hints
+from autodiff_cli.cli.output.diagnostics import json_error
+from autodiff_cli.cli.output.terminal import print_error
+from autodiff_cli.cli.run.script_files import DEFAULT_MAX_SCRIPT_SIZE
 from autodiff_cli.i18n import gettext as _
 
 _N = str  # marks a help text for the catalogue: `help_language` translates it as help shows
@@ -37,12 +43,8 @@ class _JsonUsageErrors(TyperGroup):
             status = super().main(arguments, *rest, **extra)
         except click.ClickException as error:
             if "--json" in arguments:
-                from autodiff_cli.cli.diagnostics import json_error
-
                 json_error("UsageError", error.format_message())
             else:
-                from autodiff_cli.cli.terminal import print_error
-
                 print_error(usage_error_text(error))
             sys.exit(error.exit_code)
         except click.Abort:
@@ -140,7 +142,6 @@ def _check_size(value: Optional[str]) -> Optional[int]:  # noqa: UP045
     """A size option: `512M`, `2G`, `64MB` or bytes."""
     if value is None:
         return None
-    from autodiff_cli.cli.isolation import parse_size
 
     try:
         return parse_size(value)
@@ -189,9 +190,6 @@ AtOption = Annotated[
 
 def learner_settings(no_hints: bool, lang: str | None) -> None:
     """`--no-hints` and `--lang`, set before any child is forked (children inherit them)."""
-    from autodiff_cli import i18n
-    from autodiff_cli.cli import hints
-
     hints.set_enabled(not no_hints)
     if lang is not None:
         try:
@@ -233,9 +231,7 @@ def _root(
     plain_output(plain)
     learner_settings(no_hints, lang)
     if ctx.invoked_subcommand is None:
-        from autodiff_cli.cli.repl import run_repl
-
-        raise typer.Exit(run_repl())
+        raise typer.Exit(lazy_imports.load("autodiff_cli.cli.repl.main").run_repl())
 
 
 RUN_EXAMPLES = _N(
@@ -314,11 +310,10 @@ def run(
 ) -> None:
     """Run scripts, each in a fresh namespace and its own locked-down process; stdout is what
     they print, errors go to stderr."""
-    from autodiff_cli.cli.run_cmd import DEFAULT_MAX_SCRIPT_SIZE, RunOptions, run_paths
-
     plain_output(plain)
     learner_settings(no_hints, lang)
-    options = RunOptions(
+    command = lazy_imports.load("autodiff_cli.cli.run.command")
+    options = command.RunOptions(
         jobs=jobs,
         fail_fast=fail_fast,
         timeout=timeout,
@@ -330,7 +325,7 @@ def run(
         max_script_size=max_script_size or DEFAULT_MAX_SCRIPT_SIZE,  # type: ignore[arg-type]
         strict_isolation=isolation is Isolation.strict,
     )
-    raise typer.Exit(run_paths(files, options))
+    raise typer.Exit(command.run_paths(files, options))
 
 
 WrtOption = Annotated[
@@ -401,11 +396,10 @@ def grad(
 
     A scalar result gives gradients; a non-scalar one its Jacobian.
     """
-    from autodiff_cli.cli.grad_cmd import GradOptions, run_grad
-
     plain_output(plain)
     learner_settings(no_hints, lang)
-    options = GradOptions(
+    command = load_grad_command()
+    options = command.GradOptions(
         at=at,
         wrt=wrt,
         vjp=vjp,
@@ -420,7 +414,7 @@ def grad(
         quiet=quiet,
         elementwise=elementwise,
     )
-    status = run_grad(
+    status = command.run_grad(
         expr,
         options,
         as_json=as_json,
@@ -482,17 +476,15 @@ def graph(
     debug: DebugOption = False,
 ) -> None:
     """Draw the grad_fn graph of an expression or of a script's variable."""
-    from autodiff_cli.cli.graph_cmd import GraphRequest, run_graph
-    from autodiff_cli.cli.graph_names import format_for_output
-
     plain_output(plain)
     learner_settings(no_hints, lang)
-    request = GraphRequest(
+    command = lazy_imports.load("autodiff_cli.cli.graph.command")
+    request = command.GraphRequest(
         expression=expr,
         at=at,
         file=file,
         var=var,
-        fmt=fmt.value if fmt is not None else format_for_output(output),
+        fmt=fmt.value if fmt is not None else command.format_for_output(output),
         output=output,
         with_saved=saved,
         backward=backward,
@@ -501,7 +493,7 @@ def graph(
         max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
         max_output=max_output,  # type: ignore[arg-type]
     )
-    raise typer.Exit(run_graph(request, debug=debug))
+    raise typer.Exit(command.run_graph(request, debug=debug))
 
 
 @app.command()
@@ -514,13 +506,11 @@ def repl(
     debug: DebugOption = False,
 ) -> None:
     """Start the REPL (also what `autodiff` alone does)."""
-    from autodiff_cli.cli.isolation import Limits
-    from autodiff_cli.cli.repl import run_repl
-
     plain_output(plain)
     learner_settings(no_hints, lang)
     limits = Limits.of(max_memory, max_output, None)  # type: ignore[arg-type]  # bytes
-    raise typer.Exit(run_repl(debug=debug, limits=limits))
+    repl = lazy_imports.load("autodiff_cli.cli.repl.main")
+    raise typer.Exit(repl.run_repl(debug=debug, limits=limits))
 
 
 kernel_app = typer.Typer(help="The Jupyter kernel (needs the jupyter extra).")
@@ -542,15 +532,13 @@ def kernel_install(
 ) -> None:
     """Register the kernel "autodiff (PyTorch autograd on numpy)" with Jupyter (by default
     for every user of this machine)."""
-    from autodiff_cli.cli.notebook.kernelspec import KernelInstallError, install_kernel
-    from autodiff_cli.cli.terminal import print_error
-
     if sum((user, sys_prefix, prefix is not None)) > 1:
         print_error("autodiff kernel install: error: give one of --user, --sys-prefix, --prefix")
         raise typer.Exit(2)
+    kernels = lazy_imports.load("autodiff_cli.cli.notebook.kernelspec")
     try:
-        folder = install_kernel(user=user, prefix=sys.prefix if sys_prefix else prefix)
-    except KernelInstallError as error:
+        folder = kernels.install_kernel(user=user, prefix=sys.prefix if sys_prefix else prefix)
+    except kernels.KernelInstallError as error:
         print_error(f"autodiff kernel install: error: {error}")
         raise typer.Exit(1) from None
     sys.stdout.write(f"installed the kernel autodiff in {folder}\n")
@@ -573,7 +561,6 @@ def doctor(
 ) -> None:
     """Show which protections of the jail this machine gives and run the built-in attacks
     inside it, each reported contained or not (exit status 0 when all hold)."""
-    from autodiff_cli.cli.doctor_cmd import run_doctor
-
     plain_output(plain)
-    raise typer.Exit(run_doctor(as_json=as_json, jobs=jobs, only=only))
+    doctor = lazy_imports.load("autodiff_cli.cli.jail.doctor")
+    raise typer.Exit(doctor.run_doctor(as_json=as_json, jobs=jobs, only=only))

@@ -8,6 +8,11 @@ missing its value) returns None and goes through Typer, which gives the usual me
 from __future__ import annotations
 
 import os
+from types import ModuleType
+
+import autodiff_cli
+from autodiff_cli import lazy_imports
+from autodiff_cli.cli.jail.clean_start import isolation_available
 
 _FLAGS = {"--json", "--check", "--explain", "--hessian", "--saved", "--plain", "--debug"}
 _FLAGS |= {"--formula", "--latex", "--elementwise"}
@@ -56,12 +61,11 @@ def try_fast_grad(argv: list[str]) -> int | None:
     if parsed is None:
         return None
     expression, values, flags = parsed
-    from autodiff_cli.cli.grad_cmd import GradOptions, run_grad
-
+    grad = load_grad_command()
     if "--plain" in flags:
         os.environ["NO_COLOR"] = "1"
         os.environ.pop("FORCE_COLOR", None)
-    options = GradOptions(
+    options = grad.GradOptions(
         at=values["at"],
         wrt=values["wrt"],
         hessian="--hessian" in flags,
@@ -73,4 +77,13 @@ def try_fast_grad(argv: list[str]) -> int | None:
         latex="--latex" in flags,
         elementwise="--elementwise" in flags,
     )
-    return run_grad(expression, options, as_json="--json" in flags, debug="--debug" in flags)
+    return grad.run_grad(expression, options, as_json="--json" in flags, debug="--debug" in flags)
+
+
+def load_grad_command() -> ModuleType:
+    """The `grad` command's module, its engine lean when the expression runs in a jailed child
+    (the extra op families load only if the expression names them: `jail.warm_up`). The engine
+    reads the flag when it is first imported, which is here for the one-liner."""
+    if isolation_available():
+        autodiff_cli.LEAN_ENGINE = True
+    return lazy_imports.load("autodiff_cli.cli.grad.command")

@@ -8,13 +8,16 @@ both as empty modules while numpy loads. `tests/test_numpy_docs.py` checks, on t
 numpy, that the two modules still do nothing but attach text; the engine imported as a library
 (`import autodiff_cli.engine`) loads numpy as usual.
 
-Imports only `sys` and `types`: it runs in every command's start-up, before numpy.
+Imports only `sys`, `types` and `lazy_imports`: it runs in every command's start-up, before
+numpy.
 """
 
 from __future__ import annotations
 
 import sys
 import types
+
+from autodiff_cli import lazy_imports
 
 DOCSTRING_MODULES = ("numpy._core._add_newdocs", "numpy._core._add_newdocs_scalars")
 
@@ -27,7 +30,7 @@ def import_numpy_without_docstrings() -> None:
     for name, module in stand_ins.items():
         sys.modules.setdefault(name, module)
     try:
-        import numpy  # noqa: F401
+        lazy_imports.load("numpy")
     finally:
         for name, module in stand_ins.items():
             if sys.modules.get(name) is module:  # a later import loads the real one

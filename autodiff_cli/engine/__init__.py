@@ -435,7 +435,7 @@ _accept_numpy_names(__all__)
 # Submodules a one-liner rarely needs load on first use, to keep start-up short.
 # Op families a one-liner seldom needs: imported with the engine, except when the `grad`
 # command asks for a lean engine (`autodiff_cli.LEAN_ENGINE`, its start-up) and the expression
-# names none of them (cli/warm_up.py decides, in the parent, before a child is locked down).
+# names none of them (cli/jail/warm_up.py decides, in the parent, before a child is locked down).
 _EXTRA_FAMILIES = (
     "activations", "combining", "decompositions", "matrix_functions", "predicates", "python_maps",
     "reshaping", "searching", "select_ops", "special_math", "statistics", "derived_methods",

@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import sympy
+
+from autodiff_cli.cli.formulas.printing import plain
+from autodiff_cli.cli.formulas.simplifying import bounded_simplify
+from autodiff_cli.cli.formulas.symbolic import expressions, local_derivatives
 from autodiff_cli.cli.formulas.terms import Terms
 from autodiff_cli.cli.formulas.words import _
 
@@ -31,12 +36,6 @@ def _paths(root: Any, leaf_node: Any) -> list[list[tuple[Any, int]]]:
 
 def chain_rule(walk: Any, terms: Terms, result: str = "result") -> tuple[dict, list[str]]:
     """({(step number, input position): local derivative text}, the closing lines)."""
-    import sympy
-
-    from autodiff_cli.cli.formulas.printing import plain
-    from autodiff_cli.cli.formulas.simplifying import bounded_simplify
-    from autodiff_cli.cli.formulas.symbolic import expressions, local_derivatives
-
     values = expressions(terms)
     local: dict[tuple[int, int], Any] = {}
     numbers: dict[int, int] = {}

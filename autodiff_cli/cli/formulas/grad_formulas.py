@@ -3,8 +3,12 @@ once the engine's derivatives are known."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+import numpy as np
+
+from autodiff_cli import lazy_imports
 from autodiff_cli.cli.formulas.terms import NoFormula, Terms, graph_terms
 
 
@@ -21,8 +25,6 @@ def read_terms(result: Any, leaves: dict[str, Any]) -> Terms | str:
 
 
 def _scalar(tensor: Any) -> float:
-    import math
-
     if tensor is None:
         return 0.0
     values = tensor.detach().numpy().reshape(-1)
@@ -31,10 +33,6 @@ def _scalar(tensor: Any) -> float:
 
 def formula_of(outcome: Any, *, latex: bool = False) -> Any:
     """The `FormulaSection` of a computed `GradResult`."""
-    import numpy as np
-
-    from autodiff_cli.cli.formulas.report import formula_section
-
     mode = outcome.mode
     if mode == "hessian":
         engine = {
@@ -48,6 +46,7 @@ def formula_of(outcome: Any, *, latex: bool = False) -> Any:
         engine = {name: _scalar(value) for name, value in (outcome.gradients or {}).items()}
     point = {name: _scalar(leaf) for name, leaf in outcome.leaves.items() if leaf.numel() == 1}
     eps = float(np.finfo(outcome.result.detach().numpy().dtype).eps)
-    return formula_section(
+    report = lazy_imports.load("autodiff_cli.cli.formulas.report")  # SymPy
+    return report.formula_section(
         outcome.terms, outcome.wrt, mode, outcome.order, point, engine, eps, latex=latex
     )

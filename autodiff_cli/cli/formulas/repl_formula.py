@@ -9,6 +9,10 @@ import math
 import sys
 from typing import Any
 
+import numpy as np
+
+import autodiff_cli.engine as torch
+from autodiff_cli import lazy_imports
 from autodiff_cli.cli.formulas.terms import NoFormula, graph_terms
 from autodiff_cli.cli.formulas.words import _
 
@@ -17,10 +21,6 @@ def formula_payload(namespace: dict[str, Any], argument: str) -> dict[str, Any]:
     """NAME's graph as `Terms` data, the leaves' values, and the gradient of NAME with respect
     to each WRT leaf (all leaves of the graph by default), by `autograd.grad` (no `.grad` is
     touched). ValueError with the message to show when there is no formula."""
-    import numpy as np
-
-    import autodiff_cli.engine as torch
-
     words = argument.split()
     if not words:
         raise ValueError(_("usage: :formula NAME [WRT...]"))
@@ -99,15 +99,13 @@ def _checked(payload: Any) -> dict[str, Any]:
 
 def show_formula(payload: Any, *, styled: bool = False) -> bool:
     """Print the formulas of a `formula_payload`; False when one disagrees with autograd."""
-    from autodiff_cli.cli.formulas.report import formula_section
-    from autodiff_cli.cli.formulas.symbolic import check_terms
-
     data = _checked(payload)
     try:
-        terms = check_terms(data["terms"])
+        terms = lazy_imports.load("autodiff_cli.cli.formulas.symbolic").check_terms(data["terms"])
     except NoFormula as error:
         raise ValueError(str(error)) from None
-    section = formula_section(
+    report = lazy_imports.load("autodiff_cli.cli.formulas.report")
+    section = report.formula_section(
         terms,
         data["wrt"],
         "gradient",
@@ -118,10 +116,8 @@ def show_formula(payload: Any, *, styled: bool = False) -> bool:
         result=data["name"],
     )
     if styled:
-        from rich.console import Console
-        from rich.text import Text
-
-        console = Console(highlight=False, soft_wrap=True)
+        styled = lazy_imports.load("autodiff_cli.cli.output.styled")
+        console, Text = styled.console(), styled.Text  # noqa: N806
         console.print(Text(section.heading, style="bold"))
         for line in section.lines:
             console.print(Text(line, style="" if section.ok else "red"))

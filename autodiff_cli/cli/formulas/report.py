@@ -7,9 +7,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from autodiff_cli.cli.formulas import printing, symbolic
+from autodiff_cli.cli.formulas.derivatives import formulas
 from autodiff_cli.cli.formulas.terms import NoFormula, Terms
 from autodiff_cli.cli.formulas.words import _
-from autodiff_cli.cli.grad_result import json_float
+from autodiff_cli.cli.grad.result import json_float
 
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -62,8 +64,6 @@ def formula_section(
     key (a leaf name, or (row, column) for the Hessian) to the engine's value."""
     if isinstance(terms, str):
         return failed_section(terms)
-    from autodiff_cli.cli.formulas import printing, symbolic
-    from autodiff_cli.cli.formulas.derivatives import formulas
 
     try:
         expr = symbolic.expressions(terms)[terms.root]

@@ -12,6 +12,7 @@ import sympy
 
 from autodiff_cli.cli.formulas.terms import NoFormula, Terms
 from autodiff_cli.cli.formulas.words import _
+from autodiff_cli.engine.core.optable import OPS
 
 
 def _relu(x: Any) -> Any:
@@ -94,8 +95,6 @@ def check_terms(data: Any) -> Terms:
 
 
 def _op_entry(name: str, grad_fn: str) -> Any:
-    from autodiff_cli.engine.core.optable import OPS
-
     op = OPS.get(name)
     if op is None or op.symbolic is None or op.grad_fn != grad_fn:
         raise NoFormula(_("no formula for {name}").format(name=grad_fn))

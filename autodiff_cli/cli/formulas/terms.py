@@ -15,6 +15,8 @@ import math
 from typing import Any
 
 from autodiff_cli.cli.formulas.words import _
+from autodiff_cli.cli.graph.build import node_name
+from autodiff_cli.lang.runtime.provenance import note_of
 
 MAX_NODES = 2000  # graph nodes read into a formula; a larger graph is refused
 _REDUCTIONS = ("SumBackward0", "MeanBackward0")
@@ -55,8 +57,6 @@ def _param(value: Any) -> Any:
 
 def _constant_of(fn: Any, position: int, note: Any) -> tuple[Any, int]:
     """(number, element count) of input `position` of `fn`, which needs no gradient."""
-    from autodiff_cli.cli.graphs import node_name
-
     op = fn.op
     arguments = tuple(getattr(op, "arg_names", ()) or ())
     argument = arguments[position] if position < len(arguments) else f"input {position}"
@@ -83,9 +83,6 @@ def _constant_of(fn: Any, position: int, note: Any) -> tuple[Any, int]:
 
 def graph_terms(grad_fn: Any, leaf_names: dict[int, str]) -> Terms:
     """The graph below `grad_fn` as `Terms`; `leaf_names` maps id(leaf tensor) to its name."""
-    from autodiff_cli.cli.graphs import node_name
-    from autodiff_cli.lang.runtime.provenance import note_of
-
     nodes: list = []
     keys: dict[int, int] = {}
     counts: list[int] = []  # elements of each entry's value

@@ -7,6 +7,19 @@ from __future__ import annotations
 
 import importlib
 
+import sympy
+
+from autodiff_cli.cli.formulas import (  # noqa: F401 - the child's report uses them all
+    chain_rule,
+    derivatives,
+    grad_formulas,
+    printing,
+    report,
+    simplifying,
+    symbolic,
+    terms,
+)
+
 _LAZY = (
     "sympy.assumptions.wrapper",
     "sympy.combinatorics",
@@ -23,23 +36,11 @@ _LAZY = (
 def warm_sympy() -> None:
     """Import SymPy, the parts it imports lazily and this package's modules that use it, and
     run a small formula through them."""
-    import sympy
-
     for name in _LAZY:
         try:
             importlib.import_module(name)
         except ImportError:  # another SymPy version: its first use will say what is missing
             pass
-    from autodiff_cli.cli.formulas import (  # noqa: F401 - the child's report uses them all
-        chain_rule,
-        derivatives,
-        grad_formulas,
-        printing,
-        report,
-        simplifying,
-        symbolic,
-        terms,
-    )
 
     x = sympy.Symbol("x", real=True)
     sample = sympy.diff(x**2 * symbolic.Functions.sin(x) + symbolic.Functions.relu(x), x)

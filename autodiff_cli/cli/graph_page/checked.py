@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from autodiff_cli.cli.graph_export import RenderError
+from autodiff_cli.cli.graph.export import RenderError
 
 
 class BadPageData(RenderError):

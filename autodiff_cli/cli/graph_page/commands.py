@@ -8,21 +8,34 @@ import json  # at the top: the child that makes the data cannot import anything 
 import sys
 from typing import Any
 
+import autodiff_cli.cli.graph_page.data  # noqa: F401 - the child cannot import it later
+from autodiff_cli.cli.graph.build import graph_of_checked
+from autodiff_cli.cli.graph.export import RenderError
+from autodiff_cli.cli.graph_page.data import page_data
+from autodiff_cli.cli.graph_page.page import render_page, render_page_json
+from autodiff_cli.cli.jail.isolation import LimitError, run_child
+from autodiff_cli.cli.output.output_text import write_output
+from autodiff_cli.cli.output.terminal import print_error
+
+# the page's API for the commands, which load this module only when a page is asked for
+__all__ = [
+    "page_data",
+    "page_json",
+    "render_page",
+    "render_page_json",
+    "write_grad_page",
+    "write_page",
+]
+
 
 def page_json(value: Any, names: dict[str, Any], label: str, *, seed: Any = None) -> str:
     """The page data of a tensor as JSON (what a child hands back)."""
-    from autodiff_cli.cli.graph_page.data import page_data
-    from autodiff_cli.cli.graphs import graph_of_checked
-
     graph_of_checked(value, label)
     return json.dumps(page_data(value, names, label, seed=seed), allow_nan=False)
 
 
 def write_page(data_json: str | bytes, path: str) -> str | None:
     """Lay out and write the page of a child's JSON; the error message, or None when written."""
-    from autodiff_cli.cli.graph_export import RenderError
-    from autodiff_cli.cli.graph_page.page import render_page_json
-
     try:
         page = render_page_json(data_json)
         with open(path, "w", encoding="utf-8") as handle:
@@ -42,8 +55,6 @@ def write_grad_page(subject: Any, path: str, limits: Any, *, isolated: bool) -> 
         result, names, seed = subject()
         return page_json(result, names, "result", seed=seed)
 
-    from autodiff_cli.cli.terminal import print_error
-
     def fail(message: str) -> int:
         print_error(f"autodiff grad: error: --html: {message}")
         return 1
@@ -55,8 +66,6 @@ def write_grad_page(subject: Any, path: str, limits: Any, *, isolated: bool) -> 
             return fail(f"{type(error).__name__}: {error}")
         problem = write_page(text, path)
         return fail(problem) if problem else 0
-    import autodiff_cli.cli.graph_page.data  # noqa: F401 - the child cannot import it later
-    from autodiff_cli.cli.isolation import LimitError, run_child
 
     def work() -> int:
         try:
@@ -73,8 +82,6 @@ def write_grad_page(subject: Any, path: str, limits: Any, *, isolated: bool) -> 
     if result.problem is not None:
         return fail(f"the expression was {result.problem}")
     if result.status != 0:
-        from autodiff_cli.cli.output_text import write_output
-
         write_output(sys.stderr, result.stderr)  # the child's words, made safe for a terminal
         return fail("the page's data could not be made")
     problem = write_page(result.stdout, path)

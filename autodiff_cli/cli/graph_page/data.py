@@ -14,12 +14,14 @@ import sys
 import warnings
 from typing import Any
 
-from autodiff_cli.cli import (
+import autodiff_cli.engine as torch
+from autodiff_cli.cli.grad import (
     explain,
-    grad_result,  # noqa: F401  (explain_json needs it in the jail)
-    graphs,
-    node_values,
+    result,  # noqa: F401  (explain_json needs it in the jail)
 )
+from autodiff_cli.cli.graph import build as graphs
+from autodiff_cli.cli.graph import node_values
+from autodiff_cli.cli.graph.build import CHAIN_KEEP, build_graph, long_runs, saved_values, walk
 from autodiff_cli.cli.graph_page.values import tensor_text
 
 FORMAT_VERSION = 1
@@ -29,9 +31,6 @@ def page_data(value: Any, names: dict[str, Any], label: str, *, seed: Any = None
     """The data of the page of `value` (a tensor with a grad_fn), its variables named after
     `names` (a namespace); `seed` is the gradient backward starts from (ones by default).
     GraphError when there is nothing to draw."""
-    import autodiff_cli.engine as torch
-    from autodiff_cli.cli.graphs import CHAIN_KEEP, build_graph, long_runs, saved_values, walk
-
     graphs.graph_of_checked(value, label)
     fns = walk(value.grad_fn)
     index = {id(fn): key for key, fn in enumerate(fns)}

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from autodiff_cli.cli.graph_page.boxes import visible_graph
-from autodiff_cli.cli.graph_page.checked import checked_page_data
+from autodiff_cli.cli.graph_page.checked import BadPageData, checked_page_data
 from autodiff_cli.cli.graph_page.dot_layout import dot_layout
 from autodiff_cli.cli.graph_page.layered import layered_layout
 
@@ -91,8 +91,6 @@ def render_page(data: dict, *, use_dot: bool = True) -> str:
 
 def render_page_json(text: str | bytes, *, use_dot: bool = True) -> str:
     """The page of the JSON a child wrote (`data.page_data`); BadPageData if it is not that."""
-    from autodiff_cli.cli.graph_page.checked import BadPageData
-
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 FULL_ELEMENTS = 16  # tensors with at most this many elements are shown in full
 LINE_CHARS = 40  # a box's line is cut to this many characters (the panel shows it all)
 
@@ -26,8 +28,6 @@ def tensor_text(tensor: Any) -> str | None:
 
 
 def _summary(tensor: Any) -> str:
-    import numpy as np
-
     shape = f"shape {list(tensor.shape)}"
     array = np.asarray(tensor.detach().numpy())
     if array.dtype.kind not in "fiu" or array.size == 0:

@@ -17,9 +17,11 @@ from __future__ import annotations
 import os
 import platform
 import secrets
+import select
 import shutil
 import signal
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -30,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autodiff_cli.cli.jail.attacks import ATTACKS, DEFAULT_TIMEOUT, Attack
+from autodiff_cli.cli.jail.isolation import parse_size
 from autodiff_cli.cli.jail.syscalls import numbers_for
 
 START_ALLOWANCE = 6.0  # seconds for start-up (warm-up, fork) on a busy machine, past the deadline
@@ -381,8 +384,6 @@ class _Run:
 
 
 def _spawn(command: list[str], cwd: Path, env: dict[str, str], stdout, stderr) -> int:  # noqa: ANN001
-    import subprocess
-
     process = subprocess.Popen(
         command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
         start_new_session=True,
@@ -502,8 +503,6 @@ def _flag(args: Sequence[str], name: str, default, convert):  # noqa: ANN001,ANN
 
 
 def _size_flag(args: Sequence[str], name: str, default: int) -> int:
-    from autodiff_cli.cli.isolation import parse_size
-
     return _flag(args, name, default, parse_size)
 
 
@@ -603,8 +602,6 @@ def _outside_reasons(attack: Attack, stage: _Stage, run: _Run) -> list[str]:
 
 
 def _got_something(listener: socket.socket) -> bool:
-    import select
-
     readable, _, _ = select.select([listener], [], [], 0)
     return bool(readable)
 

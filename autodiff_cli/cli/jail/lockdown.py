@@ -19,10 +19,12 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+import select
 import signal
 import sys
 from typing import Any
 
+from autodiff_cli import lazy_imports
 from autodiff_cli.cli.jail import landlock, namespaces, seccomp
 
 NOBODY = 65534
@@ -50,8 +52,7 @@ def libc() -> Any:
 
 def enter(memory: int, cpu_seconds: int | None) -> dict[str, str | None]:
     """Lock this process down (see the module's docstring); returns `REPORT`."""
-    import resource
-
+    resource = lazy_imports.load("resource")  # the child's first step: it can still open files
     c = libc()
     parent = os.getppid()
     REPORT.clear()
@@ -146,8 +147,6 @@ def _die_with_parent(c: Any) -> None:
 def _output_orphaned() -> bool:
     """Whether the parent, which holds the other end of our stdout pipe, is gone (a process
     born in its own PID namespace sees no parent pid to compare)."""
-    import select
-
     poller = select.poll()
     poller.register(1, select.POLLERR)
     return any(events & select.POLLERR for _, events in poller.poll(0))

@@ -11,6 +11,9 @@ import json
 import os
 from dataclasses import dataclass
 
+from autodiff_cli.cli.jail import clean_start, isolation, lockdown
+from autodiff_cli.cli.jail.isolation import Limits, isolation_available, run_child
+
 # what `--isolation strict` needs: everything but Landlock, which stands in for the empty root
 # where namespaces are refused
 FULL_JAIL = (
@@ -43,8 +46,6 @@ class JailUnavailable(RuntimeError):
 
 def protections() -> list[Protection]:
     """What a jailed child gets on this machine, found by jailing a throw-away child."""
-    from autodiff_cli.cli import clean_start, isolation
-
     clean = not clean_start.needed(dict(os.environ)) and isolation.isolation_available()
     detail = (
         "started by exec with only " + ", ".join(sorted(os.environ))
@@ -66,11 +67,8 @@ def protections() -> list[Protection]:
 
 
 def _jailed_report() -> dict[str, str | None]:
-    from autodiff_cli.cli.isolation import Limits, run_child
 
     def tell() -> int:
-        from autodiff_cli.cli.jail import lockdown
-
         print(json.dumps(lockdown.REPORT))
         return 0
 
@@ -84,8 +82,6 @@ def _jailed_report() -> dict[str, str | None]:
 
 def require_full_jail() -> None:
     """JailUnavailable, naming what is missing, unless every protection of `FULL_JAIL` holds."""
-    from autodiff_cli.cli.isolation import isolation_available
-
     if not isolation_available():
         raise JailUnavailable(
             "--isolation strict: the jail is off here (AUTODIFF_ISOLATION=0, or this system "

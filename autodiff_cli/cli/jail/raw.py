@@ -17,11 +17,29 @@ is honoured; a usage error exits with status 2.
 from __future__ import annotations
 
 import argparse
+import builtins
+import importlib
 import os
 import stat
 import sys
 from collections.abc import Sequence
 from typing import Any
+
+from autodiff_cli.cli.jail.clean_start import ensure_clean_start
+from autodiff_cli.cli.jail.isolation import (
+    LimitError,
+    Limits,
+    isolation_available,
+    limit_blas_threads,
+    parse_size,
+    run_child,
+)
+from autodiff_cli.cli.jail.limits import ScriptTimeout, time_limit
+from autodiff_cli.cli.jail.probe import JailUnavailable, require_full_jail
+from autodiff_cli.cli.jail.warm_up import warm_up
+from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
+from autodiff_cli.cli.output.terminal import print_error
+from autodiff_cli.lang.errors import safe_str
 
 PROG = "python -m autodiff_cli.jail"
 MAX_FILE_SIZE = 1 << 20
@@ -39,8 +57,6 @@ class UsageError(Exception):
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of `python -m autodiff_cli.jail`; exits with the child's status."""
-    from autodiff_cli.cli.clean_start import ensure_clean_start
-
     ensure_clean_start("autodiff_cli.cli.jail.raw:main")  # the environment never reaches FILE
     arguments = list(sys.argv[1:] if argv is None else argv)
     _exit(run(arguments))
@@ -48,24 +64,17 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def run(arguments: list[str]) -> int:
     """Parse, read FILE, run it jailed; the exit status."""
-    from autodiff_cli.cli.jail.probe import JailUnavailable
-    from autodiff_cli.cli.terminal import print_error
-
     options = _parser().parse_args(arguments)  # exits with status 2 on a usage error
     try:
         limits = _limits(options)
         source = read_file(options.file)
         if options.isolation == "strict":
-            from autodiff_cli.cli.jail.probe import require_full_jail
-
             require_full_jail()
         return run_jailed(options.file, source, limits)
     except (UsageError, JailUnavailable) as error:
         print_error(f"{PROG}: error: {error}")
         return 2
     except KeyboardInterrupt:
-        from autodiff_cli.cli.diagnostics import exit_on_interrupt
-
         return exit_on_interrupt()
 
 
@@ -105,8 +114,6 @@ def _timeout(text: str) -> float:
 
 
 def _size(text: str) -> int:
-    from autodiff_cli.cli.isolation import parse_size
-
     try:
         return parse_size(text)
     except ValueError as error:
@@ -114,8 +121,6 @@ def _size(text: str) -> int:
 
 
 def _limits(options: argparse.Namespace) -> Any:
-    from autodiff_cli.cli.isolation import Limits, isolation_available
-
     if not isolation_available():
         raise UsageError("the jail needs os.fork and AUTODIFF_ISOLATION unset (or 1)")
     return Limits.of(options.max_memory, options.max_output, options.timeout)
@@ -140,10 +145,6 @@ def read_file(path: str) -> bytes:
 def run_jailed(name: str, source: bytes, limits: Any) -> int:
     """FILE in one jailed child, its output streaming to ours: the child's exit status, or 1
     with `FILE: error: the script was PROBLEM` when it was killed or crashed."""
-    from autodiff_cli.cli.isolation import LimitError, limit_blas_threads, run_child
-    from autodiff_cli.cli.terminal import print_error
-    from autodiff_cli.cli.warm_up import warm_up
-
     limit_blas_threads()  # before numpy loads: a child cannot start BLAS threads
     warm_up()
     _import_probe_modules()
@@ -157,8 +158,6 @@ def run_jailed(name: str, source: bytes, limits: Any) -> int:
 
 
 def _import_probe_modules() -> None:
-    import importlib
-
     for module in PROBE_MODULES:
         importlib.import_module(module)
 
@@ -166,12 +165,6 @@ def _import_probe_modules() -> None:
 def run_raw(name: str, source: bytes, timeout: float | None) -> int:
     """In the jailed child: compile and exec FILE; its exit status. An exception is one line on
     stderr; a MemoryError goes up to the child's own out-of-memory report."""
-    import builtins
-
-    from autodiff_cli.cli.limits import ScriptTimeout, time_limit
-    from autodiff_cli.cli.terminal import print_error
-    from autodiff_cli.lang.errors import safe_str
-
     namespace = {"__name__": "__main__", "__builtins__": builtins, "__file__": name}
     try:
         code = compile(source, name, "exec", dont_inherit=True)
@@ -199,8 +192,6 @@ def _type_name(error: BaseException) -> str:
 
 def _exit_status(exit_: SystemExit) -> int:
     """As Python: None is 0, an int its low byte, anything else printed and 1."""
-    from autodiff_cli.cli.terminal import print_error
-
     code = exit_.code
     if code is None:
         return 0

@@ -14,11 +14,11 @@ import re
 from contextlib import redirect_stdout
 from typing import Any
 
-from autodiff_cli.cli.diagnostics import report_exception, warnings_to_stderr
 from autodiff_cli.cli.notebook.cells import is_quiet, prepare_cell
-from autodiff_cli.cli.repl_commands import ReplState, run_meta_command
-from autodiff_cli.cli.repl_session import SessionServer
-from autodiff_cli.cli.terminal import print_error
+from autodiff_cli.cli.output.diagnostics import report_exception, warnings_to_stderr
+from autodiff_cli.cli.output.terminal import print_error
+from autodiff_cli.cli.repl.commands import ReplState, graph_page_json, run_meta_command
+from autodiff_cli.cli.repl.session import SessionServer
 from autodiff_cli.lang import ScriptError, compile_source
 from autodiff_cli.lang.errors import error_message
 from autodiff_cli.lang.runtime.namespace import script_repr
@@ -117,8 +117,6 @@ def graph_views(state: ReplState, name: str) -> dict[str, Any]:
     """`:graph NAME` for a notebook: the graph as DOT (drawn as SVG by the kernel), as the
     REPL's tree, and the data of the interactive page (`graph_page`, laid out by the kernel);
     an error is reported as the REPL reports it."""
-    from autodiff_cli.cli.repl_commands import graph_page_json
-
     views: dict[str, Any] = {"ok": True}
     for fmt in ("dot", "tree"):
         out = io.StringIO()

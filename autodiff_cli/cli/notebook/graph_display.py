@@ -10,15 +10,17 @@ out.
 
 from __future__ import annotations
 
+import html
 from typing import Any
+
+from autodiff_cli.cli.graph.export import RenderError, render_dot
+from autodiff_cli.cli.graph_page.page import render_page_json
 
 PICTURE_FORMATS = ("", "svg", "html")  # `:graph NAME [FMT]` shown as a picture; others as text
 
 
 def graph_bundle(views: dict[str, Any], fmt: str = "") -> tuple[dict[str, str], str | None]:
     """(the display_data bundle, a note for stderr or None) for `:graph NAME [svg|html]`."""
-    from autodiff_cli.cli.graph_export import RenderError, render_dot
-
     bundle = {"text/plain": views.get("tree", "")}
     note = None
     if fmt != "svg" and isinstance(views.get("page"), str):
@@ -40,11 +42,6 @@ FRAME_HEIGHT = 620  # pixels: the page fits its graph to whatever the frame give
 
 def _page(data_json: str) -> tuple[str | None, str | None]:
     """(the page in a sandboxed frame, None) or (None, why it cannot be shown)."""
-    import html
-
-    from autodiff_cli.cli.graph_export import RenderError
-    from autodiff_cli.cli.graph_page.page import render_page_json
-
     try:
         page = render_page_json(data_json)
     except RenderError as error:

@@ -8,8 +8,10 @@ from __future__ import annotations
 from contextlib import redirect_stderr, redirect_stdout
 from typing import Any
 
+from autodiff_cli.cli.jail.child_session import ChildSession
+from autodiff_cli.cli.jail.isolation import isolation_available
 from autodiff_cli.cli.notebook.cell_run import CellServer
-from autodiff_cli.cli.repl_session import RemoteSession
+from autodiff_cli.cli.repl.session import RemoteSession
 
 
 class KernelStream:
@@ -67,9 +69,6 @@ class KernelSession(RemoteSession):
         return CellServer(self.debug, self.styled)
 
     def _start(self) -> Any:
-        from autodiff_cli.cli.child_session import ChildSession
-        from autodiff_cli.cli.isolation import isolation_available
-
         if not isolation_available():
             return _InProcess(self.server(), self.outputs)
         return ChildSession(self.server(), self.limits, outputs=self.outputs)

@@ -14,6 +14,15 @@ DISPLAY_NAME = "autodiff (PyTorch autograd on numpy)"
 EXTRA_HINT = "it needs the jupyter extra: pip install 'autodiff-cli[jupyter]'"
 
 
+try:  # the `jupyter` extra: `install_kernel` says how to get it when it is missing
+    import ipykernel  # noqa: F401 - the kernel itself needs it
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    MISSING = None
+except ImportError as error:
+    MISSING = error.name
+
+
 class KernelInstallError(Exception):
     """The kernel cannot be installed: the message says why and what to do."""
 
@@ -39,11 +48,8 @@ def install_kernel(
 ) -> str:
     """Install the kernel spec; its directory. `user`: the user's Jupyter data directory;
     `prefix`: PREFIX/share/jupyter (--sys-prefix gives sys.prefix); neither: the system's."""
-    try:
-        import ipykernel  # noqa: F401 - the kernel itself needs it
-        from jupyter_client.kernelspec import KernelSpecManager
-    except ImportError as error:
-        raise KernelInstallError(f"{error.name} is not installed: {EXTRA_HINT}") from None
+    if MISSING is not None:
+        raise KernelInstallError(f"{MISSING} is not installed: {EXTRA_HINT}")
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / "kernel.json").write_text(json.dumps(kernel_json(), indent=1) + "\n")
         try:

@@ -19,8 +19,8 @@ from typing import Any
 from autodiff_cli.cli.notebook.cell_run import run_cell
 from autodiff_cli.cli.notebook.cells import is_meta_cell
 from autodiff_cli.cli.notebook.ipynb import NotebookError, read_cells
-from autodiff_cli.cli.repl_commands import QuitRepl, ReplState, run_meta_command
-from autodiff_cli.cli.terminal import print_error
+from autodiff_cli.cli.output.terminal import print_error
+from autodiff_cli.cli.repl.commands import QuitRepl, ReplState, run_meta_command
 
 # One cell's `--json` record: field -> its type (None allowed for `result`).
 CELL_FIELDS = {"path": str, "cell": int, "ok": bool, "stdout": str, "result": str, "error": str}

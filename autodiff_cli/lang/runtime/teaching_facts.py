@@ -1,4 +1,4 @@
-"""Facts the language notes while a script runs, for the CLI's teaching hints (`cli/hints.py`):
+"""Facts the language notes while a script runs, for the CLI's teaching hints (`cli/output/hints.py`):
 which tensor's `.grad` was read as None (and why it is None), and the shapes of the two
 operands of a failed `@`. They cost nothing until a `.grad` reads None or an `@` fails, and they
 never change what the script sees."""

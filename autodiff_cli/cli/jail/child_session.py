@@ -1,0 +1,201 @@
+"""A long-lived locked-down child that keeps its state across requests: the REPL's session.
+
+Built on `isolation`'s lock-down; requests and replies are JSON lines on a pipe each way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from autodiff_cli.cli.jail.child_guard import fork_child, kill_child, reap_child, signals_held
+from autodiff_cli.cli.jail.isolation import (
+    CHUNK,
+    Limits,
+    Sink,
+    check_limits,
+    child_main,
+    ended_problem,
+    output_problem,
+    read_pipe,
+)
+
+INTERRUPT_WAIT = 1.0  # seconds a child gets to stop after Ctrl-C before it is killed
+
+
+class SessionLost(Exception):
+    """The session's child ended (killed, crashed, not interruptible in time); `problem` says
+    why. A new `ChildSession` must be started: the variables are gone."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+class ChildSession:
+    """A locked-down child that keeps its state across requests (the REPL's namespace).
+
+    `serve(message) -> reply` runs in the child for each request; messages and replies are
+    JSON objects on a pipe each way (never pickle: the parent trusts nothing the child sends).
+    While a request runs, the child's output streams to our stdout/stderr (at most
+    `limits.output` bytes per request); Ctrl-C is passed on to the child, which gets
+    `INTERRUPT_WAIT` seconds to stop before it is killed (SessionLost). `outputs`: where the
+    child's stdout and stderr go instead (a notebook kernel's stream messages).
+    """
+
+    def __init__(
+        self, serve: Callable[[dict], dict], limits: Limits, outputs: tuple[Any, Any] | None = None
+    ) -> None:
+        check_limits(limits)
+        self.limits = limits
+        request_read, self._requests = os.pipe()
+        self._replies, reply_write = os.pipe()
+        out_read, out_write = os.pipe()
+        err_read, err_write = os.pipe()
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        with signals_held():  # registered before a signal can end this process
+            self.pid, _ = fork_child()
+            if self.pid == 0:  # the child
+                for fd in (self._requests, self._replies, out_read, err_read):
+                    os.close(fd)
+                loop = lambda: _serve_forever(serve, request_read, reply_write)  # noqa: E731
+                child_main(loop, limits, out_write, err_write, (request_read, reply_write))
+            self.alive = True
+        for fd in (request_read, reply_write, out_write, err_write):
+            os.close(fd)
+        out, err = outputs or (sys.stdout, sys.stderr)
+        self._outputs = {out_read: Sink(out), err_read: Sink(err)}
+        for fd in (*self._outputs, self._replies):
+            os.set_blocking(fd, False)
+        self._pending = bytearray()
+
+    def request(self, message: dict) -> dict:
+        """Send one request and wait for its reply, streaming the child's output meanwhile."""
+        if not self.alive:
+            raise SessionLost("ended")
+        try:
+            os.write(self._requests, json.dumps(message).encode() + b"\n")
+        except OSError:
+            raise self._lost(None) from None
+        interrupted_at = None
+        while True:
+            wait = None if interrupted_at is None else interrupted_at + INTERRUPT_WAIT
+            try:
+                reply = self._wait_reply(wait)
+            except KeyboardInterrupt:
+                if interrupted_at is None:
+                    interrupted_at = time.monotonic()
+                    os.kill(self.pid, signal.SIGINT)
+                continue
+            if reply is _TIMED_OUT:
+                raise self._lost("stopped: it could not be interrupted within 1 second")
+            if reply is _OVERFLOW:
+                raise self._lost(output_problem(self.limits.output))
+            if reply is None:
+                raise self._lost(None)
+            try:
+                message = json.loads(reply)
+            except ValueError:  # invalid JSON, or text that is not UTF-8
+                message = None
+            if type(message) is not dict:
+                raise self._lost("ended: its process sent a reply that is not a JSON object")
+            return message
+
+    def _wait_reply(self, until: float | None) -> Any:
+        """The reply line; None if the child died, _TIMED_OUT past `until`, _OVERFLOW when the
+        output passed the limit."""
+        written = 0
+        with selectors.DefaultSelector() as selector:
+            for fd in (*self._outputs, self._replies):
+                selector.register(fd, selectors.EVENT_READ)
+            while True:
+                timeout = None if until is None else max(0.0, until - time.monotonic())
+                events = selector.select(timeout)
+                if not events and until is not None:
+                    return _TIMED_OUT
+                for key, _ in sorted(events, key=lambda event: event[0].fd == self._replies):
+                    data = read_pipe(key.fd)
+                    if key.fd == self._replies:
+                        if not data:
+                            return None
+                        self._pending += data
+                        if len(self._pending) > self.limits.output + 1:  # a reply is bounded
+                            return _OVERFLOW  # as the output (no endless line held here)
+                        if b"\n" in data:
+                            if not self._drain_outputs(self.limits.output - written):
+                                return _OVERFLOW
+                            line, _, rest = bytes(self._pending).partition(b"\n")
+                            self._pending = bytearray(rest)
+                            return line
+                    elif data:
+                        written += len(data)
+                        if written > self.limits.output:
+                            return _OVERFLOW
+                        self._outputs[key.fd].write(data)
+                    elif data is not None:
+                        selector.unregister(key.fd)
+
+    def _drain_outputs(self, room: int) -> bool:
+        """What the child wrote before its reply (it flushes first), read without waiting, at
+        most `room` bytes; False when there was more."""
+        for fd, sink in self._outputs.items():
+            while data := read_pipe(fd):
+                room -= len(data)
+                if room < 0:
+                    return False
+                sink.write(data)
+        return True
+
+    def _lost(self, problem: str | None) -> SessionLost:
+        self.close()
+        if problem is None:
+            _, wait_status = self._status
+            problem = ended_problem(wait_status, self.limits) or "stopped: its process ended"
+        return SessionLost(problem)
+
+    def close(self) -> None:
+        """End the child (at once: its state is of no further use)."""
+        if not self.alive:
+            return
+        self.alive = False
+        kill_child(self.pid)
+        self._status = (self.pid, reap_child(self.pid, block=True) or 0)
+        self._drain_outputs(self.limits.output)
+        for fd in (*self._outputs, self._replies, self._requests):
+            os.close(fd)
+
+
+_TIMED_OUT, _OVERFLOW = object(), object()
+
+
+def _serve_forever(serve: Callable[[dict], dict], requests: int, replies: int) -> int:
+    """The child's loop: one JSON request per line in, one JSON reply per line out. Ctrl-C
+    (SIGINT from the parent) stops the request running, not the loop."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    pending = b""
+    while True:
+        try:
+            while b"\n" not in pending:
+                data = os.read(requests, CHUNK)
+                if not data:
+                    return 0
+                pending += data
+        except KeyboardInterrupt:  # a late Ctrl-C between requests: nothing to stop
+            continue
+        line, _, pending = pending.partition(b"\n")
+        try:
+            reply = serve(json.loads(line))
+        except KeyboardInterrupt:
+            sys.stdout.flush()
+            sys.stderr.write("KeyboardInterrupt\n")
+            reply = {"ok": False}
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.write(replies, json.dumps(reply).encode() + b"\n")

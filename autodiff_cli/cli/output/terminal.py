@@ -1,0 +1,41 @@
+"""Decisions about the terminal: whether to style output, and writing to stderr."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TextIO
+
+from autodiff_cli.lang.errors import printable
+
+
+def wants_color(stream: TextIO) -> bool:
+    """Style `stream` only when it is a terminal, honouring NO_COLOR, FORCE_COLOR and TERM=dumb."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def can_encode(stream: TextIO, text: str) -> bool:
+    """Whether `stream`'s encoding can write `text` (box-drawing glyphs on a latin-1 console)."""
+    try:
+        text.encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def print_error(text: str) -> None:
+    """Write a message to stderr after flushing stdout, so that the two streams keep their order.
+
+    Control characters other than newlines and tabs are written as escapes (`\x1b`): a message
+    may quote a script's text, which must not act on the terminal."""
+    sys.stdout.flush()
+    text = printable(text, keep_newlines=True)
+    sys.stderr.write(text if text.endswith("\n") else text + "\n")
+    sys.stderr.flush()
