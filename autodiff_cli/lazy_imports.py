@@ -67,7 +67,6 @@ DEFERRED: dict[str, str] = {
     # ---- loaded ahead for a jailed child (cli/jail/warm_up.py) only when its sources may use
     # them: a locked-down child cannot import, and the one-liner does not pay for them
     "numpy.random": "random numbers (`rand`, `seed`, `nn` initialisation...)",
-    "autodiff_cli.lang.numpy_module": "a script's `numpy`",
     # ---- the engine's torch.* functions that live in its lazily loaded submodules
     "autodiff_cli.engine.nn.functional": "torch.softmax & co: torch.nn (30 modules) on first use",
     "autodiff_cli.engine.nn.functional_ops": "torch.xlogy: loads torch.nn on first use",
@@ -75,6 +74,30 @@ DEFERRED: dict[str, str] = {
     "autodiff_cli.engine.serialization": "torch.save/load: pickle machinery, scripts seldom save",
     "autodiff_cli.engine.func": "torch.vmap: torch.func's transforms load on first use",
     "autodiff_cli.engine.linalg": "nn.utils' norms: torch.linalg loads on first use",
+    # -- the language (autodiff_cli.lang): the engine loads when a script first imports torch,
+    # so that scripts without torch, the REPL's prompt and the CLI's parent process never pay
+    # for it (`import autodiff_cli.engine` is most of the one-liner's import time).
+    "autodiff_cli.engine": "lang/pylib/modules/copy_module.py: `copy` works without torch",
+    "autodiff_cli.engine.core.modes": "lang/runtime/provenance.py: graph commands turn "
+    "recording on before the script imports torch",
+    "autodiff_cli.engine.core.arguments": "lang/sandbox/call_results.py: explains an engine "
+    "call's argument error (only once the engine is loaded)",
+    "autodiff_cli.engine.core.tensor": "lang/sandbox/engine_exports.py: op machinery, "
+    "looked up when a script's torch module is built",
+    "autodiff_cli.engine.core.graph": "lang/sandbox/engine_exports.py: as engine.core.tensor",
+    "autodiff_cli.engine.core.optable": "lang/sandbox/engine_exports.py: as engine.core.tensor",
+    "autodiff_cli.engine.core.formula_backends": "lang/sandbox/engine_exports.py: as "
+    "engine.core.tensor",
+    "autodiff_cli.engine.core.anomaly": "lang/runtime/script_stack.py: anomaly mode's traces "
+    "name script lines, handed over when a script first imports torch",
+    "autodiff_cli.engine.ops.indexing": "lang/pylib/numpy_types.py: `t[np_index]` reads the "
+    "script's numpy wrappers, registered when they load (which does not load the engine)",
+    "autodiff_cli.lang.pylib.numpy_module": "a script's `import numpy`: the whole vetted "
+    "subset and its wrappers (preloaded in jailed children, not in the one-liner)",
+    "autodiff_cli.lang.pylib.numpy_array": "a tensor's `.numpy()` in a script: the array "
+    "wrapper and numpy's submodules it uses (preloaded in jailed children)",
+    "autodiff_cli.lang.parse.table_builder": "imports Lark; needed only in a checkout whose "
+    "grammar was edited since the shipped tables were built",
 }
 
 

@@ -153,8 +153,8 @@ def parse_speed(lines: int = 10_000, repeats: int = 3) -> dict:
     from lark import Lark
     from lark.indenter import PythonIndenter
 
-    from autodiff_cli.lang import parser as ours
     from autodiff_cli.lang.errors import Source
+    from autodiff_cli.lang.parse import parser as ours
 
     text = make_script(lines)
     python_lark = Lark.open_from_package(

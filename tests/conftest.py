@@ -1,6 +1,6 @@
 """Fixtures shared by the tests: scripts in a temporary folder, `T` (the engine or torch),
 `small_cap`, a lowered element limit, and the end of any source recording a test's in-process
-REPL session turned on (`lang/provenance.py`: a REPL records for the rest of its process).
+REPL session turned on (`lang/runtime/provenance.py`: a REPL records for the rest of its process).
 
 The whole suite (`pytest -q`, no file named) runs on every core with pytest-xdist, a test file
 per worker at a time (`--dist loadfile`: a file's shared batches still run once). Naming files,
@@ -60,7 +60,7 @@ def _no_source_recording_left() -> Iterator[None]:
     """An in-process REPL session records each node's source for the rest of the process; the
     next test starts without it (its observer would show in the engine's mode tests)."""
     yield
-    provenance = sys.modules.get("autodiff_cli.lang.provenance")
+    provenance = sys.modules.get("autodiff_cli.lang.runtime.provenance")
     if provenance is not None:
         provenance.stop_all_recording()
 

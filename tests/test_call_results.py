@@ -1,4 +1,4 @@
-"""Call results are checked by exact type before a script holds them (`lang/call_results.py`):
+"""Call results are checked by exact type before a script holds them (`lang/sandbox/call_results.py`):
 an engine function that returned a raw numpy object by mistake must not hand it to a script."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from autodiff_cli import lang
-from autodiff_cli.lang import ScriptError, call_results
+from autodiff_cli.lang import ScriptError
+from autodiff_cli.lang.sandbox import call_results
 
 
 def engine_function(value: object) -> types.FunctionType:

@@ -20,7 +20,7 @@ import pytest
 import autodiff_cli.engine as torch
 from autodiff_cli.engine.optim.lr_scheduler import base as lr_base
 from autodiff_cli.engine.optim.lr_scheduler import composite
-from autodiff_cli.lang import typeview
+from autodiff_cli.lang.sandbox import typeview
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from autodiff_cli.lang import engine_exports, runtime, sandbox, typeview
+from autodiff_cli.lang.runtime.namespace import Namespace
+from autodiff_cli.lang.sandbox import capabilities, engine_exports, typeview
 
 REPO = Path(__file__).resolve().parent.parent
 # Graph node classes PyTorch itself publishes (any other Node subclass is engine machinery).
@@ -37,7 +38,7 @@ KNOWN_MACHINERY_NAMES = {
 def _read(obj, name):
     """`obj.name` as a script reads it, or None when the sandbox refuses."""
     try:
-        return sandbox.make_getter(name)(obj)
+        return capabilities.make_getter(name)(obj)
     except (AttributeError, TypeError):
         return None
 
@@ -45,7 +46,7 @@ def _read(obj, name):
 def _raw_class_attributes(cls):
     """The raw values behind `cls`'s public names (what `_engine_unbound` wrappers call)."""
     for name in dir(cls):
-        if not sandbox.name_allowed(name):
+        if not capabilities.name_allowed(name):
             continue
         raw = inspect.getattr_static(cls, name)
         if isinstance(raw, (staticmethod, classmethod)):
@@ -56,7 +57,7 @@ def _raw_class_attributes(cls):
 
 
 def _script_torch():
-    namespace = runtime.Namespace()
+    namespace = Namespace()
     torch = namespace.root_module("torch")
     # The lazily loaded submodules, and each public submodule as `import torch.x.y` gives it.
     for dotted in sorted(engine_exports.PUBLIC_SUBMODULES):
@@ -78,10 +79,10 @@ def _everything_reachable():
         if id(obj) in seen:
             continue
         seen.add(id(obj))
-        if isinstance(obj, sandbox.ModuleProxy):
+        if isinstance(obj, capabilities.ModuleProxy):
             names = [n for n in vars(obj) if not n.startswith("_proxy")]
         elif depth < 3 and (isinstance(obj, type) or typeview.is_engine_class(type(obj))):
-            names = [n for n in dir(obj) if sandbox.name_allowed(n)]
+            names = [n for n in dir(obj) if capabilities.name_allowed(n)]
             if isinstance(obj, type) and typeview.is_engine_class(obj):
                 found.extend((f"{path}.{n} (raw)", raw) for n, raw in _raw_class_attributes(obj))
         else:
@@ -91,7 +92,7 @@ def _everything_reachable():
             if value is None:
                 continue
             found.append((f"{path}.{name}", value))
-            if isinstance(value, (sandbox.ModuleProxy, type)) or (
+            if isinstance(value, (capabilities.ModuleProxy, type)) or (
                 typeview.is_engine_class(type(value)) and not isinstance(value, types.MethodType)
             ):
                 pending.append((f"{path}.{name}", value, depth + 1))
@@ -134,7 +135,7 @@ def _machinery_problem(value) -> str | None:
         ("autodiff_cli.engine.core.kernels", "autodiff_cli.engine.ops.formula_ops")
     ):
         return f"defined in {module}"
-    if isinstance(value, type) and sandbox.is_node_class(value):
+    if isinstance(value, type) and capabilities.is_node_class(value):
         if value.__name__ not in PYTORCH_NODE_CLASSES:
             return "a graph node class PyTorch does not publish"
     return None
@@ -163,7 +164,7 @@ def test_known_machinery_names_are_not_module_names():
             continue
         seen.add(id(proxy))
         for name, value in vars(proxy).items():
-            if isinstance(value, sandbox.ModuleProxy):
+            if isinstance(value, capabilities.ModuleProxy):
                 pending.append((f"{path}.{name}", value))
             elif name in KNOWN_MACHINERY_NAMES:
                 offenders.append(f"{path}.{name}")
@@ -175,7 +176,7 @@ def test_everyday_objects_expose_no_machinery():
     problems = []
     for label, obj in _everyday_objects().items():
         for name in dir(obj):
-            if not sandbox.name_allowed(name):
+            if not capabilities.name_allowed(name):
                 continue
             value = _read(obj, name)
             raw = getattr(value, "__func__", value)  # a bound method's function
@@ -203,7 +204,7 @@ def test_every_public_engine_module_has_an_export_list():
 def test_a_proxy_holds_only_its_modules_exported_names():
     import autodiff_cli.engine.nn.functional as functional
 
-    namespace = runtime.Namespace()
+    namespace = Namespace()
     proxy = namespace.import_module("torch.nn.functional")
     names = {n for n in vars(proxy) if not n.startswith("_proxy")}
     assert names <= set(functional.__all__)

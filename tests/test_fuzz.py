@@ -190,7 +190,7 @@ def _outside(value: object) -> str | None:
 
     import numpy as np
 
-    from autodiff_cli.lang import typeview
+    from autodiff_cli.lang.sandbox import typeview
 
     if isinstance(value, (np.ndarray, np.generic, np.dtype, np.ufunc, np.random.Generator,
                           np.random.RandomState, np.random.BitGenerator)):  # fmt: skip
@@ -287,7 +287,7 @@ def test_the_escape_detector_sees_escapes() -> None:
                     repr(os), type(None), np.add.__call__.__objclass__, np.zeros(1),
                     np.float32(1), np.dtype("f4"), np.add):  # fmt: skip
         assert _outside(escaped) is not None, escaped
-    from autodiff_cli.lang.sandbox import make_getter
+    from autodiff_cli.lang.sandbox.capabilities import make_getter
 
     for inside in (1, "text", str, int, print, len, make_getter):
         assert _outside(inside) is None, inside

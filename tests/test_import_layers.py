@@ -39,6 +39,16 @@ def test_lower_layer_never_imports_upper(
     assert layer_violations(package_graph, lower, upper) == []
 
 
+def test_the_parser_needs_nothing_of_lang_but_its_errors(
+    package_graph: dict[str, dict[str, int]],
+):
+    """lang/parse (text to tree) sits under the compiler, the runtime and the sandbox."""
+    imports = layer_violations(package_graph, "autodiff_cli.lang.parse", "autodiff_cli.lang")
+    assert imports, "the graph sees lang/parse's imports"
+    allowed = (" imports autodiff_cli.lang.parse", " imports autodiff_cli.lang.errors")
+    assert [line for line in imports if not any(mark in line for mark in allowed)] == []
+
+
 def test_cli_imports_the_layers_below(package_graph: dict[str, dict[str, int]]):
     """The graph sees cross-layer imports (else the layer tests above would pass vacuously)."""
     assert "autodiff_cli.lang" in package_graph["autodiff_cli.cli.grad.result"]

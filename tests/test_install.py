@@ -45,7 +45,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_ships_the_grammar_inside_the_package(wheel: Path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "autodiff_cli/grammar/autodiff.lark" in names
-    assert "autodiff_cli/lang/parse_tables_data.py" in names  # the parser's tables, as data
+    assert "autodiff_cli/lang/parse/parse_tables_data.py" in names  # the parser's tables, as data
     assert "autodiff_cli/cli/app.py" in names
     assert not any(name.startswith(("tests/", "grammar/")) for name in names)
 

@@ -1,5 +1,5 @@
 """The capability layer: what scripts may still do with classes, `type()`, `super()` and builtin
-methods, and how refusals and hostile errors are reported (see `lang/sandbox.py`)."""
+methods, and how refusals and hostile errors are reported (see `lang/sandbox/capabilities.py`)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ import pytest
 from script_runner import error_of, run
 
 from autodiff_cli.lang import ScriptError, compile_source, new_namespace, run_source
-from autodiff_cli.lang.compiler import Compiler
+from autodiff_cli.lang.compile.compiler import Compiler
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -15,7 +15,8 @@ import lark.exceptions
 import pytest
 from lark import Lark, Token, Tree
 
-from autodiff_cli.lang import (
+from autodiff_cli.lang.errors import Source
+from autodiff_cli.lang.parse import (
     grammar,
     parse_tables,
     parser,
@@ -23,7 +24,6 @@ from autodiff_cli.lang import (
     table_builder,
     tree_builder,
 )
-from autodiff_cli.lang.errors import Source
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -205,7 +205,7 @@ def fresh_parser():
 
 
 def test_the_shipped_tables_are_those_the_grammar_gives():
-    """`python -m autodiff_cli.lang.table_builder` regenerates the file; it must be up to date."""
+    """`python -m autodiff_cli.lang.parse.table_builder` regenerates the file; it must be up to date."""
     assert table_builder.generate() == Path(parse_tables.TABLES_FILE).read_text(encoding="utf-8")
 
 
@@ -213,7 +213,7 @@ def test_the_lexer_loads_the_program_re_compile_makes():
     """The shipped program of the lexer's pattern (`lexer_program`) is what `re.compile` makes
     on the Python it was recorded for (patterns compare by text, flags and program); on any
     other Python none is used and the pattern is compiled."""
-    from autodiff_cli.lang import lexer_program, lexer_programs_data
+    from autodiff_cli.lang.parse import lexer_program, lexer_programs_data
 
     (pattern,) = parse_tables.parse_tables_data.TABLES["lexer"]["patterns"]
     loaded = lexer_program.compiled(pattern)
@@ -229,7 +229,7 @@ def test_the_lexer_loads_the_program_re_compile_makes():
 
 
 def test_the_tables_do_not_depend_on_the_hash_seed(tmp_path: Path):
-    code = "from autodiff_cli.lang.table_builder import generate; print(generate(), end='')"
+    code = "from autodiff_cli.lang.parse.table_builder import generate; print(generate(), end='')"
     outputs = {
         subprocess.run(
             [sys.executable, "-c", code],
@@ -423,7 +423,7 @@ def test_the_indenter_gives_the_tokens_of_larks_indenter():
     from lark.indenter import DedentError
     from lark.indenter import Indenter as LarksIndenter
 
-    from autodiff_cli.lang.indenter import IndentationMismatch, Indenter
+    from autodiff_cli.lang.parse.indenter import IndentationMismatch, Indenter
 
     settings = {name: getattr(grammar.ScriptIndenter, name) for name in (
         "NL_type", "OPEN_PAREN_types", "CLOSE_PAREN_types", "INDENT_type", "DEDENT_type",

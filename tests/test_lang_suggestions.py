@@ -13,7 +13,7 @@ import pytest
 from cli_runner import autodiff
 
 from autodiff_cli.lang import ScriptError, run_source
-from autodiff_cli.lang.suggestions import closest_name, hint
+from autodiff_cli.lang.runtime.suggestions import closest_name, hint
 
 REPO = Path(__file__).resolve().parent.parent
 WORDS = ["sin", "cos", "total", "value", "values", "Value", "grad", "x", "y", "xs", "alpha",

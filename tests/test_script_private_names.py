@@ -17,7 +17,9 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def test_generated_name_lists_are_current() -> None:
-    current = (REPO / "autodiff_cli/lang/engine_private_names.py").read_text(encoding="utf-8")
+    current = (REPO / "autodiff_cli/lang/sandbox/engine_private_names.py").read_text(
+        encoding="utf-8"
+    )
     assert current == render(), "run: python tests/engine_private_names_scan.py --write"
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import autodiff_cli.engine as E
 from autodiff_cli.engine import serialization
-from autodiff_cli.lang.modules.io_module import BytesIO
+from autodiff_cli.lang.pylib.modules.io_module import BytesIO
 
 
 def _round_trip(obj: object) -> object:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import IO, TYPE_CHECKING, Any
 
-from autodiff_cli.lang.errors import ScriptError
+from autodiff_cli.lang.compile.compiler import compile_tree
+from autodiff_cli.lang.errors import ScriptError, Source
 from autodiff_cli.lang.limits import ScriptTimeout, clear_interrupt, request_interrupt
-from autodiff_cli.lang.runtime import Namespace, new_namespace
+from autodiff_cli.lang.parse.parser import ParseFailure, decode_source, parse
+from autodiff_cli.lang.runtime.namespace import Namespace, new_namespace
 
 if TYPE_CHECKING:
-    from autodiff_cli.lang.compiler import Program
+    from autodiff_cli.lang.compile.compiler import Program
 
 __all__ = [
     "Namespace",
@@ -35,10 +37,6 @@ MODES = ("exec", "eval", "single")
 def compile_source(source: str | bytes, filename: str = "<script>", mode: str = "exec") -> Program:
     """Parse and compile a script. `mode`: "exec" (statements), "eval" (one expression) or
     "single" (statements; `run` returns the value of a trailing expression statement)."""
-    from autodiff_cli.lang.compiler import compile_tree
-    from autodiff_cli.lang.errors import Source
-    from autodiff_cli.lang.parser import ParseFailure, decode_source, parse
-
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     text = decode_source(source, filename)
@@ -83,9 +81,6 @@ class Session:
 
     def is_complete(self, source: str) -> bool:
         """False while more lines could complete the input (open block, bracket or string)."""
-        from autodiff_cli.lang.errors import Source
-        from autodiff_cli.lang.parser import ParseFailure, decode_source, parse
-
         text = decode_source(source, "<stdin>")
         if not text.strip():
             return True

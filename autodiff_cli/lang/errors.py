@@ -5,6 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+try:
+    import unicodedata
+except ImportError:  # a Python built without it: wide characters by their ranges
+    unicodedata = None  # type: ignore[assignment]
+
 # Name of the attribute that carries a `Location` on an exception raised while a script runs.
 LOCATION_ATTRIBUTE = "_autodiff_location"
 # Name of the attribute that carries a `ReportHint` (a NameError's "Did you mean").
@@ -296,9 +301,7 @@ _WIDE_RANGES = (
 
 def display_width(char: str) -> int:
     """The columns one character takes on a terminal: 2 (wide), 0 (combining) or 1."""
-    try:
-        import unicodedata
-    except ImportError:
+    if unicodedata is None:
         code = ord(char)
         return 2 if any(low <= code <= high for low, high in _WIDE_RANGES) else 1
     if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):

@@ -16,7 +16,7 @@ from typing import Any
 
 from autodiff_cli.cli.formulas.words import _
 from autodiff_cli.cli.graph.build import node_name
-from autodiff_cli.lang.provenance import note_of
+from autodiff_cli.lang.runtime.provenance import note_of
 
 MAX_NODES = 2000  # graph nodes read into a formula; a larger graph is refused
 _REDUCTIONS = ("SumBackward0", "MeanBackward0")

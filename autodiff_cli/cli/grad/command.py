@@ -50,7 +50,7 @@ from autodiff_cli.cli.output.terminal import print_error, wants_color
 from autodiff_cli.engine.autograd.functional import hessian, jacobian
 from autodiff_cli.i18n import gettext as _
 from autodiff_cli.lang import ScriptError, Session
-from autodiff_cli.lang.provenance import recording
+from autodiff_cli.lang.runtime.provenance import recording
 
 __all__ = ["GradError", "GradOptions", "GradResult", "UsageError", "compute", "run_grad"]
 

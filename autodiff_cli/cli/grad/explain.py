@@ -20,7 +20,7 @@ from autodiff_cli.cli.grad.result import tensor_to_json
 from autodiff_cli.cli.graph.build import node_name, small_value, walk
 from autodiff_cli.cli.graph.node_values import node_outputs
 from autodiff_cli.i18n import gettext as _
-from autodiff_cli.lang.provenance import note_of
+from autodiff_cli.lang.runtime.provenance import note_of
 
 
 @dataclass

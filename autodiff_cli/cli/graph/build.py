@@ -13,7 +13,7 @@ from typing import Any
 
 import autodiff_cli.engine as torch
 from autodiff_cli.cli.graph.node_values import node_outputs
-from autodiff_cli.lang.provenance import note_of
+from autodiff_cli.lang.runtime.provenance import note_of
 
 OP, LEAF, COLLAPSED, RESULT = "op", "leaf", "collapsed", "result"
 SMALL_TENSOR = 6  # tensors with at most this many elements show their values

@@ -53,7 +53,7 @@ from autodiff_cli.cli.output.terminal import can_encode, print_error, wants_colo
 from autodiff_cli.cli.run.script_files import UsageError as ReadError
 from autodiff_cli.cli.run.script_files import read_script
 from autodiff_cli.lang import Session, run_source
-from autodiff_cli.lang.provenance import recording
+from autodiff_cli.lang.runtime.provenance import recording
 
 
 @dataclass

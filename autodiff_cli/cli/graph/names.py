@@ -8,7 +8,7 @@ from typing import Any
 
 import autodiff_cli.engine as torch
 from autodiff_cli.i18n import gettext as _
-from autodiff_cli.lang.suggestions import closest_name
+from autodiff_cli.lang.runtime.suggestions import closest_name
 
 EXTENSION_FORMATS = {
     ".svg": "svg", ".png": "png", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid",

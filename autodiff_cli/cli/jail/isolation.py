@@ -44,7 +44,7 @@ from autodiff_cli.cli.jail.frame_reserve import run_on_reserve
 from autodiff_cli.cli.jail.limits import timeout_message
 from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
 from autodiff_cli.cli.output.terminal import print_error
-from autodiff_cli.lang.compiler import set_statement_probe
+from autodiff_cli.lang.compile.compiler import set_statement_probe
 
 GIB = 1 << 30
 MIB = 1 << 20

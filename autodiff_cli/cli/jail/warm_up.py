@@ -15,7 +15,8 @@ from typing import Any
 
 import autodiff_cli.engine as engine
 from autodiff_cli import lazy_imports
-from autodiff_cli.lang import compile_source, modules
+from autodiff_cli.lang import compile_source
+from autodiff_cli.lang.pylib import modules
 
 LAZY_SUBMODULES = (
     "autograd", "backends", "cuda", "func", "linalg", "masked", "nn", "optim", "profiler",
@@ -108,7 +109,7 @@ def warm_up(
     if random:
         lazy_imports.load("numpy.random")
     if sources is None or b"numpy" in text:  # a script's numpy, tensor.numpy()
-        lazy_imports.load("autodiff_cli.lang.numpy_module")
+        lazy_imports.load("autodiff_cli.lang.pylib.numpy_module")
     modules.preload(None if sources is None else text)  # random, warnings, functools...
     if rendering:
         lazy_imports.load("autodiff_cli.cli.output.styled").warm()

@@ -21,8 +21,8 @@ from autodiff_cli.cli.repl.commands import ReplState, graph_page_json, run_meta_
 from autodiff_cli.cli.repl.session import SessionServer
 from autodiff_cli.lang import ScriptError, compile_source
 from autodiff_cli.lang.errors import error_message
-from autodiff_cli.lang.introspection import describe
-from autodiff_cli.lang.runtime import script_repr
+from autodiff_cli.lang.runtime.namespace import script_repr
+from autodiff_cli.lang.sandbox.introspection import describe
 
 # (Imported at the top: the jailed child that runs a cell cannot import anything.)
 

@@ -15,7 +15,7 @@ from autodiff_cli.cli.output.terminal import print_error
 from autodiff_cli.i18n import gettext as _
 from autodiff_cli.lang import ScriptError
 from autodiff_cli.lang.errors import Location, error_message, printable, safe_str
-from autodiff_cli.lang.script_stack import stack_of
+from autodiff_cli.lang.runtime.script_stack import stack_of
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 

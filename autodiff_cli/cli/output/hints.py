@@ -13,7 +13,7 @@ import sys
 
 from autodiff_cli.i18n import gettext as _
 from autodiff_cli.lang.errors import safe_str
-from autodiff_cli.lang.teaching_facts import none_grad_behind, operand_shapes
+from autodiff_cli.lang.runtime.teaching_facts import none_grad_behind, operand_shapes
 
 _enabled = True
 

@@ -31,8 +31,8 @@ from autodiff_cli.engine.core import printing
 from autodiff_cli.i18n import gettext as _
 from autodiff_cli.lang import ScriptError, Session, compile_source, run_source
 from autodiff_cli.lang.errors import LOCATION_ATTRIBUTE, _own_attributes
-from autodiff_cli.lang.provenance import keep_recording
-from autodiff_cli.lang.runtime import script_repr
+from autodiff_cli.lang.runtime.namespace import script_repr
+from autodiff_cli.lang.runtime.provenance import keep_recording
 
 REPL_NAME = "<stdin>"
 

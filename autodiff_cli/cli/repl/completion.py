@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from autodiff_cli.cli.repl.commands import META_NAMES, ReplState
-from autodiff_cli.lang.sandbox import ModuleProxy, exposes_attributes
+from autodiff_cli.lang.sandbox.capabilities import ModuleProxy, exposes_attributes
 
 _DOTTED = re.compile(r"((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)?$")
 

@@ -17,10 +17,11 @@ from typing import Any
 
 from autodiff_cli.cli.output.diagnostics import report_exception
 from autodiff_cli.i18n import gettext as _
-from autodiff_cli.lang import compile_source, learner_docs
-from autodiff_cli.lang.introspection import describe, signature_line
-from autodiff_cli.lang.sandbox import ModuleProxy
-from autodiff_cli.lang.typeview import is_engine_class
+from autodiff_cli.lang import compile_source
+from autodiff_cli.lang.sandbox import learner_docs
+from autodiff_cli.lang.sandbox.capabilities import ModuleProxy
+from autodiff_cli.lang.sandbox.introspection import describe, signature_line
+from autodiff_cli.lang.sandbox.typeview import is_engine_class
 
 DOTTED = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
 _QUERY = re.compile(rf"\s*({DOTTED})\s*\?\s*")

@@ -13,8 +13,8 @@ import autodiff_cli.engine as torch
 from autodiff_cli.cli.graph.build import node_name
 from autodiff_cli.engine.core import printing
 from autodiff_cli.i18n import gettext as _
-from autodiff_cli.lang.sandbox import ModuleProxy
-from autodiff_cli.lang.typeview import display_name
+from autodiff_cli.lang.sandbox.capabilities import ModuleProxy
+from autodiff_cli.lang.sandbox.typeview import display_name
 
 MAX_VALUE = 40  # characters of the value column
 _SCALARS = (bool, int, float, complex, str, type(None))

@@ -8,7 +8,7 @@ runs after a call failed: `wrong_argument(callee, args, kwargs)` reads which par
 called function take Tensors from its annotations and names the first argument that is not one.
 When it finds one, PyTorch would have refused that call before running it, so its TypeError
 replaces whatever error the op ran into. The language calls it when an engine function called by
-a script raises (`lang/expressions.py`); engine code calls `not_tensor` for its own checks.
+a script raises (`lang/compile/expressions.py`); engine code calls `not_tensor` for its own checks.
 
 Annotations read (the engine's functions are annotated with PyTorch's parameter names):
 `Tensor` must be a Tensor, `Tensor | None` a Tensor or None, and an unannotated (`Any`) `input`,

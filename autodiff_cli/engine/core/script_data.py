@@ -147,7 +147,7 @@ def _count(result: Any, size: int, counter: list) -> Any:
 
 
 class _Foreign:
-    """How the language's numpy wrappers give their raw value (set by `lang/numpy_bridge.py`
+    """How the language's numpy wrappers give their raw value (set by `lang/pylib/numpy_bridge.py`
     when a script imports torch): wrapper -> raw numpy array or scalar, None for others."""
 
     reader: Any = None

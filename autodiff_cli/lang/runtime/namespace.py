@@ -1,0 +1,283 @@
+"""The sandboxed namespace scripts run in: whitelisted builtins, imports, resource limits."""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import math
+import sys
+import types
+from typing import Any
+
+from autodiff_cli import lazy_imports
+from autodiff_cli.lang import limits
+from autodiff_cli.lang.errors import Location, ScriptError, Source, is_user_interrupt
+from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH  # noqa: F401 - re-exported
+from autodiff_cli.lang.pylib import modules, numpy_bridge
+from autodiff_cli.lang.runtime import nesting, script_stack
+from autodiff_cli.lang.sandbox import (
+    capabilities,
+    engine_exports,
+    exact,
+    reflection,
+    typeview,
+    withheld,
+)
+
+ENGINE_MODULE = engine_exports.ENGINE_MODULE
+PUBLIC_SUBMODULES = engine_exports.PUBLIC_SUBMODULES
+ENGINE_TYPE_MODULES = ("autodiff_cli.engine", "torch")  # engine classes present as `torch.Tensor`
+
+
+class _Unbound:
+    """Marks a variable slot that has no value yet."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unbound>"
+
+
+UNBOUND = _Unbound()
+
+
+class Cell:
+    """A variable shared between a function and the functions nested in it."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, value: Any = UNBOUND) -> None:
+        self.v = value
+
+
+class CallDepth:
+    """Script function nesting, for a catchable RecursionError before Python's own limit."""
+
+    depth = 0
+
+
+# ---- builtins ---------------------------------------------------------------------------
+
+_PASSED_THROUGH = (
+    "range len abs min max sum enumerate zip list tuple dict set float int str bool round "
+    "isinstance issubclass sorted reversed any all map filter repr next divmod object "
+    "staticmethod "
+    "classmethod property Exception RuntimeError TypeError ValueError IndexError KeyError "
+    "ZeroDivisionError AttributeError NameError AssertionError StopIteration "
+    "NotImplementedError ArithmeticError RecursionError LookupError UnboundLocalError "
+    "ImportError ModuleNotFoundError OverflowError MemoryError BaseException frozenset slice "
+    "SyntaxError "
+    "callable hash chr ord bin hex oct format complex bytes"
+).split()
+
+
+def _script_pow(base: Any, exponent: Any, modulo: Any = None) -> Any:
+    if modulo is not None:
+        return pow(base, exponent, modulo)
+    return limits.checked_power(base, exponent)
+
+
+def _script_format(value: Any, spec: str = "") -> str:
+    if type(spec) is not str and isinstance(spec, str):
+        spec = exact.text(spec)  # checked and used as the same exact copy
+    limits.check_format_spec(spec)
+    return format(value, spec)
+
+
+def _script_sum(iterable: Any, /, start: Any = 0) -> Any:
+    """`sum`; with a list/tuple `start` (concatenating sequences) the total length is checked
+    before anything is joined."""
+    if not isinstance(start, (list, tuple)):
+        return sum(iterable, start)
+    items = list(iterable)
+    total = exact.length(start)
+    for item in items:
+        if isinstance(item, (list, tuple)):
+            total += exact.length(item)
+    limits.check_length(total, f"sum of '{type(start).__name__}'")
+    return sum(items, start)
+
+
+_script_sum.__qualname__ = _script_sum.__name__ = "sum"  # its errors name it as Python does
+_NO_SENTINEL = object()
+
+
+def _script_iter(source: Any, sentinel: Any = _NO_SENTINEL) -> Any:
+    """`iter`; the two-argument form checks for interrupts (`list(iter(int, 1))` never ends)."""
+    if sentinel is _NO_SENTINEL:
+        return iter(source)
+    if not callable(source):
+        raise TypeError("iter(v, w): v must be callable")
+    return _call_until(source, sentinel)
+
+
+def _call_until(function: Any, sentinel: Any) -> Any:
+    interrupt = limits.Interrupt
+    while True:
+        if interrupt.pending is not None:
+            limits.raise_interrupt()
+        value = function()
+        if value == sentinel:
+            return
+        yield value
+
+
+def _make_print(namespace: Namespace):  # noqa: ANN202
+    def print(*values: Any, sep: str | None = " ", end: str | None = "\n", flush: bool = False):  # noqa: A001
+        stream = namespace.stdout if namespace.stdout is not None else sys.stdout
+        builtins.print(*values, sep=sep, end=end, file=stream, flush=flush)
+
+    return print
+
+
+def make_builtins(namespace: Namespace) -> dict[str, Any]:
+    table = {name: getattr(builtins, name) for name in _PASSED_THROUGH}
+    table.update(
+        print=_make_print(namespace),
+        range=limits.checked_range,
+        iter=_script_iter,
+        type=typeview.script_type,
+        pow=_script_pow,
+        format=_script_format,
+        hasattr=capabilities.safe_hasattr,
+        getattr=reflection.script_getattr,
+        setattr=reflection.script_setattr,
+        delattr=reflection.script_delattr,
+        id=reflection.script_id,
+        eval=reflection.make_eval(namespace),
+        super=capabilities.script_super,
+        hash=nesting.checked_hash,
+        sum=_script_sum,
+        map=nesting.ScriptMap,
+        filter=nesting.ScriptFilter,
+        zip=nesting.ScriptZip,
+        enumerate=nesting.ScriptEnumerate,
+        NotImplemented=NotImplemented,
+        Ellipsis=Ellipsis,
+    )
+    table.update(modules.BUILTIN_NAMES)  # the warning categories
+    return table
+
+
+# ---- the namespace and imports ----------------------------------------------------------
+
+
+class Namespace(dict):
+    """A script's global variables; unknown names fall back to the whitelisted builtins."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stdout: Any = None
+        self.builtins = make_builtins(self)
+        self._proxies: dict[int, capabilities.ModuleProxy] = {}
+        self["__name__"] = "__main__"
+
+    def __missing__(self, name: str) -> Any:
+        return self.builtins[name]
+
+    def __repr__(self) -> str:
+        return f"<script namespace with {len(self)} names>"
+
+    # Modules -------------------------------------------------------------------------------
+
+    def module_proxy(self, module: types.ModuleType, name: str) -> capabilities.ModuleProxy:
+        proxy = self._proxies.get(id(module))
+        if proxy is None:
+            proxy = capabilities.ModuleProxy(name, {})
+            self._proxies[id(module)] = proxy
+            for key, value in engine_exports.public_attributes(module).items():
+                setattr(proxy, key, self._proxied(value, f"{name}.{key}"))
+            for key in engine_exports.lazy_names(module):
+                proxy._proxy_lazy[key] = lambda key=key: self._lazy_attribute(module, key, name)
+        return proxy
+
+    def _proxied(self, value: Any, name: str) -> Any:
+        """What a module proxy holds for one of the module's public attributes."""
+        if isinstance(value, types.ModuleType):
+            return self.module_proxy(value, name)
+        if not isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
+            capabilities.SHARED_IDS.add(id(value))
+        return value
+
+    def _lazy_attribute(self, module: types.ModuleType, key: str, name: str) -> Any:
+        """A name the module loads on first use, loaded and vetted as `public_attributes` vets."""
+        getattr(module, key)
+        value = engine_exports.public_attributes(module).get(key)
+        if value is None:
+            raise AttributeError(f"module '{name}' has no attribute '{key}'")
+        return self._proxied(value, f"{name}.{key}")
+
+    def root_module(self, name: str) -> capabilities.ModuleProxy:
+        if name == "torch":
+            engine = importlib.import_module(ENGINE_MODULE)
+            fresh = id(engine) not in self._proxies
+            proxy = self.module_proxy(engine, "torch")
+            if fresh:  # from_numpy, tensor, as_tensor: also for the script's numpy arrays
+                for key, function in numpy_bridge.torch_functions(engine).items():
+                    setattr(proxy, key, function)
+                proxy.__version__ = engine.__version__
+                script_stack.install()  # anomaly mode's traces name the script's lines
+            return proxy
+        if name == "numpy":  # a vetted subset over safe wrappers (preloaded in children)
+            numpy_module = lazy_imports.load("autodiff_cli.lang.pylib.numpy_module")
+            if id(numpy_module) not in self._proxies:
+                self._proxies[id(numpy_module)] = numpy_module.make_module()
+            return self._proxies[id(numpy_module)]
+        if name == "math":
+            proxy = self.module_proxy(math, "math")
+            for key, function in limits.CHECKED_MATH.items():
+                if getattr(proxy, key, None) is getattr(math, key):
+                    setattr(proxy, key, function)
+            return proxy
+        if name in modules.NAMES:  # random, warnings, functools, itertools, collections
+            return modules.module_for(self, name)
+        raise ModuleNotFoundError(withheld.module_message(name), name=name)
+
+    def import_module(self, dotted: str) -> Any:
+        """The proxy for `torch`, `torch.nn.functional`, `math`...; anything else is refused."""
+        first, *rest = dotted.split(".")
+        module: Any = self.root_module(first)
+        path = first
+        for part in rest:
+            path = f"{path}.{part}"
+            module = getattr(module, part, None) if capabilities.name_allowed(part) else None
+            if not isinstance(module, capabilities.ModuleProxy) and not _is_engine_object(module):
+                raise ModuleNotFoundError(withheld.module_message(path), name=path)
+        return module
+
+
+def _is_engine_object(value: Any) -> bool:
+    return value is not None and (type(value).__module__ or "").startswith(ENGINE_TYPE_MODULES)
+
+
+def new_namespace(bare_torch: bool = False) -> Namespace:
+    """A fresh script namespace; `bare_torch` also binds torch's functions, `pi` and `e`."""
+    namespace = Namespace()
+    if bare_torch:
+        torch = namespace.root_module("torch")
+        for name, value in vars(torch).items():
+            if (
+                not name.startswith("_")
+                and not isinstance(value, capabilities.ModuleProxy)
+                and capabilities.may_hold(value)
+            ):
+                namespace[name] = value
+        namespace["torch"] = torch
+        namespace["pi"] = math.pi
+        namespace["e"] = math.e
+    return namespace
+
+
+def script_repr(value: Any, filename: str = "<stdin>") -> str:
+    """`repr(value)` for the REPL's echo. A script class's `__repr__` is script code: whatever
+    it raises (but Ctrl-C), or a result that is not a str, becomes a located ScriptError."""
+    try:
+        text = repr(value)
+        if type(text) is not str:
+            raise TypeError(f"__repr__ returned non-string (type {type(text).__name__})")
+    except BaseException as error:
+        if is_user_interrupt(error):
+            raise
+        fallback = Location(Source(filename, ()), 1, 1)
+        raise ScriptError.from_exception(error, fallback) from None
+    return text
