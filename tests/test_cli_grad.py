@@ -500,8 +500,8 @@ def test_a_lean_engine_loads_the_extra_ops_an_expression_names() -> None:
     expression names something the lean engine lacks: then they are loaded before the child
     is locked down."""
     probe = (
-        "import autodiff_cli\n"
-        "autodiff_cli.LEAN_ENGINE = True\n"
+        "from autodiff_cli import engine_options\n"
+        "engine_options.request_lean_engine()\n"
         "import autodiff_cli.engine as e\n"
         "from autodiff_cli.cli.jail.warm_up import _names_other_ops as names\n"
         "print(e._extras_loaded, hasattr(e.Tensor, 'deg2rad'))\n"

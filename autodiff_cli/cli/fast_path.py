@@ -10,8 +10,7 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-import autodiff_cli
-from autodiff_cli import lazy_imports
+from autodiff_cli import engine_options, lazy_imports
 from autodiff_cli.cli.jail.clean_start import isolation_available
 
 _FLAGS = {"--json", "--check", "--explain", "--hessian", "--saved", "--plain", "--debug"}
@@ -83,7 +82,7 @@ def try_fast_grad(argv: list[str]) -> int | None:
 def load_grad_command() -> ModuleType:
     """The `grad` command's module, its engine lean when the expression runs in a jailed child
     (the extra op families load only if the expression names them: `jail.warm_up`). The engine
-    reads the flag when it is first imported, which is here for the one-liner."""
+    takes the choice when it is first imported, which is here for the one-liner."""
     if isolation_available():
-        autodiff_cli.LEAN_ENGINE = True
+        engine_options.request_lean_engine()
     return lazy_imports.load("autodiff_cli.cli.grad.command")

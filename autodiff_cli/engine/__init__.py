@@ -8,7 +8,7 @@ import sys as _sys
 
 import numpy as _np
 
-import autodiff_cli as _package
+from autodiff_cli import engine_options as _engine_options
 from autodiff_cli import lazy_imports as _lazy
 
 from . import random  # noqa: F401 - torch.random
@@ -434,7 +434,7 @@ _accept_numpy_names(__all__)
 
 # Submodules a one-liner rarely needs load on first use, to keep start-up short.
 # Op families a one-liner seldom needs: imported with the engine, except when the `grad`
-# command asks for a lean engine (`autodiff_cli.LEAN_ENGINE`, its start-up) and the expression
+# command asks for a lean engine (`engine_options.request_lean_engine()`, its start-up) and the expression
 # names none of them (cli/jail/warm_up.py decides, in the parent, before a child is locked down).
 _EXTRA_FAMILIES = (
     "activations", "combining", "decompositions", "matrix_functions", "predicates", "python_maps",
@@ -458,7 +458,7 @@ def _load_extra_ops() -> None:
         _accept_numpy_names(module.__all__)
 
 
-if not getattr(_package, "LEAN_ENGINE", False):
+if not _engine_options.lean_engine_requested():
     _load_extra_ops()
 
 _LAZY_SUBMODULES = (
