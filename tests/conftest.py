@@ -4,18 +4,35 @@ REPL session turned on (`lang/runtime/provenance.py`: a REPL records for the res
 
 The suite runs in one process. `-n 2 --dist loadfile` (pytest-xdist) spreads files over cores,
 but measured on this 2-core machine it gained nothing (9.6 min against 6.5, CPU 123%: the
-subprocess batches already keep the second core busy) and the signal tests (Ctrl-C) failed in
-its workers, so it is not the default."""
+subprocess batches already keep the second core busy), so it is not the default."""
 
 from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+
+def _signals_at_their_defaults() -> None:
+    """The suite may be started where SIGINT and SIGQUIT are ignored (a background job of a
+    non-interactive shell: `cmd &`) or SIGHUP is (`nohup`). An ignored signal is inherited
+    through exec, and autodiff rightly keeps it, so a Ctrl-C test's child would ignore its
+    Ctrl-C. The suite's own children start with the defaults; a test that wants a signal
+    ignored (the `nohup` case) says so itself."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    for name in ("SIGQUIT", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) is signal.SIG_IGN:
+            signal.signal(number, signal.SIG_DFL)
+
+
+_signals_at_their_defaults()
 
 TERMINAL_SIZE = ("COLUMNS", "LINES")
 
