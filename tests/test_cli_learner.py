@@ -194,6 +194,9 @@ def test_the_tools_words_in_chinese_pytorchs_as_they_are(mistakes: Path, how: st
     )
     assert "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)\n" in done.stderr
     assert "脚本调用栈（最近的调用在最后）：\n  deep.py:9 in <module>\n" in done.stderr
+    assert done.stderr.endswith(
+        "2 个脚本：0 个通过，2 个失败 (none_grad_no_requires.py, deep.py)\n"
+    )
 
 
 def test_grad_says_what_it_cannot_do(tmp_path: Path):

@@ -50,6 +50,7 @@ from autodiff_cli.cli.run.script_files import (  # noqa: F401 - `run.command` na
     UsageError,
     read_script,
 )
+from autodiff_cli.i18n import gettext as _
 from autodiff_cli.lang import ScriptError, run_source
 
 SCRIPT_SUFFIXES = (".py", ".ad")
@@ -225,11 +226,11 @@ def print_summary(outcomes: list[Outcome], as_json: bool) -> None:
         sys.stdout.write(dumps({"summary": summary}, sys.stdout) + "\n")
         sys.stdout.flush()
         return
-    text = f"{summary['scripts']} scripts: {summary['passed']} passed, {summary['failed']} failed"
+    text = _("{scripts} scripts: {passed} passed, {failed} failed").format(**summary)
     if summary["failed_paths"]:
         text += f" ({', '.join(summary['failed_paths'])})"
     if summary["skipped"]:
-        text += f", {summary['skipped']} skipped"
+        text += _(", {skipped} skipped").format(**summary)
     print_error(text)
 
 
