@@ -19,21 +19,31 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 COLOUR_SWITCHES = ("NO_COLOR", "FORCE_COLOR")
+LOCALE_VARIABLES = ("LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES")
 
 
-def cli_environment(**env: str) -> dict[str, str]:
-    """Our environment without the colour switches, the checkout importable, `env` on top."""
-    environment = {k: v for k, v in os.environ.items() if k not in COLOUR_SWITCHES}
+def cli_environment(lang: str | None = None, **env: str) -> dict[str, str]:
+    """Our environment without the colour switches, the checkout importable, `env` on top;
+    with `lang`, that locale alone (`LANG=lang`, no LANGUAGE/LC_ALL/LC_MESSAGES of ours)."""
+    drop = COLOUR_SWITCHES + (LOCALE_VARIABLES if lang is not None else ())
+    environment = {k: v for k, v in os.environ.items() if k not in drop}
     environment["PYTHONPATH"] = str(REPO)
+    if lang is not None:
+        environment["LANG"] = lang
     environment.update(env)
     return environment
 
 
 def autodiff(
-    *args: str, stdin: str = "", cwd: Path | str | None = None, timeout: float = 120, **env: str
+    *args: str,
+    stdin: str = "",
+    cwd: Path | str | None = None,
+    timeout: float = 120,
+    lang: str | None = None,
+    **env: str,
 ) -> subprocess.CompletedProcess[str]:
-    """`autodiff ARGS` with `stdin` piped in, in `cwd` (the checkout by default); keyword
-    arguments are environment variables (`PATH=...`, `AUTODIFF_ISOLATION="0"`)."""
+    """`autodiff ARGS` with `stdin` piped in, in `cwd` (the checkout by default), in the locale
+    `lang` if given; keyword arguments are environment variables (`AUTODIFF_ISOLATION="0"`)."""
     return subprocess.run(
         [sys.executable, "-m", "autodiff_cli", *args],
         input=stdin,
@@ -41,7 +51,7 @@ def autodiff(
         text=True,
         errors="replace",
         cwd=cwd or REPO,
-        env=cli_environment(**env),
+        env=cli_environment(lang, **env),
         timeout=timeout,
     )
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from cli_runner import REPO
+from cli_runner import autodiff as run_cli
 
 from autodiff_cli import i18n
 
@@ -20,19 +21,9 @@ COMMANDS = ([], ["run"], ["grad"], ["graph"], ["repl"], ["doctor"], ["kernel", "
 
 
 def autodiff(*args: str, lang: str = "C.UTF-8", stdin: str = "", cwd: Path = REPO, **env: str):
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    for name in ("LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        environment.pop(name, None)
-    environment.update(PYTHONPATH=str(REPO), NO_COLOR="1", COLUMNS="100", LANG=lang, **env)
-    return subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=environment,
-        timeout=120,
-    )
+    """The CLI in locale `lang`, without colours, 100 columns wide."""
+    env = {"NO_COLOR": "1", "COLUMNS": "100", **env}
+    return run_cli(*args, lang=lang, stdin=stdin, cwd=cwd, **env)
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "autodiff")

@@ -7,30 +7,19 @@ from __future__ import annotations
 
 import ast
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import autodiff as run_cli
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "autodiff_cli"
 
 
-def autodiff(*args: str, cwd: Path, lang: str | None = None, stdin: str | None = None):
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    for name in ("LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        env.pop(name, None)
-    env.update(PYTHONPATH=str(REPO), NO_COLOR="1", LANG=lang or "C.UTF-8")
-    return subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", *args],
-        cwd=cwd,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def autodiff(*args: str, cwd: Path, lang: str | None = None, stdin: str = ""):
+    """The CLI in locale `lang` (C.UTF-8 by default), without colours."""
+    return run_cli(*args, cwd=cwd, lang=lang or "C.UTF-8", stdin=stdin, NO_COLOR="1")
 
 
 # One batch: each script is one classic mistake; the expected report follows its source.

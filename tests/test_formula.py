@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 import sympy
+from cli_runner import autodiff as run_cli
 from sympy import Piecewise, Rational, cos, cosh, exp, log, sin, sinh, sqrt, tan, tanh
 
 from autodiff_cli.cli.grad.command import GradOptions, compute
@@ -251,20 +252,9 @@ def test_graph_terms_refuse_a_tampered_payload():
 # -- the command line ------------------------------------------------------------------------
 
 
-def autodiff(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    environment.update({"PYTHONPATH": str(REPO), "LANG": "C.UTF-8", **(env or {})})
-    environment.pop("LC_ALL", None)
-    environment.pop("LANGUAGE", None)
-    return subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", *args],
-        input="",
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=environment,
-        timeout=120,
-    )
+def autodiff(*args: str, lang: str = "C.UTF-8") -> subprocess.CompletedProcess:
+    """The CLI in locale `lang` (English by default, whatever the machine's)."""
+    return run_cli(*args, lang=lang)
 
 
 def test_cli_prints_the_formula_and_its_value_beside_the_gradient():
@@ -305,7 +295,7 @@ def test_cli_refuses_matmul_with_exit_status_one():
 
 
 def test_cli_speaks_chinese_when_asked():
-    done = autodiff("grad", "x*x", "--at", "x=1", "--formula", env={"LANG": "zh_CN.UTF-8"})
+    done = autodiff("grad", "x*x", "--at", "x=1", "--formula", lang="zh_CN.UTF-8")
     assert done.returncode == 0, done.stderr
     assert "公式(由 grad_fn 图得出):" in done.stdout and "一致" in done.stdout
 
