@@ -150,6 +150,29 @@ def test_ctrl_c_stops_a_running_script_without_a_traceback(script):
     assert stderr.strip() == "KeyboardInterrupt"
 
 
+def test_ctrl_c_right_after_output_is_never_lost(script):
+    """A Ctrl-C landing between the parent's relaying of output and its next wait used to be
+    held until the next event: never, for a silent loop (2 runs in 60 hung). The parent's wait
+    now wakes on any signal (`child_guard.signal_wakeup`)."""
+    path = script("quiet.py", "print('started', flush=True)\nwhile True:\n    pass\n")
+    for _ in range(40):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "autodiff_cli", "run", path],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=cli_environment(),
+        )
+        try:
+            assert process.stdout.readline() == "started\n"
+            process.send_signal(signal.SIGINT)
+            process.communicate(timeout=60)
+        finally:
+            process.kill()
+        assert process.returncode == 130
+
+
 # ---- run: directories, jobs, fail-fast, timeout, json, max-elements -------------------------
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import select
+import selectors
 import signal
 import sys
 import time
@@ -60,6 +61,40 @@ def signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
+WAKEUP = object()  # the selector key data of `signal_wakeup`'s pipe
+
+
+@contextmanager
+def signal_wakeup(selector: selectors.BaseSelector) -> Iterator[None]:
+    """Wake `selector` on any caught signal (its key data is `WAKEUP`: `drain_wakeup` it).
+    Python runs a handler between bytecodes: a Ctrl-C that lands after the loop's last check
+    and before its wait (output just relayed, the user's key right after it) would otherwise
+    wait for the next event, forever for a silent child. The handler's C half writes to this
+    pipe instead, so the wait ends at once and KeyboardInterrupt is raised. Main thread only."""
+    if not on_main_thread():
+        yield
+        return
+    read_fd, write_fd = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+    previous = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+    selector.register(read_fd, selectors.EVENT_READ, WAKEUP)
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(previous)
+        selector.unregister(read_fd)
+        os.close(read_fd)
+        os.close(write_fd)
+
+
+def drain_wakeup(key: selectors.SelectorKey) -> None:
+    """Empty the wake-up pipe (the signals' handlers run on their own)."""
+    try:
+        while os.read(key.fd, 512):
+            pass
+    except BlockingIOError:
+        pass
+
+
 def fork_child() -> tuple[int, int | None]:
     """`os.fork()` that registers the child: (pid, pidfd) in the parent, (0, None) in the
     child, whose signal mask is restored. Call inside `signals_held()`. The pidfd (Linux 5.3+)
@@ -73,6 +108,10 @@ def fork_child() -> tuple[int, int | None]:
         if alone and os.getpid() != 1:  # (the child, PID 1 there, stays where it was born)
             namespaces.own_pid_namespace_again(libc)
     if pid == 0:
+        try:
+            signal.set_wakeup_fd(-1)  # the parent's wake-up pipe (`signal_wakeup`) is not ours
+        except ValueError:  # (forked off the main thread: none was set there)
+            pass
         if _mask_before_fork is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, _mask_before_fork)
         _live.clear()

@@ -14,7 +14,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.cli.jail.child_guard import fork_child, kill_child, reap_child, signals_held
+from autodiff_cli.cli.jail.child_guard import (
+    WAKEUP,
+    drain_wakeup,
+    fork_child,
+    kill_child,
+    reap_child,
+    signal_wakeup,
+    signals_held,
+)
 from autodiff_cli.cli.jail.isolation import (
     CHUNK,
     Limits,
@@ -112,7 +120,7 @@ class ChildSession:
         """The reply line; None if the child died, _TIMED_OUT past `until`, _OVERFLOW when the
         output passed the limit."""
         written = 0
-        with selectors.DefaultSelector() as selector:
+        with selectors.DefaultSelector() as selector, signal_wakeup(selector):
             for fd in (*self._outputs, self._replies):
                 selector.register(fd, selectors.EVENT_READ)
             while True:
@@ -121,6 +129,9 @@ class ChildSession:
                 if not events and until is not None:
                     return _TIMED_OUT
                 for key, _ in sorted(events, key=lambda event: event[0].fd == self._replies):
+                    if key.data is WAKEUP:
+                        drain_wakeup(key)  # a signal (Ctrl-C): its handler runs next
+                        continue
                     data = read_pipe(key.fd)
                     if key.fd == self._replies:
                         if not data:

@@ -29,10 +29,13 @@ from typing import Any
 from autodiff_cli import lazy_imports
 from autodiff_cli.cli.jail import lockdown
 from autodiff_cli.cli.jail.child_guard import (
+    WAKEUP,
+    drain_wakeup,
     fork_child,
     kill_child,
     live_children,
     reap_child,
+    signal_wakeup,
     signals_held,
 )
 from autodiff_cli.cli.jail.clean_start import (  # noqa: F401 - also this module's API
@@ -617,24 +620,28 @@ def run_children(
     lingering: list[_Running] = []  # finished by their report, exiting
     go_on = True
     try:
-        while running or (pending and go_on):
-            with signals_held():
-                while pending and go_on and _may_start(pending[-1][0], running, jobs, window):
-                    index, work = pending.pop()
-                    child = _start(index, work, limits, stream)
-                    running[child.pid] = child
-                    _register(child, selector)
-            for key, _ in selector.select(_wait_time(running.values())):
-                _on_event(key.data, key.fd, selector)
-            now = time.monotonic()
-            for child in list(running.values()):
-                if not _has_ended(child, now, selector, lingering):
-                    continue
-                _drain(child, selector)
-                del running[child.pid]
-                results[child.index] = _finish(child)
-                if on_done is not None:
-                    go_on = _hand_over(results, child.index, on_done) and go_on
+        with signal_wakeup(selector):
+            while running or (pending and go_on):
+                with signals_held():
+                    while pending and go_on and _may_start(pending[-1][0], running, jobs, window):
+                        index, work = pending.pop()
+                        child = _start(index, work, limits, stream)
+                        running[child.pid] = child
+                        _register(child, selector)
+                for key, _ in selector.select(_wait_time(running.values())):
+                    if key.data is WAKEUP:
+                        drain_wakeup(key)  # a signal: its handler runs next
+                    else:
+                        _on_event(key.data, key.fd, selector)
+                now = time.monotonic()
+                for child in list(running.values()):
+                    if not _has_ended(child, now, selector, lingering):
+                        continue
+                    _drain(child, selector)
+                    del running[child.pid]
+                    results[child.index] = _finish(child)
+                    if on_done is not None:
+                        go_on = _hand_over(results, child.index, on_done) and go_on
     finally:
         for child in running.values():
             _abandon(child, selector)
