@@ -327,7 +327,7 @@ class Tensor(TensorValues, metaclass=_TensorMeta):
         return out
 
 
-Tensor.__module__ = Size.__module__ = "torch"  # printed as <class 'torch.Tensor'>
+Tensor.__module__ = "torch"  # printed as <class 'torch.Tensor'>
 
 
 _FIELDS = tuple(name for name in Tensor.__slots__ if name != "__weakref__")

@@ -47,6 +47,9 @@ class Size(tuple):
         return Size(tuple(self) + tuple(other))
 
 
+Size.__module__ = "torch"  # printed as <class 'torch.Size'>
+
+
 class TensorValues:
     """The Tensor methods that read its data (`self._data`) and no autograd state."""
 
