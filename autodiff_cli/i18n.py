@@ -1,5 +1,6 @@
 """The tool's own words in the user's language (English, or Simplified Chinese), through the
-standard gettext catalogues in `autodiff_cli/locale` (`autodiff.po`, compiled to `autodiff.mo`).
+standard gettext catalogues in `autodiff_cli/locale` (`autodiff.po`, compiled to `autodiff.mo` by
+`autodiff_cli/catalogues.py`: `python -m autodiff_cli.i18n`).
 
 Only what this tool says is translated: its hints, notes and explanations. PyTorch's and
 Python's messages are facts a learner searches for, so they stay exactly as those print them.
@@ -13,15 +14,11 @@ locked down; it inherits it from the parent it forks from.
 
 from __future__ import annotations
 
-import ast
 import os
-import struct
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import Any
 
 from autodiff_cli import lazy_imports
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 DOMAIN = "autodiff"
 LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
@@ -31,10 +28,15 @@ _ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # gettext's order
 _catalogue: Any = None  # a gettext.GNUTranslations, None for English (nothing to translate)
 
 
+def _gettext_module() -> ModuleType:
+    """The standard `gettext`, imported only for a language other than English: the one-liner's
+    start-up does not pay for it."""
+    return lazy_imports.load("gettext")
+
+
 def _load(language: str) -> Any:
-    """The catalogue of `language` (gettext is imported only for a language other than English:
-    the one-liner's start-up does not pay for it)."""
-    gettext = lazy_imports.load("gettext")
+    """The catalogue of `language`."""
+    gettext = _gettext_module()
     try:
         found = gettext.translation(DOMAIN, LOCALE_DIR, [language], fallback=True)
     except OSError:  # an unreadable catalogue: English
@@ -72,7 +74,7 @@ def _speak_for_libraries() -> None:
     """Click's and Typer's own words (`Usage:`, `Options`...) in the chosen language: they call
     the standard `gettext.gettext`, whose domain an application sets, and which reads the
     language from the environment (LANGUAGE first, set by `--lang`)."""
-    gettext = lazy_imports.load("gettext")
+    gettext = _gettext_module()
     gettext.bindtextdomain(DOMAIN, LOCALE_DIR)
     gettext.textdomain(DOMAIN)
 
@@ -93,89 +95,9 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return _catalogue.ngettext(singular, plural, count)
 
 
-# ---- the catalogue's compiler (msgfmt's job, so that no gettext tools are needed) ------------
-
-
-def read_po(text: str) -> dict[str, str]:
-    """The translated entries of a `.po` file's text (msgid -> msgstr; fuzzy ones skipped)."""
-    entries: dict[str, str] = {}
-    msgid: list[str] | None = None
-    msgstr: list[str] | None = None
-    current: list[str] | None = None
-    fuzzy = False
-
-    def finish() -> None:
-        if msgid is not None and msgstr is not None and not fuzzy:
-            key, value = "".join(msgid), "".join(msgstr)
-            if value or not key:
-                entries[key] = value
-
-    for raw in text.splitlines() + [""]:
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            if msgstr is not None:
-                finish()
-                msgid = msgstr = current = None
-                fuzzy = False
-            if line.startswith("#,") and "fuzzy" in line:
-                fuzzy = True
-            continue
-        if line.startswith("msgid "):
-            msgid, msgstr = [], None
-            current = msgid
-            line = line[len("msgid ") :]
-        elif line.startswith("msgstr "):
-            msgstr = []
-            current = msgstr
-            line = line[len("msgstr ") :]
-        if current is not None and line.startswith('"'):
-            current.append(_unquote(line))
-    return entries
-
-
-def _unquote(quoted: str) -> str:
-    return ast.literal_eval(quoted)  # a .po string's C escapes are Python's (\n, \", \\)
-
-
-def compile_mo(entries: dict[str, str]) -> bytes:
-    """The `.mo` file (GNU format, little-endian, no hash table) of `entries`."""
-    keys = sorted(entries)
-    ids = [key.encode("utf-8") for key in keys]
-    strs = [entries[key].encode("utf-8") for key in keys]
-    count = len(keys)
-    header_size = 7 * 4
-    ids_table = header_size
-    strs_table = ids_table + count * 8
-    data_start = strs_table + count * 8
-    offsets: list[tuple[int, int]] = []
-    data = b""
-    for text in ids + strs:
-        offsets.append((len(text), data_start + len(data)))
-        data += text + b"\0"
-    header = struct.pack("<7I", 0x950412DE, 0, count, ids_table, strs_table, 0, 0)
-    tables = b"".join(struct.pack("<2I", *pair) for pair in offsets)
-    return header + tables + data
-
-
-def catalogue_paths(code: str = "zh_CN") -> tuple[Path, Path]:
-    folder = lazy_imports.load("pathlib").Path(LOCALE_DIR) / code / "LC_MESSAGES"
-    return folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
-
-
-def build_catalogues() -> list[Path]:
-    """Compile every `.po` under `locale/` to its `.mo` (`python -m autodiff_cli.i18n`)."""
-    built = []
-    for po in sorted(
-        lazy_imports.load("pathlib").Path(LOCALE_DIR).glob(f"*/LC_MESSAGES/{DOMAIN}.po")
-    ):
-        mo = po.with_suffix(".mo")
-        mo.write_bytes(compile_mo(read_po(po.read_text(encoding="utf-8"))))
-        built.append(mo)
-    return built
-
-
 set_language(None)
 
-if __name__ == "__main__":
-    for path in build_catalogues():
-        print(path)
+if __name__ == "__main__":  # `python -m autodiff_cli.i18n`: build the catalogues (their module)
+    from autodiff_cli.catalogues import main
+
+    main()

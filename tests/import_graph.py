@@ -141,3 +141,27 @@ def layer_violations(graph: dict[str, dict[str, int]], lower: str, upper: str) -
         for target, line in sorted(edges.items())
         if under(target, upper)
     ]
+
+
+def subpackage_graph(graph: dict[str, dict[str, int]], package: str) -> dict[str, dict[str, str]]:
+    """The imports among the parts of `package` (its subpackages and top-level modules: every
+    module under `package.X` counts as `package.X`), as part -> {part it imports: the first
+    `module:line` that imports it}; imports inside one part, and of the package itself, are
+    left out."""
+
+    def part(name: str) -> str | None:
+        if not name.startswith(package + "."):
+            return None
+        return package + "." + name[len(package) + 1 :].split(".")[0]
+
+    parts: dict[str, dict[str, str]] = {}
+    for module, edges in sorted(graph.items()):
+        source = part(module)
+        if source is None:
+            continue
+        found = parts.setdefault(source, {})
+        for target, line in sorted(edges.items(), key=lambda edge: edge[1]):
+            imported = part(target)
+            if imported is not None and imported != source:
+                found.setdefault(imported, f"{module}:{line}")
+    return parts

@@ -15,7 +15,7 @@ import pytest
 from cli_runner import REPO
 from cli_runner import autodiff as run_cli
 
-from autodiff_cli import i18n
+from autodiff_cli import catalogues
 
 COMMANDS = ([], ["run"], ["grad"], ["graph"], ["repl"], ["doctor"], ["kernel", "install"])
 
@@ -67,7 +67,7 @@ def test_every_help_string_has_a_translation():
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
-    entries = i18n.read_po(i18n.catalogue_paths("zh_CN")[0].read_text(encoding="utf-8"))
+    entries = catalogues.read_po(catalogues.catalogue_paths("zh_CN")[0].read_text(encoding="utf-8"))
     missing = [text for text in json.loads(done.stdout) if not entries.get(text)]
     assert not missing, f"add to autodiff.po: {missing}"
 

@@ -290,13 +290,13 @@ def _marked_messages() -> set[str]:
 
 
 def test_every_message_has_a_chinese_translation_and_the_mo_is_current():
-    from autodiff_cli import i18n
+    from autodiff_cli import catalogues
 
-    po, mo = i18n.catalogue_paths("zh_CN")
-    entries = i18n.read_po(po.read_text(encoding="utf-8"))
+    po, mo = catalogues.catalogue_paths("zh_CN")
+    entries = catalogues.read_po(po.read_text(encoding="utf-8"))
     missing = sorted(_marked_messages() - set(entries))
     assert not missing, f"untranslated (add them to {po.name}): {missing}"
-    assert mo.read_bytes() == i18n.compile_mo(entries), "run: python -m autodiff_cli.i18n"
+    assert mo.read_bytes() == catalogues.compile_mo(entries), "run: python -m autodiff_cli.i18n"
     for key, value in entries.items():
         if key:
             assert sorted(_fields(key)) == sorted(_fields(value)), key

@@ -42,9 +42,11 @@ def test_functions_and_modules_are_short_or_say_why(path: Path) -> None:
     assert not long_ones, f"functions over {MAX_FUNCTION_LINES} lines: {', '.join(long_ones)}"
 
 
-# ---- function-level imports (issue 31): at most 30 in the package, every other deferred import
-# going through the one documented list, `autodiff_cli/lazy_imports.py`
-MAX_FUNCTION_LEVEL_IMPORTS = 30
+# ---- deferred imports (issue 31): no import statement inside a function; every import deferred
+# to first use goes through the one documented list, `autodiff_cli/lazy_imports.py`, which holds
+# at most 30 entries, loaded from at most 30 places in the package
+MAX_DEFERRED = 30
+MAX_LOAD_SITES = 30
 
 
 def _function_level_imports() -> list[str]:
@@ -76,37 +78,58 @@ def _lazy_aliases(tree: ast.Module) -> set[str]:
     return names - {None}
 
 
-def _string_of(node: ast.AST | None, constants: dict[str, str], module: str) -> str:
-    """The module name a `load()` argument spells: a string, a module-level string constant, or
-    an f-string of those and `__name__`; `?` for anything else."""
+def _names_of(node: ast.AST | None, constants: dict[str, list[str]], module: str) -> list[str]:
+    """The module names a `load()` argument spells: a string, a module-level string constant,
+    `TABLE[key]` of a module-level dict of strings (every value), or an f-string of those and
+    `__name__`, a part computed at run time read as `*` (`f"{__name__}.{name}"` in the engine:
+    `autodiff_cli.engine.*`); `?` for anything else."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
+        return [node.value]
     if isinstance(node, ast.Name):
-        return module if node.id == "__name__" else constants.get(node.id, "?")
+        return [module] if node.id == "__name__" else constants.get(node.id, ["?"])
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        return constants.get(node.value.id + "[]", ["?"])
     if isinstance(node, ast.FormattedValue) and node.format_spec is None:
-        return _string_of(node.value, constants, module)
+        names = _names_of(node.value, constants, module)
+        return names if "?" not in names else ["*"]
     if isinstance(node, ast.JoinedStr):
-        parts = [_string_of(value, constants, module) for value in node.values]
-        return "?" if "?" in parts else "".join(parts)
-    return "?"
+        spelled = [""]
+        for value in node.values:
+            spelled = [a + b for a in spelled for b in _names_of(value, constants, module)]
+        return spelled
+    return ["?"]
+
+
+def _module_constants(tree: ast.Module, module: str) -> dict[str, list[str]]:
+    """Module-level `NAME = "text"` (as NAME) and `TABLE = {key: "text", ...}` (as `TABLE[]`)."""
+    constants: dict[str, list[str]] = {}
+    for node in tree.body:
+        target = (
+            node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        )
+        if not isinstance(target, ast.Name):
+            continue
+        if isinstance(node.value, ast.Dict):
+            values = [_names_of(v, constants, module) for v in node.value.values]
+            if values and all(len(v) == 1 and v[0] not in "?*" for v in values):
+                constants[target.id + "[]"] = [v[0] for v in values]
+            continue
+        names = _names_of(node.value, constants, module)
+        if len(names) == 1 and "?" not in names[0] and "*" not in names[0]:
+            constants[target.id] = names
+    return constants
 
 
 def _lazy_loads() -> list[tuple[str, str]]:
     """(`path:line`, module) of every `lazy_imports.load(...)` call in the package (under any
-    name the module gives `lazy_imports`); a module name that cannot be read is `?`."""
+    name the module gives `lazy_imports`), one pair for each module it may load; a module name
+    that cannot be read is `?`."""
     calls = []
     for path in MODULES:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         aliases = _lazy_aliases(tree)
         module = _module_name(path)
-        constants: dict[str, str] = {}
-        for node in tree.body:
-            if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                target = node.targets[0]
-                if isinstance(target, ast.Name):
-                    value = _string_of(node.value, constants, module)
-                    if value != "?":
-                        constants[target.id] = value
+        constants = _module_constants(tree, module)
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Call)
@@ -115,17 +138,17 @@ def _lazy_loads() -> list[tuple[str, str]]:
                 and isinstance(node.func.value, ast.Name)
                 and node.func.value.id in aliases
             ):
-                name = _string_of(node.args[0] if node.args else None, constants, module)
-                calls.append((f"{path.relative_to(PACKAGE)}:{node.lineno}", name))
+                where = f"{path.relative_to(PACKAGE)}:{node.lineno}"
+                argument = node.args[0] if node.args else None
+                calls.extend((where, name) for name in _names_of(argument, constants, module))
     return calls
 
 
-def test_at_most_30_function_level_imports() -> None:
+def test_no_import_inside_a_function() -> None:
     found = _function_level_imports()
-    assert len(found) <= MAX_FUNCTION_LEVEL_IMPORTS, (
-        f"{len(found)} imports inside functions (at most {MAX_FUNCTION_LEVEL_IMPORTS}): move them "
-        f"to the top of their module, or defer them through autodiff_cli/lazy_imports.py with "
-        f"the reason: {', '.join(found)}"
+    assert not found, (
+        f"imports inside functions: move them to the top of their module, or defer them "
+        f"through autodiff_cli/lazy_imports.py with the reason: {', '.join(found)}"
     )
 
 
@@ -141,38 +164,44 @@ def test_every_lazy_load_is_a_listed_module_with_its_reason() -> None:
     assert all(reason.strip() for reason in DEFERRED.values())
 
 
+def test_at_most_30_deferred_imports_loaded_from_at_most_30_places() -> None:
+    from autodiff_cli.lazy_imports import DEFERRED
+
+    assert len(DEFERRED) <= MAX_DEFERRED, (
+        f"{len(DEFERRED)} entries in lazy_imports.DEFERRED (at most {MAX_DEFERRED}): import at "
+        f"module level what the one-liner's start-up does not need to wait for, or load "
+        f"modules that always come together as one"
+    )
+    sites = sorted({where for where, _ in _lazy_loads()})
+    assert len(sites) <= MAX_LOAD_SITES, (
+        f"{len(sites)} lazy_imports.load() calls (at most {MAX_LOAD_SITES}): share one "
+        f"accessor per module or package: {', '.join(sites)}"
+    )
+
+
+def test_the_scan_reads_tables_and_computed_names(tmp_path: Path) -> None:
+    source = (
+        "from autodiff_cli import lazy_imports as _lazy\n"
+        "TABLE = {'a': 'pkg.one', 'b': 'pkg.two'}\n"
+        "NAME = 'pkg.three'\n"
+        "def f(key, part):\n"
+        "    _lazy.load(TABLE[key]); _lazy.load(NAME); _lazy.load(f'{__name__}.{part}')\n"
+        "    _lazy.load(part)\n"
+    )
+    tree = ast.parse(source)
+    constants = _module_constants(tree, "pkg")
+    assert constants == {"TABLE[]": ["pkg.one", "pkg.two"], "NAME": ["pkg.three"]}
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and n.func.attr == "load"]
+    spelled = [_names_of(call.args[0], constants, "pkg") for call in calls]
+    assert spelled == [["pkg.one", "pkg.two"], ["pkg.three"], ["pkg.*"], ["?"]]
+
+
 def test_lazy_imports_refuses_an_unlisted_module() -> None:
     from autodiff_cli import lazy_imports
 
     with pytest.raises(KeyError, match="not in autodiff_cli.lazy_imports.DEFERRED"):
         lazy_imports.load("os")
+    with pytest.raises(KeyError, match="not in autodiff_cli.lazy_imports.DEFERRED"):
+        lazy_imports.load("autodiff_cli.engineering")  # (`autodiff_cli.engine.*`: its submodules)
     assert lazy_imports.load("gettext").gettext("gradient") == "gradient"
-
-
-def test_the_scan_counts_imports_inside_functions(tmp_path: Path) -> None:
-    """The counter sees an import in a nested function and a method, and not a module-level one."""
-    source = "import os\n\ndef f():\n    import sys\n    def g():\n        from os import path\n"
-    source += "\nclass C:\n    def m(self):\n        import json\n"
-    tree = ast.parse(source)
-    lines = sorted(
-        {
-            node.lineno
-            for function in ast.walk(tree)
-            if isinstance(function, ast.FunctionDef)
-            for node in ast.walk(function)
-            if isinstance(node, (ast.Import, ast.ImportFrom))
-        }
-    )
-    assert lines == [4, 6, 10]
-
-
-def test_the_scan_reads_the_module_a_load_names() -> None:
-    """A literal, a module-level constant, an f-string of `__name__`: read; anything else: `?`."""
-    tree = ast.parse('A = "pkg.a"\nB = f"{__name__}.b"\nload(A)\nload(B)\nload("pkg.c")\nload(x)\n')
-    constants: dict[str, str] = {}
-    for node in tree.body[:2]:
-        constants[node.targets[0].id] = _string_of(node.value, constants, "pkg.mod")
-    calls = [node.value.args[0] for node in tree.body[2:]]
-    assert [_string_of(arg, constants, "pkg.mod") for arg in calls] == [
-        "pkg.a", "pkg.mod.b", "pkg.c", "?"
-    ]  # fmt: skip
+    assert lazy_imports.load("autodiff_cli.engine.linalg").__name__ == "autodiff_cli.engine.linalg"

@@ -6,7 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from import_graph import describe_cycle, find_cycle, import_graph, layer_violations
+from import_graph import (
+    describe_cycle,
+    find_cycle,
+    import_graph,
+    layer_violations,
+    subpackage_graph,
+)
 
 # Imports left out of the cycle check, each with its reason (none today: every cycle fails).
 KNOWN_CYCLE_EDGES: set[tuple[str, str]] = set()
@@ -23,6 +29,17 @@ def test_no_import_cycle_in(package: str, package_graph: dict[str, dict[str, int
     assert sum(1 for module in package_graph if module.startswith(package + ".")) > 10
     cycle = find_cycle(package_graph, package, ignore=KNOWN_CYCLE_EDGES)
     assert cycle is None, f"import cycle: {describe_cycle(package_graph, cycle)}"
+
+
+def test_the_subpackages_of_cli_form_an_order(package_graph: dict[str, dict[str, int]]):
+    """cli's parts (grad/, graph/, jail/, output/..., and its top-level modules) import each
+    other without a cycle: output <- jail <- graph <- grad <- formulas <- graph_page <- draw
+    <- repl <- notebook, run (docs/ARCHITECTURE.md)."""
+    parts = subpackage_graph(package_graph, "autodiff_cli.cli")
+    assert "autodiff_cli.cli.graph" in parts["autodiff_cli.cli.grad"]  # (the graph sees them)
+    cycle = find_cycle(parts, "autodiff_cli.cli")
+    steps = [f"{a} ({parts[a][b]})" for a, b in zip(cycle or [], (cycle or [])[1:])]
+    assert cycle is None, "import cycle among cli's parts: " + " -> ".join([*steps, cycle[-1]])
 
 
 @pytest.mark.parametrize(
@@ -103,3 +120,28 @@ def test_relative_imports_and_layers_resolve(tmp_path: Path):
     assert find_cycle(graph, "pkg.low") is None
     assert find_cycle(graph, "pkg", ignore={("pkg.low.core", "pkg.high.top")}) is None
     assert find_cycle(graph, "pkg") == ["pkg.high.top", "pkg.low", "pkg.low.core", "pkg.high.top"]
+
+
+def test_subpackage_graph_collapses_modules_to_their_part(tmp_path: Path):
+    package = _package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "top.py": "from pkg.low import base\n",
+            "low/__init__.py": "",
+            "low/base.py": "import os\n",
+            "low/helper.py": "from pkg.low import base\n",
+            "high/__init__.py": "",
+            "high/a.py": "import pkg.top\n\n\nfrom pkg.low.helper import x\n",
+            "high/b.py": "def late():\n    from pkg.high import a\n",
+        },
+    )
+    parts = subpackage_graph(import_graph(package), "pkg")
+    assert parts == {
+        "pkg.top": {"pkg.low": "pkg.top:1"},
+        "pkg.low": {},
+        "pkg.high": {"pkg.top": "pkg.high.a:1", "pkg.low": "pkg.high.a:4"},
+    }
+    assert find_cycle(parts, "pkg") is None
+    parts["pkg.low"]["pkg.high"] = "pkg.low.base:9"
+    assert find_cycle(parts, "pkg") == ["pkg.high", "pkg.low", "pkg.high"]

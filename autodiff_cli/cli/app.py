@@ -37,7 +37,7 @@ def main() -> None:
     status = try_fast_grad(sys.argv[1:])
     if status is not None:
         exit_now(status)
-    lazy_imports.load("autodiff_cli.cli.commands").app(prog_name="autodiff")
+    typer_app()(prog_name="autodiff")
 
 
 def exit_now(status: int) -> None:
@@ -52,7 +52,12 @@ def exit_now(status: int) -> None:
     os._exit(status)
 
 
-def __getattr__(name: str) -> object:  # no typing import: it costs before the exec
+def typer_app():  # noqa: ANN201 - no typing import: it costs before the exec
+    """The Typer app (`commands`), built on first use: the one-liner never pays for it."""
+    return lazy_imports.load("autodiff_cli.cli.commands").app
+
+
+def __getattr__(name: str) -> object:
     if name == "app":  # `autodiff_cli.cli.app.app`, the Typer app, built on first use
-        return lazy_imports.load("autodiff_cli.cli.commands").app
+        return typer_app()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 from enum import Enum
+from types import ModuleType
 from typing import Annotated, Any, Optional
 
 import click
@@ -25,6 +26,22 @@ from autodiff_cli.cli.output.diagnostics import json_error
 from autodiff_cli.cli.output.terminal import print_error
 from autodiff_cli.cli.run.script_files import DEFAULT_MAX_SCRIPT_SIZE
 from autodiff_cli.i18n import gettext as _
+
+# each command's package, loaded when the command runs (`grad`'s through `fast_path`, which
+# asks for a lean engine first)
+_COMMANDS = {
+    "run": "autodiff_cli.cli.run.command",
+    "graph": "autodiff_cli.cli.draw.command",
+    "repl": "autodiff_cli.cli.repl.main",
+    "kernel": "autodiff_cli.cli.notebook.kernelspec",
+    "doctor": "autodiff_cli.cli.jail.doctor",
+}
+
+
+def _command(name: str) -> ModuleType:
+    """The module of the command `name` (`_COMMANDS`), imported on first use."""
+    return lazy_imports.load(_COMMANDS[name])
+
 
 _N = str  # marks a help text for the catalogue: `help_language` translates it as help shows
 
@@ -231,7 +248,7 @@ def _root(
     plain_output(plain)
     learner_settings(no_hints, lang)
     if ctx.invoked_subcommand is None:
-        raise typer.Exit(lazy_imports.load("autodiff_cli.cli.repl.main").run_repl())
+        raise typer.Exit(_command("repl").run_repl())
 
 
 RUN_EXAMPLES = _N(
@@ -312,7 +329,7 @@ def run(
     they print, errors go to stderr."""
     plain_output(plain)
     learner_settings(no_hints, lang)
-    command = lazy_imports.load("autodiff_cli.cli.run.command")
+    command = _command("run")
     options = command.RunOptions(
         jobs=jobs,
         fail_fast=fail_fast,
@@ -478,7 +495,7 @@ def graph(
     """Draw the grad_fn graph of an expression or of a script's variable."""
     plain_output(plain)
     learner_settings(no_hints, lang)
-    command = lazy_imports.load("autodiff_cli.cli.graph.command")
+    command = _command("graph")
     request = command.GraphRequest(
         expression=expr,
         at=at,
@@ -509,7 +526,7 @@ def repl(
     plain_output(plain)
     learner_settings(no_hints, lang)
     limits = Limits.of(max_memory, max_output, None)  # type: ignore[arg-type]  # bytes
-    repl = lazy_imports.load("autodiff_cli.cli.repl.main")
+    repl = _command("repl")
     raise typer.Exit(repl.run_repl(debug=debug, limits=limits))
 
 
@@ -535,7 +552,7 @@ def kernel_install(
     if sum((user, sys_prefix, prefix is not None)) > 1:
         print_error("autodiff kernel install: error: give one of --user, --sys-prefix, --prefix")
         raise typer.Exit(2)
-    kernels = lazy_imports.load("autodiff_cli.cli.notebook.kernelspec")
+    kernels = _command("kernel")
     try:
         folder = kernels.install_kernel(user=user, prefix=sys.prefix if sys_prefix else prefix)
     except kernels.KernelInstallError as error:
@@ -562,5 +579,5 @@ def doctor(
     """Show which protections of the jail this machine gives and run the built-in attacks
     inside it, each reported contained or not (exit status 0 when all hold)."""
     plain_output(plain)
-    doctor = lazy_imports.load("autodiff_cli.cli.jail.doctor")
+    doctor = _command("doctor")
     raise typer.Exit(doctor.run_doctor(as_json=as_json, jobs=jobs, only=only))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import importlib as _importlib
 import math as _math
 import sys as _sys
+from types import ModuleType as _ModuleType
 
 import numpy as _np
 
@@ -184,17 +184,26 @@ from . import accelerator  # noqa: E402, F401 - torch.accelerator (CPU only)
 from .accelerator import get_default_device, set_default_device  # noqa: E402, F401
 from .version import __version__  # noqa: E402, F401 - TorchVersion("2.13.0+cpu")
 
-# modules a one-liner does not load at start-up (autodiff_cli/lazy_imports.py says why)
-_FUNCTIONAL = f"{__name__}.nn.functional"
-_FUNCTIONAL_OPS = f"{__name__}.nn.functional_ops"
-_SERIALIZATION = f"{__name__}.serialization"
+# Submodules a one-liner does not load at start-up: they load on first use, all through
+# `_submodule` (autodiff_cli/lazy_imports.py's "autodiff_cli.engine.*" says why). The torch
+# functions below call into these; torch.nn, torch.optim... are `_LAZY_SUBMODULES` (PEP 562,
+# `__getattr__`); the op families a lean engine leaves out are `_EXTRA_FAMILIES`.
+_FUNCTIONAL = "nn.functional"
+_FUNCTIONAL_OPS = "nn.functional_ops"
+_BATCH_NORM = "ops.batch_norm"
+_SERIALIZATION = "serialization"
+
+
+def _submodule(name: str) -> _ModuleType:
+    """The engine's submodule `name` (`nn.functional`), imported on first use."""
+    return _lazy.load(f"{__name__}.{name}")
 
 
 def softmax(input: Tensor, dim: int, dtype: dtype | None = None, *, out: object = None) -> Tensor:
     """`torch.softmax`: nn.functional's, loaded on first use (start-up time)."""
     if out is not None:
         return _write_out(softmax, out, input, dim, dtype)
-    return _lazy.load(_FUNCTIONAL).softmax(input, dim, dtype=dtype)
+    return _submodule(_FUNCTIONAL).softmax(input, dim, dtype=dtype)
 
 
 def log_softmax(
@@ -203,7 +212,7 @@ def log_softmax(
     """`torch.log_softmax`: nn.functional's, loaded on first use (start-up time)."""
     if out is not None:
         return _write_out(log_softmax, out, input, dim, dtype)
-    return _lazy.load(_FUNCTIONAL).log_softmax(input, dim, dtype=dtype)
+    return _submodule(_FUNCTIONAL).log_softmax(input, dim, dtype=dtype)
 
 
 def _softmax_method(self: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
@@ -219,7 +228,7 @@ def xlogy(input: Tensor | float, other: Tensor | float, *, out: object = None) -
     first use)."""
     if out is not None:
         return _write_out(xlogy, out, input, other)
-    return _lazy.load(_FUNCTIONAL_OPS).xlogy(input, other)
+    return _submodule(_FUNCTIONAL_OPS).xlogy(input, other)
 
 
 def batch_norm(
@@ -234,13 +243,13 @@ def batch_norm(
     cudnn_enabled: bool,
 ) -> Tensor:
     """`torch.batch_norm`: PyTorch's argument order (ops/batch_norm.py, loaded on first use)."""
-    return _lazy.load(f"{__name__}.ops.batch_norm").torch_batch_norm(
+    return _submodule(_BATCH_NORM).torch_batch_norm(
         input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled
     )
 
 
 def _xlogy_(self: Tensor, other: Tensor | float) -> Tensor:
-    return _lazy.load(_FUNCTIONAL_OPS).xlogy_(self, other)
+    return _submodule(_FUNCTIONAL_OPS).xlogy_(self, other)
 
 
 # (here, not in nn.functional: a Tensor has them before torch.nn is first used)
@@ -265,7 +274,7 @@ def _functional_inplace(name: str) -> object:
                 f"{name}(): argument 'input' (position 1) must be Tensor, not "
                 f"{type(input).__name__}"
             )
-        return getattr(_lazy.load(_FUNCTIONAL), name[:-1])(input, *args, **kwargs, inplace=True)
+        return getattr(_submodule(_FUNCTIONAL), name[:-1])(input, *args, **kwargs, inplace=True)
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"torch.{name}: `nn.functional.{name[:-1]}(..., inplace=True)`."
@@ -281,17 +290,17 @@ selu_ = _functional_inplace("selu_")
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     """`torch.threshold_`: nn.functional's `threshold(..., inplace=True)`."""
-    return _lazy.load(_FUNCTIONAL).threshold(input, threshold, value, inplace=True)
+    return _submodule(_FUNCTIONAL).threshold(input, threshold, value, inplace=True)
 
 
 def save(obj: object, f: object, *args: object, **kwargs: object) -> None:
     """`torch.save` into an in-memory buffer (serialization.py, loaded on first use)."""
-    _lazy.load(_SERIALIZATION).save(obj, f, *args, **kwargs)
+    _submodule(_SERIALIZATION).save(obj, f, *args, **kwargs)
 
 
 def load(f: object, *args: object, **kwargs: object) -> object:
     """`torch.load` from an in-memory buffer (serialization.py, loaded on first use)."""
-    return _lazy.load(_SERIALIZATION).load(f, *args, **kwargs)
+    return _submodule(_SERIALIZATION).load(f, *args, **kwargs)
 
 
 def vmap(
@@ -303,9 +312,7 @@ def vmap(
     chunk_size: object = None,
 ) -> object:
     """`torch.vmap`, the same as `torch.func.vmap` (loaded on first use)."""
-    return _lazy.load(f"{__name__}.func").vmap(
-        func, in_dims, out_dims, randomness, chunk_size=chunk_size
-    )
+    return _submodule("func").vmap(func, in_dims, out_dims, randomness, chunk_size=chunk_size)
 
 
 def is_tensor(obj: object) -> bool:
@@ -452,7 +459,7 @@ def _load_extra_ops() -> None:
         return
     _extras_loaded = True
     for family in _EXTRA_FAMILIES:
-        module = _importlib.import_module(f"{__name__}.ops.{family}")
+        module = _submodule(f"ops.{family}")
         globals().update((name, getattr(module, name)) for name in module.__all__)
         __all__.extend(module.__all__)
         _accept_numpy_names(module.__all__)
@@ -469,7 +476,7 @@ _LAZY_SUBMODULES = (
 
 def __getattr__(name: str) -> object:
     if name in _LAZY_SUBMODULES:
-        module = _importlib.import_module(f"{__name__}.{name}")
+        module = _submodule(name)
         globals()[name] = module
         return module
     if not _extras_loaded and not name.startswith("__"):  # (not `__all__`, `__path__`...)

@@ -46,7 +46,7 @@ def formula_of(outcome: Any, *, latex: bool = False) -> Any:
         engine = {name: _scalar(value) for name, value in (outcome.gradients or {}).items()}
     point = {name: _scalar(leaf) for name, leaf in outcome.leaves.items() if leaf.numel() == 1}
     eps = float(np.finfo(outcome.result.detach().numpy().dtype).eps)
-    report = lazy_imports.load("autodiff_cli.cli.formulas.report")  # SymPy
+    report = lazy_imports.load("autodiff_cli.cli.formulas.sympy_half").report
     return report.formula_section(
         outcome.terms, outcome.wrt, mode, outcome.order, point, engine, eps, latex=latex
     )

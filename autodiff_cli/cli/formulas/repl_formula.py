@@ -13,6 +13,7 @@ import numpy as np
 
 import autodiff_cli.engine as torch
 from autodiff_cli import lazy_imports
+from autodiff_cli.cli import output
 from autodiff_cli.cli.formulas.terms import NoFormula, graph_terms
 from autodiff_cli.cli.formulas.words import _
 
@@ -100,12 +101,12 @@ def _checked(payload: Any) -> dict[str, Any]:
 def show_formula(payload: Any, *, styled: bool = False) -> bool:
     """Print the formulas of a `formula_payload`; False when one disagrees with autograd."""
     data = _checked(payload)
+    sympy_half = lazy_imports.load("autodiff_cli.cli.formulas.sympy_half")
     try:
-        terms = lazy_imports.load("autodiff_cli.cli.formulas.symbolic").check_terms(data["terms"])
+        terms = sympy_half.symbolic.check_terms(data["terms"])
     except NoFormula as error:
         raise ValueError(str(error)) from None
-    report = lazy_imports.load("autodiff_cli.cli.formulas.report")
-    section = report.formula_section(
+    section = sympy_half.report.formula_section(
         terms,
         data["wrt"],
         "gradient",
@@ -116,7 +117,7 @@ def show_formula(payload: Any, *, styled: bool = False) -> bool:
         result=data["name"],
     )
     if styled:
-        styled = lazy_imports.load("autodiff_cli.cli.output.styled")
+        styled = output.optional("styled")
         console, Text = styled.console(), styled.Text  # noqa: N806
         console.print(Text(section.heading, style="bold"))
         for line in section.lines:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import autodiff_cli.engine as torch
-from autodiff_cli import lazy_imports
+from autodiff_cli.cli.grad import optional
 from autodiff_cli.cli.grad.elementwise import NotElementwise, elementwise_derivatives
 from autodiff_cli.cli.grad.math_gate import load_rewrite, python_spelling, split_names
 from autodiff_cli.cli.grad.notes import explain_ignored, not_differentiable
@@ -216,7 +216,7 @@ def compute(expression: str, options: GradOptions) -> GradResult:
     outcome = GradResult(expression, result, leaves, wrt, mode, dict(session.namespace))
     outcome.order, outcome.parsed = options.order, parsed
     if options.formula:  # read before a backward pass frees the graph
-        formulas = lazy_imports.load("autodiff_cli.cli.formulas.grad_formulas")
+        formulas = optional("formulas")
         outcome.terms = formulas.read_terms(result, leaves)
     if options.with_saved:
         outcome.saved = saved_values(result)
@@ -229,7 +229,7 @@ def compute(expression: str, options: GradOptions) -> GradResult:
                 "--vjp", make_tensor, seed, result.dtype, requires_grad=False
             )
         if options.explain:
-            explain = lazy_imports.load("autodiff_cli.cli.grad.explain")
+            explain = optional("explain")
             outcome.explain = _engine_call(
                 "backward", explain.explained_backward, result, outcome.seed, leaves
             )
@@ -256,14 +256,14 @@ def compute(expression: str, options: GradOptions) -> GradResult:
             "differentiation", nth_derivatives, result, inputs, wrt, options.order
         )
     if options.check:
-        fdcheck = lazy_imports.load("autodiff_cli.cli.grad.fdcheck")
+        fdcheck = optional("fdcheck")
         outcome.check = _engine_call("--check", fdcheck.check_outcome, outcome, function)
     if options.formula:
-        formulas = lazy_imports.load("autodiff_cli.cli.formulas.grad_formulas")
+        formulas = optional("formulas")
         outcome.formula = formulas.formula_of(outcome, latex=options.latex)
         if outcome.explain is not None and not isinstance(outcome.terms, str):
-            chain = lazy_imports.load("autodiff_cli.cli.formulas.chain_rule")
-            outcome.chain = chain.chain_rule(outcome.explain, outcome.terms)
+            sympy_half = optional("sympy")
+            outcome.chain = sympy_half.chain_rule.chain_rule(outcome.explain, outcome.terms)
     return outcome
 
 
@@ -340,7 +340,7 @@ def run_grad(
 
         limits = Limits.of(max_memory, max_output, timeout)
         subject = lambda: _page_subject(expression, options)  # noqa: E731
-        page = lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+        page = optional("page")
         return page.write_grad_page(subject, html, limits, isolated=isolation_available())
 
     def work() -> int:
@@ -353,12 +353,12 @@ def run_grad(
     warm_up(sources, rendering=_styled(), every_command=False, json_output=as_json)
     # this module's imports are the child's; its optional passes, only when asked for
     if options.explain:
-        lazy_imports.load("autodiff_cli.cli.grad.explain")
+        optional("explain")
     if options.check:
-        lazy_imports.load("autodiff_cli.cli.grad.fdcheck")
+        optional("fdcheck")
     if options.formula:
-        lazy_imports.load("autodiff_cli.cli.formulas.grad_formulas")
-        lazy_imports.load("autodiff_cli.cli.formulas.warm").warm_sympy()
+        optional("formulas")
+        optional("sympy").warm_sympy()
     limits = Limits.of(max_memory, max_output, timeout)
 
     def problem(message: str, status: int) -> None:

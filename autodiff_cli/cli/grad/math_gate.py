@@ -8,7 +8,7 @@ import re
 from collections.abc import Container, Mapping
 from typing import Any
 
-from autodiff_cli import lazy_imports
+from autodiff_cli.cli.grad import optional
 
 # what only the math form writes (non-ASCII, ^, |, 2x, 2(, )x, )(, ln, `2 x`) or what it
 # refuses as ambiguous (`sin x`: two words side by side)
@@ -30,7 +30,7 @@ def load_rewrite(expression: str) -> str:
     when the expression may need it; the names it may write (for the warm-up), else ''."""
     if not looks_like_math(expression):
         return ""
-    lazy_imports.load("autodiff_cli.cli.grad.math_input")
+    optional("math_input")
     return WRITTEN_NAMES
 
 
@@ -38,9 +38,7 @@ def python_spelling(expression: str, at_names: Container[str], namespace: Mappin
     """The rewrite (`math_input.Rewritten`) when the expression is written as math, else None."""
     if not looks_like_math(expression):
         return None
-    rewritten = lazy_imports.load("autodiff_cli.cli.grad.math_input").rewrite(
-        expression, at_names, namespace
-    )
+    rewritten = optional("math_input").rewrite(expression, at_names, namespace)
     return rewritten if rewritten.changed else None
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from autodiff_cli import lazy_imports
+from autodiff_cli.cli import output
+from autodiff_cli.cli.grad import optional
 from autodiff_cli.cli.grad.elementwise import diagonal_note, elementwise_lines, hessian_lines
 from autodiff_cli.cli.grad.result import (
     ELEMENTWISE,
@@ -66,13 +67,13 @@ def result_json(outcome: GradResult, *, with_graph: bool = False) -> dict[str, A
     if outcome.derivatives is not None:
         data["derivatives"] = {name: _maybe(d) for name, d in outcome.derivatives.items()}
     if outcome.explain is not None:
-        explain = lazy_imports.load("autodiff_cli.cli.grad.explain")
+        explain = optional("explain")
         data["graph"] = explain.explain_json(outcome.explain, (outcome.chain or (None,))[0])
     return data
 
 
 def print_json(outcome: GradResult) -> None:
-    json_text = lazy_imports.load("autodiff_cli.cli.output.json_text")
+    json_text = output.optional("json_text")
     sys.stdout.write(json_text.dumps(result_json(outcome), sys.stdout, allow_nan=False) + "\n")
 
 
@@ -149,7 +150,7 @@ def _sections(outcome: GradResult) -> list[tuple[str, list[str]]]:
         if outcome.parsed is not None:
             sections.append((read_as(outcome.parsed), []))
         local, closing = outcome.chain or (None, None)
-        explain = lazy_imports.load("autodiff_cli.cli.grad.explain")
+        explain = optional("explain")
         lines = explain.explain_lines(outcome.explain, local, closing)
         sections.append((lines[0], ["  " + line for line in lines[1:]]))
     return sections
@@ -199,7 +200,7 @@ def print_report(outcome: GradResult, *, with_saved: bool = False, quiet: bool =
     sections = _sections(outcome)
 
     if wants_color(sys.stdout):
-        styled = lazy_imports.load("autodiff_cli.cli.output.styled")
+        styled = output.optional("styled")
         Text = styled.Text  # noqa: N806
         console = styled.console()
         console.print(Text(value))

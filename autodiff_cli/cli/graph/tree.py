@@ -1,4 +1,5 @@
-"""The grad_fn graph of a result as a tree of labels, drawn plain (with Rich: `output.styled`).
+"""The grad_fn graph of a result as a tree of labels, drawn plain (with Rich: `output.styled`,
+which reads each node's `label`, `style` and `children`).
 
 The graph is a DAG: a node reached a second time is shown once more by name, marked as shared,
 without its inputs again; long runs of one op are collapsed (see `build.collapse_chains`) and
@@ -20,6 +21,7 @@ MAX_NODES = 200
 MAX_DEPTH = 60
 
 OP, LEAF, CONSTANT, SHARED, CUT = "op", "leaf", "constant", "shared", "cut"
+STYLES = {OP: "bold cyan", LEAF: "green", CONSTANT: "dim", SHARED: "dim cyan", CUT: "dim"}
 
 
 @dataclass
@@ -27,6 +29,11 @@ class TreeNode:
     label: str
     kind: str  # OP, LEAF, CONSTANT, SHARED or CUT
     children: list[TreeNode] = field(default_factory=list)
+
+    @property
+    def style(self) -> str:
+        """How a terminal that takes colour shows the node (a Rich style)."""
+        return STYLES[self.kind]
 
 
 def node_name(grad_fn: Any) -> str:

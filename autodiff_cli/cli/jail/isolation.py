@@ -26,7 +26,6 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from autodiff_cli import lazy_imports
 from autodiff_cli.cli.jail import lockdown
 from autodiff_cli.cli.jail.child_guard import (
     WAKEUP,
@@ -46,7 +45,7 @@ from autodiff_cli.cli.jail.clean_start import (  # noqa: F401 - also this module
 from autodiff_cli.cli.jail.frame_reserve import run_on_reserve
 from autodiff_cli.cli.jail.limits import timeout_message
 from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
-from autodiff_cli.cli.output.terminal import print_error
+from autodiff_cli.cli.output.terminal import UNDECODABLE, print_error, write_text
 from autodiff_cli.lang.compile.compiler import set_statement_probe
 
 GIB = 1 << 30
@@ -296,9 +295,7 @@ def _unresident_size() -> int:
 def _used_its_memory(limits: Limits, unresident: int) -> bool:
     """Whether the child's memory reached its limit: its peak resident size, plus what it maps
     without holding, within 32 MiB of the address space `--max-memory` allows."""
-    resource = lazy_imports.load("resource")  # (loaded by the lock-down in the child)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # (KiB on Linux)
-    return peak + unresident >= limits.memory - MEMORY_HEADROOM
+    return lockdown.peak_memory() + unresident >= limits.memory - MEMORY_HEADROOM
 
 
 def _report_internal(error: BaseException) -> int:
@@ -312,18 +309,6 @@ def _report_internal(error: BaseException) -> int:
 
 
 # ---- in the parent --------------------------------------------------------------------------
-
-
-def _one_mark_a_byte(error: UnicodeError) -> tuple[str, int]:
-    """Each byte a child wrote that does not decode prints as one `?` (U+FFFD is three bytes in
-    UTF-8: a child writing cut sequences had three times `--max-output` printed)."""
-    if not isinstance(error, UnicodeDecodeError):
-        raise error
-    return "?" * (error.end - error.start), error.end
-
-
-UNDECODABLE = "autodiff.one-mark-a-byte"  # the decoders' error handler for a child's bytes
-codecs.register_error(UNDECODABLE, _one_mark_a_byte)
 
 
 class Sink:
@@ -350,16 +335,6 @@ class Sink:
     def collected(self) -> bytes:
         """What was written into the buffer."""
         return self.buffer.getvalue()
-
-
-def write_text(stream: Any, text: str) -> None:
-    """Write text that may not fit the stream's encoding (replaced), then flush."""
-    try:
-        stream.write(text)
-    except UnicodeEncodeError:
-        encoding = getattr(stream, "encoding", None) or "utf-8"
-        stream.write(text.encode(encoding, "replace").decode(encoding))
-    stream.flush()
 
 
 class _Running:

@@ -22,6 +22,7 @@ import platform
 import select
 import signal
 import sys
+from types import ModuleType
 from typing import Any
 
 from autodiff_cli import lazy_imports
@@ -50,9 +51,20 @@ def libc() -> Any:
     return _LIBC[0]
 
 
+def _resource() -> ModuleType:
+    """`resource` (rlimits), imported on first use: in the child, by its lock-down."""
+    return lazy_imports.load("resource")
+
+
+def peak_memory() -> int:
+    """Bytes: this process's peak resident size (after the lock-down loaded `resource`)."""
+    resource = _resource()
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # (KiB on Linux)
+
+
 def enter(memory: int, cpu_seconds: int | None) -> dict[str, str | None]:
     """Lock this process down (see the module's docstring); returns `REPORT`."""
-    resource = lazy_imports.load("resource")  # the child's first step: it can still open files
+    resource = _resource()  # the child's first step: it can still open files
     c = libc()
     parent = os.getppid()
     REPORT.clear()

@@ -15,6 +15,7 @@ from typing import Any
 
 import autodiff_cli.engine as engine
 from autodiff_cli import lazy_imports
+from autodiff_cli.cli import output
 from autodiff_cli.lang import compile_source
 from autodiff_cli.lang.pylib import modules
 
@@ -75,7 +76,7 @@ def warm_up(
     `json` unless `json_output` is False (a command without `--json`).
     """
     if json_output:
-        lazy_imports.load("autodiff_cli.cli.output.json_text")
+        output.optional("json_text")
     if sources is None or _names_other_ops(sources, engine):
         engine._load_extra_ops()  # (a no-op unless the engine was imported lean)
 
@@ -105,14 +106,14 @@ def warm_up(
             module.load_all()
     if sources is None or b"save" in text or b"load" in text:  # torch.save/load, and the
         engine.nn  # noqa: B018 - the Parameters they load
-        lazy_imports.load("autodiff_cli.engine.serialization")
+        engine._submodule(engine._SERIALIZATION)
     if random:
         lazy_imports.load("numpy.random")
     if sources is None or b"numpy" in text:  # a script's numpy, tensor.numpy()
         lazy_imports.load("autodiff_cli.lang.pylib.numpy_module")
     modules.preload(None if sources is None else text)  # random, warnings, functools...
     if rendering:
-        lazy_imports.load("autodiff_cli.cli.output.styled").warm()
+        output.optional("styled").warm()
 
 
 # what a source that encodes or decodes text names (`s.encode("utf-16")`, `str(b, "latin-1")`,
@@ -144,7 +145,7 @@ def _names_other_ops(sources: Iterable[str | bytes], engine: Any) -> bool:
 # the packages whose modules a child may import on the way; the terminal's Rich and
 # prompt_toolkit are never imported by a child (`rendering` warms Rich), nor `doctor`'s battery,
 # nor the graph page (the commands that draw one load it themselves)
-_CHILD_PACKAGES = ("grad", "graph", "jail", "output", "repl", "run")
+_CHILD_PACKAGES = ("draw", "grad", "graph", "jail", "output", "repl", "run")
 _NOT_IN_CHILDREN = {
     "jail.attacks", "jail.battery", "jail.doctor", "jail.raw", "output.styled", "repl.terminal",
 }  # fmt: skip

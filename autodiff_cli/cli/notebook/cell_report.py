@@ -9,7 +9,8 @@ import json
 import sys
 from typing import Any
 
-from autodiff_cli.cli.notebook.run_notebook import CELL_FIELDS
+# One cell's `--json` record: field -> its type (None allowed for `result`).
+CELL_FIELDS = {"path": str, "cell": int, "ok": bool, "stdout": str, "result": str, "error": str}
 
 INVALID = "the notebook's process wrote a cell report that is not valid; it is left out\n"
 

@@ -4,7 +4,8 @@ echoed after its output as a notebook shows it; markdown and raw cells are skipp
 failing cell ends the run, as "Run All" stops in a notebook.
 
 With `report_cells` (`--json`), each cell's outcome is one JSON line on stdout instead
-(`CELL_FIELDS`); the parent checks and re-emits them (`cell_report`).
+(`cell_report.CELL_FIELDS`); the parent checks and re-emits them (`cell_report`, loaded with
+this module: `run.command` reaches both through it).
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ import time
 from contextlib import redirect_stderr, redirect_stdout
 from typing import Any
 
+from autodiff_cli.cli.notebook.cell_report import (  # noqa: F401 - also this module's API
+    CELL_FIELDS,
+    write_notebook_json,
+)
 from autodiff_cli.cli.notebook.cell_run import run_cell
 from autodiff_cli.cli.notebook.cells import is_meta_cell
 from autodiff_cli.cli.notebook.ipynb import NotebookError, read_cells
 from autodiff_cli.cli.output.terminal import print_error
 from autodiff_cli.cli.repl.commands import QuitRepl, ReplState, run_meta_command
-
-# One cell's `--json` record: field -> its type (None allowed for `result`).
-CELL_FIELDS = {"path": str, "cell": int, "ok": bool, "stdout": str, "result": str, "error": str}
 
 
 def run_notebook(

@@ -9,7 +9,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from autodiff_cli import lazy_imports
+from autodiff_cli.cli.output import optional
 from autodiff_cli.cli.output.hints import hint_for
 from autodiff_cli.cli.output.terminal import print_error
 from autodiff_cli.i18n import gettext as _
@@ -117,10 +117,7 @@ def json_error(
     """An error under `--json`: `{"error": {"type", "message", "file", "line", "column"}}` as
     one line on stdout (`null` for what is not known)."""
     record = {"type": type_name, "message": message, "file": file, "line": line, "column": column}
-    sys.stdout.write(
-        lazy_imports.load("autodiff_cli.cli.output.json_text").dumps({"error": record}, sys.stdout)
-        + "\n"
-    )
+    sys.stdout.write(optional("json_text").dumps({"error": record}, sys.stdout) + "\n")
     sys.stdout.flush()
 
 

@@ -14,8 +14,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from autodiff_cli.cli.jail.isolation import UNDECODABLE, write_text
 from autodiff_cli.cli.output.json_text import encodable
+from autodiff_cli.cli.output.terminal import UNDECODABLE, write_text
 from autodiff_cli.lang.errors import printable
 
 PIECE = 1 << 16  # characters (or bytes) handled at once

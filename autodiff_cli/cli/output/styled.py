@@ -9,17 +9,14 @@ which always draw with Rich, import Rich themselves.
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from autodiff_cli.cli.graph.tree import CONSTANT, CUT, LEAF, OP, SHARED, TreeNode
-
 __all__ = ["Console", "Table", "Text", "Tree", "console", "to_rich", "warm"]
-
-_STYLES = {OP: "bold cyan", LEAF: "green", CONSTANT: "dim", SHARED: "dim cyan", CUT: "dim"}
 
 
 def console() -> Console:
@@ -27,14 +24,15 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
 
-def to_rich(root: TreeNode) -> Tree:
-    """A grad_fn tree (`graph.tree.tree_of`) as a styled `rich.tree.Tree`."""
-    rich_root = Tree(Text(root.label, style=_STYLES[root.kind]), guide_style="dim")
+def to_rich(root: Any) -> Tree:
+    """A tree of labelled, styled nodes (`label`, `style`, `children`: a grad_fn tree from
+    `graph.tree.tree_of`) as a `rich.tree.Tree`."""
+    rich_root = Tree(Text(root.label, style=root.style), guide_style="dim")
     stack = [(root, rich_root)]
     while stack:
         node, rich_node = stack.pop()
         for child in node.children:
-            stack.append((child, rich_node.add(Text(child.label, style=_STYLES[child.kind]))))
+            stack.append((child, rich_node.add(Text(child.label, style=child.style))))
     return rich_root
 
 

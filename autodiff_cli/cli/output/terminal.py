@@ -1,10 +1,12 @@
-"""Decisions about the terminal: whether to style output, and writing to stderr."""
+"""Decisions about the terminal: whether to style output, writing to stderr, and writing text
+(a child's output among it) that the stream's encoding may not take."""
 
 from __future__ import annotations
 
+import codecs
 import os
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from autodiff_cli.lang.errors import printable
 
@@ -39,3 +41,25 @@ def print_error(text: str) -> None:
     text = printable(text, keep_newlines=True)
     sys.stderr.write(text if text.endswith("\n") else text + "\n")
     sys.stderr.flush()
+
+
+def _one_mark_a_byte(error: UnicodeError) -> tuple[str, int]:
+    """Each byte a child wrote that does not decode prints as one `?` (U+FFFD is three bytes in
+    UTF-8: a child writing cut sequences had three times `--max-output` printed)."""
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    return "?" * (error.end - error.start), error.end
+
+
+UNDECODABLE = "autodiff.one-mark-a-byte"  # the decoders' error handler for a child's bytes
+codecs.register_error(UNDECODABLE, _one_mark_a_byte)
+
+
+def write_text(stream: Any, text: str) -> None:
+    """Write text that may not fit the stream's encoding (replaced), then flush."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        stream.write(text.encode(encoding, "replace").decode(encoding))
+    stream.flush()

@@ -7,10 +7,12 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 import autodiff_cli.engine as torch
 from autodiff_cli import lazy_imports
+from autodiff_cli.cli import output
 from autodiff_cli.cli.formulas.repl_formula import formula_payload, show_formula
 from autodiff_cli.cli.grad.explain import explain_lines, explained_backward, leaves_of
 from autodiff_cli.cli.graph.build import graph_of
@@ -149,13 +151,18 @@ def script_text(chunk: str, *, echoed: bool) -> str:
 # ---- output helpers ------------------------------------------------------------------------
 
 
+def page_commands() -> ModuleType:
+    """The browser page's commands (`graph_page.commands`), imported on first use."""
+    return lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+
+
 MAX_CELL_LINES = 8  # a longer value shows its first and last lines around a "…" line
 
 
 def _print_table(state: ReplState, columns: list[str], rows: list[list[str]], title: str) -> None:
     """A table whose cells may span several lines (a 2-D tensor's repr, row under row)."""
     if state.styled:
-        styled = lazy_imports.load("autodiff_cli.cli.output.styled")
+        styled = output.optional("styled")
         table = styled.Table(title=title, title_justify="left")
         for column in columns:
             table.add_column(column)
@@ -235,7 +242,7 @@ def _lookup(state: ReplState, name: str, command: str) -> Any:
 def show_graph(state: ReplState, argument: str) -> None:
     name, fmt, path = parse_graph_argument(argument)
     if fmt == "html":  # in this process (no fork); a RemoteSession writes the page itself
-        pages = lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+        pages = page_commands()
         problem = pages.write_page(graph_page_json(state, name, path), path.strip())
         if problem:
             raise ValueError(problem)
@@ -252,7 +259,7 @@ def show_graph(state: ReplState, argument: str) -> None:
         raise ValueError(message.format(formats=formats, fmt=repr(fmt)))
     if fmt == "tree" and state.styled:
         graph = graph_of(_lookup(state, name, "graph"), dict(state.namespace), name)
-        styled = lazy_imports.load("autodiff_cli.cli.output.styled")
+        styled = output.optional("styled")
         styled.console().print(styled.to_rich(tree_of(graph, details=True)))
         return
     sys.stdout.write(graph_text(state, name, fmt))
@@ -275,7 +282,7 @@ def graph_page_json(state: ReplState, name: str, path: str) -> str:
     values stay as they were: `graph_page.data`)."""
     if not path.strip():
         raise ValueError(_("usage: :graph NAME html FILE"))
-    pages = lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+    pages = page_commands()
     return pages.page_json(_lookup(state, name, "graph"), dict(state.namespace), name)
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import sys
 
-from autodiff_cli.cli.graph.command import write_output
+from autodiff_cli.cli.draw.command import write_output
+from autodiff_cli.cli.draw.names import format_for_output
 from autodiff_cli.cli.graph.export import FORMATS, RenderError, render_dot
-from autodiff_cli.cli.graph.names import format_for_output
 from autodiff_cli.i18n import gettext as _
 
 PICTURES = ("svg", "png")

@@ -9,7 +9,7 @@ import json
 import sys
 from typing import Any
 
-from autodiff_cli import lang, lazy_imports
+from autodiff_cli import lang
 from autodiff_cli.cli.formulas.repl_formula import show_formula
 from autodiff_cli.cli.jail.child_session import ChildSession, SessionLost
 from autodiff_cli.cli.jail.isolation import Limits, isolation_available
@@ -24,6 +24,7 @@ from autodiff_cli.cli.repl.commands import (
     graph_text,
     is_meta_command,
     meta_text,
+    page_commands,
     run_meta_command,
     saved_message,
     saved_script,
@@ -71,7 +72,7 @@ class RemoteSession:
     def __init__(self, *, debug: bool = False, styled: bool = False, limits: Any = None) -> None:
         warm_up(rendering=styled)
         # `:graph NAME html`: the child makes the page's data
-        lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+        page_commands()
         self.debug, self.styled = debug, styled
         self._parser = lang.Session()  # parses input; never runs any
 
@@ -172,7 +173,7 @@ class RemoteSession:
         reply = self._ask({"kind": "graph_page", "text": name.strip(), "path": path.strip()})
         if "text" not in reply:
             return False
-        pages = lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+        pages = page_commands()
         problem = pages.write_page(reply["text"], path.strip())
         if problem:
             print_error(f":graph: {problem}")

@@ -19,9 +19,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from autodiff_cli import lazy_imports
+from autodiff_cli.cli import output
 from autodiff_cli.cli.jail.isolation import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_OUTPUT,
@@ -55,6 +57,15 @@ from autodiff_cli.lang import ScriptError, run_source
 
 SCRIPT_SUFFIXES = (".py", ".ad")
 SKIPPED = "skipped: an earlier script failed (--fail-fast)"
+# what notebooks and a terminal's progress bar add, imported only then (lazy_imports says why)
+_OPTIONAL = {
+    "notebook": "autodiff_cli.cli.notebook.run_notebook",
+    "progress": "rich.progress",
+}
+
+
+def _optional(name: str) -> ModuleType:
+    return lazy_imports.load(_OPTIONAL[name])
 
 
 @dataclass
@@ -124,7 +135,7 @@ def run_script(script: Script, *, debug: bool, stdout: Any = None) -> bool:
     if script.name.lower().endswith(".ipynb"):
         report_cells = script.report_cells
         try:
-            notebooks = lazy_imports.load("autodiff_cli.cli.notebook.run_notebook")
+            notebooks = _optional("notebook")
             return notebooks.run_notebook(
                 script.name, script.source, debug=debug, stdout=stream, report_cells=report_cells
             )
@@ -277,7 +288,7 @@ def run_isolated(
     """Each script in its own locked-down child, up to `--jobs` at once."""
     warm_up()
     if any(script.name.lower().endswith(".ipynb") for script in scripts):
-        lazy_imports.load("autodiff_cli.cli.notebook.run_notebook")  # the child cannot import
+        _optional("notebook")  # the child cannot import
     streamed = options.jobs == 1 and not options.as_json
     separate = len(scripts) > 1 and not options.as_json
     failed = False
@@ -411,8 +422,7 @@ class OrderedPrinter:
     def _print(self, outcome: Outcome) -> None:
         if self.as_json:
             if outcome.path.lower().endswith(".ipynb") and not _is_skipped(outcome):
-                cells = lazy_imports.load("autodiff_cli.cli.notebook.cell_report")
-                return cells.write_notebook_json(outcome)
+                return _optional("notebook").write_notebook_json(outcome)  # (cell_report's)
             _write_json(outcome)
             return
         write_output(sys.stdout, outcome.stdout)
@@ -486,12 +496,12 @@ def progress_bar(total: int, shown: bool = True) -> Iterator[Bar]:
         yield Bar()
         return
 
-    rich = lazy_imports.load("rich.progress")
+    rich = _optional("progress")
     progress = rich.Progress(
         rich.TextColumn("running scripts"),
         rich.BarColumn(),
         rich.MofNCompleteColumn(),
-        console=lazy_imports.load("autodiff_cli.cli.output.styled").Console(stderr=True),
+        console=output.optional("styled").Console(stderr=True),
         transient=True,
         redirect_stdout=False,
         redirect_stderr=False,

@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Iterable
 from typing import Any
 
-from autodiff_cli import lazy_imports
+from autodiff_cli import engine as _engine  # (torch.linalg, loaded on first use)
 
 from ..core.arguments import checks_own_arguments
 from ..core.grad_mode import no_grad
@@ -51,7 +51,7 @@ def get_total_norm(
     foreach: bool | None = None,
 ) -> Tensor:
     """The `norm_type`-norm of all `tensors` viewed as one vector (a 0-d tensor)."""
-    linalg = lazy_imports.load("autodiff_cli.engine.linalg")  # (start-up time)
+    linalg = _engine.linalg
     tensors = _as_list(tensors)
     norm_type = float(norm_type)
     with no_grad():

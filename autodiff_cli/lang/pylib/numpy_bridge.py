@@ -22,7 +22,7 @@ _TYPES = "autodiff_cli.lang.pylib.numpy_types"
 def _types() -> Any:
     module = sys.modules.get(_TYPES)
     if module is None or module.NdArray is None:  # in-process runs; children preload them
-        lazy_imports.load("autodiff_cli.lang.pylib.numpy_array")  # registers its array class
+        lazy_imports.load("autodiff_cli.lang.pylib.numpy_module")  # its array class registers
         module = sys.modules[_TYPES]
     return module
 

@@ -184,7 +184,7 @@ def recording() -> Iterator[None]:
 def start_recording() -> None:
     """Turn recording on (nested calls count; `stop_recording` undoes one)."""
     if _depth[0] == 0:
-        lazy_imports.load("autodiff_cli.engine.core.modes").push(_record)
+        lazy_imports.load("autodiff_cli.engine").core.modes.push(_record)
     _depth[0] += 1
 
 
@@ -204,4 +204,4 @@ def stop_all_recording() -> None:
 def stop_recording() -> None:
     _depth[0] -= 1
     if _depth[0] == 0:
-        lazy_imports.load("autodiff_cli.engine.core.modes").pop(_record)
+        lazy_imports.load("autodiff_cli.engine").core.modes.pop(_record)

@@ -22,7 +22,6 @@ import sys
 import types
 from typing import Any
 
-from autodiff_cli import lazy_imports
 from autodiff_cli.lang import errors
 from autodiff_cli.lang.sandbox import capabilities, typeview
 
@@ -226,10 +225,8 @@ def explained(
     [1])` fails here on the shape first)."""
     if not issubclass(type(error), _EXPLAINED) or errors.has_location(error):
         return error
-    arguments_module = sys.modules.get("autodiff_cli.engine.core.arguments")
+    arguments_module = sys.modules.get("autodiff_cli.engine.core.arguments")  # (with the engine)
     if arguments_module is None:
-        if "autodiff_cli.engine" not in sys.modules:
-            return error  # no engine function was called
-        arguments_module = lazy_imports.load("autodiff_cli.engine.core.arguments")
+        return error  # the engine is not loaded: no engine function was called
     better = arguments_module.wrong_argument(callee, args, kwargs, name)
     return error if better is None else better

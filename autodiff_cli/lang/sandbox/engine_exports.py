@@ -42,10 +42,9 @@ MACHINERY_MODULES = frozenset(
 @functools.lru_cache(maxsize=1)
 def _machinery() -> tuple[frozenset[int], tuple[type, ...]]:
     """Machinery by identity (defined elsewhere than `MACHINERY_MODULES`) and by type."""
-    tensor = lazy_imports.load("autodiff_cli.engine.core.tensor")
-    graph = lazy_imports.load("autodiff_cli.engine.core.graph")
-    optable = lazy_imports.load("autodiff_cli.engine.core.optable")
-    formula_backends = lazy_imports.load("autodiff_cli.engine.core.formula_backends")
+    core = lazy_imports.load("autodiff_cli.engine").core  # (its modules, loaded with it)
+    tensor, graph, optable = core.tensor, core.graph, core.optable
+    formula_backends = core.formula_backends
     functions = (tensor._wrap, graph.make_node_class, graph.new_node)
     kinds = (optable.OpDef, formula_backends.NumpyBackend, formula_backends.TensorBackend)
     return frozenset(id(f) for f in functions), kinds

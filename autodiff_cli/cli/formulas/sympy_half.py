@@ -1,4 +1,9 @@
-"""SymPy imported before a locked-down child is forked: the child cannot open a file, so it
+"""The formulas' SymPy half, loaded as one (`lazy_imports`: SymPy costs ~0.3 s, so only a
+formula asked for pays for it): `symbolic` (terms as SymPy expressions), `simplifying`,
+`printing`, `derivatives`, `report` (the formulas section) and `chain_rule` (`--explain
+--formula`); callers reach them as this module's attributes (`sympy_half.report`).
+
+`warm_sympy` runs before a locked-down child is forked: the child cannot open a file, so it
 cannot import the parts of SymPy that its functions import on first use (`simplify` imports the
 modules below on its first call; the list was read from `sys.modules` after running this
 project's formula tests)."""
@@ -9,10 +14,9 @@ import importlib
 
 import sympy
 
-from autodiff_cli.cli.formulas import (  # noqa: F401 - the child's report uses them all
+from autodiff_cli.cli.formulas import (  # noqa: F401 - the half, as this module's attributes
     chain_rule,
     derivatives,
-    grad_formulas,
     printing,
     report,
     simplifying,

@@ -5,10 +5,17 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass, field, replace
+from types import ModuleType
 from typing import Any
 
 import autodiff_cli.engine as torch
 from autodiff_cli import lazy_imports
+from autodiff_cli.cli import output
+from autodiff_cli.cli.draw.names import (  # noqa: F401 - format_for_output: for `commands`
+    format_for_output,
+    missing_var_message,
+    unknown_var_message,
+)
 from autodiff_cli.cli.formulas.repl_formula import formula_payload, show_formula
 from autodiff_cli.cli.formulas.words import _
 from autodiff_cli.cli.grad.command import (
@@ -28,11 +35,6 @@ from autodiff_cli.cli.graph.build import (
     probe_gradients,
 )
 from autodiff_cli.cli.graph.export import RenderError, export, render_dot
-from autodiff_cli.cli.graph.names import (  # noqa: F401 - format_for_output: for `commands`
-    format_for_output,
-    missing_var_message,
-    unknown_var_message,
-)
 from autodiff_cli.cli.graph.tree import tree_of
 from autodiff_cli.cli.jail.isolation import (
     LimitError,
@@ -71,6 +73,17 @@ class GraphRequest:
     max_output: int | None = None  # bytes; None: the default (64 MiB)
     formula: bool = False  # --formula: the derivatives of the drawn tensor as formulas
     script: Any = None  # run_cmd.Script of --file, read before the sandboxed child starts
+
+
+# what `--formula` and `--format html` add, imported only when asked for (lazy_imports says why)
+_OPTIONAL = {
+    "sympy": "autodiff_cli.cli.formulas.sympy_half",  # the formulas section, SymPy warmed
+    "page": "autodiff_cli.cli.graph_page.commands",  # the browser page
+}
+
+
+def _optional(name: str) -> ModuleType:
+    return lazy_imports.load(_OPTIONAL[name])
 
 
 PAGE_DATA = "page-data"  # the format a child writes the browser page's data in (JSON)
@@ -145,7 +158,7 @@ def _print_formula(payload: Any) -> int:
     """The formulas section after the graph: 0, or 1 when there is none or it disagrees."""
     sys.stdout.flush()
     if isinstance(payload, str):
-        section = lazy_imports.load("autodiff_cli.cli.formulas.report").failed_section(payload)
+        section = _optional("sympy").report.failed_section(payload)
         sys.stdout.write("\n".join([section.heading, *section.lines]) + "\n")
         return 1
     return 0 if show_formula(payload, styled=wants_color(sys.stdout)) else 1
@@ -155,7 +168,7 @@ def _page_of_request(request: GraphRequest) -> str:
     """The browser page (`html`) or, in a sandboxed child, its data as JSON (`page-data`)."""
     value, names, label = _request_tensor(request)
     graph_of_checked(value, label)
-    pages = lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+    pages = _optional("page")
     data = pages.page_data(value, names, label)
     if request.fmt == PAGE_DATA:
         return json.dumps(data, allow_nan=False, ensure_ascii=False)
@@ -201,13 +214,13 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
     sources = None if request.file is not None else [request.expression or "", *request.at]
     warm_up(sources, rendering=wants_color(sys.stdout))
     if request.formula:
-        lazy_imports.load("autodiff_cli.cli.formulas.warm").warm_sympy()
+        _optional("sympy").warm_sympy()
     limits = Limits.of(request.max_memory, request.max_output, request.timeout)
     subject = "script" if request.file else "expression"
     picture = request.fmt in ("svg", "png")
     page = request.fmt == "html"  # its data made in the child, laid out and written out here
     if page:
-        lazy_imports.load("autodiff_cli.cli.graph_page.commands")  # before the child is locked down
+        _optional("page")  # before the child is locked down
     if not picture and not page and request.output is None:
         work = lambda: _graph_here(request, debug=debug)  # noqa: E731
         return run_isolated_command("graph", subject, work, limits)
@@ -228,7 +241,7 @@ def _graph_in_child(request: GraphRequest, *, debug: bool) -> int:
         if picture:
             content = render_dot(result.stdout, request.fmt)
         elif page:
-            pages = lazy_imports.load("autodiff_cli.cli.graph_page.commands")
+            pages = _optional("page")
             content = pages.render_page_json(result.stdout)
         write_output(content, request.output)
     except RenderError as error:  # also the page data of a child that is not what it should be
@@ -251,7 +264,7 @@ def _graph_here(request: GraphRequest, *, debug: bool = False) -> int:
         with warnings_to_stderr(request.file or "<expr>"), time_limit(request.timeout):
             graph, payload = build_request_graph(request)
         if request.fmt == "tree" and request.output is None and wants_color(sys.stdout):
-            styled = lazy_imports.load("autodiff_cli.cli.output.styled")
+            styled = output.optional("styled")
             styled.console().print(styled.to_rich(tree_of(graph, details=True)))
             return _print_formula(payload) if request.formula else 0
         unicode = request.output is not None or can_encode(sys.stdout, "├─│└")
