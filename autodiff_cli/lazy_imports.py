@@ -92,11 +92,12 @@ DEFERRED: dict[str, str] = {
 }
 
 
+_PACKAGES = tuple(name[:-1] for name in DEFERRED if name.endswith(".*"))  # ("pkg.",)
+
+
 def listed(module: str) -> bool:
     """Whether `module` is in `DEFERRED`, by name or under a `package.*` entry."""
-    return module in DEFERRED or any(
-        name.endswith(".*") and module.startswith(name[:-1]) for name in DEFERRED
-    )
+    return module in DEFERRED or module.startswith(_PACKAGES)
 
 
 def load(module: str) -> ModuleType:

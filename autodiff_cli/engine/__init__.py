@@ -196,7 +196,8 @@ _SERIALIZATION = "serialization"
 
 def _submodule(name: str) -> _ModuleType:
     """The engine's submodule `name` (`nn.functional`), imported on first use."""
-    return _lazy.load(f"{__name__}.{name}")
+    loaded = _sys.modules.get(f"{__name__}.{name}")  # (softmax & co call it on every use)
+    return loaded if loaded is not None else _lazy.load(f"{__name__}.{name}")
 
 
 def softmax(input: Tensor, dim: int, dtype: dtype | None = None, *, out: object = None) -> Tensor:
