@@ -165,3 +165,99 @@ def subpackage_graph(graph: dict[str, dict[str, int]], package: str) -> dict[str
             if imported is not None and imported != source:
                 found.setdefault(imported, f"{module}:{line}")
     return parts
+
+
+# ---- imports deferred through `autodiff_cli.lazy_imports.load(...)` --------------------------
+
+
+def _lazy_aliases(tree: ast.Module) -> set[str]:
+    """The names the module binds `autodiff_cli.lazy_imports` to (`lazy_imports`, `_lazy`...)."""
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "autodiff_cli":
+            names |= {a.asname or a.name for a in node.names if a.name == "lazy_imports"}
+        elif isinstance(node, ast.Import):
+            names |= {a.asname for a in node.names if a.name == "autodiff_cli.lazy_imports"}
+    return names - {None}
+
+
+def load_argument_names(
+    node: ast.AST | None, constants: dict[str, list[str]], module: str
+) -> list[str]:
+    """The module names a `load()` argument spells: a string, a module-level string constant,
+    `TABLE[key]` of a module-level dict of strings (every value), or an f-string of those and
+    `__name__`, a part computed at run time read as `*` (`f"{__name__}.{name}"` in the engine:
+    `autodiff_cli.engine.*`); `?` for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Name):
+        return [module] if node.id == "__name__" else constants.get(node.id, ["?"])
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        return constants.get(node.value.id + "[]", ["?"])
+    if isinstance(node, ast.FormattedValue) and node.format_spec is None:
+        names = load_argument_names(node.value, constants, module)
+        return names if "?" not in names else ["*"]
+    if isinstance(node, ast.JoinedStr):
+        spelled = [""]
+        for value in node.values:
+            parts = load_argument_names(value, constants, module)
+            spelled = [a + b for a in spelled for b in parts]
+        return spelled
+    return ["?"]
+
+
+def module_constants(tree: ast.Module, module: str) -> dict[str, list[str]]:
+    """Module-level `NAME = "text"` (as NAME) and `TABLE = {key: "text", ...}` (as `TABLE[]`)."""
+    constants: dict[str, list[str]] = {}
+    for node in tree.body:
+        target = (
+            node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        )
+        if not isinstance(target, ast.Name):
+            continue
+        if isinstance(node.value, ast.Dict):
+            values = [load_argument_names(v, constants, module) for v in node.value.values]
+            if values and all(len(v) == 1 and v[0] not in "?*" for v in values):
+                constants[target.id + "[]"] = [v[0] for v in values]
+            continue
+        names = load_argument_names(node.value, constants, module)
+        if len(names) == 1 and "?" not in names[0] and "*" not in names[0]:
+            constants[target.id] = names
+    return constants
+
+
+def lazy_loads(root: Path = PACKAGE_ROOT) -> list[tuple[Path, int, str]]:
+    """(file, line, module) of every `lazy_imports.load(...)` call under `root` (under any name
+    the module gives `lazy_imports`), one triple for each module the call may load; a name that
+    cannot be read is `?`."""
+    calls = []
+    for module, path in module_names(root).items():
+        tree = _tree(path)
+        aliases = _lazy_aliases(tree)
+        if not aliases:
+            continue
+        constants = module_constants(tree, module)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "load"
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id in aliases
+            ):
+                argument = node.args[0] if node.args else None
+                for name in load_argument_names(argument, constants, module):
+                    calls.append((path, node.lineno, name))
+    return calls
+
+
+def lazy_load_graph(root: Path = PACKAGE_ROOT) -> dict[str, dict[str, int]]:
+    """module -> {module of this package it loads through `lazy_imports.load`: line}."""
+    modules = module_names(root)
+    by_path = {path: module for module, path in modules.items()}
+    graph: dict[str, dict[str, int]] = {module: {} for module in modules}
+    for path, line, name in lazy_loads(root):
+        target = name if name in modules else None
+        if target is not None and target != by_path[path]:
+            graph[by_path[path]].setdefault(target, line)
+    return graph

@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from import_graph import lazy_loads, load_argument_names, module_constants
 
 PACKAGE = Path(__file__).resolve().parent.parent / "autodiff_cli"
 MAX_FUNCTION_LINES = 80
@@ -62,86 +63,12 @@ def _function_level_imports() -> list[str]:
     return sorted(found)
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _lazy_aliases(tree: ast.Module) -> set[str]:
-    """The names the module binds `autodiff_cli.lazy_imports` to (`lazy_imports`, `_lazy`...)."""
-    names = set()
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module == "autodiff_cli":
-            names |= {a.asname or a.name for a in node.names if a.name == "lazy_imports"}
-        elif isinstance(node, ast.Import):
-            names |= {a.asname for a in node.names if a.name == "autodiff_cli.lazy_imports"}
-    return names - {None}
-
-
-def _names_of(node: ast.AST | None, constants: dict[str, list[str]], module: str) -> list[str]:
-    """The module names a `load()` argument spells: a string, a module-level string constant,
-    `TABLE[key]` of a module-level dict of strings (every value), or an f-string of those and
-    `__name__`, a part computed at run time read as `*` (`f"{__name__}.{name}"` in the engine:
-    `autodiff_cli.engine.*`); `?` for anything else."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return [node.value]
-    if isinstance(node, ast.Name):
-        return [module] if node.id == "__name__" else constants.get(node.id, ["?"])
-    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
-        return constants.get(node.value.id + "[]", ["?"])
-    if isinstance(node, ast.FormattedValue) and node.format_spec is None:
-        names = _names_of(node.value, constants, module)
-        return names if "?" not in names else ["*"]
-    if isinstance(node, ast.JoinedStr):
-        spelled = [""]
-        for value in node.values:
-            spelled = [a + b for a in spelled for b in _names_of(value, constants, module)]
-        return spelled
-    return ["?"]
-
-
-def _module_constants(tree: ast.Module, module: str) -> dict[str, list[str]]:
-    """Module-level `NAME = "text"` (as NAME) and `TABLE = {key: "text", ...}` (as `TABLE[]`)."""
-    constants: dict[str, list[str]] = {}
-    for node in tree.body:
-        target = (
-            node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
-        )
-        if not isinstance(target, ast.Name):
-            continue
-        if isinstance(node.value, ast.Dict):
-            values = [_names_of(v, constants, module) for v in node.value.values]
-            if values and all(len(v) == 1 and v[0] not in "?*" for v in values):
-                constants[target.id + "[]"] = [v[0] for v in values]
-            continue
-        names = _names_of(node.value, constants, module)
-        if len(names) == 1 and "?" not in names[0] and "*" not in names[0]:
-            constants[target.id] = names
-    return constants
-
-
 def _lazy_loads() -> list[tuple[str, str]]:
-    """(`path:line`, module) of every `lazy_imports.load(...)` call in the package (under any
-    name the module gives `lazy_imports`), one pair for each module it may load; a module name
-    that cannot be read is `?`."""
-    calls = []
-    for path in MODULES:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        aliases = _lazy_aliases(tree)
-        module = _module_name(path)
-        constants = _module_constants(tree, module)
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "load"
-                and isinstance(node.func.value, ast.Name)
-                and node.func.value.id in aliases
-            ):
-                where = f"{path.relative_to(PACKAGE)}:{node.lineno}"
-                argument = node.args[0] if node.args else None
-                calls.extend((where, name) for name in _names_of(argument, constants, module))
-    return calls
+    """(`path:line`, module) of every `lazy_imports.load(...)` call in the package, one pair for
+    each module it may load (`import_graph.lazy_loads`)."""
+    return [
+        (f"{path.relative_to(PACKAGE)}:{line}", name) for path, line, name in lazy_loads(PACKAGE)
+    ]
 
 
 def test_no_import_inside_a_function() -> None:
@@ -189,10 +116,10 @@ def test_the_scan_reads_tables_and_computed_names(tmp_path: Path) -> None:
         "    _lazy.load(part)\n"
     )
     tree = ast.parse(source)
-    constants = _module_constants(tree, "pkg")
+    constants = module_constants(tree, "pkg")
     assert constants == {"TABLE[]": ["pkg.one", "pkg.two"], "NAME": ["pkg.three"]}
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and n.func.attr == "load"]
-    spelled = [_names_of(call.args[0], constants, "pkg") for call in calls]
+    spelled = [load_argument_names(call.args[0], constants, "pkg") for call in calls]
     assert spelled == [["pkg.one", "pkg.two"], ["pkg.three"], ["pkg.*"], ["?"]]
 
 

@@ -11,6 +11,7 @@ from import_graph import (
     find_cycle,
     import_graph,
     layer_violations,
+    lazy_load_graph,
     subpackage_graph,
 )
 
@@ -31,15 +32,36 @@ def test_no_import_cycle_in(package: str, package_graph: dict[str, dict[str, int
     assert cycle is None, f"import cycle: {describe_cycle(package_graph, cycle)}"
 
 
+# Loads through lazy_imports that go up cli's order: optional features of a lower command, loaded
+# only when asked for (each its reason). Every other load goes down, as imports do.
+UPWARD_LOADS = {
+    ("autodiff_cli.cli.grad", "autodiff_cli.cli.formulas"): "grad --formula (grad.optional)",
+    ("autodiff_cli.cli.grad", "autodiff_cli.cli.graph_page"): "grad --html (grad.optional)",
+    ("autodiff_cli.cli.run", "autodiff_cli.cli.notebook"): "run NOTEBOOK.ipynb",
+}
+
+
+def _describe(parts: dict[str, dict[str, str]], cycle: list[str]) -> str:
+    steps = [f"{a} ({parts[a][b]})" for a, b in zip(cycle, cycle[1:])]
+    return " -> ".join([*steps, cycle[-1]])
+
+
 def test_the_subpackages_of_cli_form_an_order(package_graph: dict[str, dict[str, int]]):
     """cli's parts (grad/, graph/, jail/, output/..., and its top-level modules) import each
-    other without a cycle: output <- jail <- graph <- grad <- formulas <- graph_page <- draw
-    <- repl <- notebook, run (docs/ARCHITECTURE.md)."""
+    other without a cycle: output <- jail <- graph <- grad <- formulas <- graph_page <- run <-
+    draw <- repl <- notebook (docs/ARCHITECTURE.md); and what they load through lazy_imports
+    keeps to that order too, but for the optional features in UPWARD_LOADS."""
     parts = subpackage_graph(package_graph, "autodiff_cli.cli")
     assert "autodiff_cli.cli.graph" in parts["autodiff_cli.cli.grad"]  # (the graph sees them)
     cycle = find_cycle(parts, "autodiff_cli.cli")
-    steps = [f"{a} ({parts[a][b]})" for a, b in zip(cycle or [], (cycle or [])[1:])]
-    assert cycle is None, "import cycle among cli's parts: " + " -> ".join([*steps, cycle[-1]])
+    assert cycle is None, f"import cycle among cli's parts: {_describe(parts, cycle)}"
+
+    loads = lazy_load_graph()
+    both = {m: {**edges, **loads.get(m, {})} for m, edges in package_graph.items()}
+    parts = subpackage_graph(both, "autodiff_cli.cli")
+    assert set(UPWARD_LOADS) <= {(a, b) for a, edges in parts.items() for b in edges}
+    cycle = find_cycle(parts, "autodiff_cli.cli", ignore=UPWARD_LOADS)
+    assert cycle is None, f"a cycle through lazy_imports.load: {_describe(parts, cycle)}"
 
 
 @pytest.mark.parametrize(
