@@ -52,7 +52,7 @@ def exit_now(status: int) -> None:
     os._exit(status)
 
 
-def typer_app():  # noqa: ANN201 - no typing import: it costs before the exec
+def typer_app():  # -> typer.Typer (unannotated: no typing import before the exec)
     """The Typer app (`commands`), built on first use: the one-liner never pays for it."""
     return lazy_imports.load("autodiff_cli.cli.commands").app
 
