@@ -27,6 +27,7 @@ from autodiff_cli.lang.sandbox import (
 ENGINE_MODULE = engine_exports.ENGINE_MODULE
 PUBLIC_SUBMODULES = engine_exports.PUBLIC_SUBMODULES
 ENGINE_TYPE_MODULES = ("autodiff_cli.engine", "torch")  # engine classes present as `torch.Tensor`
+_ANOMALY_SWITCHES = "torch.autograd.anomaly_mode"  # `detect_anomaly`, `set_detect_anomaly`
 
 
 class _Unbound:
@@ -192,9 +193,12 @@ class Namespace(dict):
         return proxy
 
     def _proxied(self, value: Any, name: str) -> Any:
-        """What a module proxy holds for one of the module's public attributes."""
+        """What a module proxy holds for one of the module's public attributes (anomaly mode's
+        switches: the script's own, whose traces name the script's lines)."""
         if isinstance(value, types.ModuleType):
             return self.module_proxy(value, name)
+        if isinstance(value, type) and value.__module__ == _ANOMALY_SWITCHES:
+            return script_stack.script_switch(value)
         if not isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
             capabilities.SHARED_IDS.add(id(value))
         return value
@@ -216,7 +220,6 @@ class Namespace(dict):
                 for key, function in numpy_bridge.torch_functions(engine).items():
                     setattr(proxy, key, function)
                 proxy.__version__ = engine.__version__
-                script_stack.install()  # anomaly mode's traces name the script's lines
             return proxy
         if name == "numpy":  # a vetted subset over safe wrappers (preloaded in children)
             numpy_module = lazy_imports.load("autodiff_cli.lang.pylib.numpy_module")
