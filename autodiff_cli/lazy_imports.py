@@ -90,8 +90,6 @@ DEFERRED: dict[str, str] = {
     "engine.core.tensor",
     "autodiff_cli.engine.core.anomaly": "lang/runtime/script_stack.py: anomaly mode's traces "
     "name script lines, handed over when a script first imports torch",
-    "autodiff_cli.engine.ops.indexing": "lang/pylib/numpy_types.py: `t[np_index]` reads the "
-    "script's numpy wrappers, registered when they load (which does not load the engine)",
     "autodiff_cli.lang.pylib.numpy_module": "a script's `import numpy`: the whole vetted "
     "subset and its wrappers (preloaded in jailed children, not in the one-liner)",
     "autodiff_cli.lang.pylib.numpy_array": "a tensor's `.numpy()` in a script: the array "

@@ -1,7 +1,8 @@
 """`NdArray`: a script's numpy array (shown as `numpy.ndarray`); registers itself with
 `numpy_types` when it loads.
 
-The raw array stays in the private `_a` slot; indexing, methods and operators take plain or
+The raw array stays in the private `_held` slot (of `NumpyWrapper`, the engine's base of such
+wrappers); indexing, methods and operators take plain or
 wrapped arguments only and return wrapped values (see `numpy_types`). `__array__` hands the raw
 array to trusted code (the engine's `torch.from_numpy`, `torch.tensor`).
 """
@@ -14,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from autodiff_cli.engine.core.script_data import NumpyWrapper
 from autodiff_cli.lang.pylib import numpy_sizes as sizes
 from autodiff_cli.lang.pylib import numpy_types as nt
 from autodiff_cli.lang.sandbox import typeview
@@ -34,8 +36,8 @@ def _key_part(part: Any) -> Any:
         if raw.dtype.kind not in "biu" and raw.size:
             raise IndexError("arrays used as indices must be of integer (or boolean) type")
         return raw if raw.size else raw.astype(np.intp)
-    if isinstance(part, nt.Scalar) and part._v.dtype.kind == "b":
-        return bool(part._v)
+    if isinstance(part, nt.Scalar) and part._held.dtype.kind == "b":
+        return bool(part._held)
     return nt.index(part)
 
 
@@ -107,8 +109,8 @@ def _reduction(name: str) -> Any:
             options["ddof"] = nt.number(extra.pop("ddof"))
         if extra:
             raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(extra))}'")
-        sizes.check_reduction(self._a.shape, options["axis"], options["keepdims"])
-        return nt.wrap(getattr(self._a, name)(**options))
+        sizes.check_reduction(self._held.shape, options["axis"], options["keepdims"])
+        return nt.wrap(getattr(self._held, name)(**options))
 
     method.__name__ = name
     return method
@@ -118,8 +120,8 @@ def _arg_reduction(name: str) -> Any:
     @boundary
     def method(self: NdArray, axis: Any = None, keepdims: bool = False) -> Any:
         axis = nt.axis_of(axis)
-        sizes.check_reduction(self._a.shape, axis, bool(keepdims))
-        return nt.wrap(getattr(self._a, name)(axis=axis, keepdims=bool(keepdims)))
+        sizes.check_reduction(self._held.shape, axis, bool(keepdims))
+        return nt.wrap(getattr(self._held, name)(axis=axis, keepdims=bool(keepdims)))
 
     method.__name__ = name
     return method
@@ -131,58 +133,59 @@ def _shape_args(args: tuple) -> tuple:
     return tuple(nt.index(a) for a in args)
 
 
-class NdArray:
-    """A numpy array a script holds (see the module docstring)."""
+class NdArray(NumpyWrapper):
+    """A numpy array a script holds (see the module docstring); the raw array is in the `_held`
+    slot (the engine reads it there: `t[np_index]`, `torch.Tensor(a)`, a DataLoader's batch)."""
 
-    __slots__ = ("_a",)
+    __slots__ = ()
 
     def __init__(self, array: np.ndarray) -> None:
-        self._a = array
+        self._held = array
 
     # printing and conversion
     def __repr__(self) -> str:
-        return nt.printed(repr, self._a)
+        return nt.printed(repr, self._held)
 
     def __str__(self) -> str:
-        return nt.printed(str, self._a)
+        return nt.printed(str, self._held)
 
     def __format__(self, spec: str) -> str:
-        return nt._format(self._a, str(self), spec)
+        return nt._format(self._held, str(self), spec)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return self._a if dtype is None else self._a.astype(dtype)
+        return self._held if dtype is None else self._held.astype(dtype)
 
     @boundary
     def __bool__(self) -> bool:
-        return bool(self._a)
+        return bool(self._held)
 
     @boundary
     def __float__(self) -> float:
-        return float(self._a)
+        return float(self._held)
 
     @boundary
     def __int__(self) -> int:
-        return int(self._a)
+        return int(self._held)
 
     @boundary
     def __index__(self) -> int:
-        return operator.index(self._a)
+        return operator.index(self._held)
 
     @boundary
     def __len__(self) -> int:
-        return len(self._a)
+        return len(self._held)
 
     @boundary
     def __iter__(self) -> Any:
-        if not self._a.ndim:
+        if not self._held.ndim:
             raise TypeError("iteration over a 0-d array")
-        return map(nt.wrap, self._a)  # lazily: a long array is not copied into a list
+        return map(nt.wrap, self._held)  # lazily: a long array is not copied into a list
 
     @boundary
     def __contains__(self, value: Any) -> bool:
         raw = nt.to_raw(value)
-        nt.check_broadcast(self._a.shape, np.shape(raw))
-        return bool((self._a == raw).any())
+        nt.check_broadcast(self._held.shape, np.shape(raw))
+        return bool((self._held == raw).any())
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -190,12 +193,12 @@ class NdArray:
     @boundary
     def __getitem__(self, key: Any) -> Any:
         raw_key = _key(key)
-        _check_fancy(self._a.shape, raw_key)
-        return nt.wrap(self._a[raw_key])
+        _check_fancy(self._held.shape, raw_key)
+        return nt.wrap(self._held[raw_key])
 
     @boundary
     def __setitem__(self, key: Any, value: Any) -> None:
-        self._a[_key(key)] = nt.to_raw(value)
+        self._held[_key(key)] = nt.to_raw(value)
 
     __neg__ = nt._unary(operator.neg)
     __pos__ = nt._unary(operator.pos)
@@ -203,13 +206,13 @@ class NdArray:
     __invert__ = nt._unary(operator.invert)
 
     # attributes
-    shape = property(lambda self: self._a.shape)
-    ndim = property(lambda self: self._a.ndim)
-    size = property(lambda self: self._a.size)
-    itemsize = property(lambda self: self._a.itemsize)
-    nbytes = property(lambda self: self._a.nbytes)
-    dtype = property(lambda self: nt.DTYPES[self._a.dtype.name])
-    T = property(lambda self: NdArray(self._a.T))
+    shape = property(lambda self: self._held.shape)
+    ndim = property(lambda self: self._held.ndim)
+    size = property(lambda self: self._held.size)
+    itemsize = property(lambda self: self._held.itemsize)
+    nbytes = property(lambda self: self._held.nbytes)
+    dtype = property(lambda self: nt.DTYPES[self._held.dtype.name])
+    T = property(lambda self: NdArray(self._held.T))
 
     # methods
     sum = _reduction("sum")
@@ -226,71 +229,71 @@ class NdArray:
 
     @boundary
     def cumsum(self, axis: Any = None) -> Any:
-        return nt.wrap(self._a.cumsum(axis=nt.axis_of(axis)))
+        return nt.wrap(self._held.cumsum(axis=nt.axis_of(axis)))
 
     @boundary
     def reshape(self, *shape: Any) -> NdArray:
-        return NdArray(self._a.reshape(_shape_args(shape)))
+        return NdArray(self._held.reshape(_shape_args(shape)))
 
     @boundary
     def transpose(self, *axes: Any) -> NdArray:
-        return NdArray(self._a.transpose(_shape_args(axes) or None))
+        return NdArray(self._held.transpose(_shape_args(axes) or None))
 
     @boundary
     def astype(self, dtype: Any) -> NdArray:
-        return NdArray(self._a.astype(nt.dtype_of(dtype)))
+        return NdArray(self._held.astype(nt.dtype_of(dtype)))
 
     def copy(self) -> NdArray:
-        return NdArray(self._a.copy())
+        return NdArray(self._held.copy())
 
     def flatten(self) -> NdArray:
-        return NdArray(self._a.flatten())
+        return NdArray(self._held.flatten())
 
     def ravel(self) -> NdArray:
-        return NdArray(self._a.ravel())
+        return NdArray(self._held.ravel())
 
     @boundary
     def squeeze(self, axis: Any = None) -> NdArray:
-        return NdArray(self._a.squeeze(axis=nt.axis_of(axis)))
+        return NdArray(self._held.squeeze(axis=nt.axis_of(axis)))
 
     @boundary
     def tolist(self) -> Any:
-        sizes.check_extent(self._a.shape)
-        return self._a.tolist()
+        sizes.check_extent(self._held.shape)
+        return self._held.tolist()
 
     @boundary
     def item(self, *args: Any) -> Any:
-        return self._a.item(*(nt.index(a) for a in args))
+        return self._held.item(*(nt.index(a) for a in args))
 
     @boundary
     def fill(self, value: Any) -> None:
-        self._a.fill(nt.number(value))
+        self._held.fill(nt.number(value))
 
     @boundary
     def clip(self, min: Any = None, max: Any = None) -> NdArray:  # noqa: A002 - numpy's names
         low = None if min is None else nt.to_raw(min)
         high = None if max is None else nt.to_raw(max)
-        nt.check_broadcast(self._a.shape, np.shape(low), np.shape(high))
-        return nt.wrap(np.clip(self._a, low, high))
+        nt.check_broadcast(self._held.shape, np.shape(low), np.shape(high))
+        return nt.wrap(np.clip(self._held, low, high))
 
     @boundary
     def round(self, decimals: Any = 0) -> Any:
-        return nt.wrap(self._a.round(nt.index(decimals)))
+        return nt.wrap(self._held.round(nt.index(decimals)))
 
     @boundary
     def dot(self, other: Any) -> Any:
         raw = nt.to_raw(other)
-        shape = _dot_shape(self._a.shape, np.shape(raw))
+        shape = _dot_shape(self._held.shape, np.shape(raw))
         nt.check_count(math.prod(shape), shape)
-        return nt.wrap(np.dot(self._a, raw))
+        return nt.wrap(np.dot(self._held, raw))
 
     @boundary
     def argsort(self, axis: Any = -1) -> NdArray:
-        return NdArray(self._a.argsort(axis=nt.axis_of(axis), kind="stable"))
+        return NdArray(self._held.argsort(axis=nt.axis_of(axis), kind="stable"))
 
     @boundary
     def sort(self, axis: Any = -1) -> None:
-        self._a.sort(axis=nt.axis_of(axis), kind="stable")
+        self._held.sort(axis=nt.axis_of(axis), kind="stable")
 
 
 nt._add_operators(NdArray, inplace=True)

@@ -47,27 +47,13 @@ def _raw(value: Any) -> Any:
     if kind in typeview.WRAPPER_CLASSES:
         nt = _types()
         if kind is nt.NdArray:
-            return value._a
+            return value._held
         if isinstance(value, nt.Scalar):
-            return value._v
+            return value._held
         return value
     if kind is list or kind is tuple:
         return kind(_raw(v) for v in value)
     return value
-
-
-def _foreign_value(value: Any) -> Any:
-    """The raw numpy data of a script's array or numpy scalar, else None: how the engine's
-    legacy constructors (`torch.Tensor(a)`, `torch.FloatTensor(a)`, `x.new(a)`) read them."""
-    kind = type(value)
-    if kind not in typeview.WRAPPER_CLASSES:
-        return None
-    nt = _types()
-    if kind is nt.NdArray:
-        return value._a
-    if isinstance(value, nt.Scalar):
-        return value._v
-    return None
 
 
 def _holds_wrapper(value: Any) -> bool:
@@ -106,13 +92,13 @@ def torch_functions(torch: Any) -> dict[str, Callable[..., Any]]:
         nt = sys.modules.get(_TYPES)
         if nt is None or type(ndarray) is not nt.NdArray:
             raise TypeError(f"expected np.ndarray (got {typeview.display_name(type(ndarray))})")
-        return nt.boundary(engine_from_numpy)(_check_for_torch(ndarray._a))
+        return nt.boundary(engine_from_numpy)(_check_for_torch(ndarray._held))
 
     def tensor(data: Any, *args: Any, **kwargs: Any) -> Any:
         if _holds_wrapper(data):  # lists of arrays or numpy scalars: numpy's dtype, as PyTorch
             nt = _types()
             if type(data) is nt.NdArray:
-                _check_for_torch(data._a)
+                _check_for_torch(data._held)
             return nt.boundary(engine_tensor)(nt.boundary(nt.to_raw)(data), *args, **kwargs)
         return engine_tensor(data, *args, **kwargs)
 
@@ -125,7 +111,6 @@ def torch_functions(torch: Any) -> dict[str, Callable[..., Any]]:
             return shared.to(dtype)
         return engine_as_tensor(_raw(data), dtype=dtype, device=device)
 
-    sys.modules["autodiff_cli.engine.core.script_data"].set_foreign_reader(_foreign_value)
     functions = {"from_numpy": from_numpy, "tensor": tensor, "as_tensor": as_tensor}
     for name, function in functions.items():
         function.__qualname__ = name

@@ -122,7 +122,7 @@ def identity(n: Any, dtype: Any = None) -> NdArray:
 def _out(out: Any) -> Any:
     if type(out) is not NdArray:
         raise TypeError("out= takes a numpy array in scripts")
-    return out._a
+    return out._held
 
 
 def _unary(ufunc: Any) -> Callable[[Any], Any]:

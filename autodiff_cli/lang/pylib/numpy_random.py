@@ -118,7 +118,7 @@ class RandomState:
     def shuffle(self, x: Any) -> None:
         if type(x) is not nt.NdArray:
             raise TypeError("shuffle() in scripts takes a numpy array")
-        self._state.shuffle(x._a)
+        self._state.shuffle(x._held)
 
     @boundary
     def permutation(self, x: Any) -> Any:
@@ -183,7 +183,7 @@ class Generator:
     def shuffle(self, x: Any) -> None:
         if type(x) is not nt.NdArray:
             raise TypeError("shuffle() in scripts takes a numpy array")
-        self._g.shuffle(x._a)
+        self._g.shuffle(x._held)
 
 
 Generator.__module__ = "numpy.random"

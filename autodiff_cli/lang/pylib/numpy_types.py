@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from autodiff_cli import lazy_imports
+from autodiff_cli.engine.core.script_data import NumpyWrapper
 from autodiff_cli.lang import limits
 
 ALLOWED_DTYPES: dict[str, np.dtype] = {
@@ -143,7 +143,7 @@ def check_broadcast(*shapes: tuple) -> None:
 def index(value: Any) -> int:
     """A script value used as an integer (a bool, int, wrapped integer scalar...)."""
     if issubclass(type(value), Scalar):
-        value = value._v
+        value = value._held
         if value.dtype.kind not in "iub":
             raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an integer")
         return int(value)
@@ -178,7 +178,7 @@ def axis_of(value: Any) -> int | tuple[int, ...] | None:
 def number(value: Any) -> Any:
     """A plain Python number (or a raw numpy scalar from a wrapper) for a scalar argument."""
     if issubclass(type(value), Scalar):
-        return value._v
+        return value._held
     if type(value) in (int, float, bool):
         return value
     if isinstance(value, int):  # a subclass: its plain value, without its own methods
@@ -220,10 +220,8 @@ def _tensor_class() -> type | None:
 def to_raw(value: Any) -> Any:
     """A script value as numpy input: a raw array or scalar, or a plain Python number."""
     kind = type(value)
-    if kind is NdArray:
-        return value._a
-    if issubclass(kind, Scalar):
-        return value._v
+    if issubclass(kind, NumpyWrapper):  # an array or a numpy scalar
+        return value._held
     if kind in (int, float, bool):
         return value
     if kind is range:
@@ -348,7 +346,7 @@ class ScalarType:
     __str__ = __repr__
 
     def __instancecheck__(self, instance: Any) -> bool:
-        return isinstance(instance, Scalar) and instance._v.dtype == self._dt
+        return isinstance(instance, Scalar) and instance._held.dtype == self._dt
 
     def __eq__(self, other: Any) -> bool:
         return isinstance(other, (ScalarType, DType)) and other._dt == self._dt
@@ -403,10 +401,10 @@ def _binary(
                 and isinstance(other, tensor)
                 and (reflected or comparison or scalar)
             ):
-                mine = self._a if type(self) is NdArray else self._v
+                mine = self._held
                 return _with_tensor(op, mine, other, tensor_first=reflected)
             return NotImplemented
-        mine = self._a if type(self) is NdArray else self._v
+        mine = self._held
         check_broadcast(_shape(mine), _shape(raw))
         return wrap(op(raw, mine) if reflected else op(mine, raw))
 
@@ -419,7 +417,7 @@ def _inplace(op: Callable[[Any, Any], Any]) -> Callable[..., Any]:
         raw = _operand(other)
         if raw is NotImplemented:
             return NotImplemented
-        op(self._a, raw)
+        op(self._held, raw)
         return self
 
     return method
@@ -443,7 +441,7 @@ def _matmul(reflected: bool) -> Callable[..., Any]:
         raw = _operand(other)
         if raw is NotImplemented:
             return NotImplemented
-        left, right = (raw, self._a) if reflected else (self._a, raw)
+        left, right = (raw, self._held) if reflected else (self._held, raw)
         shape = _matmul_count(_shape(left), _shape(right))
         check_count(math.prod(shape), shape)
         return wrap(np.matmul(left, right))
@@ -487,7 +485,7 @@ def _add_operators(cls: type, inplace: bool) -> None:
 def _unary(op: Callable[[Any], Any]) -> Callable[..., Any]:
     @boundary
     def method(self: Any) -> Any:
-        return wrap(op(self._a if type(self) is NdArray else self._v))
+        return wrap(op(self._held))
 
     return method
 
@@ -506,69 +504,70 @@ def _format(raw: Any, text: str, spec: str) -> str:
 # ---- scalars ---------------------------------------------------------------------------------
 
 
-class Scalar:
+class Scalar(NumpyWrapper):
     """A numpy scalar (`np.float32(1.5)`): prints as numpy prints it; arithmetic as numpy's.
-    The raw scalar is in each class's `_v` slot. Unlike numpy's, `np.float64` is not a float
-    subclass (the engine would take it for a float64 operand, not a Python number)."""
+    The raw scalar is in the `_held` slot (the engine reads it there: `t[np.int64(2)]`). Unlike
+    numpy's, `np.float64` is not a float subclass (the engine would take it for a float64
+    operand, not a Python number)."""
 
     __slots__ = ()
-    _v: np.generic
+    _held: np.generic
 
     def __init__(self, value: np.generic) -> None:
-        self._v = value
+        self._held = value
 
     def __repr__(self) -> str:
-        return printed(repr, self._v)
+        return printed(repr, self._held)
 
     def __str__(self) -> str:
-        return printed(str, self._v)
+        return printed(str, self._held)
 
     def __format__(self, spec: str) -> str:
-        return _format(self._v, str(self._v), spec)
+        return _format(self._held, str(self._held), spec)
 
     def __bool__(self) -> bool:
-        return bool(self._v)
+        return bool(self._held)
 
     def __float__(self) -> float:
-        return float(self._v)
+        return float(self._held)
 
     def __int__(self) -> int:
-        return int(self._v)
+        return int(self._held)
 
     def __index__(self) -> int:
         return index(self)
 
     def __hash__(self) -> int:
-        return hash(self._v)
+        return hash(self._held)
 
     @boundary
     def __round__(self, ndigits: Any = None) -> Any:
         if ndigits is None:
-            return round(self._v)
-        return wrap(round(self._v, index(ndigits)))
+            return round(self._held)
+        return wrap(round(self._held, index(ndigits)))
 
     __neg__ = _unary(operator.neg)
     __pos__ = _unary(operator.pos)
     __abs__ = _unary(operator.abs)
     __invert__ = _unary(operator.invert)
-    dtype = property(lambda self: DTYPES[self._v.dtype.name])
+    dtype = property(lambda self: DTYPES[self._held.dtype.name])
     shape = property(lambda self: ())
     ndim = property(lambda self: 0)
     size = property(lambda self: 1)
-    itemsize = property(lambda self: self._v.dtype.itemsize)
+    itemsize = property(lambda self: self._held.dtype.itemsize)
 
     def item(self) -> Any:
-        return self._v.item()
+        return self._held.item()
 
     def tolist(self) -> Any:
-        return self._v.item()
+        return self._held.item()
 
     @boundary
     def astype(self, dtype: Any) -> Any:
-        return wrap(self._v.astype(dtype_of(dtype)))
+        return wrap(self._held.astype(dtype_of(dtype)))
 
     def is_integer(self) -> bool:
-        return float(self._v).is_integer()
+        return float(self._held).is_integer()
 
 
 _add_operators(Scalar, inplace=False)
@@ -579,7 +578,7 @@ def _scalar_reduction(name: str) -> Any:
 
     @boundary
     def reduction(self: Scalar) -> Any:
-        return wrap(getattr(self._v, name)())
+        return wrap(getattr(self._held, name)())
 
     reduction.__name__ = name
     return reduction
@@ -590,7 +589,7 @@ for _name in "mean sum prod max min std var any all argmax argmin cumsum conjuga
 
 
 def _scalar_class(name: str) -> type:
-    cls = type(name, (Scalar,), {"__slots__": ("_v",)})
+    cls = type(name, (Scalar,), {"__slots__": ()})
     cls.__module__ = "numpy"
     return cls
 
@@ -606,13 +605,9 @@ NdArray: Any = None
 
 
 def register_array_class(cls: type) -> None:
-    """Use `cls` for arrays, and let the engine's indexing read the wrappers (`t[np_index]`)."""
+    """Use `cls` for arrays."""
     global NdArray
     NdArray = cls
-    indexing = lazy_imports.load("autodiff_cli.engine.ops.indexing")
-    indexing.FOREIGN_ARRAYS[cls] = lambda array: array._a
-    for scalar_class in SCALAR_CLASSES.values():
-        indexing.FOREIGN_ARRAYS[scalar_class] = lambda scalar: scalar._v
 
 
 __all__ = [
