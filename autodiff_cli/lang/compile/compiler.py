@@ -28,7 +28,7 @@ from autodiff_cli.lang.compile.definitions import DefinitionCompiler
 from autodiff_cli.lang.compile.expressions import ExpressionCompiler, Fn
 from autodiff_cli.lang.compile.generators import GeneratorCompiler
 from autodiff_cli.lang.compile.operator_closures import AUGMENTED_OPERATORS
-from autodiff_cli.lang.compile.scopes import RETURN_SLOT, Scope, ScopeBuilder, ScopeError
+from autodiff_cli.lang.compile.scopes import Scope, ScopeBuilder, ScopeError
 from autodiff_cli.lang.compile.targets import TargetCompiler
 from autodiff_cli.lang.errors import (
     CompileError,
@@ -43,6 +43,7 @@ from autodiff_cli.lang.errors import (
 from autodiff_cli.lang.parse.parser import ParseFailure, decode_source, parse
 from autodiff_cli.lang.parse.syntax_tree import Tree
 from autodiff_cli.lang.runtime import unraisable
+from autodiff_cli.lang.runtime.frames import RETURN_SLOT
 from autodiff_cli.lang.runtime.namespace import UNBOUND, CallDepth
 from autodiff_cli.lang.sandbox import capabilities, introspection, reflection
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from autodiff_cli.lang.compile.blocks import Stmt, flatten, located_generator
 from autodiff_cli.lang.compile.expressions import Fn
-from autodiff_cli.lang.compile.scopes import FIRST_VARIABLE_SLOT, RETURN_SLOT
 from autodiff_cli.lang.parse.syntax_tree import Tree
+from autodiff_cli.lang.runtime.frames import FIRST_VARIABLE_SLOT, RETURN_SLOT
 from autodiff_cli.lang.runtime.generator_object import new_generator
 
 YIELD_NODES = ("yield_expr", "yield_from")

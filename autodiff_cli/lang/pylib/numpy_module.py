@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from autodiff_cli.lang.pylib import numpy_sizes as sizes
-from autodiff_cli.lang.pylib import numpy_types as nt
-from autodiff_cli.lang.pylib.numpy_array import NdArray
 from autodiff_cli.lang.pylib.numpy_random import random_module
-from autodiff_cli.lang.pylib.numpy_types import boundary, to_raw, wrap
 from autodiff_cli.lang.sandbox import capabilities
+from autodiff_cli.lang.sandbox import numpy_sizes as sizes
+from autodiff_cli.lang.sandbox import numpy_types as nt
+from autodiff_cli.lang.sandbox.numpy_array import NdArray
+from autodiff_cli.lang.sandbox.numpy_types import boundary, to_raw, wrap
 
 # ---- creation --------------------------------------------------------------------------------
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from autodiff_cli.lang.pylib import numpy_types as nt
-from autodiff_cli.lang.pylib.numpy_types import boundary, to_raw, wrap
 from autodiff_cli.lang.sandbox import capabilities, typeview
+from autodiff_cli.lang.sandbox import numpy_types as nt
+from autodiff_cli.lang.sandbox.numpy_types import boundary, to_raw, wrap
 
 
 def _size(size: Any) -> Any:

@@ -10,15 +10,16 @@ import types
 from typing import Any
 
 from autodiff_cli import lazy_imports
-from autodiff_cli.lang import limits
+from autodiff_cli.lang import exact, limits
 from autodiff_cli.lang.errors import Location, ScriptError, Source, is_user_interrupt
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH  # noqa: F401 - re-exported
-from autodiff_cli.lang.pylib import modules, numpy_bridge
-from autodiff_cli.lang.runtime import nesting, script_stack
+from autodiff_cli.lang.pylib import modules
+from autodiff_cli.lang.runtime import script_stack
 from autodiff_cli.lang.sandbox import (
     capabilities,
     engine_exports,
-    exact,
+    nesting,
+    numpy_bridge,
     reflection,
     typeview,
     withheld,
@@ -175,6 +176,11 @@ class Namespace(dict):
 
     def __missing__(self, name: str) -> Any:
         return self.builtins[name]
+
+    def statement_locations(self) -> list[Location | None]:
+        """The running script's statement per function on the stack, innermost first (for
+        library modules: where `warnings.warn` points)."""
+        return script_stack.statement_locations()
 
     def __repr__(self) -> str:
         return f"<script namespace with {len(self)} names>"

@@ -79,6 +79,27 @@ def stack_of(error: BaseException) -> list[Entry]:
     return _entries(frames)
 
 
+def statement_locations() -> list[Location | None]:
+    """The running statement of each script function on the stack, innermost first, the
+    module's last (None for a call that runs no statement yet): where `warnings.warn` and
+    the engine's warnings point (`stacklevel` counts these)."""
+    found: list[Location | None] = []
+    current = None
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "function" and code.co_filename == _FUNCTIONS:
+            found.append(current)
+            current = None
+        elif current is None and code.co_name == "run":
+            where = frame.f_locals.get("where")
+            if isinstance(where, Location):
+                current = where
+        frame = frame.f_back
+    found.append(current)
+    return found
+
+
 def _entries(frames: list[Any]) -> list[Entry]:
     """The script's entries of Python frames given innermost first, outermost first."""
     entries: list[Entry] = []

@@ -13,8 +13,7 @@ import string  # imported now: a locked-down child process cannot open files lat
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang import limits
-from autodiff_cli.lang.sandbox import exact
+from autodiff_cli.lang import exact, limits
 
 _TEXT = (
     "capitalize center count endswith expandtabs find index isalnum isalpha isascii isdigit "

@@ -24,9 +24,9 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang.pylib import numpy_bridge
+from autodiff_cli.lang import exact
 from autodiff_cli.lang.sandbox import builtin_methods as builtin
-from autodiff_cli.lang.sandbox import engine_private_names, exact, typeview, withheld
+from autodiff_cli.lang.sandbox import engine_private_names, numpy_bridge, typeview, withheld
 from autodiff_cli.lang.sandbox.typeview import ENGINE_PREFIX, SCRIPT_MARK, TypeStandIn
 
 __all__ = [
@@ -254,7 +254,7 @@ def _refuser(name: str) -> Reader:
 
 
 def _numpy_reader(obj: Any) -> Any:
-    """`tensor.numpy`: the method giving the script's numpy wrapper (`lang/pylib/numpy_bridge.py`)."""
+    """`tensor.numpy`: the method giving the script's numpy wrapper (`lang/sandbox/numpy_bridge.py`)."""
     return numpy_bridge.numpy_method(obj)
 
 

@@ -62,7 +62,7 @@ LIBRARY = frozenset(
     """
     _ _Active _CacheWrapper _CatchWarnings _Depth _FromIterable _Group _State _Tee _Walk _asdict
     _cache _check _check_grow _check_open _closed _copy_new _data _depth _dict _field_defaults
-    _fields _filter _function _getframe _grouper _hits _inner _io _items _key _library_modules
+    _fields _filter _function _grouper _hits _inner _io _items _key _library_modules
     _lru_cache_wrapper _make _maxsize _misses _module _n _nil _object _outer _pos _record
     _replace _saved _state _tee _tensor _typed
     """.split()

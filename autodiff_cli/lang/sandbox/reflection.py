@@ -14,9 +14,10 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+from autodiff_cli.lang import exact
 from autodiff_cli.lang.errors import ScriptError
 from autodiff_cli.lang.parse.syntax_tree import Tree
-from autodiff_cli.lang.sandbox import capabilities, exact, typeview
+from autodiff_cli.lang.sandbox import capabilities, typeview
 
 _MISSING = object()
 

@@ -39,7 +39,7 @@ SCRIPT_ITERATOR_CLASSES: set[type] = set()
 # and those of them a script class may derive from.
 LIBRARY_CLASSES: set[type] = set()
 LIBRARY_BASES: set[type] = set()
-# Wrapper classes of library values (numpy arrays, scalars, dtypes: `lang/pylib/numpy_types.py`):
+# Wrapper classes of library values (numpy arrays, scalars, dtypes: `lang/sandbox/numpy_types.py`):
 # scripts hold their instances and read their public names, but `type()` gives a stand-in.
 WRAPPER_CLASSES: set[type] = set()
 _known: dict[type, bool] = {}

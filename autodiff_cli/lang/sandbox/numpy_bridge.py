@@ -3,7 +3,7 @@
 As in PyTorch, `t.numpy()` and `torch.from_numpy(a)` share memory (the script gets an
 `NdArray` wrapper around the tensor's own array); `torch.tensor(a)` copies; `torch.as_tensor`
 shares when the dtype stays. Nothing here imports numpy's wrappers until a
-script holds one (they exist only once `lang/pylib/numpy_types.py` is loaded).
+script holds one (they exist only once `lang/sandbox/numpy_types.py` is loaded).
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from autodiff_cli import lazy_imports
 from autodiff_cli.lang.sandbox import typeview
 from autodiff_cli.lang.sandbox.doc_stand_ins import document_as
 
-_TYPES = "autodiff_cli.lang.pylib.numpy_types"
+_TYPES = "autodiff_cli.lang.sandbox.numpy_types"
 
 
 def _types() -> Any:
     module = sys.modules.get(_TYPES)
     if module is None or module.NdArray is None:  # in-process runs; children preload them
-        lazy_imports.load("autodiff_cli.lang.pylib.numpy_array")  # registers its array class
+        lazy_imports.load("autodiff_cli.lang.sandbox.numpy_array")  # registers its array class
         module = sys.modules[_TYPES]
     return module
 

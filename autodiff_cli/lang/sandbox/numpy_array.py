@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from autodiff_cli.engine.core.script_data import NumpyWrapper
-from autodiff_cli.lang.pylib import numpy_sizes as sizes
-from autodiff_cli.lang.pylib import numpy_types as nt
+from autodiff_cli.lang.sandbox import numpy_sizes as sizes
+from autodiff_cli.lang.sandbox import numpy_types as nt
 from autodiff_cli.lang.sandbox import typeview
 
 boundary = nt.boundary

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from autodiff_cli.lang.pylib.numpy_types import check_count
+from autodiff_cli.lang.sandbox.numpy_types import check_count
 
 
 def _dims(shape: Any) -> tuple[int, ...]:
