@@ -92,7 +92,7 @@ DEFERRED: dict[str, str] = {
     "name script lines, handed over when a script first imports torch",
     "autodiff_cli.lang.pylib.numpy_module": "a script's `import numpy`: the whole vetted "
     "subset and its wrappers (preloaded in jailed children, not in the one-liner)",
-    "autodiff_cli.lang.sandbox.numpy_array": "a tensor's `.numpy()` in a script: the array "
+    "autodiff_cli.lang.sandbox.numpy_types": "a tensor's `.numpy()` in a script: the array "
     "wrapper and numpy's submodules it uses (preloaded in jailed children)",
     "autodiff_cli.lang.parse.table_builder": "imports Lark; needed only in a checkout whose "
     "grammar was edited since the shipped tables were built",

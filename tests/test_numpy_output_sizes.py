@@ -18,7 +18,7 @@ from script_runner import error_of, run
 from autodiff_cli.lang import limits
 from autodiff_cli.lang.pylib import numpy_module
 from autodiff_cli.lang.sandbox import numpy_types as nt
-from autodiff_cli.lang.sandbox.numpy_array import NdArray
+from autodiff_cli.lang.sandbox.numpy_types import NdArray
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy's empty-slice notes
 CAP = 1000

@@ -103,11 +103,10 @@ def set_anomaly_enabled(
     _Mode.stack_source = stack_source
     if enabled and not was:
         modes.push(_record)
-        backward.NODE_WATCH.append(_watch)
+        backward.watch_nodes(_watch)
     elif was and not enabled:
         modes.pop(_record)
-        if _watch in backward.NODE_WATCH:
-            backward.NODE_WATCH.remove(_watch)
+        backward.stop_watching_nodes(_watch)
 
 
 # -- the switches: `torch.autograd.detect_anomaly` and `set_detect_anomaly` -----------------------

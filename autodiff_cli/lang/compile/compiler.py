@@ -143,7 +143,7 @@ class Compiler(
                 value = getattr(f[slot], "v", UNBOUND) if is_cell else f[slot]
                 if value is not UNBOUND:
                     bound[name] = value
-            return reflection.evaluate(f[0], source(f), None, bound)
+            return reflection.evaluate(f[0], source(f), None, bound, run_expression)
 
         return local_eval
 
@@ -447,8 +447,7 @@ class Program:
         limit = sys.getrecursionlimit()
         if limit < 20000:
             sys.setrecursionlimit(20000)
-        Running.depth += 1
-        Running.namespaces.append(namespace)
+        Running.enter(namespace)
         saved_hook = sys.unraisablehook
         if outermost:  # a finalizer's error: one located line, never CPython's traceback
             sys.unraisablehook = unraisable.hook_for(self.filename)
@@ -459,8 +458,7 @@ class Program:
                 raise
             raise ScriptError.from_exception(error, None) from error
         finally:
-            Running.depth -= 1
-            Running.namespaces.pop()
+            Running.leave()
             CallDepth.depth = saved_depth
             sys.setrecursionlimit(limit)
             if outermost:
@@ -489,9 +487,6 @@ def run_expression(text: str, namespace: dict) -> Any:
         raise
     finally:
         CallDepth.depth -= 1
-
-
-reflection.use_expression_runner(run_expression)
 
 
 def compile_tree(tree: Tree, source: Source, mode: str) -> Program:

@@ -10,8 +10,7 @@ from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH, Interrupt, raise_inter
 from autodiff_cli.lang.runtime.frames import FIRST_VARIABLE_SLOT, RETURN_SLOT
 from autodiff_cli.lang.runtime.namespace import UNBOUND, CallDepth, Cell
 from autodiff_cli.lang.sandbox import call_results
-from autodiff_cli.lang.sandbox.capabilities import SCRIPT_MARK
-from autodiff_cli.lang.sandbox.reflection import CODE_ATTRIBUTE
+from autodiff_cli.lang.sandbox.capabilities import CODE_ATTRIBUTE, SCRIPT_MARK
 
 Body = Callable[[list], Any]
 

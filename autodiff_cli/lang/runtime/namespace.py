@@ -132,7 +132,9 @@ def _make_print(namespace: Namespace):  # noqa: ANN202
     return print
 
 
-def make_builtins(namespace: Namespace) -> dict[str, Any]:
+def make_builtins(
+    namespace: Namespace, run_expression: reflection.ExpressionRunner | None
+) -> dict[str, Any]:
     table = {name: getattr(builtins, name) for name in _PASSED_THROUGH}
     table.update(
         print=_make_print(namespace),
@@ -146,7 +148,7 @@ def make_builtins(namespace: Namespace) -> dict[str, Any]:
         setattr=reflection.script_setattr,
         delattr=reflection.script_delattr,
         id=reflection.script_id,
-        eval=reflection.make_eval(namespace),
+        eval=reflection.make_eval(namespace, run_expression),
         super=capabilities.script_super,
         hash=nesting.checked_hash,
         sum=_script_sum,
@@ -167,10 +169,11 @@ def make_builtins(namespace: Namespace) -> dict[str, Any]:
 class Namespace(dict):
     """A script's global variables; unknown names fall back to the whitelisted builtins."""
 
-    def __init__(self) -> None:
+    def __init__(self, run_expression: reflection.ExpressionRunner | None = None) -> None:
+        """`run_expression` runs the script's `eval` (the compiler's; without it `eval` fails)."""
         super().__init__()
         self.stdout: Any = None
-        self.builtins = make_builtins(self)
+        self.builtins = make_builtins(self, run_expression)
         self._proxies: dict[int, capabilities.ModuleProxy] = {}
         self["__name__"] = "__main__"
 
@@ -206,7 +209,7 @@ class Namespace(dict):
         if isinstance(value, type) and value.__module__ == _ANOMALY_SWITCHES:
             return script_stack.script_switch(value)
         if not isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
-            capabilities.SHARED_IDS.add(id(value))
+            capabilities.share(value)
         return value
 
     def _lazy_attribute(self, module: types.ModuleType, key: str, name: str) -> Any:
@@ -259,9 +262,12 @@ def _is_engine_object(value: Any) -> bool:
     return value is not None and (type(value).__module__ or "").startswith(ENGINE_TYPE_MODULES)
 
 
-def new_namespace(bare_torch: bool = False) -> Namespace:
-    """A fresh script namespace; `bare_torch` also binds torch's functions, `pi` and `e`."""
-    namespace = Namespace()
+def new_namespace(
+    bare_torch: bool = False, run_expression: reflection.ExpressionRunner | None = None
+) -> Namespace:
+    """A fresh script namespace; `bare_torch` also binds torch's functions, `pi` and `e`;
+    `run_expression` runs its `eval` (`autodiff_cli.lang.new_namespace` gives the compiler's)."""
+    namespace = Namespace(run_expression)
     if bare_torch:
         torch = namespace.root_module("torch")
         for name, value in vars(torch).items():

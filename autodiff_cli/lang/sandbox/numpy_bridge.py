@@ -20,11 +20,8 @@ _TYPES = "autodiff_cli.lang.sandbox.numpy_types"
 
 
 def _types() -> Any:
-    module = sys.modules.get(_TYPES)
-    if module is None or module.NdArray is None:  # in-process runs; children preload them
-        lazy_imports.load("autodiff_cli.lang.sandbox.numpy_array")  # registers its array class
-        module = sys.modules[_TYPES]
-    return module
+    """`numpy_types`, loaded on first use (in-process runs; jailed children preload it)."""
+    return lazy_imports.load(_TYPES)
 
 
 def numpy_method(tensor: Any) -> Callable[..., Any]:

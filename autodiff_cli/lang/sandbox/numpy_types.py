@@ -3,12 +3,15 @@
 A script never holds a raw numpy object. `NdArray` (shown as `numpy.ndarray`), the scalar
 classes (`numpy.float32`...), `DType` and `ScalarType` (`np.float32` itself) keep the raw value
 in a private slot and expose only the public names defined here; every value they return is
-wrapped again (`wrap`). Script values given to numpy are converted first (`to_raw`): plain
-numbers, nested lists/tuples of them, wrappers and tensors; anything else (strings, `None`,
-functions, script objects, which numpy would turn into object arrays or read through
-`__array_interface__`) is refused. Only numeric dtypes exist (`ALLOWED_DTYPES`). Sizes are
-checked against the element cap before numpy allocates; numpy's own exceptions reach scripts
-as plain builtin exceptions with the same message (`boundary`).
+wrapped again (`wrap`). Arrays and scalars keep it in the `_held` slot of the engine's
+`NumpyWrapper` base, where the engine reads it as numpy data (`t[np_index]`, `torch.Tensor(a)`,
+a DataLoader's batch); an array's `__array__` hands it to trusted code (`torch.from_numpy`).
+Script values given to numpy are converted first (`to_raw`): plain numbers, nested
+lists/tuples of them, wrappers and tensors; anything else (strings, `None`, functions, script
+objects, which numpy would turn into object arrays or read through `__array_interface__`) is
+refused. Only numeric dtypes exist (`ALLOWED_DTYPES`). Sizes are checked against the element
+cap before numpy allocates (`numpy_sizes`); numpy's own exceptions reach scripts as plain
+builtin exceptions with the same message (`boundary`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ import numpy as np
 
 from autodiff_cli.engine.core.script_data import NumpyWrapper
 from autodiff_cli.lang import limits
+from autodiff_cli.lang.sandbox import numpy_sizes as sizes
+from autodiff_cli.lang.sandbox import typeview
+from autodiff_cli.lang.sandbox.numpy_sizes import check_broadcast, check_count
 
 ALLOWED_DTYPES: dict[str, np.dtype] = {
     name: np.dtype(name)
@@ -108,33 +114,16 @@ def set_printoptions(**options: Any) -> None:
     PRINT_OPTIONS.update(checked)
 
 
+def reset_printoptions() -> None:
+    """numpy's defaults again (a script's `import numpy`)."""
+    PRINT_OPTIONS.clear()
+
+
 def printed(function: Callable[[Any], str], value: Any) -> str:
     if not PRINT_OPTIONS:
         return function(value)
     with np.printoptions(**PRINT_OPTIONS):
         return function(value)
-
-
-# ---- sizes -----------------------------------------------------------------------------------
-
-
-def check_count(count: int, shape: Any = None) -> None:
-    """Refuse an array of `count` elements past the element cap (`--max-elements`)."""
-    cap = limits.max_elements()
-    if count > cap:
-        what = f"of shape ({', '.join(str(s) for s in shape)}) " if shape is not None else ""
-        raise MemoryError(
-            f"refusing to allocate an array {what}with {count} elements: more than the limit "
-            f"of {cap} elements"
-        )
-
-
-def check_broadcast(*shapes: tuple) -> None:
-    try:
-        shape = np.broadcast_shapes(*shapes)
-    except ValueError:
-        return  # numpy reports the mismatch itself
-    check_count(math.prod(shape), shape)
 
 
 # ---- plain arguments ---------------------------------------------------------------------------
@@ -597,17 +586,289 @@ def _scalar_class(name: str) -> type:
 SCALAR_CLASSES: dict[str, type] = {name: _scalar_class(name) for name in ALLOWED_DTYPES}
 
 
-# ---- arrays ----------------------------------------------------------------------------------
-
-# The array class: `numpy_array.NdArray`, which sets it here when it loads (that module imports
-# this one; scripts reach both through `numpy_module`, which imports `numpy_array`).
-NdArray: Any = None
+# ---- arrays (`NdArray`, shown as `numpy.ndarray`) -----------------------------------------
 
 
-def register_array_class(cls: type) -> None:
-    """Use `cls` for arrays."""
-    global NdArray
-    NdArray = cls
+def _key_part(part: Any) -> Any:
+    """One component of an index, as a plain value numpy may see."""
+    if part is None or part is Ellipsis or type(part) is bool:
+        return part
+    if type(part) is slice:
+        return slice(*(None if v is None else index(v) for v in (part.start, part.stop, part.step)))
+    if type(part) is NdArray or isinstance(part, list):
+        raw = to_raw(part)
+        if raw.dtype.kind not in "biu" and raw.size:
+            raise IndexError("arrays used as indices must be of integer (or boolean) type")
+        return raw if raw.size else raw.astype(np.intp)
+    if isinstance(part, Scalar) and part._held.dtype.kind == "b":
+        return bool(part._held)
+    return index(part)
+
+
+def _key(key: Any) -> Any:
+    if type(key) is tuple:
+        if len(key) > 64:
+            raise IndexError("too many indices for array")
+        return tuple(_key_part(part) for part in key)
+    return _key_part(key)
+
+
+def _check_fancy(shape: tuple, key: Any) -> None:
+    """Refuse advanced indexing whose result would pass the element cap (before numpy
+    allocates): the picked positions times the elements of the dims not indexed by arrays."""
+    parts = key if type(key) is tuple else (key,)
+    arrays = [p for p in parts if isinstance(p, np.ndarray)]
+    if not arrays:
+        return
+    taken = [(int(p.sum()),) if p.dtype.kind == "b" else p.shape for p in arrays]
+    try:
+        picked = math.prod(np.broadcast_shapes(*taken))
+    except ValueError:
+        return  # numpy reports the mismatch
+    check_count(picked * math.prod(shape) // max(1, _indexed_size(shape, parts)))
+
+
+def _width(part: Any) -> int:
+    if part is None or type(part) is bool:
+        return 0
+    return part.ndim if isinstance(part, np.ndarray) and part.dtype.kind == "b" else 1
+
+
+def _indexed_size(shape: tuple, parts: tuple) -> int:
+    """The product of the dims that index arrays consume (counted from both ends of `...`)."""
+    split = next((i for i, p in enumerate(parts) if p is Ellipsis), len(parts))
+    size = 1
+    for group, forward in ((parts[:split], True), (parts[split + 1 :][::-1], False)):
+        axis = 0
+        for part in group:
+            width = _width(part)
+            if isinstance(part, np.ndarray):
+                dims = (
+                    shape[axis : axis + width]
+                    if forward
+                    else shape[len(shape) - axis - width : len(shape) - axis]
+                )
+                size *= math.prod(d for d in dims if d)
+            axis += width
+    return size
+
+
+def _dot_shape(a: tuple, b: tuple) -> tuple:
+    if not a or not b:
+        return a or b
+    if len(b) == 1:
+        return a[:-1]
+    return (*a[:-1], *b[:-2], b[-1])
+
+
+def _reduction(name: str) -> Any:
+    @boundary
+    def method(
+        self: NdArray, axis: Any = None, dtype: Any = None, keepdims: bool = False, **extra: Any
+    ) -> Any:
+        options: dict[str, Any] = {"axis": axis_of(axis), "keepdims": bool(keepdims)}
+        if dtype is not None:
+            options["dtype"] = dtype_of(dtype)
+        if "ddof" in extra:
+            options["ddof"] = number(extra.pop("ddof"))
+        if extra:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(extra))}'")
+        sizes.check_reduction(self._held.shape, options["axis"], options["keepdims"])
+        return wrap(getattr(self._held, name)(**options))
+
+    method.__name__ = name
+    return method
+
+
+def _arg_reduction(name: str) -> Any:
+    @boundary
+    def method(self: NdArray, axis: Any = None, keepdims: bool = False) -> Any:
+        axis = axis_of(axis)
+        sizes.check_reduction(self._held.shape, axis, bool(keepdims))
+        return wrap(getattr(self._held, name)(axis=axis, keepdims=bool(keepdims)))
+
+    method.__name__ = name
+    return method
+
+
+def _shape_args(args: tuple) -> tuple:
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    return tuple(index(a) for a in args)
+
+
+class NdArray(NumpyWrapper):
+    """A numpy array a script holds (see the module docstring); the raw array is in the `_held`
+    slot (the engine reads it there: `t[np_index]`, `torch.Tensor(a)`, a DataLoader's batch)."""
+
+    __slots__ = ()
+
+    def __init__(self, array: np.ndarray) -> None:
+        self._held = array
+
+    # printing and conversion
+    def __repr__(self) -> str:
+        return printed(repr, self._held)
+
+    def __str__(self) -> str:
+        return printed(str, self._held)
+
+    def __format__(self, spec: str) -> str:
+        return _format(self._held, str(self), spec)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self._held if dtype is None else self._held.astype(dtype)
+
+    @boundary
+    def __bool__(self) -> bool:
+        return bool(self._held)
+
+    @boundary
+    def __float__(self) -> float:
+        return float(self._held)
+
+    @boundary
+    def __int__(self) -> int:
+        return int(self._held)
+
+    @boundary
+    def __index__(self) -> int:
+        return operator.index(self._held)
+
+    @boundary
+    def __len__(self) -> int:
+        return len(self._held)
+
+    @boundary
+    def __iter__(self) -> Any:
+        if not self._held.ndim:
+            raise TypeError("iteration over a 0-d array")
+        return map(wrap, self._held)  # lazily: a long array is not copied into a list
+
+    @boundary
+    def __contains__(self, value: Any) -> bool:
+        raw = to_raw(value)
+        check_broadcast(self._held.shape, np.shape(raw))
+        return bool((self._held == raw).any())
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # indexing
+    @boundary
+    def __getitem__(self, key: Any) -> Any:
+        raw_key = _key(key)
+        _check_fancy(self._held.shape, raw_key)
+        return wrap(self._held[raw_key])
+
+    @boundary
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._held[_key(key)] = to_raw(value)
+
+    __neg__ = _unary(operator.neg)
+    __pos__ = _unary(operator.pos)
+    __abs__ = _unary(operator.abs)
+    __invert__ = _unary(operator.invert)
+
+    # attributes
+    shape = property(lambda self: self._held.shape)
+    ndim = property(lambda self: self._held.ndim)
+    size = property(lambda self: self._held.size)
+    itemsize = property(lambda self: self._held.itemsize)
+    nbytes = property(lambda self: self._held.nbytes)
+    dtype = property(lambda self: DTYPES[self._held.dtype.name])
+    T = property(lambda self: NdArray(self._held.T))
+
+    # methods
+    sum = _reduction("sum")
+    mean = _reduction("mean")
+    prod = _reduction("prod")
+    std = _reduction("std")
+    var = _reduction("var")
+    max = _reduction("max")
+    min = _reduction("min")
+    all = _reduction("all")
+    any = _reduction("any")
+    argmax = _arg_reduction("argmax")
+    argmin = _arg_reduction("argmin")
+
+    @boundary
+    def cumsum(self, axis: Any = None) -> Any:
+        return wrap(self._held.cumsum(axis=axis_of(axis)))
+
+    @boundary
+    def reshape(self, *shape: Any) -> NdArray:
+        return NdArray(self._held.reshape(_shape_args(shape)))
+
+    @boundary
+    def transpose(self, *axes: Any) -> NdArray:
+        return NdArray(self._held.transpose(_shape_args(axes) or None))
+
+    @boundary
+    def astype(self, dtype: Any) -> NdArray:
+        return NdArray(self._held.astype(dtype_of(dtype)))
+
+    def copy(self) -> NdArray:
+        return NdArray(self._held.copy())
+
+    def flatten(self) -> NdArray:
+        return NdArray(self._held.flatten())
+
+    def ravel(self) -> NdArray:
+        return NdArray(self._held.ravel())
+
+    @boundary
+    def squeeze(self, axis: Any = None) -> NdArray:
+        return NdArray(self._held.squeeze(axis=axis_of(axis)))
+
+    @boundary
+    def tolist(self) -> Any:
+        sizes.check_extent(self._held.shape)
+        return self._held.tolist()
+
+    @boundary
+    def item(self, *args: Any) -> Any:
+        return self._held.item(*(index(a) for a in args))
+
+    @boundary
+    def fill(self, value: Any) -> None:
+        self._held.fill(number(value))
+
+    @boundary
+    def clip(self, min: Any = None, max: Any = None) -> NdArray:  # noqa: A002 - numpy's names
+        low = None if min is None else to_raw(min)
+        high = None if max is None else to_raw(max)
+        check_broadcast(self._held.shape, np.shape(low), np.shape(high))
+        return wrap(np.clip(self._held, low, high))
+
+    @boundary
+    def round(self, decimals: Any = 0) -> Any:
+        return wrap(self._held.round(index(decimals)))
+
+    @boundary
+    def dot(self, other: Any) -> Any:
+        raw = to_raw(other)
+        shape = _dot_shape(self._held.shape, np.shape(raw))
+        check_count(math.prod(shape), shape)
+        return wrap(np.dot(self._held, raw))
+
+    @boundary
+    def argsort(self, axis: Any = -1) -> NdArray:
+        return NdArray(self._held.argsort(axis=axis_of(axis), kind="stable"))
+
+    @boundary
+    def sort(self, axis: Any = -1) -> None:
+        self._held.sort(axis=axis_of(axis), kind="stable")
+
+
+_add_operators(NdArray, inplace=True)
+NdArray.__name__ = NdArray.__qualname__ = "ndarray"
+NdArray.__module__ = "numpy"
+
+# Scripts may hold these as soon as they exist: `t.numpy()` makes arrays before any script has
+# imported numpy, and an attribute reader decided then is kept for the process.
+for _cls in (NdArray, DType, ScalarType, *SCALAR_CLASSES.values()):
+    typeview.register_wrapper_class(_cls)
+del _cls
 
 
 __all__ = [
@@ -625,7 +886,6 @@ __all__ = [
     "dtype_of",
     "index",
     "number",
-    "register_array_class",
     "shape_of",
     "to_raw",
     "wrap",

@@ -47,6 +47,20 @@ _stand_ins: dict[type, TypeStandIn] = {}
 _DISPLAY_NAMES: dict[type, str] = {}  # the real class a stand-in imitates, if not its own name
 
 
+def register_iterator_class(cls: type) -> None:
+    """`cls` is a lazy iterator of the script's library (`map`, `itertools.chain`...): scripts
+    may hold its instances, which record how deep they are nested (`nesting`)."""
+    SCRIPT_ITERATOR_CLASSES.add(cls)
+
+
+def register_library_class(cls: type, base: bool) -> None:
+    """`cls` is a class of the script's library (`collections.deque`...): scripts may hold its
+    instances, and with `base` derive classes from it."""
+    LIBRARY_CLASSES.add(cls)
+    if base:
+        LIBRARY_BASES.add(cls)
+
+
 def register_wrapper_class(cls: type) -> None:
     """Let scripts hold instances of `cls` and read its public names: called where the class is
     made, before any instance exists (an attribute reader chosen earlier is kept)."""

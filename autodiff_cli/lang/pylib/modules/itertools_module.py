@@ -25,7 +25,7 @@ class _Active:
 def _register(cls: type, name: str) -> type:
     cls.__module__ = "itertools"
     cls.__name__ = cls.__qualname__ = name
-    typeview.SCRIPT_ITERATOR_CLASSES.add(cls)
+    typeview.register_iterator_class(cls)
     return cls
 
 
@@ -153,7 +153,7 @@ class chain(_chain_base):  # noqa: N801 - the name scripts see
 
 
 _register(chain, "chain")
-builtin_methods.ALLOWED[chain] = frozenset({"from_iterable"})  # `chain.from_iterable` on the class
+builtin_methods.allow_methods(chain, frozenset({"from_iterable"}))  # `chain.from_iterable`
 
 
 # ---- groupby and tee: the iterators they hand out are tracked too -----------------------------
