@@ -43,8 +43,7 @@ from autodiff_cli.lang.errors import (
 from autodiff_cli.lang.parse.parser import ParseFailure, decode_source, parse
 from autodiff_cli.lang.parse.syntax_tree import Tree
 from autodiff_cli.lang.runtime import unraisable
-from autodiff_cli.lang.runtime.frames import RETURN_SLOT
-from autodiff_cli.lang.runtime.namespace import UNBOUND, CallDepth
+from autodiff_cli.lang.runtime.namespace import RETURN_SLOT, UNBOUND, CallDepth
 from autodiff_cli.lang.sandbox import capabilities, introspection, reflection
 
 __all__ = ["Compiler", "Program", "compile_tree", "set_statement_probe"]

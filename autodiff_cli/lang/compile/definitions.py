@@ -16,9 +16,8 @@ from autodiff_cli.lang.compile.scopes import (
     parse_signature,
 )
 from autodiff_cli.lang.parse.syntax_tree import Tree
-from autodiff_cli.lang.runtime.frames import RETURN_SLOT
 from autodiff_cli.lang.runtime.functions import FunctionSpec, make_function
-from autodiff_cli.lang.runtime.namespace import UNBOUND, Cell
+from autodiff_cli.lang.runtime.namespace import RETURN_SLOT, UNBOUND, Cell
 from autodiff_cli.lang.sandbox import capabilities, class_checks, nesting, reflection, typeview
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from autodiff_cli.lang.parse.fstrings import prepare_fstring, split_prefix
 from autodiff_cli.lang.parse.syntax_tree import Token, Tree
-from autodiff_cli.lang.runtime.frames import FIRST_VARIABLE_SLOT
+from autodiff_cli.lang.runtime.namespace import FIRST_VARIABLE_SLOT
 
 FUNCTION_NODES = {"funcdef", "lambdef", "lambdef_nocond"}
 COMPREHENSION_NODES = {"listcomp", "setcomp", "dictcomp", "genexpr", "genexpr_argument"}

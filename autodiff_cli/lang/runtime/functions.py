@@ -7,8 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH, Interrupt, raise_interrupt
-from autodiff_cli.lang.runtime.frames import FIRST_VARIABLE_SLOT, RETURN_SLOT
-from autodiff_cli.lang.runtime.namespace import UNBOUND, CallDepth, Cell
+from autodiff_cli.lang.runtime.namespace import (
+    FIRST_VARIABLE_SLOT,
+    RETURN_SLOT,
+    UNBOUND,
+    CallDepth,
+    Cell,
+)
 from autodiff_cli.lang.sandbox import call_results
 from autodiff_cli.lang.sandbox.capabilities import CODE_ATTRIBUTE, SCRIPT_MARK
 

@@ -31,6 +31,11 @@ ENGINE_TYPE_MODULES = ("autodiff_cli.engine", "torch")  # engine classes present
 _ANOMALY_SWITCHES = "torch.autograd.anomaly_mode"  # `detect_anomaly`, `set_detect_anomaly`
 
 
+# A script frame (a list, one per call of a script function, module or class body): the global
+# namespace, the return value, then the variables, numbered by the compiler (`compile/scopes`).
+GLOBALS_SLOT, RETURN_SLOT, FIRST_VARIABLE_SLOT = 0, 1, 2
+
+
 class _Unbound:
     """Marks a variable slot that has no value yet."""
 
