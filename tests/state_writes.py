@@ -36,11 +36,11 @@ MUTATORS = frozenset(
 )
 
 
-def _imported(module: str, path: Path, tree: ast.Module, package: str) -> dict[str, str]:
+def _imported(module: str, path: Path, nodes: list[ast.AST], package: str) -> dict[str, str]:
     """Local name -> what it names, for names imported from the package (and `sys`)."""
     base_package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 local = alias.asname or alias.name.split(".")[0]
@@ -204,12 +204,11 @@ def _passes(call: ast.Call, param: str, position: int) -> bool:
     return 0 <= position < len(call.args) or any(isinstance(a, ast.Starred) for a in call.args)
 
 
-def _setter_calls(trees: dict[str, tuple[Path, ast.Module]], package: str) -> list[str]:
-    setters = {module: _setters(tree) for module, (_, tree) in trees.items()}
+def _setter_calls(parsed: dict[str, tuple], package: str) -> list[str]:
+    setters = {module: _setters(tree) for module, (_, tree, _, _) in parsed.items()}
     found = []
-    for module, (path, tree) in trees.items():
-        imported = _imported(module, path, tree, package)
-        for node in ast.walk(tree):
+    for module, (_, _, nodes, imported) in parsed.items():
+        for node in nodes:
             if not isinstance(node, ast.Call):
                 continue
             function = node.func
@@ -234,15 +233,15 @@ def state_writes(root: Path = PACKAGE_ROOT) -> list[str]:
     package = root.name
     modules = set(modules_found) | {"sys"}
     found = []
-    trees = {
-        module: (path, ast.parse(path.read_text(encoding="utf-8"), str(path)))
-        for module, path in sorted(modules_found.items())
-    }
-    for module, (path, tree) in trees.items():
-        imported = _imported(module, path, tree, package)
+    parsed = {}
+    for module, path in sorted(modules_found.items()):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        nodes = list(ast.walk(tree))
+        parsed[module] = (path, tree, nodes, _imported(module, path, nodes, package))
+    for module, (_, _, nodes, imported) in parsed.items():
         if not imported:
             continue
-        for node in ast.walk(tree):
+        for node in nodes:
             targets: list[ast.expr] = []
             if isinstance(node, (ast.Assign, ast.Delete)):
                 targets = node.targets
@@ -256,5 +255,5 @@ def state_writes(root: Path = PACKAGE_ROOT) -> list[str]:
                 why = _called(node, imported, modules)
                 if why:
                     found.append(f"{module}:{node.lineno} {ast.unparse(node.func)} ({why})")
-    found += _setter_calls(trees, package)
+    found += _setter_calls(parsed, package)
     return sorted(found, key=lambda item: (item.split(":")[0], int(item.split(":")[1].split()[0])))
