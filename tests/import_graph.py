@@ -141,3 +141,26 @@ def layer_violations(graph: dict[str, dict[str, int]], lower: str, upper: str) -
         for target, line in sorted(edges.items())
         if under(target, upper)
     ]
+
+
+def part_graph(graph: dict[str, dict[str, str]], package: str) -> dict[str, dict[str, str]]:
+    """The import graph of `package`'s parts (each subpackage or module directly in it): part ->
+    {part it imports: the first `module:line` that imports it}; imports inside a part and
+    `package` itself (its `__init__`) are left out."""
+
+    def part(name: str) -> str | None:
+        if not name.startswith(package + "."):
+            return None
+        return f"{package}.{name[len(package) + 1 :].split('.')[0]}"
+
+    parts: dict[str, dict[str, str]] = {}
+    for module, edges in sorted(graph.items()):
+        source = part(module)
+        if source is None:
+            continue
+        found = parts.setdefault(source, {})
+        for target, line in sorted(edges.items()):
+            into = part(target)
+            if into is not None and into != source:
+                found.setdefault(into, f"{module}:{line}")
+    return parts

@@ -1,12 +1,13 @@
-"""The layers' imports (docs/ARCHITECTURE.md): engine <- lang <- cli, and no import cycle among
-the modules of lang or of cli. Imports inside functions and under TYPE_CHECKING count too."""
+"""The layers' imports (docs/ARCHITECTURE.md): engine <- lang <- cli, no import cycle among
+the modules of lang or of cli, and none among lang's parts (its subpackages and top modules: they
+form one order). Imports inside functions and under TYPE_CHECKING count too."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from import_graph import describe_cycle, find_cycle, import_graph, layer_violations
+from import_graph import describe_cycle, find_cycle, import_graph, layer_violations, part_graph
 
 # Imports left out of the cycle check, each with its reason (none today: every cycle fails).
 KNOWN_CYCLE_EDGES: set[tuple[str, str]] = set()
@@ -23,6 +24,51 @@ def test_no_import_cycle_in(package: str, package_graph: dict[str, dict[str, int
     assert sum(1 for module in package_graph if module.startswith(package + ".")) > 10
     cycle = find_cycle(package_graph, package, ignore=KNOWN_CYCLE_EDGES)
     assert cycle is None, f"import cycle: {describe_cycle(package_graph, cycle)}"
+
+
+def _part_cycle(parts: dict[str, dict[str, str]], package: str) -> str | None:
+    cycle = find_cycle(parts, package)
+    if cycle is None:
+        return None
+    steps = [f"{a} ({parts[a][b]} imports {b})" for a, b in zip(cycle, cycle[1:])]
+    return " -> ".join(steps + [cycle[-1]])
+
+
+@pytest.mark.parametrize("package", ["autodiff_cli.lang"])
+def test_no_import_cycle_among_the_parts_of(package: str, package_graph: dict[str, dict[str, int]]):
+    """lang/parse, sandbox, pylib, runtime, compile (and errors, exact, limits) form one order
+    (docs/ARCHITECTURE.md): a module of one part never imports one of a part above it."""
+    parts = part_graph(package_graph, package)
+    named = {f"{package}.{name}" for name in ("parse", "sandbox", "pylib", "runtime", "compile")}
+    assert named <= set(parts)
+    assert sum(len(imported) for imported in parts.values()) > 10  # (the graph sees them)
+    assert _part_cycle(parts, package) is None
+
+
+def test_a_cycle_among_parts_is_found(tmp_path: Path):
+    """Modules with no cycle among them can still make one among their subpackages."""
+    package = _package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "low/__init__.py": "",
+            "low/a.py": "from pkg.high import c\n",
+            "low/b.py": "",
+            "high/__init__.py": "",
+            "high/c.py": "",
+            "high/d.py": "def late():\n    from pkg.low import b\n",
+        },
+    )
+    graph = import_graph(package)
+    assert find_cycle(graph, "pkg") is None
+    parts = part_graph(graph, "pkg")
+    assert parts == {
+        "pkg.high": {"pkg.low": "pkg.high.d:2"},
+        "pkg.low": {"pkg.high": "pkg.low.a:1"},
+    }
+    assert _part_cycle(parts, "pkg") == (
+        "pkg.high (pkg.high.d:2 imports pkg.low) -> pkg.low (pkg.low.a:1 imports pkg.high) -> pkg.high"
+    )
 
 
 @pytest.mark.parametrize(
