@@ -80,13 +80,12 @@ DEFERRED: dict[str, str] = {
     "autodiff_cli.engine` is most of the one-liner's import time); what lang reads of it "
     "(`copy`, the graph commands' recording, the op machinery the sandbox withholds) it reads "
     "through this one entry",
-    "autodiff_cli.engine.core.anomaly": "lang/runtime/script_stack.py: anomaly mode's traces "
-    "name script lines, handed over when a script first imports torch",
-    "autodiff_cli.engine.ops.indexing": "lang/pylib/numpy_types.py: `t[np_index]` reads the "
-    "script's numpy wrappers, registered when they load (which does not load the engine)",
-    "autodiff_cli.lang.pylib.numpy_module": "a script's `import numpy` and a tensor's `.numpy()`: "
-    "the vetted subset and its array wrapper (preloaded in jailed children, not in the "
-    "one-liner)",
+    "autodiff_cli.engine.core.anomaly": "lang/runtime/script_stack.py: the script's anomaly "
+    "switches (traces naming script lines), made when a script first reaches them",
+    "autodiff_cli.lang.pylib.numpy_module": "a script's `import numpy`: the whole vetted "
+    "subset and its wrappers (preloaded in jailed children, not in the one-liner)",
+    "autodiff_cli.lang.sandbox.numpy_types": "a tensor's `.numpy()` in a script: the array "
+    "wrapper and numpy's submodules it uses (preloaded in jailed children)",
     "autodiff_cli.lang.parse.table_builder": "imports Lark; needed only in a checkout whose "
     "grammar was edited since the shipped tables were built",
 }

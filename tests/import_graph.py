@@ -143,16 +143,15 @@ def layer_violations(graph: dict[str, dict[str, int]], lower: str, upper: str) -
     ]
 
 
-def subpackage_graph(graph: dict[str, dict[str, int]], package: str) -> dict[str, dict[str, str]]:
-    """The imports among the parts of `package` (its subpackages and top-level modules: every
-    module under `package.X` counts as `package.X`), as part -> {part it imports: the first
-    `module:line` that imports it}; imports inside one part, and of the package itself, are
-    left out."""
+def part_graph(graph: dict[str, dict[str, str]], package: str) -> dict[str, dict[str, str]]:
+    """The import graph of `package`'s parts (each subpackage or module directly in it): part ->
+    {part it imports: the first `module:line` that imports it}; imports inside a part and
+    `package` itself (its `__init__`) are left out."""
 
     def part(name: str) -> str | None:
         if not name.startswith(package + "."):
             return None
-        return package + "." + name[len(package) + 1 :].split(".")[0]
+        return f"{package}.{name[len(package) + 1 :].split('.')[0]}"
 
     parts: dict[str, dict[str, str]] = {}
     for module, edges in sorted(graph.items()):
@@ -160,10 +159,10 @@ def subpackage_graph(graph: dict[str, dict[str, int]], package: str) -> dict[str
         if source is None:
             continue
         found = parts.setdefault(source, {})
-        for target, line in sorted(edges.items(), key=lambda edge: edge[1]):
-            imported = part(target)
-            if imported is not None and imported != source:
-                found.setdefault(imported, f"{module}:{line}")
+        for target, line in sorted(edges.items()):
+            into = part(target)
+            if into is not None and into != source:
+                found.setdefault(into, f"{module}:{line}")
     return parts
 
 

@@ -288,6 +288,41 @@ def test_a_script_trace_names_the_script_frames():
     )
 
 
+def test_every_spelling_of_the_switches_traces_the_script():
+    """The script's switches (`lang/runtime/script_stack.script_switch`) stand in for the
+    engine's wherever a script reaches them, and look like them."""
+    source = (
+        "import torch\n"
+        "x = torch.ones(1, requires_grad=True)\n"
+        "with torch.autograd.anomaly_mode.set_detect_anomaly(True):\n"
+        "    y = x * 2\n"
+        "print(y.grad_fn.metadata['traceback_'][0], end='')\n"
+        "torch.autograd.set_detect_anomaly(True)\n"
+        "z = x * 3\n"
+        "torch.autograd.set_detect_anomaly(False)\n"
+        "print(z.grad_fn.metadata['traceback_'][0], end='')\n"
+        "print(torch.autograd.detect_anomaly is torch.autograd.anomaly_mode.detect_anomaly)\n"
+        "print(torch.autograd.detect_anomaly, type(torch.autograd.set_detect_anomaly(False)))\n"
+    )
+    assert run(source, "s.py") == (
+        '  File "s.py", line 4, in <module>\n    y = x * 2\n'
+        '  File "s.py", line 7, in <module>\n    z = x * 3\n'
+        "True\n"
+        "<class 'torch.autograd.anomaly_mode.detect_anomaly'> "
+        "<class 'torch.autograd.anomaly_mode.set_detect_anomaly'>\n"
+    )
+
+
+def test_the_engines_own_switches_trace_python_code():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        x = engine.ones(1, requires_grad=True)
+        with engine.autograd.detect_anomaly():
+            y = x * 2
+    (entry,) = [line for line in y.grad_fn.metadata["traceback_"] if __file__ in line]
+    assert entry.endswith("    y = x * 2\n")
+
+
 def test_autodiff_run_shows_the_warnings_at_the_script_lines(script):
     path = script(
         "nan.py",

@@ -1,8 +1,11 @@
-"""The layers' imports (docs/ARCHITECTURE.md): engine <- lang <- cli, and no import cycle among
-the modules of lang or of cli. Imports inside functions and under TYPE_CHECKING count too."""
+"""The layers' imports (docs/ARCHITECTURE.md): engine <- lang <- cli, no import cycle among
+the modules of lang or of cli, and none among lang's parts nor among cli's (their subpackages and
+top modules: each layer's form one order). Imports inside functions and under TYPE_CHECKING count
+too; for cli's parts, so do the loads through lazy_imports."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -12,7 +15,7 @@ from import_graph import (
     import_graph,
     layer_violations,
     lazy_load_graph,
-    subpackage_graph,
+    part_graph,
 )
 
 # Imports left out of the cycle check, each with its reason (none today: every cycle fails).
@@ -32,6 +35,27 @@ def test_no_import_cycle_in(package: str, package_graph: dict[str, dict[str, int
     assert cycle is None, f"import cycle: {describe_cycle(package_graph, cycle)}"
 
 
+def _part_cycle(
+    parts: dict[str, dict[str, str]], package: str, ignore: Collection[tuple[str, str]] = ()
+) -> str | None:
+    cycle = find_cycle(parts, package, ignore=ignore)
+    if cycle is None:
+        return None
+    steps = [f"{a} ({parts[a][b]} imports {b})" for a, b in zip(cycle, cycle[1:])]
+    return " -> ".join(steps + [cycle[-1]])
+
+
+@pytest.mark.parametrize("package", ["autodiff_cli.lang"])
+def test_no_import_cycle_among_the_parts_of(package: str, package_graph: dict[str, dict[str, int]]):
+    """lang/parse, sandbox, pylib, runtime, compile (and errors, exact, limits) form one order
+    (docs/ARCHITECTURE.md): a module of one part never imports one of a part above it."""
+    parts = part_graph(package_graph, package)
+    named = {f"{package}.{name}" for name in ("parse", "sandbox", "pylib", "runtime", "compile")}
+    assert named <= set(parts)
+    assert sum(len(imported) for imported in parts.values()) > 10  # (the graph sees them)
+    assert _part_cycle(parts, package) is None
+
+
 # Loads through lazy_imports that go up cli's order: optional features of a lower command, loaded
 # only when asked for (each its reason). Every other load goes down, as imports do.
 UPWARD_LOADS = {
@@ -41,27 +65,47 @@ UPWARD_LOADS = {
 }
 
 
-def _describe(parts: dict[str, dict[str, str]], cycle: list[str]) -> str:
-    steps = [f"{a} ({parts[a][b]})" for a, b in zip(cycle, cycle[1:])]
-    return " -> ".join([*steps, cycle[-1]])
-
-
-def test_the_subpackages_of_cli_form_an_order(package_graph: dict[str, dict[str, int]]):
+def test_the_parts_of_cli_form_an_order(package_graph: dict[str, dict[str, int]]):
     """cli's parts (grad/, graph/, jail/, output/..., and its top-level modules) import each
     other without a cycle: output <- jail <- graph <- grad <- formulas <- graph_page <- run <-
     draw <- repl <- notebook (docs/ARCHITECTURE.md); and what they load through lazy_imports
     keeps to that order too, but for the optional features in UPWARD_LOADS."""
-    parts = subpackage_graph(package_graph, "autodiff_cli.cli")
+    package = "autodiff_cli.cli"
+    parts = part_graph(package_graph, package)
     assert "autodiff_cli.cli.graph" in parts["autodiff_cli.cli.grad"]  # (the graph sees them)
-    cycle = find_cycle(parts, "autodiff_cli.cli")
-    assert cycle is None, f"import cycle among cli's parts: {_describe(parts, cycle)}"
+    assert _part_cycle(parts, package) is None
 
     loads = lazy_load_graph()
     both = {m: {**edges, **loads.get(m, {})} for m, edges in package_graph.items()}
-    parts = subpackage_graph(both, "autodiff_cli.cli")
+    parts = part_graph(both, package)
     assert set(UPWARD_LOADS) <= {(a, b) for a, edges in parts.items() for b in edges}
-    cycle = find_cycle(parts, "autodiff_cli.cli", ignore=UPWARD_LOADS)
-    assert cycle is None, f"a cycle through lazy_imports.load: {_describe(parts, cycle)}"
+    assert _part_cycle(parts, package, ignore=UPWARD_LOADS) is None
+
+
+def test_a_cycle_among_parts_is_found(tmp_path: Path):
+    """Modules with no cycle among them can still make one among their subpackages."""
+    package = _package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "low/__init__.py": "",
+            "low/a.py": "from pkg.high import c\n",
+            "low/b.py": "",
+            "high/__init__.py": "",
+            "high/c.py": "",
+            "high/d.py": "def late():\n    from pkg.low import b\n",
+        },
+    )
+    graph = import_graph(package)
+    assert find_cycle(graph, "pkg") is None
+    parts = part_graph(graph, "pkg")
+    assert parts == {
+        "pkg.high": {"pkg.low": "pkg.high.d:2"},
+        "pkg.low": {"pkg.high": "pkg.low.a:1"},
+    }
+    assert _part_cycle(parts, "pkg") == (
+        "pkg.high (pkg.high.d:2 imports pkg.low) -> pkg.low (pkg.low.a:1 imports pkg.high) -> pkg.high"
+    )
 
 
 @pytest.mark.parametrize(
@@ -142,28 +186,3 @@ def test_relative_imports_and_layers_resolve(tmp_path: Path):
     assert find_cycle(graph, "pkg.low") is None
     assert find_cycle(graph, "pkg", ignore={("pkg.low.core", "pkg.high.top")}) is None
     assert find_cycle(graph, "pkg") == ["pkg.high.top", "pkg.low", "pkg.low.core", "pkg.high.top"]
-
-
-def test_subpackage_graph_collapses_modules_to_their_part(tmp_path: Path):
-    package = _package(
-        tmp_path,
-        {
-            "__init__.py": "",
-            "top.py": "from pkg.low import base\n",
-            "low/__init__.py": "",
-            "low/base.py": "import os\n",
-            "low/helper.py": "from pkg.low import base\n",
-            "high/__init__.py": "",
-            "high/a.py": "import pkg.top\n\n\nfrom pkg.low.helper import x\n",
-            "high/b.py": "def late():\n    from pkg.high import a\n",
-        },
-    )
-    parts = subpackage_graph(import_graph(package), "pkg")
-    assert parts == {
-        "pkg.top": {"pkg.low": "pkg.top:1"},
-        "pkg.low": {},
-        "pkg.high": {"pkg.top": "pkg.high.a:1", "pkg.low": "pkg.high.a:4"},
-    }
-    assert find_cycle(parts, "pkg") is None
-    parts["pkg.low"]["pkg.high"] = "pkg.low.base:9"
-    assert find_cycle(parts, "pkg") == ["pkg.high", "pkg.low", "pkg.high"]

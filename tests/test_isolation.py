@@ -6,6 +6,7 @@ them (subprocess): batch isolation, --jobs, crashes, input validation, the in-pr
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -19,7 +20,7 @@ from pathlib import Path
 import cli_runner
 import pytest
 
-from autodiff_cli.cli.jail import isolation
+from autodiff_cli.cli.jail import child_session, isolation
 from autodiff_cli.cli.jail.isolation import Limits, format_size, parse_size, run_child, run_children
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the OS layer needs fork")
@@ -513,6 +514,64 @@ def test_repl_ctrl_c_stops_a_loop_and_the_session_goes_on():
         process.kill()
     assert "KeyboardInterrupt" in err and "Traceback" not in err
     assert out == "42\n"
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid`, from /proc."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                text = Path(f"/proc/{name}/stat").read_text()
+            except OSError:
+                continue
+            if int(text[text.rfind(")") + 2 :].split()[1]) == pid:
+                found.append(int(name))
+    return found
+
+
+def test_repl_ctrl_c_keeps_the_session_when_the_child_waits_for_a_core():
+    """On a loaded machine a child may get no CPU for a while after Ctrl-C: no reason to kill
+    it and lose its variables. Its second of grace is its own CPU time: stopped (SIGSTOP) for
+    2.5 s of wall time around the Ctrl-C, it then stops at once and the session goes on."""
+    process = _piped_repl()
+    stopped: list[int] = []
+    try:
+        loop = (  # `ready` from inside the loop: the child is in it, not between statements
+            "kept = 42\nstarted = False\nwhile True:\n"
+            "    if not started: print('ready', flush=True); started = True\n\n"
+        )
+        process.stdin.write(loop)
+        process.stdin.flush()
+        assert process.stdout.readline() == "ready\n"
+        stopped = _children(process.pid)
+        assert stopped, "the session's child was not found"
+        for pid in stopped:
+            os.kill(pid, signal.SIGSTOP)
+        process.send_signal(signal.SIGINT)
+        time.sleep(2.5)  # a child starved of CPU (the point of the test, not a wait for an event)
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):  # (killed: the assertions say so)
+                os.kill(pid, signal.SIGCONT)
+        out, err = process.communicate("print(kept)\n", timeout=120)
+    finally:
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        process.kill()
+    assert "could not be interrupted" not in err
+    assert "KeyboardInterrupt" in err and "Traceback" not in err
+    assert out == "42\n"
+
+
+def test_cpu_seconds_reads_a_process_cpu_time():
+    before = child_session.cpu_seconds(os.getpid())
+    end = time.process_time() + 0.3
+    while time.process_time() < end:
+        pass
+    after = child_session.cpu_seconds(os.getpid())
+    assert before is not None and after is not None and after - before >= 0.2
+    assert child_session.cpu_seconds(2**22 + 12345) is None  # no such process
 
 
 def test_repl_ctrl_c_in_a_long_engine_call_restarts_the_session_within_a_second():

@@ -146,7 +146,7 @@ def test_types_are_numpys_names_but_not_the_real_classes() -> None:
         ("np.zeros(2, dtype='O')", "TypeError", "data type 'O' not understood"),
         ("np.array(['a'])", "TypeError", "cannot convert 'str'"),
         ("np.zeros(2).tofile", "AttributeError", "has no attribute 'tofile'"),
-        ("np.zeros(2)._a", "AttributeError", "names starting with '_' are private"),
+        ("np.zeros(2)._held", "AttributeError", "names starting with '_' are private"),
         (
             "np.save",
             "AttributeError",

@@ -17,8 +17,8 @@ from script_runner import error_of, run
 
 from autodiff_cli.lang import limits
 from autodiff_cli.lang.pylib import numpy_module
-from autodiff_cli.lang.pylib import numpy_types as nt
-from autodiff_cli.lang.pylib.numpy_array import NdArray
+from autodiff_cli.lang.sandbox import numpy_types as nt
+from autodiff_cli.lang.sandbox.numpy_types import NdArray
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy's empty-slice notes
 CAP = 1000
@@ -37,7 +37,7 @@ def _pool() -> list:
 def _elements(value, depth: int = 0) -> int:
     """Elements (and Python lists) a result holds."""
     if type(value) is NdArray:
-        return value._a.size
+        return value._held.size
     if isinstance(value, (list, tuple)) and depth < 70:
         return len(value) + sum(_elements(item, depth + 1) for item in value)
     return 1
@@ -82,7 +82,7 @@ def _over_cap(call, args: tuple) -> str | None:
 
 
 def _shown(args: tuple) -> str:
-    return ", ".join(f"array{a._a.shape}" if type(a) is NdArray else repr(a) for a in args)
+    return ", ".join(f"array{a._held.shape}" if type(a) is NdArray else repr(a) for a in args)
 
 
 def test_functions_stay_within_the_cap(small_cap: None) -> None:
@@ -107,7 +107,9 @@ def test_methods_and_operators_stay_within_the_cap(small_cap: None) -> None:
                 for args in itertools.product(pool, repeat=count):
                     problem = _over_cap(getattr(array, name), args)
                     if problem:
-                        problems.append(f"array{array._a.shape}.{name}({_shown(args)}): {problem}")
+                        problems.append(
+                            f"array{array._held.shape}.{name}({_shown(args)}): {problem}"
+                        )
                         break
     assert problems == []
 

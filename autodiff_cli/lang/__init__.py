@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import IO, TYPE_CHECKING, Any
 
-from autodiff_cli.lang.compile.compiler import compile_tree
+from autodiff_cli.lang.compile.compiler import compile_tree, run_expression
 from autodiff_cli.lang.errors import ScriptError, Source
 from autodiff_cli.lang.limits import ScriptTimeout, clear_interrupt, request_interrupt
 from autodiff_cli.lang.parse.parser import ParseFailure, decode_source, parse
-from autodiff_cli.lang.runtime.namespace import Namespace, new_namespace
+from autodiff_cli.lang.runtime import namespace as _namespace
+from autodiff_cli.lang.runtime.namespace import Namespace
 
 if TYPE_CHECKING:
     from autodiff_cli.lang.compile.compiler import Program
@@ -32,6 +33,12 @@ __all__ = [
 ]
 
 MODES = ("exec", "eval", "single")
+
+
+def new_namespace(bare_torch: bool = False) -> Namespace:
+    """A fresh script namespace whose `eval` compiles with this package's compiler; with
+    `bare_torch`, torch's functions, `pi` and `e` are bound as names too."""
+    return _namespace.new_namespace(bare_torch, run_expression)
 
 
 def compile_source(source: str | bytes, filename: str = "<script>", mode: str = "exec") -> Program:

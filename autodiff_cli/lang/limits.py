@@ -14,8 +14,8 @@ import re
 import sys
 from typing import Any
 
+from autodiff_cli.lang import exact
 from autodiff_cli.lang.errors import clear_location
-from autodiff_cli.lang.sandbox import exact
 
 DEFAULT_MAX_ELEMENTS = 2**27
 MAX_INT_BITS = 1_000_000  # ~300,000 decimal digits: instant to compute, refused beyond

@@ -34,7 +34,15 @@ from autodiff_cli.cli.jail.isolation import (
     read_pipe,
 )
 
-INTERRUPT_WAIT = 1.0  # seconds a child gets to stop after Ctrl-C before it is killed
+# A child gets 1 second of its own CPU time to stop after Ctrl-C before it is killed: a Python
+# loop stops at once, a long numpy call does not. CPU time, not wall time: on a loaded machine a
+# child may wait longer than a second for a core and still stop, and losing the session's
+# variables then would be wrong. A child that uses no CPU and does not stop (stopped, blocked
+# in the kernel) is killed after `INTERRUPT_WALL_LIMIT` seconds.
+INTERRUPT_WAIT = 1.0
+INTERRUPT_WALL_LIMIT = 10.0
+INTERRUPT_POLL = 0.1  # seconds between looks at the child's CPU time
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 class SessionLost(Exception):
@@ -53,7 +61,7 @@ class ChildSession:
     JSON objects on a pipe each way (never pickle: the parent trusts nothing the child sends).
     While a request runs, the child's output streams to our stdout/stderr (at most
     `limits.output` bytes per request); Ctrl-C is passed on to the child, which gets
-    `INTERRUPT_WAIT` seconds to stop before it is killed (SessionLost). `outputs`: where the
+    `INTERRUPT_WAIT` seconds of CPU time to stop before it is killed (SessionLost). `outputs`: where the
     child's stdout and stderr go instead (a notebook kernel's stream messages).
     """
 
@@ -83,6 +91,7 @@ class ChildSession:
         for fd in (*self._outputs, self._replies):
             os.set_blocking(fd, False)
         self._pending = bytearray()
+        self._written = 0
 
     def request(self, message: dict) -> dict:
         """Send one request and wait for its reply, streaming the child's output meanwhile."""
@@ -92,17 +101,20 @@ class ChildSession:
             os.write(self._requests, json.dumps(message).encode() + b"\n")
         except OSError:
             raise self._lost(None) from None
-        interrupted_at = None
+        self._written = 0  # the request's output so far (bounded by `limits.output`)
+        interrupted: tuple[float, float | None] | None = None  # (when, child's CPU time then)
         while True:
-            wait = None if interrupted_at is None else interrupted_at + INTERRUPT_WAIT
+            wait = None if interrupted is None else time.monotonic() + INTERRUPT_POLL
             try:
                 reply = self._wait_reply(wait)
             except KeyboardInterrupt:
-                if interrupted_at is None:
-                    interrupted_at = time.monotonic()
+                if interrupted is None:
+                    interrupted = (time.monotonic(), cpu_seconds(self.pid))
                     os.kill(self.pid, signal.SIGINT)
                 continue
             if reply is _TIMED_OUT:
+                if not _past_interrupt_wait(self.pid, interrupted):
+                    continue
                 raise self._lost("stopped: it could not be interrupted within 1 second")
             if reply is _OVERFLOW:
                 raise self._lost(output_problem(self.limits.output))
@@ -119,15 +131,14 @@ class ChildSession:
     def _wait_reply(self, until: float | None) -> Any:
         """The reply line; None if the child died, _TIMED_OUT past `until`, _OVERFLOW when the
         output passed the limit."""
-        written = 0
         with selectors.DefaultSelector() as selector, signal_wakeup(selector):
             for fd in (*self._outputs, self._replies):
                 selector.register(fd, selectors.EVENT_READ)
             while True:
-                timeout = None if until is None else max(0.0, until - time.monotonic())
-                events = selector.select(timeout)
-                if not events and until is not None:
+                timeout = None if until is None else until - time.monotonic()
+                if timeout is not None and timeout <= 0:  # (even while output flows)
                     return _TIMED_OUT
+                events = selector.select(timeout)
                 for key, _ in sorted(events, key=lambda event: event[0].fd == self._replies):
                     if key.data is WAKEUP:
                         drain_wakeup(key)  # a signal (Ctrl-C): its handler runs next
@@ -140,14 +151,14 @@ class ChildSession:
                         if len(self._pending) > self.limits.output + 1:  # a reply is bounded
                             return _OVERFLOW  # as the output (no endless line held here)
                         if b"\n" in data:
-                            if not self._drain_outputs(self.limits.output - written):
+                            if not self._drain_outputs(self.limits.output - self._written):
                                 return _OVERFLOW
                             line, _, rest = bytes(self._pending).partition(b"\n")
                             self._pending = bytearray(rest)
                             return line
                     elif data:
-                        written += len(data)
-                        if written > self.limits.output:
+                        self._written += len(data)
+                        if self._written > self.limits.output:
                             return _OVERFLOW
                         self._outputs[key.fd].write(data)
                     elif data is not None:
@@ -184,6 +195,32 @@ class ChildSession:
 
 
 _TIMED_OUT, _OVERFLOW = object(), object()
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user + system) process `pid` has used, from /proc; None where unreadable."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            text = handle.read()
+    except OSError:
+        return None
+    fields = text[text.rfind(b")") + 2 :].split()  # after the name, which may hold spaces
+    try:
+        return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime
+    except (IndexError, ValueError):
+        return None
+
+
+def _past_interrupt_wait(pid: int, interrupted: tuple[float, float | None]) -> bool:
+    """Whether a child interrupted at `interrupted` (when, CPU time then) has had its chance:
+    `INTERRUPT_WAIT` seconds of its own CPU time, or `INTERRUPT_WALL_LIMIT` seconds in all
+    (where /proc cannot tell, `INTERRUPT_WAIT` seconds)."""
+    since, cpu_then = interrupted
+    waited = time.monotonic() - since
+    cpu_now = cpu_seconds(pid)
+    if cpu_then is None or cpu_now is None:
+        return waited >= INTERRUPT_WAIT
+    return cpu_now - cpu_then >= INTERRUPT_WAIT or waited >= INTERRUPT_WALL_LIMIT
 
 
 def _serve_forever(serve: Callable[[dict], dict], requests: int, replies: int) -> int:

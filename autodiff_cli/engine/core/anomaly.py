@@ -8,9 +8,10 @@ While the mode is on (`set_anomaly_enabled`), two watchers run, and nothing othe
 - backward: a node watcher of `core/backward.py` (`NODE_WATCH`) checks each node's input
   gradients for NaN (`check_nan`) and, when running a node fails, warns with the stack
   recorded when the node was made before the error goes on.
-Where the stack comes from is asked of `stack_provider` (the script language gives its
-script's own statements, `set_stack_provider`); by default it is Python's stack outside this
-package.
+The stack comes from the source the mode was switched on with (`set_anomaly_enabled`'s
+`stack_source`, kept while the mode is on): by default Python's stack outside this package
+(`python_stack`); the script language switches the mode through switches made with its own
+source, its script's statements (`autograd/anomaly_mode.py`'s `anomaly_switches`).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(_
 StackEntry = tuple[str, int, str, str]
 
 
-def _python_stack() -> list[StackEntry]:
+def python_stack() -> list[StackEntry]:
     """The Python frames calling into the engine (this package's own left out)."""
 
     entries = []
@@ -51,13 +52,13 @@ def _python_stack() -> list[StackEntry]:
     return entries
 
 
-stack_provider: Callable[[], list[StackEntry]] = _python_stack
+StackSource = Callable[[], list[StackEntry]]
 
 
-def set_stack_provider(provider: Callable[[], list[StackEntry]]) -> None:
-    """Where forward traces come from: the script language gives its script's statements."""
-    global stack_provider
-    stack_provider = provider
+class _Mode:
+    """Where forward traces come from while the mode is on (`set_anomaly_enabled`)."""
+
+    stack_source: StackSource = python_stack
 
 
 def format_stack(entries: list[StackEntry]) -> list[str]:
@@ -84,20 +85,85 @@ def _bool_argument(value: Any, name: str, position: int) -> bool:
     return value
 
 
-def set_anomaly_enabled(enabled: Any, check_nan: Any = True) -> None:
-    """Turns anomaly mode on or off (the arguments checked as PyTorch checks them)."""
+def current_stack_source() -> StackSource:
+    """Where forward traces come from now (what a switch restores on exit)."""
+    return _Mode.stack_source
+
+
+def set_anomaly_enabled(
+    enabled: Any, check_nan: Any = True, stack_source: StackSource = python_stack
+) -> None:
+    """Turns anomaly mode on or off (the arguments checked as PyTorch checks them); while on,
+    forward traces come from `stack_source`."""
     enabled = _bool_argument(enabled, "enabled", 1)
     check_nan = _bool_argument(check_nan, "check_nan", 2)
     was = AnomalyMode.enabled
     AnomalyMode.enabled = enabled
     AnomalyMode.check_nan = check_nan
+    _Mode.stack_source = stack_source
     if enabled and not was:
         modes.push(_record)
-        backward.NODE_WATCH.append(_watch)
+        backward.watch_nodes(_watch)
     elif was and not enabled:
         modes.pop(_record)
-        if _watch in backward.NODE_WATCH:
-            backward.NODE_WATCH.remove(_watch)
+        backward.stop_watching_nodes(_watch)
+
+
+# -- the switches: `torch.autograd.detect_anomaly` and `set_detect_anomaly` -----------------------
+
+ENABLED_WARNING = (
+    "Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
+    "enabled for debugging."
+)
+_MODULE = "torch.autograd.anomaly_mode"
+
+
+def anomaly_switches(stack_source: StackSource) -> tuple[type, type]:
+    """`detect_anomaly` and `set_detect_anomaly` recording forward traces from `stack_source`."""
+
+    class detect_anomaly:  # noqa: N801
+        """Context manager that turns anomaly detection on: NaN checks in backward, and the trace
+        of the forward call behind a failing node."""
+
+        def __init__(self, check_nan: Any = True) -> None:
+            self.prev = AnomalyMode.enabled
+            self.check_nan = check_nan
+            self.prev_check_nan = AnomalyMode.check_nan
+            self.prev_source = current_stack_source()
+            warnings.warn(ENABLED_WARNING, UserWarning, stacklevel=2)
+
+        def __enter__(self) -> None:
+            set_anomaly_enabled(True, self.check_nan, stack_source)
+
+        def __exit__(self, *args: Any) -> None:
+            set_anomaly_enabled(self.prev, self.prev_check_nan, self.prev_source)
+
+        def __repr__(self) -> str:
+            return f"<torch.autograd.anomaly_mode.detect_anomaly object at {id(self):#x}>"
+
+    class set_detect_anomaly:  # noqa: N801
+        """Sets anomaly detection on or off at once; as a context manager, restores the previous
+        state on exit."""
+
+        def __init__(self, mode: Any, check_nan: Any = True) -> None:
+            self.prev = AnomalyMode.enabled
+            self.prev_check_nan = AnomalyMode.check_nan
+            self.prev_source = current_stack_source()
+            set_anomaly_enabled(mode, check_nan, stack_source)
+
+        def __enter__(self) -> None:
+            pass
+
+        def __exit__(self, *args: Any) -> None:
+            set_anomaly_enabled(self.prev, self.prev_check_nan, self.prev_source)
+
+        def __repr__(self) -> str:
+            return f"<torch.autograd.anomaly_mode.set_detect_anomaly object at {id(self):#x}>"
+
+    for cls in (detect_anomaly, set_detect_anomaly):
+        cls.__module__ = _MODULE
+        cls.__qualname__ = cls.__name__
+    return detect_anomaly, set_detect_anomaly
 
 
 # -- forward: where each node was made ------------------------------------------------------------
@@ -125,7 +191,7 @@ def note_new_node(node: Any) -> None:
 
 
 def _annotate(nodes: list) -> None:
-    trace = format_stack(stack_provider())
+    trace = format_stack(_Mode.stack_source())
     parent = _running[0]
     for node in nodes:
         metadata = node.metadata

@@ -308,6 +308,16 @@ def execute_ready_queue(p: _Pass, order: list, roots: list, nrs: list, root_grad
 NODE_WATCH: list = []
 
 
+def watch_nodes(watch: Callable[[Node, list, Any], Any]) -> None:
+    """Run every node of later passes through `watch` (see `NODE_WATCH`)."""
+    NODE_WATCH.append(watch)
+
+
+def stop_watching_nodes(watch: Callable[[Node, list, Any], Any]) -> None:
+    if watch in NODE_WATCH:
+        NODE_WATCH.remove(watch)
+
+
 def _watched(node: Node, grads: list, run: Any) -> Any:
     for watch in reversed(NODE_WATCH):
         run = partial(watch, node, grads, run)

@@ -402,12 +402,12 @@ def fill_without_graph(target: Tensor, value: Any) -> bool:
 # -- backward: a node's apply bound to its formulas --------------------------------------------
 
 
-def make_node_class(grad_fn_name: str, op: Any) -> type:
+def make_node_class(grad_fn_name: str, op: Any, raw_saved: Callable[[Any, str], Any]) -> type:
     """`graph.make_node_class` with `apply` bound to the op's formulas (`_bound_apply`) for a
     one-output, non-variadic op of one or two inputs."""
     plain = op.grads and not op.variadic and op.n_outputs == 1 and len(op.grads) <= 2
     apply = _bound_apply(tuple(op.grads) if plain else (), not op.saves)
-    return reference_node_class(grad_fn_name, op, apply)
+    return reference_node_class(grad_fn_name, op, raw_saved, apply)
 
 
 _reference_apply = OpNode.apply

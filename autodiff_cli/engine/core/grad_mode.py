@@ -5,6 +5,7 @@ mode's switches (`AnomalyMode`; its machinery is `core/anomaly.py`)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 
@@ -157,6 +158,11 @@ def check_saveable(box: Any) -> None:
 
 
 NO_VERSION = _NoVersion()
+
+
+def on_inference_switch(listener: Callable[[bool], None]) -> None:
+    """Tell `listener` each change of inference mode (on: True)."""
+    InferenceMode.listeners.append(listener)
 
 
 def _set_inference(enabled: bool, grad: bool) -> None:

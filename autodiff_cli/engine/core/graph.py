@@ -303,14 +303,17 @@ def accumulator(t: Tensor) -> AccumulateGrad:
     return acc
 
 
-def make_node_class(grad_fn_name: str, op: Any, apply: Callable | None = None) -> type:
+def make_node_class(
+    grad_fn_name: str, op: Any, raw_saved: Callable[[Any, str], Any], apply: Callable | None = None
+) -> type:
     """One Node subclass per op, so `type(y.grad_fn).__name__` is PyTorch's name, with its
-    `_saved_<name>` properties (and an `apply` of its own: the fast layer's, bound to the op's
-    formulas)."""
+    `_saved_<name>` and `_raw_saved_<name>` properties (`raw_saved(node, name)` reads the
+    latter: `saved_hooks.raw_saved`, given by the op table) and an `apply` of its own, if given
+    (the fast layer's, bound to the op's formulas)."""
     ns = {"__slots__": (), "op": op, "__module__": __name__}
     if apply is not None:
         ns["apply"] = apply
-    ns.update(saved_properties(op))
+    ns.update(saved_properties(op, raw_saved))
     return type(grad_fn_name, (OpNode,), ns)
 
 
@@ -370,7 +373,7 @@ class OpNode(Node):
 
 
 for _key in SHOWN_NAMES:
-    setattr(OpNode, "_saved_" + _key, saved_property("_saved_", _key))
+    setattr(OpNode, "_saved_" + _key, saved_property(_key))
 
 
 def _fill_outputs(grads: list, meta: tuple, backend: Any) -> list:

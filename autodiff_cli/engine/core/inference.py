@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import modes
-from .grad_mode import NO_VERSION, GradMode, InferenceMode
+from .grad_mode import NO_VERSION, GradMode, InferenceMode, on_inference_switch
 from .optable import tensor_methods
 from .tensor import Tensor
 
@@ -65,6 +65,6 @@ def _switched(enabled: bool) -> None:
         modes.pop(_observe)
 
 
-InferenceMode.listeners.append(_switched)
+on_inference_switch(_switched)
 
 tensor_methods("core.inference", {"is_inference": is_inference})

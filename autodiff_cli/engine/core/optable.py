@@ -58,6 +58,7 @@ from .fast_paths import (
 from .graph import new_node
 from .numpy_names import accepting_numpy_names
 from .out_arg import OutRule, declare_out, write_out
+from .saved_hooks import raw_saved
 from .tensor import Tensor
 
 OPS: dict[str, OpDef] = {}
@@ -153,7 +154,7 @@ class OpDef:
         `node_cls` slot is empty, so later reads are plain slot reads."""
         if name != "node_cls":
             raise AttributeError(f"'OpDef' object has no attribute '{name}'")
-        self.node_cls = make_node_class(self.grad_fn, self)
+        self.node_cls = make_node_class(self.grad_fn, self, raw_saved)
         return self.node_cls
 
     def __repr__(self) -> str:

@@ -247,10 +247,7 @@ def pack_node(node: Any, pack: Callable, unpack: Callable, only: int | None = No
         return
     indices = _kept_indices(node) if only is None else None
     if indices is not None:  # sort, topk, max(dim)...: the indices they output
-        shown = saved_values.SHOWN_SAVED.get(node)
-        if shown is None:
-            shown = saved_values.SHOWN_SAVED[node] = {}
-        shown.setdefault("indices", indices)
+        saved_values.shown_values(node).setdefault("indices", indices)
     shown = _shown_tensors(node) if only is None else {}
     if not node._saved and not shown:
         return
@@ -262,9 +259,9 @@ def pack_node(node: Any, pack: Callable, unpack: Callable, only: int | None = No
         if isinstance(i, str):  # a tensor the node shows (an index op's index...)
             value = shown[i]
             if isinstance(value, Tensor):
-                saved_values.SHOWN_SAVED[node][i] = Packed(pack(value), unpack, value, False)
+                saved_values.shown_values(node)[i] = Packed(pack(value), unpack, value, False)
             elif type(value) is tuple:
-                saved_values.SHOWN_SAVED[node][i] = tuple(
+                saved_values.shown_values(node)[i] = tuple(
                     Packed(pack(v), unpack, v, False) if isinstance(v, Tensor) else v for v in value
                 )
             continue
@@ -400,12 +397,9 @@ def _note(node: Any, where: dict, args: tuple, kwargs: dict) -> None:
             value += 2**64  # PyTorch shows the int64 dim as unsigned
         if isinstance(value, Tensor) or key == "dim":
             values[key] = value
-    shown = saved_values.SHOWN_SAVED.get(node)
-    if shown is None:
-        saved_values.SHOWN_SAVED[node] = values
-    else:
-        for key, value in values.items():
-            shown.setdefault(key, value)
+    shown = saved_values.shown_values(node)
+    for key, value in values.items():
+        shown.setdefault(key, value)
 
 
 def also_shows(out: Any, **values: Any) -> None:
@@ -413,10 +407,7 @@ def also_shows(out: Any, **values: Any) -> None:
     computes, the indices of `x[idx]`); packed at once outside a `shows_saved` op."""
     node = out._grad_fn if isinstance(out, Tensor) else None
     if node is not None:
-        shown = saved_values.SHOWN_SAVED.get(node)
-        if shown is None:
-            shown = saved_values.SHOWN_SAVED[node] = {}
-        shown.update(values)
+        saved_values.shown_values(node).update(values)
         if HookState.stack and not HookState.deferring and not HookState.packing:
             HookState.pending.append(node)  # (outside `shows_saved`: packed now)
             _flush()
@@ -466,6 +457,3 @@ def raw_saved(node: Any, key: str) -> SavedTensor:
         if key in names:
             return SavedTensor(node, names.index(key))
     raise AttributeError(f"'{type(node).__name__}' object has no attribute '_raw_saved_{key}'")
-
-
-saved_values.raw_saved = raw_saved

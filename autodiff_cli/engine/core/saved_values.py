@@ -90,27 +90,36 @@ def _as_saved_tensor(value: Any, node: Any) -> Any:
     return _wrap(value, node is not None, node, 0)
 
 
-def saved_properties(op: Any) -> dict:
+def saved_properties(op: Any, raw_saved: Callable[[Any, str], Any]) -> dict:
     """The `_saved_<name>` and `_raw_saved_<name>` properties of `op`'s node class: its saved
-    values, its forward's parameters and the aliases PyTorch shows."""
+    values, its forward's parameters and the aliases PyTorch shows. `raw_saved(node, name)`
+    gives the `SavedTensor` behind `_raw_saved_<name>` (`saved_hooks.raw_saved`, passed in by
+    the op table: saved_hooks sits above this module)."""
     saved = ["result" if what == "result" else op.arg_names[what] for what in op.saves]
     found = {}
     for key in {*saved, *_parameter_names(op.forward), *_SAVED_ALIASES}:
-        found["_saved_" + key] = saved_property("_saved_", key)
+        found["_saved_" + key] = saved_property(key)
     for key in saved:
-        found["_raw_saved_" + key] = saved_property("_raw_saved_", key)
+        found["_raw_saved_" + key] = _raw_saved_property(key, raw_saved)
     return found
 
 
 _properties: dict = {}  # one per name, shared by the node classes
 
 
-def saved_property(prefix: str, key: str) -> property:
-    """The property `grad_fn.<prefix><key>`."""
-    found = _properties.get(prefix + key)
+def saved_property(key: str) -> property:
+    """The property `grad_fn._saved_<key>`."""
+    found = _properties.get("_saved_" + key)
     if found is None:
-        read = _saved_value if prefix == "_saved_" else _raw_saved_value
-        found = _properties[prefix + key] = property(partial(read, key=key))
+        found = _properties["_saved_" + key] = property(partial(_saved_value, key=key))
+    return found
+
+
+def _raw_saved_property(key: str, raw_saved: Callable[[Any, str], Any]) -> property:
+    """The property `grad_fn._raw_saved_<key>` (one per name and reader)."""
+    found = _properties.get("_raw_saved_" + key)
+    if found is None or found.fget.func is not raw_saved:
+        found = _properties["_raw_saved_" + key] = property(partial(raw_saved, key=key))
     return found
 
 
@@ -141,12 +150,6 @@ def _forward_defaults(forward: Callable) -> dict:
 
 def _saved_value(node: Any, key: str) -> Any:
     return node.saved_attribute(key)
-
-
-def _raw_saved_value(node: Any, key: str) -> Any:
-    if raw_saved is None:
-        raise AttributeError(f"'{type(node).__name__}' object has no attribute '_raw_saved_{key}'")
-    return raw_saved(node, key)
 
 
 def saved_attribute(self: Any, key: str) -> Any:
@@ -192,8 +195,14 @@ SHOWN_NAMES = (
     "weight",
 )
 
-# `grad_fn._raw_saved_<name>`: core/saved_hooks.py sets it (it imports this module)
-raw_saved: Callable[[Any, str], Any] | None = None
 # what a node shows as `grad_fn._saved_<name>` besides its formulas' values (an index op's index
 # Tensor and dim, noted by `saved_hooks.shows_saved`)
 SHOWN_SAVED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def shown_values(node: Any) -> dict:
+    """The values `node` shows besides its formulas' (`SHOWN_SAVED`), an empty dict at first."""
+    shown = SHOWN_SAVED.get(node)
+    if shown is None:
+        shown = SHOWN_SAVED[node] = {}
+    return shown

@@ -146,21 +146,42 @@ def _count(result: Any, size: int, counter: list) -> Any:
     return result
 
 
-class _Foreign:
-    """How the language's numpy wrappers give their raw value (set by `lang/pylib/numpy_bridge.py`
-    when a script imports torch): wrapper -> raw numpy array or scalar, None for others."""
+class NumpyWrapper:
+    """The base of a layer above's wrappers around one raw numpy array or scalar (the script
+    language's `numpy.ndarray` and numpy scalars, which scripts hold instead of numpy's own
+    objects). The engine reads such a wrapper as numpy data where PyTorch reads a numpy array:
+    an index (`t[a]`, `t[mask] = 0`), a legacy constructor's data (`torch.Tensor(a)`), a
+    DataLoader's batch. It never names the wrapper classes: a value is one if its real type
+    (`type()`, never `__class__`) derives from this class, and the engine reads its raw value
+    from this class's own slot (no method of the wrapper runs), taken only if that value's
+    exact type is numpy's array or a numpy scalar (`unwrapped`)."""
 
-    reader: Any = None
+    __slots__ = ("_held",)
 
 
-def set_foreign_reader(reader: Any) -> None:
-    _Foreign.reader = reader
+_HELD_SLOT = NumpyWrapper._held  # the slot's descriptor: reads the value, whatever the subclass
 
 
-def foreign_array(value: Any) -> Any:
-    """The raw numpy value a script's numpy wrapper holds (`torch.Tensor(a)`), else None."""
-    reader = _Foreign.reader
-    return reader(value) if reader is not None else None
+def unwrapped(value: Any) -> Any:
+    """The raw numpy array or scalar a `NumpyWrapper` holds; any other value as it is."""
+    if not issubclass(type(value), NumpyWrapper):
+        return value
+    raw = _HELD_SLOT.__get__(value, NumpyWrapper)
+    kind = type(raw)
+    if kind is np.ndarray or (kind.__module__ == "numpy" and issubclass(kind, np.generic)):
+        return raw
+    raise TypeError(f"a wrapped numpy value holds a '{kind.__name__}'")
+
+
+def unwrapped_index(index: Any) -> Any:
+    """An index with its numpy wrappers (the whole index, or parts of a tuple) read as raw
+    numpy data; any other index as it is (the common case: one type check per part)."""
+    if type(index) is tuple:
+        for part in index:
+            if issubclass(type(part), NumpyWrapper):
+                return tuple(unwrapped(p) for p in index)
+        return index
+    return unwrapped(index)
 
 
 def _tensor_class() -> type:

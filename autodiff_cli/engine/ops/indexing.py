@@ -181,18 +181,6 @@ def _numpy_index(advanced: list) -> tuple:
     return tuple(index)
 
 
-# Index values of other libraries and how to read them as numpy data (the language layer
-# registers its numpy wrappers: `t[np.array([0, 2])]`, `t[mask] = 0`).
-FOREIGN_ARRAYS: dict[type, Any] = {}
-
-
-def _foreign(value: Any) -> Any:
-    if type(value) is tuple:
-        return tuple(_foreign(part) for part in value)
-    read = FOREIGN_ARRAYS.get(type(value))
-    return value if read is None else read(value)
-
-
 _SEQUENCE_INDEX_WARNING = (
     "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
     "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
@@ -242,8 +230,7 @@ def _shown_indices(parts: tuple, np_index: tuple) -> tuple:
 
 
 def getitem(self: Tensor, index: Any) -> Tensor:
-    if FOREIGN_ARRAYS:
-        index = _foreign(index)
+    index = script_data.unwrapped_index(index)  # a script's numpy arrays: `t[np_index]`
     if index.__class__ in _RESHAPED_INDICES:
         index = _index_parts(index)
     if not isinstance(index, tuple):
@@ -289,8 +276,7 @@ def _without_leading_ones(shape: tuple) -> tuple:
 
 
 def setitem(self: Tensor, index: Any, value: Any) -> None:
-    if FOREIGN_ARRAYS:
-        index = _foreign(index)
+    index = script_data.unwrapped_index(index)  # a script's numpy arrays: `t[np_index]`
     if index.__class__ in _RESHAPED_INDICES:
         index = _index_parts(index)
     parts = index if isinstance(index, tuple) else (index,)

@@ -213,9 +213,7 @@ def _new_with_sizes(sizes: tuple, target: np.dtype) -> Tensor:
 def _new_from_sequence(data: Any, target: np.dtype) -> Tensor:
     """Data given to a legacy constructor, in the class's dtype (no inference). A numpy array
     shares its memory when the dtype is already the target, as PyTorch's does."""
-    array = script_data.foreign_array(data)
-    if array is not None:
-        data = array
+    data = script_data.unwrapped(data)
     kind = type(data)
     if kind is np.ndarray:
         _check_numpy(data)

@@ -19,9 +19,3 @@ __all__ = [
     "Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "ASGD", "Adadelta", "Adamax",
     "LBFGS", "NAdam", "RAdam", "Rprop",
 ]  # fmt: skip
-
-# Each class printed from its PyTorch module (`torch.optim.adamw.AdamW`).
-for _cls in (Optimizer, SGD, Adam, AdamW, RMSprop, Adagrad, ASGD, Adadelta, Adamax, LBFGS, NAdam,
-             RAdam, Rprop):  # fmt: skip
-    _cls.__module__ = "torch.optim." + _cls.__name__.lower()
-del _cls

@@ -226,3 +226,8 @@ class RAdam(Optimizer):
                 self._write(param, data + (-1.0) * (corrected * lr * adaptive * rect))
             else:
                 self._write(param, data + (-1.0) * (corrected * lr))
+
+
+for _cls in (Adam, AdamW, Adamax, NAdam, RAdam):  # printed from their PyTorch homes
+    _cls.__module__ = "torch.optim." + _cls.__name__.lower()
+del _cls

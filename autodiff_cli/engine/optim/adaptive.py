@@ -187,3 +187,8 @@ class Rprop(Optimizer):
             data = np.asarray(param._data)
             self._write(param, data + (-1) * np.sign(grad) * np.asarray(step_size._data))
             self._write(prev, grad)
+
+
+for _cls in (Adagrad, Adadelta, RMSprop, Rprop):  # printed from their PyTorch homes
+    _cls.__module__ = "torch.optim." + _cls.__name__.lower()
+del _cls

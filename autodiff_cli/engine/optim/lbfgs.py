@@ -308,3 +308,6 @@ class LBFGS(Optimizer):
         if "al" in state:
             state["al"] = _as_state(state["al"])
         return orig_loss
+
+
+LBFGS.__module__ = "torch.optim.lbfgs"  # printed from its PyTorch home

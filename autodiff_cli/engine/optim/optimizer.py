@@ -237,3 +237,6 @@ class Optimizer:
             new_group = {k: v for k, v in saved.items() if k != "params"}
             new_group["params"] = self.param_groups[i]["params"]
             self.param_groups[i] = new_group
+
+
+Optimizer.__module__ = "torch.optim.optimizer"  # printed from its PyTorch home

@@ -110,3 +110,8 @@ class ASGD(Optimizer):
                 self._write(ax, data)
             Optimizer._write(eta, np.asarray(lr / ((1 + lambd * lr * step) ** alpha)))
             Optimizer._write(mu, np.asarray(1 / max(1, step - t0)))
+
+
+for _cls in (SGD, ASGD):  # printed from their PyTorch homes (`torch.optim.asgd.ASGD`)
+    _cls.__module__ = "torch.optim." + _cls.__name__.lower()
+del _cls

@@ -92,7 +92,7 @@ def start(recorder: Recorder) -> None:
     _ACTIVE.append(recorder)
     if len(_ACTIVE) == 1:
         modes.push(_observe_op)
-        backward.NODE_WATCH.append(_watch_node)
+        backward.watch_nodes(_watch_node)
 
 
 def stop_all() -> None:
@@ -107,7 +107,7 @@ def stop(recorder: Recorder) -> None:
         recorder.close()
         if not _ACTIVE:
             modes.pop(_observe_op)
-            backward.NODE_WATCH.remove(_watch_node)
+            backward.stop_watching_nodes(_watch_node)
 
 
 def _op_shapes(call: modes.OpCall, name: str) -> tuple:

@@ -25,10 +25,10 @@ import numpy as np
 from ..core import generator as stream
 from ..core.dtypes import float64
 from ..core.generator import Generator
+from ..core.script_data import NumpyWrapper, unwrapped
 from ..core.tensor import Tensor
 from ..ops.creation import as_tensor
 from ..ops.creation import tensor as _make_tensor
-from ..ops.indexing import FOREIGN_ARRAYS  # numpy wrappers of the script language
 from ..ops.random import default_generator
 from ..ops.views import stack
 
@@ -303,8 +303,8 @@ def default_convert(data: Any) -> Any:
 def default_collate(batch: Sequence[Any]) -> Any:
     """One batch from a list of samples, by the type of the first sample."""
     first = batch[0]
-    if type(first) in FOREIGN_ARRAYS:  # a script's numpy arrays and scalars: their raw data
-        batch = [FOREIGN_ARRAYS[type(b)](b) if type(b) in FOREIGN_ARRAYS else b for b in batch]
+    if issubclass(type(first), NumpyWrapper):  # a script's numpy arrays and scalars: raw data
+        batch = [unwrapped(b) for b in batch]
         first = batch[0]
     if isinstance(first, Tensor):
         return stack(list(batch), 0)

@@ -122,3 +122,15 @@ class Running:
 
     depth = 0
     namespaces: list[dict] = []
+
+    @staticmethod
+    def enter(namespace: dict) -> None:
+        """A run starts in `namespace`."""
+        Running.depth += 1
+        Running.namespaces.append(namespace)
+
+    @staticmethod
+    def leave() -> None:
+        """The innermost run ended."""
+        Running.depth -= 1
+        Running.namespaces.pop()

@@ -28,7 +28,7 @@ from autodiff_cli.lang.compile.definitions import DefinitionCompiler
 from autodiff_cli.lang.compile.expressions import ExpressionCompiler, Fn
 from autodiff_cli.lang.compile.generators import GeneratorCompiler
 from autodiff_cli.lang.compile.operator_closures import AUGMENTED_OPERATORS
-from autodiff_cli.lang.compile.scopes import RETURN_SLOT, Scope, ScopeBuilder, ScopeError
+from autodiff_cli.lang.compile.scopes import Scope, ScopeBuilder, ScopeError
 from autodiff_cli.lang.compile.targets import TargetCompiler
 from autodiff_cli.lang.errors import (
     CompileError,
@@ -43,7 +43,7 @@ from autodiff_cli.lang.errors import (
 from autodiff_cli.lang.parse.parser import ParseFailure, decode_source, parse
 from autodiff_cli.lang.parse.syntax_tree import Tree
 from autodiff_cli.lang.runtime import unraisable
-from autodiff_cli.lang.runtime.namespace import UNBOUND, CallDepth
+from autodiff_cli.lang.runtime.namespace import RETURN_SLOT, UNBOUND, CallDepth
 from autodiff_cli.lang.sandbox import capabilities, introspection, reflection
 
 __all__ = ["Compiler", "Program", "compile_tree", "set_statement_probe"]
@@ -142,7 +142,7 @@ class Compiler(
                 value = getattr(f[slot], "v", UNBOUND) if is_cell else f[slot]
                 if value is not UNBOUND:
                     bound[name] = value
-            return reflection.evaluate(f[0], source(f), None, bound)
+            return reflection.evaluate(f[0], source(f), None, bound, run_expression)
 
         return local_eval
 
@@ -446,8 +446,7 @@ class Program:
         limit = sys.getrecursionlimit()
         if limit < 20000:
             sys.setrecursionlimit(20000)
-        Running.depth += 1
-        Running.namespaces.append(namespace)
+        Running.enter(namespace)
         saved_hook = sys.unraisablehook
         if outermost:  # a finalizer's error: one located line, never CPython's traceback
             sys.unraisablehook = unraisable.hook_for(self.filename)
@@ -458,8 +457,7 @@ class Program:
                 raise
             raise ScriptError.from_exception(error, None) from error
         finally:
-            Running.depth -= 1
-            Running.namespaces.pop()
+            Running.leave()
             CallDepth.depth = saved_depth
             sys.setrecursionlimit(limit)
             if outermost:
@@ -488,9 +486,6 @@ def run_expression(text: str, namespace: dict) -> Any:
         raise
     finally:
         CallDepth.depth -= 1
-
-
-reflection.use_expression_runner(run_expression)
 
 
 def compile_tree(tree: Tree, source: Source, mode: str) -> Program:

@@ -12,15 +12,13 @@ from autodiff_cli.lang.compile.expressions import Fn
 from autodiff_cli.lang.compile.scopes import (
     CLASS_CELL_SLOT,
     CLASS_DICT_SLOT,
-    RETURN_SLOT,
     Scope,
     parse_signature,
 )
 from autodiff_cli.lang.parse.syntax_tree import Tree
-from autodiff_cli.lang.runtime import nesting
 from autodiff_cli.lang.runtime.functions import FunctionSpec, make_function
-from autodiff_cli.lang.runtime.namespace import UNBOUND, Cell
-from autodiff_cli.lang.sandbox import capabilities, class_checks, reflection, typeview
+from autodiff_cli.lang.runtime.namespace import RETURN_SLOT, UNBOUND, Cell
+from autodiff_cli.lang.sandbox import capabilities, class_checks, nesting, reflection, typeview
 
 
 class DefinitionCompiler:

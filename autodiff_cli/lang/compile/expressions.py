@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang import limits
+from autodiff_cli.lang import exact, limits
 from autodiff_cli.lang.compile.operator_closures import (
     BINARY_FACTORIES,
     BINARY_OPERATORS,
@@ -25,7 +25,7 @@ from autodiff_cli.lang.parse import fstrings
 from autodiff_cli.lang.parse.syntax_tree import Token, Tree
 from autodiff_cli.lang.runtime import suggestions
 from autodiff_cli.lang.runtime.namespace import UNBOUND
-from autodiff_cli.lang.sandbox import call_results, capabilities, exact, withheld
+from autodiff_cli.lang.sandbox import call_results, capabilities, withheld
 
 Fn = Callable[[list], Any]
 

@@ -17,9 +17,9 @@ from typing import Any
 
 from autodiff_cli.lang.compile.blocks import Stmt, flatten, located_generator
 from autodiff_cli.lang.compile.expressions import Fn
-from autodiff_cli.lang.compile.scopes import FIRST_VARIABLE_SLOT, RETURN_SLOT
 from autodiff_cli.lang.parse.syntax_tree import Tree
 from autodiff_cli.lang.runtime.generator_object import new_generator
+from autodiff_cli.lang.runtime.namespace import FIRST_VARIABLE_SLOT, RETURN_SLOT
 
 YIELD_NODES = ("yield_expr", "yield_from")
 _CONDITIONAL = ("ternary", "or_test", "and_test")

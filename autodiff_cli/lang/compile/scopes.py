@@ -10,12 +10,11 @@ from typing import Any
 
 from autodiff_cli.lang.parse.fstrings import prepare_fstring, split_prefix
 from autodiff_cli.lang.parse.syntax_tree import Token, Tree
+from autodiff_cli.lang.runtime.namespace import FIRST_VARIABLE_SLOT
 
 FUNCTION_NODES = {"funcdef", "lambdef", "lambdef_nocond"}
 COMPREHENSION_NODES = {"listcomp", "setcomp", "dictcomp", "genexpr", "genexpr_argument"}
 
-# Frame slots before the variables: the global namespace and the return value.
-GLOBALS_SLOT, RETURN_SLOT, FIRST_VARIABLE_SLOT = 0, 1, 2
 # A class body's frame: [globals, unused, class namespace, `__class__` cell, free cells...]
 CLASS_DICT_SLOT, CLASS_CELL_SLOT, CLASS_FIRST_FREE_SLOT = 2, 3, 4
 

@@ -14,12 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from autodiff_cli.lang.pylib import numpy_sizes as sizes
-from autodiff_cli.lang.pylib import numpy_types as nt
-from autodiff_cli.lang.pylib.numpy_array import NdArray
 from autodiff_cli.lang.pylib.numpy_random import random_module
-from autodiff_cli.lang.pylib.numpy_types import boundary, to_raw, wrap
 from autodiff_cli.lang.sandbox import capabilities
+from autodiff_cli.lang.sandbox import numpy_sizes as sizes
+from autodiff_cli.lang.sandbox import numpy_types as nt
+from autodiff_cli.lang.sandbox.numpy_types import NdArray, boundary, to_raw, wrap
 
 # ---- creation --------------------------------------------------------------------------------
 
@@ -122,7 +121,7 @@ def identity(n: Any, dtype: Any = None) -> NdArray:
 def _out(out: Any) -> Any:
     if type(out) is not NdArray:
         raise TypeError("out= takes a numpy array in scripts")
-    return out._a
+    return out._held
 
 
 def _unary(ufunc: Any) -> Callable[[Any], Any]:
@@ -476,7 +475,7 @@ def _shared() -> dict[str, Any]:
         _SHARED.update(_CONSTANTS)
         for name, kind in nt.SCALAR_TYPES.items():
             _SHARED[name] = kind
-            capabilities.SHARED_IDS.add(id(kind))
+            capabilities.share(kind)
         _SHARED["bool_"] = nt.SCALAR_TYPES["bool"]
         _SHARED["ndarray"] = capabilities.typeview.stand_in(NdArray)
         _SHARED["__version__"] = np.__version__
@@ -495,7 +494,7 @@ def get_printoptions() -> dict[str, Any]:
 
 def make_module() -> capabilities.ModuleProxy:
     """A script's own `numpy` module (its `np.random` state is its own; print options reset)."""
-    nt.PRINT_OPTIONS.clear()
+    nt.reset_printoptions()
     attributes = dict(_shared())
     attributes["set_printoptions"] = set_printoptions
     attributes["get_printoptions"] = get_printoptions

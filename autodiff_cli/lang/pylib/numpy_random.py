@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from autodiff_cli.lang.pylib import numpy_types as nt
-from autodiff_cli.lang.pylib.numpy_types import boundary, to_raw, wrap
 from autodiff_cli.lang.sandbox import capabilities, typeview
+from autodiff_cli.lang.sandbox import numpy_types as nt
+from autodiff_cli.lang.sandbox.numpy_types import boundary, to_raw, wrap
 
 
 def _size(size: Any) -> Any:
@@ -118,7 +118,7 @@ class RandomState:
     def shuffle(self, x: Any) -> None:
         if type(x) is not nt.NdArray:
             raise TypeError("shuffle() in scripts takes a numpy array")
-        self._state.shuffle(x._a)
+        self._state.shuffle(x._held)
 
     @boundary
     def permutation(self, x: Any) -> Any:
@@ -183,7 +183,7 @@ class Generator:
     def shuffle(self, x: Any) -> None:
         if type(x) is not nt.NdArray:
             raise TypeError("shuffle() in scripts takes a numpy array")
-        self._g.shuffle(x._a)
+        self._g.shuffle(x._held)
 
 
 Generator.__module__ = "numpy.random"

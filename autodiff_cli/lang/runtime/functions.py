@@ -6,12 +6,16 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang.compile.scopes import FIRST_VARIABLE_SLOT, RETURN_SLOT, Scope, Signature
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH, Interrupt, raise_interrupt
-from autodiff_cli.lang.runtime.namespace import UNBOUND, CallDepth, Cell
+from autodiff_cli.lang.runtime.namespace import (
+    FIRST_VARIABLE_SLOT,
+    RETURN_SLOT,
+    UNBOUND,
+    CallDepth,
+    Cell,
+)
 from autodiff_cli.lang.sandbox import call_results
-from autodiff_cli.lang.sandbox.capabilities import SCRIPT_MARK
-from autodiff_cli.lang.sandbox.reflection import CODE_ATTRIBUTE
+from autodiff_cli.lang.sandbox.capabilities import CODE_ATTRIBUTE, SCRIPT_MARK
 
 Body = Callable[[list], Any]
 
@@ -21,10 +25,11 @@ def _plural(count: int, word: str) -> str:
 
 
 class FunctionSpec:
-    """Everything about a `def`/`lambda` known at compile time."""
+    """Everything about a `def`/`lambda` known at compile time: the compiler gives its scope
+    (`compile/scopes.Scope`: slots, cells, free variables) and signature (`Signature`)."""
 
     def __init__(
-        self, name: str, qualname: str, scope: Scope, signature: Signature, body: Body,
+        self, name: str, qualname: str, scope: Any, signature: Any, body: Body,
         is_expression: bool, doc: str | None = None,
     ) -> None:  # fmt: skip
         self.name = name

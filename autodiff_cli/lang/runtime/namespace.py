@@ -10,15 +10,16 @@ import types
 from typing import Any
 
 from autodiff_cli import lazy_imports
-from autodiff_cli.lang import limits
+from autodiff_cli.lang import exact, limits
 from autodiff_cli.lang.errors import Location, ScriptError, Source, is_user_interrupt
 from autodiff_cli.lang.limits import MAX_RECURSION_DEPTH  # noqa: F401 - re-exported
-from autodiff_cli.lang.pylib import modules, numpy_bridge
-from autodiff_cli.lang.runtime import nesting, script_stack
+from autodiff_cli.lang.pylib import modules
+from autodiff_cli.lang.runtime import script_stack
 from autodiff_cli.lang.sandbox import (
     capabilities,
     engine_exports,
-    exact,
+    nesting,
+    numpy_bridge,
     reflection,
     typeview,
     withheld,
@@ -27,6 +28,12 @@ from autodiff_cli.lang.sandbox import (
 ENGINE_MODULE = engine_exports.ENGINE_MODULE
 PUBLIC_SUBMODULES = engine_exports.PUBLIC_SUBMODULES
 ENGINE_TYPE_MODULES = ("autodiff_cli.engine", "torch")  # engine classes present as `torch.Tensor`
+_ANOMALY_SWITCHES = "torch.autograd.anomaly_mode"  # `detect_anomaly`, `set_detect_anomaly`
+
+
+# A script frame (a list, one per call of a script function, module or class body): the global
+# namespace, the return value, then the variables, numbered by the compiler (`compile/scopes`).
+GLOBALS_SLOT, RETURN_SLOT, FIRST_VARIABLE_SLOT = 0, 1, 2
 
 
 class _Unbound:
@@ -130,7 +137,9 @@ def _make_print(namespace: Namespace):  # noqa: ANN202
     return print
 
 
-def make_builtins(namespace: Namespace) -> dict[str, Any]:
+def make_builtins(
+    namespace: Namespace, run_expression: reflection.ExpressionRunner | None
+) -> dict[str, Any]:
     table = {name: getattr(builtins, name) for name in _PASSED_THROUGH}
     table.update(
         print=_make_print(namespace),
@@ -144,7 +153,7 @@ def make_builtins(namespace: Namespace) -> dict[str, Any]:
         setattr=reflection.script_setattr,
         delattr=reflection.script_delattr,
         id=reflection.script_id,
-        eval=reflection.make_eval(namespace),
+        eval=reflection.make_eval(namespace, run_expression),
         super=capabilities.script_super,
         hash=nesting.checked_hash,
         sum=_script_sum,
@@ -165,15 +174,21 @@ def make_builtins(namespace: Namespace) -> dict[str, Any]:
 class Namespace(dict):
     """A script's global variables; unknown names fall back to the whitelisted builtins."""
 
-    def __init__(self) -> None:
+    def __init__(self, run_expression: reflection.ExpressionRunner | None = None) -> None:
+        """`run_expression` runs the script's `eval` (the compiler's; without it `eval` fails)."""
         super().__init__()
         self.stdout: Any = None
-        self.builtins = make_builtins(self)
+        self.builtins = make_builtins(self, run_expression)
         self._proxies: dict[int, capabilities.ModuleProxy] = {}
         self["__name__"] = "__main__"
 
     def __missing__(self, name: str) -> Any:
         return self.builtins[name]
+
+    def statement_locations(self) -> list[Location | None]:
+        """The running script's statement per function on the stack, innermost first (for
+        library modules: where `warnings.warn` points)."""
+        return script_stack.statement_locations()
 
     def __repr__(self) -> str:
         return f"<script namespace with {len(self)} names>"
@@ -192,11 +207,14 @@ class Namespace(dict):
         return proxy
 
     def _proxied(self, value: Any, name: str) -> Any:
-        """What a module proxy holds for one of the module's public attributes."""
+        """What a module proxy holds for one of the module's public attributes (anomaly mode's
+        switches: the script's own, whose traces name the script's lines)."""
         if isinstance(value, types.ModuleType):
             return self.module_proxy(value, name)
+        if isinstance(value, type) and value.__module__ == _ANOMALY_SWITCHES:
+            return script_stack.script_switch(value)
         if not isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
-            capabilities.SHARED_IDS.add(id(value))
+            capabilities.share(value)
         return value
 
     def _lazy_attribute(self, module: types.ModuleType, key: str, name: str) -> Any:
@@ -216,7 +234,6 @@ class Namespace(dict):
                 for key, function in numpy_bridge.torch_functions(engine).items():
                     setattr(proxy, key, function)
                 proxy.__version__ = engine.__version__
-                script_stack.install()  # anomaly mode's traces name the script's lines
             return proxy
         if name == "numpy":  # a vetted subset over safe wrappers (preloaded in children)
             numpy_module = lazy_imports.load("autodiff_cli.lang.pylib.numpy_module")
@@ -250,9 +267,12 @@ def _is_engine_object(value: Any) -> bool:
     return value is not None and (type(value).__module__ or "").startswith(ENGINE_TYPE_MODULES)
 
 
-def new_namespace(bare_torch: bool = False) -> Namespace:
-    """A fresh script namespace; `bare_torch` also binds torch's functions, `pi` and `e`."""
-    namespace = Namespace()
+def new_namespace(
+    bare_torch: bool = False, run_expression: reflection.ExpressionRunner | None = None
+) -> Namespace:
+    """A fresh script namespace; `bare_torch` also binds torch's functions, `pi` and `e`;
+    `run_expression` runs its `eval` (`autodiff_cli.lang.new_namespace` gives the compiler's)."""
+    namespace = Namespace(run_expression)
     if bare_torch:
         torch = namespace.root_module("torch")
         for name, value in vars(torch).items():

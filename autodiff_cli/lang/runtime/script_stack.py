@@ -1,7 +1,7 @@
 """Where the running script is: its own frames, outermost first, as Python's traceback names
-them (`File "script.py", line 7, in model` and the source line). The engine asks for it when
-anomaly mode records the forward call that made a node (`engine/core/anomaly.py`); `install`
-hands it over when a script first imports torch.
+them (`File "script.py", line 7, in model` and the source line). Anomaly mode records it for
+the forward call that made a node (`engine/core/anomaly.py`) when a script switched the mode on:
+the script's switches are made with it (`script_switch`).
 
 A compiled statement runs in a closure named `run` (`blocks.located`) holding its `Location` in
 `where`; a script function's call runs in `functions.make_function`'s `function`, a class body
@@ -79,6 +79,27 @@ def stack_of(error: BaseException) -> list[Entry]:
     return _entries(frames)
 
 
+def statement_locations() -> list[Location | None]:
+    """The running statement of each script function on the stack, innermost first, the
+    module's last (None for a call that runs no statement yet): where `warnings.warn` and
+    the engine's warnings point (`stacklevel` counts these)."""
+    found: list[Location | None] = []
+    current = None
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "function" and code.co_filename == _FUNCTIONS:
+            found.append(current)
+            current = None
+        elif current is None and code.co_name == "run":
+            where = frame.f_locals.get("where")
+            if isinstance(where, Location):
+                current = where
+        frame = frame.f_back
+    found.append(current)
+    return found
+
+
 def _entries(frames: list[Any]) -> list[Entry]:
     """The script's entries of Python frames given innermost first, outermost first."""
     entries: list[Entry] = []
@@ -105,16 +126,21 @@ def _entry(where: Location, name: str) -> Entry:
     return (where.source.filename, where.line, name, where.source.line(where.line))
 
 
-def install() -> None:
-    """Gives the engine this module's `script_stack` (the engine is loaded by then); where no
-    script runs (Python code calling the engine), the engine's own provider still answers."""
-    anomaly = lazy_imports.load("autodiff_cli.engine.core.anomaly")
-    if getattr(anomaly.stack_provider, "_script_stack", False):
-        return
-    python_stack = anomaly.stack_provider
+# The engine's anomaly switches as scripts have them (made once a script reaches one).
+_SWITCHES: dict[str, type] = {}
 
-    def provider() -> list[Entry]:
-        return script_stack() or python_stack()
 
-    provider._script_stack = True  # type: ignore[attr-defined]
-    anomaly.set_stack_provider(provider)
+def script_switch(engine_switch: type) -> type:
+    """The script's `torch.autograd.detect_anomaly` (or `set_detect_anomaly`) for the engine's
+    class: alike in every way but where forward traces come from, this module's script stack
+    (Python's, where no script runs: Python code calling the engine)."""
+    if not _SWITCHES:
+        anomaly = lazy_imports.load("autodiff_cli.engine.core.anomaly")
+        python_stack = anomaly.python_stack
+
+        def script_or_python_stack() -> list[Entry]:
+            return script_stack() or python_stack()
+
+        for switch in anomaly.anomaly_switches(script_or_python_stack):
+            _SWITCHES[switch.__name__] = switch
+    return _SWITCHES[engine_switch.__name__]

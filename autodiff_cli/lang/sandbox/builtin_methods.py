@@ -13,8 +13,7 @@ import string  # imported now: a locked-down child process cannot open files lat
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang import limits
-from autodiff_cli.lang.sandbox import exact
+from autodiff_cli.lang import exact, limits
 
 _TEXT = (
     "capitalize center count endswith expandtabs find index isalnum isalpha isascii isdigit "
@@ -57,6 +56,11 @@ CHECKED_NAMES = _PADDING | {"expandtabs", "replace", "join", "translate", "to_by
                             "format_map", "extend"}  # fmt: skip
 
 
+def allow_methods(kind: type, names: frozenset[str]) -> None:
+    """Scripts may call `names` on instances of `kind` (a library class: `collections.deque`)."""
+    ALLOWED[kind] = names
+
+
 def allowed_names(kind: type) -> frozenset[str] | None:
     """The allow-list of the builtin type `kind` (or of its nearest builtin base), if any."""
     for base in kind.__mro__:
@@ -66,15 +70,25 @@ def allowed_names(kind: type) -> frozenset[str] | None:
     return None
 
 
-def checked_method(owner: type, name: str, self: Any) -> Callable[..., Any]:
-    """The bounded version of `owner.name` bound to `self` (an instance of `owner`)."""
+GetterMaker = Callable[[str], Callable[[Any], Any]]
+
+
+def checked_method(
+    owner: type, name: str, self: Any, make_getter: GetterMaker
+) -> Callable[..., Any]:
+    """The bounded version of `owner.name` bound to `self` (an instance of `owner`);
+    `make_getter(name)` reads attributes for `str.format`'s `{0.attr}` fields (the sandbox's
+    attribute rules: `capabilities.make_getter`)."""
+    formatting = _FORMATTING.get(name)
+    if formatting is not None:
+        return formatting(self, make_getter)
     return _CHECKERS[name](getattr(owner, name), self)
 
 
 _MISSING = object()
 
 
-def checked_unbound(owner: type, name: str) -> Callable[..., Any]:
+def checked_unbound(owner: type, name: str, make_getter: GetterMaker) -> Callable[..., Any]:
     """`owner.name` called as `owner.name(self, ...)`, with the checks of the bound method."""
 
     def unbound(self: Any = _MISSING, *args: Any, **kwargs: Any) -> Any:
@@ -85,7 +99,7 @@ def checked_unbound(owner: type, name: str) -> Callable[..., Any]:
                 f"descriptor '{name}' for '{owner.__name__}' objects doesn't apply to a "
                 f"'{type(self).__name__}' object"
             )
-        return checked_method(owner, name, self)(*args, **kwargs)
+        return checked_method(owner, name, self, make_getter)(*args, **kwargs)
 
     unbound.__name__ = unbound.__qualname__ = name
     return unbound
@@ -181,68 +195,63 @@ def _extend(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
     return extend
 
 
-def _format(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
+def _format(self: Any, make_getter: GetterMaker) -> Callable[..., Any]:
     def format(*args: Any, **kwargs: Any) -> str:  # noqa: A001
-        return safe_format(exact.text(self), args, kwargs)
+        return safe_format(exact.text(self), args, kwargs, make_getter)
 
     return format
 
 
-def _format_map(method: Callable[..., Any], self: Any) -> Callable[..., Any]:
+def _format_map(self: Any, make_getter: GetterMaker) -> Callable[..., Any]:
     def format_map(mapping: Any) -> str:
-        return safe_format(exact.text(self), (), mapping)
+        return safe_format(exact.text(self), (), mapping, make_getter)
 
     return format_map
+
+
+_FORMATTING: dict[str, Callable[[Any, GetterMaker], Callable[..., Any]]] = {
+    "format": _format, "format_map": _format_map,
+}  # fmt: skip
 
 
 _CHECKERS: dict[str, Callable[[Callable[..., Any], Any], Callable[..., Any]]] = {
     **dict.fromkeys(_PADDING, _padding),
     "expandtabs": _expandtabs, "replace": _replace, "join": _join, "translate": _translate,
-    "to_bytes": _to_bytes, "format": _format, "format_map": _format_map, "extend": _extend,
+    "to_bytes": _to_bytes, "extend": _extend,
 }  # fmt: skip
 
 
-def _no_getter(name: str) -> Callable[[Any], Any]:
-    raise RuntimeError("the sandbox has not set the attribute getter of format fields")
-
-
-# `sandbox.make_getter`, set by `sandbox` when it loads (it imports this module: no cycle).
-_make_getter: Callable[[str], Callable[[Any], Any]] = _no_getter
-
-
-def use_attribute_getter(make_getter: Callable[[str], Callable[[Any], Any]]) -> None:
-    """How `{0.attr}` format fields read attributes: the sandbox's getter."""
-    global _make_getter
-    _make_getter = make_getter
-
-
-def _formatter():  # noqa: ANN202 - built on first use
-    global _FORMATTER
-    if _FORMATTER is None:
+def _formatter_class() -> type:  # built on first use
+    global _FORMATTER_CLASS
+    if _FORMATTER_CLASS is None:
 
         class SafeFormatter(string.Formatter):
             """`str.format` whose `{0.attr}` / `{0[key]}` fields obey the attribute rules."""
+
+            def __init__(self, make_getter: GetterMaker) -> None:
+                self.make_getter = make_getter
 
             def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
                 first, rest = _string.formatter_field_name_split(field_name)
                 obj = self.get_value(first, args, kwargs)
                 for is_attribute, key in rest:
-                    obj = _make_getter(key)(obj) if is_attribute else obj[key]
+                    obj = self.make_getter(key)(obj) if is_attribute else obj[key]
                 return obj, first
 
             def format_field(self, value: Any, format_spec: str) -> Any:
                 limits.check_format_spec(format_spec)
                 return format(value, format_spec)
 
-        _FORMATTER = SafeFormatter()
-    return _FORMATTER
+        _FORMATTER_CLASS = SafeFormatter
+    return _FORMATTER_CLASS
 
 
-_FORMATTER = None
+_FORMATTER_CLASS: type | None = None
 
 
-def safe_format(template: str, args: Any, kwargs: Any) -> str:
-    """`template.format(*args, **kwargs)` under the sandbox's attribute rules and size limits."""
+def safe_format(template: str, args: Any, kwargs: Any, make_getter: GetterMaker) -> str:
+    """`template.format(*args, **kwargs)` under the sandbox's attribute rules (`make_getter`
+    reads `{0.attr}` fields) and size limits."""
     if not isinstance(template, str):
         raise TypeError(f"format() template must be str, not {type(template).__name__}")
-    return _formatter().vformat(exact.text(template), args, kwargs)
+    return _formatter_class()(make_getter).vformat(exact.text(template), args, kwargs)

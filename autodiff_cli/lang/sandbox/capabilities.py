@@ -24,9 +24,9 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang.pylib import numpy_bridge
+from autodiff_cli.lang import exact
 from autodiff_cli.lang.sandbox import builtin_methods as builtin
-from autodiff_cli.lang.sandbox import engine_private_names, exact, typeview, withheld
+from autodiff_cli.lang.sandbox import engine_private_names, numpy_bridge, typeview, withheld
 from autodiff_cli.lang.sandbox.typeview import ENGINE_PREFIX, SCRIPT_MARK, TypeStandIn
 
 __all__ = [
@@ -48,6 +48,13 @@ __all__ = [
 
 # ids of engine objects every script shares (dtypes...): scripts must not set their attributes
 SHARED_IDS: set[int] = set()
+
+
+def share(value: Any) -> None:
+    """`value` is an engine object every script shares: scripts may not set its attributes."""
+    SHARED_IDS.add(id(value))
+
+
 _REFUSED_ENGINE_NAMES = frozenset({"numpy"})  # `Tensor.numpy()`: wrapped (`_numpy_reader`)
 # Public methods of the engine's graph nodes (grad_fn, a custom Function's ctx) that are its
 # machinery, not PyTorch's API: they hand out raw arrays (`saved_values`, `extra().params`), run
@@ -254,7 +261,7 @@ def _refuser(name: str) -> Reader:
 
 
 def _numpy_reader(obj: Any) -> Any:
-    """`tensor.numpy`: the method giving the script's numpy wrapper (`lang/pylib/numpy_bridge.py`)."""
+    """`tensor.numpy`: the method giving the script's numpy wrapper (`lang/sandbox/numpy_bridge.py`)."""
     return numpy_bridge.numpy_method(obj)
 
 
@@ -274,7 +281,7 @@ def _builtin_reader(owner: type, name: str) -> Reader | None:
     if names is None or name not in names:
         return None
     if name in builtin.CHECKED_NAMES:
-        return lambda obj: builtin.checked_method(owner, name, obj)
+        return lambda obj: builtin.checked_method(owner, name, obj, make_getter)
     return _PLAIN
 
 
@@ -459,7 +466,6 @@ def make_getter(name: str) -> Reader:
 
 
 _GETTERS: dict[str, Reader] = {}
-builtin.use_attribute_getter(make_getter)  # `{0.attr}` format fields read through it
 
 
 def _new_getter(name: str) -> Reader:
@@ -548,18 +554,31 @@ def _annotations_getter(obj: Any) -> Any:
     raise _refuse(obj, "__annotations__")
 
 
+# On a script function: a callable giving its `__code__` facts (`reflection.code_maker`).
+CODE_ATTRIBUTE = "__autodiff_code__"
+
+
+def _code_getter(obj: Any) -> Any:
+    """`function.__code__` of a script function or a method bound to one: read-only facts about
+    it (`reflection.CodeFacts`, made by the callable the function keeps), never a code object."""
+    function = obj.__func__ if type(obj) is types.MethodType else obj
+    make = function.__dict__.get(CODE_ATTRIBUTE) if type(function) is types.FunctionType else None
+    if make is None:
+        raise AttributeError(
+            f"'{typeview.display_name(typeview.script_type(obj))}' object has no attribute "
+            "'__code__'"
+            if not isinstance(obj, (types.FunctionType, types.MethodType))
+            else "access to attribute '__code__' is allowed in scripts only on the script's "
+            "own functions"
+        )
+    return make()
+
+
 _SPECIAL_GETTERS: dict[str, Reader] = {
     "__dict__": _dict_getter,
-    "__code__": _refuser("__code__"),
+    "__code__": _code_getter,
     "__annotations__": _annotations_getter,
 }
-
-
-def use_code_getter(getter: Reader) -> None:
-    """`function.__code__`: read-only facts about a script function (`reflection.CodeFacts`,
-    registered by `reflection` when it loads), never a code object."""
-    _SPECIAL_GETTERS["__code__"] = getter
-    _GETTERS.pop("__code__", None)
 
 
 # Names with a leading `_` that library classes publish (a namedtuple's `_asdict`...): readable
@@ -625,7 +644,7 @@ def _class_attribute(cls: type, name: str) -> Any:
     if name in builtin.CHECKED_NAMES:
         key = (owner, name)
         if key not in _UNBOUND:
-            _UNBOUND[key] = builtin.checked_unbound(owner, name)
+            _UNBOUND[key] = builtin.checked_unbound(owner, name, make_getter)
         return _UNBOUND[key]
     return getattr(cls, name)
 
@@ -688,7 +707,7 @@ def _super_attribute(proxy: super, name: str) -> Any:
         raise _refuse(proxy, name)
     if reader is _PLAIN:
         return check_out(getattr(proxy, name), proxy, name)
-    return builtin.checked_method(owner, name, target)
+    return builtin.checked_method(owner, name, target, make_getter)
 
 
 def script_super(*args: Any) -> super:

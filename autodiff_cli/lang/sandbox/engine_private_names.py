@@ -9,10 +9,10 @@ ENGINE = frozenset(
     _ _ACTIVE _AdaptiveAvgPoolNd _AllowMutationOnSavedContext _AllowMutationOnSavedTensors
     _Arrays _AvgPoolNd _BETA_WARNED _BY_NODE _BatchNorm _BincountNode _CHECKS _CallState _Cap
     _Channels _ConvNd _ConvTransposeNd _DEFAULT _Decoder _Defaults _Depth
-    _DisableSavedTensorsHooks _EMPTY _EPOCH_DEPRECATED _EVENT_NAMES _Encoder _Foreign _Formatter
+    _DisableSavedTensorsHooks _EMPTY _EPOCH_DEPRECATED _EVENT_NAMES _Encoder _Formatter
     _GatedCell _GradModeContext _INT_RANGES _IncompatibleKeys _LRScheduler _LambdaScheduler
     _LastBackward _Layout _LinAlgError _LoaderIterator _Loss _MESHGRID_WARNED _METHOD_OWNERS
-    _Mapping _MaxPoolNd _Member _Missing _ModuleType _MultiHandle _NO_DIM _NO_GRAD_VIEWS
+    _Mapping _MaxPoolNd _Member _Missing _Mode _ModuleType _MultiHandle _NO_DIM _NO_GRAD_VIEWS
     _NoDerivative _NoVersion _NodeMeta _OUT_TYPES _OVERLOADS _PROFILES _Pass _Precomputed
     _RequiredParameter _ReturnTypes _Rows _STATE_FIELDS _STORAGE _SchedulerGroup _Shared
     _SignLogAbsDet _Slots _Switch _TANGENTS _TYPE_WORDS _TensorMeta _Tensors _ValuesIndices
@@ -31,7 +31,7 @@ ENGINE = frozenset(
     _float_only _floating_kernel _fn_cls _formula_uses _forward _forward_hooks
     _forward_pre_hooks _forward_saved _frees_saved _freeze _fresh_args _gather_flat_grad
     _generic _get_abs_string_index _get_lr_called_within_step _get_name _getframe _grad _grad_fn
-    _has_len _hooks _ids _implementation _in_jvp _in_meta _indent_rest _index _index_plain
+    _has_len _held _hooks _ids _implementation _in_jvp _in_meta _indent_rest _index _index_plain
     _infer_shape _init _initial_state _initial_step _initialized _inplace_on_view _int_arg
     _int_checked _is_better _is_full_backward_hook _is_initial _keep _key _key_to_attr _keys
     _last_lr _last_number _last_scalar_saves _layer_weights _lazy_hook _leaf_hooks _leave_step
@@ -63,7 +63,7 @@ LIBRARY = frozenset(
     """
     _ _Active _CacheWrapper _CatchWarnings _Depth _FromIterable _Group _State _Tee _Walk _asdict
     _cache _check _check_grow _check_open _closed _copy_new _data _depth _dict _field_defaults
-    _fields _filter _function _getframe _grouper _hits _inner _io _items _key _library_modules
+    _fields _filter _function _grouper _hits _inner _io _items _key _library_modules
     _lru_cache_wrapper _make _maxsize _misses _module _n _nil _object _outer _pos _record
     _replace _saved _state _tee _tensor _typed
     """.split()

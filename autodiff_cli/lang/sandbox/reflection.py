@@ -10,13 +10,13 @@ the caller's namespace, and `__code__` is a `CodeFacts`: plain facts about a scr
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable
 from typing import Any
 
+from autodiff_cli.lang import exact
 from autodiff_cli.lang.errors import ScriptError
 from autodiff_cli.lang.parse.syntax_tree import Tree
-from autodiff_cli.lang.sandbox import capabilities, exact, typeview
+from autodiff_cli.lang.sandbox import capabilities, typeview
 
 _MISSING = object()
 
@@ -106,8 +106,19 @@ class EvalNamespace(dict):
         return self.caller.import_module(dotted)
 
 
-def make_eval(namespace: Any) -> Any:
+# `run(text, namespace)` compiles `text` as one expression ("<string>") and runs it in
+# `namespace` as one script call deep: the compiler's `run_expression`, given by whoever makes
+# the namespace (`autodiff_cli.lang.new_namespace`) or compiles the call (`eval` reading locals).
+ExpressionRunner = Callable[[str, Any], Any]
+
+
+def _no_runner(text: str, namespace: Any) -> Any:
+    raise RuntimeError("eval is not available: this namespace was made without a compiler")
+
+
+def make_eval(namespace: Any, run_expression: ExpressionRunner | None) -> Any:
     """The script's `eval` for `namespace` (its globals when no mapping is given)."""
+    run = run_expression or _no_runner
 
     def eval(*args: Any, **kwargs: Any) -> Any:  # noqa: A001 - the builtin's name
         if kwargs:
@@ -123,7 +134,7 @@ def make_eval(namespace: Any) -> Any:
             raise TypeError("globals must be a dict")
         if locals_ is not None and not _is_mapping(locals_):
             raise TypeError("locals must be a mapping")
-        return evaluate(namespace, source, globals_, locals_)
+        return evaluate(namespace, source, globals_, locals_, run)
 
     setattr(eval, READS_SCOPE, True)
     return eval
@@ -133,22 +144,9 @@ def _is_mapping(value: Any) -> bool:
     return isinstance(value, dict) or typeview.is_script_class(type(value))
 
 
-def _no_runner(text: str, namespace: Any) -> Any:
-    raise RuntimeError("eval is not available before the compiler is loaded")
-
-
-# `compiler.run_expression`, set by the compiler when it loads (it imports this module: no cycle)
-_run_expression: Callable[[str, Any], Any] = _no_runner
-
-
-def use_expression_runner(runner: Callable[[str, Any], Any]) -> None:
-    """Called by the compiler: `runner(text, namespace)` compiles `text` as one expression
-    ("<string>") and runs it in `namespace` as one script call deep."""
-    global _run_expression
-    _run_expression = runner
-
-
-def evaluate(namespace: Any, source: Any, globals_: Any, locals_: Any) -> Any:
+def evaluate(
+    namespace: Any, source: Any, globals_: Any, locals_: Any, run_expression: ExpressionRunner
+) -> Any:
     """Compile `source` as one expression of the script language and run it (see `make_eval`).
     A syntax error is Python's SyntaxError for "<string>"; any other error propagates as it is
     (located at the script's `eval` call)."""
@@ -168,7 +166,7 @@ def evaluate(namespace: Any, source: Any, globals_: Any, locals_: Any) -> Any:
     else:
         run_in = EvalNamespace(namespace, globals_, locals_)
     try:
-        result = _run_expression(text, run_in)
+        result = run_expression(text, run_in)
     except ScriptError as error:
         if not error.is_syntax_error:
             raise
@@ -243,23 +241,6 @@ _CODE_OBJECT_NAMES = frozenset({"replace", "co_lines", "co_positions", "_varname
 typeview.register_wrapper_class(CodeFacts)
 typeview.set_display_name(CodeFacts, "code")
 
-CODE_ATTRIBUTE = "__autodiff_code__"  # on a script function: a callable giving its facts
-
-
-def code_facts(obj: Any) -> CodeFacts:
-    """`obj.__code__` for a script function or a method bound to one."""
-    function = obj.__func__ if type(obj) is types.MethodType else obj
-    make = function.__dict__.get(CODE_ATTRIBUTE) if type(function) is types.FunctionType else None
-    if make is None:
-        raise AttributeError(
-            f"'{_type_name(obj)}' object has no attribute '__code__'"
-            if not isinstance(obj, (types.FunctionType, types.MethodType))
-            else "access to attribute '__code__' is allowed in scripts only on the script's "
-            "own functions"
-        )
-    return make()
-
-
 _SCOPE_SKIPPED = frozenset({"lambdef", "lambdef_nocond", "listcomp", "setcomp", "dictcomp",
                             "genexp", "comprehension"})  # fmt: skip
 
@@ -314,7 +295,8 @@ def function_facts(spec: Any, scope: Any, body: Any, filename: str, line: int) -
 
 def code_maker(spec: Any, scope: Any, body: Any, filename: str, line: int) -> Any:
     """A callable giving the one `CodeFacts` of functions made from `spec` (made on first use:
-    functions made by the same `def` share it, as they share a code object in Python)."""
+    functions made by the same `def` share it, as they share a code object in Python); kept
+    on each such function (`capabilities.CODE_ATTRIBUTE`), where `function.__code__` reads it."""
     made: list[CodeFacts] = []
 
     def make() -> CodeFacts:
@@ -323,6 +305,3 @@ def code_maker(spec: Any, scope: Any, body: Any, filename: str, line: int) -> An
         return made[0]
 
     return make
-
-
-capabilities.use_code_getter(code_facts)

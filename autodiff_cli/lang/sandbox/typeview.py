@@ -39,12 +39,26 @@ SCRIPT_ITERATOR_CLASSES: set[type] = set()
 # and those of them a script class may derive from.
 LIBRARY_CLASSES: set[type] = set()
 LIBRARY_BASES: set[type] = set()
-# Wrapper classes of library values (numpy arrays, scalars, dtypes: `lang/pylib/numpy_types.py`):
+# Wrapper classes of library values (numpy arrays, scalars, dtypes: `lang/sandbox/numpy_types.py`):
 # scripts hold their instances and read their public names, but `type()` gives a stand-in.
 WRAPPER_CLASSES: set[type] = set()
 _known: dict[type, bool] = {}
 _stand_ins: dict[type, TypeStandIn] = {}
 _DISPLAY_NAMES: dict[type, str] = {}  # the real class a stand-in imitates, if not its own name
+
+
+def register_iterator_class(cls: type) -> None:
+    """`cls` is a lazy iterator of the script's library (`map`, `itertools.chain`...): scripts
+    may hold its instances, which record how deep they are nested (`nesting`)."""
+    SCRIPT_ITERATOR_CLASSES.add(cls)
+
+
+def register_library_class(cls: type, base: bool) -> None:
+    """`cls` is a class of the script's library (`collections.deque`...): scripts may hold its
+    instances, and with `base` derive classes from it."""
+    LIBRARY_CLASSES.add(cls)
+    if base:
+        LIBRARY_BASES.add(cls)
 
 
 def register_wrapper_class(cls: type) -> None:

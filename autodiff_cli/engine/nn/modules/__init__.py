@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..module import Module
 from ..parameter import Parameter
-from . import (
+from . import (  # noqa: F401 - every kind loads with the package (`torch.nn.modules.rnn`)
     activation,
     batchnorm,
     container,
@@ -48,14 +48,6 @@ from .dropout import (
 )
 from .flatten import Flatten
 from .linear import Identity, Linear
-
-for _kind in (activation, batchnorm, container, conv, dropout, flatten, fold, lazy, linear, loss,
-              normalization, pooling, rnn, sparse, upsampling):  # fmt: skip
-    _home = "torch.nn.modules." + _kind.__name__.rpartition(".")[2]
-    for _cls in list(vars(_kind).values()):
-        if isinstance(_cls, type) and _cls.__module__ == _kind.__name__:
-            _cls.__module__ = _home
-del _kind, _home, _cls
 
 # What a script sees of this module (the language exports only these names).
 __all__ = [

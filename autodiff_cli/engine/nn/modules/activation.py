@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...core.tensor import Tensor
 from .. import functional as F
 from ..module import Module
+from .pytorch_home import name_classes_after
 
 
 def _with_inplace(options: str, inplace: bool) -> str:
@@ -230,3 +231,6 @@ class Threshold(Module):
 
     def extra_repr(self) -> str:
         return _with_inplace(f"threshold={self.threshold}, value={self.value}", self.inplace)
+
+
+name_classes_after(globals(), "torch.nn.modules.activation")

@@ -11,6 +11,7 @@ from ...ops.batch_norm import batch_norm
 from .. import init
 from ..module import Module
 from ..parameter import Parameter, parameter_storage
+from .pytorch_home import name_classes_after
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
@@ -126,3 +127,6 @@ class BatchNorm3d(_BatchNorm):
 
     _dims = (5,)
     _expected = "5D"
+
+
+name_classes_after(globals(), "torch.nn.modules.batchnorm")

@@ -13,6 +13,7 @@ from ...core.tensor import Tensor
 from ..module import Module, _indent_rest
 from ..parameter import Parameter
 from ..parameter import typename as _typename
+from .pytorch_home import name_classes_after
 
 
 def _checked_index(idx: Any, size: int) -> int:
@@ -390,3 +391,6 @@ class ParameterDict(Module):
     def __ior__(self, other: ParameterDict) -> ParameterDict:
         self.update(other)
         return self
+
+
+name_classes_after(globals(), "torch.nn.modules.container")

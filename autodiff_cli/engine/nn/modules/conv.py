@@ -11,6 +11,7 @@ from .. import functional as F
 from .. import init
 from ..module import Module
 from ..parameter import Parameter, parameter_storage
+from .pytorch_home import name_classes_after
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
@@ -200,3 +201,6 @@ class ConvTranspose1d(_ConvTransposeNd):
 
 class ConvTranspose2d(_ConvTransposeNd):
     nd = 2
+
+
+name_classes_after(globals(), "torch.nn.modules.conv")

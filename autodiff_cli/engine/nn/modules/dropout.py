@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...core.tensor import Tensor
 from .. import functional as F
 from ..module import Module
+from .pytorch_home import name_classes_after
 
 
 class Dropout(Module):
@@ -47,3 +48,6 @@ class AlphaDropout(Dropout):
 class FeatureAlphaDropout(Dropout):
     def forward(self, input: Tensor) -> Tensor:
         return F.feature_alpha_dropout(input, self.p, self.training)
+
+
+name_classes_after(globals(), "torch.nn.modules.dropout")

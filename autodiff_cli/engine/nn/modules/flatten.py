@@ -6,6 +6,7 @@ from typing import Any
 
 from ...core.tensor import Tensor
 from ..module import Module
+from .pytorch_home import name_classes_after
 
 
 class Flatten(Module):
@@ -40,3 +41,6 @@ class Unflatten(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
+name_classes_after(globals(), "torch.nn.modules.flatten")

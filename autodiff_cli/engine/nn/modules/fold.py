@@ -7,6 +7,7 @@ from typing import Any
 from ...core.tensor import Tensor
 from .. import functional as F
 from ..module import Module
+from .pytorch_home import name_classes_after
 
 
 class Unfold(Module):
@@ -54,3 +55,6 @@ class Fold(Module):
             f"output_size={self.output_size}, kernel_size={self.kernel_size}, "
             f"dilation={self.dilation}, padding={self.padding}, stride={self.stride}"
         )
+
+
+name_classes_after(globals(), "torch.nn.modules.fold")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..parameter import UninitializedParameter
+from .pytorch_home import name_classes_after
 
 
 class LazyModuleMixin:
@@ -42,3 +43,6 @@ def _infer_parameters(module: Any, args: tuple) -> None:
     del module.__dict__["_lazy_hook"]
     if module.cls_to_become is not None:
         object.__setattr__(module, "__class__", module.cls_to_become)  # (Module refuses dunders)
+
+
+name_classes_after(globals(), "torch.nn.modules.lazy")

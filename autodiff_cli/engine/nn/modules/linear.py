@@ -12,6 +12,7 @@ from .. import init
 from ..module import Module
 from ..parameter import Parameter, UninitializedParameter, parameter_storage
 from .lazy import LazyModuleMixin
+from .pytorch_home import name_classes_after
 
 
 class Identity(Module):
@@ -98,3 +99,6 @@ class LazyLinear(LazyModuleMixin, Linear):
         if self.bias is not None:
             self.bias.materialize((self.out_features,))
         self.reset_parameters()
+
+
+name_classes_after(globals(), "torch.nn.modules.linear")

@@ -7,6 +7,7 @@ from typing import Any
 from ...core.tensor import Tensor
 from .. import functional as F
 from ..module import Module
+from .pytorch_home import name_classes_after
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -106,3 +107,6 @@ class HuberLoss(_Loss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+name_classes_after(globals(), "torch.nn.modules.loss")

@@ -10,6 +10,7 @@ from .. import functional as F
 from .. import init
 from ..module import Module
 from ..parameter import Parameter, parameter_storage
+from .pytorch_home import name_classes_after
 
 
 class LayerNorm(Module):
@@ -55,3 +56,6 @@ class LayerNorm(Module):
             f"{self.normalized_shape}, eps={self.eps}, "
             f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}"
         )
+
+
+name_classes_after(globals(), "torch.nn.modules.normalization")

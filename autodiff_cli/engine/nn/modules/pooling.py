@@ -8,6 +8,7 @@ from ...core.tensor import Tensor
 from .. import functional as F
 from ..module import Module
 from .conv import _tuple
+from .pytorch_home import name_classes_after
 
 
 class _MaxPoolNd(Module):
@@ -124,3 +125,6 @@ class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
 
 class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     pass
+
+
+name_classes_after(globals(), "torch.nn.modules.pooling")

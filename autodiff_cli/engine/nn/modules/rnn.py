@@ -28,6 +28,7 @@ from .. import functional as F
 from .. import init
 from ..module import Module
 from ..parameter import Parameter, parameter_storage
+from .pytorch_home import name_classes_after
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
@@ -550,3 +551,6 @@ class GRUCell(_GatedCell):
         input, hx, batched = self._prepare(input, hx)
         out = _gru_step(input, hx, self._params(), False)
         return out if batched else out.squeeze(0)
+
+
+name_classes_after(globals(), "torch.nn.modules.rnn")

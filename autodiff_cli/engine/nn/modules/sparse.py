@@ -10,6 +10,7 @@ from .. import functional as F
 from .. import init
 from ..module import Module
 from ..parameter import Parameter, parameter_storage
+from .pytorch_home import name_classes_after
 
 
 class Embedding(Module):
@@ -98,3 +99,6 @@ class Embedding(Module):
             padding_idx=padding_idx, max_norm=max_norm, norm_type=norm_type,
             scale_grad_by_freq=scale_grad_by_freq, sparse=sparse,
         )  # fmt: skip
+
+
+name_classes_after(globals(), "torch.nn.modules.sparse")

@@ -7,6 +7,7 @@ from typing import Any
 from ...core.tensor import Tensor
 from .. import functional as F
 from ..module import Module
+from .pytorch_home import name_classes_after
 
 
 class Upsample(Module):
@@ -39,3 +40,6 @@ class Upsample(Module):
         else:
             info = f"size={self.size!r}"
         return info + f", mode={self.mode!r}"
+
+
+name_classes_after(globals(), "torch.nn.modules.upsampling")

@@ -59,6 +59,5 @@ for _cls in (
     LinearLR, ExponentialLR, SequentialLR, PolynomialLR, CosineAnnealingLR, ChainedScheduler,
     ReduceLROnPlateau, CyclicLR, CosineAnnealingWarmRestarts, OneCycleLR,
 ):  # fmt: skip
-    _cls.__module__ = "torch.optim.lr_scheduler"
     register_engine_schedulers(_cls)
 del _cls

@@ -260,3 +260,8 @@ def _script_field(name: Any) -> bool:
 
 class _LRScheduler(LRScheduler):
     """The old name of the base class, kept as PyTorch keeps it."""
+
+
+for _cls in (LRScheduler, _LRScheduler):  # printed from their PyTorch home
+    _cls.__module__ = "torch.optim.lr_scheduler"
+del _cls

@@ -125,3 +125,8 @@ class ChainedScheduler(_SchedulerGroup):
         for scheduler in self._schedulers:
             scheduler.step()
         self._last_lr = self._current_lrs()
+
+
+for _cls in (SequentialLR, ChainedScheduler):  # printed from their PyTorch home
+    _cls.__module__ = "torch.optim.lr_scheduler"
+del _cls

@@ -101,3 +101,8 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         while self.T_cur >= self.T_i:
             self.T_cur -= self.T_i
             self.T_i *= self.T_mult
+
+
+for _cls in (CosineAnnealingLR, CosineAnnealingWarmRestarts):  # (their PyTorch home)
+    _cls.__module__ = "torch.optim.lr_scheduler"
+del _cls

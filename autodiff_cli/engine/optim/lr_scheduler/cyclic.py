@@ -276,3 +276,8 @@ class OneCycleLR(LRScheduler):
                 )
                 _set_momentum(group, momentum, self.use_beta1)
         return lrs
+
+
+for _cls in (CyclicLR, OneCycleLR):  # printed from their PyTorch home
+    _cls.__module__ = "torch.optim.lr_scheduler"
+del _cls

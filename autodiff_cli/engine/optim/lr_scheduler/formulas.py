@@ -232,3 +232,11 @@ class PolynomialLR(LRScheduler):
     def _closed_form(self) -> list[Any]:
         remaining = 1.0 - min(self.total_iters, self.last_epoch) / self.total_iters
         return [base * remaining**self.power for base in self.base_lrs]
+
+
+for _cls in (
+    LambdaLR, MultiplicativeLR, StepLR, MultiStepLR, ExponentialLR, ConstantLR, LinearLR,
+    PolynomialLR,
+):  # printed from their PyTorch home  # fmt: skip
+    _cls.__module__ = "torch.optim.lr_scheduler"
+del _cls

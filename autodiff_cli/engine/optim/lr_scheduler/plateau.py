@@ -129,3 +129,6 @@ class ReduceLROnPlateau(LRScheduler):
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         super().load_state_dict(state_dict)
         self._set_mode(self.mode, self.threshold, self.threshold_mode)
+
+
+ReduceLROnPlateau.__module__ = "torch.optim.lr_scheduler"  # printed from its PyTorch home

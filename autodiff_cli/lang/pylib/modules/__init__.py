@@ -6,7 +6,7 @@ Each is made per script namespace as a `ModuleProxy` of sandboxed wrappers (a sc
 has its own generator, its `warnings` its own filters). The classes these modules hand out are
 registered here as library classes: scripts may hold them and read the attributes of their
 allow-list (`register_class`), sizes are bounded as for builtins, and lazy iterators record how
-deep they are nested (`lang/runtime/nesting.py`).
+deep they are nested (`lang/sandbox/nesting.py`).
 """
 
 from __future__ import annotations

@@ -9,9 +9,8 @@ import keyword
 import operator
 from typing import Any
 
-from autodiff_cli.lang import limits
+from autodiff_cli.lang import exact, limits
 from autodiff_cli.lang.pylib.modules.registry import register_class
-from autodiff_cli.lang.sandbox import exact
 
 # CPython's own: nothing to bound, and `isinstance(model.state_dict(), OrderedDict)` holds as in
 # PyTorch (the engine's OrderedDict and defaultdict derive from them).

@@ -9,10 +9,10 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from autodiff_cli.lang import limits
+from autodiff_cli.lang import exact, limits
 from autodiff_cli.lang.pylib.modules.collections_module import namedtuple
 from autodiff_cli.lang.pylib.modules.registry import register_class
-from autodiff_cli.lang.sandbox import exact, typeview
+from autodiff_cli.lang.sandbox import typeview
 
 _NO_INITIAL = object()
 

@@ -1,5 +1,5 @@
 """`itertools` for scripts: subclasses of CPython's iterators that record how deep they are
-nested over each other (as the script's `map`/`zip` do, `lang/runtime/nesting.py`), check for interrupts
+nested over each other (as the script's `map`/`zip` do, `lang/sandbox/nesting.py`), check for interrupts
 where they may never end (`count`, `cycle`, `repeat`, the combinatorics), and refuse sizes past
 the element cap where they materialise (`repeat` counts, `product` pools, `r` of the
 combinatorics, `batched`)."""
@@ -11,8 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli.lang import limits
-from autodiff_cli.lang.runtime import nesting
-from autodiff_cli.lang.sandbox import builtin_methods, typeview
+from autodiff_cli.lang.sandbox import builtin_methods, nesting, typeview
 
 # `chain.from_iterable` finds its inner iterators lazily (their depth is unknown when it is made):
 # its Python-level `__next__` counts how many of them are active inside each other.
@@ -26,7 +25,7 @@ class _Active:
 def _register(cls: type, name: str) -> type:
     cls.__module__ = "itertools"
     cls.__name__ = cls.__qualname__ = name
-    typeview.SCRIPT_ITERATOR_CLASSES.add(cls)
+    typeview.register_iterator_class(cls)
     return cls
 
 
@@ -154,7 +153,7 @@ class chain(_chain_base):  # noqa: N801 - the name scripts see
 
 
 _register(chain, "chain")
-builtin_methods.ALLOWED[chain] = frozenset({"from_iterable"})  # `chain.from_iterable` on the class
+builtin_methods.allow_methods(chain, frozenset({"from_iterable"}))  # `chain.from_iterable`
 
 
 # ---- groupby and tee: the iterators they hand out are tracked too -----------------------------

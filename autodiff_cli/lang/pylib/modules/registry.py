@@ -24,8 +24,6 @@ def register_class(
     inherited = builtin_methods.allowed_names(cls) or frozenset()
     allowed = inherited | frozenset(names.split())
     for kind in (cls, *also):
-        builtin_methods.ALLOWED[kind] = allowed
-    typeview.LIBRARY_CLASSES.add(cls)
-    if base:
-        typeview.LIBRARY_BASES.add(cls)
+        builtin_methods.allow_methods(kind, allowed)
+    typeview.register_library_class(cls, base)
     return cls

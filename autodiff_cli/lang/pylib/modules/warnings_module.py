@@ -12,13 +12,11 @@ from __future__ import annotations
 import os
 import re
 import sys
-import types
 import warnings as _warnings
 from typing import Any
 
 from autodiff_cli.lang import errors
 from autodiff_cli.lang.pylib.modules.registry import register_class
-from autodiff_cli.lang.runtime.functions import make_function
 from autodiff_cli.lang.sandbox.typeview import TypeStandIn
 
 _ACTIONS = ("error", "ignore", "always", "default", "module", "once")
@@ -58,38 +56,10 @@ register_class(WarningMessage, "message category filename lineno file line sourc
 # ---- where the script is ---------------------------------------------------------------------
 
 
-def _script_locations() -> list[errors.Location | None]:
-    """The running statement of each script function on the stack, innermost first (a compiled
-    statement keeps its `Location` in the local `where` of its `run` frame)."""
-    function_code = _function_code()
-    found: list[errors.Location | None] = []
-    current = None
-    frame = sys._getframe(1)
-    while frame is not None:
-        code = frame.f_code
-        if code is function_code:
-            found.append(current)
-            current = None
-        elif current is None and code.co_name == "run":
-            where = frame.f_locals.get("where")
-            if isinstance(where, errors.Location):
-                current = where
-        frame = frame.f_back
-    found.append(current)
-    return found
-
-
-def _function_code() -> types.CodeType | None:
-    """The code of every script function's Python function (`functions.make_function`)."""
-    for constant in make_function.__code__.co_consts:
-        if isinstance(constant, types.CodeType) and constant.co_name == "function":
-            return constant
-    return None
-
-
-def _location(stacklevel: int) -> tuple[str, int, str]:
-    """(filename, line, module) of the script frame `stacklevel` calls up."""
-    frames = [where for where in _script_locations() if where is not None]
+def _location(namespace: Any, stacklevel: int) -> tuple[str, int, str]:
+    """(filename, line, module) of the script frame `stacklevel` calls up (the running script's
+    statements, innermost first, as its namespace reads them from the stack)."""
+    frames = [where for where in namespace.statement_locations() if where is not None]
     level = max(stacklevel, 1)
     if level > len(frames):
         return "sys", 1, "sys"
@@ -126,7 +96,8 @@ class _State:
                        file: Any = None, line: Any = None) -> None:  # fmt: skip
         module = "__main__"
         if str(filename).startswith(_PACKAGE_DIR):
-            frames = [where for where in _script_locations() if where is not None]
+            located = self.namespace.statement_locations()
+            frames = [where for where in located if where is not None]
             filename, lineno = (frames[0].source.filename, frames[0].line) if frames else ("sys", 1)
         self.handle(message, category, str(filename), lineno, module)
 
@@ -246,7 +217,7 @@ def make_module(namespace: Any) -> dict[str, Any]:
         if isinstance(message, Warning):
             category = type(message)
         category = _check_category(UserWarning if category is None else category)
-        filename, lineno, module = _location(int(stacklevel))
+        filename, lineno, module = _location(namespace, int(stacklevel))
         if state.hooked:
             state.hook_engine()
         state.handle(message, category, filename, lineno, module)

@@ -21,7 +21,26 @@ from typing import Any
 
 import numpy as np
 
-from autodiff_cli.lang.pylib.numpy_types import check_count
+from autodiff_cli.lang import limits
+
+
+def check_count(count: int, shape: Any = None) -> None:
+    """Refuse an array of `count` elements past the element cap (`--max-elements`)."""
+    cap = limits.max_elements()
+    if count > cap:
+        what = f"of shape ({', '.join(str(s) for s in shape)}) " if shape is not None else ""
+        raise MemoryError(
+            f"refusing to allocate an array {what}with {count} elements: more than the limit "
+            f"of {cap} elements"
+        )
+
+
+def check_broadcast(*shapes: tuple) -> None:
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        return  # numpy reports the mismatch itself
+    check_count(math.prod(shape), shape)
 
 
 def _dims(shape: Any) -> tuple[int, ...]:

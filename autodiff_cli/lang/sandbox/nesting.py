@@ -60,7 +60,7 @@ def _make_iterator_class(builtin: type, first_source: int, last_source: int | No
     cls = type(builtin.__name__, (builtin,), {"__slots__": ("_depth",), "__new__": __new__})
     cls.__module__ = "builtins"
     cls.__qualname__ = builtin.__name__
-    typeview.SCRIPT_ITERATOR_CLASSES.add(cls)
+    typeview.register_iterator_class(cls)
     return cls
 
 

@@ -3,12 +3,15 @@
 A script never holds a raw numpy object. `NdArray` (shown as `numpy.ndarray`), the scalar
 classes (`numpy.float32`...), `DType` and `ScalarType` (`np.float32` itself) keep the raw value
 in a private slot and expose only the public names defined here; every value they return is
-wrapped again (`wrap`). Script values given to numpy are converted first (`to_raw`): plain
-numbers, nested lists/tuples of them, wrappers and tensors; anything else (strings, `None`,
-functions, script objects, which numpy would turn into object arrays or read through
-`__array_interface__`) is refused. Only numeric dtypes exist (`ALLOWED_DTYPES`). Sizes are
-checked against the element cap before numpy allocates; numpy's own exceptions reach scripts
-as plain builtin exceptions with the same message (`boundary`).
+wrapped again (`wrap`). Arrays and scalars keep it in the `_held` slot of the engine's
+`NumpyWrapper` base, where the engine reads it as numpy data (`t[np_index]`, `torch.Tensor(a)`,
+a DataLoader's batch); an array's `__array__` hands it to trusted code (`torch.from_numpy`).
+Script values given to numpy are converted first (`to_raw`): plain numbers, nested
+lists/tuples of them, wrappers and tensors; anything else (strings, `None`, functions, script
+objects, which numpy would turn into object arrays or read through `__array_interface__`) is
+refused. Only numeric dtypes exist (`ALLOWED_DTYPES`). Sizes are checked against the element
+cap before numpy allocates (`numpy_sizes`); numpy's own exceptions reach scripts as plain
+builtin exceptions with the same message (`boundary`).
 """
 
 from __future__ import annotations
@@ -22,8 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from autodiff_cli import lazy_imports
+from autodiff_cli.engine.core.script_data import NumpyWrapper
 from autodiff_cli.lang import limits
+from autodiff_cli.lang.sandbox import numpy_sizes as sizes
+from autodiff_cli.lang.sandbox import typeview
+from autodiff_cli.lang.sandbox.numpy_sizes import check_broadcast, check_count
 
 ALLOWED_DTYPES: dict[str, np.dtype] = {
     name: np.dtype(name)
@@ -108,33 +114,16 @@ def set_printoptions(**options: Any) -> None:
     PRINT_OPTIONS.update(checked)
 
 
+def reset_printoptions() -> None:
+    """numpy's defaults again (a script's `import numpy`)."""
+    PRINT_OPTIONS.clear()
+
+
 def printed(function: Callable[[Any], str], value: Any) -> str:
     if not PRINT_OPTIONS:
         return function(value)
     with np.printoptions(**PRINT_OPTIONS):
         return function(value)
-
-
-# ---- sizes -----------------------------------------------------------------------------------
-
-
-def check_count(count: int, shape: Any = None) -> None:
-    """Refuse an array of `count` elements past the element cap (`--max-elements`)."""
-    cap = limits.max_elements()
-    if count > cap:
-        what = f"of shape ({', '.join(str(s) for s in shape)}) " if shape is not None else ""
-        raise MemoryError(
-            f"refusing to allocate an array {what}with {count} elements: more than the limit "
-            f"of {cap} elements"
-        )
-
-
-def check_broadcast(*shapes: tuple) -> None:
-    try:
-        shape = np.broadcast_shapes(*shapes)
-    except ValueError:
-        return  # numpy reports the mismatch itself
-    check_count(math.prod(shape), shape)
 
 
 # ---- plain arguments ---------------------------------------------------------------------------
@@ -143,7 +132,7 @@ def check_broadcast(*shapes: tuple) -> None:
 def index(value: Any) -> int:
     """A script value used as an integer (a bool, int, wrapped integer scalar...)."""
     if issubclass(type(value), Scalar):
-        value = value._v
+        value = value._held
         if value.dtype.kind not in "iub":
             raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an integer")
         return int(value)
@@ -178,7 +167,7 @@ def axis_of(value: Any) -> int | tuple[int, ...] | None:
 def number(value: Any) -> Any:
     """A plain Python number (or a raw numpy scalar from a wrapper) for a scalar argument."""
     if issubclass(type(value), Scalar):
-        return value._v
+        return value._held
     if type(value) in (int, float, bool):
         return value
     if isinstance(value, int):  # a subclass: its plain value, without its own methods
@@ -220,10 +209,8 @@ def _tensor_class() -> type | None:
 def to_raw(value: Any) -> Any:
     """A script value as numpy input: a raw array or scalar, or a plain Python number."""
     kind = type(value)
-    if kind is NdArray:
-        return value._a
-    if issubclass(kind, Scalar):
-        return value._v
+    if issubclass(kind, NumpyWrapper):  # an array or a numpy scalar
+        return value._held
     if kind in (int, float, bool):
         return value
     if kind is range:
@@ -348,7 +335,7 @@ class ScalarType:
     __str__ = __repr__
 
     def __instancecheck__(self, instance: Any) -> bool:
-        return isinstance(instance, Scalar) and instance._v.dtype == self._dt
+        return isinstance(instance, Scalar) and instance._held.dtype == self._dt
 
     def __eq__(self, other: Any) -> bool:
         return isinstance(other, (ScalarType, DType)) and other._dt == self._dt
@@ -403,10 +390,10 @@ def _binary(
                 and isinstance(other, tensor)
                 and (reflected or comparison or scalar)
             ):
-                mine = self._a if type(self) is NdArray else self._v
+                mine = self._held
                 return _with_tensor(op, mine, other, tensor_first=reflected)
             return NotImplemented
-        mine = self._a if type(self) is NdArray else self._v
+        mine = self._held
         check_broadcast(_shape(mine), _shape(raw))
         return wrap(op(raw, mine) if reflected else op(mine, raw))
 
@@ -419,7 +406,7 @@ def _inplace(op: Callable[[Any, Any], Any]) -> Callable[..., Any]:
         raw = _operand(other)
         if raw is NotImplemented:
             return NotImplemented
-        op(self._a, raw)
+        op(self._held, raw)
         return self
 
     return method
@@ -443,7 +430,7 @@ def _matmul(reflected: bool) -> Callable[..., Any]:
         raw = _operand(other)
         if raw is NotImplemented:
             return NotImplemented
-        left, right = (raw, self._a) if reflected else (self._a, raw)
+        left, right = (raw, self._held) if reflected else (self._held, raw)
         shape = _matmul_count(_shape(left), _shape(right))
         check_count(math.prod(shape), shape)
         return wrap(np.matmul(left, right))
@@ -487,7 +474,7 @@ def _add_operators(cls: type, inplace: bool) -> None:
 def _unary(op: Callable[[Any], Any]) -> Callable[..., Any]:
     @boundary
     def method(self: Any) -> Any:
-        return wrap(op(self._a if type(self) is NdArray else self._v))
+        return wrap(op(self._held))
 
     return method
 
@@ -506,69 +493,70 @@ def _format(raw: Any, text: str, spec: str) -> str:
 # ---- scalars ---------------------------------------------------------------------------------
 
 
-class Scalar:
+class Scalar(NumpyWrapper):
     """A numpy scalar (`np.float32(1.5)`): prints as numpy prints it; arithmetic as numpy's.
-    The raw scalar is in each class's `_v` slot. Unlike numpy's, `np.float64` is not a float
-    subclass (the engine would take it for a float64 operand, not a Python number)."""
+    The raw scalar is in the `_held` slot (the engine reads it there: `t[np.int64(2)]`). Unlike
+    numpy's, `np.float64` is not a float subclass (the engine would take it for a float64
+    operand, not a Python number)."""
 
     __slots__ = ()
-    _v: np.generic
+    _held: np.generic
 
     def __init__(self, value: np.generic) -> None:
-        self._v = value
+        self._held = value
 
     def __repr__(self) -> str:
-        return printed(repr, self._v)
+        return printed(repr, self._held)
 
     def __str__(self) -> str:
-        return printed(str, self._v)
+        return printed(str, self._held)
 
     def __format__(self, spec: str) -> str:
-        return _format(self._v, str(self._v), spec)
+        return _format(self._held, str(self._held), spec)
 
     def __bool__(self) -> bool:
-        return bool(self._v)
+        return bool(self._held)
 
     def __float__(self) -> float:
-        return float(self._v)
+        return float(self._held)
 
     def __int__(self) -> int:
-        return int(self._v)
+        return int(self._held)
 
     def __index__(self) -> int:
         return index(self)
 
     def __hash__(self) -> int:
-        return hash(self._v)
+        return hash(self._held)
 
     @boundary
     def __round__(self, ndigits: Any = None) -> Any:
         if ndigits is None:
-            return round(self._v)
-        return wrap(round(self._v, index(ndigits)))
+            return round(self._held)
+        return wrap(round(self._held, index(ndigits)))
 
     __neg__ = _unary(operator.neg)
     __pos__ = _unary(operator.pos)
     __abs__ = _unary(operator.abs)
     __invert__ = _unary(operator.invert)
-    dtype = property(lambda self: DTYPES[self._v.dtype.name])
+    dtype = property(lambda self: DTYPES[self._held.dtype.name])
     shape = property(lambda self: ())
     ndim = property(lambda self: 0)
     size = property(lambda self: 1)
-    itemsize = property(lambda self: self._v.dtype.itemsize)
+    itemsize = property(lambda self: self._held.dtype.itemsize)
 
     def item(self) -> Any:
-        return self._v.item()
+        return self._held.item()
 
     def tolist(self) -> Any:
-        return self._v.item()
+        return self._held.item()
 
     @boundary
     def astype(self, dtype: Any) -> Any:
-        return wrap(self._v.astype(dtype_of(dtype)))
+        return wrap(self._held.astype(dtype_of(dtype)))
 
     def is_integer(self) -> bool:
-        return float(self._v).is_integer()
+        return float(self._held).is_integer()
 
 
 _add_operators(Scalar, inplace=False)
@@ -579,7 +567,7 @@ def _scalar_reduction(name: str) -> Any:
 
     @boundary
     def reduction(self: Scalar) -> Any:
-        return wrap(getattr(self._v, name)())
+        return wrap(getattr(self._held, name)())
 
     reduction.__name__ = name
     return reduction
@@ -590,7 +578,7 @@ for _name in "mean sum prod max min std var any all argmax argmin cumsum conjuga
 
 
 def _scalar_class(name: str) -> type:
-    cls = type(name, (Scalar,), {"__slots__": ("_v",)})
+    cls = type(name, (Scalar,), {"__slots__": ()})
     cls.__module__ = "numpy"
     return cls
 
@@ -598,21 +586,289 @@ def _scalar_class(name: str) -> type:
 SCALAR_CLASSES: dict[str, type] = {name: _scalar_class(name) for name in ALLOWED_DTYPES}
 
 
-# ---- arrays ----------------------------------------------------------------------------------
-
-# The array class: `numpy_array.NdArray`, which sets it here when it loads (that module imports
-# this one; scripts reach both through `numpy_module`, which imports `numpy_array`).
-NdArray: Any = None
+# ---- arrays (`NdArray`, shown as `numpy.ndarray`) -----------------------------------------
 
 
-def register_array_class(cls: type) -> None:
-    """Use `cls` for arrays, and let the engine's indexing read the wrappers (`t[np_index]`)."""
-    global NdArray
-    NdArray = cls
-    indexing = lazy_imports.load("autodiff_cli.engine.ops.indexing")
-    indexing.FOREIGN_ARRAYS[cls] = lambda array: array._a
-    for scalar_class in SCALAR_CLASSES.values():
-        indexing.FOREIGN_ARRAYS[scalar_class] = lambda scalar: scalar._v
+def _key_part(part: Any) -> Any:
+    """One component of an index, as a plain value numpy may see."""
+    if part is None or part is Ellipsis or type(part) is bool:
+        return part
+    if type(part) is slice:
+        return slice(*(None if v is None else index(v) for v in (part.start, part.stop, part.step)))
+    if type(part) is NdArray or isinstance(part, list):
+        raw = to_raw(part)
+        if raw.dtype.kind not in "biu" and raw.size:
+            raise IndexError("arrays used as indices must be of integer (or boolean) type")
+        return raw if raw.size else raw.astype(np.intp)
+    if isinstance(part, Scalar) and part._held.dtype.kind == "b":
+        return bool(part._held)
+    return index(part)
+
+
+def _key(key: Any) -> Any:
+    if type(key) is tuple:
+        if len(key) > 64:
+            raise IndexError("too many indices for array")
+        return tuple(_key_part(part) for part in key)
+    return _key_part(key)
+
+
+def _check_fancy(shape: tuple, key: Any) -> None:
+    """Refuse advanced indexing whose result would pass the element cap (before numpy
+    allocates): the picked positions times the elements of the dims not indexed by arrays."""
+    parts = key if type(key) is tuple else (key,)
+    arrays = [p for p in parts if isinstance(p, np.ndarray)]
+    if not arrays:
+        return
+    taken = [(int(p.sum()),) if p.dtype.kind == "b" else p.shape for p in arrays]
+    try:
+        picked = math.prod(np.broadcast_shapes(*taken))
+    except ValueError:
+        return  # numpy reports the mismatch
+    check_count(picked * math.prod(shape) // max(1, _indexed_size(shape, parts)))
+
+
+def _width(part: Any) -> int:
+    if part is None or type(part) is bool:
+        return 0
+    return part.ndim if isinstance(part, np.ndarray) and part.dtype.kind == "b" else 1
+
+
+def _indexed_size(shape: tuple, parts: tuple) -> int:
+    """The product of the dims that index arrays consume (counted from both ends of `...`)."""
+    split = next((i for i, p in enumerate(parts) if p is Ellipsis), len(parts))
+    size = 1
+    for group, forward in ((parts[:split], True), (parts[split + 1 :][::-1], False)):
+        axis = 0
+        for part in group:
+            width = _width(part)
+            if isinstance(part, np.ndarray):
+                dims = (
+                    shape[axis : axis + width]
+                    if forward
+                    else shape[len(shape) - axis - width : len(shape) - axis]
+                )
+                size *= math.prod(d for d in dims if d)
+            axis += width
+    return size
+
+
+def _dot_shape(a: tuple, b: tuple) -> tuple:
+    if not a or not b:
+        return a or b
+    if len(b) == 1:
+        return a[:-1]
+    return (*a[:-1], *b[:-2], b[-1])
+
+
+def _reduction(name: str) -> Any:
+    @boundary
+    def method(
+        self: NdArray, axis: Any = None, dtype: Any = None, keepdims: bool = False, **extra: Any
+    ) -> Any:
+        options: dict[str, Any] = {"axis": axis_of(axis), "keepdims": bool(keepdims)}
+        if dtype is not None:
+            options["dtype"] = dtype_of(dtype)
+        if "ddof" in extra:
+            options["ddof"] = number(extra.pop("ddof"))
+        if extra:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(extra))}'")
+        sizes.check_reduction(self._held.shape, options["axis"], options["keepdims"])
+        return wrap(getattr(self._held, name)(**options))
+
+    method.__name__ = name
+    return method
+
+
+def _arg_reduction(name: str) -> Any:
+    @boundary
+    def method(self: NdArray, axis: Any = None, keepdims: bool = False) -> Any:
+        axis = axis_of(axis)
+        sizes.check_reduction(self._held.shape, axis, bool(keepdims))
+        return wrap(getattr(self._held, name)(axis=axis, keepdims=bool(keepdims)))
+
+    method.__name__ = name
+    return method
+
+
+def _shape_args(args: tuple) -> tuple:
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    return tuple(index(a) for a in args)
+
+
+class NdArray(NumpyWrapper):
+    """A numpy array a script holds (see the module docstring); the raw array is in the `_held`
+    slot (the engine reads it there: `t[np_index]`, `torch.Tensor(a)`, a DataLoader's batch)."""
+
+    __slots__ = ()
+
+    def __init__(self, array: np.ndarray) -> None:
+        self._held = array
+
+    # printing and conversion
+    def __repr__(self) -> str:
+        return printed(repr, self._held)
+
+    def __str__(self) -> str:
+        return printed(str, self._held)
+
+    def __format__(self, spec: str) -> str:
+        return _format(self._held, str(self), spec)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self._held if dtype is None else self._held.astype(dtype)
+
+    @boundary
+    def __bool__(self) -> bool:
+        return bool(self._held)
+
+    @boundary
+    def __float__(self) -> float:
+        return float(self._held)
+
+    @boundary
+    def __int__(self) -> int:
+        return int(self._held)
+
+    @boundary
+    def __index__(self) -> int:
+        return operator.index(self._held)
+
+    @boundary
+    def __len__(self) -> int:
+        return len(self._held)
+
+    @boundary
+    def __iter__(self) -> Any:
+        if not self._held.ndim:
+            raise TypeError("iteration over a 0-d array")
+        return map(wrap, self._held)  # lazily: a long array is not copied into a list
+
+    @boundary
+    def __contains__(self, value: Any) -> bool:
+        raw = to_raw(value)
+        check_broadcast(self._held.shape, np.shape(raw))
+        return bool((self._held == raw).any())
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # indexing
+    @boundary
+    def __getitem__(self, key: Any) -> Any:
+        raw_key = _key(key)
+        _check_fancy(self._held.shape, raw_key)
+        return wrap(self._held[raw_key])
+
+    @boundary
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._held[_key(key)] = to_raw(value)
+
+    __neg__ = _unary(operator.neg)
+    __pos__ = _unary(operator.pos)
+    __abs__ = _unary(operator.abs)
+    __invert__ = _unary(operator.invert)
+
+    # attributes
+    shape = property(lambda self: self._held.shape)
+    ndim = property(lambda self: self._held.ndim)
+    size = property(lambda self: self._held.size)
+    itemsize = property(lambda self: self._held.itemsize)
+    nbytes = property(lambda self: self._held.nbytes)
+    dtype = property(lambda self: DTYPES[self._held.dtype.name])
+    T = property(lambda self: NdArray(self._held.T))
+
+    # methods
+    sum = _reduction("sum")
+    mean = _reduction("mean")
+    prod = _reduction("prod")
+    std = _reduction("std")
+    var = _reduction("var")
+    max = _reduction("max")
+    min = _reduction("min")
+    all = _reduction("all")
+    any = _reduction("any")
+    argmax = _arg_reduction("argmax")
+    argmin = _arg_reduction("argmin")
+
+    @boundary
+    def cumsum(self, axis: Any = None) -> Any:
+        return wrap(self._held.cumsum(axis=axis_of(axis)))
+
+    @boundary
+    def reshape(self, *shape: Any) -> NdArray:
+        return NdArray(self._held.reshape(_shape_args(shape)))
+
+    @boundary
+    def transpose(self, *axes: Any) -> NdArray:
+        return NdArray(self._held.transpose(_shape_args(axes) or None))
+
+    @boundary
+    def astype(self, dtype: Any) -> NdArray:
+        return NdArray(self._held.astype(dtype_of(dtype)))
+
+    def copy(self) -> NdArray:
+        return NdArray(self._held.copy())
+
+    def flatten(self) -> NdArray:
+        return NdArray(self._held.flatten())
+
+    def ravel(self) -> NdArray:
+        return NdArray(self._held.ravel())
+
+    @boundary
+    def squeeze(self, axis: Any = None) -> NdArray:
+        return NdArray(self._held.squeeze(axis=axis_of(axis)))
+
+    @boundary
+    def tolist(self) -> Any:
+        sizes.check_extent(self._held.shape)
+        return self._held.tolist()
+
+    @boundary
+    def item(self, *args: Any) -> Any:
+        return self._held.item(*(index(a) for a in args))
+
+    @boundary
+    def fill(self, value: Any) -> None:
+        self._held.fill(number(value))
+
+    @boundary
+    def clip(self, min: Any = None, max: Any = None) -> NdArray:  # noqa: A002 - numpy's names
+        low = None if min is None else to_raw(min)
+        high = None if max is None else to_raw(max)
+        check_broadcast(self._held.shape, np.shape(low), np.shape(high))
+        return wrap(np.clip(self._held, low, high))
+
+    @boundary
+    def round(self, decimals: Any = 0) -> Any:
+        return wrap(self._held.round(index(decimals)))
+
+    @boundary
+    def dot(self, other: Any) -> Any:
+        raw = to_raw(other)
+        shape = _dot_shape(self._held.shape, np.shape(raw))
+        check_count(math.prod(shape), shape)
+        return wrap(np.dot(self._held, raw))
+
+    @boundary
+    def argsort(self, axis: Any = -1) -> NdArray:
+        return NdArray(self._held.argsort(axis=axis_of(axis), kind="stable"))
+
+    @boundary
+    def sort(self, axis: Any = -1) -> None:
+        self._held.sort(axis=axis_of(axis), kind="stable")
+
+
+_add_operators(NdArray, inplace=True)
+NdArray.__name__ = NdArray.__qualname__ = "ndarray"
+NdArray.__module__ = "numpy"
+
+# Scripts may hold these as soon as they exist: `t.numpy()` makes arrays before any script has
+# imported numpy, and an attribute reader decided then is kept for the process.
+for _cls in (NdArray, DType, ScalarType, *SCALAR_CLASSES.values()):
+    typeview.register_wrapper_class(_cls)
+del _cls
 
 
 __all__ = [
@@ -630,7 +886,6 @@ __all__ = [
     "dtype_of",
     "index",
     "number",
-    "register_array_class",
     "shape_of",
     "to_raw",
     "wrap",

@@ -3,7 +3,7 @@
 As in PyTorch, `t.numpy()` and `torch.from_numpy(a)` share memory (the script gets an
 `NdArray` wrapper around the tensor's own array); `torch.tensor(a)` copies; `torch.as_tensor`
 shares when the dtype stays. Nothing here imports numpy's wrappers until a
-script holds one (they exist only once `lang/pylib/numpy_types.py` is loaded).
+script holds one (they exist only once `lang/sandbox/numpy_types.py` is loaded).
 """
 
 from __future__ import annotations
@@ -16,15 +16,12 @@ from autodiff_cli import lazy_imports
 from autodiff_cli.lang.sandbox import typeview
 from autodiff_cli.lang.sandbox.doc_stand_ins import document_as
 
-_TYPES = "autodiff_cli.lang.pylib.numpy_types"
+_TYPES = "autodiff_cli.lang.sandbox.numpy_types"
 
 
 def _types() -> Any:
-    module = sys.modules.get(_TYPES)
-    if module is None or module.NdArray is None:  # in-process runs; children preload them
-        lazy_imports.load("autodiff_cli.lang.pylib.numpy_module")  # its array class registers
-        module = sys.modules[_TYPES]
-    return module
+    """`numpy_types`, loaded on first use (in-process runs; jailed children preload it)."""
+    return lazy_imports.load(_TYPES)
 
 
 def numpy_method(tensor: Any) -> Callable[..., Any]:
@@ -47,27 +44,13 @@ def _raw(value: Any) -> Any:
     if kind in typeview.WRAPPER_CLASSES:
         nt = _types()
         if kind is nt.NdArray:
-            return value._a
+            return value._held
         if isinstance(value, nt.Scalar):
-            return value._v
+            return value._held
         return value
     if kind is list or kind is tuple:
         return kind(_raw(v) for v in value)
     return value
-
-
-def _foreign_value(value: Any) -> Any:
-    """The raw numpy data of a script's array or numpy scalar, else None: how the engine's
-    legacy constructors (`torch.Tensor(a)`, `torch.FloatTensor(a)`, `x.new(a)`) read them."""
-    kind = type(value)
-    if kind not in typeview.WRAPPER_CLASSES:
-        return None
-    nt = _types()
-    if kind is nt.NdArray:
-        return value._a
-    if isinstance(value, nt.Scalar):
-        return value._v
-    return None
 
 
 def _holds_wrapper(value: Any) -> bool:
@@ -106,13 +89,13 @@ def torch_functions(torch: Any) -> dict[str, Callable[..., Any]]:
         nt = sys.modules.get(_TYPES)
         if nt is None or type(ndarray) is not nt.NdArray:
             raise TypeError(f"expected np.ndarray (got {typeview.display_name(type(ndarray))})")
-        return nt.boundary(engine_from_numpy)(_check_for_torch(ndarray._a))
+        return nt.boundary(engine_from_numpy)(_check_for_torch(ndarray._held))
 
     def tensor(data: Any, *args: Any, **kwargs: Any) -> Any:
         if _holds_wrapper(data):  # lists of arrays or numpy scalars: numpy's dtype, as PyTorch
             nt = _types()
             if type(data) is nt.NdArray:
-                _check_for_torch(data._a)
+                _check_for_torch(data._held)
             return nt.boundary(engine_tensor)(nt.boundary(nt.to_raw)(data), *args, **kwargs)
         return engine_tensor(data, *args, **kwargs)
 
@@ -125,7 +108,6 @@ def torch_functions(torch: Any) -> dict[str, Callable[..., Any]]:
             return shared.to(dtype)
         return engine_as_tensor(_raw(data), dtype=dtype, device=device)
 
-    sys.modules["autodiff_cli.engine.core.script_data"].set_foreign_reader(_foreign_value)
     functions = {"from_numpy": from_numpy, "tensor": tensor, "as_tensor": as_tensor}
     for name, function in functions.items():
         function.__qualname__ = name
