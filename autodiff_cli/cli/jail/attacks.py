@@ -888,6 +888,7 @@ _attack(
         return dive(depth + 1) + 1
     dive(0)
 """,
+    args=_MEMORY_ARGS,  # (as the other memory attacks: the default 2G only takes twice as long)
 )
 
 # ---- secrets --------------------------------------------------------------------------------
