@@ -260,3 +260,13 @@ def lazy_load_graph(root: Path = PACKAGE_ROOT) -> dict[str, dict[str, int]]:
         if target is not None and target != by_path[path]:
             graph[by_path[path]].setdefault(target, line)
     return graph
+
+
+def write_package(root: Path, files: dict[str, str]) -> Path:
+    """A package `pkg` under `root` made of `files` (relative path -> text): the scans' test
+    cases."""
+    for name, text in files.items():
+        path = root / "pkg" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root / "pkg"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from import_graph import write_package
 from state_writes import state_writes
 
 # What must stay, each with its reason (module, the written expression).
@@ -33,14 +34,6 @@ def test_no_module_writes_another_modules_state() -> None:
     unexplained = [finding for finding in found if _key(finding) not in ALLOWED]
     assert not unexplained, "\n".join(unexplained)
     assert {_key(finding) for finding in found} == ALLOWED  # (and the list holds no stale entry)
-
-
-def _package(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / "pkg" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root / "pkg"
 
 
 LOW = """\
@@ -103,7 +96,7 @@ def allowed(f):
 
 
 def test_the_scan_finds_each_kind_of_write(tmp_path: Path) -> None:
-    package = _package(
+    package = write_package(
         tmp_path,
         {"__init__.py": "", "low.py": LOW, "high.py": HIGH, "lazy.py": "def load(name): ...\n"},
     )

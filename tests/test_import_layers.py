@@ -16,6 +16,7 @@ from import_graph import (
     layer_violations,
     lazy_load_graph,
     part_graph,
+    write_package,
 )
 
 # Imports left out of the cycle check, each with its reason (none today: every cycle fails).
@@ -84,7 +85,7 @@ def test_the_parts_of_cli_form_an_order(package_graph: dict[str, dict[str, int]]
 
 def test_a_cycle_among_parts_is_found(tmp_path: Path):
     """Modules with no cycle among them can still make one among their subpackages."""
-    package = _package(
+    package = write_package(
         tmp_path,
         {
             "__init__.py": "",
@@ -139,16 +140,8 @@ def test_cli_imports_the_layers_below(package_graph: dict[str, dict[str, int]]):
     assert layer_violations(package_graph, "autodiff_cli.cli", "autodiff_cli.lang") != []
 
 
-def _package(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / "pkg" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root / "pkg"
-
-
 def test_a_cycle_through_a_function_level_import_is_found(tmp_path: Path):
-    package = _package(
+    package = write_package(
         tmp_path,
         {
             "__init__.py": "",
@@ -169,7 +162,7 @@ def test_a_cycle_through_a_function_level_import_is_found(tmp_path: Path):
 
 
 def test_relative_imports_and_layers_resolve(tmp_path: Path):
-    package = _package(
+    package = write_package(
         tmp_path,
         {
             "__init__.py": "",
