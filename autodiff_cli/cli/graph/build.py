@@ -8,7 +8,6 @@ single "… 9,990 × MulBackward0 …" node. The exporters in `export` and the t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import autodiff_cli.engine as torch
@@ -34,18 +33,45 @@ def graph_of_checked(value: Any, label: str) -> None:
         raise GraphError(f"{label} has no grad_fn: it is {kind}, so it has no graph to draw")
 
 
-@dataclass
-class GraphNode:
-    key: int
-    name: str  # PyTorch's node name: MulBackward0, AccumulateGrad
-    kind: str  # OP, LEAF or COLLAPSED
-    label: str = ""  # a leaf's variable name, or the text of a collapsed run
-    inputs: list[int | None] = field(default_factory=list)  # None: an input needing no grad
-    shape: tuple | None = None  # the node's output shape, when known
-    value: str | None = None  # the output's values, for small tensors when known
-    grad: str | None = None  # the gradient the node received in the last backward pass
-    saved: list[tuple[str, str]] = field(default_factory=list)  # (name, description)
-    source: str | None = None  # the source text that made the node (`w*x`, `w*x (3:5)`)
+class Record:
+    """A plain record (what `dataclass` would make; the one-liner does not import `dataclasses`,
+    ~2 ms): fields by keyword or position, equality and repr by field."""
+
+    __slots__ = ("__dict__",)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.__dict__ == self.__dict__
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in self.__dict__.items())
+        return f"{type(self).__name__}({fields})"
+
+
+class GraphNode(Record):
+    """One node: `name` is PyTorch's node name (MulBackward0, AccumulateGrad), `kind` OP, LEAF or
+    COLLAPSED, `label` a leaf's variable name or the text of a collapsed run, `inputs` the keys
+    of its inputs (None: an input needing no grad), `shape` and `value` its output's (small
+    tensors' values), `grad` the gradient it received in the last backward pass, `saved` its
+    saved values as (name, description), `source` the text that made it (`w*x (3:5)`)."""
+
+    def __init__(
+        self,
+        key: int,
+        name: str,
+        kind: str,
+        label: str = "",
+        inputs: list[int | None] | None = None,
+        shape: tuple | None = None,
+        value: str | None = None,
+        grad: str | None = None,
+        saved: list[tuple[str, str]] | None = None,
+        source: str | None = None,
+    ) -> None:
+        self.key, self.name, self.kind, self.label = key, name, kind, label
+        self.inputs = [] if inputs is None else inputs
+        self.shape, self.value, self.grad = shape, value, grad
+        self.saved = [] if saved is None else saved
+        self.source = source
 
     @property
     def title(self) -> str:
@@ -56,12 +82,19 @@ class GraphNode:
         return self.label or self.name
 
 
-@dataclass
-class Graph:
-    nodes: list[GraphNode]  # nodes[0] is the root (the result's grad_fn)
-    result_name: str = "result"
-    result_shape: tuple | None = None
-    result_value: str | None = None
+class Graph(Record):
+    """The nodes (`nodes[0]` is the root, the result's grad_fn) and the result's name, shape
+    and value."""
+
+    def __init__(
+        self,
+        nodes: list[GraphNode],
+        result_name: str = "result",
+        result_shape: tuple | None = None,
+        result_value: str | None = None,
+    ) -> None:
+        self.nodes, self.result_name = nodes, result_name
+        self.result_shape, self.result_value = result_shape, result_value
 
     @property
     def root(self) -> GraphNode:

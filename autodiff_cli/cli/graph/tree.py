@@ -8,10 +8,9 @@ very large or deep graphs are cut off with a marker line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from autodiff_cli.cli.graph.build import build_graph, collapse_chains
+from autodiff_cli.cli.graph.build import Record, build_graph, collapse_chains
 from autodiff_cli.cli.graph.build import node_name as name_of
 
 if TYPE_CHECKING:
@@ -24,11 +23,12 @@ OP, LEAF, CONSTANT, SHARED, CUT = "op", "leaf", "constant", "shared", "cut"
 STYLES = {OP: "bold cyan", LEAF: "green", CONSTANT: "dim", SHARED: "dim cyan", CUT: "dim"}
 
 
-@dataclass
-class TreeNode:
-    label: str
-    kind: str  # OP, LEAF, CONSTANT, SHARED or CUT
-    children: list[TreeNode] = field(default_factory=list)
+class TreeNode(Record):
+    """A line of the tree: its text, its kind (OP, LEAF, CONSTANT, SHARED or CUT), its children."""
+
+    def __init__(self, label: str, kind: str, children: list[TreeNode] | None = None) -> None:
+        self.label, self.kind = label, kind
+        self.children = [] if children is None else children
 
     @property
     def style(self) -> str:

@@ -50,7 +50,7 @@ def _hint_text(error: BaseException, cause: BaseException) -> str | None:
     if kind is not RuntimeError:
         return None
     for pattern, make in _RUNTIME_HINTS:
-        found = pattern.search(message)
+        found = re.search(pattern, message)  # (compiled on first use, not at start-up)
         if found:
             return make(found, cause)
     return None
@@ -142,13 +142,13 @@ def _shape(shape: tuple[int, ...]) -> str:
 
 
 _RUNTIME_HINTS = (
-    (re.compile(r"^Trying to backward through the graph a second time"), _second_backward),
-    (re.compile(r"^a leaf Variable that requires grad is being used in an in-place"), _leaf_in_place),
-    (re.compile(r"^grad can be implicitly created only for scalar outputs"), _scalar_backward),
-    (re.compile(r"^Can't call numpy\(\) on Tensor that requires grad"), _numpy_of_graph),
-    (re.compile(r"does not require grad and does not have a grad_fn"), _nothing_requires_grad),
-    (re.compile(r"^mat1 and mat2 shapes cannot be multiplied \((\S+) and (\S+)\)"), _matmul_shapes),
-    (re.compile(r"^(?:size mismatch|Expected size for first two dimensions of batch2)()()"), _matmul_shapes),
+    (r"^Trying to backward through the graph a second time", _second_backward),
+    (r"^a leaf Variable that requires grad is being used in an in-place", _leaf_in_place),
+    (r"^grad can be implicitly created only for scalar outputs", _scalar_backward),
+    (r"^Can't call numpy\(\) on Tensor that requires grad", _numpy_of_graph),
+    (r"does not require grad and does not have a grad_fn", _nothing_requires_grad),
+    (r"^mat1 and mat2 shapes cannot be multiplied \((\S+) and (\S+)\)", _matmul_shapes),
+    (r"^(?:size mismatch|Expected size for first two dimensions of batch2)()()", _matmul_shapes),
 )  # fmt: skip
 
 
