@@ -8,7 +8,7 @@ from typing import Any
 from ..core.backward_api import backward, grad
 from ..core.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ..core.tensor import Tensor, require_grad_new
-from . import functional  # noqa: F401 - (the `grad` command's jacobians and Hessians)
+from . import functional  # (the `grad` command's jacobians and Hessians)
 
 # Loaded on first use (PEP 562): the one-liner's start-up needs none of them. A locked-down child
 # cannot import, so the CLI's warm-up loads them all (`load_all`) when a script may use them.
@@ -37,6 +37,7 @@ def load_all() -> None:
     """Import every lazily loaded part now (before a child is locked down)."""
     for name in (*_LAZY_SUBMODULES, *_LAZY_NAMES):
         __getattr__(name)
+    functional.forward_mode()
 
 
 def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Tensor:  # noqa: N802

@@ -1,6 +1,5 @@
 """`torch.autograd.functional.jacobian(..., strategy="forward-mode", vectorize=True)`: the
-Jacobian one input element at a time, as the tangent of the outputs (forward-mode AD), and the
-checks PyTorch makes of `strategy`."""
+Jacobian one input element at a time, as the tangent of the outputs (forward-mode AD)."""
 
 from __future__ import annotations
 
@@ -10,41 +9,6 @@ from typing import Any
 from ..ops.arithmetic import stack
 from ..ops.creation import zeros
 from .forward_ad import dual_level, make_dual, unpack_dual
-
-STRATEGY_MESSAGE = 'Expected strategy to be either "forward-mode" or "reverse-mode".'
-STRATEGY_HINT = (
-    ' Hint: If your function has more outputs than inputs, "forward-mode" tends to be more '
-    'performant. Otherwise, prefer to use "reverse-mode".'
-)
-VECTORIZE_MESSAGE = (
-    "Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly implemented for "
-    "`vectorize=True`."
-)
-
-
-def check_strategy(
-    strategy: str, vectorize: bool, create_graph: bool, strict: bool, hint: bool = True
-) -> bool:
-    """True for "forward-mode" (after PyTorch's refusals), False for "reverse-mode"."""
-    if strategy not in ("forward-mode", "reverse-mode"):
-        raise AssertionError(STRATEGY_MESSAGE + (STRATEGY_HINT if hint else ""))
-    if strategy == "reverse-mode":
-        return False
-    if not vectorize:
-        raise NotImplementedError(VECTORIZE_MESSAGE)
-    if create_graph:
-        raise NotImplementedError(
-            'torch.autograd.functional.jacobian: `create_graph=True` and `strategy="forward-mode"` '
-            "are not supported together (yet). Please either set `create_graph=False` or "
-            '`strategy="reverse-mode"`.'
-        )
-    if strict:
-        raise RuntimeError(
-            'torch.autograd.functional.jacobian: `strict=True` and `strategy="forward-mode"` are '
-            "not supported together (yet). Please either set `strict=False` or "
-            '`strategy="reverse-mode"`.'
-        )
-    return True
 
 
 def forward_jacobian(

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ... import lazy_imports
 from ..core.backward_api import grad
 from ..core.grad_mode import enable_grad
 from ..core.tensor import Tensor
 from ..ops.arithmetic import stack
 from ..ops.creation import ones_like, zeros, zeros_like
-from . import forward_jacobian
+from .jacobian_strategy import check_strategy
 
 UNUSED_OUTPUT = (
     "Output {} of the user-provided function does not require gradients. The outputs must be "
@@ -215,8 +216,8 @@ def jacobian(
 ) -> Any:
     """J[i][j] has shape out_i.shape + in_j.shape, nested as PyTorch nests it."""
     ins, in_tuple = _as_tuple(inputs, "inputs", "jacobian")
-    if forward_jacobian.check_strategy(strategy, vectorize, create_graph, strict):
-        return forward_jacobian.forward_jacobian(
+    if check_strategy(strategy, vectorize, create_graph, strict):
+        return forward_mode().forward_jacobian(
             func, ins, in_tuple, lambda value: _outputs(value, "jacobian")
         )
     with enable_grad():
@@ -262,7 +263,7 @@ def hessian(
 ) -> Any:
     """The Hessian of a scalar `func`: H[i][j] has shape in_i.shape + in_j.shape."""
     ins, in_tuple = _as_tuple(inputs, "inputs", "hessian")
-    forward_jacobian.check_strategy(outer_jacobian_strategy, vectorize, False, False, hint=False)
+    check_strategy(outer_jacobian_strategy, vectorize, False, False, hint=False)
 
     def gradient(*xs: Any) -> Any:
         out = _scalar_output(func, xs, "hessian")
@@ -274,3 +275,9 @@ def hessian(
 
 # What a script sees of this module (the language exports only these names).
 __all__ = ["jacobian", "hessian", "vjp", "jvp", "vhp", "hvp"]
+
+
+def forward_mode() -> Any:
+    """`forward_jacobian`, loaded on first use: it imports forward-mode AD, which the one-liner
+    does not need (~1.5 ms of its start-up); `torch.autograd.load_all` loads it for a child."""
+    return lazy_imports.load("autodiff_cli.engine.autograd.forward_jacobian")
