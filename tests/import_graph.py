@@ -52,13 +52,19 @@ def imported_names(module: str, path: Path) -> list[tuple[str, int]]:
         if isinstance(node, ast.Import):
             names.extend((alias.name, node.lineno) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")
-                anchor = anchor[: len(anchor) - (node.level - 1)]
-                base = ".".join(anchor + ([base] if base else []))
+            base = from_module(node, package)
             names.extend((f"{base}.{alias.name}", node.lineno) for alias in node.names)
     return names
+
+
+def from_module(node: ast.ImportFrom, package: str) -> str:
+    """The absolute name of the module a `from ... import` reads, in `package`."""
+    base = node.module or ""
+    if node.level:
+        anchor = package.split(".")
+        anchor = anchor[: len(anchor) - (node.level - 1)]
+        base = ".".join(anchor + ([base] if base else []))
+    return base
 
 
 @functools.cache

@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from import_graph import PACKAGE_ROOT, module_names
+from import_graph import PACKAGE_ROOT, from_module, module_names
 
 MUTATORS = frozenset(
     "append extend insert add update setdefault pop popitem remove discard clear "
@@ -46,11 +46,7 @@ def _imported(module: str, path: Path, nodes: list[ast.AST], package: str) -> di
                 local = alias.asname or alias.name.split(".")[0]
                 found[local] = alias.name if alias.asname else alias.name.split(".")[0]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = base_package.split(".")
-                anchor = anchor[: len(anchor) - (node.level - 1)]
-                base = ".".join(anchor + ([base] if base else []))
+            base = from_module(node, base_package)
             for alias in node.names:
                 found[alias.asname or alias.name] = f"{base}.{alias.name}"
         elif isinstance(node, ast.Assign) and len(node.targets) == 1:
