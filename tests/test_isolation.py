@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import cli_runner
+import other_user
 import pytest
 
 from autodiff_cli.cli.jail import child_session, isolation
@@ -562,6 +563,42 @@ def test_repl_ctrl_c_keeps_the_session_when_the_child_waits_for_a_core():
     assert "could not be interrupted" not in err
     assert "KeyboardInterrupt" in err and "Traceback" not in err
     assert out == "42\n"
+
+
+def test_an_unprivileged_users_session_gives_up_on_a_long_engine_call_in_about_a_second():
+    """Without root the script runs in the jailed child's own child (the child forks once more
+    into its PID namespace): the second of CPU time after Ctrl-C is counted there too, so a long
+    engine call is given up in about a second, not at the 10-second wall-clock limit."""
+    problem = other_user.drop_problem()
+    if problem is not None:
+        pytest.skip(problem)
+    process = subprocess.Popen(
+        [*other_user.nobody_prefix(), sys.executable, "-m", "autodiff_cli", "repl"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_runner.cli_environment(),
+        cwd="/tmp",
+    )
+    statements = (  # (a product of ~15 s of CPU: longer than the wall-clock limit)
+        "kept = 42\nimport torch\na = torch.ones(9000, 9000)\n"
+        "print('ready', flush=True); b = a @ a\n"
+    )
+    try:
+        process.stdin.write(statements)
+        process.stdin.flush()
+        assert process.stdout.readline() == "ready\n"
+        process.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        process.stdin.write("print('alive')\n")
+        process.stdin.flush()
+        out, err = process.communicate("print(kept)\n", timeout=120)
+    finally:
+        process.kill()
+    assert "could not be interrupted within 1 second; its variables are lost" in err
+    assert "alive\n" in out and "42" not in out
+    assert time.monotonic() - start < 8  # (10 s and more when the grandchild's CPU is not seen)
 
 
 def test_cpu_seconds_reads_a_process_cpu_time():

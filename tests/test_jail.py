@@ -13,50 +13,20 @@ from __future__ import annotations
 
 import collections
 import json
-import os
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from other_user import checkout_environment, drop_problem, nobody_prefix
 
 from autodiff_cli.cli.jail import battery, seccomp
 from autodiff_cli.cli.jail.attacks import ATTACKS
 from autodiff_cli.cli.jail.clean_start import clean_environment
 
 REPO = Path(__file__).resolve().parent.parent
-NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-# Where this Python lives in a folder only root may enter (a pyenv under /root), nobody may still
-# read it with CAP_DAC_READ_SEARCH alone; the jail drops every capability before a probe runs.
-NOBODY_READING = [*NOBODY, "--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search"]
 pytestmark = pytest.mark.skipif(battery.supported() is not None, reason=str(battery.supported()))
-
-
-def _drop_problem() -> str | None:
-    """Why this machine cannot run a command as another user, or None."""
-    if shutil.which("setpriv") is None:
-        return "setpriv is not installed"
-    if os.geteuid() != 0:
-        return "only root can run a command as another user here (the tests run as a user)"
-    if _nobody_prefix() is None:
-        return "uid 65534 cannot run this Python or import autodiff_cli"
-    return None
-
-
-def _nobody_prefix() -> list[str] | None:
-    """How to run a command as uid 65534 that can still read this Python and the package."""
-    for prefix in (NOBODY, NOBODY_READING):  # (the clean start starts this Python again)
-        again = "import os, sys; os.execv(sys.executable, [sys.executable, '-c', ''])"
-        check = [*prefix, sys.executable, "-c", f"import autodiff_cli; {again}"]
-        if subprocess.run(check, env=_env(), capture_output=True).returncode == 0:
-            return prefix
-    return None
-
-
-def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(REPO)}
 
 
 USERS = ("self", "nobody")
@@ -66,7 +36,7 @@ _VERDICTS: dict[str, dict[str, battery.Verdict]] = {}
 def _verdicts(user: str) -> dict[str, battery.Verdict]:
     """The whole battery, run once per user (three runs at once), by attack name."""
     if user not in _VERDICTS:
-        prefix = [] if user == "self" else _nobody_prefix() or []
+        prefix = [] if user == "self" else nobody_prefix() or []
         verdicts = battery.run_battery(ATTACKS, jobs=3, prefix=prefix)
         _VERDICTS[user] = {verdict.attack.name: verdict for verdict in verdicts}
     return _VERDICTS[user]
@@ -90,7 +60,7 @@ def test_the_battery_covers_every_family():
 @pytest.mark.parametrize("name", [attack.name for attack in ATTACKS])
 def test_attack_is_contained(user: str, name: str):
     if user == "nobody":
-        problem = _drop_problem()
+        problem = drop_problem()
         if problem is not None:
             pytest.skip(f"cannot run as an unprivileged user: {problem}")
     verdict = _verdicts(user)[name]
@@ -105,7 +75,7 @@ def jail(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
         [sys.executable, "-m", "autodiff_cli.jail", *args],
         capture_output=True,
         text=True,
-        env=_env(),
+        env=checkout_environment(),
         cwd=cwd,
         timeout=120,
     )
@@ -214,7 +184,7 @@ def doctor(*args: str, prelude: str = "") -> subprocess.CompletedProcess:
         [sys.executable, "-c", code, "doctor", *args],
         capture_output=True,
         text=True,
-        env=clean_environment(_env()),
+        env=clean_environment(checkout_environment()),
         timeout=300,
     )
 
@@ -299,7 +269,7 @@ def test_without_the_empty_root_stat_learns_nothing_of_host_paths():
         [sys.executable, "-c", FILTER_WITHOUT_EMPTY_ROOT],
         capture_output=True,
         text=True,
-        env=_env(),
+        env=checkout_environment(),
         timeout=60,
     )
     assert done.returncode == 0, done.stderr

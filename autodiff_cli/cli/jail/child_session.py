@@ -198,7 +198,23 @@ _TIMED_OUT, _OVERFLOW = object(), object()
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """The CPU time (user + system) process `pid` has used, from /proc; None where unreadable."""
+    """The CPU time (user + system) process `pid` and its live descendants have used, from
+    /proc; None where unreadable. (Without root, a jailed child forks once more to be alone in
+    its PID namespace: the script runs in its child.)"""
+    total = _own_cpu_seconds(pid)
+    if total is None:
+        return None
+    todo = _children(pid)
+    for _ in range(16):  # (a jail's tree is two processes deep; threads and forks are refused)
+        if not todo:
+            break
+        current = todo.pop()
+        total += _own_cpu_seconds(current) or 0.0
+        todo.extend(_children(current))
+    return total
+
+
+def _own_cpu_seconds(pid: int) -> float | None:
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
             text = handle.read()
@@ -209,6 +225,15 @@ def cpu_seconds(pid: int) -> float | None:
         return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime
     except (IndexError, ValueError):
         return None
+
+
+def _children(pid: int) -> list[int]:
+    """The live children of `pid`'s main thread (/proc's `children` list)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as handle:
+            return [int(child) for child in handle.read().split()]
+    except (OSError, ValueError):
+        return []
 
 
 def _past_interrupt_wait(pid: int, interrupted: tuple[float, float | None]) -> bool:
