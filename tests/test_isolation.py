@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import cli_runner
@@ -481,15 +482,17 @@ def test_repl_session_runs_in_a_child_and_completes_from_it(capsys: pytest.Captu
     assert "NameError" in captured.err
 
 
-def _piped_repl() -> subprocess.Popen:
+def _piped_repl(prefix: Sequence[str] = ()) -> subprocess.Popen:
+    """`autodiff repl` with piped input; `prefix` runs it as another user (`other_user`)."""
     environment = cli_runner.cli_environment()
     return subprocess.Popen(
-        [sys.executable, "-m", "autodiff_cli", "repl"],
+        [*prefix, sys.executable, "-m", "autodiff_cli", "repl"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=environment,
+        cwd="/tmp" if prefix else None,  # (a folder any user may enter)
     )
 
 
@@ -517,20 +520,6 @@ def test_repl_ctrl_c_stops_a_loop_and_the_session_goes_on():
     assert out == "42\n"
 
 
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is `pid`, from /proc."""
-    found = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                text = Path(f"/proc/{name}/stat").read_text()
-            except OSError:
-                continue
-            if int(text[text.rfind(")") + 2 :].split()[1]) == pid:
-                found.append(int(name))
-    return found
-
-
 def test_repl_ctrl_c_keeps_the_session_when_the_child_waits_for_a_core():
     """On a loaded machine a child may get no CPU for a while after Ctrl-C: no reason to kill
     it and lose its variables. Its second of grace is its own CPU time: stopped (SIGSTOP) for
@@ -545,7 +534,7 @@ def test_repl_ctrl_c_keeps_the_session_when_the_child_waits_for_a_core():
         process.stdin.write(loop)
         process.stdin.flush()
         assert process.stdout.readline() == "ready\n"
-        stopped = _children(process.pid)
+        stopped = child_session.live_children(process.pid)
         assert stopped, "the session's child was not found"
         for pid in stopped:
             os.kill(pid, signal.SIGSTOP)
@@ -572,49 +561,19 @@ def test_an_unprivileged_users_session_gives_up_on_a_long_engine_call_in_about_a
     problem = other_user.drop_problem()
     if problem is not None:
         pytest.skip(problem)
-    process = subprocess.Popen(
-        [*other_user.nobody_prefix(), sys.executable, "-m", "autodiff_cli", "repl"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=cli_runner.cli_environment(),
-        cwd="/tmp",
-    )
-    statements = (  # (a product of ~15 s of CPU: longer than the wall-clock limit)
-        "kept = 42\nimport torch\na = torch.ones(9000, 9000)\n"
-        "print('ready', flush=True); b = a @ a\n"
-    )
-    try:
-        process.stdin.write(statements)
-        process.stdin.flush()
-        assert process.stdout.readline() == "ready\n"
-        process.send_signal(signal.SIGINT)
-        start = time.monotonic()
-        process.stdin.write("print('alive')\n")
-        process.stdin.flush()
-        out, err = process.communicate("print(kept)\n", timeout=120)
-    finally:
-        process.kill()
+    # (a product of ~15 s of CPU: longer than the wall-clock limit)
+    seconds, out, err = _interrupt_a_long_product(_piped_repl(other_user.nobody_prefix()), 9000)
     assert "could not be interrupted within 1 second; its variables are lost" in err
     assert "alive\n" in out and "42" not in out
-    assert time.monotonic() - start < 8  # (10 s and more when the grandchild's CPU is not seen)
+    assert seconds < 8  # (10 s and more when the grandchild's CPU is not seen)
 
 
-def test_cpu_seconds_reads_a_process_cpu_time():
-    before = child_session.cpu_seconds(os.getpid())
-    end = time.process_time() + 0.3
-    while time.process_time() < end:
-        pass
-    after = child_session.cpu_seconds(os.getpid())
-    assert before is not None and after is not None and after - before >= 0.2
-    assert child_session.cpu_seconds(2**22 + 12345) is None  # no such process
-
-
-def test_repl_ctrl_c_in_a_long_engine_call_restarts_the_session_within_a_second():
-    process = _piped_repl()
+def _interrupt_a_long_product(process: subprocess.Popen, size: int) -> tuple[float, str, str]:
+    """In the session: `kept = 42`, then a size x size product, interrupted once it runs; then
+    `print('alive')` and `print(kept)`. (Seconds from the Ctrl-C to the session's end, stdout,
+    stderr.)"""
     statements = (
-        "kept = 42\nimport torch\na = torch.ones(7000, 7000)\n"
+        f"kept = 42\nimport torch\na = torch.ones({size}, {size})\n"
         "print('ready', flush=True); b = a @ a\n"
     )
     try:
@@ -629,7 +588,22 @@ def test_repl_ctrl_c_in_a_long_engine_call_restarts_the_session_within_a_second(
         out, err = process.communicate("print(kept)\n", timeout=120)
     finally:
         process.kill()
-    assert time.monotonic() - start < 30  # 1 s to give up, then a new session (slow under load)
+    return time.monotonic() - start, out, err
+
+
+def test_cpu_seconds_reads_a_process_cpu_time():
+    before = child_session.cpu_seconds(os.getpid())
+    end = time.process_time() + 0.3
+    while time.process_time() < end:
+        pass
+    after = child_session.cpu_seconds(os.getpid())
+    assert before is not None and after is not None and after - before >= 0.2
+    assert child_session.cpu_seconds(2**22 + 12345) is None  # no such process
+
+
+def test_repl_ctrl_c_in_a_long_engine_call_restarts_the_session_within_a_second():
+    seconds, out, err = _interrupt_a_long_product(_piped_repl(), 7000)
+    assert seconds < 30  # 1 s to give up, then a new session (slow under load)
     assert "could not be interrupted within 1 second; its variables are lost" in err
     assert "alive\n" in out and "42" not in out
     assert "NameError: name 'kept' is not defined" in err

@@ -204,13 +204,13 @@ def cpu_seconds(pid: int) -> float | None:
     total = _own_cpu_seconds(pid)
     if total is None:
         return None
-    todo = _children(pid)
+    todo = live_children(pid)
     for _ in range(16):  # (a jail's tree is two processes deep; threads and forks are refused)
         if not todo:
             break
         current = todo.pop()
         total += _own_cpu_seconds(current) or 0.0
-        todo.extend(_children(current))
+        todo.extend(live_children(current))
     return total
 
 
@@ -227,7 +227,7 @@ def _own_cpu_seconds(pid: int) -> float | None:
         return None
 
 
-def _children(pid: int) -> list[int]:
+def live_children(pid: int) -> list[int]:
     """The live children of `pid`'s main thread (/proc's `children` list)."""
     try:
         with open(f"/proc/{pid}/task/{pid}/children", "rb") as handle:
