@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 COLOUR_SWITCHES = ("NO_COLOR", "FORCE_COLOR")
 LOCALE_VARIABLES = ("LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES")
@@ -53,6 +55,30 @@ def autodiff(
         cwd=cwd or REPO,
         env=cli_environment(lang, **env),
         timeout=timeout,
+    )
+
+
+def terminal(
+    tmp_path: Path,
+    *args: str,
+    cwd: Path | None = None,
+    dimensions: tuple[int, int] | None = None,
+    **env: str,
+) -> Any:
+    """`autodiff ARGS` on a pseudo-terminal (a `pexpect.spawn`, as a person types at it), in
+    `cwd` (`tmp_path` by default), its REPL history under `tmp_path/state`; keyword arguments
+    are environment variables (`TERM="dumb"`, `NO_COLOR="1"`) over `cli_environment()`'s."""
+    pexpect = pytest.importorskip("pexpect")
+    environment = cli_environment(XDG_STATE_HOME=str(tmp_path / "state"), **env)
+    size = {} if dimensions is None else {"dimensions": dimensions}
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "autodiff_cli", *args],
+        cwd=str(cwd or tmp_path),
+        env=environment,
+        encoding="utf-8",
+        timeout=90,
+        **size,
     )
 
 

@@ -6,12 +6,11 @@ wide characters, `grad`'s notes, and the tool's own words in English and Simplif
 from __future__ import annotations
 
 import ast
-import os
-import sys
 from pathlib import Path
 
 import pytest
 from cli_runner import autodiff as run_cli
+from cli_runner import terminal
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "autodiff_cli"
@@ -228,13 +227,7 @@ def test_grad_says_what_it_cannot_do(tmp_path: Path):
 
 def test_repl_hints_switch_off_and_on_in_chinese(tmp_path: Path):
     pexpect = pytest.importorskip("pexpect")
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    env.update(PYTHONPATH=str(REPO), TERM="dumb", LANG="zh_CN.UTF-8", NO_COLOR="1")
-    env["XDG_STATE_HOME"] = str(tmp_path / "state")
-    child = pexpect.spawn(
-        sys.executable, ["-m", "autodiff_cli"], cwd=str(tmp_path), env=env,
-        encoding="utf-8", timeout=90,
-    )  # fmt: skip
+    child = terminal(tmp_path, TERM="dumb", LANG="zh_CN.UTF-8", NO_COLOR="1")
     try:
         child.expect(">>> ")
         child.sendline("x = torch.ones(2)")

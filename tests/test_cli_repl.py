@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import REPO, autodiff
+from cli_runner import REPO, autodiff, terminal
 from cli_runner import cli_environment as environment
 
 
@@ -95,34 +95,13 @@ def end_with_ctrl_d(child) -> None:
 
 
 def spawn(tmp_path: Path, term: str = "dumb"):
-    pexpect = pytest.importorskip("pexpect")
-    env = environment()
-    env.update(TERM=term, XDG_STATE_HOME=str(tmp_path / "state"), PROMPT_TOOLKIT_NO_CPR="1")
-    env["NO_COLOR"] = "1"
-    return pexpect.spawn(
-        sys.executable,
-        ["-m", "autodiff_cli"],
-        cwd=str(tmp_path),
-        env=env,
-        encoding="utf-8",
-        timeout=90,
-        dimensions=(40, 200),
+    return terminal(
+        tmp_path, TERM=term, PROMPT_TOOLKIT_NO_CPR="1", NO_COLOR="1", dimensions=(40, 200)
     )
 
 
 def test_interactive_prompt_multiline_def_and_recovery_after_error(tmp_path: Path):
-    pexpect = pytest.importorskip("pexpect")
-    env = environment()
-    env["TERM"] = "dumb"
-    env["XDG_STATE_HOME"] = str(tmp_path / "state")
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "autodiff_cli"],
-        cwd=str(REPO),
-        env=env,
-        encoding="utf-8",
-        timeout=90,
-    )
+    child = terminal(tmp_path, cwd=REPO, TERM="dumb")
     try:
         child.expect(">>> ")
         child.sendline("def cube(t):")
@@ -371,22 +350,12 @@ class _Log:
 
 def _vars_table(tmp_path: Path, no_color: bool, *args: str) -> str:
     """A terminal session that runs `:vars`; returns what the REPL printed from the table on."""
-    pexpect = pytest.importorskip("pexpect")
-    env = environment()
-    env.update(TERM="xterm-256color", XDG_STATE_HOME=str(tmp_path / "state"))
-    env["PROMPT_TOOLKIT_NO_CPR"] = "1"
-    if no_color:
-        env["NO_COLOR"] = "1"
+    colour = {"NO_COLOR": "1"} if no_color else {}
     log = _Log()
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "autodiff_cli", *args],
-        cwd=str(tmp_path),
-        env=env,
-        encoding="utf-8",
-        timeout=90,
-        dimensions=(40, 200),
-    )
+    child = terminal(
+        tmp_path, *args, TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1", dimensions=(40, 200),
+        **colour,
+    )  # fmt: skip
     child.logfile_read = log
     try:
         child.expect(">>>")

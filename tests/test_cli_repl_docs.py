@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import autodiff
+from cli_runner import autodiff, terminal
 from cli_runner import cli_environment as environment
 
 BACKWARD_SIGNATURE = "backward(gradient=None, retain_graph=None, create_graph=False, inputs=None)"
@@ -142,20 +142,8 @@ def test_graph_takes_the_format_from_the_file_name_and_says_what_a_picture_needs
 def _terminal(tmp_path: Path, *, cpr: bool = False):
     """A session on a pseudo-terminal; with `cpr`, the test answers the editor's cursor position
     requests as a terminal does (prompt_toolkit draws the bottom toolbar only then)."""
-    pexpect = pytest.importorskip("pexpect")
-    env = environment(TERM="xterm-256color", XDG_STATE_HOME=str(tmp_path / "state"))
-    env.update(NO_COLOR="1")
-    if not cpr:
-        env["PROMPT_TOOLKIT_NO_CPR"] = "1"
-    return pexpect.spawn(
-        sys.executable,
-        ["-m", "autodiff_cli"],
-        cwd=str(tmp_path),
-        env=env,
-        encoding="utf-8",
-        timeout=90,
-        dimensions=(30, 200),
-    )
+    no_cpr = {} if cpr else {"PROMPT_TOOLKIT_NO_CPR": "1"}
+    return terminal(tmp_path, TERM="xterm-256color", NO_COLOR="1", dimensions=(30, 200), **no_cpr)
 
 
 def _end(child) -> None:
@@ -245,11 +233,7 @@ def test_signature_hint_reads_dictionaries_only():
 def test_a_learner_session_at_the_prompt(tmp_path: Path):
     """`_`, `x.backward?`, a misspelt attribute and `:vars`, typed at a (dumb) terminal."""
     pexpect = pytest.importorskip("pexpect")
-    env = environment(TERM="dumb", XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1")
-    child = pexpect.spawn(
-        sys.executable, ["-m", "autodiff_cli"], cwd=str(tmp_path), env=env, encoding="utf-8",
-        timeout=90,
-    )  # fmt: skip
+    child = terminal(tmp_path, TERM="dumb", NO_COLOR="1")
     try:
         child.expect(">>> ")
         child.sendline("x = torch.tensor([1.0, 2.0], requires_grad=True)")
