@@ -129,24 +129,29 @@ def test_engine_warnings_go_to_stderr_located_once_per_line(script):
     assert all("non-leaf" in line for line in warnings)
 
 
-def test_ctrl_c_stops_a_running_script_without_a_traceback(script):
-    path = script("forever.py", "print('started', flush=True)\nwhile True:\n    pass\n")
-    env = cli_environment()
+def _ctrl_c_once_started(path: str, timeout: float = 120) -> tuple[int, str]:
+    """`autodiff run PATH`, Ctrl-C once it printed `started`: (exit status, stderr)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "autodiff_cli", "run", path],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=env,
+        env=cli_environment(),
     )
     try:
         assert process.stdout.readline() == "started\n"
         process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=120)
+        _, stderr = process.communicate(timeout=timeout)
     finally:
         process.kill()  # never leave a spinning worker behind a failed assertion
-    assert process.returncode == 130
+    return process.returncode, stderr
+
+
+def test_ctrl_c_stops_a_running_script_without_a_traceback(script):
+    path = script("forever.py", "print('started', flush=True)\nwhile True:\n    pass\n")
+    status, stderr = _ctrl_c_once_started(path)
+    assert status == 130
     assert stderr.strip() == "KeyboardInterrupt"
 
 
@@ -156,21 +161,7 @@ def test_ctrl_c_right_after_output_is_never_lost(script):
     now wakes on any signal (`child_guard.signal_wakeup`)."""
     path = script("quiet.py", "print('started', flush=True)\nwhile True:\n    pass\n")
     for _ in range(40):
-        process = subprocess.Popen(
-            [sys.executable, "-m", "autodiff_cli", "run", path],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=cli_environment(),
-        )
-        try:
-            assert process.stdout.readline() == "started\n"
-            process.send_signal(signal.SIGINT)
-            process.communicate(timeout=60)
-        finally:
-            process.kill()
-        assert process.returncode == 130
+        assert _ctrl_c_once_started(path, timeout=60)[0] == 130
 
 
 # ---- run: directories, jobs, fail-fast, timeout, json, max-elements -------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from autodiff_cli import lang
@@ -257,9 +258,11 @@ class SessionServer:
         if kind == "save":
             return {"text": saved_script(state), "count": len(state.inputs)}
         if kind == "graph_page":
-            return _graph_page_reply(state, text, str(message.get("path", "")))
+            path = str(message.get("path", ""))
+            return _graph_reply(lambda: graph_page_json(state, text, path))
         if kind == "graph_text":
-            return _graph_text_reply(state, text, str(message.get("format", "")))
+            fmt = str(message.get("format", ""))
+            return _graph_reply(lambda: graph_text(state, text, fmt))
         if kind == "signature":
             return {"text": signature_hint(state, text)}
         if kind == "complete":
@@ -268,19 +271,11 @@ class SessionServer:
         return {"ok": False}
 
 
-def _graph_page_reply(state: ReplState, name: str, path: str) -> dict:
-    """The data of `:graph NAME html FILE`'s page, or the problem said on stderr."""
+def _graph_reply(make: Callable[[], str]) -> dict:
+    """`:graph NAME html FILE`'s page data or `:graph NAME FMT FILE`'s text (`make()`), or the
+    problem said on stderr."""
     try:
-        return {"text": graph_page_json(state, name, path)}
-    except Exception as error:  # no such variable, not a tensor, no grad_fn
-        print_error(f":graph: {type(error).__name__ if not str(error) else ''}{error}")
-        return {"ok": False}
-
-
-def _graph_text_reply(state: ReplState, name: str, fmt: str) -> dict:
-    """NAME's graph as text for `:graph NAME FMT FILE`, or the problem said on stderr."""
-    try:
-        return {"text": graph_text(state, name, fmt)}
+        return {"text": make()}
     except Exception as error:  # no such variable, not a tensor, no grad_fn
         print_error(f":graph: {type(error).__name__ if not str(error) else ''}{error}")
         return {"ok": False}
