@@ -344,13 +344,10 @@ def run_grad(
         page = optional("page")
         return page.write_grad_page(subject, html, limits, isolated=isolation_available())
 
-    session: list[Session] = []  # made before the fork, when there is one (below)
-
-    def work() -> int:
+    def work(session: Session | None = None) -> int:
         return _grad_here(
-            expression, options, session[0] if session else None,
-            as_json=as_json, debug=debug, timeout=timeout,
-        )  # fmt: skip
+            expression, options, session, as_json=as_json, debug=debug, timeout=timeout
+        )
 
     if not isolation_available():
         return work()
@@ -367,13 +364,15 @@ def run_grad(
         optional("sympy").warm_sympy()
     # The namespace holds no input (torch's names, vetted): built here, it costs the child's
     # start-up nothing (~3 ms there, copy-on-write faults included; ~1.5 ms here)
-    session.append(Session(bare_torch=True))
+    session = Session(bare_torch=True)
     limits = Limits.of(max_memory, max_output, timeout)
 
     def problem(message: str, status: int) -> None:
         _failed("UsageError" if status == 2 else "ProcessError", message, status, as_json)
 
-    return run_isolated_command("grad", "expression", work, limits, on_problem=problem)
+    return run_isolated_command(
+        "grad", "expression", lambda: work(session), limits, on_problem=problem
+    )
 
 
 def _styled() -> bool:

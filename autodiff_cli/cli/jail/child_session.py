@@ -61,8 +61,8 @@ class ChildSession:
     JSON objects on a pipe each way (never pickle: the parent trusts nothing the child sends).
     While a request runs, the child's output streams to our stdout/stderr (at most
     `limits.output` bytes per request); Ctrl-C is passed on to the child, which gets
-    `INTERRUPT_WAIT` seconds of CPU time to stop before it is killed (SessionLost). `outputs`: where the
-    child's stdout and stderr go instead (a notebook kernel's stream messages).
+    `INTERRUPT_WAIT` seconds of CPU time to stop before it is killed (SessionLost). `outputs`:
+    where the child's stdout and stderr go instead (a notebook kernel's stream messages).
     """
 
     def __init__(
