@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..pytorch_home import print_from
 from .optimizer import Optimizer, check_non_negative, lerp_, square_average_
 
 
@@ -228,6 +229,4 @@ class RAdam(Optimizer):
                 self._write(param, data + (-1.0) * (corrected * lr))
 
 
-for _cls in (Adam, AdamW, Adamax, NAdam, RAdam):  # printed from their PyTorch homes
-    _cls.__module__ = "torch.optim." + _cls.__name__.lower()
-del _cls
+print_from("torch.optim.{lower}", Adam, AdamW, Adamax, NAdam, RAdam)

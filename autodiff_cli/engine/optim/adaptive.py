@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..core.tensor import _wrap
+from ..pytorch_home import print_from
 from .optimizer import Optimizer, check_non_negative, lerp_, square_average_
 
 
@@ -189,6 +190,4 @@ class Rprop(Optimizer):
             self._write(prev, grad)
 
 
-for _cls in (Adagrad, Adadelta, RMSprop, Rprop):  # printed from their PyTorch homes
-    _cls.__module__ = "torch.optim." + _cls.__name__.lower()
-del _cls
+print_from("torch.optim.{lower}", Adagrad, Adadelta, RMSprop, Rprop)

@@ -15,6 +15,7 @@ import numpy as np
 from ..core.grad_mode import enable_grad, no_grad
 from ..core.tensor import Tensor, _wrap
 from ..profiler.recorder import optimizer_range
+from ..pytorch_home import print_from
 from .optimizer import Optimizer, check_non_negative
 
 
@@ -310,4 +311,4 @@ class LBFGS(Optimizer):
         return orig_loss
 
 
-LBFGS.__module__ = "torch.optim.lbfgs"  # printed from its PyTorch home
+print_from("torch.optim.lbfgs", LBFGS)

@@ -13,6 +13,7 @@ from ..core.tensor import Tensor, _wrap
 from ..nn.module import zero_param_grad
 from ..nn.parameter import typename
 from ..profiler.recorder import optimizer_range
+from ..pytorch_home import print_from
 
 
 class defaultdict(collections.defaultdict):  # noqa: N801 - printed as PyTorch's `defaultdict(...)`
@@ -239,4 +240,4 @@ class Optimizer:
             self.param_groups[i] = new_group
 
 
-Optimizer.__module__ = "torch.optim.optimizer"  # printed from its PyTorch home
+print_from("torch.optim.optimizer", Optimizer)

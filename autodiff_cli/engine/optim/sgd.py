@@ -9,6 +9,7 @@ import numpy as np
 
 from ..core.dtypes import get_default_dtype
 from ..core.tensor import _wrap
+from ..pytorch_home import print_from
 from .optimizer import Optimizer, check_non_negative
 
 
@@ -112,6 +113,4 @@ class ASGD(Optimizer):
             Optimizer._write(mu, np.asarray(1 / max(1, step - t0)))
 
 
-for _cls in (SGD, ASGD):  # printed from their PyTorch homes (`torch.optim.asgd.ASGD`)
-    _cls.__module__ = "torch.optim." + _cls.__name__.lower()
-del _cls
+print_from("torch.optim.{lower}", SGD, ASGD)

@@ -8,10 +8,10 @@ from ...core import dtypes
 from ...core.grad_mode import no_grad
 from ...core.tensor import Tensor
 from ...ops.batch_norm import batch_norm
+from ...pytorch_home import name_classes_after
 from .. import init
 from ..module import Module
 from ..parameter import Parameter, parameter_storage
-from .pytorch_home import name_classes_after
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 

@@ -10,10 +10,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...core.tensor import Tensor
+from ...pytorch_home import name_classes_after
 from ..module import Module, _indent_rest
 from ..parameter import Parameter
 from ..parameter import typename as _typename
-from .pytorch_home import name_classes_after
 
 
 def _checked_index(idx: Any, size: int) -> int:

@@ -7,11 +7,11 @@ import math
 from typing import Any
 
 from ...core.tensor import Tensor
+from ...pytorch_home import name_classes_after
 from .. import functional as F
 from .. import init
 from ..module import Module
 from ..parameter import Parameter, parameter_storage
-from .pytorch_home import name_classes_after
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ...core.tensor import Tensor
+from ...pytorch_home import name_classes_after
 from .. import functional as F
 from ..module import Module
-from .pytorch_home import name_classes_after
 
 
 class Dropout(Module):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.tensor import Tensor
+from ...pytorch_home import name_classes_after
 from ..module import Module
-from .pytorch_home import name_classes_after
 
 
 class Flatten(Module):

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...pytorch_home import name_classes_after
 from ..parameter import UninitializedParameter
-from .pytorch_home import name_classes_after
 
 
 class LazyModuleMixin:

@@ -7,12 +7,12 @@ import math
 from typing import Any
 
 from ...core.tensor import Tensor
+from ...pytorch_home import name_classes_after
 from .. import functional as F
 from .. import init
 from ..module import Module
 from ..parameter import Parameter, UninitializedParameter, parameter_storage
 from .lazy import LazyModuleMixin
-from .pytorch_home import name_classes_after
 
 
 class Identity(Module):

@@ -6,11 +6,11 @@ import numbers
 from typing import Any
 
 from ...core.tensor import Tensor
+from ...pytorch_home import name_classes_after
 from .. import functional as F
 from .. import init
 from ..module import Module
 from ..parameter import Parameter, parameter_storage
-from .pytorch_home import name_classes_after
 
 
 class LayerNorm(Module):

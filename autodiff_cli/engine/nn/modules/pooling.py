@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.tensor import Tensor
+from ...pytorch_home import name_classes_after
 from .. import functional as F
 from ..module import Module
 from .conv import _tuple
-from .pytorch_home import name_classes_after
 
 
 class _MaxPoolNd(Module):

@@ -24,11 +24,11 @@ from ...ops.arithmetic import stack, unbind
 from ...ops.creation import zeros
 from ...ops.unary import relu, sigmoid, tanh
 from ...ops.views import cat
+from ...pytorch_home import name_classes_after
 from .. import functional as F
 from .. import init
 from ..module import Module
 from ..parameter import Parameter, parameter_storage
-from .pytorch_home import name_classes_after
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 

@@ -6,11 +6,11 @@ from typing import Any
 
 from ...core.grad_mode import no_grad
 from ...core.tensor import Tensor
+from ...pytorch_home import name_classes_after
 from .. import functional as F
 from .. import init
 from ..module import Module
 from ..parameter import Parameter, parameter_storage
-from .pytorch_home import name_classes_after
 
 
 class Embedding(Module):

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...core.tensor import Tensor
+from ...pytorch_home import print_from
 from ..optimizer import Optimizer
 
 _HOW_TO = (
@@ -262,6 +263,4 @@ class _LRScheduler(LRScheduler):
     """The old name of the base class, kept as PyTorch keeps it."""
 
 
-for _cls in (LRScheduler, _LRScheduler):  # printed from their PyTorch home
-    _cls.__module__ = "torch.optim.lr_scheduler"
-del _cls
+print_from("torch.optim.lr_scheduler", LRScheduler, _LRScheduler)

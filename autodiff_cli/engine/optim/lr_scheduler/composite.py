@@ -7,6 +7,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Any
 
+from ...pytorch_home import print_from
 from ..optimizer import Optimizer
 from .base import (
     LRScheduler,
@@ -127,6 +128,4 @@ class ChainedScheduler(_SchedulerGroup):
         self._last_lr = self._current_lrs()
 
 
-for _cls in (SequentialLR, ChainedScheduler):  # printed from their PyTorch home
-    _cls.__module__ = "torch.optim.lr_scheduler"
-del _cls
+print_from("torch.optim.lr_scheduler", SequentialLR, ChainedScheduler)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ...pytorch_home import print_from
 from ..optimizer import Optimizer
 from .base import (
     LRScheduler,
@@ -103,6 +104,4 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             self.T_i *= self.T_mult
 
 
-for _cls in (CosineAnnealingLR, CosineAnnealingWarmRestarts):  # (their PyTorch home)
-    _cls.__module__ = "torch.optim.lr_scheduler"
-del _cls
+print_from("torch.optim.lr_scheduler", CosineAnnealingLR, CosineAnnealingWarmRestarts)

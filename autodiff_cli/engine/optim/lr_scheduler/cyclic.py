@@ -7,6 +7,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from ...pytorch_home import print_from
 from ..optimizer import Optimizer
 from .base import (
     LRScheduler,
@@ -278,6 +279,4 @@ class OneCycleLR(LRScheduler):
         return lrs
 
 
-for _cls in (CyclicLR, OneCycleLR):  # printed from their PyTorch home
-    _cls.__module__ = "torch.optim.lr_scheduler"
-del _cls
+print_from("torch.optim.lr_scheduler", CyclicLR, OneCycleLR)

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from ...pytorch_home import print_from
 from ..optimizer import Optimizer
 from .base import (
     LRScheduler,
@@ -234,9 +235,14 @@ class PolynomialLR(LRScheduler):
         return [base * remaining**self.power for base in self.base_lrs]
 
 
-for _cls in (
-    LambdaLR, MultiplicativeLR, StepLR, MultiStepLR, ExponentialLR, ConstantLR, LinearLR,
+print_from(
+    "torch.optim.lr_scheduler",
+    LambdaLR,
+    MultiplicativeLR,
+    StepLR,
+    MultiStepLR,
+    ExponentialLR,
+    ConstantLR,
+    LinearLR,
     PolynomialLR,
-):  # printed from their PyTorch home  # fmt: skip
-    _cls.__module__ = "torch.optim.lr_scheduler"
-del _cls
+)

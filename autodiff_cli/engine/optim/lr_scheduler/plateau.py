@@ -6,6 +6,7 @@ import math
 import warnings
 from typing import Any
 
+from ...pytorch_home import print_from
 from ..optimizer import Optimizer
 from .base import (
     _EPOCH_DEPRECATED,
@@ -131,4 +132,4 @@ class ReduceLROnPlateau(LRScheduler):
         self._set_mode(self.mode, self.threshold, self.threshold_mode)
 
 
-ReduceLROnPlateau.__module__ = "torch.optim.lr_scheduler"  # printed from its PyTorch home
+print_from("torch.optim.lr_scheduler", ReduceLROnPlateau)
