@@ -37,8 +37,6 @@ class Record:
     """A plain record (what `dataclass` would make; the one-liner does not import `dataclasses`,
     ~2 ms): fields by keyword or position, equality and repr by field."""
 
-    __slots__ = ("__dict__",)
-
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.__dict__ == self.__dict__
 
