@@ -1,10 +1,14 @@
 """`python -m autodiff_cli.jail FILE`: run FILE as raw Python inside the jail every script gets.
 
 For administrators checking their host with their own probes (see SECURITY.md, "How to check a
-host"); the work is in `autodiff_cli.cli.jail.raw`.
+host"); the work is in `autodiff_cli.cli.jail.raw`, imported only after the clean start (which
+may replace this process: what was imported before it would be imported twice).
 """
 
-from autodiff_cli.cli.jail.raw import main
+from autodiff_cli.cli.jail.clean_start import ensure_clean_start
 
 if __name__ == "__main__":
+    ensure_clean_start("autodiff_cli.cli.jail.raw:main")
+    from autodiff_cli.cli.jail.raw import main
+
     main()

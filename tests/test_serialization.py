@@ -6,6 +6,7 @@ from __future__ import annotations
 import collections
 
 import pytest
+from cli_runner import autodiff
 
 import autodiff_cli.engine as E
 from autodiff_cli.engine import serialization
@@ -118,3 +119,34 @@ def test_bytes_io_semantics() -> None:
     assert b.closed
     with pytest.raises(ValueError, match="closed file"):
         b.read()
+
+
+LOAD_WITHOUT_COLLECTIONS = """\
+import io
+import torch
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+model(torch.ones(2)).sum().backward()
+opt.step()
+buffer = io.BytesIO()
+torch.save({"model": model.state_dict(), "opt": opt.state_dict()}, buffer)
+buffer.seek(0)
+loaded = torch.load(buffer)
+print(type(loaded["model"]), list(loaded["model"]))
+print(sorted(loaded["opt"]["state"]), type(opt.state).__name__)
+"""
+
+
+@pytest.mark.parametrize("isolation", ["1", "0"])
+def test_a_loaded_state_dict_reaches_a_script_that_never_imported_collections(
+    tmp_path, isolation: str
+) -> None:
+    """The OrderedDict `torch.load` makes is a class scripts may hold whatever they imported,
+    in the jailed child and in the in-process fallback alike."""
+    path = tmp_path / "checkpoint.py"
+    path.write_text(LOAD_WITHOUT_COLLECTIONS)
+    done = autodiff("run", str(path), AUTODIFF_ISOLATION=isolation)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (
+        "<class 'collections.OrderedDict'> ['weight', 'bias']\n[0, 1] defaultdict\n"
+    )

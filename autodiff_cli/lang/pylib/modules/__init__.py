@@ -15,6 +15,10 @@ import builtins
 import importlib
 from typing import Any
 
+# (collections_module registers CPython's OrderedDict and defaultdict, which the engine hands
+# out whether or not a script imports `collections`: `torch.load` of a state dict, a saved
+# optimizer's state. Imported here, they are known in every run, jailed or in-process.)
+from autodiff_cli.lang.pylib.modules import collections_module  # noqa: F401
 from autodiff_cli.lang.pylib.modules.registry import register_class
 from autodiff_cli.lang.sandbox import capabilities
 
