@@ -66,9 +66,23 @@ def _defined_in_machinery(value: Any) -> bool:
     return vars(sys.modules[value.__module__]).get(value.__qualname__) is value
 
 
+_VERDICTS: dict[int, tuple[Any, bool]] = {}  # id -> (the value, held so the id stays its own)
+
+
 def is_op_machinery(value: Any) -> bool:
     """Whether `value` is part of how ops are built and run, not of PyTorch's API: an op-table
-    entry, a formula backend or a formula, a numpy kernel, `defop`/`apply_op`/`_wrap`..."""
+    entry, a formula backend or a formula, a numpy kernel, `defop`/`apply_op`/`_wrap`...
+    Judged once per object (what decides never changes after import): every script's `import
+    torch` asks again for the same ~3,000 exports, 6 ms a script before this memo."""
+    known = _VERDICTS.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
+    verdict = _judge_machinery(value)
+    _VERDICTS[id(value)] = (value, verdict)
+    return verdict
+
+
+def _judge_machinery(value: Any) -> bool:
     by_identity, kinds = _machinery()
     if id(value) in by_identity or isinstance(value, kinds):
         return True
