@@ -40,6 +40,7 @@ from .core.optable import tensor_methods as _tensor_methods
 from .core.out_arg import write_out as _write_out
 from .core.printing import set_printoptions  # noqa: F401
 from .core.tensor import Size, Tensor  # noqa: F401
+from .core.type_info import finfo, iinfo  # noqa: F401
 from .ops import conversion as _methods  # noqa: F401 - attaches Tensor methods
 from .ops import fills  # noqa: F401 - attaches fill_/zero_/copy_
 from .ops import legacy_types as _legacy_types
@@ -408,9 +409,9 @@ __all__ = sorted(
         int16 int32 int64 int8 long short uint8 e inf nan pi
         abs absolute acos add allclose arange arccos arcsin arctan as_tensor asin atan batch_norm
         bernoulli can_cast ceil clone cos cosh default_generator detach div divide empty
-        empty_like enable_grad eq equal erf exp expm1 eye flatten floor from_numpy full
+        empty_like enable_grad eq equal erf exp expm1 eye finfo flatten floor from_numpy full
         full_like ge get_default_device get_default_dtype get_num_threads get_rng_state greater
-        greater_equal gt inference_mode initial_seed is_anomaly_check_nan_enabled
+        greater_equal gt iinfo inference_mode initial_seed is_anomaly_check_nan_enabled
         is_anomaly_enabled is_floating_point is_grad_enabled is_inference
         is_inference_mode_enabled is_tensor isclose isnan le less less_equal linspace load log log10
         log1p log2 log_softmax logical_not logspace lt manual_seed mul multinomial multiply ne
