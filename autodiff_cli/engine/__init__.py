@@ -145,6 +145,7 @@ from .ops.unary import (  # noqa: F401
     erf,
     exp,
     expm1,
+    fix,
     floor,
     isnan,
     log,
@@ -409,7 +410,7 @@ __all__ = sorted(
         int16 int32 int64 int8 long short uint8 e inf nan pi
         abs absolute acos add allclose arange arccos arcsin arctan as_tensor asin atan batch_norm
         bernoulli can_cast ceil clone cos cosh default_generator detach div divide empty
-        empty_like enable_grad eq equal erf exp expm1 eye finfo flatten floor from_numpy full
+        empty_like enable_grad eq equal erf exp expm1 eye finfo fix flatten floor from_numpy full
         full_like ge get_default_device get_default_dtype get_num_threads get_rng_state greater
         greater_equal gt iinfo inference_mode initial_seed is_anomaly_check_nan_enabled
         is_anomaly_enabled is_floating_point is_grad_enabled is_inference
