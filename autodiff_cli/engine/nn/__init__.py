@@ -26,6 +26,7 @@ from .modules.activation import (  # noqa: F401
     Tanh,
     Threshold,
 )  # fmt: skip
+from .modules.attention import MultiheadAttention  # noqa: F401
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .modules.container import (  # noqa: F401
     ModuleDict,
@@ -93,4 +94,5 @@ __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "Conv1d", "Conv2d",
     "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "Fold", "MaxPool1d", "MaxPool2d", "Unflatten",
     "Unfold", "Upsample",
+    "MultiheadAttention",
 ]  # fmt: skip

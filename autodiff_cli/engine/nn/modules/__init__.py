@@ -8,6 +8,7 @@ from ..module import Module
 from ..parameter import Parameter
 from . import (  # noqa: F401 - every kind loads with the package (`torch.nn.modules.rnn`)
     activation,
+    attention,
     batchnorm,
     container,
     conv,
