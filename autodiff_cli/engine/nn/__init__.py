@@ -77,6 +77,13 @@ from .modules.rnn import (  # noqa: F401
     RNNCellBase,
 )  # fmt: skip
 from .modules.sparse import Embedding  # noqa: F401
+from .modules.transformer import (  # noqa: F401
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)  # fmt: skip
 from .modules.upsampling import Upsample  # noqa: F401
 from .parameter import Parameter, UninitializedParameter  # noqa: F401
 
@@ -94,5 +101,6 @@ __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "Conv1d", "Conv2d",
     "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "Fold", "MaxPool1d", "MaxPool2d", "Unflatten",
     "Unfold", "Upsample",
-    "MultiheadAttention",
+    "MultiheadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+    "TransformerEncoder", "TransformerEncoderLayer",
 ]  # fmt: skip

@@ -21,7 +21,10 @@ from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor, _wrap
 from ..ops.attention import SAFE_SOFTMAX, SDPA_FLASH_CPU
 from ..ops.formula_ops import MUL_SCALAR
-from ..ops.matrix import matmul
+from ..ops.matrix import bmm, matmul
+from ..ops.matrix_functions import baddbmm
+from ..ops.views import cat
+from .functional_ops import pad
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
@@ -253,8 +256,6 @@ def _check_attn_mask(attn_mask: Any, target: int, source: int, batch_heads: int)
 
 def _extra_keys(k: Tensor, v: Tensor, masks: list, p: dict, batch: int) -> tuple:
     """`bias_k`/`bias_v` appended along the source (a column of masks each)."""
-    from .functional_ops import pad
-    from ..ops.views import cat
 
     k = cat([k, p["bias_k"].repeat(1, batch, 1)])
     v = cat([v, p["bias_v"].repeat(1, batch, 1)])
@@ -263,8 +264,6 @@ def _extra_keys(k: Tensor, v: Tensor, masks: list, p: dict, batch: int) -> tuple
 
 def _zero_keys(k: Tensor, v: Tensor, masks: list) -> tuple:
     """`add_zero_attn`: a zero key and value appended along the source."""
-    from .functional_ops import pad
-    from ..ops.views import cat
 
     zeros = _wrap(np.zeros((k._data.shape[0], 1, k._data.shape[2]), k._data.dtype))
     k = cat([k, zeros], 1)
@@ -283,8 +282,6 @@ def _merge_padding(attn_mask: Any, padding: Any, batch: int, heads: int, source:
 
 def _weighted_attention(q: Tensor, k: Tensor, v: Tensor, attn_mask: Any, p: dict) -> tuple:
     """need_weights: the weights computed explicitly (baddbmm/bmm, softmax, dropout, bmm)."""
-    from ..ops.matrix import bmm
-    from ..ops.matrix_functions import baddbmm
     from .functional import dropout, softmax
 
     q_scaled = q * math.sqrt(1.0 / float(q._data.shape[-1]))

@@ -22,6 +22,7 @@ from . import (  # noqa: F401 - every kind loads with the package (`torch.nn.mod
     pooling,
     rnn,
     sparse,
+    transformer,
     upsampling,
 )
 from .activation import (
