@@ -2125,3 +2125,25 @@ case(
     "convolution_backward", "convolution_backward", _conv_input_gradient,
     In((1, 2, 5, 5), diff=False), In((1, 3, 3, 3)),
 )  # fmt: skip
+
+
+# attention (nn/functional_attention.py, ops/attention.py)
+def _safe_softmax(T: Any, a: Any) -> Any:
+    """`torch._safe_softmax(a, -1)`: the engine has it only as a step of
+    scaled_dot_product_attention, so its row reaches it there."""
+    if hasattr(T, "_safe_softmax"):
+        return T._safe_softmax(a, -1)
+    return T.nn.functional_attention._safe_softmax(a, -1)
+
+
+_SDPA = "_scaled_dot_product_flash_attention_for_cpu"
+case("_safe_softmax", "_safe_softmax", _safe_softmax, In((3, 4)))
+case(
+    "sdpa-flash", _SDPA, _nn(lambda F, q, k, v: F.scaled_dot_product_attention(q, k, v)),
+    In((1, 2, 3, 4)), In((1, 2, 5, 4)), In((1, 2, 5, 4)),
+)  # fmt: skip
+case(
+    "sdpa-flash-causal-scale", _SDPA,
+    _nn(lambda F, q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.7)),
+    In((2, 1, 4, 3)), In((2, 1, 4, 3)), In((2, 1, 4, 3)),
+)  # fmt: skip

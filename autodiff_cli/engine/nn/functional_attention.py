@@ -113,7 +113,7 @@ def _math_path(
     scores = matmul(_scaled(query, root), _scaled(key.transpose(-2, -1), root))
     if mask is not None:
         scores = scores + mask
-    weights = apply_op(SAFE_SOFTMAX, (scores,), {"dim": scores.ndim - 1})
+    weights = _safe_softmax(scores, -1)
     if dropout_p > 0.0:
         from .functional import dropout
 
@@ -427,3 +427,8 @@ def _multi_head(query: Tensor, key: Tensor, value: Tensor, padding: Any, mask: A
         k, v, (mask, padding) = _zero_keys(k, v, [mask, padding])
     mask = _merge_padding(mask, padding, batch, heads, k._data.shape[1])
     return _attend(q, k, v, mask, p, (target, batch, embed, heads))
+
+
+def _safe_softmax(input: Tensor, dim: int) -> Tensor:
+    """ATen's `_safe_softmax` (SafeSoftmaxBackward0): softmax, zeros for a row all -inf."""
+    return apply_op(SAFE_SOFTMAX, (input,), {"dim": dim % max(input.ndim, 1)})
