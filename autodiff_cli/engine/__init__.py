@@ -291,6 +291,15 @@ celu_ = _functional_inplace("celu_")
 selu_ = _functional_inplace("selu_")
 
 
+def dropout(input: Tensor, p: float, train: bool) -> Tensor:
+    """`torch.dropout(input, p, train)`: nn.functional's dropout (loaded on first use)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(
+            f"dropout(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
+        )
+    return _submodule(_FUNCTIONAL).dropout(input, p, train)
+
+
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     """`torch.threshold_`: nn.functional's `threshold(..., inplace=True)`."""
     return _submodule(_FUNCTIONAL).threshold(input, threshold, value, inplace=True)
@@ -422,7 +431,7 @@ __all__ = sorted(
         set_num_threads set_printoptions set_rng_state sigmoid sign sin sinh softmax softplus
         sqrt square squeeze stack sub subtract swapaxes t tan tanh tensor transpose true_divide
         trunc unbind unsqueeze vmap where xlogy zeros zeros_like
-        dropout_ alpha_dropout_ feature_alpha_dropout_ celu_ selu_ threshold_
+        dropout dropout_ alpha_dropout_ feature_alpha_dropout_ celu_ selu_ threshold_
         """.split(),
         *(
             name
