@@ -15,7 +15,6 @@ import numpy as np
 
 from ..core import dtypes
 from ..core.apply import apply_inplace, apply_op
-from ..core.devices import check_same_device
 from ..core.grad_mode import GradMode as _GradMode
 from ..core.saved_hooks import also_shows as _also_shows
 from ..core.saved_hooks import shows_saved as _shows_saved
@@ -24,7 +23,7 @@ from ..ops import arithmetic, views
 from ..ops import random as _random
 from ..ops.arithmetic import binary_cross_entropy_with_logits  # noqa: F401
 from ..ops.formula_ops import DIV_SCALAR, MUL_SCALAR
-from ..ops.matrix import ADDMM, _check_mm_shapes, _reshape, matmul
+from ..ops.matrix import linear  # noqa: F401  (there: attention's projections use it too)
 from ..ops.nn_functional_ops import (  # noqa: F401  (declared in ops/)
     BCE,
     ELU,
@@ -492,26 +491,6 @@ def _cross_entropy_probabilities(
 # --------------------------------------------------------------------------------------------
 # linear, dropout
 # --------------------------------------------------------------------------------------------
-
-
-def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """`addmm(bias, input, weight.t())` (input flattened to 2-D), or `input @ weight.t()`."""
-    check_same_device(input, weight, bias)
-    weight_t = arithmetic.t(weight)
-    if bias is None:
-        return matmul(input, weight_t)
-    if input.ndim == 2:
-        _check_mm_shapes(input, weight_t, addmm=True)
-        return apply_op(ADDMM, (bias, input, weight_t))
-    if input.ndim == 0:
-        raise RuntimeError(
-            "both arguments to linear need to be at least 1D, but they are 0D and 2D"
-        )
-    shape = input._data.shape
-    flat = _reshape(input, (int(np.prod(shape[:-1], dtype=np.int64)), shape[-1]))
-    _check_mm_shapes(flat, weight_t, addmm=True)
-    out = apply_op(ADDMM, (bias, flat, weight_t))
-    return _reshape(out, shape[:-1] + (weight._data.shape[0],))
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

@@ -11,6 +11,7 @@ AddBackward0 of the mask, SafeSoftmaxBackward0, dropout's MulBackward0, matmul b
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -21,9 +22,11 @@ from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor, _wrap
 from ..ops.attention import SAFE_SOFTMAX, SDPA_FLASH_CPU
 from ..ops.formula_ops import MUL_SCALAR
-from ..ops.matrix import bmm, matmul
+from ..ops.matrix import bmm, linear, matmul
 from ..ops.matrix_functions import baddbmm
+from ..ops.nn_functional_ops import SOFTMAX
 from ..ops.views import cat
+from .dropout import _scaled_mask
 from .functional_ops import pad
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
@@ -115,10 +118,13 @@ def _math_path(
         scores = scores + mask
     weights = _safe_softmax(scores, -1)
     if dropout_p > 0.0:
-        from .functional import dropout
-
-        weights = dropout(weights, dropout_p, True)
+        weights = _dropout(weights, dropout_p)
     return matmul(weights, value)
+
+
+def _dropout(x: Tensor, p: float) -> Tensor:
+    """F.dropout in training: `x` times PyTorch's scaled bernoulli(1 - p) mask (MulBackward0)."""
+    return x * _scaled_mask(x, x._data.shape, p)
 
 
 def _grouped(query: Tensor, key: Tensor, value: Tensor) -> tuple[Tensor, Tensor]:
@@ -179,8 +185,6 @@ def _canonical_mask(
     if kind != np.bool_ and kind.kind != "f":
         raise AssertionError(f"only bool and floating types of {name} are supported")
     if check_other and other is not None and kind != other._data.dtype:
-        import warnings
-
         warnings.warn(
             f"Support for mismatched {name} and {other_name} is deprecated. Use same type for "
             "both instead.",
@@ -201,8 +205,6 @@ def _split_heads(x: Tensor, length: int, batch_heads: int, head_dim: int) -> Ten
 def _packed_projection(query: Tensor, key: Tensor, value: Tensor, w: Tensor, b: Any) -> tuple:
     """PyTorch's `_in_projection_packed`: one linear for self-attention (split after), two when
     key is value, three otherwise."""
-    from .functional import linear
-
     embed = query._data.shape[-1]
     if key is value:
         if query is key:
@@ -221,8 +223,6 @@ def _packed_projection(query: Tensor, key: Tensor, value: Tensor, w: Tensor, b: 
 
 
 def _projections(query: Tensor, key: Tensor, value: Tensor, p: dict) -> tuple:
-    from .functional import linear
-
     if not p["use_separate_proj_weight"]:
         return _packed_projection(query, key, value, p["in_proj_weight"], p["in_proj_bias"])
     bias = p["in_proj_bias"]
@@ -282,23 +282,19 @@ def _merge_padding(attn_mask: Any, padding: Any, batch: int, heads: int, source:
 
 def _weighted_attention(q: Tensor, k: Tensor, v: Tensor, attn_mask: Any, p: dict) -> tuple:
     """need_weights: the weights computed explicitly (baddbmm/bmm, softmax, dropout, bmm)."""
-    from .functional import dropout, softmax
-
     q_scaled = q * math.sqrt(1.0 / float(q._data.shape[-1]))
     if attn_mask is not None:
         weights = baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
     else:
         weights = bmm(q_scaled, k.transpose(-2, -1))
-    weights = softmax(weights, dim=-1)
+    weights = apply_op(SOFTMAX, (weights,), {"dim": weights.ndim - 1})
     if p["dropout_p"] > 0.0:
-        weights = dropout(weights, p=p["dropout_p"])
+        weights = _dropout(weights, p["dropout_p"])
     return bmm(weights, v), weights
 
 
 def _attend(q: Tensor, k: Tensor, v: Tensor, attn_mask: Any, p: dict, shape: tuple) -> tuple:
     """The attention of the per-head q, k, v, and the out projection: (output, weights)."""
-    from .functional import linear
-
     target, batch, embed, heads = shape
     source = k._data.shape[1]
     if p["need_weights"]:

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core import dtypes, kernels, limits
 from ..core.apply import apply_op
+from ..core.devices import check_same_device
 from ..core.fast_paths import apply_binary, apply_inplace
 from ..core.limits import _Cap
 from ..core.optable import declare_forms, defop, tensor_methods
@@ -846,3 +847,23 @@ declare_forms(MV, mv, method=True)
 declare_forms(TRACE, trace, method=True)
 declare_forms(TRIL, tril, method=True, inplace=_triangle_inplace(TRIL, "tril"))
 declare_forms(TRIU, triu, method=True, inplace=_triangle_inplace(TRIU, "triu"))
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """`addmm(bias, input, weight.t())` (input flattened to 2-D), or `input @ weight.t()`."""
+    check_same_device(input, weight, bias)
+    weight_t = arithmetic.t(weight)
+    if bias is None:
+        return matmul(input, weight_t)
+    if input.ndim == 2:
+        _check_mm_shapes(input, weight_t, addmm=True)
+        return apply_op(ADDMM, (bias, input, weight_t))
+    if input.ndim == 0:
+        raise RuntimeError(
+            "both arguments to linear need to be at least 1D, but they are 0D and 2D"
+        )
+    shape = input._data.shape
+    flat = _reshape(input, (int(np.prod(shape[:-1], dtype=np.int64)), shape[-1]))
+    _check_mm_shapes(flat, weight_t, addmm=True)
+    out = apply_op(ADDMM, (bias, flat, weight_t))
+    return _reshape(out, shape[:-1] + (weight._data.shape[0],))

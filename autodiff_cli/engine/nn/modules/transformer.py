@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core import dtypes
 from ...core.grad_mode import GradMode
 from ...core.tensor import Tensor, _wrap
 from ...pytorch_home import name_classes_after
@@ -32,10 +33,8 @@ from .normalization import LayerNorm
 
 def _generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Tensor:
     """(sz, sz) float mask: 0 on and below the diagonal, -inf above."""
-    from ... import float32, get_default_dtype
-
-    dtype = dtype or get_default_dtype() or float32
-    return _wrap(np.triu(np.full((sz, sz), -np.inf, dtype.np), 1))
+    np_dtype = (dtype or dtypes.get_default_dtype()).np
+    return _wrap(np.triu(np.full((sz, sz), -np.inf, np_dtype), 1))
 
 
 def _get_seq_len(src: Tensor, batch_first: bool) -> int:
