@@ -136,6 +136,14 @@ def test_sdpa_errors_are_pytorchs():
         F.scaled_dot_product_attention(q, q.double(), q)
     with pytest.raises(TypeError, match="must be Tensor"):
         F.scaled_dot_product_attention(q, [1.0], q)
+    with pytest.raises(RuntimeError, match=r"between 0 and 1, but got 1.5$"):
+        F.scaled_dot_product_attention(q, q, q, dropout_p=1.5)
+    q4, k4 = E.randn(1, 2, 3, 4), E.randn(1, 2, 5, 4)
+    with pytest.raises(RuntimeError, match=r"a \(5\) must match .* b \(3\) .* dimension 3$"):
+        F.scaled_dot_product_attention(q4, k4, k4, attn_mask=E.ones(2, 3, dtype=E.bool))
+    mha, x = nn.MultiheadAttention(4, 2), E.randn(3, 2, 4)
+    with pytest.raises(AssertionError, match=r"key_padded_mask.shape\[0\] to be 2, but got 3"):
+        mha(x, x, x, key_padding_mask=E.zeros(3, 3, dtype=E.bool))
 
 
 def test_multihead_attention_repr_parameters_and_init():

@@ -33,7 +33,9 @@ mask = torch.triu(torch.full((5, 5), float("-inf")), diagonal=1)
 print(layer(src, src_mask=mask)[4, 1])
 
 torch.manual_seed(0)
-pre = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation="gelu", batch_first=True, norm_first=True)
+pre = nn.TransformerEncoderLayer(
+    8, 2, 16, dropout=0.0, activation="gelu", batch_first=True, norm_first=True
+)
 x = torch.randn(3, 5, 8, requires_grad=True)  # (N, S, E)
 y = pre(x, src_key_padding_mask=padding)
 print(y.shape)

@@ -37,37 +37,67 @@ class TokenEmbedding(nn.Module):
 
 
 class Seq2SeqTransformer(nn.Module):
-    def __init__(self, num_encoder_layers, num_decoder_layers, emb_size, nhead, src_vocab_size,
-                 tgt_vocab_size, dim_feedforward=512, dropout=0.1):
+    def __init__(
+        self,
+        num_encoder_layers,
+        num_decoder_layers,
+        emb_size,
+        nhead,
+        src_vocab_size,
+        tgt_vocab_size,
+        dim_feedforward=512,
+        dropout=0.1,
+    ):
         super().__init__()
-        self.transformer = nn.Transformer(d_model=emb_size, nhead=nhead,
-                                          num_encoder_layers=num_encoder_layers,
-                                          num_decoder_layers=num_decoder_layers,
-                                          dim_feedforward=dim_feedforward, dropout=dropout)
+        self.transformer = nn.Transformer(
+            d_model=emb_size,
+            nhead=nhead,
+            num_encoder_layers=num_encoder_layers,
+            num_decoder_layers=num_decoder_layers,
+            dim_feedforward=dim_feedforward,
+            dropout=dropout,
+        )
         self.generator = nn.Linear(emb_size, tgt_vocab_size)
         self.src_tok_emb = TokenEmbedding(src_vocab_size, emb_size)
         self.tgt_tok_emb = TokenEmbedding(tgt_vocab_size, emb_size)
         self.positional_encoding = PositionalEncoding(emb_size, dropout=dropout)
 
-    def forward(self, src, trg, src_mask, tgt_mask, src_padding_mask, tgt_padding_mask,
-                memory_key_padding_mask):
+    def forward(
+        self,
+        src,
+        trg,
+        src_mask,
+        tgt_mask,
+        src_padding_mask,
+        tgt_padding_mask,
+        memory_key_padding_mask,
+    ):
         src_emb = self.positional_encoding(self.src_tok_emb(src))
         tgt_emb = self.positional_encoding(self.tgt_tok_emb(trg))
-        outs = self.transformer(src_emb, tgt_emb, src_mask, tgt_mask, None,
-                                src_padding_mask, tgt_padding_mask, memory_key_padding_mask)
+        outs = self.transformer(
+            src_emb,
+            tgt_emb,
+            src_mask,
+            tgt_mask,
+            None,
+            src_padding_mask,
+            tgt_padding_mask,
+            memory_key_padding_mask,
+        )
         return self.generator(outs)
 
     def encode(self, src, src_mask):
         return self.transformer.encoder(self.positional_encoding(self.src_tok_emb(src)), src_mask)
 
     def decode(self, tgt, memory, tgt_mask):
-        return self.transformer.decoder(self.positional_encoding(self.tgt_tok_emb(tgt)), memory,
-                                        tgt_mask)
+        return self.transformer.decoder(
+            self.positional_encoding(self.tgt_tok_emb(tgt)), memory, tgt_mask
+        )
 
 
 def generate_square_subsequent_mask(sz):
     mask = (torch.triu(torch.ones((sz, sz))) == 1).transpose(0, 1)
-    mask = mask.float().masked_fill(mask == 0, float("-inf")).masked_fill(mask == 1, float(0.0))
+    mask = mask.float().masked_fill(mask == 0, float("-inf")).masked_fill(mask == 1, 0.0)
     return mask
 
 
@@ -96,8 +126,9 @@ print(src_padding_mask, tgt_padding_mask)
 optimizer = torch.optim.Adam(model.parameters(), lr=0.0001, betas=(0.9, 0.98), eps=1e-9)
 loss_fn = torch.nn.CrossEntropyLoss(ignore_index=PAD_IDX)
 model.train()
-logits = model(src, tgt_input, src_mask, tgt_mask, src_padding_mask, tgt_padding_mask,
-               src_padding_mask)
+logits = model(
+    src, tgt_input, src_mask, tgt_mask, src_padding_mask, tgt_padding_mask, src_padding_mask
+)
 print(logits.shape)
 tgt_out = tgt[1:, :]
 loss = loss_fn(logits.reshape(-1, logits.shape[-1]), tgt_out.reshape(-1))
@@ -111,7 +142,7 @@ model.eval()
 src1 = src[:, :1]
 memory = model.encode(src1, torch.zeros(5, 5).type(torch.bool))
 ys = torch.ones(1, 1).fill_(BOS_IDX).type(torch.long)
-for i in range(3):
+for _ in range(3):
     out = model.decode(ys, memory, generate_square_subsequent_mask(ys.size(0)).type(torch.bool))
     out = out.transpose(0, 1)
     prob = model.generator(out[:, -1])

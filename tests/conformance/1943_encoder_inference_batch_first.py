@@ -26,7 +26,9 @@ with torch.no_grad():
     print(encoder(x, mask=mask, is_causal=True)[1, 0])
 
 torch.manual_seed(0)
-gelu_layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation=nn.GELU(), batch_first=True)
+gelu_layer = nn.TransformerEncoderLayer(
+    8, 2, 16, dropout=0.0, activation=nn.GELU(), batch_first=True
+)
 print(gelu_layer.activation_relu_or_gelu)
 print(gelu_layer)
 
@@ -36,8 +38,12 @@ decoder = nn.TransformerDecoder(dec_layer, num_layers=2)
 print(decoder)
 tgt = torch.randn(3, 2, 8, requires_grad=True)
 memory = out
-y = decoder(tgt, memory, tgt_mask=nn.Transformer.generate_square_subsequent_mask(2),
-            memory_key_padding_mask=padding)
+y = decoder(
+    tgt,
+    memory,
+    tgt_mask=nn.Transformer.generate_square_subsequent_mask(2),
+    memory_key_padding_mask=padding,
+)
 print(y.shape, y.grad_fn.name())
 print(y[2])
 (y**2).sum().backward()

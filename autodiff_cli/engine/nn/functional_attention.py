@@ -61,10 +61,11 @@ def _check_inputs(query: Any, key: Any, value: Any, attn_mask: Any, dropout_p: f
             )
     if query.ndim < 2 or key.ndim < 2 or value.ndim < 2:
         raise RuntimeError(
-            "scaled_dot_product_attention: query, key and value need at least 2 dimensions"
+            "Expected query, key, and value to all be  at least 2 dimensional, but got "
+            f"query.dim: {query.ndim} key.dim: {key.ndim} and value.dim: {value.ndim} instead."
         )
     if not 0.0 <= dropout_p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p:g}")
 
 
 def _dtype_name(x: Tensor) -> str:
@@ -102,6 +103,20 @@ def _fused(query: Tensor, key: Tensor, value: Tensor, mask: Any, dropout_p: floa
     if mask is not None and (mask.ndim not in (2, 4) or (mask.requires_grad and GradMode.enabled)):
         return False
     return True
+
+
+def _check_mask_broadcasts(mask: Any, query: Tensor, key: Tensor) -> None:
+    """The fused kernel's message for a mask that does not broadcast to (..., L, S)."""
+    if mask is None:
+        return
+    scores = query._data.shape[:-1] + (key._data.shape[-2],)
+    shape = mask._data.shape
+    for i in range(1, len(shape) + 1):
+        if shape[-i] not in (1, scores[-i]):
+            raise RuntimeError(
+                f"The size of tensor a ({scores[-i]}) must match the size of tensor b "
+                f"({shape[-i]}) at non-singleton dimension {len(scores) - i}"
+            )
 
 
 def _scaled(x: Tensor, factor: float) -> Tensor:
@@ -164,6 +179,7 @@ def scaled_dot_product_attention(
     scale = 1.0 / math.sqrt(head_size) if scale is None else float(scale)
     mask = _float_mask(attn_mask, is_causal, query, key)
     if _fused(query, key, value, mask, float(dropout_p)):
+        _check_mask_broadcasts(mask, query, key)
         data = None if mask is None else np.asarray(mask._data, query._data.dtype)
         return apply_op(SDPA_FLASH_CPU, (query, key, value), {"scale": scale, "mask": data})
     return _math_path(query, key, value, mask, float(dropout_p), scale)
@@ -275,6 +291,12 @@ def _merge_padding(attn_mask: Any, padding: Any, batch: int, heads: int, source:
     """The key padding mask, one row per (batch, head), added to the attention mask."""
     if padding is None:
         return attn_mask
+    for i, expected in enumerate((batch, source)):
+        if padding._data.shape[i] != expected:
+            raise AssertionError(
+                f"Expected key_padded_mask.shape[{i}] to be {expected}, but got "
+                f"{padding._data.shape[i]}"
+            )
     padding = padding.view(batch, 1, 1, source).expand(-1, heads, -1, -1)
     padding = padding.reshape(batch * heads, 1, source)
     return padding if attn_mask is None else attn_mask + padding
@@ -319,6 +341,23 @@ def _attend(q: Tensor, k: Tensor, v: Tensor, attn_mask: Any, p: dict, shape: tup
     return output, weights
 
 
+def _check_key_value(key: Tensor, value: Tensor, separate: bool) -> None:
+    k, v = key.shape, value.shape
+    if separate and k[:2] != v[:2]:
+        raise AssertionError(f"key's sequence and batch dims {k[:2]} do not match value's {v[:2]}")
+    if not separate and k != v:
+        raise AssertionError(f"key shape {k} does not match value shape {v}")
+
+
+def _check_mask_dims(attn_mask: Any, batched: bool) -> None:
+    if attn_mask is not None and attn_mask.ndim not in (2, 3):
+        kind = "batched (3-D)" if batched else "unbatched (2-D)"
+        raise AssertionError(
+            f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found "
+            f"{attn_mask.ndim}-D tensor instead"
+        )
+
+
 def _check_batched(query: Tensor, key: Tensor, value: Tensor, padding: Any) -> bool:
     """True for (L, N, E) inputs, False for unbatched (L, E) ones (PyTorch's checks)."""
     if query.ndim == 3:
@@ -338,6 +377,11 @@ def _check_batched(query: Tensor, key: Tensor, value: Tensor, padding: Any) -> b
             raise AssertionError(
                 "For unbatched (2-D) `query`, expected `key` and `value` to be 2-D but found "
                 f"{key.ndim}-D and {value.ndim}-D tensors respectively"
+            )
+        if padding is not None and padding.ndim != 1:
+            raise AssertionError(
+                "For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D "
+                f"but found {padding.ndim}-D tensor instead"
             )
         return False
     raise AssertionError(
@@ -380,6 +424,7 @@ def multi_head_attention_forward(
     p = dict(locals())
     p["dropout_p"] = dropout_p if training else 0.0
     batched = _check_batched(query, key, value, key_padding_mask)
+    _check_mask_dims(attn_mask, batched)
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
         if key_padding_mask is not None:
@@ -412,6 +457,7 @@ def _multi_head(query: Tensor, key: Tensor, value: Tensor, padding: Any, mask: A
         if padding is not None:
             p["is_causal"] = False
     head_dim = embed // heads
+    _check_key_value(key, value, p["use_separate_proj_weight"])
     q, k, v = _projections(query, key, value, p)
     mask = _check_attn_mask(mask, target, key._data.shape[0], batch * heads)
     if p["bias_k"] is not None and p["bias_v"] is not None:
