@@ -319,3 +319,15 @@ def test_script_uses_attention_and_bad_input_is_one_located_error(tmp_path):
     assert "embed_dim must be divisible by num_heads" in result.stderr
     assert "attention.py:12:1: error" in result.stderr
     assert "Traceback (most recent call last)" not in result.stderr
+
+
+def test_torch_dropout_is_functional_dropout():
+    x = E.ones(4, 5)
+    E.manual_seed(3)
+    dropped = E.dropout(x, 0.5, True)
+    E.manual_seed(3)
+    np.testing.assert_array_equal(dropped.numpy(), F.dropout(x, 0.5, True).numpy())
+    assert set(np.unique(dropped.numpy())) <= {0.0, 2.0}
+    assert E.dropout(x, 0.5, False) is x
+    with pytest.raises(TypeError, match=r"dropout\(\): argument 'input' \(position 1\) must be"):
+        E.dropout([1.0], 0.5, True)
