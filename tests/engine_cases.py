@@ -2125,3 +2125,28 @@ case(
     "convolution_backward", "convolution_backward", _conv_input_gradient,
     In((1, 2, 5, 5), diff=False), In((1, 3, 3, 3)),
 )  # fmt: skip
+
+
+# group_norm, the channel shuffles and adaptive max pooling
+_GN = (2, 4, 3)
+_F = "native_group_norm"
+case(_F, _F, _nn(lambda F, x, w, b: F.group_norm(x, 2, w, b)), In(_GN), In((4,)), In((4,)))
+case(_F + "-4d-plain", _F, _nn(lambda F, x: F.group_norm(x, 2, eps=1e-3)), In((2, 4, 2, 2)))
+case(_F + "-weight-only", _F, _nn(lambda F, x, w: F.group_norm(x, 4, w)), In(_GN), In((4,)))
+case("pixel_shuffle", "pixel_shuffle", _nn(lambda F, x: F.pixel_shuffle(x, 2)), In((1, 8, 2, 3)))
+case(
+    "pixel_unshuffle",
+    "pixel_unshuffle",
+    _nn(lambda F, x: F.pixel_unshuffle(x, 2)),
+    In((2, 1, 2, 4, 6)),
+)
+case("channel_shuffle", "channel_shuffle", _nn(lambda F, x: F.channel_shuffle(x, 3)), In((2, 6, 2)))
+_F = "adaptive_max_pool2d"
+case(_F, _F, _nn(lambda F, x: F.adaptive_max_pool2d(x, (2, 3))), In((1, 2, 5, 7), _distinct))
+case(
+    _F + "_backward",
+    _F + "_backward",
+    _grad_of_f(lambda F, x: F.adaptive_max_pool2d(x, (2, 3))),
+    In((1, 2, 5, 7), _distinct, diff=False),
+    In((1, 2, 2, 3)),
+)
