@@ -339,6 +339,8 @@ def test_adaptive_max_pool1d_keeps_the_last_nan_and_squeezes():
     assert indices.tolist() == [[1, 4, 6]]
     assert type(out.grad_fn).__name__ == "SqueezeBackward1"
     assert _chain(out)[:2] == ["SqueezeBackward1", "AdaptiveMaxPool2DBackward0"]
+    values, where = torch.adaptive_max_pool1d(x, 3)  # (always both, as PyTorch's)
+    assert where.tolist() == [[1, 4, 6]] and where.dtype == torch.int64
 
 
 def test_adaptive_max_pool_gradient_goes_to_each_maximum():

@@ -298,6 +298,11 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     return _submodule(_FUNCTIONAL_NORM).channel_shuffle(input, groups)
 
 
+def adaptive_max_pool1d(input: Tensor, output_size: object) -> tuple:
+    """`torch.adaptive_max_pool1d`: (values, indices), as PyTorch's returns them."""
+    return _submodule(_FUNCTIONAL).adaptive_max_pool1d(input, output_size, True)
+
+
 def _xlogy_(self: Tensor, other: Tensor | float) -> Tensor:
     return _submodule(_FUNCTIONAL_OPS).xlogy_(self, other)
 
@@ -470,7 +475,7 @@ __all__ = sorted(
         sqrt square squeeze stack sub subtract swapaxes t tan tanh tensor transpose true_divide
         trunc unbind unsqueeze vmap where xlogy zeros zeros_like
         dropout_ alpha_dropout_ feature_alpha_dropout_ celu_ selu_ threshold_
-        group_norm instance_norm pixel_shuffle pixel_unshuffle channel_shuffle
+        group_norm instance_norm pixel_shuffle pixel_unshuffle channel_shuffle adaptive_max_pool1d
         """.split(),
         *(
             name
