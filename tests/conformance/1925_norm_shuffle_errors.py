@@ -31,6 +31,11 @@ for bad in [
     lambda: nn.ReflectionPad2d(3)(x),
     lambda: nn.ReflectionPad2d(1)(torch.randn(3, 3)),
     lambda: nn.ZeroPad2d(1)(torch.randn(3)),
+    lambda: F.pixel_shuffle(torch.ones(1, 4, 2, 2), 2.0),
+    lambda: F.channel_shuffle(torch.ones(1, 4, 2), 2.0),
+    lambda: F.group_norm(torch.ones(2, 4, 3), 0),
+    lambda: F.pixel_shuffle([1.0], 2),
+    lambda: nn.GroupNorm(0, 4),
 ]:
     try:
         bad()

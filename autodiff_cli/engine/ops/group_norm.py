@@ -165,12 +165,12 @@ def group_norm(
         )
     shape = tuple(input.shape)
     channels = shape[1]
-    if num_groups > 0:  # (PyTorch's _verify_batch_size on the (N·C/G, G, *) view)
-        size = [shape[0] * channels // num_groups, num_groups, *shape[2:]]
-        if size[0] * int(np.prod(size[2:], dtype=np.int64)) == 1:
-            raise ValueError(
-                f"Expected more than 1 value per channel when training, got input size {size}"
-            )
+    # PyTorch's _verify_batch_size on the (N·C/G, G, *) view (0 groups: ZeroDivisionError too)
+    size = [shape[0] * channels // num_groups, num_groups, *shape[2:]]
+    if size[0] * int(np.prod(size[2:], dtype=np.int64)) == 1:
+        raise ValueError(
+            f"Expected more than 1 value per channel when training, got input size {size}"
+        )
     if num_groups <= 0 or channels % num_groups:
         raise RuntimeError(
             "Expected number of channels in input to be divisible by num_groups, but got input "

@@ -70,6 +70,15 @@ CHANNEL_SHUFFLE = defop(
 )
 
 
+def _int_argument(function: str, name: str, value: object) -> int:
+    """PyTorch's argument parser: an int (not a float, not a Tensor) at position 2."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(
+            f"{function}(): argument '{name}' (position 2) must be int, not {type(value).__name__}"
+        )
+    return int(value)
+
+
 def _at_least_3d(input: Tensor, what: str) -> None:
     if input.ndim < 3:
         raise RuntimeError(
@@ -80,8 +89,8 @@ def _at_least_3d(input: Tensor, what: str) -> None:
 
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """`torch.pixel_shuffle`: (*, C·r², H, W) -> (*, C, H·r, W·r)."""
+    r = _int_argument("pixel_shuffle", "upscale_factor", upscale_factor)
     _at_least_3d(input, "pixel_shuffle")
-    r = int(upscale_factor)
     if r <= 0:
         raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
     c = input.shape[-3]
@@ -95,8 +104,8 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
 
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     """`torch.pixel_unshuffle`: (*, C, H·r, W·r) -> (*, C·r², H, W)."""
+    r = _int_argument("pixel_unshuffle", "downscale_factor", downscale_factor)
     _at_least_3d(input, "pixel_unshuffle")
-    r = int(downscale_factor)
     if r <= 0:
         raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
     for name, dim in (("height", -2), ("width", -1)):
@@ -110,7 +119,7 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
 
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     """`torch.channel_shuffle`: the channels of an (N, C, *) input interleaved across groups."""
-    groups = int(groups)
+    groups = _int_argument("channel_shuffle", "groups", groups)
     if groups <= 0:
         raise RuntimeError(
             f"Number of groups to divide channels in must be positive. Value of groups:{groups}"
