@@ -10,6 +10,7 @@ from .modules.activation import (  # noqa: F401
     GELU,
     GLU,
     SELU,
+    Hardshrink,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
@@ -17,13 +18,19 @@ from .modules.activation import (  # noqa: F401
     LogSigmoid,
     LogSoftmax,
     Mish,
+    PReLU,
     ReLU,
     ReLU6,
+    RReLU,
     Sigmoid,
     SiLU,
     Softmax,
+    Softmin,
     Softplus,
+    Softshrink,
+    Softsign,
     Tanh,
+    Tanhshrink,
     Threshold,
 )  # fmt: skip
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
@@ -93,4 +100,5 @@ __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "Conv1d", "Conv2d",
     "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "Fold", "MaxPool1d", "MaxPool2d", "Unflatten",
     "Unfold", "Upsample",
+    "Hardshrink", "PReLU", "RReLU", "Softmin", "Softshrink", "Softsign", "Tanhshrink",
 ]  # fmt: skip
