@@ -352,6 +352,7 @@ PRELU_KERNEL = defop(
     promotes=False,
     rules=("1 if self > 0 else weight", "0 if self > 0 else self"),
 )
+PRELU_KERNEL.needs = (frozenset({0, 1}),) * 2  # PyTorch's node keeps both, whichever needs grad
 
 # --------------------------------------------------------------------------------------------
 # rrelu: leaky_relu with a random slope per element in training, (lower + upper) / 2 otherwise
