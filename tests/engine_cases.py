@@ -1675,6 +1675,31 @@ case(
 )
 
 
+def _prelu_grads(T: Any, x: Any, w: Any, v: Any, both: bool = True) -> Any:
+    """The create_graph gradients of prelu for a grad output `v` (one PreluKernelBackwardBackward0
+    node gives both; only the input's when the weight is viewed, whose own is summed to it)."""
+    wanted = (x, w) if both else x
+    return T.autograd.grad(T.prelu(x, w), wanted, grad_outputs=v, create_graph=True)
+
+
+case(
+    "_prelu_kernel_backward",
+    "_prelu_kernel_backward",
+    _prelu_grads,
+    In((), _nonzero),
+    In((), _uniform(0.1, 0.5)),
+    In(()),
+)
+case(
+    "_prelu_kernel_backward-channels",
+    "_prelu_kernel_backward",
+    lambda T, x, w, v: _prelu_grads(T, x, w, v, both=False),
+    In((2, 3, 2), _nonzero),
+    In((3,), _uniform(0.1, 0.5)),
+    In((2, 3, 2)),
+)
+
+
 def _rrelu_training(T: Any, a: Any, inplace: bool = False) -> Any:
     """rrelu in training with the slopes of seed 0 (the same draws at every call)."""
     T.manual_seed(0)

@@ -340,14 +340,98 @@ def _prelu(a: np.ndarray, weight: np.ndarray) -> np.ndarray:
     return np.where(a > 0, a, weight * a).astype(a.dtype)
 
 
-# (the first-order formulas: under create_graph their nodes are where/mul, not PyTorch's one
-# PreluKernelBackwardBackward0 for both gradients; the values are the same)
+def _prelu_backward(g: Any, x: Any, weight: Any) -> tuple:
+    """(grad_self, grad_weight), the weight's in `x`'s shape: autograd sums it to the weight's
+    (SumBackward1 under create_graph, as PyTorch's engine does)."""
+    positive = x > 0
+    dtype = np.result_type(g)
+    grad_self = np.where(positive, g, weight * g).astype(dtype)
+    return grad_self, np.where(positive, _number(0, g), x * g).astype(dtype)
+
+
+def _prelu_backward_grad_output(B: Any, grads: list, grad_output: Any, self: Any, weight: Any):
+    """derivatives.yaml's formulas of _prelu_kernel_backward (`self >= 0` there, where the
+    kernels test `self > 0`)."""
+    ga, gb = grads
+    kept = self >= 0
+    if ga is None:
+        return B.where(kept, 0.0, gb * self)
+    return B.where(kept, ga, ga * weight if gb is None else ga * weight + gb * self)
+
+
+def _prelu_backward_self(B: Any, grads: list, grad_output: Any, self: Any, weight: Any) -> Any:
+    gb = grads[1]
+    return B.zeros_like(self) if gb is None else B.where(self >= 0, 0.0, grad_output * gb)
+
+
+def _prelu_backward_weight(B: Any, grads: list, grad_output: Any, self: Any, weight: Any):
+    ga = grads[0]
+    return B.zeros_like(self) if ga is None else B.where(self >= 0, 0.0, grad_output * ga)
+
+
+PRELU_KERNEL_BACKWARD = defop(
+    "_prelu_kernel_backward",
+    "PreluKernelBackwardBackward0",
+    _prelu_backward,
+    _prelu_backward_grad_output,
+    _prelu_backward_self,
+    _prelu_backward_weight,
+    n_outputs=2,
+    promotes=False,
+    arg_names=("grad_output", "self", "weight"),
+    rules=(
+        "grad_self' + grad_weight' · self where self < 0",
+        "grad_output · grad_weight' where self < 0",
+        "grad_output · grad_self' where self < 0",
+    ),
+)
+
+
+class _PreluPair:
+    """The one PreluKernelBackwardBackward0 node both gradients of a prelu node come from under
+    create_graph (PyTorch computes the two in one call): the node's two formulas run one after
+    the other with the same gradient and saved values."""
+
+    key: tuple = ()
+    outputs: tuple = ()
+    taken: set = set()
+
+
+def _prelu_grad(index: int) -> Any:
+    """The formula of gradient `index` (0 self, 1 weight): on arrays that output alone; under
+    create_graph an output of the node `_PreluPair` shares between the two formulas."""
+
+    def formula(B: Any, g: Any, self: Any, weight: Any) -> Any:
+        if not B.creates_graph:
+            positive = self > 0
+            if index == 0:
+                return np.where(positive, g, weight * g).astype(np.result_type(g))
+            return np.where(positive, _number(0, g), self * g).astype(np.result_type(g))
+        pair = _PreluPair
+        key = (g, self, weight)
+        same = len(pair.key) == 3 and all(a is k for a, k in zip(pair.key, key))
+        if not same or index in pair.taken:
+            pair.outputs = run(B, PRELU_KERNEL_BACKWARD, g, self, weight)
+            pair.key, pair.taken = key, set()
+        pair.taken.add(index)
+        out = pair.outputs[index]
+        wanted = {
+            i for i, t in enumerate((self, weight)) if isinstance(t, Tensor) and t.requires_grad
+        }
+        if pair.taken >= wanted:
+            pair.key, pair.outputs, pair.taken = (), (), set()
+        return out
+
+    return formula
+
+
 PRELU_KERNEL = defop(
     "_prelu_kernel",
     "PreluKernelBackward0",
     _prelu,
-    lambda B, g, self, weight: B.where(self > 0, g, weight * g),
-    lambda B, g, self, weight: B.where(self > 0, 0.0, self * g),
+    _prelu_grad(0),
+    _prelu_grad(1),
+    saves=(0, 1),
     arg_names=("self", "weight"),
     promotes=False,
     rules=("1 if self > 0 else weight", "0 if self > 0 else self"),
