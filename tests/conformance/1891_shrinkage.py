@@ -14,7 +14,9 @@ for layer in (nn.Hardshrink(), nn.Softshrink(0.3), nn.Tanhshrink(), nn.Softsign(
 
 hard = F.hardshrink(coeffs, lambd=0.4)
 soft = F.softshrink(coeffs, 0.4)
-print(hard.grad_fn, soft.grad_fn, torch.hardshrink(coeffs, 0.4).grad_fn, coeffs.hardshrink().grad_fn)
+print(
+    hard.grad_fn, soft.grad_fn, torch.hardshrink(coeffs, 0.4).grad_fn, coeffs.hardshrink().grad_fn
+)
 print(F.tanhshrink(coeffs).grad_fn.next_functions[1][0])
 s = F.softsign(coeffs)
 print(s.grad_fn, s.grad_fn.next_functions[1][0], s.grad_fn.next_functions[1][0].next_functions)
@@ -33,7 +35,7 @@ b = A @ x_true
 lam = 0.1
 step = 1.0 / (A**2).sum()  # (1 / ‖A‖_F² ≤ 1 / ‖A‖₂²: a safe ISTA step)
 x = torch.zeros(4, dtype=torch.float64)
-for it in range(60):
+for _ in range(60):
     x = F.softshrink(x - step * A.T @ (A @ x - b), (step * lam).item())
 print(x, ((A @ x - b) ** 2).sum().item())
 

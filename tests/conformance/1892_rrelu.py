@@ -11,7 +11,12 @@ x = torch.tensor([[-1.0, 2.0, -3.0], [0.5, -0.25, -4.0]], requires_grad=True)
 torch.manual_seed(0)
 y = act(x)
 print(y, y.grad_fn.name())
-print(y.grad_fn._saved_noise, y.grad_fn._saved_lower, y.grad_fn._saved_upper, y.grad_fn._saved_training)
+print(
+    y.grad_fn._saved_noise,
+    y.grad_fn._saved_lower,
+    y.grad_fn._saved_upper,
+    y.grad_fn._saved_training,
+)
 y.sum().backward()
 print(x.grad)
 
