@@ -10,6 +10,7 @@ from .modules.activation import (  # noqa: F401
     GELU,
     GLU,
     SELU,
+    Hardshrink,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
@@ -17,13 +18,19 @@ from .modules.activation import (  # noqa: F401
     LogSigmoid,
     LogSoftmax,
     Mish,
+    PReLU,
     ReLU,
     ReLU6,
+    RReLU,
     Sigmoid,
     SiLU,
     Softmax,
+    Softmin,
     Softplus,
+    Softshrink,
+    Softsign,
     Tanh,
+    Tanhshrink,
     Threshold,
 )  # fmt: skip
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
@@ -118,4 +125,5 @@ __all__ = [
     "PixelShuffle", "PixelUnshuffle", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
     "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
     "ZeroPad3d",
+    "Hardshrink", "PReLU", "RReLU", "Softmin", "Softshrink", "Softsign", "Tanhshrink",
 ]  # fmt: skip
