@@ -181,13 +181,19 @@ def saved_attribute(self: Any, key: str) -> Any:
 # `_saved_<name>` of values ops show besides their formulas' (core/saved_hooks.shows_saved and
 # also_shows: tests/test_engine_saved_attributes.py checks every name they are given is here)
 SHOWN_NAMES = (
+    "attn_mask",
     "condition",
     "dim",
     "dims",
+    "dropout_p",
     "index",
     "indices",
+    "is_causal",
+    "logsumexp",
     "mask",
     "noise",
+    "output",
+    "scale",
     "self",
     "shifts",
     "source",

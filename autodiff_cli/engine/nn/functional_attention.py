@@ -19,8 +19,9 @@ import numpy as np
 from ..core import dtypes
 from ..core.apply import apply_op
 from ..core.grad_mode import GradMode
+from ..core.saved_hooks import also_shows as _also_shows
 from ..core.tensor import Tensor, _wrap
-from ..ops.attention import SAFE_SOFTMAX, SDPA_FLASH_CPU
+from ..ops.attention import SAFE_SOFTMAX, SDPA_FLASH_CPU, flash_logsumexp
 from ..ops.formula_ops import MUL_SCALAR
 from ..ops.matrix import bmm, linear, matmul
 from ..ops.matrix_functions import baddbmm
@@ -176,13 +177,25 @@ def scaled_dot_product_attention(
             f"[{int(np.prod(k[:-2]))}, {q[-1]}] but got: [{int(np.prod(k[:-2]))}, {k[-1]}]."
         )
     head_size = query._data.shape[-1]
+    given_scale = scale
     scale = 1.0 / math.sqrt(head_size) if scale is None else float(scale)
     mask = _float_mask(attn_mask, is_causal, query, key)
     if _fused(query, key, value, mask, float(dropout_p)):
         _check_mask_broadcasts(mask, query, key)
-        data = None if mask is None else np.asarray(mask._data, query._data.dtype)
-        return apply_op(SDPA_FLASH_CPU, (query, key, value), {"scale": scale, "mask": data})
+        shown = {"scale": given_scale, "is_causal": bool(is_causal), "dropout_p": 0.0}
+        shown["attn_mask"] = None if is_causal else mask
+        return _flash(query, key, value, scale, mask, shown)
     return _math_path(query, key, value, mask, float(dropout_p), scale)
+
+
+def _flash(query: Tensor, key: Tensor, value: Tensor, scale: float, mask: Any, shown: dict):
+    """The fused kernel's node, showing PyTorch's `_saved_*` values (the mask as given or
+    made float, the scale as given, the output and the log-sum-exp it keeps)."""
+    data = None if mask is None else np.asarray(mask._data, query._data.dtype)
+    out = apply_op(SDPA_FLASH_CPU, (query, key, value), {"scale": scale, "attn_mask": data})
+    lse = flash_logsumexp(query._data, key._data, scale, data)
+    _also_shows(out, output=out.detach(), logsumexp=_wrap(lse), **shown)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
