@@ -35,6 +35,7 @@ from .modules.container import (  # noqa: F401
     Sequential,
 )  # fmt: skip
 from .modules.conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401
+from .modules.distance import CosineSimilarity, PairwiseDistance  # noqa: F401
 from .modules.dropout import (  # noqa: F401
     AlphaDropout,
     Dropout,
@@ -55,6 +56,18 @@ from .modules.loss import (  # noqa: F401
     MSELoss,
     NLLLoss,
     SmoothL1Loss,
+)  # fmt: skip
+from .modules.loss import (  # noqa: F401  (the embedding, ranking and likelihood losses)
+    CosineEmbeddingLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    KLDivLoss,
+    MarginRankingLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    PoissonNLLLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
 )  # fmt: skip
 from .modules.normalization import LayerNorm  # noqa: F401
 from .modules.pooling import (  # noqa: F401
@@ -93,4 +106,7 @@ __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "Conv1d", "Conv2d",
     "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "Fold", "MaxPool1d", "MaxPool2d", "Unflatten",
     "Unfold", "Upsample",
+    "CosineEmbeddingLoss", "CosineSimilarity", "GaussianNLLLoss", "HingeEmbeddingLoss",
+    "KLDivLoss", "MarginRankingLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
+    "PairwiseDistance", "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss",
 ]  # fmt: skip

@@ -549,10 +549,12 @@ from ..ops.activations import (  # noqa: E402, F401
 )
 from . import dropout as _dropout  # noqa: E402
 from . import functional_conv as _conv  # noqa: E402
+from . import functional_loss as _loss  # noqa: E402
 from . import functional_ops as _ops  # noqa: E402
 from . import functional_pool as _pool  # noqa: E402
 from .dropout import *  # noqa: E402, F401, F403  (dropout1d/2d/3d, alpha_dropout)
 from .functional_conv import *  # noqa: E402, F401, F403  (conv1d/2d/3d, conv_transpose*)
+from .functional_loss import *  # noqa: E402, F401, F403  (margin, embedding, nll losses)
 from .functional_ops import *  # noqa: E402, F401, F403  (embedding, layer_norm, pad, kl_div...)
 from .functional_pool import *  # noqa: E402, F401, F403  (pooling, interpolate, unfold, fold)
 
@@ -564,5 +566,5 @@ __all__ = [
     "l1_loss", "leaky_relu", "linear", "log_softmax", "logsigmoid", "mish", "mse_loss",
     "nll_loss", "relu", "selu", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus",
     "tanh", "threshold", "threshold_", *_dropout.__all__, *_ops.__all__,
-    *_conv.__all__, *_pool.__all__,
+    *_conv.__all__, *_pool.__all__, *_loss.__all__,
 ]  # fmt: skip

@@ -11,6 +11,7 @@ from . import (  # noqa: F401 - every kind loads with the package (`torch.nn.mod
     batchnorm,
     container,
     conv,
+    distance,
     dropout,
     flatten,
     fold,
