@@ -50,22 +50,20 @@ from .modules.linear import Identity, LazyLinear, Linear  # noqa: F401
 from .modules.loss import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,
-    CrossEntropyLoss,
-    HuberLoss,
-    L1Loss,
-    MSELoss,
-    NLLLoss,
-    SmoothL1Loss,
-)  # fmt: skip
-from .modules.loss import (  # noqa: F401  (the embedding, ranking and likelihood losses)
     CosineEmbeddingLoss,
+    CrossEntropyLoss,
     GaussianNLLLoss,
     HingeEmbeddingLoss,
+    HuberLoss,
     KLDivLoss,
+    L1Loss,
     MarginRankingLoss,
+    MSELoss,
     MultiLabelSoftMarginLoss,
     MultiMarginLoss,
+    NLLLoss,
     PoissonNLLLoss,
+    SmoothL1Loss,
     SoftMarginLoss,
     TripletMarginLoss,
 )  # fmt: skip

@@ -49,11 +49,12 @@ def _soft_margin_slope(a: np.ndarray, target: np.ndarray) -> np.ndarray:
 
 
 def _soft_margin_double(B: Any, gg: Any, g: Any, a: Any, target: Any, reduction: str) -> Any:
-    """d/da of the backward: t² · z / (1 + z)², times grad_output (over n for 'mean')."""
+    """d/da of the backward, in ATen's order: `gg · grad_output · t² · z / (z + 1)²` with
+    z = exp(-t · a), over n for 'mean'."""
     t = B.const(target)
-    z = B.exp(-(t * a))
-    curvature = t * t * z / ((z + 1) * (z + 1))
-    return _mean_scaled(B, curvature * g * gg, reduction, _numel(a))
+    z = B.exp(a * -t)
+    z_plus_1 = z + 1
+    return _mean_scaled(B, gg * g * (t * t) * z / (z_plus_1 * z_plus_1), reduction, _numel(a))
 
 
 SOFT_MARGIN_LOSS_BACKWARD = defop(
