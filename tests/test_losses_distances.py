@@ -69,6 +69,18 @@ LOSSES = {
         lambda a, b, c, r: F.triplet_margin_loss(a, b, c, margin=3.0, p=3, swap=True, reduction=r),
         3,
     ),
+    "triplet_with_cosine_distance": (
+        lambda a, b, c, r: F.triplet_margin_with_distance_loss(
+            a,
+            b,
+            c,
+            distance_function=lambda u, v: 1.0 - F.cosine_similarity(u, v),
+            margin=0.7,
+            swap=True,
+            reduction=r,
+        ),
+        3,
+    ),
     "soft_margin": (lambda a, r: F.soft_margin_loss(a, t(np.sign(Y)), reduction=r), 1),
     "multilabel_soft_margin": (
         lambda a, r: F.multilabel_soft_margin_loss(
@@ -219,6 +231,16 @@ MODULES = [
     ("nn.CosineEmbeddingLoss()", "CosineEmbeddingLoss()", "loss"),
     ("nn.TripletMarginLoss(margin=0.3, swap=True)", "TripletMarginLoss()", "loss"),
     ("nn.SoftMarginLoss()", "SoftMarginLoss()", "loss"),
+    (
+        "nn.TripletMarginWithDistanceLoss()",
+        "TripletMarginWithDistanceLoss(\n  (distance_function): PairwiseDistance()\n)",
+        "loss",
+    ),
+    (
+        "nn.TripletMarginWithDistanceLoss(distance_function=lambda x, y: (x - y).abs().sum(1))",
+        "TripletMarginWithDistanceLoss()",
+        "loss",
+    ),
     ("nn.MultiLabelSoftMarginLoss(weight=torch.ones(3))", "MultiLabelSoftMarginLoss()", "loss"),
     ("nn.MultiMarginLoss(p=2)", "MultiMarginLoss()", "loss"),
     ("nn.PoissonNLLLoss(log_input=False)", "PoissonNLLLoss()", "loss"),

@@ -66,6 +66,7 @@ from .modules.loss import (  # noqa: F401
     SmoothL1Loss,
     SoftMarginLoss,
     TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )  # fmt: skip
 from .modules.normalization import LayerNorm  # noqa: F401
 from .modules.pooling import (  # noqa: F401
@@ -107,4 +108,5 @@ __all__ = [
     "CosineEmbeddingLoss", "CosineSimilarity", "GaussianNLLLoss", "HingeEmbeddingLoss",
     "KLDivLoss", "MarginRankingLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
     "PairwiseDistance", "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
 ]  # fmt: skip

@@ -13,6 +13,7 @@ reduction is `.mean()` / `.sum()` (MeanBackward0 / SumBackward0).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -39,6 +40,7 @@ __all__ = [
     "poisson_nll_loss",
     "soft_margin_loss",
     "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
 ]
 
 COSINE_EMBEDDING_EPS = 1e-12  # ATen's EPSILON in the squared magnitudes
@@ -149,6 +151,16 @@ def cosine_embedding_loss(
     return _reduce(output_pos + output_neg, reduction)
 
 
+def _check_triplet_dims(anchor: Tensor, positive: Tensor, negative: Tensor) -> None:
+    dims = (anchor.ndim, positive.ndim, negative.ndim)
+    if len(set(dims)) != 1:
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number of "
+            f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative "
+            f"{dims[2]}D inputs"
+        )
+
+
 def triplet_margin_loss(
     anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
     eps: float = 1e-6, swap: bool = False, size_average: Any = None, reduce: Any = None,
@@ -159,19 +171,33 @@ def triplet_margin_loss(
     reduction = _reduction(size_average, reduce, reduction)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
-    dims = (anchor.ndim, positive.ndim, negative.ndim)
-    if len(set(dims)) != 1:
-        raise RuntimeError(
-            "The anchor, positive, and negative tensors are expected to have the same number of "
-            f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative "
-            f"{dims[2]}D inputs"
-        )
+    _check_triplet_dims(anchor, positive, negative)
     dist_pos = pairwise_distance(anchor, positive, p, eps)
     dist_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         dist_neg = elementwise.minimum(dist_neg, pairwise_distance(positive, negative, p, eps))
     output = elementwise.clamp_min(_plus(dist_pos, margin) - dist_neg, 0)
     return _reduce(output, reduction)
+
+
+def triplet_margin_with_distance_loss(
+    anchor: Tensor, positive: Tensor, negative: Tensor, *,
+    distance_function: Callable[[Tensor, Tensor], Tensor] | None = None, margin: float = 1.0,
+    swap: bool = False, reduction: str = "mean",
+) -> Tensor:  # fmt: skip
+    """triplet_margin_loss with any distance (pairwise_distance by default), composed as
+    nn.functional composes it: `clamp_min(margin + d(a, p) - d(a, n), 0)`, reduced."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    _check_triplet_dims(anchor, positive, negative)
+    distance = pairwise_distance if distance_function is None else distance_function
+    dist_pos = distance(anchor, positive)
+    dist_neg = distance(anchor, negative)
+    if swap:
+        dist_neg = elementwise.minimum(dist_neg, distance(positive, negative))
+    return _reduce(elementwise.clamp_min(margin + dist_pos - dist_neg, 0), reduction)
 
 
 # --------------------------------------------------------------------------------------------

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...core.tensor import Tensor
 from ...pytorch_home import name_classes_after
 from .. import functional as F
 from ..module import Module
+from .distance import PairwiseDistance
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -177,6 +179,30 @@ class TripletMarginLoss(_Loss):
         return F.triplet_margin_loss(
             anchor, positive, negative, margin=self.margin, p=self.p, eps=self.eps,
             swap=self.swap, reduction=self.reduction,
+        )  # fmt: skip
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    def __init__(
+        self, *, distance_function: Callable[[Tensor, Tensor], Tensor] | None = None,
+        margin: float = 1.0, swap: bool = False, reduction: str = "mean",
+    ) -> None:  # fmt: skip
+        super().__init__(None, None, reduction)
+        if margin <= 0:
+            raise ValueError(
+                "TripletMarginWithDistanceLoss: expected margin to be greater than 0, got "
+                f"{margin} instead"
+            )
+        self.distance_function = (
+            distance_function if distance_function is not None else PairwiseDistance()
+        )
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        return F.triplet_margin_with_distance_loss(
+            anchor, positive, negative, distance_function=self.distance_function,
+            margin=self.margin, swap=self.swap, reduction=self.reduction,
         )  # fmt: skip
 
 
