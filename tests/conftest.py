@@ -2,10 +2,11 @@
 `small_cap`, a lowered element limit, and the end of any source recording a test's in-process
 REPL session turned on (`lang/runtime/provenance.py`: a REPL records for the rest of its process).
 
-The suite runs on two pytest-xdist workers, each taking whole files (`-n 2 --dist loadfile`,
-pyproject's addopts; `-n 0` for one process): on this 2-core machine, idle, 293 s against 449 s
-in one process (the in-process tests and the subprocess batches of two files overlap); under
-load it gains little but stays green. A worker's environment is the suite's (below)."""
+The suite runs on two pytest-xdist workers, each taking whole files (`-n 2 --dist loadfile
+--no-loadscope-reorder`, pyproject's addopts; `-n 0` for one process), the longest files first
+(`LONGEST_FIRST`): on this 2-core machine, idle, 279-289 s against 449 s in one process (the
+in-process tests and the subprocess batches of two files overlap); under load it gains little
+but stays green. A worker's environment is the suite's (below)."""
 
 from __future__ import annotations
 
