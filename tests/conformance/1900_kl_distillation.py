@@ -30,7 +30,9 @@ for step in range(3):
     label_loss = ce(student_logits, labels)
     loss = soft_w * distill + ce_w * label_loss
     # the tutorial's own sum, the same number
-    manual = torch.sum(soft_targets * (soft_targets.log() - soft_prob)) / soft_prob.size()[0] * (T**2)
+    manual = (
+        torch.sum(soft_targets * (soft_targets.log() - soft_prob)) / soft_prob.size()[0] * (T**2)
+    )
     print(step, round(distill.item(), 6), round(manual.item(), 6), round(loss.item(), 6))
     print(distill.grad_fn.name(), distill.grad_fn.next_functions[0][0].name())
     loss.backward()

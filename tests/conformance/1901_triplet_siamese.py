@@ -29,7 +29,13 @@ for _ in range(4):
 a = torch.randn(3, 4, requires_grad=True)
 p = torch.randn(3, 4, requires_grad=True)
 n = torch.randn(3, 4, requires_grad=True)
-for kwargs in ({}, {"swap": True}, {"p": 1, "margin": 2.0}, {"reduction": "none"}, {"reduction": "sum", "eps": 0.0}):
+for kwargs in (
+    {},
+    {"swap": True},
+    {"p": 1, "margin": 2.0},
+    {"reduction": "none"},
+    {"reduction": "sum", "eps": 0.0},
+):
     out = F.triplet_margin_loss(a, p, n, **kwargs)
     print(kwargs, out, out.grad_fn.name())
 out = nn.TripletMarginLoss(margin=0.5, swap=True, reduction="none")(a, p, n)

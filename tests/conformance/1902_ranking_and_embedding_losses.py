@@ -17,7 +17,9 @@ for step in range(3):
     optimizer.zero_grad()
     s1, s2 = scorer(better).squeeze(1), scorer(worse).squeeze(1)
     loss = rank_loss(s1, s2, target)
-    print(step, round(loss.item(), 6), loss.grad_fn.name(), loss.grad_fn.next_functions[0][0].name())
+    print(
+        step, round(loss.item(), 6), loss.grad_fn.name(), loss.grad_fn.next_functions[0][0].name()
+    )
     loss.backward()
     print(scorer.weight.grad, scorer.bias.grad)
     optimizer.step()
@@ -58,7 +60,9 @@ print(w.grad)
 out = F.cosine_embedding_loss(u, w, sim, reduction="none")
 print(out, out.grad_fn.name())
 print(F.cosine_embedding_loss(torch.tensor([1.0, 0.0]), torch.tensor([0.0, 2.0]), torch.tensor(-1)))
-print(F.cosine_embedding_loss(torch.tensor([1.0, 1.0]), torch.tensor([2.0, 2.0]), torch.tensor(1.0)))
+print(
+    F.cosine_embedding_loss(torch.tensor([1.0, 1.0]), torch.tensor([2.0, 2.0]), torch.tensor(1.0))
+)
 for bad in (
     lambda: F.margin_ranking_loss(x1, x2, y.unsqueeze(1)),
     lambda: F.margin_ranking_loss(x1, x2[:3], y),

@@ -21,9 +21,16 @@ for step in range(3):
     print(model.bias.grad)
     optimizer.step()
 
-scores = torch.tensor([[0.2, 1.5, -0.3, 0.9], [2.0, 0.1, 0.4, 1.8], [0.0, 0.0, 0.5, -1.0]], requires_grad=True)
+scores = torch.tensor(
+    [[0.2, 1.5, -0.3, 0.9], [2.0, 0.1, 0.4, 1.8], [0.0, 0.0, 0.5, -1.0]], requires_grad=True
+)
 y = torch.tensor([1, 0, 2])
-for kwargs in ({}, {"p": 2}, {"margin": 0.5, "reduction": "none"}, {"weight": torch.tensor([1.0, 2.0, 0.5, 1.0]), "reduction": "sum"}):
+for kwargs in (
+    {},
+    {"p": 2},
+    {"margin": 0.5, "reduction": "none"},
+    {"weight": torch.tensor([1.0, 2.0, 0.5, 1.0]), "reduction": "sum"},
+):
     out = F.multi_margin_loss(scores, y, **kwargs)
     print(out, out.grad_fn.name())
 weighted = nn.MultiMarginLoss(p=2, margin=0.8, weight=torch.tensor([1.0, 2.0, 0.5, 1.0]))
@@ -48,7 +55,16 @@ print(g.grad_fn.name(), g)
 
 # MultiLabelSoftMarginLoss: multi-hot targets
 tagger = nn.Linear(5, 3)
-tags = torch.tensor([[1.0, 0.0, 1.0], [0.0, 0.0, 1.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+tags = torch.tensor(
+    [
+        [1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0],
+        [1.0, 1.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+    ]
+)
 multilabel = nn.MultiLabelSoftMarginLoss(weight=torch.tensor([1.0, 0.5, 2.0]))
 print(multilabel, multilabel.weight)
 loss = multilabel(tagger(x), tags)

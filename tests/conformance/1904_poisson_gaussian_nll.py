@@ -22,7 +22,12 @@ for step in range(3):
     optimizer.step()
 rates = torch.tensor([0.5, 1.5, 2.5, 4.0], requires_grad=True)
 k = torch.tensor([0.0, 2.0, 3.0, 6.0])
-for kwargs in ({"log_input": False}, {"log_input": False, "full": True}, {"full": True, "reduction": "none"}, {"reduction": "sum"}):
+for kwargs in (
+    {"log_input": False},
+    {"log_input": False, "full": True},
+    {"full": True, "reduction": "none"},
+    {"reduction": "sum"},
+):
     out = F.poisson_nll_loss(rates, k, **kwargs)
     print(kwargs, out, out.grad_fn.name())
 F.poisson_nll_loss(rates, k, log_input=False, full=True).backward()

@@ -28,7 +28,10 @@ output = custom(anchor, positive, negative)
 print(output, output.grad_fn.name())
 
 cosine = nn.TripletMarginWithDistanceLoss(
-    distance_function=lambda x, y: 1.0 - F.cosine_similarity(x, y), margin=0.5, swap=True, reduction="none"
+    distance_function=lambda x, y: 1.0 - F.cosine_similarity(x, y),
+    margin=0.5,
+    swap=True,
+    reduction="none",
 )
 a = torch.randn(4, 3, requires_grad=True)
 p = torch.randn(4, 3, requires_grad=True)
@@ -38,8 +41,14 @@ print(out, out.grad_fn.name(), out.grad_fn.next_functions[0][0].next_functions[1
 out.sum().backward()
 print(a.grad, p.grad, n.grad, sep="\n")
 out = nn.TripletMarginWithDistanceLoss()(a, p, n)
-print(out, [f[0].name() for f in out.grad_fn.next_functions[0][0].next_functions[0][0].next_functions])
-print(F.triplet_margin_with_distance_loss(a, p, n, distance_function=nn.PairwiseDistance(p=1), reduction="sum"))
+print(
+    out, [f[0].name() for f in out.grad_fn.next_functions[0][0].next_functions[0][0].next_functions]
+)
+print(
+    F.triplet_margin_with_distance_loss(
+        a, p, n, distance_function=nn.PairwiseDistance(p=1), reduction="sum"
+    )
+)
 for bad in (
     lambda: nn.TripletMarginWithDistanceLoss(margin=0),
     lambda: F.triplet_margin_with_distance_loss(a, p, n, reduction="avg"),
