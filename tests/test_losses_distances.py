@@ -317,3 +317,14 @@ def test_a_script_with_a_wrong_target_ends_in_one_located_error(tmp_path) -> Non
     assert "ranking.py:6" in result.stderr
     assert "margin_ranking_loss : All input tensors should have same dimension" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_nodes_show_pytorchs_saved_values() -> None:
+    a = t(X, True)
+    assert torch.pdist(a).grad_fn._saved_p == 2.0
+    assert F.pairwise_distance(a, t(Y), p=3).grad_fn._saved_p == 3
+    target = t(np.sign(Y))
+    assert F.soft_margin_loss(a, target).grad_fn._saved_target is target
+    classes = torch.tensor([1, 0, 3])
+    node = F.multi_margin_loss(a, classes).grad_fn
+    assert node._saved_target is classes and node._saved_weight is None

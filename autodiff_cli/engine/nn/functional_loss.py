@@ -21,6 +21,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.apply import apply_op
 from ..core.grad_mode import GradMode, no_grad
+from ..core.saved_hooks import also_shows
 from ..core.tensor import Tensor, broadcast_shape
 from ..ops import creation, elementwise
 from ..ops.arithmetic import where
@@ -219,7 +220,9 @@ def soft_margin_loss(
         )
     dtypes.require_floating(input._data.dtype, "soft_margin_loss")
     values = np.broadcast_to(np.asarray(target._data, input._data.dtype), shape)
-    return apply_op(SOFT_MARGIN_LOSS, (input,), {"target": values, "reduction": reduction})
+    out = apply_op(SOFT_MARGIN_LOSS, (input,), {"target": values, "reduction": reduction})
+    also_shows(out, target=target)  # (`grad_fn._saved_target`, as PyTorch's node shows it)
+    return out
 
 
 def multilabel_soft_margin_loss(
@@ -287,7 +290,9 @@ def multi_margin_loss(
         "target": indices, "p": int(p), "margin": float(margin), "weight": w,
         "reduction": reduction, "shape": (indices.size,) if target.ndim else (),
     }  # fmt: skip
-    return apply_op(MULTI_MARGIN_LOSS, (input,), params)
+    out = apply_op(MULTI_MARGIN_LOSS, (input,), params)
+    also_shows(out, target=target, weight=weight)
+    return out
 
 
 # --------------------------------------------------------------------------------------------

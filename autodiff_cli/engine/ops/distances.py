@@ -89,7 +89,7 @@ def pairwise_distance(
         shifted = apply_op(ADD_SCALAR, (diff,), {"other": eps})
     else:  # (an integer difference plus a float: the default float dtype)
         shifted = diff + eps
-    params = {"ord": p, "dim": _dims(innermost, shifted.ndim), "keepdim": bool(keepdim)}
+    params = {"p": p, "dim": _dims(innermost, shifted.ndim), "keepdim": bool(keepdim)}
     return apply_op(NORM_P_DIM, (shifted,), params)
 
 
@@ -167,4 +167,4 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
-    return apply_op(PDIST, (input,), {"p": p})
+    return apply_op(PDIST, (input,), {"p": float(p)})
