@@ -1626,6 +1626,115 @@ case(
     In(M),
 )
 
+
+def _off_shrink_kinks(rng: np.random.RandomState, shape: tuple) -> np.ndarray:
+    """Values on the three pieces of hardshrink/softshrink (lambd 0.5), at least 0.2 from ±0.5."""
+    piece = rng.randint(0, 3, shape)
+    pieces = [rng.uniform(-2.0, -0.7, shape), rng.uniform(-0.3, 0.3, shape)]
+    return np.choose(piece, [*pieces, rng.uniform(0.7, 2.0, shape)])
+
+
+_SHRINK = In((3, 4), _off_shrink_kinks)
+case("hardshrink", "hardshrink", lambda T, a: T.nn.functional.hardshrink(a), _SHRINK)
+case("hardshrink-method", "hardshrink", lambda T, a: a.hardshrink(0.5), In(M, _off_shrink_kinks))
+case(
+    "hardshrink_backward",
+    "hardshrink_backward",
+    _grad_of_nn(lambda T, x: T.hardshrink(x, 0.5)),
+    _SHRINK,
+    In((3, 4)),
+)
+case("softshrink", "softshrink", lambda T, a: T.nn.functional.softshrink(a, 0.5), _SHRINK)
+case(
+    "softshrink_backward",
+    "softshrink_backward",
+    _grad_of_nn(lambda T, x: T.nn.functional.softshrink(x)),
+    _SHRINK,
+    In((3, 4)),
+)
+case(
+    "_prelu_kernel",
+    "_prelu_kernel",
+    lambda T, a, w: T.nn.functional.prelu(a, w),
+    In((2, 3, 4), _nonzero),
+    In((3,), _uniform(0.1, 0.5)),
+)
+case(
+    "_prelu_kernel-one-weight",
+    "_prelu_kernel",
+    lambda T, a, w: T.prelu(a, w),
+    In((3, 4), _nonzero),
+    In((1,), _uniform(0.1, 0.5)),
+)
+case(
+    "_prelu_kernel-method-1d",
+    "_prelu_kernel",
+    lambda T, a, w: a.prelu(w),
+    In((5,), _nonzero),
+    In((1,), _uniform(0.1, 0.5)),
+)
+
+
+def _prelu_grads(T: Any, x: Any, w: Any, v: Any, both: bool = True) -> Any:
+    """The create_graph gradients of prelu for a grad output `v` (one PreluKernelBackwardBackward0
+    node gives both; only the input's when the weight is viewed, whose own is summed to it)."""
+    wanted = (x, w) if both else x
+    return T.autograd.grad(T.prelu(x, w), wanted, grad_outputs=v, create_graph=True)
+
+
+case(
+    "_prelu_kernel_backward",
+    "_prelu_kernel_backward",
+    _prelu_grads,
+    In((), _nonzero),
+    In((), _uniform(0.1, 0.5)),
+    In(()),
+)
+case(
+    "_prelu_kernel_backward-channels",
+    "_prelu_kernel_backward",
+    lambda T, x, w, v: _prelu_grads(T, x, w, v, both=False),
+    In((2, 3, 2), _nonzero),
+    In((3,), _uniform(0.1, 0.5)),
+    In((2, 3, 2)),
+)
+
+
+def _rrelu_training(T: Any, a: Any, inplace: bool = False) -> Any:
+    """rrelu in training with the slopes of seed 0 (the same draws at every call)."""
+    T.manual_seed(0)
+    return T.nn.functional.rrelu(a, 0.1, 0.3, training=True, inplace=inplace)
+
+
+case("rrelu_with_noise", "rrelu_with_noise", _rrelu_training, In((3, 4), _nonzero))
+case("rrelu_with_noise-eval", "rrelu_with_noise", lambda T, a: T.rrelu(a), In(M, _nonzero))
+case(
+    "rrelu_with_noise_",
+    "rrelu_with_noise_",
+    lambda T, a: _rrelu_training(T, a * 1, inplace=True),
+    In(M, _nonzero),
+)
+case(
+    "rrelu_with_noise_-eval",
+    "rrelu_with_noise_",
+    lambda T, a: T.rrelu_(a * 1, 0.2, 0.4),
+    In(M, _nonzero),
+)
+case(
+    "rrelu_with_noise_backward",
+    "rrelu_with_noise_backward",
+    _grad_of_nn(_rrelu_training),
+    In(M, _nonzero),
+    In(M),
+)
+case(
+    "rrelu_with_noise_backward-eval",
+    "rrelu_with_noise_backward",
+    _grad_of_nn(lambda T, x: T.nn.functional.rrelu(x)),
+    In(M, _nonzero),
+    In(M),
+)
+
 CASES_BY_ID = {c.id: c for c in CASES}
 assert len(CASES_BY_ID) == len(CASES), "duplicate case ids"
 
@@ -2228,3 +2337,28 @@ case(
     "convolution_backward", "convolution_backward", _conv_input_gradient,
     In((1, 2, 5, 5), diff=False), In((1, 3, 3, 3)),
 )  # fmt: skip
+
+
+# group_norm, the channel shuffles and adaptive max pooling
+_GN = (2, 4, 3)
+_F = "native_group_norm"
+case(_F, _F, _nn(lambda F, x, w, b: F.group_norm(x, 2, w, b)), In(_GN), In((4,)), In((4,)))
+case(_F + "-4d-plain", _F, _nn(lambda F, x: F.group_norm(x, 2, eps=1e-3)), In((2, 4, 2, 2)))
+case(_F + "-weight-only", _F, _nn(lambda F, x, w: F.group_norm(x, 4, w)), In(_GN), In((4,)))
+case("pixel_shuffle", "pixel_shuffle", _nn(lambda F, x: F.pixel_shuffle(x, 2)), In((1, 8, 2, 3)))
+case(
+    "pixel_unshuffle",
+    "pixel_unshuffle",
+    _nn(lambda F, x: F.pixel_unshuffle(x, 2)),
+    In((2, 1, 2, 4, 6)),
+)
+case("channel_shuffle", "channel_shuffle", _nn(lambda F, x: F.channel_shuffle(x, 3)), In((2, 6, 2)))
+_F = "adaptive_max_pool2d"
+case(_F, _F, _nn(lambda F, x: F.adaptive_max_pool2d(x, (2, 3))), In((1, 2, 5, 7), _distinct))
+case(
+    _F + "_backward",
+    _F + "_backward",
+    _grad_of_f(lambda F, x: F.adaptive_max_pool2d(x, (2, 3))),
+    In((1, 2, 5, 7), _distinct, diff=False),
+    In((1, 2, 2, 3)),
+)

@@ -251,6 +251,58 @@ def batch_norm(
     )
 
 
+_FUNCTIONAL_NORM = "nn.functional_norm"
+
+
+def group_norm(
+    input: Tensor,
+    num_groups: int,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+    cudnn_enabled: bool = True,
+) -> Tensor:
+    """`torch.group_norm` (nn.functional's, loaded on first use)."""
+    return _submodule(_FUNCTIONAL_NORM).group_norm(input, num_groups, weight, bias, eps)
+
+
+def instance_norm(
+    input: Tensor,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    use_input_stats: bool,
+    momentum: float,
+    eps: float,
+    cudnn_enabled: bool,
+) -> Tensor:
+    """`torch.instance_norm`: PyTorch's argument order (nn.functional's, loaded on first use)."""
+    return _submodule(_FUNCTIONAL_NORM).instance_norm(
+        input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps
+    )
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """`torch.pixel_shuffle` (ops/shuffles.py, loaded on first use)."""
+    return _submodule(_FUNCTIONAL_NORM).pixel_shuffle(input, upscale_factor)
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """`torch.pixel_unshuffle` (ops/shuffles.py, loaded on first use)."""
+    return _submodule(_FUNCTIONAL_NORM).pixel_unshuffle(input, downscale_factor)
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """`torch.channel_shuffle` (ops/shuffles.py, loaded on first use)."""
+    return _submodule(_FUNCTIONAL_NORM).channel_shuffle(input, groups)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size: object) -> tuple:
+    """`torch.adaptive_max_pool1d`: (values, indices), as PyTorch's returns them."""
+    return _submodule(_FUNCTIONAL).adaptive_max_pool1d(input, output_size, True)
+
+
 def _xlogy_(self: Tensor, other: Tensor | float) -> Tensor:
     return _submodule(_FUNCTIONAL_OPS).xlogy_(self, other)
 
@@ -423,6 +475,7 @@ __all__ = sorted(
         sqrt square squeeze stack sub subtract swapaxes t tan tanh tensor transpose true_divide
         trunc unbind unsqueeze vmap where xlogy zeros zeros_like
         dropout_ alpha_dropout_ feature_alpha_dropout_ celu_ selu_ threshold_
+        group_norm instance_norm pixel_shuffle pixel_unshuffle channel_shuffle adaptive_max_pool1d
         """.split(),
         *(
             name

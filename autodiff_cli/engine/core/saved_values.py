@@ -187,6 +187,7 @@ SHOWN_NAMES = (
     "index",
     "indices",
     "mask",
+    "noise",
     "self",
     "shifts",
     "source",

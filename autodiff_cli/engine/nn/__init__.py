@@ -10,6 +10,7 @@ from .modules.activation import (  # noqa: F401
     GELU,
     GLU,
     SELU,
+    Hardshrink,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
@@ -17,16 +18,23 @@ from .modules.activation import (  # noqa: F401
     LogSigmoid,
     LogSoftmax,
     Mish,
+    PReLU,
     ReLU,
     ReLU6,
+    RReLU,
     Sigmoid,
     SiLU,
     Softmax,
+    Softmin,
     Softplus,
+    Softshrink,
+    Softsign,
     Tanh,
+    Tanhshrink,
     Threshold,
 )  # fmt: skip
 from .modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
+from .modules.channelshuffle import ChannelShuffle  # noqa: F401
 from .modules.container import (  # noqa: F401
     ModuleDict,
     ModuleList,
@@ -46,6 +54,7 @@ from .modules.dropout import (  # noqa: F401
 )  # fmt: skip
 from .modules.flatten import Flatten, Unflatten  # noqa: F401
 from .modules.fold import Fold, Unfold  # noqa: F401
+from .modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d  # noqa: F401
 from .modules.linear import Identity, LazyLinear, Linear  # noqa: F401
 from .modules.loss import (  # noqa: F401
     BCELoss,
@@ -68,10 +77,27 @@ from .modules.loss import (  # noqa: F401
     TripletMarginLoss,
     TripletMarginWithDistanceLoss,
 )  # fmt: skip
-from .modules.normalization import LayerNorm  # noqa: F401
+from .modules.normalization import GroupNorm, LayerNorm  # noqa: F401
+from .modules.padding import (  # noqa: F401
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)  # fmt: skip
+from .modules.pixelshuffle import PixelShuffle, PixelUnshuffle  # noqa: F401
 from .modules.pooling import (  # noqa: F401
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
     AvgPool1d,
     AvgPool2d,
     MaxPool1d,
@@ -105,6 +131,13 @@ __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "Conv1d", "Conv2d",
     "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "Fold", "MaxPool1d", "MaxPool2d", "Unflatten",
     "Unfold", "Upsample",
+    # normalization, shuffles, padding and adaptive max pooling
+    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "ChannelShuffle", "ConstantPad1d", "ConstantPad2d",
+    "ConstantPad3d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "PixelShuffle", "PixelUnshuffle", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+    "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
+    "ZeroPad3d",
+    "Hardshrink", "PReLU", "RReLU", "Softmin", "Softshrink", "Softsign", "Tanhshrink",
     "CosineEmbeddingLoss", "CosineSimilarity", "GaussianNLLLoss", "HingeEmbeddingLoss",
     "KLDivLoss", "MarginRankingLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
     "PairwiseDistance", "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss",

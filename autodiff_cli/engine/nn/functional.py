@@ -22,6 +22,7 @@ from ..core.saved_hooks import shows_saved as _shows_saved
 from ..core.tensor import Tensor, _norm_dim, _wrap, broadcast_shape
 from ..ops import arithmetic, views
 from ..ops import random as _random
+from ..ops.activations import SELU_ALPHA, SELU_SCALE
 from ..ops.arithmetic import binary_cross_entropy_with_logits  # noqa: F401
 from ..ops.formula_ops import DIV_SCALAR, MUL_SCALAR
 from ..ops.matrix import ADDMM, _check_mm_shapes, _reshape, matmul
@@ -82,10 +83,6 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     _float_only(input, "elu_cpu")
     params = {"alpha": alpha, "scale": 1.0, "input_scale": 1.0}
     return _activation(ELU, ELU_, input, inplace, params)
-
-
-SELU_ALPHA = 1.6732632423543772848170429916717
-SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -548,13 +545,17 @@ from ..ops.activations import (  # noqa: E402, F401
     threshold_,
 )
 from . import dropout as _dropout  # noqa: E402
+from . import functional_activations as _activations  # noqa: E402
 from . import functional_conv as _conv  # noqa: E402
 from . import functional_loss as _loss  # noqa: E402
+from . import functional_norm as _norm  # noqa: E402
 from . import functional_ops as _ops  # noqa: E402
 from . import functional_pool as _pool  # noqa: E402
 from .dropout import *  # noqa: E402, F401, F403  (dropout1d/2d/3d, alpha_dropout)
+from .functional_activations import *  # noqa: E402, F401, F403  (prelu, rrelu, softsign...)
 from .functional_conv import *  # noqa: E402, F401, F403  (conv1d/2d/3d, conv_transpose*)
 from .functional_loss import *  # noqa: E402, F401, F403  (margin, embedding, nll losses)
+from .functional_norm import *  # noqa: E402, F401, F403  (group/instance_norm, shuffles)
 from .functional_ops import *  # noqa: E402, F401, F403  (embedding, layer_norm, pad, kl_div...)
 from .functional_pool import *  # noqa: E402, F401, F403  (pooling, interpolate, unfold, fold)
 
@@ -565,6 +566,6 @@ __all__ = [
     "cross_entropy", "dropout", "elu", "gelu", "glu", "hardsigmoid", "hardswish", "huber_loss",
     "l1_loss", "leaky_relu", "linear", "log_softmax", "logsigmoid", "mish", "mse_loss",
     "nll_loss", "relu", "selu", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus",
-    "tanh", "threshold", "threshold_", *_dropout.__all__, *_ops.__all__,
-    *_conv.__all__, *_pool.__all__, *_loss.__all__,
+    "tanh", "threshold", "threshold_", *_dropout.__all__, *_ops.__all__, *_activations.__all__,
+    *_conv.__all__, *_pool.__all__, *_norm.__all__, *_loss.__all__,
 ]  # fmt: skip

@@ -1,4 +1,4 @@
-"""`F.max_pool1d/2d`, `F.avg_pool1d/2d`, `F.adaptive_avg_pool1d/2d`, `F.interpolate`, `F.unfold`
+"""`F.max_pool1d/2d`, `F.avg_pool1d/2d`, `F.adaptive_avg_pool1d/2d`, `F.adaptive_max_pool1d/2d`, `F.interpolate`, `F.unfold`
 and `F.fold`: PyTorch's argument handling, output sizes and messages in front of the ops of
 ops/pooling.py."""
 
@@ -15,7 +15,8 @@ from ..ops import pooling
 from .functional_conv import expand_param
 
 __all__ = [
-    "adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "fold",
+    "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+    "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "avg_pool1d", "avg_pool2d", "fold",
     "interpolate", "max_pool1d", "max_pool2d", "unfold", "upsample",
 ]  # fmt: skip
 
@@ -246,6 +247,65 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     _one_d(input, "adaptive_avg_pool1d")
     out = _single(output_size)
     return _adaptive(input.unsqueeze(-2), (1, out), 2).squeeze(-2)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """The maximum of each adaptive window [floor(i·H/h), ceil((i+1)·H/h))
+    (AdaptiveMaxPool2DBackward0); with `return_indices`, also each maximum's flat index in its
+    (H, W) plane."""
+    if not isinstance(input, Tensor) or input.ndim not in (3, 4):
+        shape = list(input.shape) if isinstance(input, Tensor) else "?"
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {shape}")
+    shape = tuple(input.shape)
+    for d in range(input.ndim - 3, input.ndim):
+        if shape[d] == 0:
+            raise RuntimeError(
+                "adaptive_max_pool2d(): Expected input to have non-zero size for non-batch "
+                f"dimensions, but input has sizes {list(shape)} with dimension {d} being empty"
+            )
+    wanted = output_size if isinstance(output_size, (list, tuple)) else (output_size,) * 2
+    if len(wanted) != 2:
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
+    outs = tuple(s if o is None else int(o) for o, s in zip(wanted, shape[-2:]))
+    if any(o < 0 for o in outs):
+        negative = next(o for o in outs if o < 0)
+        raise RuntimeError(
+            f"Trying to create tensor with negative dimension {negative}: {list(shape[:-2] + outs)}"
+        )
+    indices = pooling.adaptive_max_indices(input._data, outs)
+    out = apply_op(pooling.ADAPTIVE_MAX_POOL2D, (input,), {"indices": indices, "size": shape[-2:]})
+    return (out, _wrap(indices)) if return_indices else out
+
+
+def adaptive_max_pool2d_with_indices(
+    input: Tensor, output_size: Any, return_indices: bool = False
+) -> tuple:
+    return adaptive_max_pool2d(input, output_size, True)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """adaptive_max_pool2d over (1, L), the unit dim squeezed after (SqueezeBackward1)."""
+    if not isinstance(input, Tensor) or input.ndim not in (2, 3):
+        ndim = input.ndim if isinstance(input, Tensor) else 0
+        raise RuntimeError(
+            f"Expected 2 to 3 dimensions, but got {ndim}-dimensional tensor for argument #1 "
+            "'self' (while checking arguments for adaptive_max_pool1d)"
+        )
+    if isinstance(output_size, (list, tuple)) and len(output_size) != 1:
+        raise RuntimeError(
+            "adaptive_max_pool1d() argument 'output_size' should contain one int (got "
+            f"{len(output_size)})"
+        )
+    out = adaptive_max_pool2d(input.unsqueeze(-2), (1, _single(output_size)), return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+def adaptive_max_pool1d_with_indices(
+    input: Tensor, output_size: Any, return_indices: bool = False
+) -> tuple:
+    return adaptive_max_pool1d(input, output_size, True)
 
 
 # ---- interpolate ----------------------------------------------------------------------------------

@@ -90,6 +90,35 @@ MAX_POOL2D, MAX_POOL2D_BACKWARD = _linear_pair(
     ("1 at each window's maximum", "grad at each window's maximum"),
 )
 
+
+def adaptive_max_indices(x: np.ndarray, outs: tuple) -> np.ndarray:
+    """The flat (h·W + w) index of each adaptive window's maximum over the last two dims: the
+    first maximum, or the last NaN (PyTorch's loop: `val > max || isnan(val)`)."""
+    lead, sizes = x.shape[:-2], x.shape[-2:]
+    index = np.zeros(lead + tuple(outs), np.int64)
+    (rows_start, rows_end), _, _ = adaptive_plan(sizes[0], outs[0])
+    (cols_start, cols_end), _, _ = adaptive_plan(sizes[1], outs[1])
+    for i, (h0, h1) in enumerate(zip(rows_start, rows_end)):
+        for j, (w0, w1) in enumerate(zip(cols_start, cols_end)):
+            window = x[..., h0:h1, w0:w1].reshape(lead + (-1,))
+            best = np.argmax(window, axis=-1)
+            if x.dtype.kind in "fc":
+                nan = np.isnan(window)
+                last_nan = window.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
+                best = np.where(nan.any(axis=-1), last_nan, best)
+            width = w1 - w0
+            index[..., i, j] = (h0 + best // width) * sizes[1] + w0 + best % width
+    return index
+
+
+ADAPTIVE_MAX_POOL2D, ADAPTIVE_MAX_POOL2D_BACKWARD = _linear_pair(
+    "adaptive_max_pool2d",
+    "AdaptiveMaxPool2DBackward0",
+    _max_pool,
+    lambda g, indices, size: _scatter(g, indices, size),
+    ("1 at each adaptive window's maximum", "grad at each adaptive window's maximum"),
+)
+
 # ---- average pooling -----------------------------------------------------------------------------
 
 

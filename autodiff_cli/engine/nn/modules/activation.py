@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...core.tensor import Tensor
 from ...pytorch_home import name_classes_after
 from .. import functional as F
+from .. import init as _init
 from ..module import Module
+from ..parameter import Parameter, parameter_storage
 
 
 def _with_inplace(options: str, inplace: bool) -> str:
@@ -231,6 +235,92 @@ class Threshold(Module):
 
     def extra_repr(self) -> str:
         return _with_inplace(f"threshold={self.threshold}, value={self.value}", self.inplace)
+
+
+class PReLU(Module):
+    """`max(0, x) + weight · min(0, x)`: one learnable slope, or one per channel (dim 1)."""
+
+    def __init__(
+        self, num_parameters: int = 1, init: float = 0.25, device: Any = None, dtype: Any = None
+    ) -> None:
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(parameter_storage((num_parameters,), dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        _init.constant_(self.weight, self.init)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+class RReLU(Module):
+    """Slopes drawn from U(lower, upper) in training, (lower + upper) / 2 in eval."""
+
+    def __init__(
+        self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False
+    ) -> None:
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _with_inplace(f"lower={self.lower}, upper={self.upper}", self.inplace)
+
+
+class Hardshrink(Module):
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"  # (PyTorch prints the number alone: `Hardshrink(0.5)`)
+
+
+class Softshrink(Module):
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softsign(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.tanhshrink(input)
+
+
+class Softmin(Module):
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmin(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
 
 
 name_classes_after(globals(), "torch.nn.modules.activation")

@@ -1,4 +1,5 @@
-"""The pooling layers: `nn.MaxPool1d/2d`, `nn.AvgPool1d/2d`, `nn.AdaptiveAvgPool1d/2d`."""
+"""The pooling layers: `nn.MaxPool1d/2d`, `nn.AvgPool1d/2d`, `nn.AdaptiveAvgPool1d/2d`,
+`nn.AdaptiveMaxPool1d/2d`."""
 
 from __future__ import annotations
 
@@ -124,6 +125,29 @@ class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
 
 
 class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
+    pass
+
+
+class _AdaptiveMaxPoolNd(Module):
+    _pool = staticmethod(F.adaptive_max_pool2d)
+
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def forward(self, input: Tensor) -> Any:
+        return self._pool(input, self.output_size, self.return_indices)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    _pool = staticmethod(F.adaptive_max_pool1d)
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     pass
 
 
