@@ -2045,6 +2045,109 @@ case(
 case("dist", "dist", lambda T, a, b: T.dist(a, b), In(M), In((3,)))
 case("dist-p1", "dist", lambda T, a, b: a.dist(b, 1), In(M, _distinct), In(M), second_order=False)
 case("dist-p3", "dist", lambda T, a, b: T.dist(a, b, 3), In(M), In(M), second_order=False)
+
+
+# ops/distances.py: pairwise_distance's old `norm` overload (NormBackward1) and pdist (whose
+# backward PyTorch cannot differentiate: first order only; `_pdist_backward` is in
+# test_engine_gradients.RAISES_ON_BACKWARD)
+case("norm_p_dim", "norm_p_dim", lambda T, a, b: T.pairwise_distance(a, b), In(M), In(M))
+case(
+    "norm_p_dim-p3-keepdim",
+    "norm_p_dim",
+    lambda T, a, b: T.nn.functional.pairwise_distance(a, b, p=3, keepdim=True),
+    In((3, 4)),
+    In((4,)),
+)
+case("_pdist_forward", "_pdist_forward", lambda T, a: T.pdist(a), In((4, 3)), second_order=False)
+case(
+    "_pdist_forward-p1",
+    "_pdist_forward",
+    lambda T, a: T.pdist(a, 1),
+    In((3, 2), _distinct),
+    second_order=False,
+)
+case(
+    "_pdist_forward-p1.5",
+    "_pdist_forward",
+    lambda T, a: T.nn.functional.pdist(a, p=1.5),
+    In((3, 4), _distinct),
+    second_order=False,
+)
+case(
+    "_pdist_forward-inf",
+    "_pdist_forward",
+    lambda T, a: T.pdist(a, float("inf")),
+    In((3, 2), _distinct),
+    second_order=False,
+)
+
+
+# ops/margin_losses.py (multi_margin_loss's backward has no derivative: first order only, and
+# `multi_margin_loss_backward` is in test_engine_gradients.NOT_IMPLEMENTED)
+def _signs(T: Any, shape: tuple) -> Any:
+    """A fixed ±1 target of `shape`."""
+    return T.tensor(
+        np.where(np.arange(int(np.prod(shape))) % 3 == 1, -1.0, 1.0).reshape(shape).tolist(),
+        dtype=T.float64,
+    )
+
+
+def _grad_of_soft_margin(T: Any, x: Any, v: Any, reduction: str = "mean") -> Any:
+    loss = T.nn.functional.soft_margin_loss(x, _signs(T, M), reduction=reduction)
+    return T.autograd.grad(loss, x, grad_outputs=v, create_graph=True)[0]
+
+
+case(
+    "soft_margin_loss",
+    "soft_margin_loss",
+    lambda T, a: T.nn.functional.soft_margin_loss(a, _signs(T, M)),
+    In(M),
+)
+case(
+    "soft_margin_loss-none",
+    "soft_margin_loss",
+    lambda T, a: T.nn.functional.soft_margin_loss(a, _signs(T, M), reduction="none"),
+    In(M),
+)
+case(
+    "soft_margin_loss-sum-bcast",
+    "soft_margin_loss",
+    lambda T, a: T.nn.functional.soft_margin_loss(a, _signs(T, (3,)), reduction="sum"),
+    In(M),
+)
+_F = "soft_margin_loss_backward"
+case(_F, _F, _grad_of_soft_margin, In(M), In(()))
+case(
+    _F + "-none",
+    _F,
+    lambda T, x, v: _grad_of_soft_margin(T, x, v, reduction="none"),
+    In(M),
+    In(M),
+)
+case(
+    "multi_margin_loss",
+    "multi_margin_loss",
+    lambda T, a: T.nn.functional.multi_margin_loss(a, T.tensor([2, 0, 3])),
+    In((3, 4)),
+    second_order=False,
+)
+case(
+    "multi_margin_loss-p2-weight-none",
+    "multi_margin_loss",
+    lambda T, a, w: T.nn.functional.multi_margin_loss(
+        a, T.tensor([2, 0, 3]), p=2, margin=0.8, weight=w, reduction="none"
+    ),
+    In((3, 4)),
+    In((4,), _positive, diff=False),
+    second_order=False,
+)
+case(
+    "multi_margin_loss-1d-sum",
+    "multi_margin_loss",
+    lambda T, a: T.nn.functional.multi_margin_loss(a, T.tensor(1), reduction="sum"),
+    In((5,)),
+    second_order=False,
+)
 case("trapezoid-dx", "mul_scalar", lambda T, y: T.trapezoid(y, dx=0.5), In((2, 4)))
 case(
     "trapezoid-x",

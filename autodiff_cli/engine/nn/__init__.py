@@ -44,6 +44,7 @@ from .modules.container import (  # noqa: F401
     Sequential,
 )  # fmt: skip
 from .modules.conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401
+from .modules.distance import CosineSimilarity, PairwiseDistance  # noqa: F401
 from .modules.dropout import (  # noqa: F401
     AlphaDropout,
     Dropout,
@@ -59,12 +60,23 @@ from .modules.linear import Identity, LazyLinear, Linear  # noqa: F401
 from .modules.loss import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,
+    CosineEmbeddingLoss,
     CrossEntropyLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
     HuberLoss,
+    KLDivLoss,
     L1Loss,
+    MarginRankingLoss,
     MSELoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
     NLLLoss,
+    PoissonNLLLoss,
     SmoothL1Loss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )  # fmt: skip
 from .modules.normalization import GroupNorm, LayerNorm  # noqa: F401
 from .modules.padding import (  # noqa: F401
@@ -134,6 +146,10 @@ __all__ = [
     "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
     "ZeroPad3d",
     "Hardshrink", "PReLU", "RReLU", "Softmin", "Softshrink", "Softsign", "Tanhshrink",
+    "CosineEmbeddingLoss", "CosineSimilarity", "GaussianNLLLoss", "HingeEmbeddingLoss",
+    "KLDivLoss", "MarginRankingLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
+    "PairwiseDistance", "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
     "MultiheadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
     "TransformerEncoder", "TransformerEncoderLayer",
 ]  # fmt: skip

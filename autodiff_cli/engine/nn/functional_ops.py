@@ -1,6 +1,6 @@
-"""The `torch.nn.functional` functions that are ops of their own or compose ops: hardtanh/relu6, softmin, normalize, cosine_similarity, kl_div,
-one_hot, pad, and the re-exports of `embedding`, `layer_norm` (ops/nn_layers.py) and
-`batch_norm` (ops/batch_norm.py).
+"""The `torch.nn.functional` functions that are ops of their own or compose ops: hardtanh/relu6,
+softmin, normalize, kl_div, one_hot, pad, and the re-exports of `embedding`, `layer_norm`
+(ops/nn_layers.py), `batch_norm` (ops/batch_norm.py) and the distances (ops/distances.py).
 
 Where PyTorch has a node of its own (HardtanhBackward0, XlogyBackward0, ConstantPadNdBackward0,
 ReflectionPad1DBackward0, ...) the function calls that op's entry (declared in
@@ -15,13 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from ..core import dtypes, limits, script_data
+from ..core import limits
 from ..core.apply import _type_word, apply_inplace, apply_op, as_default_float
-from ..core.grad_mode import no_grad
 from ..core.inference import mark_new
-from ..core.tensor import Tensor, _dims_text, _wrap, broadcast_shape
-from ..ops import arithmetic, unary
+from ..core.tensor import Tensor, _dims_text, _wrap
+from ..ops import unary
 from ..ops.batch_norm import batch_norm
+from ..ops.distances import cosine_similarity, pairwise_distance, pdist
 from ..ops.nn_functional_ops import (  # noqa: F401  (declared in ops/)
     HARDTANH,
     XLOGY,
@@ -46,6 +46,8 @@ __all__ = [
     "normalize",
     "one_hot",
     "pad",
+    "pairwise_distance",
+    "pdist",
     "relu6",
     "softmin",
 ]
@@ -73,7 +75,7 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 # --------------------------------------------------------------------------------------------
-# softmin, normalize, cosine_similarity
+# softmin, normalize (cosine_similarity, pairwise_distance, pdist: ops/distances.py)
 # --------------------------------------------------------------------------------------------
 
 
@@ -98,39 +100,6 @@ def normalize(
     """`input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)`."""
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     return input / denom
-
-
-def _clamp_min_without_graph(x: Tensor, eps: float) -> None:
-    """`x.clamp_min_(eps)` under no_grad: the values change, the graph does not."""
-    with no_grad():
-        array = x._array()
-        np.maximum(array, np.asarray(script_data.number(eps, "eps"), array.dtype), out=array)
-        x._bump_version()
-
-
-def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
-    """ATen's composition: each input over its (cloned, eps-clamped) 2-norm, then
-    `(x1 / n1 * (x2 / n2)).sum(dim)`."""
-    common = np.result_type(x1._data.dtype, x2._data.dtype)
-    if common.kind != "f":
-        raise RuntimeError(
-            "expected common dtype to be floating point, yet common dtype is "
-            + dtypes.scalar_name(common)
-        )
-    if x1._data.shape != x2._data.shape:
-        shape = broadcast_shape(x1._data.shape, x2._data.shape)
-        x1, x2 = arithmetic.expand(x1, shape), arithmetic.expand(x2, shape)
-    ndim = max(x1.ndim, 1)
-    if not -ndim <= dim < ndim:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], but got "
-            f"{dim})"
-        )
-    n1 = x1.norm(2, dim, keepdim=True).clone()
-    n2 = x2.norm(2, dim, keepdim=True).clone()
-    _clamp_min_without_graph(n1, eps)
-    _clamp_min_without_graph(n2, eps)
-    return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from . import (  # noqa: F401 - every kind loads with the package (`torch.nn.mod
     channelshuffle,
     container,
     conv,
+    distance,
     dropout,
     flatten,
     fold,
