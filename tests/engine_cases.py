@@ -2384,3 +2384,102 @@ case(
     _nn(lambda F, q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.7)),
     In((2, 1, 4, 3)), In((2, 1, 4, 3)), In((2, 1, 4, 3)),
 )  # fmt: skip
+
+
+# LU, triangular solves and least squares (ops/lu_factor.py, ops/decompositions.py,
+# ops/least_squares.py)
+def _pivots_of(T: Any, a: Any) -> Any:
+    """lu_factor's pivots of `a` (constant: LAPACK's row interchanges)."""
+    with T.no_grad():
+        return T.linalg.lu_factor(a).pivots
+
+
+_LU = "linalg_lu_factor_ex"
+case(_LU, _LU, lambda T, a: T.linalg.lu_factor(a).LU, In((3, 3), _well_conditioned))
+case(_LU + "-batch", _LU, lambda T, a: T.linalg.lu_factor_ex(a)[0], In((2, 3, 3)))
+case(_LU + "-wide", _LU, lambda T, a: T.linalg.lu_factor(a).LU, In((2, 4)))
+case(_LU + "-tall", _LU, lambda T, a: T.lu(a)[0], In((4, 2)))
+case("linalg_lu", "linalg_lu", lambda T, a: tuple(T.linalg.lu(a))[1:], In((3, 3)))
+case("linalg_lu-wide", "linalg_lu", lambda T, a: tuple(T.linalg.lu(a))[1:], In((2, 3, 5)))
+case("linalg_lu-tall", "linalg_lu", lambda T, a: tuple(T.linalg.lu(a))[1:], In((4, 3)))
+case(
+    "lu_unpack",
+    "lu_unpack",
+    lambda T, a: tuple(T.lu_unpack(a, _pivots_of(T, a)))[1:],
+    In((3, 3)),
+)
+case(
+    "lu_unpack-wide",
+    "lu_unpack",
+    lambda T, a: tuple(T.lu_unpack(a, _pivots_of(T, a)))[1:],
+    In((2, 4)),
+)
+case(
+    "lu_unpack-tall",
+    "lu_unpack",
+    lambda T, a: tuple(T.lu_unpack(a, _pivots_of(T, a)))[1:],
+    In((4, 2)),
+)
+case(
+    "linalg_lu_solve",
+    "linalg_lu_solve",
+    lambda T, a, b: T.linalg.lu_solve(a, _pivots_of(T, a), b),
+    In((3, 3), _well_conditioned),
+    In((3, 2)),
+)
+case(
+    "linalg_lu_solve-adjoint",
+    "linalg_lu_solve",
+    lambda T, a, b: T.linalg.lu_solve(a, _pivots_of(T, a), b, adjoint=True),
+    In((2, 3, 3), _well_conditioned),
+    In((2, 3, 2)),
+)
+case(
+    "linalg_lu_solve-right",
+    "linalg_lu_solve",
+    lambda T, a, b: T.linalg.lu_solve(a, _pivots_of(T, a), b, left=False),
+    In((3, 3), _well_conditioned),
+    In((2, 3)),
+)
+case(
+    "linalg_lu_solve-right-adjoint",
+    "linalg_lu_solve",
+    lambda T, a, b: T.linalg.lu_solve(a, _pivots_of(T, a), b, left=False, adjoint=True),
+    In((3, 3), _well_conditioned),
+    In((2, 3)),
+)
+case(
+    "triangular_solve",
+    "triangular_solve",
+    lambda T, b, a: tuple(T.triangular_solve(b, a)),
+    In((3, 2)),
+    In((3, 3), _well_conditioned),
+)
+case(
+    "triangular_solve-lower-transpose-unit",
+    "triangular_solve",
+    lambda T, b, a: tuple(T.triangular_solve(b, a, False, True, True)),
+    In((2, 3, 2)),
+    In((2, 3, 3), _well_conditioned),
+)
+case(
+    "linalg_lstsq",
+    "linalg_lstsq",
+    lambda T, a, b: tuple(T.linalg.lstsq(a, b, driver="gelsd"))[:2],
+    In((4, 2)),
+    In((4, 3)),
+)
+case(
+    "linalg_lstsq-vector",
+    "linalg_lstsq",
+    lambda T, a, b: T.linalg.lstsq(a, b).solution,
+    In((5, 3)),
+    In((5,)),
+)
+case(
+    "linalg_lstsq-wide-batch",
+    "linalg_lstsq",
+    lambda T, a, b: T.linalg.lstsq(a, b).solution,
+    In((2, 2, 3)),
+    In((2, 2, 1)),
+)

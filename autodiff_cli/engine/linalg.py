@@ -273,6 +273,18 @@ def _chain_product(tensors: list, split: list, i: int, j: int) -> Tensor:
 
 __all__ += ["solve", "multi_dot"]
 
+# ops/lu_factor.py: lu_factor, lu_factor_ex, lu, lu_solve
+from .ops.lu_factor import linalg_lu as lu  # noqa: E402
+from .ops.lu_factor import linalg_lu_factor as lu_factor  # noqa: E402
+from .ops.lu_factor import linalg_lu_factor_ex as lu_factor_ex  # noqa: E402
+from .ops.lu_factor import linalg_lu_solve as lu_solve  # noqa: E402
+
+__all__ += ["lu", "lu_factor", "lu_factor_ex", "lu_solve"]
+
+from .ops.least_squares import lstsq  # noqa: E402
+
+__all__ += ["lstsq"]
+
 from .core import numpy_names as _numpy_names  # noqa: E402
 
 _numpy_names.accept_in_module(globals(), __all__, "linalg_")

@@ -228,8 +228,11 @@ def apply_op(op: Any, inputs: tuple, params: dict | None = None, _watched: bool 
 
 
 def _wrap_outputs(outs: tuple, node: Node) -> tuple:
-    """The outputs of a multi-output node (apart from `apply_op`, which keeps no cells)."""
-    return tuple([_wrap(o, True, node, i) for i, o in enumerate(outs)])
+    """The outputs of a multi-output node (apart from `apply_op`, which keeps no cells); an
+    integer output (lu_factor's pivots) is never differentiable, so has no grad_fn."""
+    return tuple(
+        [_wrap(o, True, node, i) if o.dtype.kind == "f" else _wrap(o) for i, o in enumerate(outs)]
+    )
 
 
 def _floating(out: Any) -> bool:

@@ -9,6 +9,7 @@ with ops that record themselves under create_graph, so they are differentiable a
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ from .matrix import DIAG_EMBED, DIAGONAL, INV, TRIL, TRIU, _LinAlgError
 from .matrix_functions import _square_prefix, named_result
 from .views import CAT, _slice_any
 
-__all__ = ["svd", "qr", "cholesky", "pinverse"]
+__all__ = ["svd", "qr", "cholesky", "pinverse", "triangular_solve"]
 
 _SVD = named_result("svd", ("U", "S", "V"))
 _LINALG_SVD = named_result("linalg_svd", ("U", "S", "Vh"))
@@ -267,6 +268,111 @@ SOLVE_TRIANGULAR = defop(
 )
 
 
+_TRIANGULAR_SOLVE = named_result("triangular_solve", ("solution", "cloned_coefficient"))
+_TRIANGULAR_SOLVE_WARNING = (
+    "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be "
+    "removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments "
+    "reversed and does not return a copy of one of the inputs.\n"
+    "X = torch.triangular_solve(B, A).solution\nshould be replaced with\n"
+    "X = torch.linalg.solve_triangular(A, B). (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:2273.)"
+)
+
+
+class _Warned:
+    """PyTorch warns once per process (TORCH_WARN_ONCE)."""
+
+    triangular_solve = False
+
+
+def _triangular_solve_np(b: Any, a: Any, upper: bool, transpose: bool, unit: bool) -> tuple:
+    """(X, a copy of A) with op(A) X = b, op(A) = Aᵀ when `transpose`."""
+    if transpose:
+        x = _solve_triangular_np(np.swapaxes(a, -1, -2), b, not upper, True, unit)
+    else:
+        x = _solve_triangular_np(a, b, upper, True, unit)
+    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    return x, np.array(np.broadcast_to(a, shape + a.shape[-2:]))
+
+
+def _triangular_solve_grad_b(
+    B: Any, grads: list, self: Any, A: Any, upper: bool, transpose: bool, unit: bool
+) -> Any:
+    """b̄ = op(A)⁻ᵀ X̄."""
+    op_a = _mT(B, A) if transpose else A
+    flipped = upper != transpose  # op(A) is upper
+    return run(B, SOLVE_TRIANGULAR, _mT(B, op_a), grads[0], upper=not flipped, left=True, unit=unit)
+
+
+def _triangular_solve_grad_a(
+    B: Any, grads: list, self: Any, A: Any, upper: bool, transpose: bool, unit: bool
+) -> Any:
+    """Ā = −b̄ Xᵀ (transposed back for op(A) = Aᵀ) on A's triangle, plus the copy's gradient."""
+    params = {"upper": upper, "transpose": transpose, "unit": unit}
+    X = run(B, TRIANGULAR_SOLVE, self, A, **params)[0]  # noqa: N806 - the solution again
+    full = -(_triangular_solve_grad_b(B, grads, self, A, **params) @ _mT(B, X))
+    if transpose:
+        full = _mT(B, full)
+    if upper:
+        return run(B, TRIU, full, diagonal=1 if unit else 0) + grads[1]
+    return run(B, TRIL, full, diagonal=-1 if unit else 0) + grads[1]
+
+
+TRIANGULAR_SOLVE = defop(
+    "triangular_solve",
+    "TriangularSolveBackward0",
+    _triangular_solve_np,
+    _triangular_solve_grad_b,
+    _triangular_solve_grad_a,
+    n_outputs=2,
+    arg_names=("self", "A"),
+    rules=("op(A)⁻ᵀ grad", "−op(A)⁻ᵀ grad Xᵀ on A's triangle + the copy's gradient"),
+)
+
+
+def triangular_solve(
+    b: Tensor,
+    A: Tensor,  # noqa: N803 - PyTorch's name
+    upper: bool = True,
+    transpose: bool = False,
+    unitriangular: bool = False,
+    *,
+    out: Any = None,
+) -> tuple:
+    """torch.triangular_solve (deprecated for linalg.solve_triangular): (solution,
+    cloned_coefficient) with op(A) X = b (TriangularSolveBackward0)."""
+    if out is not None:
+        return write_out(triangular_solve, out, b, A, upper, transpose, unitriangular)
+    for name, t in (("b", b), ("A", A)):
+        if t.ndim < 2:
+            raise RuntimeError(
+                f"torch.triangular_solve: The input tensor {name} must have at least 2 dimensions."
+            )
+    rows, cols = A._data.shape[-2:]
+    if rows != cols:
+        raise RuntimeError(
+            f"A must be batches of square matrices, but they are {rows} by {cols} matrices"
+        )
+    if b._data.shape[-2] != A._data.shape[-1]:
+        raise RuntimeError(
+            "Incompatible matrix sizes for triangular_solve: each A "
+            f"matrix is {A.shape[-2]} by {A.shape[-1]} but each b matrix is "
+            f"{b.shape[-2]} by {b.shape[-1]}"
+        )
+    if b._data.dtype != A._data.dtype:
+        raise RuntimeError(
+            "Expected b and A to have the same dtype, but found b of type "
+            f"{dtypes.scalar_name(b._data.dtype).capitalize()} and A of type "
+            f"{dtypes.scalar_name(A._data.dtype).capitalize()} instead."
+        )
+    _require_float(A, "torch.triangular_solve")
+    if not _Warned.triangular_solve:  # (after the checks, as PyTorch's)
+        _Warned.triangular_solve = True
+        warnings.warn(_TRIANGULAR_SOLVE_WARNING, UserWarning, stacklevel=2)
+    params = {"upper": bool(upper), "transpose": bool(transpose), "unit": bool(unitriangular)}
+    return _TRIANGULAR_SOLVE(apply_op(TRIANGULAR_SOLVE, (b, A), params))
+
+
 QR = defop(
     "linalg_qr",
     "LinalgQrBackward0",
@@ -478,5 +584,11 @@ def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
 
 tensor_methods(
     "ops.decompositions",
-    {"svd": svd, "qr": qr, "cholesky": cholesky, "pinverse": pinverse},
+    {
+        "svd": svd,
+        "qr": qr,
+        "cholesky": cholesky,
+        "pinverse": pinverse,
+        "triangular_solve": triangular_solve,
+    },
 )
