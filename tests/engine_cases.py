@@ -2483,3 +2483,19 @@ case(
     In((2, 2, 3)),
     In((2, 2, 1)),
 )
+
+# the incomplete gamma functions (ops/incomplete_gamma.py): only `other` is differentiable
+case(
+    "igamma",
+    "igamma",
+    lambda T, a, x: T.igamma(a, x),
+    In(M, _positive, diff=False),
+    In(M, _positive),
+)
+case(
+    "igammac",
+    "igammac",
+    lambda T, a, x: T.special.gammaincc(a, x),
+    In((3,), _uniform(3.0, 6.0), diff=False),
+    In((2, 3), _uniform(4.0, 9.0)),
+)

@@ -511,7 +511,7 @@ _accept_numpy_names(__all__)
 _EXTRA_FAMILIES = (
     "activations", "combining", "decompositions", "matrix_functions", "predicates", "python_maps",
     "reshaping", "searching", "select_ops", "special_math", "statistics", "derived_methods",
-    "vector_ops", "einsum", "inplace_methods", "distances", "lu_factor",
+    "vector_ops", "einsum", "inplace_methods", "distances", "lu_factor", "incomplete_gamma",
 )  # fmt: skip
 _extras_loaded = False
 

@@ -1,5 +1,6 @@
 """`torch.special`: mostly other names of `torch.*` functions (each keeps the grad_fn PyTorch
-shows for it), plus i1, entr, ndtr, log_ndtr, ndtri and xlog1py (ops/special_math.py)."""
+shows for it), plus i1, entr, ndtr, log_ndtr, ndtri and xlog1py (ops/special_math.py) and
+gammainc/gammaincc (torch.igamma/igammac, ops/incomplete_gamma.py)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,20 @@ from .core.apply import apply_op, as_default_float
 from .core.out_arg import write_out
 from .core.tensor import Tensor
 from .nn import functional, functional_ops  # (loaded with torch.special: a script's child
-from .ops import blends, elementwise, reductions, unary  # process cannot import later)
+from .ops import (  # process cannot import later)
+    blends,
+    elementwise,
+    incomplete_gamma,
+    reductions,
+    unary,
+)
 from .ops import special_math as sm
 from .ops.formula_ops import ADD_SCALAR, MUL_SCALAR
 
 __all__ = [
     "expit", "logit", "erf", "erfc", "erfinv", "expm1", "exp2", "log1p", "gammaln", "digamma",
     "psi", "polygamma", "multigammaln", "i0", "i1", "sinc", "round", "xlogy", "xlog1py", "entr",
-    "ndtr", "log_ndtr", "ndtri", "logsumexp", "softmax", "log_softmax",
+    "ndtr", "log_ndtr", "ndtri", "logsumexp", "softmax", "log_softmax", "gammainc", "gammaincc",
 ]  # fmt: skip
 
 expit = unary.sigmoid
@@ -34,6 +41,8 @@ gammaln = sm.lgamma
 digamma = psi = sm.digamma
 i0 = sm.i0
 sinc = sm.sinc
+gammainc = incomplete_gamma.igamma  # (IgammaBackward0, as PyTorch's)
+gammaincc = incomplete_gamma.igammac
 _NO_DIM: Any = object()
 
 

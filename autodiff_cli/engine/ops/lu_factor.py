@@ -325,7 +325,11 @@ LU_SOLVE = defop(
     arg_names=("LU", "pivots", "B"),
     saves=(0, 1, "result"),
     promotes=False,
-    rules=("tril₋₁(Pᵀ Ā Uᴴ) + triu(Lᴴ Pᵀ Ā), Ā = −A⁻ᴴ grad Xᴴ", "", "A⁻ᴴ grad"),
+    rules=(
+        "tril₋₁(Pᵀ Ā Uᴴ) + triu(Lᴴ Pᵀ Ā), Ā = −A⁻ᴴ grad Xᴴ",
+        "(pivots are not differentiable)",
+        "A⁻ᴴ grad",
+    ),
 )
 
 
