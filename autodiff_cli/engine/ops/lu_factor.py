@@ -471,6 +471,12 @@ def linalg_lu_solve(
         return write_out(linalg_lu_solve, out, LU, pivots, B, left=left, adjoint=adjoint)
     fn = "torch.linalg.lu_solve"
     _check_matrix(LU, fn)
+    if LU._data.dtype != B._data.dtype:
+        raise RuntimeError(
+            "linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type "
+            f"{dtypes.scalar_name(LU._data.dtype)} and B of type "
+            f"{dtypes.scalar_name(B._data.dtype)} instead"
+        )
     rows, cols = LU._data.shape[-2:]
     if rows != cols:
         raise RuntimeError(
@@ -484,12 +490,6 @@ def linalg_lu_solve(
             f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
             f"{'AX = B' if left else 'XA = B'} ({rows}x{cols} and "
             f"{'x'.join(str(s) for s in B._data.shape)})"
-        )
-    if LU._data.dtype != B._data.dtype:
-        raise RuntimeError(
-            f"{fn}: Expected LU and B to have the same dtype, but found LU of type "
-            f"{dtypes.scalar_name(LU._data.dtype)} and B of type "
-            f"{dtypes.scalar_name(B._data.dtype)} instead"
         )
     return apply_op(LU_SOLVE, (LU, pivots, B), {"left": bool(left), "adjoint": bool(adjoint)})
 
