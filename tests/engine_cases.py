@@ -2398,7 +2398,7 @@ _LU = "linalg_lu_factor_ex"
 case(_LU, _LU, lambda T, a: T.linalg.lu_factor(a).LU, In((3, 3), _well_conditioned))
 case(_LU + "-batch", _LU, lambda T, a: T.linalg.lu_factor_ex(a)[0], In((2, 3, 3)))
 case(_LU + "-wide", _LU, lambda T, a: T.linalg.lu_factor(a).LU, In((2, 4)))
-case(_LU + "-tall", _LU, lambda T, a: T.lu(a)[0], In((4, 2)))
+case(_LU + "-tall", _LU, lambda T, a: T.linalg.lu_factor_ex(a)[0], In((4, 2)))
 case("linalg_lu", "linalg_lu", lambda T, a: tuple(T.linalg.lu(a))[1:], In((3, 3)))
 case("linalg_lu-wide", "linalg_lu", lambda T, a: tuple(T.linalg.lu(a))[1:], In((2, 3, 5)))
 case("linalg_lu-tall", "linalg_lu", lambda T, a: tuple(T.linalg.lu(a))[1:], In((4, 3)))
@@ -2498,4 +2498,37 @@ case(
     lambda T, a, x: T.special.gammaincc(a, x),
     In((3,), _uniform(3.0, 6.0), diff=False),
     In((2, 3), _uniform(4.0, 9.0)),
+)
+case("linalg_eigh", "linalg_eigh", lambda T, a: tuple(T.linalg.eigh(a + a.mT)), In((3, 3)))
+case(
+    "linalg_eigh-upper-batch",
+    "linalg_eigh",
+    lambda T, a: T.linalg.eigvalsh(a + a.mT, UPLO="U"),
+    In((2, 4, 4)),
+)
+case(
+    "cholesky_solve",
+    "cholesky_solve",
+    lambda T, b, a: T.cholesky_solve(b, T.linalg.cholesky(_spd_of(T, a))),
+    In((3, 2)),
+    In((3, 3)),
+)
+case(
+    "cholesky_solve-upper",
+    "cholesky_solve",
+    lambda T, b, a: b.cholesky_solve(a.triu(), upper=True),
+    In((2, 3, 2)),
+    In((2, 3, 3), _well_conditioned),
+)
+case(
+    "cholesky_inverse",
+    "cholesky_inverse",
+    lambda T, a: T.cholesky_inverse(a.tril()),
+    In((3, 3), _well_conditioned),
+)
+case(
+    "cholesky_inverse-upper",
+    "cholesky_inverse",
+    lambda T, a: a.triu().cholesky_inverse(upper=True),
+    In((2, 3, 3), _well_conditioned),
 )

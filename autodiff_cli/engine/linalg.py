@@ -6,18 +6,26 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from .core import dtypes
 from .core.apply import apply_op
 from .core.out_arg import OutRule, declare_out, write_out
-from .core.tensor import Tensor, _norm_dim
+from .core.tensor import Tensor, _norm_dim, _wrap
 from .ops import reductions
+from .ops.lu_factor import _lu_factor_np, _lu_solve_np
 from .ops.matrix import DET, INV, _LinAlgError, check_square
 from .ops.matrix import LINALG_SOLVE_EX as SOLVE
+from .ops.matrix import matmul as _matmul
+from .ops.matrix_functions import _square_prefix, named_result
 from .ops.vector_ops import linalg_cross as cross
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "det", "inv", "cross", "LinAlgError"]
 
 LinAlgError = _LinAlgError
+_CHOLESKY_EX = named_result("linalg_cholesky_ex", ("L", "info"))
+_INV_EX = named_result("linalg_inv_ex", ("inverse", "info"))
+_SOLVE_EX = named_result("linalg_solve_ex", ("result", "info"))
 
 
 def _float_check(x: Tensor, fn: str) -> None:
@@ -71,7 +79,7 @@ def matrix_norm(
     dtype: Any = None,
     out: Any = None,
 ) -> Tensor:
-    """'fro', 1, -1, inf, -inf (ord 2, -2 and 'nuc' need an SVD, which is not supported)."""
+    """'fro', 1, -1, inf, -inf, and through the singular values 'nuc', 2 and -2."""
     if out is not None:
         return write_out(matrix_norm, out, A, ord, dim, keepdim, dtype=dtype)
     if A.ndim < 2:
@@ -85,10 +93,7 @@ def matrix_norm(
     if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
     if ord in ("nuc", 2, -2):
-        raise NotImplementedError(
-            f"linalg.matrix_norm: ord={ord!r} needs a singular value decomposition, which "
-            "autodiff does not implement"
-        )
+        return _spectral_norm(A if dtype is None else A.to(dtype), ord, d0, d1, keepdim)
     if isinstance(ord, str) or ord not in (1, -1, math.inf, -math.inf):
         raise RuntimeError(f"linalg.matrix_norm: Order {_ord_text(ord)} not supported.")
     if abs(ord) == math.inf:
@@ -103,6 +108,24 @@ def matrix_norm(
 
 
 declare_out("linalg_matrix_norm", OutRule(composite=True))
+
+
+def _spectral_norm(A: Tensor, ord: Any, d0: int, d1: int, keepdim: bool) -> Tensor:  # noqa: N803
+    """'nuc' (the sum of the singular values), 2 (the largest) or -2 (the smallest) over
+    dims (d0, d1), moved last as PyTorch does (PermuteBackward0 when kept)."""
+    perm = [i for i in range(A.ndim) if i not in (d0, d1)] + [d0, d1]
+    s = svdvals(A.permute(perm))
+    if ord == "nuc":
+        result = s.sum(-1)
+    else:
+        extreme = "amax" if ord == 2 else "amin"
+        result = getattr(s, extreme)(-1) if hasattr(Tensor, extreme) else None
+        if result is None:
+            result = (reductions.max if ord == 2 else reductions.min)(s, -1)[0]
+    if not keepdim:
+        return result
+    back = [perm.index(i) for i in range(A.ndim)]
+    return result.unsqueeze(-1).unsqueeze(-1).permute(back)
 
 
 def _dims_text(dim: Any) -> str:
@@ -281,9 +304,186 @@ from .ops.lu_factor import linalg_lu_solve as lu_solve  # noqa: E402
 
 __all__ += ["lu", "lu_factor", "lu_factor_ex", "lu_solve"]
 
+from .ops.decompositions import linalg_eigh as eigh  # noqa: E402
+from .ops.decompositions import linalg_eigvalsh as eigvalsh  # noqa: E402
 from .ops.least_squares import lstsq  # noqa: E402
 
-__all__ += ["lstsq"]
+__all__ += ["lstsq", "eigh", "eigvalsh"]
+
+
+def _info(bad: Any, shape: tuple) -> Tensor:
+    return _wrap(np.asarray(bad, np.int32).reshape(shape))
+
+
+def cholesky_ex(
+    A: Tensor,  # noqa: N803 - PyTorch's name
+    *,
+    upper: bool = False,
+    check_errors: bool = False,
+    out: Any = None,
+) -> tuple:
+    """(L, info): info 0, or the order of the first leading minor that is not positive-definite
+    (then L holds LAPACK's partial factor, without a graph)."""
+    if out is not None:
+        return write_out(cholesky_ex, out, A, upper=upper, check_errors=check_errors)
+    _square_prefix(A, "linalg.cholesky_ex")
+    try:
+        return _CHOLESKY_EX((cholesky(A, upper=upper), _info(np.zeros(A.shape[:-2]), A.shape[:-2])))
+    except _LinAlgError:
+        if check_errors:
+            raise
+    data = A._data
+    factor = np.zeros(data.shape, data.dtype)
+    bad = np.zeros(data.shape[:-2], np.int32)
+    for idx in np.ndindex(*data.shape[:-2]):
+        factor[idx], bad[idx] = _partial_cholesky(data[idx])
+    if upper:
+        factor = np.swapaxes(factor, -1, -2).copy()
+    return _CHOLESKY_EX((_wrap(factor), _wrap(bad)))
+
+
+def _partial_cholesky(a: np.ndarray) -> tuple:
+    """LAPACK's potf2 on one matrix, column by column: at the first pivot that is not positive
+    it stores that pivot's value and stops (the columns after keep A's values), info = its
+    1-based index."""
+    low = np.tril(a).astype(a.dtype)
+    n = a.shape[-1]
+    for j in range(n):
+        pivot = low[j, j] - low[j, :j] @ low[j, :j]
+        if not pivot > 0:
+            low[j, j] = pivot
+            return low, j + 1
+        low[j, j] = np.sqrt(pivot)
+        low[j + 1 :, j] = (low[j + 1 :, j] - low[j + 1 :, :j] @ low[j, :j]) / low[j, j]
+    return low, 0
+
+
+def inv_ex(A: Tensor, *, check_errors: bool = False, out: Any = None) -> tuple:  # noqa: N803
+    """(inverse, info): info 0, or for a singular matrix the first zero pivot's index (the
+    inverse then holds the infinities and NaNs LAPACK's solve gives, without a graph)."""
+    if out is not None:
+        return write_out(inv_ex, out, A, check_errors=check_errors)
+    try:
+        return _INV_EX((inv(A), _info(np.zeros(A.shape[:-2]), A.shape[:-2])))
+    except _LinAlgError:
+        if check_errors:
+            raise
+    eye = np.broadcast_to(np.eye(A.shape[-1], dtype=A._data.dtype), A._data.shape)
+    return _INV_EX((_wrap(_singular_solve(A._data, eye, True)), _singular_info(A)))
+
+
+def _singular_info(A: Tensor) -> Tensor:  # noqa: N803
+    """getrf's info per matrix: the 1-based index of its first zero pivot."""
+    return _wrap(_lu_factor_np(A._data)[2])
+
+
+def solve_ex(
+    A: Tensor,  # noqa: N803 - PyTorch's names
+    B: Tensor,  # noqa: N803
+    *,
+    left: bool = True,
+    check_errors: bool = False,
+    out: Any = None,
+) -> tuple:
+    """(result, info) of linalg.solve: info nonzero (and the result NaN) for a singular A."""
+    if out is not None:
+        return write_out(solve_ex, out, A, B, left=left, check_errors=check_errors)
+    try:
+        return _SOLVE_EX((solve(A, B, left=left), _info(np.zeros(A.shape[:-2]), A.shape[:-2])))
+    except _LinAlgError:
+        if check_errors:
+            raise
+    vector = B.ndim == 1
+    rhs = B._data[:, None] if vector else B._data
+    result = _singular_solve(A._data, rhs, left)
+    return _SOLVE_EX((_wrap(result[..., 0] if vector else result), _singular_info(A)))
+
+
+def _singular_solve(a: np.ndarray, b: np.ndarray, left: bool) -> np.ndarray:
+    """getrf + getrs on a singular matrix: the infinities and NaNs its zero pivot gives."""
+    lu, pivots, _ = _lu_factor_np(a)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _lu_solve_np(lu, pivots, b, left, False)
+
+
+def matrix_rank(
+    A: Tensor,  # noqa: N803 - PyTorch's name
+    *,
+    atol: Any = None,
+    rtol: Any = None,
+    hermitian: bool = False,
+    tol: Any = None,
+    out: Any = None,
+) -> Tensor:
+    """The number of singular values (|eigenvalues| when `hermitian`) above
+    max(atol, rtol · σ_max); rtol defaults to eps · max(m, n) when atol is not given."""
+    if out is not None:
+        return write_out(matrix_rank, out, A, atol=atol, rtol=rtol, hermitian=hermitian, tol=tol)
+    if A.ndim < 2:
+        raise RuntimeError(
+            "torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions."
+        )
+    _float_check(A, "matrix_rank")
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    data = A._data
+    if data.size == 0:
+        return _wrap(np.zeros(data.shape[:-2], np.int64))
+    if hermitian:
+        s = np.abs(np.linalg.eigvalsh(data))
+    else:
+        s = np.linalg.svd(data, compute_uv=False)
+    m, n = data.shape[-2:]
+    if rtol is None:
+        rtol = 0.0 if atol is not None and atol > 0 else float(np.finfo(data.dtype).eps) * max(m, n)
+    top = s.max(-1, keepdims=True)
+    cutoff = np.maximum(float(atol or 0.0), float(rtol) * top)
+    return _wrap(np.asarray((s > cutoff).sum(-1), np.int64))
+
+
+def cond(A: Tensor, p: Any = None, *, out: Any = None) -> Tensor:  # noqa: N803
+    """σ_max / σ_min (p None, 2, -2: that ratio or its inverse), or ‖A‖ₚ ‖A⁻¹‖ₚ for 'fro', 1,
+    -1, inf, -inf (inf for a singular matrix)."""
+    if out is not None:
+        return write_out(cond, out, A, p)
+    if p in (None, 2, -2):
+        if A.ndim < 2:
+            raise RuntimeError("linalg.cond: The input tensor A must have at least 2 dimensions.")
+        s = svdvals(A)
+        k = s.shape[-1]
+        ratio = s.narrow(-1, 0, 1) / s.narrow(-1, k - 1, 1)
+        if p == -2:
+            ratio = s.narrow(-1, k - 1, 1) / s.narrow(-1, 0, 1)
+        return ratio.squeeze(-1)
+    if p not in ("fro", "nuc", 1, -1, math.inf, -math.inf):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    check_square(A, f"cond(ord={_ord_text(p)})")
+    inverse, info = inv_ex(A)
+    if bool(np.any(info._data)):
+        return _wrap(np.full(A._data.shape[:-2], np.inf, A._data.dtype))
+    result = matrix_norm(A, p) * matrix_norm(inverse, p)
+    return result if p == "nuc" else result.nan_to_num(math.inf)
+
+
+def vecdot(x: Tensor, y: Tensor, *, dim: int = -1, out: Any = None) -> Tensor:
+    """Σ x · y along `dim` (real inputs: no conjugation needed)."""
+    if out is not None:
+        return write_out(vecdot, out, x, y, dim=dim)
+    return (x * y).sum(dim)
+
+
+def matmul(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
+    """torch.matmul."""
+    return _matmul(input, other, out=out)
+
+
+def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:  # noqa: N803
+    """torch.diagonal with the last two dimensions as the default."""
+    return A.diagonal(offset, dim1, dim2)
+
+
+__all__ += ["cholesky_ex", "inv_ex", "solve_ex", "matrix_rank", "cond", "vecdot", "matmul"]
+__all__ += ["diagonal"]
 
 from .core import numpy_names as _numpy_names  # noqa: E402
 

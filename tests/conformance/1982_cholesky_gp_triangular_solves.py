@@ -29,7 +29,9 @@ mean = Ks.T @ alpha
 w = torch.linalg.solve_triangular(L, Ks, upper=False)
 var = torch.diagonal(rbf(Xs, Xs)) - (w * w).sum(0)
 print(mean.squeeze(), var)
-nll = 0.5 * (y.T @ alpha).squeeze() + torch.log(torch.diagonal(L)).sum() + 2.5 * math.log(2 * math.pi)
+nll = (
+    0.5 * (y.T @ alpha).squeeze() + torch.log(torch.diagonal(L)).sum() + 2.5 * math.log(2 * math.pi)
+)
 print(nll)
 nll.backward()
 print(log_ell.grad)

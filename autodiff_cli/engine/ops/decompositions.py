@@ -25,7 +25,15 @@ from .matrix import DIAG_EMBED, DIAGONAL, INV, TRIL, TRIU, _LinAlgError
 from .matrix_functions import _square_prefix, named_result
 from .views import CAT, _slice_any
 
-__all__ = ["svd", "qr", "cholesky", "pinverse", "triangular_solve"]
+__all__ = [
+    "svd",
+    "qr",
+    "cholesky",
+    "pinverse",
+    "triangular_solve",
+    "cholesky_solve",
+    "cholesky_inverse",
+]
 
 _SVD = named_result("svd", ("U", "S", "V"))
 _LINALG_SVD = named_result("linalg_svd", ("U", "S", "Vh"))
@@ -510,6 +518,158 @@ def cholesky(input: Tensor, upper: bool = False, *, out: Any = None) -> Tensor:
     return apply_op(CHOLESKY, (input,), {"upper": bool(upper), "fn": "cholesky"})
 
 
+def _cholesky_factor(a: np.ndarray, upper: bool) -> np.ndarray:
+    """The triangle of `a` that LAPACK's potrs/potri read, as a lower factor L."""
+    return np.swapaxes(np.triu(a), -1, -2) if upper else np.tril(a)
+
+
+def _cholesky_solve_np(b: np.ndarray, a: np.ndarray, upper: bool) -> np.ndarray:
+    """X with L Lᵀ X = b (Uᵀ U X = b when `upper`): two triangular solves."""
+    low = _cholesky_factor(a, upper)
+    y = _solve_triangular_np(low, b, False, True)
+    return _solve_triangular_np(np.swapaxes(low, -1, -2), y, True, True)
+
+
+def _cholesky_solve_grad_l(B: Any, g: Any, self: Any, input2: Any, result: Any, upper: bool) -> Any:
+    """−(Ḡ Xᵀ + X Ḡᵀ) L (−U (…) upper), Ḡ = cholesky_solve(grad, L)."""
+    gb = run(B, CHOLESKY_SOLVE, g, input2, upper=upper)
+    common = gb @ _mT(B, result)
+    common = common + _mT(B, common)
+    return -(input2 @ common) if upper else -(common @ input2)
+
+
+CHOLESKY_SOLVE = defop(
+    "cholesky_solve",
+    "CholeskySolveBackward0",
+    _cholesky_solve_np,
+    lambda B, g, self, input2, result, upper: run(B, CHOLESKY_SOLVE, g, input2, upper=upper),
+    _cholesky_solve_grad_l,
+    arg_names=("self", "input2"),
+    rules=("cholesky_solve(grad, L)", "−(Ḡ Xᵀ + X Ḡᵀ) L"),
+)
+
+
+def _cholesky_inverse_np(a: np.ndarray, upper: bool) -> np.ndarray:
+    low = _cholesky_factor(a, upper)
+    eye = np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape)
+    return _cholesky_solve_np(eye, low, False)
+
+
+def _cholesky_inverse_grad(B: Any, g: Any, self: Any, result: Any, upper: bool) -> Any:
+    """−Y (grad + gradᵀ) Y L (−U Y (…) Y upper), Y the inverse."""
+    common = result @ (g + _mT(B, g)) @ result
+    return -(self @ common) if upper else -(common @ self)
+
+
+CHOLESKY_INVERSE = defop(
+    "cholesky_inverse",
+    "CholeskyInverseBackward0",
+    _cholesky_inverse_np,
+    _cholesky_inverse_grad,
+    rules=("−Y (grad + gradᵀ) Y L",),
+)
+
+
+def _check_factor(L: Tensor, fn: str) -> None:  # noqa: N803
+    if L.ndim < 2:
+        raise RuntimeError(f"{fn}: The input tensor A must have at least 2 dimensions.")
+    _square_prefix(L, fn)
+
+
+def cholesky_solve(
+    input: Tensor, input2: Tensor, upper: bool = False, *, out: Any = None
+) -> Tensor:
+    """X with A X = input for A = L Lᵀ given its Cholesky factor `input2` (CholeskySolveBackward0)."""
+    if out is not None:
+        return write_out(cholesky_solve, out, input, input2, upper)
+    _require_float(input, "cholesky_solve")
+    _check_factor(input2, "cholesky_solve")
+    if input._data.dtype != input2._data.dtype:
+        raise RuntimeError(
+            "Expected b and A to have the same dtype, but found b of type "
+            f"{dtypes.scalar_name(input._data.dtype).capitalize()} and A of type "
+            f"{dtypes.scalar_name(input2._data.dtype).capitalize()} instead."
+        )
+    if input._data.shape[-2] != input2._data.shape[-1]:
+        raise RuntimeError(
+            "Incompatible matrix sizes for cholesky_solve: each A matrix is "
+            f"{input2.shape[-2]} by {input2.shape[-1]} but each b matrix is "
+            f"{input.shape[-2]} by {input.shape[-1]}"
+        )
+    return apply_op(CHOLESKY_SOLVE, (input, input2), {"upper": bool(upper)})
+
+
+def cholesky_inverse(L: Tensor, upper: bool = False, *, out: Any = None) -> Tensor:  # noqa: N803
+    """(L Lᵀ)⁻¹ from a Cholesky factor (CholeskyInverseBackward0)."""
+    if out is not None:
+        return write_out(cholesky_inverse, out, L, upper)
+    _check_factor(L, "cholesky_inverse")
+    return apply_op(CHOLESKY_INVERSE, (L,), {"upper": bool(upper)})
+
+
+# --------------------------------------------------------------------------------------------
+# Symmetric eigendecomposition
+# --------------------------------------------------------------------------------------------
+
+_LINALG_EIGH = named_result("linalg_eigh", ("eigenvalues", "eigenvectors"))
+
+
+def _eigh_np(a: np.ndarray, uplo: str) -> tuple:
+    """Eigenvalues in ascending order and orthonormal eigenvectors (LAPACK's syevd, reading the
+    `uplo` triangle)."""
+    if a.size == 0:
+        n = a.shape[-1]
+        return np.zeros(a.shape[:-1], a.dtype), np.zeros(a.shape[:-2] + (n, n), a.dtype)
+    w, v = np.linalg.eigh(a, UPLO=uplo)
+    return w.astype(a.dtype), v.astype(a.dtype)
+
+
+def _eigh_grad(B: Any, grads: list, A: Any, uplo: str) -> Any:  # noqa: N803
+    """Ā = V (diag(λ̄) + skew(Vᵀ V̄) / E) Vᵀ, E_ij = λ_j − λ_i off the diagonal."""
+    g_values, g_vectors = grads
+    values, V = run(B, EIGH, A, uplo=uplo)  # noqa: N806 - the factors again
+    n = values.shape[-1]
+    row = run(B, arithmetic.UNSQUEEZE, values, dim=len(values.shape) - 1)
+    col = run(B, arithmetic.UNSQUEEZE, values, dim=len(values.shape))
+    off = B.const(1.0 - np.eye(n, dtype=B.array_of(values).dtype))
+    gap = row - col + _eye(B, n, values)  # λ_j − λ_i (1 on the diagonal)
+    VtgV = _mT(B, V) @ g_vectors  # noqa: N806
+    inner = off * ((VtgV - _mT(B, VtgV)) * 0.5) / gap + _diag(B, g_values)
+    return V @ inner @ _mT(B, V)
+
+
+EIGH = defop(
+    "linalg_eigh",
+    "LinalgEighBackward0",
+    _eigh_np,
+    _eigh_grad,
+    n_outputs=2,
+    arg_names=("A",),
+    rules=("V (diag(λ̄) + skew(Vᵀ V̄) / (λ_j − λ_i)) Vᵀ",),
+)
+
+
+def _eigh(A: Tensor, UPLO: str, fn: str) -> tuple:  # noqa: N803 - PyTorch's names
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    _square_prefix(A, fn)
+    return apply_op(EIGH, (A,), {"uplo": UPLO})
+
+
+def linalg_eigh(A: Tensor, UPLO: str = "L", *, out: Any = None) -> tuple:  # noqa: N803
+    """(eigenvalues, eigenvectors) of a symmetric matrix, ascending (LinalgEighBackward0)."""
+    if out is not None:
+        return write_out(linalg_eigh, out, A, UPLO)
+    return _LINALG_EIGH(_eigh(A, UPLO, "linalg.eigh"))
+
+
+def linalg_eigvalsh(A: Tensor, UPLO: str = "L", *, out: Any = None) -> Tensor:  # noqa: N803
+    """The eigenvalues of a symmetric matrix, ascending (LinalgEighBackward0)."""
+    if out is not None:
+        return write_out(linalg_eigvalsh, out, A, UPLO)
+    return _eigh(A, UPLO, "linalg.eigvalsh")[0]
+
+
 # --------------------------------------------------------------------------------------------
 # Pseudo-inverse
 # --------------------------------------------------------------------------------------------
@@ -590,5 +750,7 @@ tensor_methods(
         "cholesky": cholesky,
         "pinverse": pinverse,
         "triangular_solve": triangular_solve,
+        "cholesky_solve": cholesky_solve,
+        "cholesky_inverse": cholesky_inverse,
     },
 )

@@ -38,21 +38,21 @@ ENGINE = frozenset(
     _int_checked _is_better _is_full_backward_hook _is_initial _keep _key _key_to_attr _keys
     _last_dropout _last_lr _last_number _last_scalar_saves _layer_weights _lazy_hook _leaf_hooks
     _leave_step _legacy_new _legacy_reduction _length _like _linalg_det _listeners
-    _load_own_state _load_state_bytes _log_softmax _log_softmax_backward_data _lu_with_info
-    _make_feed_forward _make_parameters _masked_data _masked_mask _mean_scaled _meta _mha_block
-    _milestones _mode _modified_message _modules _name _named_members _ndarray _new_node _next
-    _next_seq _no_batch_dim _no_grad _node _nodes _non_differentiable
-    _non_persistent_buffers_set _norm_dim _norm_grad _normal _note_no_grad_views _np_dtype
-    _num_samples _numel _numpy_bits _numpy_index _numpy_names _numpy_words _objects _observer
-    _observers _ones_like _op _operand _opt_called _options _out _output_nr _output_padding
-    _owner _p_norm _packed_classes _pad _parameters _params _params_cache _pdist_backward
-    _pdist_forward _per_argnum _per_element _per_group _phases _pool _pos _post_accumulate_hooks
-    _prelu_kernel _prelu_kernel_backward _prepare _prev _previous _profile_memory _properties
-    _qkv_same_embed_dim _raw_saved_ _rec _record _reduce _reduce_loss _refresh_views
-    _register_lazy_hook _released _render_vector _repr_suffixes _require_optimizer
-    _requires_grad _reset_parameters _reshape _reshape_alias _restart_at _restore_callable_state
-    _retains_grad _return_type _reverse _rm _rrelu_call _rule _running _rv _sa_block
-    _safe_softmax _save _saved _saved_ _scalar _scalar_ _scale_fn_custom
+    _load_own_state _load_state_bytes _log_softmax _log_softmax_backward_data _lu_factor_np
+    _lu_solve_np _lu_with_info _make_feed_forward _make_parameters _masked_data _masked_mask
+    _mean_scaled _meta _mha_block _milestones _mode _modified_message _modules _name
+    _named_members _ndarray _new_node _next _next_seq _no_batch_dim _no_grad _node _nodes
+    _non_differentiable _non_persistent_buffers_set _norm_dim _norm_grad _normal
+    _note_no_grad_views _np_dtype _num_samples _numel _numpy_bits _numpy_index _numpy_names
+    _numpy_words _objects _observer _observers _ones_like _op _operand _opt_called _options _out
+    _output_nr _output_padding _owner _p_norm _packed_classes _pad _parameters _params
+    _params_cache _pdist_backward _pdist_forward _per_argnum _per_element _per_group _phases
+    _pool _pos _post_accumulate_hooks _prelu_kernel _prelu_kernel_backward _prepare _prev
+    _previous _profile_memory _properties _qkv_same_embed_dim _raw_saved_ _rec _record _reduce
+    _reduce_loss _refresh_views _register_lazy_hook _released _render_vector _repr_suffixes
+    _require_optimizer _requires_grad _reset_parameters _reshape _reshape_alias _restart_at
+    _restore_callable_state _retains_grad _return_type _reverse _rm _rrelu_call _rule _running
+    _rv _sa_block _safe_softmax _save _saved _saved_ _scalar _scalar_ _scale_fn_custom
     _scaled_dot_product_flash_attention_for_cpu _scaled_mask _scatter_index _schedule_phases
     _schedulers _seed _seq _set_group _set_history _set_mode _set_param _set_requires_grad
     _shape_and_dtype _shapes _side _sides _size _slice_any _softmax _softmax_backward_data
