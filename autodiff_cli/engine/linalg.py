@@ -311,6 +311,11 @@ from .ops.least_squares import lstsq  # noqa: E402
 __all__ += ["lstsq", "eigh", "eigvalsh"]
 
 
+def _renamed(error: Exception, name: str, ex_name: str) -> Exception:
+    """The error of the function an `_ex` variant calls, worded with the variant's name."""
+    return _LinAlgError(str(error).replace(name, ex_name, 1))
+
+
 def _info(bad: Any, shape: tuple) -> Tensor:
     return _wrap(np.asarray(bad, np.int32).reshape(shape))
 
@@ -329,9 +334,9 @@ def cholesky_ex(
     _square_prefix(A, "linalg.cholesky_ex")
     try:
         return _CHOLESKY_EX((cholesky(A, upper=upper), _info(np.zeros(A.shape[:-2]), A.shape[:-2])))
-    except _LinAlgError:
+    except _LinAlgError as error:
         if check_errors:
-            raise
+            raise _renamed(error, "linalg.cholesky:", "linalg.cholesky_ex:") from None
     data = A._data
     factor = np.zeros(data.shape, data.dtype)
     bad = np.zeros(data.shape[:-2], np.int32)
@@ -365,9 +370,9 @@ def inv_ex(A: Tensor, *, check_errors: bool = False, out: Any = None) -> tuple: 
         return write_out(inv_ex, out, A, check_errors=check_errors)
     try:
         return _INV_EX((inv(A), _info(np.zeros(A.shape[:-2]), A.shape[:-2])))
-    except _LinAlgError:
+    except _LinAlgError as error:
         if check_errors:
-            raise
+            raise _renamed(error, "linalg.inv:", "linalg.inv_ex:") from None
     eye = np.broadcast_to(np.eye(A.shape[-1], dtype=A._data.dtype), A._data.shape)
     return _INV_EX((_wrap(_singular_solve(A._data, eye, True)), _singular_info(A)))
 
@@ -390,9 +395,9 @@ def solve_ex(
         return write_out(solve_ex, out, A, B, left=left, check_errors=check_errors)
     try:
         return _SOLVE_EX((solve(A, B, left=left), _info(np.zeros(A.shape[:-2]), A.shape[:-2])))
-    except _LinAlgError:
+    except _LinAlgError as error:
         if check_errors:
-            raise
+            raise _renamed(error, "torch.linalg.solve:", "torch.linalg.solve_ex:") from None
     vector = B.ndim == 1
     rhs = B._data[:, None] if vector else B._data
     result = _singular_solve(A._data, rhs, left)
