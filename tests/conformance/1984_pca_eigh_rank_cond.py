@@ -21,7 +21,9 @@ print(explained)
 top = evecs[:, -1]
 scores = centred @ (top * top.sign()[0])
 print(scores)
-(evals[-1] + (evecs[:, -1] ** 2 * torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)).sum()).backward()
+(
+    evals[-1] + (evecs[:, -1] ** 2 * torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)).sum()
+).backward()
 print(C.grad)
 
 X = torch.stack([torch.ones(8, dtype=torch.float64), data[:, 0], data[:, 1]], dim=1)
@@ -41,7 +43,9 @@ print(w.squeeze(), w.grad_fn.name())
 print(torch.allclose(w, torch.linalg.solve(A, X.T @ y)))
 Ainv = torch.cholesky_inverse(L)
 print(Ainv, Ainv.grad_fn.name())
-print(torch.cholesky_inverse(L.T, upper=True).diagonal(), (X.T @ y).cholesky_solve(L.T, upper=True).T)
+print(
+    torch.cholesky_inverse(L.T, upper=True).diagonal(), (X.T @ y).cholesky_solve(L.T, upper=True).T
+)
 (w.sum() + Ainv.trace()).backward()
 print(lam.grad)
 
