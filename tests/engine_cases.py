@@ -2532,3 +2532,18 @@ case(
     lambda T, a: a.triu().cholesky_inverse(upper=True),
     In((2, 3, 3), _well_conditioned),
 )
+
+# the Hurwitz zeta function (ops/hurwitz_zeta.py): only q is differentiable
+case(
+    "special_zeta",
+    "special_zeta",
+    lambda T, x, q: T.special.zeta(x, q),
+    In(M, _uniform(1.5, 4.0), diff=False),
+    In(M, _positive),
+)
+case(
+    "special_zeta-number-x",
+    "special_zeta_self_scalar",
+    lambda T, q: T.special.zeta(2.5, q),
+    In((3,), _positive),
+)

@@ -1,6 +1,7 @@
 """`torch.special`: mostly other names of `torch.*` functions (each keeps the grad_fn PyTorch
 shows for it), plus i1, entr, ndtr, log_ndtr, ndtri and xlog1py (ops/special_math.py) and
-gammainc/gammaincc (torch.igamma/igammac, ops/incomplete_gamma.py)."""
+gammainc/gammaincc (torch.igamma/igammac, ops/incomplete_gamma.py) and zeta
+(ops/hurwitz_zeta.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from .nn import functional, functional_ops  # (loaded with torch.special: a scri
 from .ops import (  # process cannot import later)
     blends,
     elementwise,
+    hurwitz_zeta,
     incomplete_gamma,
     reductions,
     unary,
@@ -27,6 +29,7 @@ __all__ = [
     "expit", "logit", "erf", "erfc", "erfinv", "expm1", "exp2", "log1p", "gammaln", "digamma",
     "psi", "polygamma", "multigammaln", "i0", "i1", "sinc", "round", "xlogy", "xlog1py", "entr",
     "ndtr", "log_ndtr", "ndtri", "logsumexp", "softmax", "log_softmax", "gammainc", "gammaincc",
+    "zeta",
 ]  # fmt: skip
 
 expit = unary.sigmoid
@@ -43,6 +46,7 @@ i0 = sm.i0
 sinc = sm.sinc
 gammainc = incomplete_gamma.igamma  # (IgammaBackward0, as PyTorch's)
 gammaincc = incomplete_gamma.igammac
+zeta = hurwitz_zeta.zeta
 _NO_DIM: Any = object()
 
 
