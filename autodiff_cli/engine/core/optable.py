@@ -249,9 +249,7 @@ def defop(
         exact_grads,
         binary,
     )
-    _note_facts(op, symbolic, aten, out, inplace_ufunc, backend)
-    op.aten_args = aten_args
-    op.forward_ad = forward_ad
+    _note_facts(op, symbolic, aten, out, inplace_ufunc, backend, aten_args, forward_ad)
     _register(op)
     if function is not None or inplace:
         _declare_surface(op, function, method, inplace, aliases, dunder is not None)
@@ -274,10 +272,14 @@ def _note_facts(
     out: OutRule | None,
     inplace_ufunc: Callable | None,
     backend: bool,
+    aten_args: int | None,
+    forward_ad: bool,
 ) -> None:
     """The entry's facts that other modules read (see `defop`), set on the entry; `out=` and
     `backend=` also registered where their machinery looks them up."""
     op.symbolic = symbolic
+    op.aten_args = aten_args
+    op.forward_ad = forward_ad
     op.aten = aten or op.name
     op.inplace_ufunc = inplace_ufunc
     if out is not None:
