@@ -2384,3 +2384,37 @@ case(
     _nn(lambda F, q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.7)),
     In((2, 1, 4, 3)), In((2, 1, 4, 3)), In((2, 1, 4, 3)),
 )  # fmt: skip
+
+
+# affine_grid and grid_sample (ops/grid_sampling.py); `grid_sampler_2d_backward` has no
+# derivative (test_engine_gradients.NOT_IMPLEMENTED), so these rows check first order only
+def _sample(**kw: Any) -> Callable[..., Any]:
+    return _nn(lambda F, x, grid: F.grid_sample(x, grid, **kw))
+
+
+_NOTE = "PyTorch's grid_sampler_2d_backward has no derivative (NotImplemented)"
+_F = "affine_grid_generator"
+case(_F, _F, _nn(lambda F, t: F.affine_grid(t, (2, 1, 3, 4), align_corners=False)), In((2, 2, 3)))
+case(_F + "-align", _F, _nn(lambda F, t: F.affine_grid(t, [1, 2, 1, 3], True)), In((1, 2, 3)))
+for _kw in (
+    {"align_corners": True},
+    {"align_corners": False, "padding_mode": "border"},
+    {"align_corners": False, "padding_mode": "reflection"},
+    {"align_corners": True, "padding_mode": "reflection"},
+):
+    _id = "grid_sampler_2d-" + "-".join(str(v) for v in _kw.values())
+    _grid = In((2, 3, 2, 2), _uniform(-1.3, 1.3))
+    case(
+        _id,
+        "grid_sampler_2d",
+        _sample(**_kw),
+        In((2, 3, 4, 5)),
+        _grid,
+        second_order=False,
+        notes=_NOTE,
+    )
+case(
+    "grid_sampler_2d-nearest", "grid_sampler_2d",
+    _sample(mode="nearest", align_corners=False), In((1, 2, 3, 4)),
+    In((1, 2, 3, 2), _unit, diff=False), second_order=False, notes=_NOTE,
+)  # fmt: skip
