@@ -2418,3 +2418,25 @@ case(
     _sample(mode="nearest", align_corners=False), In((1, 2, 3, 4)),
     In((1, 2, 3, 2), _unit, diff=False), second_order=False, notes=_NOTE,
 )  # fmt: skip
+
+
+# bilinear (ops/bilinear_forms.py): `_trilinear` on flattened (batch, features) inputs
+def _trilinear(T: Any, a: Any, w: Any, b: Any) -> Any:
+    """`torch._trilinear` as `F.bilinear` calls it (whose output is its reshape, ViewBackward0)."""
+    if hasattr(T, "_trilinear"):
+        return T._trilinear(a, w, b, [1, 3], [0], [1, 2], [2, 3])
+    from autodiff_cli.engine.core.apply import apply_op
+    from autodiff_cli.engine.ops.bilinear_forms import TRILINEAR
+
+    return apply_op(TRILINEAR, (a, w, b))
+
+
+case("_trilinear", "_trilinear", _trilinear, In((3, 2)), In((4, 2, 3)), In((3, 3)))
+case(
+    "_trilinear-one-input",
+    "_trilinear",
+    _trilinear,
+    In((2, 2), diff=False),
+    In((3, 2, 1)),
+    In((2, 1)),
+)
