@@ -2440,3 +2440,31 @@ case(
     In((3, 2, 1)),
     In((2, 1)),
 )
+
+# embedding_bag (ops/embedding_bags.py): its gradients are constants under create_graph (PyTorch
+# records no graph for _embedding_bag_backward), so first order only
+_BAG = [1, 2, 4, 0, 4, 3]
+
+
+def _bag(offsets: Any = (0, 2, 2), **kw: Any) -> Callable[..., Any]:
+    def fn(T: Any, w: Any, *sample_weights: Any) -> Any:
+        return T.nn.functional.embedding_bag(
+            T.tensor(_BAG),
+            w,
+            T.tensor(list(offsets)),
+            per_sample_weights=sample_weights[0] if sample_weights else None,
+            **kw,
+        )
+
+    return fn
+
+
+_NOTE = "PyTorch's embedding bag gradients have no graph (constants under create_graph)"
+for _kw in ({"mode": "sum"}, {"mode": "mean", "padding_idx": 4}, {"mode": "max"}):
+    _id = "_embedding_bag-" + "-".join(str(v) for v in _kw.values())
+    case(_id, "_embedding_bag", _bag(**_kw), In((5, 3), _distinct), second_order=False, notes=_NOTE)
+case(
+    "_embedding_bag-per_sample_weights", "_embedding_bag",
+    _bag((0, 3, 4, 6), mode="sum", include_last_offset=True, padding_idx=3), In((5, 3)), In((6,)),
+    second_order=False, notes=_NOTE,
+)  # fmt: skip

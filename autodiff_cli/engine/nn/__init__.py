@@ -114,7 +114,7 @@ from .modules.rnn import (  # noqa: F401
     RNNCell,
     RNNCellBase,
 )  # fmt: skip
-from .modules.sparse import Embedding  # noqa: F401
+from .modules.sparse import Embedding, EmbeddingBag  # noqa: F401
 from .modules.transformer import (  # noqa: F401
     Transformer,
     TransformerDecoder,
@@ -152,5 +152,5 @@ __all__ = [
     "TripletMarginWithDistanceLoss",
     "MultiheadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
     "TransformerEncoder", "TransformerEncoderLayer",
-    "Bilinear",
+    "Bilinear", "EmbeddingBag",
 ]  # fmt: skip
