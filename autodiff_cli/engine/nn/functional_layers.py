@@ -147,6 +147,11 @@ def embedding_bag(
     indices = _bag_indices(input)
     rows = weight.shape[0]
     bad = np.flatnonzero((indices < 0) | (indices >= rows))
+    if bad.size and (mode == "max" or weight._data.dtype != np.float32):  # (the general kernel)
+        raise RuntimeError(
+            "embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be "
+            f"{indices[bad[0]]}"
+        )
     if bad.size:
         raise RuntimeError(
             f"Index {bad[0]} of input takes value {indices[bad[0]]} which is not in the valid "
