@@ -119,8 +119,8 @@ def grid_sample(
         found = dtypes.scalar_name(grid._data.dtype)
         raise RuntimeError(f"expected scalar type {want} but found {found}")
     params = {
-        "mode": MODES[mode],
-        "padding": PADDINGS[padding_mode],
+        "interpolation_mode": MODES[mode],
+        "padding_mode": PADDINGS[padding_mode],
         "align_corners": align_corners,
     }
     return apply_op(GRID_SAMPLER_2D, (input, grid), params)

@@ -153,9 +153,13 @@ def _gather(input: np.ndarray, x: np.ndarray, y: np.ndarray, valid: np.ndarray) 
 
 
 def _grid_sampler_2d(
-    input: np.ndarray, grid: np.ndarray, mode: int, padding: int, align_corners: bool
+    input: np.ndarray,
+    grid: np.ndarray,
+    interpolation_mode: int,
+    padding_mode: int,
+    align_corners: bool,
 ) -> np.ndarray:
-    *_, corners = _points(input, grid, mode, padding, align_corners)
+    *_, corners = _points(input, grid, interpolation_mode, padding_mode, align_corners)
     out = np.zeros(input.shape[:2] + grid.shape[1:3], input.dtype)
     for x, y, weight, valid in corners:
         out += _gather(input, x, y, valid) * weight[:, None]
@@ -166,13 +170,14 @@ def _grid_sampler_2d_backward(
     g: np.ndarray,
     input: np.ndarray,
     grid: np.ndarray,
-    mode: int,
-    padding: int,
+    interpolation_mode: int,
+    padding_mode: int,
     align_corners: bool,
     wanted: int,
 ) -> np.ndarray:
     """The gradient of input (`wanted` 0) or of grid (1) for the output gradient `g`."""
-    ix, iy, slope_x, slope_y, corners = _points(input, grid, mode, padding, align_corners)
+    mode = interpolation_mode
+    ix, iy, slope_x, slope_y, corners = _points(input, grid, mode, padding_mode, align_corners)
     if wanted == 0:
         grad = np.zeros(input.shape, input.dtype)
         rows = grad.transpose(0, 2, 3, 1)  # (N, H, W, C), a view written through
