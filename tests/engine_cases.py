@@ -2468,3 +2468,27 @@ case(
     _bag((0, 3, 4, 6), mode="sum", include_last_offset=True, padding_idx=3), In((5, 3)), In((6,)),
     second_order=False, notes=_NOTE,
 )  # fmt: skip
+
+# the volumetric forms: a 5-D affine_grid and grid_sampler_3d
+_NOTE = "PyTorch's grid_sampler_3d_backward has no derivative (NotImplemented)"
+case(
+    "affine_grid_generator-3d", "affine_grid_generator",
+    _nn(lambda F, t: F.affine_grid(t, (1, 1, 2, 2, 3), align_corners=False)), In((1, 3, 4)),
+)  # fmt: skip
+for _kw in ({"align_corners": True}, {"align_corners": False, "padding_mode": "reflection"}):
+    _id = "grid_sampler_3d-" + "-".join(str(v) for v in _kw.values())
+    _grid = In((1, 2, 1, 2, 3), _uniform(-1.3, 1.3))
+    case(
+        _id,
+        "grid_sampler_3d",
+        _sample(**_kw),
+        In((1, 2, 2, 3, 3)),
+        _grid,
+        second_order=False,
+        notes=_NOTE,
+    )
+case(
+    "grid_sampler_3d-nearest", "grid_sampler_3d",
+    _sample(mode="nearest", padding_mode="border", align_corners=True), In((1, 1, 2, 2, 3)),
+    In((1, 1, 2, 2, 3), _unit, diff=False), second_order=False, notes=_NOTE,
+)  # fmt: skip

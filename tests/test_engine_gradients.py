@@ -99,6 +99,16 @@ NOT_IMPLEMENTED = {
         E.ones(1, 1, 1, 2, dtype=x.dtype),
         create_graph=True,
     )[0],
+    "grid_sampler_3d_backward": lambda x: E.autograd.grad(
+        E.nn.functional.grid_sample(
+            xs := x.reshape(1, 1, 1, 1, 3),
+            E.zeros(1, 1, 1, 2, 3, dtype=x.dtype),
+            align_corners=True,
+        ),
+        xs,
+        E.ones(1, 1, 1, 1, 2, dtype=x.dtype),
+        create_graph=True,
+    )[0],
 }
 # A gradient's node whose own backward raises (prod's double backward with two zeros reduced into
 # one position): tested in tests/test_index_ops.py.

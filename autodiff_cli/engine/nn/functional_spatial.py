@@ -10,7 +10,13 @@ from typing import Any
 from ..core import dtypes
 from ..core.apply import apply_op
 from ..core.tensor import Tensor
-from ..ops.grid_sampling import AFFINE_GRID_GENERATOR, GRID_SAMPLER_2D, MODES, PADDINGS
+from ..ops.grid_sampling import (
+    AFFINE_GRID_GENERATOR,
+    GRID_SAMPLER_2D,
+    GRID_SAMPLER_3D,
+    MODES,
+    PADDINGS,
+)
 
 __all__ = ["affine_grid", "grid_sample"]
 
@@ -45,16 +51,15 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
         raise ValueError(
             f"Expected theta to have floating point type, but got {_dtype_name(theta)}"
         )
-    if len(size) == 5:
-        raise NotImplementedError("affine_grid: 5-D sizes (3-D transforms) are not supported yet")
-    if len(size) != 4:
+    if len(size) not in (4, 5):
         raise NotImplementedError(
             "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
             f"respectively. Got size {size}."
         )
-    if theta.ndim != 3 or tuple(theta.shape[1:]) != (2, 3):
+    k = len(size) - 2
+    if theta.ndim != 3 or tuple(theta.shape[1:]) != (k, k + 1):
         raise ValueError(
-            "Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+            f"Expected a batch of {k}D affine matrices of shape Nx{k}x{k + 1} for size "
             f"{size}. Got torch.Size({list(theta.shape)})."
         )
     if min(size) <= 0:
@@ -62,7 +67,7 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
     if theta.shape[0] != size[0]:
         raise RuntimeError(
             "Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{size[0]}, 3] but got: [{theta.shape[0]}, 3]."
+            f"[{size[0]}, {k + 1}] but got: [{theta.shape[0]}, {k + 1}]."
         )
     params = {"size": size, "align_corners": align_corners}
     return apply_op(AFFINE_GRID_GENERATOR, (theta,), params)
@@ -89,16 +94,7 @@ def grid_sample(
         )
     align_corners = _default_align_corners(align_corners)
     sizes = f"input with sizes {_sizes(input)} and grid with sizes {_sizes(grid)}"
-    if input.ndim not in (4, 5) or input.ndim != grid.ndim:
-        if input.shape[:1] != grid.shape[:1]:
-            raise RuntimeError(
-                f"grid_sampler(): expected grid and input to have same batch size, but got {sizes}"
-            )
-        raise RuntimeError(
-            "grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, "
-            f"but got {sizes}"
-        )
-    if input.shape[0] != grid.shape[0]:
+    if input.ndim < 1 or grid.ndim < 1 or input.shape[0] != grid.shape[0]:
         raise RuntimeError(
             f"grid_sampler(): expected grid and input to have same batch size, but got {sizes}"
         )
@@ -107,12 +103,19 @@ def grid_sample(
             f"grid_sampler(): expected grid to have size {input.ndim - 2} in last dimension, "
             f"but got grid with sizes {_sizes(grid)}"
         )
-    if input.ndim == 5 or mode == "bicubic":
-        raise NotImplementedError("grid_sample: 5-D inputs and bicubic mode are not supported yet")
+    dims = 4 if input.ndim == 4 else 5  # (PyTorch's 3-D sampler takes any other rank)
+    if input.ndim != dims or grid.ndim != dims:
+        raise RuntimeError(
+            f"grid_sampler(): expected {dims}D input and grid with same number of dimensions, "
+            f"but got {sizes}"
+        )
+    if mode == "bicubic":
+        raise NotImplementedError("grid_sample: bicubic mode is not supported yet")
     if not input.is_floating_point():
         word = dtypes.scalar_name(input._data.dtype)
         raise NotImplementedError(
-            f"\"grid_sampler_2d_cpu_kernel_impl\" not implemented for '{word}'"
+            f'"{"grid_sampler_2d_cpu_kernel_impl" if dims == 4 else "grid_sampler3d_cpu"}" '
+            f"not implemented for '{word}'"
         )
     if input.dtype != grid.dtype:
         want = dtypes.scalar_name(input._data.dtype)
@@ -123,4 +126,4 @@ def grid_sample(
         "padding_mode": PADDINGS[padding_mode],
         "align_corners": align_corners,
     }
-    return apply_op(GRID_SAMPLER_2D, (input, grid), params)
+    return apply_op(GRID_SAMPLER_2D if input.ndim == 4 else GRID_SAMPLER_3D, (input, grid), params)

@@ -11,6 +11,7 @@ the op `grid_sampler_2d_backward`, which PyTorch gives no derivative (NotImpleme
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -37,25 +38,27 @@ def _line(steps: int, align_corners: bool, dtype: np.dtype) -> np.ndarray:
 
 
 def base_grid(size: tuple, align_corners: bool, dtype: np.dtype) -> np.ndarray:
-    """(H·W, 3) rows [x, y, 1] of the output grid of a 2-D `size` (N, C, H, W)."""
-    height, width = size[2], size[3]
-    xs = np.broadcast_to(_line(width, align_corners, dtype), (height, width))
-    ys = np.broadcast_to(_line(height, align_corners, dtype)[:, None], (height, width))
-    ones = np.ones((height, width), dtype)
-    return np.stack([xs, ys, ones], axis=-1).reshape(height * width, 3)
+    """(points, k + 1) rows [x, y, (z,) 1] of the output grid of a `size` (N, C, *spatial),
+    x along the last dimension."""
+    spatial = size[2:]
+    lines = [_line(n, align_corners, dtype) for n in spatial]
+    axes = np.meshgrid(*lines, indexing="ij")  # one per spatial dim, outermost first
+    columns = [a.reshape(-1) for a in reversed(axes)]  # x (last dim) first
+    columns.append(np.ones(columns[0].shape, dtype))
+    return np.stack(columns, axis=-1)
 
 
 def _affine_grid(theta: np.ndarray, size: tuple, align_corners: bool) -> np.ndarray:
     base = base_grid(size, align_corners, theta.dtype)
-    grid = base @ theta.swapaxes(1, 2)  # (N, H·W, 2)
-    return np.asarray(grid.reshape(size[0], size[2], size[3], 2), theta.dtype)
+    grid = base @ theta.swapaxes(1, 2)  # (N, points, k)
+    return np.asarray(grid.reshape(size[0], *size[2:], len(size) - 2), theta.dtype)
 
 
 def _affine_grid_grad(B: Any, g: Any, size: tuple, align_corners: bool) -> Any:
-    """grad_theta[n] = grad[n]ᵀ · base grid: (2, H·W) @ (H·W, 3)."""
+    """grad_theta[n] = grad[n]ᵀ · base grid: (k, points) @ (points, k + 1)."""
     dtype = g.dtype if isinstance(g, np.ndarray) else g._data.dtype
     base = B.const(base_grid(size, align_corners, dtype))
-    flat = B.reshape(g, (size[0], size[2] * size[3], 2))
+    flat = B.reshape(g, (size[0], base.shape[0], len(size) - 2))
     return B.transpose(flat, 1, 2) @ base
 
 
@@ -118,55 +121,62 @@ def _source(coord: np.ndarray, size: int, padding: int, align_corners: bool) -> 
     return pixel, slope
 
 
-def _corners(ix: np.ndarray, iy: np.ndarray, height: int, width: int, mode: int) -> list:
-    """[(x index, y index, weight, in bounds)] of the pixels a sample point reads."""
+def _points(input: np.ndarray, grid: np.ndarray, padding: int, align_corners: bool) -> list:
+    """Per spatial dimension, outermost first: (pixel coordinate read, d it / d grid value)."""
+    spatial = input.shape[2:]
+    k = len(spatial)
+    return [_source(grid[..., k - 1 - d], spatial[d], padding, align_corners) for d in range(k)]
+
+
+def _corners(points: list, spatial: tuple, mode: int) -> list:
+    """[(index per dimension, weight, in bounds, per dimension: +1/-1 side or None)] of the
+    pixels a sample point reads: the nearest one, or the 2^k around it (weights products of
+    1 - distance per dimension)."""
     if mode == MODES["nearest"]:
-        x, y = np.rint(ix).astype(np.int64), np.rint(iy).astype(np.int64)
-        one = np.ones_like(ix)
-        return [(x, y, one, (x >= 0) & (x < width) & (y >= 0) & (y < height))]
-    x0, y0 = np.floor(ix), np.floor(iy)
-    x1, y1 = x0 + 1, y0 + 1
+        index = [np.rint(c).astype(np.int64) for c, _ in points]
+        one = np.ones_like(points[0][0])
+        return [(index, one, _in_bounds(index, spatial), None)]
+    lows = [np.floor(c) for c, _ in points]
     found = []
-    for x, y, w in (
-        (x0, y0, (x1 - ix) * (y1 - iy)),
-        (x1, y0, (ix - x0) * (y1 - iy)),
-        (x0, y1, (x1 - ix) * (iy - y0)),
-        (x1, y1, (ix - x0) * (iy - y0)),
-    ):
-        xi, yi = x.astype(np.int64), y.astype(np.int64)
-        found.append((xi, yi, w, (xi >= 0) & (xi < width) & (yi >= 0) & (yi < height)))
+    for sides in itertools.product((0, 1), repeat=len(points)):
+        index, weight = [], 1.0
+        for (coord, _), low, side in zip(points, lows, sides):
+            index.append((low + side).astype(np.int64))
+            weight = weight * (coord - low if side else low + 1 - coord)
+        found.append((index, weight, _in_bounds(index, spatial), sides))
     return found
 
 
-def _points(input: np.ndarray, grid: np.ndarray, mode: int, padding: int, align_corners: bool):
-    height, width = input.shape[2], input.shape[3]
-    ix, slope_x = _source(grid[..., 0], width, padding, align_corners)
-    iy, slope_y = _source(grid[..., 1], height, padding, align_corners)
-    return ix, iy, slope_x, slope_y, _corners(ix, iy, height, width, mode)
+def _in_bounds(index: list, spatial: tuple) -> np.ndarray:
+    inside = np.ones(index[0].shape, bool)
+    for i, n in zip(index, spatial):
+        inside &= (i >= 0) & (i < n)
+    return inside
 
 
-def _gather(input: np.ndarray, x: np.ndarray, y: np.ndarray, valid: np.ndarray) -> np.ndarray:
-    """input[n, :, y, x] as (N, C, Ho, Wo), 0 where out of bounds."""
-    batch = np.arange(input.shape[0]).reshape(-1, 1, 1)
-    values = input[batch, :, np.where(valid, y, 0), np.where(valid, x, 0)]  # (N, Ho, Wo, C)
+def _gather(input: np.ndarray, index: list, valid: np.ndarray) -> np.ndarray:
+    """input[n, :, *index] as (N, C, *out), 0 where out of bounds."""
+    batch = np.arange(input.shape[0]).reshape((-1,) + (1,) * (valid.ndim - 1))
+    safe = tuple(np.where(valid, i, 0) for i in index)
+    values = np.moveaxis(input, 1, -1)[(batch, *safe)]  # (N, *out, C)
     return np.moveaxis(values * valid[..., None], -1, 1)
 
 
-def _grid_sampler_2d(
+def _grid_sample(
     input: np.ndarray,
     grid: np.ndarray,
     interpolation_mode: int,
     padding_mode: int,
     align_corners: bool,
 ) -> np.ndarray:
-    *_, corners = _points(input, grid, interpolation_mode, padding_mode, align_corners)
-    out = np.zeros(input.shape[:2] + grid.shape[1:3], input.dtype)
-    for x, y, weight, valid in corners:
-        out += _gather(input, x, y, valid) * weight[:, None]
+    points = _points(input, grid, padding_mode, align_corners)
+    out = np.zeros(input.shape[:2] + grid.shape[1:-1], input.dtype)
+    for index, weight, valid, _ in _corners(points, input.shape[2:], interpolation_mode):
+        out += _gather(input, index, valid) * weight[:, None]
     return out
 
 
-def _grid_sampler_2d_backward(
+def _grid_sample_backward(
     g: np.ndarray,
     input: np.ndarray,
     grid: np.ndarray,
@@ -176,62 +186,71 @@ def _grid_sampler_2d_backward(
     wanted: int,
 ) -> np.ndarray:
     """The gradient of input (`wanted` 0) or of grid (1) for the output gradient `g`."""
-    mode = interpolation_mode
-    ix, iy, slope_x, slope_y, corners = _points(input, grid, mode, padding_mode, align_corners)
+    points = _points(input, grid, padding_mode, align_corners)
+    corners = _corners(points, input.shape[2:], interpolation_mode)
     if wanted == 0:
         grad = np.zeros(input.shape, input.dtype)
-        rows = grad.transpose(0, 2, 3, 1)  # (N, H, W, C), a view written through
-        batch = np.broadcast_to(np.arange(input.shape[0]).reshape(-1, 1, 1), ix.shape)
-        for x, y, weight, valid in corners:
+        rows = np.moveaxis(grad, 1, -1)  # (N, *spatial, C), a view written through
+        batch = np.broadcast_to(
+            np.arange(input.shape[0]).reshape((-1,) + (1,) * (grid.ndim - 2)), grid.shape[:-1]
+        )
+        for index, weight, valid, _ in corners:
             share = np.moveaxis(g * weight[:, None], 1, -1)[valid]  # (points, C)
-            np.add.at(rows, (batch[valid], y[valid], x[valid]), share)
+            np.add.at(rows, (batch[valid], *(i[valid] for i in index)), share)
         return grad
     grad = np.zeros(grid.shape, grid.dtype)
-    if mode == MODES["nearest"]:
+    if interpolation_mode == MODES["nearest"]:
         return grad
-    (x0, y0, _, v00), (x1, _, _, v10), (_, y1, _, v01), (_, _, _, v11) = corners
-    nw, ne = _gather(input, x0, y0, v00), _gather(input, x1, y0, v10)
-    sw, se = _gather(input, x0, y1, v01), _gather(input, x1, y1, v11)
-    dx1, dy1 = (x1 - ix)[:, None], (y1 - iy)[:, None]
-    dx0, dy0 = (ix - x0)[:, None], (iy - y0)[:, None]
-    gx = ((ne - nw) * dy1 + (se - sw) * dy0) * g
-    gy = ((sw - nw) * dx1 + (se - ne) * dx0) * g
-    grad[..., 0] = gx.sum(1) * slope_x
-    grad[..., 1] = gy.sum(1) * slope_y
+    k = len(points)
+    lows = [np.floor(c) for c, _ in points]
+    for index, _, valid, sides in corners:
+        value = (_gather(input, index, valid) * g).sum(1)  # (N, *out)
+        for d in range(k):  # d weight / d coordinate d: ± the other dimensions' factors
+            slope = 1.0 if sides[d] else -1.0
+            for e, ((coord, _), low, side) in enumerate(zip(points, lows, sides)):
+                if e != d:
+                    slope = slope * (coord - low if side else low + 1 - coord)
+            grad[..., k - 1 - d] += value * slope * points[d][1]
     return grad
 
 
-def _no_second_derivative(B: Any, gg: Any, *saved: Any, **params: Any) -> Any:
-    raise RuntimeError("derivative for aten::grid_sampler_2d_backward is not implemented")
+def _no_second_derivative(name: str) -> Any:
+    def formula(B: Any, gg: Any, *saved: Any, **params: Any) -> Any:
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+    return not_implemented_formula(name, formula)
 
 
-GRID_SAMPLER_2D_BACKWARD = defop(
-    "grid_sampler_2d_backward",
-    "NotImplemented",
-    _grid_sampler_2d_backward,
-    not_implemented_formula("grid_sampler_2d_backward", _no_second_derivative),
-    not_implemented_formula("grid_sampler_2d_backward", _no_second_derivative),
-    not_implemented_formula("grid_sampler_2d_backward", _no_second_derivative),
-    saves=(0, 1, 2),
-    promotes=False,
-    arg_names=("grad_output", "input", "grid"),
-    rules=("not differentiable", "not differentiable", "not differentiable"),
-)
-GRID_SAMPLER_2D_BACKWARD.node_cls.name = lambda self: "torch::autograd::NotImplemented"
-GRID_SAMPLER_2D = defop(
-    "grid_sampler_2d",
-    "GridSampler2DBackward0",
-    _grid_sampler_2d,
-    lambda B, g, input, grid, **params: run(
-        B, GRID_SAMPLER_2D_BACKWARD, g, input, grid, wanted=0, **params
-    ),
-    lambda B, g, input, grid, **params: run(
-        B, GRID_SAMPLER_2D_BACKWARD, g, input, grid, wanted=1, **params
-    ),
-    promotes=False,
-    arg_names=("input", "grid"),
-    rules=(
-        "the interpolation weight of each pixel a point reads",
-        "the slope of the interpolated value along x and y (0 for nearest)",
-    ),
-)
+def _sampler(dims: int) -> tuple:
+    """The `grid_sampler_<dims>d` entry and its backward op (PyTorch gives the backward no
+    derivative: a NotImplemented node)."""
+    name = f"grid_sampler_{dims}d"
+    backward = defop(
+        name + "_backward",
+        "NotImplemented",
+        _grid_sample_backward,
+        *(_no_second_derivative(name + "_backward") for _ in range(3)),
+        saves=(0, 1, 2),
+        promotes=False,
+        arg_names=("grad_output", "input", "grid"),
+        rules=("not differentiable", "not differentiable", "not differentiable"),
+    )
+    backward.node_cls.name = lambda self: "torch::autograd::NotImplemented"
+    forward = defop(
+        name,
+        f"GridSampler{dims}DBackward0",
+        _grid_sample,
+        lambda B, g, input, grid, **params: run(B, backward, g, input, grid, wanted=0, **params),
+        lambda B, g, input, grid, **params: run(B, backward, g, input, grid, wanted=1, **params),
+        promotes=False,
+        arg_names=("input", "grid"),
+        rules=(
+            "the interpolation weight of each pixel a point reads",
+            "the slope of the interpolated value along each axis (0 for nearest)",
+        ),
+    )
+    return forward, backward
+
+
+GRID_SAMPLER_2D, GRID_SAMPLER_2D_BACKWARD = _sampler(2)
+GRID_SAMPLER_3D, GRID_SAMPLER_3D_BACKWARD = _sampler(3)
