@@ -116,4 +116,5 @@ EMBEDDING_BAG = defop(
         "1 per looked-up row in its bag (÷ bag size for mean, × sample weight; max's row only)",
         "the row the sample weight multiplies, dotted with its bag's gradient",
     ),
+    forward_ad=False,
 )

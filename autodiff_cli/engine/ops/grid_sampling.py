@@ -248,6 +248,7 @@ def _sampler(dims: int) -> tuple:
             "the interpolation weight of each pixel a point reads",
             "the slope of the interpolated value along each axis (0 for nearest)",
         ),
+        forward_ad=False,
     )
     return forward, backward
 
