@@ -2386,38 +2386,57 @@ case(
 )  # fmt: skip
 
 
-# affine_grid and grid_sample (ops/grid_sampling.py); `grid_sampler_2d_backward` has no
-# derivative (test_engine_gradients.NOT_IMPLEMENTED), so these rows check first order only
+# affine_grid and grid_sample (ops/grid_sampling.py) and, via create_graph, the sampler's backward
+# op (whose grid-gradient derivatives are constants: no third order)
 def _sample(**kw: Any) -> Callable[..., Any]:
     return _nn(lambda F, x, grid: F.grid_sample(x, grid, **kw))
 
 
-_NOTE = "PyTorch's grid_sampler_2d_backward has no derivative (NotImplemented)"
+def _grad_of_sample(**kw: Any) -> Callable[..., Any]:
+    """The create_graph gradients of input and grid for a grad output `v`: two
+    GridSampler<k>DBackwardBackward0 outputs."""
+
+    def fn(T: Any, x: Any, grid: Any, v: Any) -> Any:
+        out = T.nn.functional.grid_sample(x, grid, **kw)
+        wrt = tuple(t for t in (x, grid) if t.requires_grad)  # (a nearest row's grid: constant)
+        return T.autograd.grad(out, wrt, grad_outputs=v, create_graph=True)
+
+    return fn
+
+
 _F = "affine_grid_generator"
 case(_F, _F, _nn(lambda F, t: F.affine_grid(t, (2, 1, 3, 4), align_corners=False)), In((2, 2, 3)))
 case(_F + "-align", _F, _nn(lambda F, t: F.affine_grid(t, [1, 2, 1, 3], True)), In((1, 2, 3)))
-for _kw in (
-    {"align_corners": True},
-    {"align_corners": False, "padding_mode": "border"},
-    {"align_corners": False, "padding_mode": "reflection"},
-    {"align_corners": True, "padding_mode": "reflection"},
-):
-    _id = "grid_sampler_2d-" + "-".join(str(v) for v in _kw.values())
-    _grid = In((2, 3, 2, 2), _uniform(-1.3, 1.3))
-    case(
-        _id,
-        "grid_sampler_2d",
-        _sample(**_kw),
-        In((2, 3, 4, 5)),
-        _grid,
-        second_order=False,
-        notes=_NOTE,
-    )
 case(
-    "grid_sampler_2d-nearest", "grid_sampler_2d",
-    _sample(mode="nearest", align_corners=False), In((1, 2, 3, 4)),
-    In((1, 2, 3, 2), _unit, diff=False), second_order=False, notes=_NOTE,
+    _F + "-3d", _F,
+    _nn(lambda F, t: F.affine_grid(t, (1, 1, 2, 2, 3), align_corners=False)), In((1, 3, 4)),
 )  # fmt: skip
+_NOTE = "the grid gradient's derivatives are constants under create_graph (no third order)"
+_SAMPLER_ROWS = (  # (spatial input shape, grid's points shape, keywords)
+    ((2, 3, 4, 5), (2, 3, 2), {"align_corners": True}),
+    ((2, 3, 4, 5), (2, 3, 2), {"align_corners": False, "padding_mode": "border"}),
+    ((2, 3, 4, 5), (2, 3, 2), {"align_corners": False, "padding_mode": "reflection"}),
+    ((2, 3, 4, 5), (2, 3, 2), {"align_corners": True, "padding_mode": "reflection"}),
+    ((1, 2, 3, 4), (1, 3, 2), {"mode": "nearest", "align_corners": False}),
+    ((1, 2, 2, 3, 3), (1, 2, 1, 2), {"align_corners": True}),
+    ((1, 2, 2, 3, 3), (1, 2, 1, 2), {"align_corners": False, "padding_mode": "reflection"}),
+    ((1, 1, 2, 2, 3), (1, 1, 2, 2), {"mode": "nearest", "padding_mode": "border"}),
+)
+for _shape, _points, _kw in _SAMPLER_ROWS:
+    _F = f"grid_sampler_{len(_shape) - 2}d"
+    _id = "-".join([_F, *(str(v) for v in _kw.values())])
+    _grid = (*_points, len(_shape) - 2)
+    _kw.setdefault("align_corners", True)
+    _near = _kw.get("mode") == "nearest"
+    _g = In(_grid, _unit, diff=False) if _near else In(_grid, _uniform(-1.3, 1.3))
+    case(_id, _F, _sample(**_kw), In(_shape), _g)
+    _out = (_shape[0], _shape[1], *_points[1:])
+    _b = _F + "_backward"
+    _g = In(_grid, _unit, diff=False) if _near else In(_grid, _uniform(-1.3, 1.3))
+    case(
+        _id.replace(_F, _b), _b, _grad_of_sample(**_kw), In(_shape), _g, In(_out),
+        second_order=False, notes=_NOTE,
+    )  # fmt: skip
 
 
 # bilinear (ops/bilinear_forms.py): `_trilinear` on flattened (batch, features) inputs
@@ -2470,7 +2489,6 @@ case(
 )  # fmt: skip
 
 # the volumetric forms: a 5-D affine_grid and grid_sampler_3d
-_NOTE = "PyTorch's grid_sampler_3d_backward has no derivative (NotImplemented)"
 case(
     "affine_grid_generator-3d", "affine_grid_generator",
     _nn(lambda F, t: F.affine_grid(t, (1, 1, 2, 2, 3), align_corners=False)), In((1, 3, 4)),

@@ -90,25 +90,6 @@ NOT_IMPLEMENTED = {
     "multi_margin_loss_backward": lambda x: E.autograd.grad(
         E.nn.functional.multi_margin_loss(x, E.tensor([1])), x, create_graph=True
     )[0],
-    # grid_sample's gradient under create_graph: PyTorch has no derivative for its backward
-    "grid_sampler_2d_backward": lambda x: E.autograd.grad(
-        E.nn.functional.grid_sample(
-            xs := x.reshape(1, 1, 1, 3), E.zeros(1, 1, 2, 2, dtype=x.dtype), align_corners=True
-        ),
-        xs,
-        E.ones(1, 1, 1, 2, dtype=x.dtype),
-        create_graph=True,
-    )[0],
-    "grid_sampler_3d_backward": lambda x: E.autograd.grad(
-        E.nn.functional.grid_sample(
-            xs := x.reshape(1, 1, 1, 1, 3),
-            E.zeros(1, 1, 1, 2, 3, dtype=x.dtype),
-            align_corners=True,
-        ),
-        xs,
-        E.ones(1, 1, 1, 1, 2, dtype=x.dtype),
-        create_graph=True,
-    )[0],
 }
 # A gradient's node whose own backward raises (prod's double backward with two zeros reduced into
 # one position): tested in tests/test_index_ops.py.

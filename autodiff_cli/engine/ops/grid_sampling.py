@@ -5,8 +5,9 @@
 normalised pixel centres through theta; its gradient is a matrix product with that grid, written
 with backend ops so it has a graph of its own under create_graph. `grid_sampler_2d`
 (GridSampler2DBackward0, edges to input and grid) samples an NCHW input at the grid's (x, y)
-points, bilinearly or at the nearest pixel, with zeros/border/reflection padding; its backward is
-the op `grid_sampler_2d_backward`, which PyTorch gives no derivative (NotImplemented).
+points, bilinearly or at the nearest pixel, with zeros/border/reflection padding (and
+`grid_sampler_3d` a volume); its backward is the op `grid_sampler_2d_backward`
+(GridSampler2DBackwardBackward0 under create_graph), with second derivatives of its own.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..core.optable import defop
-from .formula_ops import not_implemented_formula, run
+from .formula_ops import run
 
 MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
@@ -214,28 +215,120 @@ def _grid_sample_backward(
     return grad
 
 
-def _no_second_derivative(name: str) -> Any:
-    def formula(B: Any, gg: Any, *saved: Any, **params: Any) -> Any:
-        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+def _factors(points: list, lows: list, sides: tuple) -> list:
+    """Per dimension, a corner's weight factor: 1 - distance from the sample point."""
+    return [
+        coord - low if side else low + 1 - coord
+        for (coord, _), low, side in zip(points, lows, sides)
+    ]
 
-    return not_implemented_formula(name, formula)
+
+def _weight_slopes(points: list, lows: list, sides: tuple, skip: int = -1) -> list:
+    """Per dimension d, d weight / d grid value d (times d²/d grid `skip` when given): the
+    other dimensions' factors, signed by the corner's side, times the padding slopes."""
+    factors = _factors(points, lows, sides)
+    slopes = []
+    for d in range(len(points)):
+        if d == skip:
+            slopes.append(0.0)
+            continue
+        slope = (1.0 if sides[d] else -1.0) * points[d][1]
+        for e, factor in enumerate(factors):
+            if e == skip:
+                slope = slope * (1.0 if sides[e] else -1.0) * points[e][1]
+            elif e != d:
+                slope = slope * factor
+        slopes.append(slope)
+    return slopes
+
+
+def _backward_derivative(
+    gg: np.ndarray,
+    g: np.ndarray,
+    input: np.ndarray,
+    grid: np.ndarray,
+    interpolation_mode: int,
+    padding_mode: int,
+    align_corners: bool,
+    which: int,
+) -> np.ndarray:
+    """The grid gradient's derivative, applied to `gg` (its incoming gradient, grid-shaped), in
+    grad_output (`which` 0), input (1) or grid (2). Bilinear weights are linear along each axis,
+    so only the mixed second derivatives of the grid are not zero."""
+    shapes = (g.shape, input.shape, grid.shape)
+    out = np.zeros(shapes[which], input.dtype)
+    if interpolation_mode == MODES["nearest"]:
+        return out
+    points = _points(input, grid, padding_mode, align_corners)
+    lows = [np.floor(c) for c, _ in points]
+    k = len(points)
+    along = [gg[..., k - 1 - d] for d in range(k)]  # gg per dimension, outermost first
+    rows = np.moveaxis(out, 1, -1)
+    batch = np.broadcast_to(
+        np.arange(input.shape[0]).reshape((-1,) + (1,) * (grid.ndim - 2)), grid.shape[:-1]
+    )
+    for index, _, valid, sides in _corners(points, input.shape[2:], interpolation_mode):
+        slopes = _weight_slopes(points, lows, sides)
+        directional = sum(s * a for s, a in zip(slopes, along))  # (N, *out)
+        if which == 0:
+            out += _gather(input, index, valid) * directional[:, None]
+        elif which == 1:
+            share = np.moveaxis(g * directional[:, None], 1, -1)[valid]
+            np.add.at(rows, (batch[valid], *(i[valid] for i in index)), share)
+        else:
+            value = (_gather(input, index, valid) * g).sum(1)
+            for e in range(k):
+                mixed = _weight_slopes(points, lows, sides, skip=e)
+                out[..., k - 1 - e] += value * sum(m * a for m, a in zip(mixed, along))
+    return out
+
+
+def _array(x: Any) -> np.ndarray:
+    return x if isinstance(x, np.ndarray) else x._array()
+
+
+def _double(which: int) -> Any:
+    """The backward op's derivative in its input `which` (grad_output, input, grid): for the
+    input's gradient (linear in grad_output, free of input) by the sampler itself; for the
+    grid's by `_backward_derivative`, a constant under create_graph (PyTorch composes it of
+    differentiable ops; a third derivative here is zero)."""
+
+    def formula(B: Any, gg: Any, grad_output: Any, input: Any, grid: Any, **params: Any) -> Any:
+        wanted = params.pop("wanted")
+        if wanted == 0:
+            if which == 0:
+                return run(B, SAMPLERS[grid.ndim - 2], gg, grid, **params)
+            if which == 1:
+                return B.zeros_like(input)
+            backward = SAMPLER_BACKWARDS[grid.ndim - 2]
+            return run(B, backward, grad_output, gg, grid, wanted=1, **params)
+        arrays = (_array(gg), _array(grad_output), _array(input), _array(grid))
+        return B.const(_backward_derivative(*arrays, **params, which=which))
+
+    return formula
 
 
 def _sampler(dims: int) -> tuple:
-    """The `grid_sampler_<dims>d` entry and its backward op (PyTorch gives the backward no
-    derivative: a NotImplemented node)."""
+    """The `grid_sampler_<dims>d` entry and its backward op (GridSampler<dims>DBackwardBackward0
+    under create_graph)."""
     name = f"grid_sampler_{dims}d"
     backward = defop(
         name + "_backward",
-        "NotImplemented",
+        f"GridSampler{dims}DBackwardBackward0",
         _grid_sample_backward,
-        *(_no_second_derivative(name + "_backward") for _ in range(3)),
+        _double(0),
+        _double(1),
+        _double(2),
         saves=(0, 1, 2),
         promotes=False,
         arg_names=("grad_output", "input", "grid"),
-        rules=("not differentiable", "not differentiable", "not differentiable"),
+        rules=(
+            "the sampler (input's gradient) or the grid slope of the sampled value (grid's)",
+            "0 (input's gradient) or the grid slopes scattered to the pixels (grid's)",
+            "the input's gradient's grid gradient, or the mixed grid slopes (grid's)",
+        ),
+        forward_ad=False,
     )
-    backward.node_cls.name = lambda self: "torch::autograd::NotImplemented"
     forward = defop(
         name,
         f"GridSampler{dims}DBackward0",
@@ -255,3 +348,5 @@ def _sampler(dims: int) -> tuple:
 
 GRID_SAMPLER_2D, GRID_SAMPLER_2D_BACKWARD = _sampler(2)
 GRID_SAMPLER_3D, GRID_SAMPLER_3D_BACKWARD = _sampler(3)
+SAMPLERS = {2: GRID_SAMPLER_2D, 3: GRID_SAMPLER_3D}
+SAMPLER_BACKWARDS = {2: GRID_SAMPLER_2D_BACKWARD, 3: GRID_SAMPLER_3D_BACKWARD}
