@@ -2445,9 +2445,9 @@ def _trilinear(T: Any, a: Any, w: Any, b: Any) -> Any:
     if hasattr(T, "_trilinear"):
         return T._trilinear(a, w, b, [1, 3], [0], [1, 2], [2, 3])
     from autodiff_cli.engine.core.apply import apply_op
-    from autodiff_cli.engine.ops.bilinear_forms import TRILINEAR
+    from autodiff_cli.engine.ops.bilinear_forms import BILINEAR_SPEC, TRILINEAR
 
-    return apply_op(TRILINEAR, (a, w, b))
+    return apply_op(TRILINEAR, (a, w, b), {"spec": BILINEAR_SPEC})
 
 
 case("_trilinear", "_trilinear", _trilinear, In((3, 2)), In((4, 2, 3)), In((3, 3)))

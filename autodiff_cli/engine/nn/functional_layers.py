@@ -12,7 +12,7 @@ import numpy as np
 from ..core import dtypes
 from ..core.apply import apply_op
 from ..core.tensor import Tensor
-from ..ops.bilinear_forms import TRILINEAR
+from ..ops.bilinear_forms import BILINEAR_SPEC, TRILINEAR
 from ..ops.embedding_bags import BAG_MODES, EMBEDDING_BAG
 
 __all__ = ["bilinear", "embedding_bag"]
@@ -54,7 +54,8 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     out_shape = (*input1.shape[:-1], weight.shape[0])
     flat1 = input1.reshape(-1, input1.shape[-1])
     flat2 = input2.reshape(-1, input2.shape[-1])
-    output = apply_op(TRILINEAR, (flat1, weight, flat2)).reshape(out_shape)
+    output = apply_op(TRILINEAR, (flat1, weight, flat2), {"spec": BILINEAR_SPEC})
+    output = output.reshape(out_shape)
     return output if bias is None else output + bias
 
 
