@@ -2460,8 +2460,9 @@ case(
     In((2, 1)),
 )
 
-# embedding_bag (ops/embedding_bags.py): its gradients are constants under create_graph (PyTorch
-# records no graph for _embedding_bag_backward), so first order only
+# embedding_bag (ops/embedding_bags.py): PyTorch gives its backward ops no derivative
+# (`_embedding_bag_backward` raises, test_nn_spatial_bilinear_bags.py; the per_sample_weights
+# gradient is a NotImplemented node, test_engine_gradients.NOT_IMPLEMENTED): first order only
 _BAG = [1, 2, 4, 0, 4, 3]
 
 
@@ -2478,7 +2479,7 @@ def _bag(offsets: Any = (0, 2, 2), **kw: Any) -> Callable[..., Any]:
     return fn
 
 
-_NOTE = "PyTorch's embedding bag gradients have no graph (constants under create_graph)"
+_NOTE = "the per_sample_weights gradient has no derivative (NotImplemented, as PyTorch's)"
 for _kw in ({"mode": "sum"}, {"mode": "mean", "padding_idx": 4}, {"mode": "max"}):
     _id = "_embedding_bag-" + "-".join(str(v) for v in _kw.values())
     case(_id, "_embedding_bag", _bag(**_kw), In((5, 3), _distinct), second_order=False, notes=_NOTE)

@@ -143,17 +143,12 @@ _SAMPLER_GAP = (
     "the grid gradient's derivatives are constants here; PyTorch composes them of graph ops "
     "(ViewBackward0, StackBackward0...), so its third derivatives are not zero"
 )
-_BAG_GAP = (
-    "embedding_bag's per_sample_weights gradient is a constant here; PyTorch's is a "
-    "NotImplemented node (and the weight's an EmbeddingBagBackwardBackward0 node)"
-)
 KNOWN_GRAD_FN_GAPS: dict[str, str] = {
     **{
         c.id: _SAMPLER_GAP
         for c in CASES
         if c.op.startswith("grid_sampler_") and c.op.endswith("_backward")
     },
-    "_embedding_bag-per_sample_weights": _BAG_GAP,
 }
 
 

@@ -188,3 +188,23 @@ def test_embedding_bag_errors_are_pytorchs():
         with pytest.raises(error) as caught:
             call()
         assert message in str(caught.value)
+
+
+def test_embedding_bag_double_backward_is_refused_as_pytorch():
+    """With sample weights that require grad, the table's create_graph gradient is an
+    EmbeddingBagBackwardBackward0 node, and the sample weights' a NotImplemented node; both
+    raise when a backward pass reaches them."""
+    table = torch.ones(4, 2, dtype=torch.float64, requires_grad=True)
+    weights = torch.tensor([0.5, 2.0, 1.0], dtype=torch.float64, requires_grad=True)
+    bag = F.embedding_bag(
+        torch.tensor([0, 3, 1]), table, torch.tensor([0, 1]), mode="sum",
+        per_sample_weights=weights,
+    )  # fmt: skip
+    g_table, g_weights = torch.autograd.grad(bag.sum(), (table, weights), create_graph=True)
+    assert g_table.grad_fn.name() == "EmbeddingBagBackwardBackward0"
+    assert g_weights.grad_fn.name() == "torch::autograd::NotImplemented"
+    assert g_table.tolist() == [[0.5, 0.5], [1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
+    with pytest.raises(NotImplementedError, match="derivative for '_embedding_bag_backward' is"):
+        g_table.sum().backward()
+    plain = F.embedding_bag(torch.tensor([0, 3]), table, torch.tensor([0]))
+    assert torch.autograd.grad(plain.sum(), table, create_graph=True)[0].grad_fn is None

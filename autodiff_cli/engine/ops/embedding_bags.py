@@ -3,9 +3,10 @@ indices between two offsets) reduced to one row by sum, mean or max of the weigh
 up, `padding_idx` entries left out (EmbeddingBagBackward0, edges to weight and
 per_sample_weights).
 
-Its gradients are PyTorch's `_embedding_bag_backward` and
-`_embedding_bag_per_sample_weights_backward`, whose results PyTorch records no graph for: under
-create_graph they are constants here too (grad_fn None).
+Its gradients are the ops `_embedding_bag_backward` (EmbeddingBagBackwardBackward0 under
+create_graph where it has an input that requires grad; reaching it raises PyTorch's "not
+implemented") and `_embedding_bag_per_sample_weights_backward` (a NotImplemented node), as
+PyTorch's.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..core.optable import defop
+from .formula_ops import not_implemented_formula, run
 
 BAG_MODES = {"sum": 0, "mean": 1, "max": 2}
 
@@ -71,36 +73,70 @@ def _embedding_bag(
     return out
 
 
-def _weight_grad(B: Any, g: Any, w: Any, per_sample_weights: Any, **params: Any) -> Any:
-    """Each looked-up row gets its bag's gradient (÷ count for mean, × its sample weight for sum;
-    the max's position only for max)."""
-    grad, weights = _array(g), _array(w)
-    indices, bags = params["indices"], params["bags"]
-    n_bags, mode = params["n_bags"], params["mode"]
-    keep = _kept(bags, indices, params["padding_idx"], n_bags)
-    out = np.zeros(weights.shape, grad.dtype)
+def _bag_backward(
+    g: np.ndarray,
+    per_sample_weights: np.ndarray | None,
+    indices: np.ndarray,
+    bags: np.ndarray,
+    n_bags: int,
+    mode: int,
+    padding_idx: int,
+    num_weights: int,
+    max_rows: np.ndarray | None,
+) -> np.ndarray:
+    """The weight's gradient: each looked-up row gets its bag's gradient (÷ count for mean,
+    × its sample weight for sum; for max, the row of each feature's maximum, `max_rows`)."""
+    out = np.zeros((num_weights, g.shape[1]), g.dtype)
     if mode == BAG_MODES["max"]:
-        best = _argmax_rows(weights, indices, bags, keep, n_bags)
-        bag, col = np.nonzero(best >= 0)
-        np.add.at(out, (indices[best[bag, col]], col), grad[bag, col])
-        return B.const(out)
-    share = grad[bags[keep]]
+        bag, col = np.nonzero(max_rows >= 0)
+        np.add.at(out, (indices[max_rows[bag, col]], col), g[bag, col])
+        return out
+    keep = _kept(bags, indices, padding_idx, n_bags)
+    share = g[bags[keep]]
     if mode == BAG_MODES["mean"]:
         share = share / np.maximum(_counts(bags, keep, n_bags), 1)[bags[keep], None]
     if per_sample_weights is not None:
-        share = share * _array(per_sample_weights)[keep][:, None]
+        share = share * per_sample_weights[keep][:, None]
     np.add.at(out, indices[keep], share)
-    return B.const(out)
+    return out
+
+
+def _sample_weights_backward(
+    g: np.ndarray,
+    weight: np.ndarray,
+    indices: np.ndarray,
+    bags: np.ndarray,
+    n_bags: int,
+    padding_idx: int,
+    **params: Any,
+) -> np.ndarray:
+    """d/d per_sample_weights[k]: its bag's gradient · the row it weighs (0 for padding)."""
+    keep = _kept(bags, indices, padding_idx, n_bags)
+    rows = g[np.minimum(bags, n_bags - 1)]
+    return np.where(keep, np.einsum("kd,kd->k", rows, weight[indices]), 0).astype(weight.dtype)
+
+
+def _bag_params(params: dict, w: Any) -> dict:
+    """The backward ops' parameters: the table's size, and for max the rows of the maxima."""
+    weights = _array(w)
+    best = None
+    if params["mode"] == BAG_MODES["max"]:
+        keep = _kept(params["bags"], params["indices"], params["padding_idx"], params["n_bags"])
+        best = _argmax_rows(weights, params["indices"], params["bags"], keep, params["n_bags"])
+    return {**params, "num_weights": weights.shape[0], "max_rows": best}
+
+
+def _weight_grad(B: Any, g: Any, w: Any, per_sample_weights: Any, **params: Any) -> Any:
+    return run(B, EMBEDDING_BAG_BACKWARD, g, per_sample_weights, **_bag_params(params, w))
 
 
 def _sample_weight_grad(B: Any, g: Any, w: Any, per_sample_weights: Any, **params: Any) -> Any:
-    """d/d per_sample_weights[k]: its bag's gradient · the row it weighs (0 for padding)."""
-    grad, weights = _array(g), _array(w)
-    indices, bags = params["indices"], params["bags"]
-    keep = _kept(bags, indices, params["padding_idx"], params["n_bags"])
-    rows = grad[np.minimum(bags, params["n_bags"] - 1)]
-    out = np.where(keep, np.einsum("kd,kd->k", rows, weights[indices]), 0)
-    return B.const(np.asarray(out, _array(per_sample_weights).dtype))
+    return run(B, SAMPLE_WEIGHTS_BACKWARD, g, w, **params)
+
+
+def _no_derivative(B: Any, gg: Any, *saved: Any, **params: Any) -> Any:
+    """PyTorch's `_embedding_bag_backward` has no derivative: its node raises when reached."""
+    raise NotImplementedError("the derivative for '_embedding_bag_backward' is not implemented.")
 
 
 EMBEDDING_BAG = defop(
@@ -118,3 +154,27 @@ EMBEDDING_BAG = defop(
     ),
     forward_ad=False,
 )
+EMBEDDING_BAG_BACKWARD = defop(
+    "_embedding_bag_backward",
+    "EmbeddingBagBackwardBackward0",
+    _bag_backward,
+    _no_derivative,
+    _no_derivative,
+    promotes=False,
+    saves=(0, 1),
+    arg_names=("grad", "per_sample_weights"),
+    rules=("not differentiable", "not differentiable"),
+    forward_ad=False,
+)
+SAMPLE_WEIGHTS_BACKWARD = defop(
+    "_embedding_bag_per_sample_weights_backward",
+    "NotImplemented",
+    _sample_weights_backward,
+    not_implemented_formula("_embedding_bag_per_sample_weights_backward", lambda *a, **k: None),
+    not_implemented_formula("_embedding_bag_per_sample_weights_backward", lambda *a, **k: None),
+    promotes=False,
+    saves=(0, 1),
+    arg_names=("grad", "weight"),
+    rules=("not differentiable", "not differentiable"),
+)
+SAMPLE_WEIGHTS_BACKWARD.node_cls.name = lambda self: "torch::autograd::NotImplemented"
