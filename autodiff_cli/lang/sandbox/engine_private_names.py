@@ -27,7 +27,8 @@ ENGINE = frozenset(
     _check_scatter_index _check_size _check_versions _children _chunks _clone_param _closed_form
     _compare _concat_grads _conform _conv_forward _converter _copy_as_gradient_of _copy_into
     _cosine _count_steps _ctx _current_lrs _data _decayed_grad _defined _dims _dims_text
-    _directional_evaluate _dirty _dtype_name _each_param _edge _embedding_bag _enter_step _erf
+    _directional_evaluate _dirty _dtype_name _each_param _edge _embedding_bag
+    _embedding_bag_backward _embedding_bag_per_sample_weights_backward _enter_step _erf
     _euclidean_dist _evaluate _events _expected _extra_state _extreme_grad _ff_block _fields
     _fill_padding_idx_with_zero _finish _finished _flat_weights_names _float_input _float_only
     _floating_kernel _fn_cls _formula_uses _forward _forward_hooks _forward_pre_hooks
