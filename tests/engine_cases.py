@@ -2386,6 +2386,7 @@ case(
 )  # fmt: skip
 
 
+<<<<<<< HEAD
 # LU, triangular solves and least squares (ops/lu_factor.py, ops/decompositions.py,
 # ops/least_squares.py)
 def _pivots_of(T: Any, a: Any) -> Any:
@@ -2547,3 +2548,130 @@ case(
     lambda T, q: T.special.zeta(2.5, q),
     In((3,), _positive),
 )
+=======
+# affine_grid and grid_sample (ops/grid_sampling.py) and, via create_graph, the sampler's backward
+# op (whose grid-gradient derivatives are constants: no third order)
+def _sample(**kw: Any) -> Callable[..., Any]:
+    return _nn(lambda F, x, grid: F.grid_sample(x, grid, **kw))
+
+
+def _grad_of_sample(**kw: Any) -> Callable[..., Any]:
+    """The create_graph gradients of input and grid for a grad output `v`: two
+    GridSampler<k>DBackwardBackward0 outputs."""
+
+    def fn(T: Any, x: Any, grid: Any, v: Any) -> Any:
+        out = T.nn.functional.grid_sample(x, grid, **kw)
+        wrt = tuple(t for t in (x, grid) if t.requires_grad)  # (a nearest row's grid: constant)
+        return T.autograd.grad(out, wrt, grad_outputs=v, create_graph=True)
+
+    return fn
+
+
+_F = "affine_grid_generator"
+case(_F, _F, _nn(lambda F, t: F.affine_grid(t, (2, 1, 3, 4), align_corners=False)), In((2, 2, 3)))
+case(_F + "-align", _F, _nn(lambda F, t: F.affine_grid(t, [1, 2, 1, 3], True)), In((1, 2, 3)))
+case(
+    _F + "-3d", _F,
+    _nn(lambda F, t: F.affine_grid(t, (1, 1, 2, 2, 3), align_corners=False)), In((1, 3, 4)),
+)  # fmt: skip
+_NOTE = "the grid gradient's derivatives are constants under create_graph (no third order)"
+_SAMPLER_ROWS = (  # (spatial input shape, grid's points shape, keywords)
+    ((2, 3, 4, 5), (2, 3, 2), {"align_corners": True}),
+    ((2, 3, 4, 5), (2, 3, 2), {"align_corners": False, "padding_mode": "border"}),
+    ((2, 3, 4, 5), (2, 3, 2), {"align_corners": False, "padding_mode": "reflection"}),
+    ((2, 3, 4, 5), (2, 3, 2), {"align_corners": True, "padding_mode": "reflection"}),
+    ((1, 2, 3, 4), (1, 3, 2), {"mode": "nearest", "align_corners": False}),
+    ((1, 2, 2, 3, 3), (1, 2, 1, 2), {"align_corners": True}),
+    ((1, 2, 2, 3, 3), (1, 2, 1, 2), {"align_corners": False, "padding_mode": "reflection"}),
+    ((1, 1, 2, 2, 3), (1, 1, 2, 2), {"mode": "nearest", "padding_mode": "border"}),
+)
+for _shape, _points, _kw in _SAMPLER_ROWS:
+    _F = f"grid_sampler_{len(_shape) - 2}d"
+    _id = "-".join([_F, *(str(v) for v in _kw.values())])
+    _grid = (*_points, len(_shape) - 2)
+    _kw.setdefault("align_corners", True)
+    _near = _kw.get("mode") == "nearest"
+    _g = In(_grid, _unit, diff=False) if _near else In(_grid, _uniform(-1.3, 1.3))
+    case(_id, _F, _sample(**_kw), In(_shape), _g)
+    _out = (_shape[0], _shape[1], *_points[1:])
+    _b = _F + "_backward"
+    _g = In(_grid, _unit, diff=False) if _near else In(_grid, _uniform(-1.3, 1.3))
+    case(
+        _id.replace(_F, _b), _b, _grad_of_sample(**_kw), In(_shape), _g, In(_out),
+        second_order=False, notes=_NOTE,
+    )  # fmt: skip
+
+
+# bilinear (ops/bilinear_forms.py): `_trilinear` on flattened (batch, features) inputs
+def _trilinear(T: Any, a: Any, w: Any, b: Any) -> Any:
+    """`torch._trilinear` as `F.bilinear` calls it (whose output is its reshape, ViewBackward0)."""
+    if hasattr(T, "_trilinear"):
+        return T._trilinear(a, w, b, [1, 3], [0], [1, 2], [2, 3])
+    from autodiff_cli.engine.core.apply import apply_op
+    from autodiff_cli.engine.ops.bilinear_forms import BILINEAR_SPEC, TRILINEAR
+
+    return apply_op(TRILINEAR, (a, w, b), {"spec": BILINEAR_SPEC})
+
+
+case("_trilinear", "_trilinear", _trilinear, In((3, 2)), In((4, 2, 3)), In((3, 3)))
+case(
+    "_trilinear-one-input",
+    "_trilinear",
+    _trilinear,
+    In((2, 2), diff=False),
+    In((3, 2, 1)),
+    In((2, 1)),
+)
+
+# embedding_bag (ops/embedding_bags.py): PyTorch gives its backward ops no derivative
+# (`_embedding_bag_backward` raises, test_nn_spatial_bilinear_bags.py; the per_sample_weights
+# gradient is a NotImplemented node, test_engine_gradients.NOT_IMPLEMENTED): first order only
+_BAG = [1, 2, 4, 0, 4, 3]
+
+
+def _bag(offsets: Any = (0, 2, 2), **kw: Any) -> Callable[..., Any]:
+    def fn(T: Any, w: Any, *sample_weights: Any) -> Any:
+        return T.nn.functional.embedding_bag(
+            T.tensor(_BAG),
+            w,
+            T.tensor(list(offsets)),
+            per_sample_weights=sample_weights[0] if sample_weights else None,
+            **kw,
+        )
+
+    return fn
+
+
+_NOTE = "the per_sample_weights gradient has no derivative (NotImplemented, as PyTorch's)"
+for _kw in ({"mode": "sum"}, {"mode": "mean", "padding_idx": 4}, {"mode": "max"}):
+    _id = "_embedding_bag-" + "-".join(str(v) for v in _kw.values())
+    case(_id, "_embedding_bag", _bag(**_kw), In((5, 3), _distinct), second_order=False, notes=_NOTE)
+case(
+    "_embedding_bag-per_sample_weights", "_embedding_bag",
+    _bag((0, 3, 4, 6), mode="sum", include_last_offset=True, padding_idx=3), In((5, 3)), In((6,)),
+    second_order=False, notes=_NOTE,
+)  # fmt: skip
+
+# the volumetric forms: a 5-D affine_grid and grid_sampler_3d
+case(
+    "affine_grid_generator-3d", "affine_grid_generator",
+    _nn(lambda F, t: F.affine_grid(t, (1, 1, 2, 2, 3), align_corners=False)), In((1, 3, 4)),
+)  # fmt: skip
+for _kw in ({"align_corners": True}, {"align_corners": False, "padding_mode": "reflection"}):
+    _id = "grid_sampler_3d-" + "-".join(str(v) for v in _kw.values())
+    _grid = In((1, 2, 1, 2, 3), _uniform(-1.3, 1.3))
+    case(
+        _id,
+        "grid_sampler_3d",
+        _sample(**_kw),
+        In((1, 2, 2, 3, 3)),
+        _grid,
+        second_order=False,
+        notes=_NOTE,
+    )
+case(
+    "grid_sampler_3d-nearest", "grid_sampler_3d",
+    _sample(mode="nearest", padding_mode="border", align_corners=True), In((1, 1, 2, 2, 3)),
+    In((1, 1, 2, 2, 3), _unit, diff=False), second_order=False, notes=_NOTE,
+)  # fmt: skip
+>>>>>>> h6

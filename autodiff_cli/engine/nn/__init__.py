@@ -56,7 +56,7 @@ from .modules.dropout import (  # noqa: F401
 from .modules.flatten import Flatten, Unflatten  # noqa: F401
 from .modules.fold import Fold, Unfold  # noqa: F401
 from .modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d  # noqa: F401
-from .modules.linear import Identity, LazyLinear, Linear  # noqa: F401
+from .modules.linear import Bilinear, Identity, LazyLinear, Linear  # noqa: F401
 from .modules.loss import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,
@@ -114,7 +114,7 @@ from .modules.rnn import (  # noqa: F401
     RNNCell,
     RNNCellBase,
 )  # fmt: skip
-from .modules.sparse import Embedding  # noqa: F401
+from .modules.sparse import Embedding, EmbeddingBag  # noqa: F401
 from .modules.transformer import (  # noqa: F401
     Transformer,
     TransformerDecoder,
@@ -152,4 +152,5 @@ __all__ = [
     "TripletMarginWithDistanceLoss",
     "MultiheadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
     "TransformerEncoder", "TransformerEncoderLayer",
+    "Bilinear", "EmbeddingBag",
 ]  # fmt: skip

@@ -527,18 +527,22 @@ from . import dropout as _dropout  # noqa: E402
 from . import functional_activations as _activations  # noqa: E402
 from . import functional_attention as _attention  # noqa: E402
 from . import functional_conv as _conv  # noqa: E402
+from . import functional_layers as _layers  # noqa: E402
 from . import functional_loss as _loss  # noqa: E402
 from . import functional_norm as _norm  # noqa: E402
 from . import functional_ops as _ops  # noqa: E402
 from . import functional_pool as _pool  # noqa: E402
+from . import functional_spatial as _spatial  # noqa: E402
 from .dropout import *  # noqa: E402, F401, F403  (dropout1d/2d/3d, alpha_dropout)
 from .functional_activations import *  # noqa: E402, F401, F403  (prelu, rrelu, softsign...)
 from .functional_attention import *  # noqa: E402, F401, F403  (scaled_dot_product_attention)
 from .functional_conv import *  # noqa: E402, F401, F403  (conv1d/2d/3d, conv_transpose*)
+from .functional_layers import *  # noqa: E402, F401, F403  (bilinear, embedding_bag)
 from .functional_loss import *  # noqa: E402, F401, F403  (margin, embedding, nll losses)
 from .functional_norm import *  # noqa: E402, F401, F403  (group/instance_norm, shuffles)
 from .functional_ops import *  # noqa: E402, F401, F403  (embedding, layer_norm, pad, kl_div...)
 from .functional_pool import *  # noqa: E402, F401, F403  (pooling, interpolate, unfold, fold)
+from .functional_spatial import *  # noqa: E402, F401, F403  (affine_grid, grid_sample)
 
 # What a script sees of this module (the language exports only these names: the op entries,
 # formulas and constants imported above to build the ops are not PyTorch's API).
@@ -549,4 +553,5 @@ __all__ = [
     "nll_loss", "relu", "selu", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus",
     "tanh", "threshold", "threshold_", *_dropout.__all__, *_ops.__all__, *_activations.__all__,
     *_conv.__all__, *_pool.__all__, *_norm.__all__, *_loss.__all__, *_attention.__all__,
+    *_spatial.__all__, *_layers.__all__,
 ]  # fmt: skip

@@ -27,8 +27,9 @@ ENGINE = frozenset(
     _check_scatter_index _check_size _check_versions _children _chunks _clone_param _closed_form
     _compare _concat_grads _conform _conv_forward _converter _copy_as_gradient_of _copy_into
     _cosine _count_steps _ctx _current_lrs _data _decayed_grad _defined _dims _dims_text
-    _directional_evaluate _dirty _dtype_name _each_param _edge _enter_step _erf _euclidean_dist
-    _evaluate _events _expected _extra_state _extreme_grad _ff_block _fields
+    _directional_evaluate _dirty _dtype_name _each_param _edge _embedding_bag
+    _embedding_bag_backward _embedding_bag_per_sample_weights_backward _enter_step _erf
+    _euclidean_dist _evaluate _events _expected _extra_state _extreme_grad _ff_block _fields
     _fill_padding_idx_with_zero _finish _finished _flat_weights_names _float_input _float_only
     _floating_kernel _fn_cls _formula_uses _forward _forward_hooks _forward_pre_hooks
     _forward_saved _frees_saved _freeze _fresh_args _gather_flat_grad _generator _generic
@@ -58,9 +59,9 @@ ENGINE = frozenset(
     _shape_and_dtype _shapes _side _sides _size _slice_any _softmax _softmax_backward_data
     _solve_adjoint _split _square_prefix _stacklevel _state _state_bytes _state_of _state_shape
     _step _step_count _step_event _step_tensor _store_grad _suffixes _take _target _tensor
-    _tensor_ _th _to_save _tuple _type_word _unsafe_view _update _use_new_zipfile_serialization
-    _variable _vbox _vector_norm _version _version_box _versions _views _watched _weight _where
-    _without_inputs _wrap _write _write_lrs _x _zeros_like
+    _tensor_ _th _to_save _trilinear _tuple _type_word _unsafe_view _update
+    _use_new_zipfile_serialization _variable _vbox _vector_norm _version _version_box _versions
+    _views _watched _weight _where _without_inputs _wrap _write _write_lrs _x _zeros_like
     """.split()
 )
 

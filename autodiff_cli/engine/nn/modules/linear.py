@@ -1,5 +1,5 @@
-"""`nn.Identity`, `nn.Linear` and `nn.LazyLinear` (PyTorch's initialisation order: weight, then
-bias)."""
+"""`nn.Identity`, `nn.Linear`, `nn.Bilinear` and `nn.LazyLinear` (PyTorch's initialisation
+order: weight, then bias)."""
 
 from __future__ import annotations
 
@@ -58,6 +58,46 @@ class Linear(Module):
         return (
             f"in_features={self.in_features}, out_features={self.out_features}, "
             f"bias={self.bias is not None}"
+        )
+
+
+class Bilinear(Module):
+    """`y = x1ᵀ W x2 + b`; W (out, in1, in2) and b ~ U(-1/sqrt(in1), 1/sqrt(in1))."""
+
+    def __init__(
+        self,
+        in1_features: int,
+        in2_features: int,
+        out_features: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        shape = (out_features, in1_features, in2_features)
+        self.weight = Parameter(parameter_storage(shape, dtype))
+        if bias:
+            self.bias = Parameter(parameter_storage((out_features,), dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (
+            f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+            f"out_features={self.out_features}, bias={self.bias is not None}"
         )
 
 

@@ -1,4 +1,4 @@
-"""`nn.Embedding`: a lookup table of rows."""
+"""`nn.Embedding`, a lookup table of rows, and `nn.EmbeddingBag`, which reduces bags of them."""
 
 from __future__ import annotations
 
@@ -99,6 +99,106 @@ class Embedding(Module):
             padding_idx=padding_idx, max_norm=max_norm, norm_type=norm_type,
             scale_grad_by_freq=scale_grad_by_freq, sparse=sparse,
         )  # fmt: skip
+
+
+class EmbeddingBag(Module):
+    """Sums, means or maxima of bags of rows of a `num_embeddings` × `embedding_dim` table;
+    weight ~ N(0, 1), the `padding_idx` row zero."""
+
+    def __init__(
+        self,
+        num_embeddings: int,
+        embedding_dim: int,
+        max_norm: float | None = None,
+        norm_type: float = 2.0,
+        scale_grad_by_freq: bool = False,
+        mode: str = "mean",
+        sparse: bool = False,
+        _weight: Tensor | None = None,
+        include_last_offset: bool = False,
+        padding_idx: int | None = None,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        if padding_idx is not None:
+            within = padding_idx == 0 or -num_embeddings <= padding_idx < num_embeddings
+            assert within, "padding_idx must be within num_embeddings"
+            if padding_idx < 0:
+                padding_idx += num_embeddings
+        self.padding_idx = padding_idx
+        if _weight is None:
+            weight = parameter_storage((num_embeddings, embedding_dim), dtype)
+            self.weight = Parameter(weight)
+            self.reset_parameters()
+        else:
+            assert list(_weight.shape) == [num_embeddings, embedding_dim], (
+                "Shape of weight does not match num_embeddings and embedding_dim"
+            )
+            self.weight = Parameter(_weight)
+        self.mode = mode
+        self.sparse = sparse
+        self.include_last_offset = include_last_offset
+
+    def reset_parameters(self) -> None:
+        init.normal_(self.weight)
+        if self.padding_idx is not None:
+            with no_grad():
+                self.weight[self.padding_idx].fill_(0)
+
+    def forward(
+        self,
+        input: Tensor,
+        offsets: Tensor | None = None,
+        per_sample_weights: Tensor | None = None,
+    ) -> Tensor:
+        return F.embedding_bag(
+            input, self.weight, offsets, self.max_norm, self.norm_type,
+            self.scale_grad_by_freq, self.mode, self.sparse, per_sample_weights,
+            self.include_last_offset, self.padding_idx,
+        )  # fmt: skip
+
+    def extra_repr(self) -> str:
+        shown = [f"{self.num_embeddings}, {self.embedding_dim}"]
+        if self.max_norm is not None:
+            shown.append(f"max_norm={self.max_norm}")
+        if self.norm_type != 2:
+            shown.append(f"norm_type={self.norm_type}")
+        if self.scale_grad_by_freq is not False:
+            shown.append(f"scale_grad_by_freq={self.scale_grad_by_freq}")
+        shown.append(f"mode={self.mode!r}")
+        if self.padding_idx is not None:
+            shown.append(f"padding_idx={self.padding_idx}")
+        return ", ".join(shown)
+
+    @classmethod
+    def from_pretrained(
+        cls,
+        embeddings: Tensor,
+        freeze: bool = True,
+        max_norm: float | None = None,
+        norm_type: float = 2.0,
+        scale_grad_by_freq: bool = False,
+        mode: str = "mean",
+        sparse: bool = False,
+        include_last_offset: bool = False,
+        padding_idx: int | None = None,
+    ) -> EmbeddingBag:
+        """An EmbeddingBag whose weight is `embeddings` (shared), frozen unless `freeze=False`."""
+        assert embeddings.dim() == 2, "Embeddings parameter is expected to be 2-dimensional"
+        rows, cols = embeddings.shape
+        bag = cls(
+            num_embeddings=rows, embedding_dim=cols, _weight=embeddings, max_norm=max_norm,
+            norm_type=norm_type, scale_grad_by_freq=scale_grad_by_freq, mode=mode,
+            sparse=sparse, include_last_offset=include_last_offset, padding_idx=padding_idx,
+        )  # fmt: skip
+        bag.weight.requires_grad = not freeze
+        return bag
 
 
 name_classes_after(globals(), "torch.nn.modules.sparse")
