@@ -2386,7 +2386,6 @@ case(
 )  # fmt: skip
 
 
-<<<<<<< HEAD
 # LU, triangular solves and least squares (ops/lu_factor.py, ops/decompositions.py,
 # ops/least_squares.py)
 def _pivots_of(T: Any, a: Any) -> Any:
@@ -2548,7 +2547,8 @@ case(
     lambda T, q: T.special.zeta(2.5, q),
     In((3,), _positive),
 )
-=======
+
+
 # affine_grid and grid_sample (ops/grid_sampling.py) and, via create_graph, the sampler's backward
 # op (whose grid-gradient derivatives are constants: no third order)
 def _sample(**kw: Any) -> Callable[..., Any]:
@@ -2674,4 +2674,3 @@ case(
     _sample(mode="nearest", padding_mode="border", align_corners=True), In((1, 1, 2, 2, 3)),
     In((1, 1, 2, 2, 3), _unit, diff=False), second_order=False, notes=_NOTE,
 )  # fmt: skip
->>>>>>> h6
