@@ -512,7 +512,7 @@ _EXTRA_FAMILIES = (
     "activations", "combining", "decompositions", "matrix_functions", "predicates", "python_maps",
     "reshaping", "searching", "select_ops", "special_math", "statistics", "derived_methods",
     "vector_ops", "einsum", "inplace_methods", "distances",
-    "sequence_builders", "tensor_functions", "summaries", "scatters",  # h5: combinations, vander, range...
+    "sequence_builders", "tensor_functions", "summaries", "scatters", "poisson",  # h5: combinations, vander, range...
 )  # fmt: skip
 _extras_loaded = False
 
