@@ -15,7 +15,8 @@ from ..core.optable import declare_forms, defop, tensor_methods
 from ..core.tensor import Tensor, _dims_text, _wrap
 from ..core.tensor_values import _norm_dim
 from . import creation
-from .reductions import _by_count, return_types
+from .formula_ops import run
+from .reductions import AMAX, _by_count, return_types
 
 __all__ = ["aminmax", "renorm", "histogram"]
 
@@ -103,7 +104,7 @@ def _slice_norms(B: Any, x: Any, p: float, dims: tuple) -> Any:
     """The p-norm of each slice (the dims other than `dim` reduced, kept)."""
     a = B.abs(x)
     if p == math.inf:
-        return B.const(np.max(B.array_of(a), axis=dims, keepdims=True))
+        return run(B, AMAX, a, dim=dims, keepdim=True)
     if p == 0:
         return B.sum_dims(B.astype_like(B.array_of(a) != 0, a), dims, True)
     if p == 1:
@@ -150,6 +151,7 @@ def _renorm_grad(B: Any, g: Any, self: Any, p: float, dim: int, maxnorm: float) 
 
 
 class _NUMPY:  # noqa: N801 - the numpy functions `_slice_norms` needs, as a backend offers them
+    creates_graph = False
     abs = staticmethod(np.abs)
     array_of = staticmethod(np.asarray)
     const = staticmethod(np.asarray)
