@@ -180,7 +180,7 @@ def _renorm_args(input: Tensor, p: Any, dim: Any, maxnorm: Any) -> dict:
             f"renorm: input needs at least 2 dimensions, got {input.ndim} dimensions"
         )
     if maxnorm < 0:
-        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {_number(float(maxnorm))}")
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
     if input._data.dtype.kind != "f":
