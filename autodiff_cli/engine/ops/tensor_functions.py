@@ -53,9 +53,35 @@ def typename(obj: Any) -> str:
     else:
         module = type(obj).__module__ or ""
         qualname = type(obj).__qualname__
+    shown = repr(obj) if module.startswith(_PACKAGE) else ""
+    if shown.startswith("<module '"):  # a script's module (a stand-in): its name
+        return shown[len("<module '") : -2]
+    module = _torch_home(module)
     if module in ("", "builtins"):
         return qualname
     return f"{module}.{qualname}"
+
+
+_PACKAGE = "autodiff_cli."
+# where an engine function or class defined outside its PyTorch home prints from (its
+# module's prefix -> PyTorch's module; autograd nodes print bare, as PyTorch's C++ classes)
+_HOMES = (
+    ("autodiff_cli.engine.core.graph", ""),
+    ("autodiff_cli.engine.nn.functional", "torch.nn.functional"),
+    ("autodiff_cli.engine.linalg", "torch.linalg"),
+    ("autodiff_cli.engine.special", "torch.special"),
+    ("autodiff_cli.engine", "torch"),
+)
+
+
+def _torch_home(module: str) -> str:
+    """The PyTorch module an engine object's `__module__` stands for (others unchanged)."""
+    if not module.startswith(_PACKAGE):
+        return module
+    for prefix, home in _HOMES:
+        if module.startswith(prefix):
+            return home
+    return ""
 
 
 def adjoint(input: Tensor) -> Tensor:
