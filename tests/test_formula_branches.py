@@ -23,6 +23,12 @@ ALLOWED = {
     ("ops/nn_layers.py", "formula"): 1,  # layer/batch norm: one shared node only in a graph
     # the fused LSTM layer's BPTT: one function over a namespace of array or Tensor operations
     ("ops/recurrent.py", "formula"): 1,
+    # prelu: both gradients one PreluKernelBackwardBackward0 node, only in a graph (as PyTorch)
+    ("ops/activations.py", "formula"): 1,
+    # group norm: on arrays PyTorch's CPU kernel's float64 sums, on Tensors the same formula as
+    # graph ops (one helper choosing the form, one for the input's gradient)
+    ("ops/group_norm.py", "_on_backend"): 1,
+    ("ops/group_norm.py", "_grad_input"): 1,
 }
 
 

@@ -168,10 +168,19 @@ def observe(call: modes.OpCall, proceed: Callable[[], Any]) -> Any:
 
 
 def _refuse_without_derivative(call: modes.OpCall) -> None:
-    """PyTorch's error for an op with no derivative at all (a NotImplemented node: floor_divide)."""
+    """PyTorch's error for an op with no derivative at all (a NotImplemented node: floor_divide),
+    or with no forward-mode formula (`defop(..., forward_ad=False)`: pdist)."""
     if call.op.grad_fn == "NotImplemented":
         raise NotImplementedError(
             f"Trying to use forward AD with aten::{call.name} that does not support it."
+        )
+    if not call.op.forward_ad:
+        raise NotImplementedError(
+            f"Trying to use forward AD with {call.op.aten} that does not support it because it "
+            "has not been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so "
+            "that we can prioritize its implementation or submit a PR adding the "
+            "implementation to derivatives.yaml"
         )
 
 

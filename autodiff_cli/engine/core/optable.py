@@ -98,6 +98,7 @@ class OpDef:
         "backend",
         "forms",
         "aten_args",
+        "forward_ad",
     )
 
     def __init__(
@@ -142,6 +143,7 @@ class OpDef:
         self.backend = False  # `B.<name>` on Tensors (`formula_backends.TensorBackend`)
         self.forms: tuple = ()  # the Tensor attributes it declares (`tensor_methods`)
         self.aten_args: int | None = None  # its aten schema's argument count (the profiler's)
+        self.forward_ad = True  # False: PyTorch has no forward-mode formula (jvp refuses)
         self.needs: tuple | None = None  # per input, the saved values its formula reads (lazy)
         self.symbolic: Callable | None = None  # the op's value as a formula (`defop`)
         if not grad_fn:
@@ -202,6 +204,7 @@ def defop(
     inplace_ufunc: Callable | None = None,
     backend: bool = False,
     aten_args: int | None = None,
+    forward_ad: bool = True,
 ) -> OpDef:
     """Declares one op. With no formulas the op is not differentiable (comparisons, argmax).
     A `variadic` op (cat, stack) has one formula `formula(B, g, i, *saved, **params)` for input i.
@@ -225,7 +228,8 @@ def defop(
     given), `inplace_ufunc` the numpy ufunc an in-place call without a graph writes with
     (`x -= y`), `backend=True` makes it `B.<name>` for formulas under create_graph, `aten_args`
     how many arguments PyTorch's schema lists where the entry's inputs and parameters do not
-    say it (add's alpha: the profiler's recorded shapes)."""
+    say it (add's alpha: the profiler's recorded shapes), `forward_ad=False` that PyTorch has no
+    forward-mode formula for it (forward AD refuses it with PyTorch's error)."""
     if dunder is not None and not callable(function):
         raise TypeError(f"defop({name!r}): dunder= needs the op's function=")
     op = OpDef(
@@ -245,8 +249,7 @@ def defop(
         exact_grads,
         binary,
     )
-    _note_facts(op, symbolic, aten, out, inplace_ufunc, backend)
-    op.aten_args = aten_args
+    _note_facts(op, symbolic, aten, out, inplace_ufunc, backend, aten_args, forward_ad)
     _register(op)
     if function is not None or inplace:
         _declare_surface(op, function, method, inplace, aliases, dunder is not None)
@@ -269,10 +272,14 @@ def _note_facts(
     out: OutRule | None,
     inplace_ufunc: Callable | None,
     backend: bool,
+    aten_args: int | None,
+    forward_ad: bool,
 ) -> None:
     """The entry's facts that other modules read (see `defop`), set on the entry; `out=` and
     `backend=` also registered where their machinery looks them up."""
     op.symbolic = symbolic
+    op.aten_args = aten_args
+    op.forward_ad = forward_ad
     op.aten = aten or op.name
     op.inplace_ufunc = inplace_ufunc
     if out is not None:

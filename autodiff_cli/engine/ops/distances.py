@@ -156,6 +156,7 @@ PDIST = defop(
     lambda B, g, self, result, p: run(B, PDIST_BACKWARD, g, self, result, p=p),
     saves=(0, "result"),
     rules=("Σ over the pairs of row i: grad · d‖x_i − x_j‖_p (negated for row j)",),
+    forward_ad=False,
 )
 
 

@@ -172,4 +172,5 @@ MULTI_MARGIN_LOSS = defop(
     _multi_margin,
     lambda B, g, self, **params: run(B, MULTI_MARGIN_LOSS_BACKWARD, g, self, **params),
     rules=("weight[y] / C (p = 1) or 2 · margin term · weight[y] / C at each violated class",),
+    forward_ad=False,
 )
