@@ -73,3 +73,11 @@ def test_typename_names_engine_objects_by_their_pytorch_homes():
     assert torch.typename(torch.typename) == "torch.typename"
     node = (torch.ones(1, requires_grad=True) * 2).grad_fn
     assert torch.typename(node) == "MulBackward0"
+
+
+def test_a_grad_expression_keeps_pythons_range():
+    """`torch.range` joins torch's names, but a bare-torch expression's `range` stays Python's."""
+    result = autodiff("grad", "x * len(list(range(3)))", "--at", "x=2.0")
+    assert result.returncode == 0, result.stderr
+    assert "value: tensor(6.)" in result.stdout
+    assert "UserWarning" not in result.stderr
