@@ -42,6 +42,7 @@ def _named_pair(type_name: str, first: str, second: str) -> type:
 
 AminmaxResult = _named_pair("aminmax", "min", "max")
 HistogramResult = _named_pair("histogram", "hist", "bin_edges")
+HistogramOutResult = _named_pair("histogram_out", "hist", "bin_edges")
 
 
 # --------------------------------------------------------------------------------------------
@@ -290,7 +291,13 @@ def histogram(
         widths = np.diff(edges)
         with np.errstate(divide="ignore", invalid="ignore"):
             hist = (hist / (hist.sum() * widths)).astype(a.dtype)
-    return HistogramResult((_wrap(hist), _wrap(np.array(edges, a.dtype))))
+    result = HistogramResult((_wrap(hist), _wrap(np.array(edges, a.dtype))))
+    if out is not None:  # out=(hist, bin_edges): resized and written, as PyTorch does
+        for target, value in zip(out, result):
+            target.resize_(value.shape)
+            target.copy_(value)
+        return HistogramOutResult(tuple(out))
+    return result
 
 
 def _aminmax_method(self: Tensor, *, dim: int | None = None, keepdim: bool = False) -> Any:
