@@ -2674,3 +2674,47 @@ case(
     _sample(mode="nearest", padding_mode="border", align_corners=True), In((1, 1, 2, 2, 3)),
     In((1, 1, 2, 2, 3), _unit, diff=False), second_order=False, notes=_NOTE,
 )  # fmt: skip
+
+
+# h5: torch-level functions (ops/tensor_functions.py, summaries.py, scatters.py, poisson.py)
+case("rsub-tensor", "rsub_tensor", lambda T, a, b: T.rsub(a, b), In(M), In(M))
+case("rsub-tensor-alpha", "rsub_tensor", lambda T, a, b: T.rsub(a, b, alpha=2.5), In(M), In((3,)))
+case("rsub-alpha", "rsub", lambda T, a: T.rsub(a, 1.5, alpha=3), In(M))
+case("aminmax", "aminmax", lambda T, a: tuple(T.aminmax(a)), In(M, _distinct))
+case("aminmax-dim", "aminmax", lambda T, a: tuple(T.aminmax(a, dim=1)), In(M, _distinct))
+case(
+    "aminmax-keepdim", "aminmax", lambda T, a: tuple(a.aminmax(dim=-1, keepdim=True)),
+    In((2, 3, 4), _distinct),
+)  # fmt: skip
+for _p in (2, 1, 3, 0.5):
+    case(
+        f"renorm-p{_p}", "renorm", lambda T, a, p=_p: T.renorm(a, p, 0, 1.5),
+        In((3, 4), _nonzero),
+    )  # fmt: skip
+case(
+    "renorm-inf-dim1", "renorm", lambda T, a: a.renorm(float("inf"), 1, 1.0), In((3, 4), _distinct)
+)
+case(
+    "select_scatter",
+    "select_scatter",
+    lambda T, a, s: T.select_scatter(a, s, 1, -1),
+    In(M),
+    In((2,)),
+)
+case(
+    "slice_scatter", "slice_scatter",
+    lambda T, a, s: T.slice_scatter(a, s, dim=1, start=1, end=None, step=2), In((2, 5)), In((2, 2)),
+)  # fmt: skip
+case(
+    "diagonal_scatter", "diagonal_scatter",
+    lambda T, a, s: T.diagonal_scatter(a, s, 1), In((3, 4)), In((3,)),
+)  # fmt: skip
+case(
+    "diagonal_scatter-batched", "diagonal_scatter",
+    lambda T, a, s: a.diagonal_scatter(s, 0, 1, 2), In((2, 3, 3)), In((2, 3)),
+)  # fmt: skip
+case(
+    "put-method", "put",
+    lambda T, a, s: a.put(T.tensor([5, 0, -1]), s, accumulate=True), In((2, 3)), In((3,)),
+)  # fmt: skip
+case("poisson", "poisson", _seeded(lambda T, r: T.poisson(r)), In(M, _positive), second_order=False)

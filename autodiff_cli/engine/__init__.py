@@ -512,7 +512,7 @@ _EXTRA_FAMILIES = (
     "activations", "combining", "decompositions", "matrix_functions", "predicates", "python_maps",
     "reshaping", "searching", "select_ops", "special_math", "statistics", "derived_methods",
     "vector_ops", "einsum", "inplace_methods", "distances", "lu_factor", "incomplete_gamma",
-    "lowrank",
+    "lowrank", "sequence_builders", "tensor_functions", "summaries", "scatters", "poisson",
 )  # fmt: skip
 _extras_loaded = False
 

@@ -343,7 +343,8 @@ SUB = defop(
     aten_args=3,
 )
 RSUB = defop(
-    "rsub", "RsubBackward1", lambda a, other: other - a, lambda B, g, other: -g, rules=("-1",),
+    "rsub", "RsubBackward1", lambda a, other, alpha=1: other - a if alpha == 1 else other - alpha * a,
+    lambda B, g, other, alpha=1: -g if alpha == 1 else -g * alpha, rules=("-alpha",),
     symbolic=lambda S, self, other, alpha=1: other - alpha * self,
     aten_args=3,
 )  # fmt: skip

@@ -267,6 +267,11 @@ def _is_engine_object(value: Any) -> bool:
     return value is not None and (type(value).__module__ or "").startswith(ENGINE_TYPE_MODULES)
 
 
+# torch names a bare-torch namespace leaves to Python: the deprecated `torch.range` would take
+# `for i in range(3)` from expressions (torch's other names, `sum`, `max`..., stand in well)
+_BUILTINS_KEPT = frozenset({"range"})
+
+
 def new_namespace(
     bare_torch: bool = False, run_expression: reflection.ExpressionRunner | None = None
 ) -> Namespace:
@@ -278,6 +283,7 @@ def new_namespace(
         for name, value in vars(torch).items():
             if (
                 not name.startswith("_")
+                and name not in _BUILTINS_KEPT
                 and not isinstance(value, capabilities.ModuleProxy)
                 and capabilities.may_hold(value)
             ):

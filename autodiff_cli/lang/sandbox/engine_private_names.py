@@ -13,7 +13,7 @@ ENGINE = frozenset(
     _EVENT_NAMES _Encoder _FeedForward _Formatter _GatedCell _GradModeContext _INT_RANGES
     _IncompatibleKeys _InstanceNorm _LRScheduler _LambdaScheduler _LastBackward _Layout
     _LinAlgError _LoaderIterator _Loss _MESHGRID_WARNED _METHOD_OWNERS _Mapping _MarginLoss
-    _MaxPoolNd _Member _Missing _Mode _ModuleType _MultiHandle _NO_DIM _NO_GRAD_VIEWS
+    _MaxPoolNd _Member _Missing _Mode _ModuleType _MultiHandle _NO_DIM _NO_GRAD_VIEWS _NUMPY
     _NoDerivative _NoVersion _NodeMeta _OUT_TYPES _OVERLOADS _PROFILES _PadNd _Pass _Precomputed
     _PreluPair _REQUIRED _RequiredParameter _ReturnTypes _Rows _STATE_FIELDS _STORAGE
     _SchedulerGroup _Shared _SignLogAbsDet _Slots _Switch _TANGENTS _TYPE_WORDS _TensorMeta
@@ -21,13 +21,13 @@ ENGINE = frozenset(
     _action_for _active _add_grad _add_to _advance _advanced_array _all_weights _along
     _along_grad _anneal_func_type _apply_basic _apply_instance_norm _apply_to_tensors _array
     _as_dim _backward _backward_cls _backward_hooks _backward_pre_hooks _base _batches _binary
-    _binary_number_left _bmm _buf _buffers _bump_version _calculate_fan_in_and_fan_out
+    _binary_number_left _bmm _buf _buffers _bump_version _by_count _calculate_fan_in_and_fan_out
     _call_forward _callable_state _can_view _canonical_mask _category _check _check_count
     _check_forward_args _check_input_dim _check_name _check_nonempty _check_reduction
     _check_scatter_index _check_size _check_versions _children _chunks _clone_param _closed_form
     _compare _concat_grads _conform _conv_forward _converter _copy_as_gradient_of _copy_into
-    _cosine _count_steps _ctx _current_lrs _data _decayed_grad _defined _dims _dims_text
-    _directional_evaluate _dirty _dtype_name _each_param _edge _embedding_bag
+    _cosine _count_steps _ctx _current_lrs _data _decayed_grad _defined _diagonal_np _dims
+    _dims_text _directional_evaluate _dirty _dtype_name _each_param _edge _embedding_bag
     _embedding_bag_backward _embedding_bag_per_sample_weights_backward _enter_step _erf
     _euclidean_dist _evaluate _events _expected _extra_state _extreme_grad _ff_block _fields
     _fill_padding_idx_with_zero _finish _finished _flat_weights_names _float_input _float_only
@@ -58,10 +58,10 @@ ENGINE = frozenset(
     _schedulers _seed _seq _set_group _set_history _set_mode _set_param _set_requires_grad
     _shape_and_dtype _shapes _side _sides _size _slice_any _softmax _softmax_backward_data
     _solve_adjoint _split _square_prefix _stacklevel _state _state_bytes _state_of _state_shape
-    _step _step_count _step_event _step_tensor _store_grad _suffixes _take _target _tensor
-    _tensor_ _th _to_save _trilinear _tuple _type_word _unsafe_view _update
+    _step _step_count _step_event _step_tensor _store_grad _suffixes _take _take_index _target
+    _tensor _tensor_ _th _to_save _trilinear _tuple _type_word _unsafe_view _update
     _use_new_zipfile_serialization _variable _vbox _vector_norm _version _version_box _versions
-    _views _watched _weight _where _without_inputs _wrap _write _write_lrs _x _zeros_like
+    _views _watched _weight _where _without_inputs _wrap _write _write_lrs _x _zero _zeros_like
     """.split()
 )
 
