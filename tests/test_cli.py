@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -9,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from cli_runner import autodiff, cli_environment
+
+from autodiff_cli.cli.fast_path import parse_simple_run
 
 
 def test_version():
@@ -328,3 +331,29 @@ def test_settings_of_one_script_do_not_leak_into_the_next(script):
     done = autodiff("run", first, second)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "tensor(0.33)\ntensor(0.3333) True\n"  # float64 is the default there
+
+
+def test_run_fast_path_and_typer_agree(script):
+    """Simple `run` command lines skip Typer (`cli/fast_path.py`); anything else, or a value the
+    command refuses, goes through Typer: the same reports and the same usage errors."""
+    assert parse_simple_run(["run", "a.py", "--json", "-j", "2", "--timeout=3"]) == (
+        ["a.py"],
+        {"jobs": "2", "timeout": "3"},
+        {"--json"},
+    )
+    for typer_only in (["run"], ["run", "-"], ["run", "a.py", "--lang", "zh"], ["run", "--help"],
+                       ["run", "a.py", "-j"], ["run", "a.py", "-j", "1", "-j", "2"]):  # fmt: skip
+        assert parse_simple_run(typer_only) is None, typer_only
+    good = script("good.py", "print(1 + 1)\n")
+    bad = script("bad.py", "x = 1\nundefined\n")
+    fast = autodiff("run", "--json", "--max-memory", "1G", good, bad)
+    slow = autodiff("run", "--json", "--max-memory", "1G", "--isolation", "best", good, bad)
+    assert fast.returncode == slow.returncode == 1
+    strip = [{k: v for k, v in json.loads(line).items() if k != "seconds"}
+             for line in fast.stdout.splitlines()]  # fmt: skip
+    assert strip == [{k: v for k, v in json.loads(line).items() if k != "seconds"}
+                     for line in slow.stdout.splitlines()]  # fmt: skip
+    for value in (["--jobs", "0"], ["--timeout", "nan"], ["--max-memory", "lots"]):
+        refused = autodiff("run", *value, good)
+        assert refused.returncode == 2 and "autodiff run: error:" in refused.stderr, value
+        assert "Traceback" not in refused.stderr

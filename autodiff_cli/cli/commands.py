@@ -21,6 +21,7 @@ from autodiff_cli import __version__, i18n, lazy_imports
 from autodiff_cli.cli import help_language
 from autodiff_cli.cli.fast_path import load_grad_command
 from autodiff_cli.cli.jail.isolation import Limits, parse_size
+from autodiff_cli.cli.jail.limits import MAX_TIMEOUT
 from autodiff_cli.cli.output import hints
 from autodiff_cli.cli.output.diagnostics import json_error
 from autodiff_cli.cli.output.terminal import print_error
@@ -145,7 +146,6 @@ LangOption = Annotated[
         help="Language of the tool's own words: en or zh (default: from LANG/LC_ALL/LANGUAGE).",
     ),
 ]
-MAX_TIMEOUT = 1e6  # seconds (11.5 days): a larger --timeout is a typo, not a wish
 
 
 def _check_timeout(value: Optional[float]) -> Optional[float]:  # noqa: UP045

@@ -1,8 +1,10 @@
-"""A fast path for the one-liner: `autodiff grad EXPR --at ...` without importing Typer.
+"""Fast paths for the one-liner, `autodiff grad EXPR --at ...`, and for `autodiff run FILE...`,
+without importing Typer (~30 ms) or building its app (~20 ms).
 
 Only command lines made of the plainest options are handled here, with the same meaning as in
-the Typer command; anything else (help, `--`, unknown or repeated-value options, an option
-missing its value) returns None and goes through Typer, which gives the usual messages.
+the Typer command; anything else (help, `--`, `-` for stdin, unknown or repeated-value options,
+an option missing its value, a value the command would refuse) returns None and goes through
+Typer, which gives the usual messages.
 """
 
 from __future__ import annotations
@@ -61,9 +63,7 @@ def try_fast_grad(argv: list[str]) -> int | None:
         return None
     expression, values, flags = parsed
     grad = load_grad_command()
-    if "--plain" in flags:
-        os.environ["NO_COLOR"] = "1"
-        os.environ.pop("FORCE_COLOR", None)
+    _plain_output("--plain" in flags)
     options = grad.GradOptions(
         at=values["at"],
         wrt=values["wrt"],
@@ -86,3 +86,60 @@ def load_grad_command() -> ModuleType:
     if isolation_available():
         engine_options.request_lean_engine()
     return lazy_imports.load("autodiff_cli.cli.grad.command")
+
+
+_RUN_FLAGS = {"--json", "--fail-fast", "--debug", "--plain"}
+_RUN_VALUED = {
+    "--jobs": "jobs", "-j": "jobs", "--timeout": "timeout", "--max-elements": "max_elements",
+    "--max-memory": "max_memory", "--max-output": "max_output",
+    "--max-script-size": "max_script_size",
+}  # fmt: skip
+
+
+def parse_simple_run(argv: list[str]) -> tuple[list[str], dict[str, str], set[str]] | None:
+    """(PATHS, option texts, flags) when argv is `run PATH...` plus simple options, else None."""
+    if len(argv) < 2 or argv[0] != "run":
+        return None
+    paths: list[str] = []
+    values: dict[str, str] = {}
+    flags: set[str] = set()
+    rest = argv[1:]
+    index = 0
+    while index < len(rest):
+        arg = rest[index]
+        name, eq, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        if name in _RUN_FLAGS and not eq:
+            flags.add(name)
+        elif name in _RUN_VALUED and _RUN_VALUED[name] not in values:
+            if not eq and (index + 1 == len(rest) or rest[index + 1].startswith("-")):
+                return None
+            if not eq:
+                index += 1
+            values[_RUN_VALUED[name]] = inline if eq else rest[index]
+        elif arg.startswith("-"):
+            return None  # `-` (stdin), `--`, help, other or repeated options: Typer's job
+        else:
+            paths.append(arg)
+        index += 1
+    return (paths, values, flags) if paths else None
+
+
+def try_fast_run(argv: list[str]) -> int | None:
+    """Run `run` directly when argv is simple: its exit status, or None to use Typer."""
+    parsed = parse_simple_run(argv)
+    if parsed is None:
+        return None
+    paths, values, flags = parsed
+    command = lazy_imports.load("autodiff_cli.cli.run.command")
+    options = command.simple_options(values, flags)
+    if options is None:
+        return None
+    _plain_output("--plain" in flags)
+    return command.run_paths(paths, options)
+
+
+def _plain_output(plain: bool) -> None:
+    """`--plain`: styling off everywhere, as NO_COLOR does (`commands.plain_output`)."""
+    if plain:
+        os.environ["NO_COLOR"] = "1"
+        os.environ.pop("FORCE_COLOR", None)

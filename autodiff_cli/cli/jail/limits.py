@@ -11,8 +11,9 @@ from autodiff_cli.engine.core.limits import set_max_elements as engine_set_max_e
 from autodiff_cli.lang.limits import ScriptTimeout, clear_interrupt, request_interrupt
 
 _RETRY = 0.1  # seconds between repeated interrupts, should a script swallow the first one
+MAX_TIMEOUT = 1e6  # seconds (11.5 days): a larger --timeout is a typo, not a wish
 
-__all__ = ["ScriptTimeout", "set_max_elements", "time_limit"]
+__all__ = ["MAX_TIMEOUT", "ScriptTimeout", "set_max_elements", "time_limit"]
 
 
 def timeout_message(seconds: float) -> str:

@@ -34,7 +34,7 @@ from autodiff_cli.cli.jail.isolation import (
     parse_size,
     run_child,
 )
-from autodiff_cli.cli.jail.limits import ScriptTimeout, time_limit
+from autodiff_cli.cli.jail.limits import MAX_TIMEOUT, ScriptTimeout, time_limit
 from autodiff_cli.cli.jail.probe import JailUnavailable, require_full_jail
 from autodiff_cli.cli.jail.warm_up import warm_up
 from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
@@ -43,7 +43,6 @@ from autodiff_cli.lang.errors import safe_str
 
 PROG = "python -m autodiff_cli.jail"
 MAX_FILE_SIZE = 1 << 20
-MAX_TIMEOUT = 1e6  # seconds, as `autodiff run`
 # (encodings.idna: socket's host names, so a probe connecting by name reaches the kernel)
 PROBE_MODULES = (
     "ctypes", "encodings.idna", "errno", "mmap", "resource", "select", "signal", "socket",
