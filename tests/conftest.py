@@ -4,9 +4,9 @@ REPL session turned on (`lang/runtime/provenance.py`: a REPL records for the res
 
 The suite runs on two pytest-xdist workers, each taking whole files (`-n 2 --dist loadfile
 --no-loadscope-reorder`, pyproject's addopts; `-n 0` for one process), the longest files first
-(`LONGEST_FIRST`): on this 2-core machine, idle, 285 s (12,500 tests) against 449 s in one process (11,450) (the
-in-process tests and the subprocess batches of two files overlap); under load it gains little
-but stays green. A worker's environment is the suite's (below)."""
+(`LONGEST_FIRST`): on this 2-core machine, idle, 285 s for 12,500 tests (449 s in one process
+for 11,450: the in-process tests and the subprocess batches of two files overlap); under load
+it gains little but stays green. A worker's environment is the suite's (below)."""
 
 from __future__ import annotations
 
