@@ -21,39 +21,50 @@ _VALUED = {"--at": "at", "-a": "at", "--wrt": "wrt", "-w": "wrt", "--dtype": "dt
 _DTYPES = ("float32", "float64")
 
 
+def _scan(
+    args: list[str], flags: set[str], valued: dict[str, str]
+) -> tuple[list[str], dict[str, list[str]], set[str]] | None:
+    """(positional arguments, each valued option's values, flags given) of a command line made
+    of the options named here only (`--name=value` or `--name value`), else None."""
+    positional: list[str] = []
+    values: dict[str, list[str]] = {key: [] for key in valued.values()}
+    given: set[str] = set()
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        name, eq, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        if name in flags and not eq:
+            given.add(name)
+        elif name in valued:
+            if eq:
+                value = inline
+            elif index + 1 < len(args) and not args[index + 1].startswith("-"):
+                index += 1
+                value = args[index]
+            else:
+                return None
+            values[valued[name]].append(value)
+        elif arg.startswith("-"):
+            return None  # `-` (stdin), `--`, help, other options: Typer's job
+        else:
+            positional.append(arg)
+        index += 1
+    return positional, values, given
+
+
 def parse_simple_grad(argv: list[str]) -> tuple[str, dict[str, list[str]], set[str]] | None:
     """(EXPR, valued options, flags) when argv is `grad EXPR` plus simple options, else None."""
     if len(argv) < 2 or argv[0] != "grad":
         return None
-    expression = None
-    values: dict[str, list[str]] = {"at": [], "wrt": [], "dtype": []}
-    flags: set[str] = set()
-    rest = argv[1:]
-    index = 0
-    while index < len(rest):
-        arg = rest[index]
-        name, eq, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
-        if name in _FLAGS and not eq:
-            flags.add(name)
-        elif name in _VALUED:
-            if eq:
-                value = inline
-            elif index + 1 < len(rest) and not rest[index + 1].startswith("-"):
-                index += 1
-                value = rest[index]
-            else:
-                return None
-            values[_VALUED[name]].append(value)
-        elif arg.startswith("-") or expression is not None:
-            return None  # `-` (stdin), `--`, help, other options: Typer's job
-        else:
-            expression = arg
-        index += 1
-    if expression is None or len(values["dtype"]) > 1:
+    scanned = _scan(argv[1:], _FLAGS, _VALUED)
+    if scanned is None:
+        return None
+    expressions, values, flags = scanned
+    if len(expressions) != 1 or len(values["dtype"]) > 1:
         return None
     if values["dtype"] and values["dtype"][0] not in _DTYPES:
         return None
-    return expression, values, flags
+    return expressions[0], values, flags
 
 
 def try_fast_grad(argv: list[str]) -> int | None:
@@ -97,31 +108,17 @@ _RUN_VALUED = {
 
 
 def parse_simple_run(argv: list[str]) -> tuple[list[str], dict[str, str], set[str]] | None:
-    """(PATHS, option texts, flags) when argv is `run PATH...` plus simple options, else None."""
+    """(PATHS, option texts, flags) when argv is `run PATH...` plus simple options, each given
+    once, else None."""
     if len(argv) < 2 or argv[0] != "run":
         return None
-    paths: list[str] = []
-    values: dict[str, str] = {}
-    flags: set[str] = set()
-    rest = argv[1:]
-    index = 0
-    while index < len(rest):
-        arg = rest[index]
-        name, eq, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
-        if name in _RUN_FLAGS and not eq:
-            flags.add(name)
-        elif name in _RUN_VALUED and _RUN_VALUED[name] not in values:
-            if not eq and (index + 1 == len(rest) or rest[index + 1].startswith("-")):
-                return None
-            if not eq:
-                index += 1
-            values[_RUN_VALUED[name]] = inline if eq else rest[index]
-        elif arg.startswith("-"):
-            return None  # `-` (stdin), `--`, help, other or repeated options: Typer's job
-        else:
-            paths.append(arg)
-        index += 1
-    return (paths, values, flags) if paths else None
+    scanned = _scan(argv[1:], _RUN_FLAGS, _RUN_VALUED)
+    if scanned is None:
+        return None
+    paths, values, flags = scanned
+    if not paths or any(len(given) > 1 for given in values.values()):
+        return None
+    return paths, {name: given[0] for name, given in values.items() if given}, flags
 
 
 def try_fast_run(argv: list[str]) -> int | None:
