@@ -6,7 +6,6 @@ Typer and the options' own checks are imported here; each command's package is l
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 from enum import Enum
@@ -19,9 +18,9 @@ from typer.core import TyperGroup
 
 from autodiff_cli import __version__, i18n, lazy_imports
 from autodiff_cli.cli import help_language
-from autodiff_cli.cli.fast_path import load_grad_command
+from autodiff_cli.cli.fast_path import load_grad_command, plain_output
 from autodiff_cli.cli.jail.isolation import Limits, parse_size
-from autodiff_cli.cli.jail.limits import MAX_TIMEOUT
+from autodiff_cli.cli.jail.limits import MAX_TIMEOUT, timeout_accepted
 from autodiff_cli.cli.output import hints
 from autodiff_cli.cli.output.diagnostics import json_error
 from autodiff_cli.cli.output.terminal import print_error
@@ -150,7 +149,7 @@ LangOption = Annotated[
 
 def _check_timeout(value: Optional[float]) -> Optional[float]:  # noqa: UP045
     """--timeout must be a finite number of seconds above 0 (`nan`, `inf`, `0` are refused)."""
-    if value is not None and not (0 < value <= MAX_TIMEOUT):  # False for nan
+    if value is not None and not timeout_accepted(value):
         raise typer.BadParameter(f"must be more than 0 and at most {MAX_TIMEOUT:g} seconds")
     return value
 
@@ -213,13 +212,6 @@ def learner_settings(no_hints: bool, lang: str | None) -> None:
             i18n.set_language(lang)
         except ValueError as error:
             raise typer.BadParameter(str(error), param_hint="'--lang'") from None
-
-
-def plain_output(plain: bool) -> None:
-    """`--plain`: turn styling off everywhere, as NO_COLOR does."""
-    if plain:
-        os.environ["NO_COLOR"] = "1"
-        os.environ.pop("FORCE_COLOR", None)
 
 
 def _print_version(value: bool) -> None:

@@ -74,7 +74,7 @@ def try_fast_grad(argv: list[str]) -> int | None:
         return None
     expression, values, flags = parsed
     grad = load_grad_command()
-    _plain_output("--plain" in flags)
+    plain_output("--plain" in flags)
     options = grad.GradOptions(
         at=values["at"],
         wrt=values["wrt"],
@@ -131,12 +131,12 @@ def try_fast_run(argv: list[str]) -> int | None:
     options = command.simple_options(values, flags)
     if options is None:
         return None
-    _plain_output("--plain" in flags)
+    plain_output("--plain" in flags)
     return command.run_paths(paths, options)
 
 
-def _plain_output(plain: bool) -> None:
-    """`--plain`: styling off everywhere, as NO_COLOR does (`commands.plain_output`)."""
+def plain_output(plain: bool) -> None:
+    """`--plain`: styling off everywhere, as NO_COLOR does (every command's, Typer's too)."""
     if plain:
         os.environ["NO_COLOR"] = "1"
         os.environ.pop("FORCE_COLOR", None)

@@ -13,7 +13,12 @@ from autodiff_cli.lang.limits import ScriptTimeout, clear_interrupt, request_int
 _RETRY = 0.1  # seconds between repeated interrupts, should a script swallow the first one
 MAX_TIMEOUT = 1e6  # seconds (11.5 days): a larger --timeout is a typo, not a wish
 
-__all__ = ["MAX_TIMEOUT", "ScriptTimeout", "set_max_elements", "time_limit"]
+__all__ = ["MAX_TIMEOUT", "ScriptTimeout", "set_max_elements", "time_limit", "timeout_accepted"]
+
+
+def timeout_accepted(seconds: float) -> bool:
+    """Whether `--timeout SECONDS` is usable: more than 0 and at most `MAX_TIMEOUT` (not nan)."""
+    return 0 < seconds <= MAX_TIMEOUT
 
 
 def timeout_message(seconds: float) -> str:

@@ -34,7 +34,7 @@ from autodiff_cli.cli.jail.isolation import (
     parse_size,
     run_child,
 )
-from autodiff_cli.cli.jail.limits import MAX_TIMEOUT, ScriptTimeout, time_limit
+from autodiff_cli.cli.jail.limits import MAX_TIMEOUT, ScriptTimeout, time_limit, timeout_accepted
 from autodiff_cli.cli.jail.probe import JailUnavailable, require_full_jail
 from autodiff_cli.cli.jail.warm_up import warm_up
 from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
@@ -107,7 +107,7 @@ def _timeout(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not (0 < value <= MAX_TIMEOUT):  # False for nan
+    if not timeout_accepted(value):
         raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_TIMEOUT:g}")
     return value
 

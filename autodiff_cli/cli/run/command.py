@@ -34,7 +34,12 @@ from autodiff_cli.cli.jail.isolation import (
     run_children,
     timeout_problem,
 )
-from autodiff_cli.cli.jail.limits import MAX_TIMEOUT, ScriptTimeout, set_max_elements, time_limit
+from autodiff_cli.cli.jail.limits import (
+    ScriptTimeout,
+    set_max_elements,
+    time_limit,
+    timeout_accepted,
+)
 from autodiff_cli.cli.jail.probe import JailUnavailable, require_full_jail
 from autodiff_cli.cli.jail.warm_up import warm_up
 from autodiff_cli.cli.output.diagnostics import (
@@ -113,7 +118,7 @@ def simple_options(values: dict[str, str], flags: set[str]) -> RunOptions | None
         return None
     if jobs < 1 or (elements is not None and elements < 1):
         return None
-    if timeout is not None and not 0 < timeout <= MAX_TIMEOUT:  # (False for nan)
+    if timeout is not None and not timeout_accepted(timeout):
         return None
     return RunOptions(
         jobs=jobs,

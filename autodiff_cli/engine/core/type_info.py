@@ -26,7 +26,19 @@ def _dtype_argument(function: str, value: Any) -> dtype:
     return value
 
 
-class finfo:  # noqa: N801 - named as PyTorch names it
+class _Limits:
+    """What finfo and iinfo share: equal when all their fields are, unhashable (as PyTorch's)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and _fields(self) == _fields(other)
+
+    def __hash__(self) -> int:
+        raise TypeError(f"unhashable type: 'torch.{type(self).__name__}'")
+
+
+class finfo(_Limits):  # noqa: N801 - named as PyTorch names it
     """The limits of a floating point dtype (the default dtype when none is given)."""
 
     __slots__ = ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype")
@@ -47,12 +59,6 @@ class finfo:  # noqa: N801 - named as PyTorch names it
         self.resolution = float(10.0 ** -int(info.precision))
         self.dtype = kind.name
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is finfo and _fields(self) == _fields(other)
-
-    def __hash__(self) -> int:  # as PyTorch's: equal by value, unhashable
-        raise TypeError("unhashable type: 'torch.finfo'")
-
     def __repr__(self) -> str:
         return (
             f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
@@ -61,7 +67,7 @@ class finfo:  # noqa: N801 - named as PyTorch names it
         )
 
 
-class iinfo:  # noqa: N801 - named as PyTorch names it
+class iinfo(_Limits):  # noqa: N801 - named as PyTorch names it
     """The limits of an integer dtype."""
 
     __slots__ = ("bits", "max", "min", "dtype")
@@ -83,17 +89,11 @@ class iinfo:  # noqa: N801 - named as PyTorch names it
         self.min = int(info.min)
         self.dtype = kind.name
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is iinfo and _fields(self) == _fields(other)
-
-    def __hash__(self) -> int:
-        raise TypeError("unhashable type: 'torch.iinfo'")
-
     def __repr__(self) -> str:
         return f"iinfo(min={float(self.min):g}, max={float(self.max):g}, dtype={self.dtype})"
 
 
-def _fields(info: finfo | iinfo) -> tuple:
+def _fields(info: _Limits) -> tuple:
     return tuple(getattr(info, name) for name in type(info).__slots__)
 
 

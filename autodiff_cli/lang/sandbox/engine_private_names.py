@@ -11,7 +11,7 @@ ENGINE = frozenset(
     _BincountNode _CHECKS _CallState _Cap _Channels _ConstantPadNd _ConvNd _ConvTransposeNd
     _DEFAULT _Decoder _Defaults _Depth _DisableSavedTensorsHooks _EMPTY _EPOCH_DEPRECATED
     _EVENT_NAMES _Encoder _FeedForward _Formatter _GatedCell _GradModeContext _INT_RANGES
-    _IncompatibleKeys _InstanceNorm _LRScheduler _LambdaScheduler _LastBackward _Layout
+    _IncompatibleKeys _InstanceNorm _LRScheduler _LambdaScheduler _LastBackward _Layout _Limits
     _LinAlgError _LoaderIterator _Loss _MESHGRID_WARNED _METHOD_OWNERS _Mapping _MarginLoss
     _MaxPoolNd _Member _Missing _Mode _ModuleType _MultiHandle _NO_DIM _NO_GRAD_VIEWS _NUMPY
     _NoDerivative _NoVersion _NodeMeta _OUT_TYPES _OVERLOADS _PROFILES _PadNd _Pass _Precomputed
