@@ -70,6 +70,14 @@ class ParseTable:
         self.rows: dict[int, dict[str, int]] = _Lazy(self._row)
         self.reductions: dict[int, Reduction] = _Lazy(self._reduction)
 
+    def decode_all(self) -> None:
+        """Decode every row and reduction now: a process that forks many parsing children does
+        it once, instead of each child decoding the ones it reaches (`cli/jail/warm_up`)."""
+        for state in self._serialized_rows:
+            for action in self.rows[int(state)].values():
+                if action < 0:
+                    self.reductions[action]  # noqa: B018 - decoded and kept
+
     def _row(self, state: int) -> dict[str, int]:
         names = self.names
         return {
