@@ -140,12 +140,20 @@ def test_script_matches_pytorch(script: Path, autodiff_runs: dict) -> None:
 PLAIN_RUN_SAMPLE = ["001_", "503_", "1463_"]  # prefixes: a seed example, foundation, a long one
 
 
+@pytest.fixture(scope="module")
+def sample_batch() -> dict[str, ScriptReport | str]:
+    """The plain-run sample's scripts in one batch of their own."""
+    return run_batch(
+        [next(s.name for s in SCRIPTS if s.name.startswith(p)) for p in PLAIN_RUN_SAMPLE]
+    )
+
+
 @pytest.mark.parametrize("prefix", PLAIN_RUN_SAMPLE)
-def test_batch_reports_what_a_plain_run_prints(prefix: str) -> None:
+def test_batch_reports_what_a_plain_run_prints(prefix: str, sample_batch: dict) -> None:
     """`autodiff run SCRIPT` alone prints, and exits with, what the batch reports for it."""
     script = next(s for s in SCRIPTS if s.name.startswith(prefix))
     plain = run([sys.executable, "-m", "autodiff_cli", "run", script.name], script)
-    (batched,) = run_batch([script.name]).values()
+    batched = sample_batch[script.name]
     assert isinstance(batched, ScriptReport), batched
     assert (plain.returncode, normalise(plain.stdout), plain.stderr) == (
         batched.returncode,
