@@ -392,6 +392,18 @@ def test_scripts_must_be_small_regular_files(tmp_path: Path, script):
     assert done.returncode == 2
 
 
+def test_a_tiny_element_cap_holds_in_a_batch_and_spares_the_warm_up(script):
+    """The parent warms up (imports, and a sample script before many children) with its own
+    samples, above `--max-elements`; each script is still held to it."""
+    small = [script(f"s{i}.py", f"print({i})\n") for i in range(5)]
+    big = script("big.py", "import torch\nprint(torch.ones(3))\n")
+    done = autodiff("run", "--max-elements", "2", *small, big)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.split() == ["0", "1", "2", "3", "4"]
+    assert "with 3 elements: more than the limit of 2 elements" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_symlinks_out_of_a_batch_folder_are_skipped(tmp_path: Path):
     folder = tmp_path / "batch"
     folder.mkdir()

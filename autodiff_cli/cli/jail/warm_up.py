@@ -21,7 +21,6 @@ from autodiff_cli.cli import output
 from autodiff_cli.cli.jail import seccomp
 from autodiff_cli.engine.core.limits import DEFAULT_MAX_ELEMENTS, get_max_elements, set_max_elements
 from autodiff_cli.lang import compile_source, run_source
-from autodiff_cli.lang.parse.grammar import get_parser
 from autodiff_cli.lang.pylib import modules
 
 LAZY_SUBMODULES = (
@@ -211,16 +210,48 @@ opt.step()
 print(model, loss, [p.grad for p in model.parameters()])
 with torch.no_grad():
     print(torch.arange(6).reshape(2, 3).t()[0], torch.zeros(3).view(-1, 1).squeeze(), math.pi)
+
+
+class Net(nn.Module):
+    def __init__(self, size=2):
+        super().__init__()
+        self.fc = nn.Linear(size, 1)
+
+    def forward(self, inputs):
+        return torch.sigmoid(self.fc(inputs))
+
+
+def step(net, data, target=None):
+    out = net(data)
+    return out if target is None else F.binary_cross_entropy(out, target)
+
+
+net, total = Net(), 0.0
+for i, row in enumerate([x, x * 2]):
+    if i % 2 == 0 and not total:
+        total += step(net, row, torch.ones(2, 1)).item()
+    elif i > 0:
+        total -= step(net, row).sum().item()
+    else:
+        pass
+while total > 1e9:
+    total /= 2
+squares = {k: v for k, v in zip("ab", [i * i for i in range(2)] + [len(str(total))])}
+print(f"{total:.4f} {squares!r} {x.detach().numpy().tolist()}", sep="")
 """
+
+
+MANY_CHILDREN = 6  # from this many children on, `warm_for_many` costs less than it saves
 
 
 def warm_for_many() -> None:
     """Before forking many children (`autodiff run` over several scripts): what each of them
-    would otherwise redo, in its own copy of this process's memory, is done once here: the
-    whole parse table decoded (a child decodes the rows it reaches), and a typical script run,
-    so that the engine's lazily built parts (grad_fn classes, the vetted exports of `torch`
-    and its submodules...) exist before the fork. ~8 ms less per child."""
-    get_parser().decode_all()
+    would otherwise redo, in its own copy of this process's memory, is done once here by
+    running a typical script: the rows of the parse table it reaches decoded, the engine's
+    lazily built parts (grad_fn classes, the vetted exports of `torch` and its submodules...)
+    made: ~20 ms here, ~3.5 ms less in each child (of ~25 for a conformance script), so it
+    pays from `MANY_CHILDREN` children on. (Decoding the whole parse table too: ~35 ms for
+    ~1 ms a child, not done.)"""
     try:
         with _element_cap_lifted():
             run_source(_MANY_SOURCE, "<warm-up>", stdout=io.StringIO())

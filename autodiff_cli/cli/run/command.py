@@ -41,7 +41,7 @@ from autodiff_cli.cli.jail.limits import (
     timeout_accepted,
 )
 from autodiff_cli.cli.jail.probe import JailUnavailable, require_full_jail
-from autodiff_cli.cli.jail.warm_up import warm_for_many, warm_up
+from autodiff_cli.cli.jail.warm_up import MANY_CHILDREN, warm_for_many, warm_up
 from autodiff_cli.cli.output.diagnostics import (
     exit_on_interrupt,
     json_error,
@@ -324,7 +324,7 @@ def run_isolated(
 ) -> None:
     """Each script in its own locked-down child, up to `--jobs` at once."""
     warm_up()
-    if len(scripts) > 1:
+    if len(scripts) >= MANY_CHILDREN:
         warm_for_many()
     if any(script.name.lower().endswith(".ipynb") for script in scripts):
         _optional("notebook")  # the child cannot import

@@ -70,14 +70,6 @@ class ParseTable:
         self.rows: dict[int, dict[str, int]] = _Lazy(self._row)
         self.reductions: dict[int, Reduction] = _Lazy(self._reduction)
 
-    def decode_all(self) -> None:
-        """Decode every row and reduction now: a process that forks many parsing children does
-        it once, instead of each child decoding the ones it reaches (`cli/jail/warm_up`)."""
-        for state in self._serialized_rows:
-            for action in self.rows[int(state)].values():
-                if action < 0:
-                    self.reductions[action]  # noqa: B018 - decoded and kept
-
     def _row(self, state: int) -> dict[str, int]:
         names = self.names
         return {
@@ -111,7 +103,15 @@ class ParseTable:
                     states.append(action)
                     values.append(token)
                     break
-                _reduce(states, values, rows, reductions[action])
+                size, origin, build = reductions[action]  # `_reduce`, inlined (the hot loop)
+                if size:
+                    children = values[-size:]
+                    del states[-size:]
+                    del values[-size:]
+                else:
+                    children = []
+                values.append(build(children))
+                states.append(rows[states[-1]][origin])
         if not token:  # as Lark: also after an empty token (a closing _DEDENT); unused by messages
             end = Token(END, "", 0, 1, 1)
         else:

@@ -106,10 +106,6 @@ class ScriptParser:
         self._lexer = ScriptLexer(tables["lexer"])
         self._postlex = postlex
 
-    def decode_all(self) -> None:
-        """Decode the whole parse table now (`ParseTable.decode_all`)."""
-        self._table.decode_all()
-
     def literal(self, terminal: str) -> str | None:
         """The fixed text of a keyword or operator terminal; None for a pattern terminal."""
         return self._literals.get(terminal)
