@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -94,6 +94,19 @@ WRONG_INPUTS = [
 ]  # fmt: skip
 
 
+LEXER_EDGE_CASES = [
+    'x = """a\nb\n"""  # doc\ny = 1\n',
+    "iffy = notin + isnot + in_ + orange\n",
+    "a = 1.5e-3j + 0x1F + 0b101 + 0o17 + 1_000\n",
+    "s = 'it''s' \"q\" f'{x!r:>4}'\n",
+    "x = (1,\n     2)  # comment\n\n\n# trailing\n",
+    "a = 1 $ 2\n",
+    "b = `x`\n",
+    "c = 'unterminated\n",
+    "\tif x:\n\t\tpass\n",
+]
+
+
 def classic_grammar_text() -> str:
     text = grammar.grammar_text()
     start, end = text.index("?or_test:"), text.index("strings:")
@@ -122,6 +135,12 @@ def grammar_lark() -> Lark:
                 maybe_placeholders=True)  # fmt: skip
 
 
+@cache
+def lark_lexer() -> Lark:
+    """Lark's basic lexer over our grammar (no post-lexer: the tokens as lexed)."""
+    return Lark(grammar.grammar_text(), parser="lalr", lexer="basic", start=grammar.START_SYMBOLS)
+
+
 def corpus() -> list[str]:
     paths = sorted((ROOT / "examples").glob("*.py")) + sorted((ROOT / "tests/hostile").glob("*"))
     paths += sorted((ROOT / "tests/conformance").glob("*.py"))[::8]
@@ -142,6 +161,11 @@ def wrong_inputs_corpus() -> list[str]:
     """The texts whose wrong tokens are compared: WRONG_INPUTS and half the corpus."""
     rng = random.Random(11)
     return WRONG_INPUTS + [text for text in corpus() if rng.random() < 0.5]
+
+
+def lexer_corpus() -> list[str]:
+    """The texts whose tokens are compared: LEXER_EDGE_CASES and the corpus's first 400."""
+    return LEXER_EDGE_CASES + corpus()[:400]
 
 
 # ---- outcomes as comparable data ----------------------------------------------------------
@@ -213,6 +237,22 @@ def larks_wrong_token(text: str, start: str) -> tuple | None:
     return wrong_token(lambda t, s: grammar_lark().parse(t, start=s), text, start)
 
 
+def tokens(stream: Iterable) -> list:
+    """The tokens a lexer gives (type, text, positions), then its error if it stops at one."""
+    out = []
+    try:
+        for token in stream:
+            out.append((token.type, str(token), token.start_pos, token.line, token.column,
+                        token.end_line, token.end_column, token.end_pos))  # fmt: skip
+    except Exception as error:  # noqa: BLE001 - lexing errors, compared as data
+        out.append(("error", error.line, error.column, error.pos_in_stream))
+    return out
+
+
+def larks_tokens(text: str) -> list:
+    return tokens(lark_lexer().lex(text))
+
+
 # ---- the record ---------------------------------------------------------------------------
 
 
@@ -229,7 +269,8 @@ def _canonical(value: object) -> object:
 def _key(test: str) -> bytes:
     """What a fact of `test` depends on besides the text: Lark's version, the grammar given
     to Lark, and the code that makes outcomes (this module, the parser's messages)."""
-    texts = {"trees": classic_grammar_text(), "wrong tokens": grammar.grammar_text()}
+    texts = {"trees": classic_grammar_text(), "wrong tokens": grammar.grammar_text(),
+             "tokens": grammar.grammar_text()}  # fmt: skip
     code = [Path(__file__), ROOT / "autodiff_cli/lang/parse/parser.py",
             ROOT / "autodiff_cli/lang/errors.py"]  # fmt: skip
     parts = [test, lark.__version__, texts[test], *(path.read_text("utf-8") for path in code)]
@@ -257,12 +298,13 @@ class Record:
 
 
 def record_larks_outcomes() -> list[str]:
-    """The facts of what Lark gives on the corpus (~20 CPU-s)."""
+    """The facts of what Lark gives on the corpora (~20 CPU-s)."""
     trees = [fact("trees", text, [larks_outcome(text, start) for start in STARTS])
              for text in corpus()]  # fmt: skip
     wrong = [fact("wrong tokens", text, [larks_wrong_token(text, start) for start in STARTS])
              for text in wrong_inputs_corpus()]  # fmt: skip
-    return sorted(set(trees + wrong))
+    lexed = [fact("tokens", text, [larks_tokens(text)]) for text in lexer_corpus()]
+    return sorted(set(trees + wrong + lexed))
 
 
 if __name__ == "__main__":
