@@ -9,7 +9,7 @@ import re
 import subprocess
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import lark_reference
@@ -42,13 +42,60 @@ def record() -> Iterator[lark_reference.Record]:
         )
 
 
-def test_trees_positions_and_errors_are_those_of_lark_propagate_positions(
-    record: lark_reference.Record,
-):
+@pytest.fixture(scope="module")
+def our_errors() -> dict[tuple[str, str], Exception | None]:
+    """How our parser ended on each (text, start) the trees test parsed (None: with a tree,
+    not kept), for the wrong-token test to take instead of parsing the same text again."""
+    return {}
+
+
+def keeping_errors(kept: dict[tuple[str, str], Exception | None]) -> tuple[Callable, Callable]:
+    """Our parser's `parse`, keeping how it ends in `kept`; and `release`, which drops the
+    tracebacks and contexts of the errors kept since its last call (their frames hold the
+    texts' lines and partial trees)."""
     ours = grammar.get_parser()
+    fresh: list[Exception] = []
+
+    def parse(text: str, start: str) -> object:
+        try:
+            tree = ours.parse(text, start)
+        except Exception as error:
+            kept[text, start] = error
+            fresh.append(error)
+            raise
+        kept[text, start] = None
+        return tree
+
+    def release() -> None:
+        for error in fresh:
+            error.__traceback__ = error.__context__ = None
+        fresh.clear()
+
+    return parse, release
+
+
+def replaying_errors(kept: dict[tuple[str, str], Exception | None]) -> Callable:
+    ours = grammar.get_parser()
+
+    def parse(text: str, start: str) -> object:
+        if (text, start) not in kept:
+            return ours.parse(text, start)
+        error = kept[text, start]
+        if error is not None:
+            raise error
+        return None  # parsed: `wrong_token` reads no tree
+
+    return parse
+
+
+def test_trees_positions_and_errors_are_those_of_lark_propagate_positions(
+    record: lark_reference.Record, our_errors: dict
+):
+    parse, release = keeping_errors(our_errors)
     compared = errors = 0
     for text in corpus():
-        found = [outcome(ours.parse, text, start) for start in STARTS]
+        found = [outcome(parse, text, start) for start in STARTS]
+        release()
         if not record.holds("trees", text, found):  # then compared with what Lark gives now
             for start, mine in zip(STARTS, found):
                 expected = lark_reference.larks_outcome(text, start)
@@ -257,15 +304,17 @@ def test_the_table_is_larks_serialized_table():
         ours.rows[len(rows)]
 
 
-def test_errors_accept_what_larks_interactive_parser_accepts(record: lark_reference.Record):
+def test_errors_accept_what_larks_interactive_parser_accepts(
+    record: lark_reference.Record, our_errors: dict
+):
     """On a wrong token, the terminals our parser says it accepts (what error messages are made
     of) are exactly those Lark's interactive parser `accepts()` gives for the same grammar, at
     the same token; so are the row's `expected` terminals."""
-    ours = grammar.get_parser()
+    parse = replaying_errors(our_errors)  # the trees test's parses, if it ran
     compared = 0
     listed = set()
     for text in lark_reference.wrong_inputs_corpus():
-        found = [wrong_token(ours.parse, text, start) for start in STARTS]
+        found = [wrong_token(parse, text, start) for start in STARTS]
         if not record.holds("wrong tokens", text, found):  # then compared with Lark's now
             expected = [lark_reference.larks_wrong_token(text, start) for start in STARTS]
             for start, mine, theirs in zip(STARTS, found, expected):
