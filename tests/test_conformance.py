@@ -32,8 +32,8 @@ CONFORMANCE_DIR = Path(__file__).resolve().parent / "conformance"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PENDING_FILE = CONFORMANCE_DIR / "PENDING.txt"
 TIMEOUT_SECONDS = 60
-BATCH_SIZE = 80  # scripts per `autodiff run --json` (each start-up costs ~0.3 CPU-s)
-BATCH_TIMEOUT = 5 * TIMEOUT_SECONDS  # a batch takes ~20 s idle
+BATCH_SIZE = 110  # scripts per `autodiff run --json` (each start-up costs ~0.3 CPU-s)
+BATCH_TIMEOUT = 5 * TIMEOUT_SECONDS  # a batch takes ~25 s idle
 BATCH_WORKERS = 2  # batches at once
 ADDRESS = re.compile(r"0x[0-9a-f]+")
 # Scripts for the foundation (seed examples 0NN-3NN, foundation scope 5NN) must always pass.

@@ -55,8 +55,8 @@ CANARIES = {"AUTODIFF_CANARY": "canary-5d1e2f-value", "API_TOKEN": "tok-93b7c1e0
 MAX_RSS_KB = 2 << 20  # 2 GiB
 MAX_SECONDS = 30.0
 WORKERS = 3  # attacks (or batches of attacks) at once (each may use up to 2 GiB)
-BATCH_SIZE = 60  # attacks per `autodiff run --json` (each start-up costs ~0.3 CPU-s)
-BATCH_TIMEOUT = 300.0  # seconds for a batch (a batch takes ~10 s idle)
+BATCH_SIZE = 100  # attacks per `autodiff run --json` (each start-up costs ~0.3 CPU-s)
+BATCH_TIMEOUT = 300.0  # seconds for a batch (a batch takes ~15 s idle)
 
 
 @dataclass(frozen=True)
