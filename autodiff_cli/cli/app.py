@@ -1,10 +1,11 @@
 """The `autodiff` entry point.
 
 `main()` starts clean first (`jail.clean_start`: it may replace this process, so nothing else is
-imported before it), then sends simple `autodiff grad` and `autodiff run` command lines straight
-to the command (`fast_path`), so they pay neither for importing Typer nor for building the app;
-everything else, `--help` included, goes through the Typer app in `commands`. Both load their
-command through `lazy_imports`: it imports numpy, which must come after the BLAS thread limit.
+imported before it), then sends simple command lines of `grad`, `run`, `graph`, `repl`, `autodiff`
+alone and `--version` straight to the command (`fast_path`), so they pay neither for importing
+Typer nor for building the app; everything else, `--help` included, goes through the Typer app
+in `commands`. Both load their command through `lazy_imports`: it imports numpy, which must come
+after the BLAS thread limit.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import os
 import sys
 
 from autodiff_cli import lazy_imports
-from autodiff_cli.cli.fast_path import try_fast_grad, try_fast_run
+from autodiff_cli.cli.fast_path import try_fast
 from autodiff_cli.cli.jail.clean_start import (
     ensure_clean_start,
     isolation_available,
@@ -34,9 +35,7 @@ def main() -> None:
     if isolation_available():  # before numpy loads: children cannot start BLAS threads
         limit_blas_threads()
     import_numpy_without_docstrings()
-    status = try_fast_grad(sys.argv[1:])
-    if status is None:
-        status = try_fast_run(sys.argv[1:])
+    status = try_fast(sys.argv[1:])
     if status is not None:
         exit_now(status)
     typer_app()(prog_name="autodiff")

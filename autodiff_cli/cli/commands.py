@@ -9,16 +9,21 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from enum import Enum
-from types import ModuleType
 from typing import Annotated, Any, Optional
 
 import click
 import typer
 from typer.core import TyperGroup
 
-from autodiff_cli import __version__, i18n, lazy_imports
+from autodiff_cli import __version__, i18n
 from autodiff_cli.cli import help_language
-from autodiff_cli.cli.fast_path import load_grad_command, plain_output
+from autodiff_cli.cli.fast_path import (
+    DTYPES,
+    GRAPH_FORMATS,
+    command_module,
+    load_grad_command,
+    plain_output,
+)
 from autodiff_cli.cli.jail.isolation import Limits, parse_size
 from autodiff_cli.cli.jail.limits import MAX_TIMEOUT, timeout_accepted
 from autodiff_cli.cli.output import hints
@@ -26,22 +31,6 @@ from autodiff_cli.cli.output.diagnostics import json_error
 from autodiff_cli.cli.output.terminal import print_error
 from autodiff_cli.cli.run.script_files import DEFAULT_MAX_SCRIPT_SIZE
 from autodiff_cli.i18n import gettext as _
-
-# each command's package, loaded when the command runs (`grad`'s through `fast_path`, which
-# asks for a lean engine first)
-_COMMANDS = {
-    "run": "autodiff_cli.cli.run.command",
-    "graph": "autodiff_cli.cli.draw.command",
-    "repl": "autodiff_cli.cli.repl.main",
-    "kernel": "autodiff_cli.cli.notebook.kernelspec",
-    "doctor": "autodiff_cli.cli.jail.doctor",
-}
-
-
-def _command(name: str) -> ModuleType:
-    """The module of the command `name` (`_COMMANDS`), imported on first use."""
-    return lazy_imports.load(_COMMANDS[name])
-
 
 _N = str  # marks a help text for the catalogue: `help_language` translates it as help shows
 
@@ -89,9 +78,7 @@ app = typer.Typer(
 )
 
 
-class DType(str, Enum):
-    float32 = "float32"
-    float64 = "float64"
+DType = Enum("DType", {name: name for name in DTYPES}, type=str)
 
 
 class Isolation(str, Enum):
@@ -99,13 +86,7 @@ class Isolation(str, Enum):
     best = "best"
 
 
-class GraphFormat(str, Enum):
-    tree = "tree"
-    dot = "dot"
-    mermaid = "mermaid"
-    svg = "svg"
-    png = "png"
-    html = "html"
+GraphFormat = Enum("GraphFormat", {name: name for name in GRAPH_FORMATS}, type=str)
 
 
 HtmlOption = Annotated[
@@ -240,7 +221,7 @@ def _root(
     plain_output(plain)
     learner_settings(no_hints, lang)
     if ctx.invoked_subcommand is None:
-        raise typer.Exit(_command("repl").run_repl())
+        raise typer.Exit(command_module("repl").run_repl())
 
 
 RUN_EXAMPLES = _N(
@@ -321,7 +302,7 @@ def run(
     they print, errors go to stderr."""
     plain_output(plain)
     learner_settings(no_hints, lang)
-    command = _command("run")
+    command = command_module("run")
     options = command.RunOptions(
         jobs=jobs,
         fail_fast=fail_fast,
@@ -487,7 +468,7 @@ def graph(
     """Draw the grad_fn graph of an expression or of a script's variable."""
     plain_output(plain)
     learner_settings(no_hints, lang)
-    command = _command("graph")
+    command = command_module("graph")
     request = command.GraphRequest(
         expression=expr,
         at=at,
@@ -518,7 +499,7 @@ def repl(
     plain_output(plain)
     learner_settings(no_hints, lang)
     limits = Limits.of(max_memory, max_output, None)  # type: ignore[arg-type]  # bytes
-    repl = _command("repl")
+    repl = command_module("repl")
     raise typer.Exit(repl.run_repl(debug=debug, limits=limits))
 
 
@@ -544,7 +525,7 @@ def kernel_install(
     if sum((user, sys_prefix, prefix is not None)) > 1:
         print_error("autodiff kernel install: error: give one of --user, --sys-prefix, --prefix")
         raise typer.Exit(2)
-    kernels = _command("kernel")
+    kernels = command_module("kernel")
     try:
         folder = kernels.install_kernel(user=user, prefix=sys.prefix if sys_prefix else prefix)
     except kernels.KernelInstallError as error:
@@ -571,5 +552,5 @@ def doctor(
     """Show which protections of the jail this machine gives and run the built-in attacks
     inside it, each reported contained or not (exit status 0 when all hold)."""
     plain_output(plain)
-    doctor = _command("doctor")
+    doctor = command_module("doctor")
     raise typer.Exit(doctor.run_doctor(as_json=as_json, jobs=jobs, only=only))
