@@ -33,7 +33,7 @@ DEFERRED: dict[str, str] = {
     "loads numpy and the engine, so only after the clean start's exec and the BLAS thread "
     "limit, and after the choice of a lean engine",
     "autodiff_cli.cli.simple_commands": "a simple command line's run without Typer "
-    "(`fast_path`): its option checks load the jail's modules, hence numpy and the engine, so "
+    "(`app.try_fast`): its option checks load the jail's modules, hence numpy and the engine, so "
     "only after the clean start, the BLAS thread limit and the choice of a lean engine",
     # ---- the commands, dispatched by cli/fast_path.py's `command_module` (`_COMMANDS`, for
     # `commands` and `simple_commands`): each loads only what it runs

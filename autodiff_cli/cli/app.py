@@ -11,11 +11,10 @@ after the BLAS thread limit.
 from __future__ import annotations
 
 import gc
-import os
 import sys
 
-from autodiff_cli import lazy_imports
-from autodiff_cli.cli.fast_path import try_fast
+from autodiff_cli import __version__, lazy_imports
+from autodiff_cli.cli.fast_path import exit_now, simple_command_line
 from autodiff_cli.cli.jail.clean_start import (
     ensure_clean_start,
     isolation_available,
@@ -41,16 +40,16 @@ def main() -> None:
     typer_app()(prog_name="autodiff")
 
 
-def exit_now(status: int) -> None:
-    """End the process at once, its output flushed. The interpreter's own shutdown frees every
-    module and object one by one: ~40-60 ms, a third of a one-liner's time, for a process with
-    nothing left to clean up (its child waited for, no file open for writing, no atexit work)."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe: nothing more can be said
-            pass
-    os._exit(status)
+def try_fast(argv: list[str]) -> int | None:
+    """Run a simple command line without Typer (`fast_path`, `simple_commands`): its exit
+    status, or None to use Typer."""
+    line = simple_command_line(argv)
+    if line is None:
+        return None
+    if line.command == "--version":
+        sys.stdout.write(f"autodiff {__version__}\n")
+        return 0
+    return lazy_imports.load("autodiff_cli.cli.simple_commands").run_simple(line)
 
 
 def typer_app():  # -> typer.Typer (unannotated: no typing import before the exec)

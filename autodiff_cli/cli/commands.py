@@ -21,6 +21,7 @@ from autodiff_cli.cli.fast_path import (
     DTYPES,
     GRAPH_FORMATS,
     command_module,
+    exit_now,
     load_grad_command,
     plain_output,
 )
@@ -39,7 +40,8 @@ class _JsonUsageErrors(TyperGroup):
     """One style for every usage error, the commands' own and the option parser's:
     `autodiff grad: error: MESSAGE` and `Try 'autodiff grad -h' for help.` on stderr (no
     Rich box); with `--json` on the command line, the `--json` error object on stdout
-    (`{"error": {"type": "UsageError", ...}}`). Exit status 2 either way."""
+    (`{"error": {"type": "UsageError", ...}}`). Exit status 2 either way. Every end of the
+    app is `exit_now`: no interpreter shutdown (as the fast path ends)."""
 
     def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
         arguments = sys.argv[1:] if args is None else list(args)
@@ -52,10 +54,10 @@ class _JsonUsageErrors(TyperGroup):
                 json_error("UsageError", error.format_message())
             else:
                 print_error(usage_error_text(error))
-            sys.exit(error.exit_code)
+            exit_now(error.exit_code)
         except click.Abort:
-            sys.exit(1)
-        sys.exit(status if isinstance(status, int) else 0)
+            exit_now(1)
+        exit_now(status if isinstance(status, int) else 0)
 
 
 def usage_error_text(error: click.ClickException) -> str:
