@@ -357,12 +357,10 @@ AGREEING = [  # (command line, stdin): each runs through the fast path and throu
     (["graph", "w*x+b", "--at", "x=2,w=3,b=1", "-f", "dot", "--saved", "--backward"], ""),
     (["graph", "x*2", "--no-hints", "--plain"], ""),  # NameError: status 1
     (["repl", "--max-memory", "1G", "--lang", "zh"], "x = 2\nx * 3\nundefined\n:vars\n"),
-    ([], "print(1)\n1/0\n"),  # `autodiff` alone: the REPL
-    (["--no-hints"], "undefined\n"),
+    (["--no-hints"], "print(1)\n1/0\nundefined\n"),  # `autodiff` alone: the REPL
     (["--version"], ""),
-    (["grad", "x**3", "--at", "x=2", "-q", "--order", "2", "--timeout", "30"], ""),
-    (["grad", "x*w", "--at", "x=2,w=3", "--wrt", "w", "--json"], ""),
-    (["grad", "x*y", "--at", "x=1", "--json", "--max-memory=1G", "--lang=zh"], ""),  # no y
+    (["grad", "x**3", "--at", "x=2", "-q", "--order", "2", "--timeout", "30", "--lang=zh"], ""),
+    (["grad", "x*w", "--at", "x=2,w=3", "--wrt", "w", "--json", "--max-memory=1G"], ""),
 ]
 
 

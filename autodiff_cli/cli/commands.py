@@ -9,13 +9,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from enum import Enum
+from types import ModuleType
 from typing import Annotated, Any, Optional
 
 import click
 import typer
 from typer.core import TyperGroup
 
-from autodiff_cli import __version__, i18n
+from autodiff_cli import __version__, i18n, lazy_imports
 from autodiff_cli.cli import help_language
 from autodiff_cli.cli.fast_path import (
     DTYPES,
@@ -25,12 +26,9 @@ from autodiff_cli.cli.fast_path import (
     load_grad_command,
     plain_output,
 )
-from autodiff_cli.cli.jail.isolation import Limits, parse_size
-from autodiff_cli.cli.jail.limits import MAX_TIMEOUT, timeout_accepted
 from autodiff_cli.cli.output import hints
 from autodiff_cli.cli.output.diagnostics import json_error
 from autodiff_cli.cli.output.terminal import print_error
-from autodiff_cli.cli.run.script_files import DEFAULT_MAX_SCRIPT_SIZE
 from autodiff_cli.i18n import gettext as _
 
 _N = str  # marks a help text for the catalogue: `help_language` translates it as help shows
@@ -130,10 +128,18 @@ LangOption = Annotated[
 ]
 
 
+def _checks() -> ModuleType:
+    """`simple_commands`, whose conversions and checks of option values both paths share. It
+    loads the jail's modules (and the engine): only when an option that needs them is given,
+    so that `--help` and usage errors never pay for them, and `grad`'s engine stays lean."""
+    return lazy_imports.load("autodiff_cli.cli.simple_commands")
+
+
 def _check_timeout(value: Optional[float]) -> Optional[float]:  # noqa: UP045
     """--timeout must be a finite number of seconds above 0 (`nan`, `inf`, `0` are refused)."""
-    if value is not None and not timeout_accepted(value):
-        raise typer.BadParameter(f"must be more than 0 and at most {MAX_TIMEOUT:g} seconds")
+    refusal = None if value is None else _checks().timeout_refusal(value)
+    if refusal is not None:
+        raise typer.BadParameter(refusal)
     return value
 
 
@@ -143,7 +149,7 @@ def _check_size(value: Optional[str]) -> Optional[int]:  # noqa: UP045
         return None
 
     try:
-        return parse_size(value)
+        return _checks().parse_size(value)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
 
@@ -314,7 +320,7 @@ def run(
         debug=debug,
         max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
         max_output=max_output,  # type: ignore[arg-type]
-        max_script_size=max_script_size or DEFAULT_MAX_SCRIPT_SIZE,  # type: ignore[arg-type]
+        max_script_size=max_script_size or command.DEFAULT_MAX_SCRIPT_SIZE,  # type: ignore[arg-type]
         strict_isolation=isolation is Isolation.strict,
     )
     raise typer.Exit(command.run_paths(files, options))
@@ -500,8 +506,8 @@ def repl(
     """Start the REPL (also what `autodiff` alone does)."""
     plain_output(plain)
     learner_settings(no_hints, lang)
-    limits = Limits.of(max_memory, max_output, None)  # type: ignore[arg-type]  # bytes
     repl = command_module("repl")
+    limits = _checks().Limits.of(max_memory, max_output, None)  # type: ignore[arg-type]  # bytes
     raise typer.Exit(repl.run_repl(debug=debug, limits=limits))
 
 

@@ -22,14 +22,20 @@ from autodiff_cli.cli.fast_path import (
     plain_output,
 )
 from autodiff_cli.cli.jail.isolation import Limits, parse_size
-from autodiff_cli.cli.jail.limits import timeout_accepted
+from autodiff_cli.cli.jail.limits import MAX_TIMEOUT, timeout_accepted
 from autodiff_cli.cli.output import hints
-from autodiff_cli.cli.run.script_files import DEFAULT_MAX_SCRIPT_SIZE
+
+
+def timeout_refusal(seconds: float) -> str | None:
+    """Why `--timeout SECONDS` is refused, in Typer's usage error; None when it is accepted."""
+    if timeout_accepted(seconds):
+        return None
+    return f"must be more than 0 and at most {MAX_TIMEOUT:g} seconds"
 
 
 def _timeout(text: str) -> float:
     seconds = float(text)  # Click's FLOAT: float() of the text
-    if not timeout_accepted(seconds):
+    if timeout_refusal(seconds) is not None:
         raise ValueError(text)
     return seconds
 
@@ -143,7 +149,7 @@ def _run(line: SimpleCommandLine, values: dict[str, Any]) -> int:
         debug="--debug" in line.flags,
         max_memory=values["max_memory"],
         max_output=values["max_output"],
-        max_script_size=values["max_script_size"] or DEFAULT_MAX_SCRIPT_SIZE,
+        max_script_size=values["max_script_size"] or command.DEFAULT_MAX_SCRIPT_SIZE,
     )
     return command.run_paths(line.positional, options)
 
