@@ -4,8 +4,9 @@
 imported before it), then sends simple command lines of `grad`, `run`, `graph`, `repl`, `autodiff`
 alone and `--version` straight to the command (`fast_path`), so they pay neither for importing
 Typer nor for building the app; everything else, `--help` included, goes through the Typer app
-in `commands`. Both load their command through `lazy_imports`: it imports numpy, which must come
-after the BLAS thread limit.
+in `commands`. Both load their command through `fast_path.command_module`, which first imports
+numpy (`numpy_docs`; after the BLAS thread limit): `--version`, `--help` and usage errors never
+load it.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ def main() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
     if isolation_available():  # before numpy loads: children cannot start BLAS threads
         limit_blas_threads()
-    import_numpy_without_docstrings()
     status = try_fast(sys.argv[1:])
     if status is not None:
         exit_now(status)
@@ -49,6 +49,7 @@ def try_fast(argv: list[str]) -> int | None:
     if line.command == "--version":
         sys.stdout.write(f"autodiff {__version__}\n")
         return 0
+    import_numpy_without_docstrings()  # (before the jail's modules load it)
     return lazy_imports.load("autodiff_cli.cli.simple_commands").run_simple(line)
 
 

@@ -26,6 +26,7 @@ from autodiff_cli.cli.fast_path import (
     load_grad_command,
     plain_output,
 )
+from autodiff_cli.cli.numpy_docs import import_numpy_without_docstrings
 from autodiff_cli.cli.output import hints
 from autodiff_cli.cli.output.diagnostics import json_error
 from autodiff_cli.cli.output.terminal import print_error
@@ -132,6 +133,7 @@ def _checks() -> ModuleType:
     """`simple_commands`, whose conversions and checks of option values both paths share. It
     loads the jail's modules (and the engine): only when an option that needs them is given,
     so that `--help` and usage errors never pay for them, and `grad`'s engine stays lean."""
+    import_numpy_without_docstrings()
     return lazy_imports.load("autodiff_cli.cli.simple_commands")
 
 

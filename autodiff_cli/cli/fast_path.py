@@ -23,6 +23,7 @@ from types import ModuleType
 
 from autodiff_cli import engine_options, lazy_imports
 from autodiff_cli.cli.jail.clean_start import COMPLETION, isolation_available
+from autodiff_cli.cli.numpy_docs import import_numpy_without_docstrings
 
 DTYPES = ("float32", "float64")  # grad's --dtype (Typer's choices are made from these too)
 GRAPH_FORMATS = ("tree", "dot", "mermaid", "svg", "png", "html")  # graph's --format
@@ -143,7 +144,9 @@ def simple_command_line(argv: list[str]) -> SimpleCommandLine | None:
 
 
 def command_module(name: str) -> ModuleType:
-    """The module of the command `name` (`_COMMANDS`), imported on first use."""
+    """The module of the command `name` (`_COMMANDS`), imported on first use, after numpy
+    (without its docstrings: `numpy_docs`)."""
+    import_numpy_without_docstrings()
     return lazy_imports.load(_COMMANDS[name])
 
 
