@@ -1,7 +1,9 @@
 """Typer wiring of the `autodiff` command; each command's work lives in its own module.
 
-Typer and the options' own checks are imported here; each command's package is loaded through
-`lazy_imports` when the command runs, so that no command pays for another's imports.
+Typer is imported here; each command's package is loaded when the command runs
+(`fast_path.command_module`), and the option checks that need the jail's modules when such an
+option is given (`simple_commands`, shared with the fast path), so that no command pays for
+another's imports and `--help` and usage errors for none.
 """
 
 from __future__ import annotations
