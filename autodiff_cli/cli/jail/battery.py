@@ -1,19 +1,27 @@
 """Runs the attack battery (`attacks.ATTACKS`) through `python -m autodiff_cli.jail` and judges
-each run from the outside: the command a user or `autodiff doctor` runs, one attack per run (so
-a kill is attributed), a few runs at once.
+each attack from the outside: the command a user or `autodiff doctor` runs, a few runs at once.
 
-Each run gets its own stage: a working folder and a HOME anyone may write to (holding a victim
+Attacks that share their flags run together, `--json` with several FILEs (`run_batch`): each in a
+fresh jailed child of its own, forked from its own copy of the warm process, so one start-up
+serves many attacks while each keeps its own child, its own record (status, output, seconds,
+peak memory: a kill is attributed) and its own stage. An attack judged on the whole run's process
+tree (`orphan`: the harness kills the run) runs alone (`run_attack`), as every attack once did.
+
+Each attack gets its own stage: a working folder and a HOME anyone may write to (holding a victim
 file anyone may change), a TCP, UDP, UNIX and abstract UNIX listener, canary secrets in the
-environment of the command, and for some attacks a sibling jailed worker. `judge` then decides
-*contained*: the run ended cleanly (exit status 0: every door was shut; or 1: the jail stopped
-it, with one message `FILE: error: ...`), printed no `ESCAPED:` line, no traceback and no
-secret, ended within its deadline and memory limit, left no process behind, and changed nothing
-outside (no file, no connection, the sibling alive, the worker dead with its parent, the memory
-scan really scanned, the output cut at its limit).
+environment of the command, and for some attacks a sibling jailed worker; they reach the attack
+as absolute paths in its preamble. A batch's own working folder and HOME are looked at as each
+record arrives (a change is its attack's). `judge` then decides *contained*: the attack ended
+cleanly (exit status 0: every door was shut; or 1: the jail stopped it, with one message `FILE:
+error: ...`), printed no `ESCAPED:` line, no traceback and no secret, ended within its deadline
+and memory limit, left no process behind, and changed nothing outside (no file, no connection,
+the sibling alive, the worker dead with its parent, the memory scan really scanned, the output cut
+at its limit).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import secrets
@@ -25,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, suppress
@@ -39,6 +48,9 @@ START_ALLOWANCE = 6.0  # seconds for start-up (warm-up, fork) on a busy machine,
 KILL_GRACE = 1.0  # isolation.KILL_GRACE: the parent kills the child this long past --timeout
 HARD_STOP = 20.0  # seconds past the deadline when the harness itself ends a run
 DEATH_GRACE = 3.0  # seconds the workers of a run that ended get to be gone
+SAMPLE = 0.1  # seconds between looks at a batch's process tree
+MIN_BATCH, MAX_BATCH = 12, 24  # attacks in one run (each run's start-up costs ~0.25 CPU-s)
+ALONE = ("orphan",)  # effects judged on the whole run (its process tree is killed): run alone
 MIN_SCANNED = 50 << 20  # bytes the memory scan must cover to show no secret is in memory
 OUTPUT_SLACK = 1 << 16
 DEFAULT_MEMORY = 2 << 30
@@ -184,19 +196,47 @@ def run_battery(
     secrets_: dict[str, str] | None = None,
     on_result: Callable[[Verdict], None] | None = None,
 ) -> list[Verdict]:
-    """Run each attack through `python -m autodiff_cli.jail`, `jobs` at once, and judge it.
-    `prefix` goes before the command (e.g. `setpriv --reuid=65534 ...` to run it as another
-    user); the verdicts come back in the order of `attacks`."""
+    """Run every attack through `python -m autodiff_cli.jail`, in batches (`plan`), `jobs` runs
+    at once, and judge each. `prefix` goes before the command (e.g. `setpriv --reuid=65534 ...`
+    to run it as another user); the verdicts come back in the order of `attacks`."""
     values = secrets_ or canaries()
+    attacks = list(attacks)
 
-    def one(attack: Attack) -> Verdict:
-        verdict = run_attack(attack, prefix=prefix, secrets_=values)
+    def one(unit: list[int]) -> list[tuple[int, Verdict]]:
+        chosen = [attacks[index] for index in unit]
+        if len(chosen) == 1 and set(chosen[0].effects) & set(ALONE):
+            verdicts = [run_attack(chosen[0], prefix=prefix, secrets_=values)]
+        else:
+            verdicts = run_batch(chosen, prefix=prefix, secrets_=values)
         if on_result is not None:
-            on_result(verdict)
-        return verdict
+            for verdict in verdicts:
+                on_result(verdict)
+        return list(zip(unit, verdicts, strict=True))
 
+    found: dict[int, Verdict] = {}
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return list(pool.map(one, attacks))
+        for verdicts in pool.map(one, plan(attacks, jobs)):
+            found.update(verdicts)
+    return [found[index] for index in range(len(attacks))]
+
+
+def plan(attacks: Sequence[Attack], jobs: int) -> list[list[int]]:
+    """The runs, as indices of `attacks`: those with an effect in ALONE one each, the others by
+    their flags, a large group cut in up to `jobs` batches of MIN_BATCH to MAX_BATCH; the
+    slowest runs (an attack alone, flags of their own) first, so the last ones to end are
+    short."""
+    alone, groups = [], defaultdict(list)
+    for index, attack in enumerate(attacks):
+        if set(attack.effects) & set(ALONE):
+            alone.append([index])
+        else:
+            groups[attack.args].append(index)
+    units = list(alone)
+    for args in sorted(groups, key=lambda args: not args):
+        indices = sorted(groups[args], key=lambda index: "sibling" not in attacks[index].effects)
+        size = min(MAX_BATCH, max(MIN_BATCH, -(-len(indices) // max(1, jobs))))
+        units += [indices[start : start + size] for start in range(0, len(indices), size)]
+    return units
 
 
 def run_attack(
@@ -210,8 +250,66 @@ def run_attack(
         command = [*prefix, sys.executable, "-m", "autodiff_cli.jail", str(stage.script)]
         command += [*(() if "--timeout" in attack.args else ("--timeout", f"{timeout:g}"))]
         command += attack.args
-        run = _execute(command, stage, _environment(stage, values), timeout, attack)
+        run = _execute(command, stage, _environment(stage.home, values), timeout, attack)
         return judge(attack, stage, run, values, timeout)
+    raise AssertionError("unreachable")  # pragma: no cover - ExitStack does not swallow
+
+
+def run_batch(
+    attacks: Sequence[Attack], *, prefix: Sequence[str] = (), secrets_: dict[str, str] | None = None
+) -> list[Verdict]:
+    """Attacks with the same flags in one run (`--json`, one FILE each), each judged on its own
+    record; the verdicts in their order. When the run ends before all are through (its process
+    died or hung), the first attack without a record is judged on that end, and those after it
+    run again in a new batch."""
+    values = secrets_ or canaries()
+    found: dict[int, Verdict] = {}
+    rest = list(range(len(attacks)))
+    while rest:
+        done, rest = _run_batch_once([attacks[index] for index in rest], rest, prefix, values)
+        found.update(done)
+    return [found[index] for index in range(len(attacks))]
+
+
+def _run_batch_once(
+    attacks: list[Attack], indices: list[int], prefix: Sequence[str], values: dict[str, str]
+) -> tuple[dict[int, Verdict], list[int]]:
+    with ExitStack() as cleanup:
+        room = _room(cleanup)
+        stages: list[_Stage] = []
+        for attack in attacks:
+            shared = next((stage.sibling for stage in stages if stage.sibling), None)
+            stages.append(_stage(attack, values, prefix, cleanup, sibling=shared))
+        sibling = next((stage.sibling for stage in stages if stage.sibling), None)
+        timeout = _flag(attacks[0].args, "--timeout", DEFAULT_TIMEOUT, float)
+        command = [*prefix, sys.executable, "-m", "autodiff_cli.jail", "--json"]
+        command += [str(stage.script) for stage in stages]
+        command += [*(() if "--timeout" in attacks[0].args else ("--timeout", f"{timeout:g}"))]
+        command += attacks[0].args
+        batch = _execute_batch(command, room, _environment(room.home, values), timeout, sibling)
+        verdicts: dict[int, Verdict] = {}
+        rest: list[int] = []
+        ended = False  # an attack was judged on the run's end
+        killed = False  # the sibling worker was found dead (its attacks after that run again)
+        for index, attack, stage in zip(indices, attacks, stages, strict=True):
+            path = str(stage.script)
+            if killed and "sibling" in attack.effects:
+                rest.append(index)
+                continue
+            killed = killed or path == batch.sibling_killed_at
+            if path in batch.records:
+                run = batch.run_of(path)
+            elif not ended:
+                ended, run = True, batch.end_run()
+            else:
+                rest.append(index)
+                continue
+            verdict = judge(attack, stage, run, values, timeout)
+            reasons = verdict.reasons + batch.reasons_of(path, values)
+            verdicts[index] = Verdict(
+                attack, not reasons, reasons, run.status, run.seconds, run.peak_kb
+            )
+        return verdicts, rest
     raise AssertionError("unreachable")  # pragma: no cover - ExitStack does not swallow
 
 
@@ -219,8 +317,14 @@ def run_attack(
 
 
 def _stage(
-    attack: Attack, values: dict[str, str], prefix: Sequence[str], cleanup: ExitStack
+    attack: Attack,
+    values: dict[str, str],
+    prefix: Sequence[str],
+    cleanup: ExitStack,
+    sibling: _Process | None = None,
 ) -> _Stage:
+    """The attack's fixtures; its sibling worker is `sibling` when given (a batch's, shared by
+    its attacks and looked at as each record arrives), else one of its own."""
     base = Path(tempfile.mkdtemp(prefix=f"autodiff-jail-{attack.name}-"))
     cleanup.callback(shutil.rmtree, base, True)
     base.chmod(0o755)
@@ -238,7 +342,9 @@ def _stage(
     )  # fmt: skip
     cleanup.callback(_remove_targets, stage)
     _listen(stage, token, cleanup)
-    if "sibling" in attack.effects:
+    if "sibling" in attack.effects and sibling is not None:
+        stage.sibling = sibling
+    elif "sibling" in attack.effects:
         _start_sibling(stage, values, prefix, cleanup)
     stage.script.write_text(_source(attack, stage, values))
     stage.script.chmod(0o644)
@@ -307,10 +413,10 @@ def _port(stage: _Stage, kind: str) -> int:
     return next(int(name.rsplit(":", 1)[1]) for name, _ in stage.listeners if name.startswith(kind))
 
 
-def _environment(stage: _Stage, values: dict[str, str]) -> dict[str, str]:
+def _environment(home: Path, values: dict[str, str]) -> dict[str, str]:
     environment = dict(os.environ)
     environment.update(values)
-    environment["HOME"] = str(stage.home)
+    environment["HOME"] = str(home)
     path = environment.get("PYTHONPATH")
     environment["PYTHONPATH"] = PACKAGE_ROOT + (os.pathsep + path if path else "")
     return environment
@@ -348,7 +454,7 @@ def _start_sibling(
     out = stage.base / "sibling.out"
     command = [*prefix, sys.executable, "-m", "autodiff_cli.jail", str(script), "--timeout", "300"]
     with open(out, "wb") as stdout:
-        runner = _spawn(command, stage.work, _environment(stage, values), stdout, stdout)
+        runner = _spawn(command, stage.work, _environment(stage.home, values), stdout, stdout)
     cleanup.callback(_end_sibling, stage)
     stage.sibling_runner = runner
     deadline = time.monotonic() + 60
@@ -381,6 +487,7 @@ class _Run:
     stderr: bytes
     leftovers: list[_Process]
     survivors: list[_Process]  # for `orphan`: workers alive after their parent was killed
+    sibling_checked: bool = False  # a batch looked at the sibling as the record arrived
 
 
 def _spawn(command: list[str], cwd: Path, env: dict[str, str], stdout, stderr) -> int:  # noqa: ANN001
@@ -434,6 +541,318 @@ def _execute(
     for process in leftovers:
         _kill(process)
     return _Run(status, seconds, peak_kb, out.read_bytes(), err.read_bytes(), leftovers, survivors)
+
+
+# ---- running a batch ------------------------------------------------------------------------
+
+
+@dataclass
+class _Room:
+    """A batch's own working folder and HOME (anyone may write to them) and what they held when
+    the last record arrived: a change seen when a record arrives is its attack's."""
+
+    base: Path
+    work: Path
+    home: Path
+    listing: dict[str, list[str]] = field(default_factory=dict)
+
+    def look(self) -> dict[str, list[str]]:
+        return {"work": sorted(os.listdir(self.work)), "home": sorted(os.listdir(self.home))}
+
+    def changes(self) -> list[str]:
+        """What changed since the last look (which this one becomes)."""
+        now, before = self.look(), self.listing
+        self.listing = now
+        return [
+            f"changed the run's {key} folder: {sorted(set(now[key]) ^ set(before[key]))}"
+            for key in ("work", "home")
+            if now[key] != before[key]
+        ]
+
+
+def _room(cleanup: ExitStack) -> _Room:
+    base = Path(tempfile.mkdtemp(prefix="autodiff-jail-batch-"))
+    cleanup.callback(shutil.rmtree, base, True)
+    base.chmod(0o755)
+    room = _Room(base, base / "work", base / "home")
+    for folder in (room.work, room.home):
+        folder.mkdir()
+        folder.chmod(0o777)  # so that only the jail stops a write, whoever runs it
+    room.listing = room.look()
+    return room
+
+
+class _Tracker:
+    """The processes below a run, each with the run's child it descends from (a FILE's own
+    process: its record names its pid), sampled from /proc."""
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.seen: dict[tuple[int, str], tuple[_Process, int]] = {}
+
+    def sample(self) -> None:
+        table = _table()
+        children = defaultdict(list)
+        for pid, (parent, _) in table.items():
+            children[parent].append(pid)
+        todo = [(child, child) for child in children.get(self.root, ())]
+        while todo:
+            pid, top = todo.pop()
+            process = _Process(pid, table[pid][1])
+            self.seen.setdefault((pid, process.started), (process, top))
+            todo += [(child, top) for child in children.get(pid, ())]
+
+    def below(self, top: int) -> list[_Process]:
+        return [process for process, under in self.seen.values() if under == top]
+
+    def others(self, tops: set[int]) -> list[_Process]:
+        return [process for process, under in self.seen.values() if under not in tops]
+
+
+def _table() -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, start time) of every process (read with os.read: this runs often)."""
+    table = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            fd = os.open(f"/proc/{name}/stat", os.O_RDONLY)
+            try:
+                text = os.read(fd, 4096)
+            finally:
+                os.close(fd)
+        except OSError:
+            continue
+        fields = text[text.rfind(b")") + 2 :].split()
+        if len(fields) > 19:
+            table[int(name)] = (int(fields[1]), fields[19].decode())
+    return table
+
+
+@dataclass
+class _Batch:
+    """What a batch run gave: its end, and each attack's record (by its FILE's path), when the
+    record arrived after the one before (`seconds`), what changed in the run's folders as it
+    arrived, and the processes below its FILE's own process left alive DEATH_GRACE after."""
+
+    status: int | None = None
+    peak_kb: int = 0
+    stderr: bytes = b""
+    ended_after: float = 0.0  # seconds from the last record (or the start) to the run's end
+    records: dict[str, dict] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    changes: dict[str | None, list[str]] = field(default_factory=dict)
+    leftovers: dict[str | None, list[_Process]] = field(default_factory=dict)
+    junk: list[str] = field(default_factory=list)
+    sibling: _Process | None = None  # the batch's sibling worker
+    sibling_killed_at: str | None = None  # the record at which it was first found dead
+    sibling_killed_late: bool = False  # found dead only after the last record
+
+    def run_of(self, path: str) -> _Run:
+        record = self.records[path]
+        return _Run(
+            record["status"], self.seconds[path], record["peak_kb"], _encoded(record["stdout"]),
+            _encoded(record["stderr"]), self.leftovers.get(path, []), [], sibling_checked=True,
+        )  # fmt: skip
+
+    def end_run(self) -> _Run:
+        """For the first attack without a record: the run's own end."""
+        return _Run(
+            self.status, self.ended_after, self.peak_kb, b"", b"", self.leftovers.get(None, []), [],
+            sibling_checked=True,
+        )  # fmt: skip
+
+    def reasons_of(self, path: str, values: dict[str, str]) -> list[str]:
+        """What the run as a whole says of this attack: the changes seen with its record (or,
+        for the attack the run ended on, after the last), and for every attack what cannot be
+        attributed (a message of the run itself, a line that is no record, a wrong status)."""
+        mine = path in self.records
+        reasons = list(self.changes.get(path if mine else None, []))
+        if not mine:
+            reasons.append("the run ended without its record (--json)")
+        text = self.stderr.decode("utf-8", "replace")
+        if text.strip():
+            first = text.strip().splitlines()[0][:120]
+            reasons.append(f"the run printed on its own stderr: {first}")
+        if any(value.encode() in self.stderr for value in values.values()):
+            reasons.append("a secret of the environment was printed")
+        reasons += [f"a line of the run's output is not a record: {line}" for line in self.junk]
+        statuses = [record["status"] for record in self.records.values()]
+        expected = next((status for status in statuses if status), 0)
+        if self.status is not None and self.status >= 0 and self.status != expected:
+            reasons.append(f"the run's exit status {self.status} is not its files' ({expected})")
+        if mine and self.leftovers.get(None):
+            reasons.append(f"{len(self.leftovers[None])} process(es) of the run outlived it")
+        if self.sibling is not None and (
+            self.sibling_killed_at == path or self.sibling_killed_late
+        ):
+            late = " after the last record" if self.sibling_killed_late else ""
+            reasons.append(f"the sibling worker {self.sibling.pid} was killed{late}")
+        if mine and self.changes.get(None):
+            reasons += [f"{change} (after the last record)" for change in self.changes[None]]
+        return reasons
+
+
+def _encoded(text: object) -> bytes:
+    return text.encode("utf-8", "surrogatepass") if isinstance(text, str) else b""
+
+
+class _Reader:
+    """The run's stdout, cut into lines as they come (a record may be 100 MB long)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = bytearray()
+        self.scanned = 0
+        self.open = True
+
+    def lines(self) -> list[bytes]:
+        """The complete lines read now, without waiting."""
+        while self.open:
+            try:
+                data = os.read(self.fd, 1 << 20)
+            except BlockingIOError:
+                break
+            if not data:
+                self.open = False
+            self.buffer += data
+        found = []
+        while True:
+            end = self.buffer.find(b"\n", self.scanned)
+            if end < 0:
+                self.scanned = len(self.buffer)
+                if not self.open and self.buffer:
+                    found.append(bytes(self.buffer))
+                    self.buffer.clear()
+                return found
+            found.append(bytes(self.buffer[:end]))
+            del self.buffer[: end + 1]
+            self.scanned = 0
+
+
+class _Watch:
+    """Takes each record as it arrives and, DEATH_GRACE after it at most, what is left alive
+    of its FILE's own process and all below it."""
+
+    def __init__(self, batch: _Batch, room: _Room, tracker: _Tracker, started: float) -> None:
+        self.batch = batch
+        self.room = room
+        self.tracker = tracker
+        self.last = started
+        self.waiting: dict[str, tuple[int, float]] = {}  # path -> (its pid, arrival)
+
+    def take(self, line: bytes, now: float) -> None:
+        if not line.strip():
+            return
+        try:
+            record = json.loads(line)
+            path = record["path"]
+            known = isinstance(path, str) and path not in self.batch.records
+            known = known and type(record["status"]) is int and type(record["pid"]) is int
+            known = known and type(record["peak_kb"]) is int
+        except (ValueError, KeyError, TypeError):
+            known = False
+        if not known:
+            self.batch.junk.append(line[:120].decode("utf-8", "replace"))
+            return
+        self.batch.records[path] = record
+        self.batch.seconds[path] = now - self.last
+        self.batch.changes[path] = self.room.changes()
+        self.waiting[path] = (record["pid"], now)
+        self.last = now
+        sibling = self.batch.sibling
+        if sibling is not None and self.batch.sibling_killed_at is None and not _alive(sibling):
+            self.batch.sibling_killed_at = path
+
+    def check(self, now: float, final: bool = False) -> None:
+        for path, (pid, arrived) in list(self.waiting.items()):
+            alive = [process for process in self.tracker.below(pid) if _alive(process)]
+            if alive and not final and now < arrived + DEATH_GRACE:
+                continue
+            del self.waiting[path]
+            self.batch.leftovers[path] = alive
+            for process in alive:
+                _kill(process)
+
+
+def _execute_batch(
+    command: list[str], room: _Room, env: dict[str, str], timeout: float, sibling: _Process | None
+) -> _Batch:
+    """Run the batch, taking records as they come; kill it when one FILE takes past its
+    deadline plus HARD_STOP (the attack it hung on is judged on that)."""
+    with open(room.base / "run.err", "wb") as stderr:
+        started = time.monotonic()
+        process = subprocess.Popen(
+            command, cwd=room.work, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=stderr, start_new_session=True,
+        )  # fmt: skip
+    process.returncode = 0  # reaped with os.wait4 below
+    batch = _Batch(sibling=sibling)
+    tracker = _Tracker(process.pid)
+    watch = _Watch(batch, room, tracker, started)
+    reader = _Reader(process.stdout.fileno())  # type: ignore[union-attr]
+    os.set_blocking(reader.fd, False)
+    limit = timeout + KILL_GRACE + START_ALLOWANCE + HARD_STOP
+    sampled = 0.0
+    try:
+        while True:
+            if reader.open:
+                select.select([reader.fd], [], [], 0.02)
+            else:
+                time.sleep(0.02)
+            now = time.monotonic()
+            for line in reader.lines():
+                watch.take(line, now)
+            done, wait_status, usage = os.wait4(process.pid, os.WNOHANG)
+            if done:
+                batch.status, batch.peak_kb = _exit_code(wait_status), usage.ru_maxrss
+                break
+            if now - sampled > SAMPLE:
+                sampled = now
+                tracker.sample()
+                watch.check(now)
+            if now > watch.last + limit:
+                tracker.sample()
+                os.kill(process.pid, signal.SIGKILL)
+                _, _, usage = os.wait4(process.pid, 0)
+                batch.peak_kb = usage.ru_maxrss
+                break
+        ended = time.monotonic()
+        _finish_batch(batch, reader, watch, tracker, ended)
+    finally:
+        process.stdout.close()  # type: ignore[union-attr]
+    batch.stderr = (room.base / "run.err").read_bytes()
+    return batch
+
+
+def _exit_code(wait_status: int) -> int:
+    return os.waitstatus_to_exitcode(wait_status)
+
+
+def _finish_batch(
+    batch: _Batch, reader: _Reader, watch: _Watch, tracker: _Tracker, ended: float
+) -> None:
+    """After the run: the records still in the pipe, then DEATH_GRACE at most for every process
+    seen below it to be gone (those left are killed)."""
+    batch.ended_after = ended - watch.last
+    grace = ended + DEATH_GRACE
+    while reader.open and time.monotonic() < grace:
+        select.select([reader.fd], [], [], 0.05)
+        for line in reader.lines():
+            watch.take(line, time.monotonic())
+    tops = {record["pid"] for record in batch.records.values()}
+    while time.monotonic() < grace:
+        watch.check(time.monotonic())
+        if not watch.waiting and not any(_alive(p) for p in tracker.others(tops)):
+            break
+        time.sleep(0.05)
+    watch.check(time.monotonic(), final=True)
+    batch.changes[None] = watch.room.changes()
+    if batch.sibling is not None and batch.sibling_killed_at is None:
+        batch.sibling_killed_late = not _alive(batch.sibling)
+    batch.leftovers[None] = [p for p in tracker.others(tops) if _alive(p)]
+    for process in batch.leftovers[None]:
+        _kill(process)
 
 
 # ---- processes, from /proc ------------------------------------------------------------------
@@ -579,7 +998,8 @@ def _outside_reasons(attack: Attack, stage: _Stage, run: _Run) -> list[str]:
     for name, listener in stage.listeners:
         if _got_something(listener):
             reasons.append(f"the listener on {name} was reached")
-    if "sibling" in attack.effects and stage.sibling and not _alive(stage.sibling):
+    checked = run.sibling_checked
+    if "sibling" in attack.effects and stage.sibling and not checked and not _alive(stage.sibling):
         reasons.append(f"the sibling worker {stage.sibling.pid} was killed")
     if "orphan" in attack.effects:
         if run.survivors:
