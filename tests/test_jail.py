@@ -13,6 +13,7 @@ and `autodiff doctor --json` end to end.
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
 import secrets
@@ -24,7 +25,7 @@ from pathlib import Path
 import pytest
 from other_user import checkout_environment, drop_problem, nobody_prefix
 
-from autodiff_cli.cli.jail import battery, seccomp
+from autodiff_cli.cli.jail import battery, battery_batch, process_tree, seccomp
 from autodiff_cli.cli.jail.attacks import ATTACKS
 from autodiff_cli.cli.jail.clean_start import clean_environment
 
@@ -246,7 +247,7 @@ def test_no_file_s_process_holds_another_file_s_source_or_output(script):
     with subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env) as run:
         assert other in json.loads(run.stdout.readline())["stdout"]
         time.sleep(1.0)  # the last FILE's process has read it and forked its child
-        processes = [run.pid, *battery._descendants(run.pid)]
+        processes = [run.pid, *process_tree.descendants(run.pid)]
         memories = [_memory(getattr(process, "pid", process)) for process in processes]
         rest, _ = run.communicate(timeout=60)
     readable = [memory for memory in memories if memory is not None]
@@ -254,6 +255,43 @@ def test_no_file_s_process_holds_another_file_s_source_or_output(script):
     assert any(own.encode() in memory for memory in readable), "the scan finds what is there"
     assert not any(other.encode() in memory for memory in readable)
     assert json.loads(rest)["status"] == 0 and run.returncode == 0
+
+
+# A stand-in for the batch jail: each FILE in a process of its own that prints its record; b.py's
+# leaves a process behind, c.py's process kills the run.
+FAKE_BATCH = r"""
+import json, os, signal, subprocess, sys, time
+for path in sys.argv[1:]:
+    pid = os.fork()
+    if pid == 0:
+        if path == "b.py":
+            subprocess.Popen(["sleep", "30"])
+        if path == "c.py":
+            os.kill(os.getppid(), signal.SIGKILL)
+            os._exit(0)
+        time.sleep(0.3)
+        record = {"path": path, "status": 0, "stdout": "", "stderr": "", "seconds": 0.3,
+                  "peak_kb": 1, "pid": os.getpid()}
+        print(json.dumps(record), flush=True)
+        os._exit(0)
+    os.waitpid(pid, 0)
+"""
+
+
+def test_the_harness_blames_a_process_left_behind_and_a_run_s_death_on_their_file(monkeypatch):
+    monkeypatch.setattr(battery_batch, "DEATH_GRACE", 1.0)
+    with contextlib.ExitStack() as cleanup:
+        room = battery_batch.make_room(cleanup)
+        command = [sys.executable, "-c", FAKE_BATCH, "a.py", "b.py", "c.py", "d.py"]
+        batch = battery_batch.execute_batch(command, room, {}, 5.0, None)
+    assert list(batch.records) == ["a.py", "b.py"] and batch.status == -9
+    leftovers = {path: len(processes) for path, processes in batch.leftovers.items()}
+    assert leftovers == {"a.py": 0, "b.py": 1, None: 0}
+    assert not process_tree.alive(batch.leftovers["b.py"][0])  # killed
+    assert batch.reasons_of("a.py", {}) == []
+    assert batch.reasons_of("c.py", {}) == ["the run ended without its record (--json)"]
+    end = batch.end_run()  # what the attack the run died on is judged on
+    assert (end.status, end.stdout, end.stderr, end.leftovers) == (-9, b"", b"", [])
 
 
 # ---- autodiff doctor ------------------------------------------------------------------------

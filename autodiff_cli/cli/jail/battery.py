@@ -21,7 +21,6 @@ at its limit).
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import secrets
@@ -41,15 +40,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autodiff_cli.cli.jail.attacks import ATTACKS, DEFAULT_TIMEOUT, Attack
+from autodiff_cli.cli.jail.battery_batch import (
+    DEATH_GRACE,
+    HARD_STOP,
+    KILL_GRACE,
+    START_ALLOWANCE,
+    Run,
+    execute_batch,
+    make_room,
+)
 from autodiff_cli.cli.jail.isolation import parse_size
+from autodiff_cli.cli.jail.process_tree import (
+    Process,
+    alive,
+    children_of,
+    descendants,
+    kill,
+    start_time,
+)
 from autodiff_cli.cli.jail.syscalls import numbers_for
 
-START_ALLOWANCE = 6.0  # seconds for start-up (warm-up, fork) on a busy machine, past the deadline
-KILL_GRACE = 1.0  # isolation.KILL_GRACE: the parent kills the child this long past --timeout
-HARD_STOP = 20.0  # seconds past the deadline when the harness itself ends a run
-DEATH_GRACE = 3.0  # seconds the workers of a run that ended get to be gone
-SAMPLE = 0.1  # seconds between looks at a batch's process tree
-MIN_BATCH, MAX_BATCH = 12, 24  # attacks in one run (each run's start-up costs ~0.25 CPU-s)
+MAX_BATCH = 120  # attacks in one run (each run's start-up costs ~0.25 CPU-s)
+DEADLINE_BATCH = 3  # attacks in one run whose flags set a deadline
 ALONE = ("orphan",)  # effects judged on the whole run (its process tree is killed): run alone
 MIN_SCANNED = 50 << 20  # bytes the memory scan must cover to show no secret is in memory
 OUTPUT_SLACK = 1 << 16
@@ -152,12 +164,6 @@ class Verdict:
 
 
 @dataclass
-class _Process:
-    pid: int
-    started: str  # /proc/PID/stat's start time: the pid still names this process
-
-
-@dataclass
 class _Stage:
     """One run's fixtures and what they looked like before it."""
 
@@ -169,7 +175,7 @@ class _Stage:
     tmp_target: str
     shm_target: str
     listeners: list[tuple[str, socket.socket]] = field(default_factory=list)
-    sibling: _Process | None = None
+    sibling: Process | None = None
     sibling_runner: int | None = None
     before: dict[str, object] = field(default_factory=dict)
 
@@ -215,15 +221,15 @@ def run_battery(
 
     found: dict[int, Verdict] = {}
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for verdicts in pool.map(one, plan(attacks, jobs)):
+        for verdicts in pool.map(one, plan(attacks)):
             found.update(verdicts)
     return [found[index] for index in range(len(attacks))]
 
 
-def plan(attacks: Sequence[Attack], jobs: int) -> list[list[int]]:
+def plan(attacks: Sequence[Attack]) -> list[list[int]]:
     """The runs, as indices of `attacks`: those with an effect in ALONE one each, the others by
-    their flags, a large group cut in up to `jobs` batches of MIN_BATCH to MAX_BATCH; the
-    slowest runs (an attack alone, flags of their own) first, so the last ones to end are
+    their flags, at most MAX_BATCH a run, and at most DEADLINE_BATCH where the flags set a
+    deadline (such attacks tend to run until it); those first, so the last runs to end are
     short."""
     alone, groups = [], defaultdict(list)
     for index, attack in enumerate(attacks):
@@ -232,9 +238,9 @@ def plan(attacks: Sequence[Attack], jobs: int) -> list[list[int]]:
         else:
             groups[attack.args].append(index)
     units = list(alone)
-    for args in sorted(groups, key=lambda args: not args):
+    for args in sorted(groups, key=lambda args: ("--timeout" not in args, not args)):
         indices = sorted(groups[args], key=lambda index: "sibling" not in attacks[index].effects)
-        size = min(MAX_BATCH, max(MIN_BATCH, -(-len(indices) // max(1, jobs))))
+        size = DEADLINE_BATCH if "--timeout" in args else MAX_BATCH
         units += [indices[start : start + size] for start in range(0, len(indices), size)]
     return units
 
@@ -275,7 +281,7 @@ def _run_batch_once(
     attacks: list[Attack], indices: list[int], prefix: Sequence[str], values: dict[str, str]
 ) -> tuple[dict[int, Verdict], list[int]]:
     with ExitStack() as cleanup:
-        room = _room(cleanup)
+        room = make_room(cleanup)
         stages: list[_Stage] = []
         for attack in attacks:
             shared = next((stage.sibling for stage in stages if stage.sibling), None)
@@ -286,7 +292,7 @@ def _run_batch_once(
         command += [str(stage.script) for stage in stages]
         command += [*(() if "--timeout" in attacks[0].args else ("--timeout", f"{timeout:g}"))]
         command += attacks[0].args
-        batch = _execute_batch(command, room, _environment(room.home, values), timeout, sibling)
+        batch = execute_batch(command, room, _environment(room.home, values), timeout, sibling)
         verdicts: dict[int, Verdict] = {}
         rest: list[int] = []
         ended = False  # an attack was judged on the run's end
@@ -321,7 +327,7 @@ def _stage(
     values: dict[str, str],
     prefix: Sequence[str],
     cleanup: ExitStack,
-    sibling: _Process | None = None,
+    sibling: Process | None = None,
 ) -> _Stage:
     """The attack's fixtures; its sibling worker is `sibling` when given (a batch's, shared by
     its attacks and looked at as each record arrives), else one of its own."""
@@ -460,7 +466,7 @@ def _start_sibling(
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and b"READY" not in out.read_bytes():
         time.sleep(0.05)
-    workers = [process for process in _descendants(runner) if not _children_of(process.pid)]
+    workers = [process for process in descendants(runner) if not children_of(process.pid)]
     if b"READY" not in out.read_bytes() or not workers:
         raise RuntimeError(f"the sibling worker did not start: {out.read_bytes()[-300:]!r}")
     stage.sibling = workers[-1]
@@ -468,26 +474,14 @@ def _start_sibling(
 
 def _end_sibling(stage: _Stage) -> None:
     if stage.sibling_runner is not None:
-        _kill(_Process(stage.sibling_runner, _start_time(stage.sibling_runner) or ""))
+        kill(Process(stage.sibling_runner, start_time(stage.sibling_runner) or ""))
         with suppress(ChildProcessError):
             os.waitpid(stage.sibling_runner, 0)
     if stage.sibling is not None:
-        _kill(stage.sibling)
+        kill(stage.sibling)
 
 
 # ---- running --------------------------------------------------------------------------------
-
-
-@dataclass
-class _Run:
-    status: int | None  # os.waitstatus_to_exitcode, None when the harness had to kill it
-    seconds: float
-    peak_kb: int
-    stdout: bytes
-    stderr: bytes
-    leftovers: list[_Process]
-    survivors: list[_Process]  # for `orphan`: workers alive after their parent was killed
-    sibling_checked: bool = False  # a batch looked at the sibling as the record arrived
 
 
 def _spawn(command: list[str], cwd: Path, env: dict[str, str], stdout, stderr) -> int:  # noqa: ANN001
@@ -501,12 +495,12 @@ def _spawn(command: list[str], cwd: Path, env: dict[str, str], stdout, stderr) -
 
 def _execute(
     command: list[str], stage: _Stage, env: dict[str, str], timeout: float, attack: Attack
-) -> _Run:
+) -> Run:
     out, err = stage.base / "run.out", stage.base / "run.err"
     with open(out, "wb") as stdout, open(err, "wb") as stderr:
         started = time.monotonic()
         pid = _spawn(command, stage.work, env, stdout, stderr)
-    seen: dict[int, _Process] = {}
+    seen: dict[int, Process] = {}
     status, peak_kb, killed_at, sampled = None, 0, None, 0.0
     hard_stop = started + timeout + KILL_GRACE + START_ALLOWANCE + HARD_STOP
     orphan = "orphan" in attack.effects
@@ -518,13 +512,13 @@ def _execute(
         now = time.monotonic()
         if now - sampled > 0.2:
             sampled = now
-            seen.update((p.pid, p) for p in _descendants(pid))
+            seen.update((p.pid, p) for p in descendants(pid))
         if orphan and killed_at is None and b"READY" in out.read_bytes():
-            seen.update((p.pid, p) for p in _descendants(pid))
+            seen.update((p.pid, p) for p in descendants(pid))
             killed_at = now
             os.kill(pid, signal.SIGKILL)  # as `kill -9 autodiff` or a closed terminal would
         if now > hard_stop:
-            seen.update((p.pid, p) for p in _descendants(pid))
+            seen.update((p.pid, p) for p in descendants(pid))
             os.kill(pid, signal.SIGKILL)
             _, wait_status, usage = os.wait4(pid, 0)
             peak_kb = usage.ru_maxrss
@@ -534,382 +528,13 @@ def _execute(
     # the workers die with the process that ran them (PR_SET_PDEATHSIG): give the kernel a
     # moment to end them and their namespaces
     grace = time.monotonic() + DEATH_GRACE
-    while time.monotonic() < grace and any(_alive(p) for p in seen.values()):
+    while time.monotonic() < grace and any(alive(p) for p in seen.values()):
         time.sleep(0.05)
-    survivors = [p for p in seen.values() if _alive(p)] if orphan else []
-    leftovers = [p for p in seen.values() if _alive(p)]
+    survivors = [p for p in seen.values() if alive(p)] if orphan else []
+    leftovers = [p for p in seen.values() if alive(p)]
     for process in leftovers:
-        _kill(process)
-    return _Run(status, seconds, peak_kb, out.read_bytes(), err.read_bytes(), leftovers, survivors)
-
-
-# ---- running a batch ------------------------------------------------------------------------
-
-
-@dataclass
-class _Room:
-    """A batch's own working folder and HOME (anyone may write to them) and what they held when
-    the last record arrived: a change seen when a record arrives is its attack's."""
-
-    base: Path
-    work: Path
-    home: Path
-    listing: dict[str, list[str]] = field(default_factory=dict)
-
-    def look(self) -> dict[str, list[str]]:
-        return {"work": sorted(os.listdir(self.work)), "home": sorted(os.listdir(self.home))}
-
-    def changes(self) -> list[str]:
-        """What changed since the last look (which this one becomes)."""
-        now, before = self.look(), self.listing
-        self.listing = now
-        return [
-            f"changed the run's {key} folder: {sorted(set(now[key]) ^ set(before[key]))}"
-            for key in ("work", "home")
-            if now[key] != before[key]
-        ]
-
-
-def _room(cleanup: ExitStack) -> _Room:
-    base = Path(tempfile.mkdtemp(prefix="autodiff-jail-batch-"))
-    cleanup.callback(shutil.rmtree, base, True)
-    base.chmod(0o755)
-    room = _Room(base, base / "work", base / "home")
-    for folder in (room.work, room.home):
-        folder.mkdir()
-        folder.chmod(0o777)  # so that only the jail stops a write, whoever runs it
-    room.listing = room.look()
-    return room
-
-
-class _Tracker:
-    """The processes below a run, each with the run's child it descends from (a FILE's own
-    process: its record names its pid), sampled from /proc."""
-
-    def __init__(self, root: int) -> None:
-        self.root = root
-        self.seen: dict[tuple[int, str], tuple[_Process, int]] = {}
-
-    def sample(self) -> None:
-        table = _table()
-        children = defaultdict(list)
-        for pid, (parent, _) in table.items():
-            children[parent].append(pid)
-        todo = [(child, child) for child in children.get(self.root, ())]
-        while todo:
-            pid, top = todo.pop()
-            process = _Process(pid, table[pid][1])
-            self.seen.setdefault((pid, process.started), (process, top))
-            todo += [(child, top) for child in children.get(pid, ())]
-
-    def below(self, top: int) -> list[_Process]:
-        return [process for process, under in self.seen.values() if under == top]
-
-    def others(self, tops: set[int]) -> list[_Process]:
-        return [process for process, under in self.seen.values() if under not in tops]
-
-
-def _table() -> dict[int, tuple[int, str]]:
-    """pid -> (parent pid, start time) of every process (read with os.read: this runs often)."""
-    table = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            fd = os.open(f"/proc/{name}/stat", os.O_RDONLY)
-            try:
-                text = os.read(fd, 4096)
-            finally:
-                os.close(fd)
-        except OSError:
-            continue
-        fields = text[text.rfind(b")") + 2 :].split()
-        if len(fields) > 19:
-            table[int(name)] = (int(fields[1]), fields[19].decode())
-    return table
-
-
-@dataclass
-class _Batch:
-    """What a batch run gave: its end, and each attack's record (by its FILE's path), when the
-    record arrived after the one before (`seconds`), what changed in the run's folders as it
-    arrived, and the processes below its FILE's own process left alive DEATH_GRACE after."""
-
-    status: int | None = None
-    peak_kb: int = 0
-    stderr: bytes = b""
-    ended_after: float = 0.0  # seconds from the last record (or the start) to the run's end
-    records: dict[str, dict] = field(default_factory=dict)
-    seconds: dict[str, float] = field(default_factory=dict)
-    changes: dict[str | None, list[str]] = field(default_factory=dict)
-    leftovers: dict[str | None, list[_Process]] = field(default_factory=dict)
-    junk: list[str] = field(default_factory=list)
-    sibling: _Process | None = None  # the batch's sibling worker
-    sibling_killed_at: str | None = None  # the record at which it was first found dead
-    sibling_killed_late: bool = False  # found dead only after the last record
-
-    def run_of(self, path: str) -> _Run:
-        record = self.records[path]
-        return _Run(
-            record["status"], self.seconds[path], record["peak_kb"], _encoded(record["stdout"]),
-            _encoded(record["stderr"]), self.leftovers.get(path, []), [], sibling_checked=True,
-        )  # fmt: skip
-
-    def end_run(self) -> _Run:
-        """For the first attack without a record: the run's own end."""
-        return _Run(
-            self.status, self.ended_after, self.peak_kb, b"", b"", self.leftovers.get(None, []), [],
-            sibling_checked=True,
-        )  # fmt: skip
-
-    def reasons_of(self, path: str, values: dict[str, str]) -> list[str]:
-        """What the run as a whole says of this attack: the changes seen with its record (or,
-        for the attack the run ended on, after the last), and for every attack what cannot be
-        attributed (a message of the run itself, a line that is no record, a wrong status)."""
-        mine = path in self.records
-        reasons = list(self.changes.get(path if mine else None, []))
-        if not mine:
-            reasons.append("the run ended without its record (--json)")
-        text = self.stderr.decode("utf-8", "replace")
-        if text.strip():
-            first = text.strip().splitlines()[0][:120]
-            reasons.append(f"the run printed on its own stderr: {first}")
-        if any(value.encode() in self.stderr for value in values.values()):
-            reasons.append("a secret of the environment was printed")
-        reasons += [f"a line of the run's output is not a record: {line}" for line in self.junk]
-        statuses = [record["status"] for record in self.records.values()]
-        expected = next((status for status in statuses if status), 0)
-        if self.status is not None and self.status >= 0 and self.status != expected:
-            reasons.append(f"the run's exit status {self.status} is not its files' ({expected})")
-        if mine and self.leftovers.get(None):
-            reasons.append(f"{len(self.leftovers[None])} process(es) of the run outlived it")
-        if self.sibling is not None and (
-            self.sibling_killed_at == path or self.sibling_killed_late
-        ):
-            late = " after the last record" if self.sibling_killed_late else ""
-            reasons.append(f"the sibling worker {self.sibling.pid} was killed{late}")
-        if mine and self.changes.get(None):
-            reasons += [f"{change} (after the last record)" for change in self.changes[None]]
-        return reasons
-
-
-def _encoded(text: object) -> bytes:
-    return text.encode("utf-8", "surrogatepass") if isinstance(text, str) else b""
-
-
-class _Reader:
-    """The run's stdout, cut into lines as they come (a record may be 100 MB long)."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.buffer = bytearray()
-        self.scanned = 0
-        self.open = True
-
-    def lines(self) -> list[bytes]:
-        """The complete lines read now, without waiting."""
-        while self.open:
-            try:
-                data = os.read(self.fd, 1 << 20)
-            except BlockingIOError:
-                break
-            if not data:
-                self.open = False
-            self.buffer += data
-        found = []
-        while True:
-            end = self.buffer.find(b"\n", self.scanned)
-            if end < 0:
-                self.scanned = len(self.buffer)
-                if not self.open and self.buffer:
-                    found.append(bytes(self.buffer))
-                    self.buffer.clear()
-                return found
-            found.append(bytes(self.buffer[:end]))
-            del self.buffer[: end + 1]
-            self.scanned = 0
-
-
-class _Watch:
-    """Takes each record as it arrives and, DEATH_GRACE after it at most, what is left alive
-    of its FILE's own process and all below it."""
-
-    def __init__(self, batch: _Batch, room: _Room, tracker: _Tracker, started: float) -> None:
-        self.batch = batch
-        self.room = room
-        self.tracker = tracker
-        self.last = started
-        self.waiting: dict[str, tuple[int, float]] = {}  # path -> (its pid, arrival)
-
-    def take(self, line: bytes, now: float) -> None:
-        if not line.strip():
-            return
-        try:
-            record = json.loads(line)
-            path = record["path"]
-            known = isinstance(path, str) and path not in self.batch.records
-            known = known and type(record["status"]) is int and type(record["pid"]) is int
-            known = known and type(record["peak_kb"]) is int
-        except (ValueError, KeyError, TypeError):
-            known = False
-        if not known:
-            self.batch.junk.append(line[:120].decode("utf-8", "replace"))
-            return
-        self.batch.records[path] = record
-        self.batch.seconds[path] = now - self.last
-        self.batch.changes[path] = self.room.changes()
-        self.waiting[path] = (record["pid"], now)
-        self.last = now
-        sibling = self.batch.sibling
-        if sibling is not None and self.batch.sibling_killed_at is None and not _alive(sibling):
-            self.batch.sibling_killed_at = path
-
-    def check(self, now: float, final: bool = False) -> None:
-        for path, (pid, arrived) in list(self.waiting.items()):
-            alive = [process for process in self.tracker.below(pid) if _alive(process)]
-            if alive and not final and now < arrived + DEATH_GRACE:
-                continue
-            del self.waiting[path]
-            self.batch.leftovers[path] = alive
-            for process in alive:
-                _kill(process)
-
-
-def _execute_batch(
-    command: list[str], room: _Room, env: dict[str, str], timeout: float, sibling: _Process | None
-) -> _Batch:
-    """Run the batch, taking records as they come; kill it when one FILE takes past its
-    deadline plus HARD_STOP (the attack it hung on is judged on that)."""
-    with open(room.base / "run.err", "wb") as stderr:
-        started = time.monotonic()
-        process = subprocess.Popen(
-            command, cwd=room.work, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=stderr, start_new_session=True,
-        )  # fmt: skip
-    process.returncode = 0  # reaped with os.wait4 below
-    batch = _Batch(sibling=sibling)
-    tracker = _Tracker(process.pid)
-    watch = _Watch(batch, room, tracker, started)
-    reader = _Reader(process.stdout.fileno())  # type: ignore[union-attr]
-    os.set_blocking(reader.fd, False)
-    limit = timeout + KILL_GRACE + START_ALLOWANCE + HARD_STOP
-    sampled = 0.0
-    try:
-        while True:
-            if reader.open:
-                select.select([reader.fd], [], [], 0.02)
-            else:
-                time.sleep(0.02)
-            now = time.monotonic()
-            for line in reader.lines():
-                watch.take(line, now)
-            done, wait_status, usage = os.wait4(process.pid, os.WNOHANG)
-            if done:
-                batch.status, batch.peak_kb = _exit_code(wait_status), usage.ru_maxrss
-                break
-            if now - sampled > SAMPLE:
-                sampled = now
-                tracker.sample()
-                watch.check(now)
-            if now > watch.last + limit:
-                tracker.sample()
-                os.kill(process.pid, signal.SIGKILL)
-                _, _, usage = os.wait4(process.pid, 0)
-                batch.peak_kb = usage.ru_maxrss
-                break
-        ended = time.monotonic()
-        _finish_batch(batch, reader, watch, tracker, ended)
-    finally:
-        process.stdout.close()  # type: ignore[union-attr]
-    batch.stderr = (room.base / "run.err").read_bytes()
-    return batch
-
-
-def _exit_code(wait_status: int) -> int:
-    return os.waitstatus_to_exitcode(wait_status)
-
-
-def _finish_batch(
-    batch: _Batch, reader: _Reader, watch: _Watch, tracker: _Tracker, ended: float
-) -> None:
-    """After the run: the records still in the pipe, then DEATH_GRACE at most for every process
-    seen below it to be gone (those left are killed)."""
-    batch.ended_after = ended - watch.last
-    grace = ended + DEATH_GRACE
-    while reader.open and time.monotonic() < grace:
-        select.select([reader.fd], [], [], 0.05)
-        for line in reader.lines():
-            watch.take(line, time.monotonic())
-    tops = {record["pid"] for record in batch.records.values()}
-    while time.monotonic() < grace:
-        watch.check(time.monotonic())
-        if not watch.waiting and not any(_alive(p) for p in tracker.others(tops)):
-            break
-        time.sleep(0.05)
-    watch.check(time.monotonic(), final=True)
-    batch.changes[None] = watch.room.changes()
-    if batch.sibling is not None and batch.sibling_killed_at is None:
-        batch.sibling_killed_late = not _alive(batch.sibling)
-    batch.leftovers[None] = [p for p in tracker.others(tops) if _alive(p)]
-    for process in batch.leftovers[None]:
-        _kill(process)
-
-
-# ---- processes, from /proc ------------------------------------------------------------------
-
-
-def _stat_fields(pid: int) -> list[str] | None:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text[text.rfind(")") + 2 :].split()  # after the command name, which may hold spaces
-
-
-def _start_time(pid: int) -> str | None:
-    fields = _stat_fields(pid)
-    return fields[19] if fields else None
-
-
-def _alive(process: _Process) -> bool:
-    fields = _stat_fields(process.pid)
-    return bool(fields) and fields[19] == process.started and fields[0] not in ("Z", "X")
-
-
-def _children_of(pid: int) -> list[int]:
-    return [child for child, parent in _parents().items() if parent == pid]
-
-
-def _parents() -> dict[int, int]:
-    parents = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            fields = _stat_fields(int(name))
-            if fields:
-                parents[int(name)] = int(fields[1])
-    return parents
-
-
-def _descendants(pid: int) -> list[_Process]:
-    """Every process below `pid`, parents before children."""
-    parents = _parents()
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop(0)
-        for child, parent in parents.items():
-            if parent == current:
-                started = _start_time(child)
-                if started is not None:
-                    found.append(_Process(child, started))
-                    todo.append(child)
-    return found
-
-
-def _kill(process: _Process) -> None:
-    """SIGKILL this process, if its pid still names it."""
-    if _alive(process):
-        with suppress(OSError):
-            os.kill(process.pid, signal.SIGKILL)
+        kill(process)
+    return Run(status, seconds, peak_kb, out.read_bytes(), err.read_bytes(), leftovers, survivors)
 
 
 # ---- judging --------------------------------------------------------------------------------
@@ -926,7 +551,7 @@ def _size_flag(args: Sequence[str], name: str, default: int) -> int:
 
 
 def judge(
-    attack: Attack, stage: _Stage, run: _Run, values: dict[str, str], timeout: float
+    attack: Attack, stage: _Stage, run: Run, values: dict[str, str], timeout: float
 ) -> Verdict:
     """Contained, or the reasons it is not (see the module's docstring)."""
     reasons = _end_reasons(attack, stage, run, values, timeout)
@@ -935,7 +560,7 @@ def judge(
 
 
 def _end_reasons(
-    attack: Attack, stage: _Stage, run: _Run, values: dict[str, str], timeout: float
+    attack: Attack, stage: _Stage, run: Run, values: dict[str, str], timeout: float
 ) -> list[str]:
     reasons = []
     if "orphan" not in attack.effects:
@@ -951,10 +576,14 @@ def _end_reasons(
                 f"ended after {run.seconds:.1f} s, past its deadline (--timeout {timeout:g})"
             )
         reasons += _stderr_reasons(stage, run.stderr)
-    for line in (run.stdout + b"\n" + run.stderr).splitlines():
-        if line.startswith(b"ESCAPED:") and len(reasons) < 8:
-            reasons.append(line.decode("utf-8", "replace")[len("ESCAPED: ") :][:200])
-    if any(value.encode() in run.stdout + run.stderr for value in values.values()):
+    for stream in (run.stdout, run.stderr):  # (64 MiB of output: no copy, no split without need)
+        for line in stream.splitlines() if b"ESCAPED:" in stream else ():
+            if line.startswith(b"ESCAPED:") and len(reasons) < 8:
+                reasons.append(line.decode("utf-8", "replace")[len("ESCAPED: ") :][:200])
+    printed = (
+        value.encode() in stream for value in values.values() for stream in (run.stdout, run.stderr)
+    )
+    if any(printed):
         reasons.append("a secret of the environment was printed")
     memory = _size_flag(attack.args, "--max-memory", DEFAULT_MEMORY)
     if run.peak_kb * 1024 > memory:
@@ -983,7 +612,7 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def _outside_reasons(attack: Attack, stage: _Stage, run: _Run) -> list[str]:
+def _outside_reasons(attack: Attack, stage: _Stage, run: Run) -> list[str]:
     reasons = []
     after = _snapshot(stage)
     for key in ("work", "home"):
@@ -999,7 +628,7 @@ def _outside_reasons(attack: Attack, stage: _Stage, run: _Run) -> list[str]:
         if _got_something(listener):
             reasons.append(f"the listener on {name} was reached")
     checked = run.sibling_checked
-    if "sibling" in attack.effects and stage.sibling and not checked and not _alive(stage.sibling):
+    if "sibling" in attack.effects and stage.sibling and not checked and not alive(stage.sibling):
         reasons.append(f"the sibling worker {stage.sibling.pid} was killed")
     if "orphan" in attack.effects:
         if run.survivors:
