@@ -229,11 +229,12 @@ def _run_apart(path: str, limits: Any, as_json: bool) -> int:
     REPORT_GRACE (then it is killed and FILE reported stopped): FILE's status."""
     _flush()
     started = time.monotonic()
+    warm = os.getpid()
     pid = os.fork()
     if pid == 0:
         status = INTERNAL_ERROR
         try:
-            _die_with(os.getppid())
+            _die_with(warm)
             status = _run_one(path, limits, as_json)
         except KeyboardInterrupt:
             status = 130
