@@ -215,13 +215,14 @@ def test_several_files_without_json_stream_in_turn(script):
 
 
 def _memory(pid: int) -> bytes | None:
-    """Every readable page of process `pid` (None when it cannot be read)."""
+    """Every page of process `pid` it can write (what it read or made is there; code and
+    read-only data are not), or None when it cannot be read."""
     chunks = []
     try:
         with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", 0) as memory:
             for line in maps:
                 span, perms = line.split()[:2]
-                if not perms.startswith("r") or line.rstrip().endswith("[vvar]"):
+                if not perms.startswith("rw") or line.rstrip().endswith("[vvar]"):
                     continue
                 low, high = (int(part, 16) for part in span.split("-"))
                 try:
@@ -287,7 +288,11 @@ def test_the_harness_blames_a_process_left_behind_and_a_run_s_death_on_their_fil
     assert list(batch.records) == ["a.py", "b.py"] and batch.status == -9
     leftovers = {path: len(processes) for path, processes in batch.leftovers.items()}
     assert leftovers == {"a.py": 0, "b.py": 1, None: 0}
-    assert not process_tree.alive(batch.leftovers["b.py"][0])  # killed
+    left = batch.leftovers["b.py"][0]
+    until = time.monotonic() + 10
+    while process_tree.alive(left) and time.monotonic() < until:  # (SIGKILL takes a moment)
+        time.sleep(0.02)
+    assert not process_tree.alive(left)  # killed
     assert batch.reasons_of("a.py", {}) == []
     assert batch.reasons_of("c.py", {}) == ["the run ended without its record (--json)"]
     end = batch.end_run()  # what the attack the run died on is judged on
