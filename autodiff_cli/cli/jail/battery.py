@@ -209,11 +209,7 @@ def run_battery(
     attacks = list(attacks)
 
     def one(unit: list[int]) -> list[tuple[int, Verdict]]:
-        chosen = [attacks[index] for index in unit]
-        if len(chosen) == 1 and set(chosen[0].effects) & set(ALONE):
-            verdicts = [run_attack(chosen[0], prefix=prefix, secrets_=values)]
-        else:
-            verdicts = run_batch(chosen, prefix=prefix, secrets_=values)
+        verdicts = run_batch([attacks[index] for index in unit], prefix=prefix, secrets_=values)
         if on_result is not None:
             for verdict in verdicts:
                 on_result(verdict)
@@ -267,10 +263,15 @@ def run_batch(
     """Attacks with the same flags in one run (`--json`, one FILE each), each judged on its own
     record; the verdicts in their order. When the run ends before all are through (its process
     died or hung), the first attack without a record is judged on that end, and those after it
-    run again in a new batch."""
+    run again in a new batch. An attack with an effect in ALONE runs alone (`run_attack`)."""
     values = secrets_ or canaries()
     found: dict[int, Verdict] = {}
-    rest = list(range(len(attacks)))
+    rest = []
+    for index, attack in enumerate(attacks):
+        if set(attack.effects) & set(ALONE):
+            found[index] = run_attack(attack, prefix=prefix, secrets_=values)
+        else:
+            rest.append(index)
     while rest:
         done, rest = _run_batch_once([attacks[index] for index in rest], rest, prefix, values)
         found.update(done)
