@@ -124,9 +124,11 @@ class Batch:
         if text.strip():
             first = text.strip().splitlines()[0][:120]
             reasons.append(f"the run printed on its own stderr: {first}")
-        if any(value.encode() in self.stderr for value in values.values()):
+        unread = [self.stderr, *(line.encode() for line in self.junk)]
+        if any(value.encode() in text for value in values.values() for text in unread):
             reasons.append("a secret of the environment was printed")
-        reasons += [f"a line of the run's output is not a record: {line}" for line in self.junk]
+        else:
+            reasons += [f"a line of the run's output is not a record: {line}" for line in self.junk]
         statuses = [record["status"] for record in self.records.values()]
         expected = next((status for status in statuses if status), 0)
         if self.status is not None and self.status >= 0 and self.status != expected:
