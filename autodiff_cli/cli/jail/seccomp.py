@@ -137,32 +137,13 @@ def supported() -> bool:
     return platform.machine() in AUDIT_ARCH
 
 
-_BUILT: dict[tuple[int, bool], tuple[Any, _Program]] = {}  # (pid, empty root) -> its filter
-
-
-def built(pid: int, empty_root: bool) -> _Program:
-    """The filter for this machine as the kernel takes it, built once per process for each
-    (pid, empty root): the parent builds the jailed child's (PID 1 under an empty root) before
-    it forks, so that its children do not each build it again (~0.5 ms)."""
-    found = _BUILT.get((pid, empty_root))
-    if found is None:
-        instructions = program(platform.machine(), pid, empty_root)
-        table = (_Instruction * len(instructions))(*(_Instruction(*item) for item in instructions))
-        found = _BUILT[pid, empty_root] = (table, _Program(len(instructions), table))
-    return found[1]
-
-
-def prepare() -> None:
-    """Build the filter a jailed child installs (PID 1 of its namespace, an empty root)."""
-    if supported():
-        built(1, True)
-
-
 def install(libc: Any, pid: int, empty_root: bool) -> bool:
     """Load the filter into this process (after PR_SET_NO_NEW_PRIVS); False where unsupported.
     `pid` is this process's pid as it sees itself (1 in its own PID namespace); `empty_root`
     says whether no path resolves (see `program`)."""
     if libc is None or not supported():
         return False
-    prog = built(pid, empty_root)
+    instructions = program(platform.machine(), pid, empty_root)
+    table = (_Instruction * len(instructions))(*(_Instruction(*item) for item in instructions))
+    prog = _Program(len(instructions), table)
     return libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) == 0

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import builtins
 import codecs
-import gc
 import importlib
-import io
 import os
 import re
 import traceback  # noqa: F401 - a child's --debug
@@ -19,9 +17,8 @@ from typing import Any
 import autodiff_cli.engine as engine
 from autodiff_cli import lazy_imports
 from autodiff_cli.cli import output
-from autodiff_cli.cli.jail import seccomp
 from autodiff_cli.engine.core.limits import DEFAULT_MAX_ELEMENTS, get_max_elements, set_max_elements
-from autodiff_cli.lang import compile_source, run_source
+from autodiff_cli.lang import compile_source
 from autodiff_cli.lang.pylib import modules
 
 LAZY_SUBMODULES = (
@@ -78,17 +75,17 @@ def warm_up(
     the sources mention (the one-liner's start-up stays short), and numpy's random module when
     the sources may use it; the text codecs when the sources may encode or decode text; with
     `rendering`, Rich, warmed by drawing once (it imports parts of itself while drawing);
-    `json` unless `json_output` is False (a command without `--json`); the seccomp filter
-    the children install.
+    `json` unless `json_output` is False (a command without `--json`). The warm-up's own
+    samples are not held to `--max-elements` (`element_cap_lifted`).
     """
-    with _element_cap_lifted():
+    with element_cap_lifted():
         _warm_up(sources, rendering, every_command, json_output)
 
 
 @contextmanager
-def _element_cap_lifted() -> Iterator[None]:
-    """The warm-up's own samples are not held to the user's `--max-elements` (set before it):
-    a cap below their size must not end the command."""
+def element_cap_lifted() -> Iterator[None]:
+    """Our own samples are not held to the user's `--max-elements` (set before the warm-up): a
+    cap below their size must not end the command; the children are held to it again."""
     cap = get_max_elements()
     set_max_elements(max(cap, DEFAULT_MAX_ELEMENTS))
     try:
@@ -100,7 +97,6 @@ def _element_cap_lifted() -> Iterator[None]:
 def _warm_up(
     sources: Iterable[str | bytes] | None, rendering: bool, every_command: bool, json_output: bool
 ) -> None:
-    seccomp.prepare()
     if json_output:
         output.optional("json_text")
     if sources is None or _names_other_ops(sources, engine):
@@ -186,77 +182,3 @@ def _import_command_modules() -> None:
             module = f"{package}.{stem}"
             if suffix == "py" and stem != "__init__" and module not in _NOT_IN_CHILDREN:
                 importlib.import_module(f"autodiff_cli.cli.{module}")
-
-
-# What most scripts do (imports, ops, backward, an optimizer step, printing): run once in the
-# parent by `warm_for_many`. Warning-free; every script starts from the engine's defaults again.
-_MANY_SOURCE = """\
-import math
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-import torch.optim as optim
-x = torch.tensor([[1.0, -2.0], [3.0, 0.5]], requires_grad=True)
-w = torch.ones(2, 3, dtype=torch.float64).float().requires_grad_()
-y = (x.exp() * 2 - x.sin() / 3 + x ** 2).tanh().sigmoid().relu()
-z = (y @ w).mean(dim=0).sum() + x.abs().max() + x.pow(2).sqrt().log1p().mean()
-z.backward()
-print(x.grad, w.grad, z.grad_fn, z.grad_fn.next_functions, z.item(), x.shape, x.dtype)
-model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))
-opt = optim.SGD(model.parameters(), lr=0.1)
-loss = F.mse_loss(model(x), torch.zeros(2, 1))
-opt.zero_grad()
-loss.backward()
-opt.step()
-print(model, loss, [p.grad for p in model.parameters()])
-with torch.no_grad():
-    print(torch.arange(6).reshape(2, 3).t()[0], torch.zeros(3).view(-1, 1).squeeze(), math.pi)
-
-
-class Net(nn.Module):
-    def __init__(self, size=2):
-        super().__init__()
-        self.fc = nn.Linear(size, 1)
-
-    def forward(self, inputs):
-        return torch.sigmoid(self.fc(inputs))
-
-
-def step(net, data, target=None):
-    out = net(data)
-    return out if target is None else F.binary_cross_entropy(out, target)
-
-
-net, total = Net(), 0.0
-for i, row in enumerate([x, x * 2]):
-    if i % 2 == 0 and not total:
-        total += step(net, row, torch.ones(2, 1)).item()
-    elif i > 0:
-        total -= step(net, row).sum().item()
-    else:
-        pass
-while total > 1e9:
-    total /= 2
-squares = {k: v for k, v in zip("ab", [i * i for i in range(2)] + [len(str(total))])}
-print(f"{total:.4f} {squares!r} {x.detach().numpy().tolist()}", sep="")
-"""
-
-
-MANY_CHILDREN = 6  # from this many children on, `warm_for_many` costs less than it saves
-
-
-def warm_for_many() -> None:
-    """Before forking many children (`autodiff run` over several scripts): what each of them
-    would otherwise redo, in its own copy of this process's memory, is done once here by
-    running a typical script: the rows of the parse table it reaches decoded, the engine's
-    lazily built parts (grad_fn classes, the vetted exports of `torch` and its submodules...)
-    made: ~20 ms here, ~3.5 ms less in each child (of ~25 for a conformance script), so it
-    pays from `MANY_CHILDREN` children on. (Decoding the whole parse table too: ~35 ms for
-    ~1 ms a child, not done.)"""
-    try:
-        with _element_cap_lifted():
-            run_source(_MANY_SOURCE, "<warm-up>", stdout=io.StringIO())
-    finally:
-        engine.reset_global_state()
-    gc.freeze()  # what this process holds now is never traversed by a child's collection,
-    # which would write every object's header: copies of its pages (~2 ms less per child)

@@ -39,7 +39,8 @@ from autodiff_cli.cli.jail.limits import (
     time_limit,
 )
 from autodiff_cli.cli.jail.probe import JailUnavailable, require_full_jail
-from autodiff_cli.cli.jail.warm_up import MANY_CHILDREN, warm_for_many, warm_up
+from autodiff_cli.cli.jail.warm_many import warm_for_many
+from autodiff_cli.cli.jail.warm_up import warm_up
 from autodiff_cli.cli.output.diagnostics import (
     exit_on_interrupt,
     json_error,
@@ -284,6 +285,9 @@ def _problem_text(script: Script, result: Any, timeout: float | None) -> str:
     return (
         str(ScriptError("ScriptTimeout", result.problem, script.name, line, column, quoted)) + "\n"
     )
+
+
+MANY_CHILDREN = 6  # from this many scripts on, `warm_for_many` costs less than it saves
 
 
 def run_isolated(
