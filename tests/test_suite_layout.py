@@ -9,13 +9,15 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from source_trees import nodes_of, parse
+
 TESTS = Path(__file__).resolve().parent
 
 
 def test_helpers_are_imported_by_module_name() -> None:
     wrong = []
     for path in sorted(TESTS.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in nodes_of(parse(path)):
             names = []
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names = [node.module]
