@@ -1,4 +1,5 @@
-"""`python -m autodiff_cli.jail FILE`: run FILE as raw Python inside the jail every script gets.
+"""`python -m autodiff_cli.jail [--json] FILE...`: run each FILE as raw Python inside the jail every
+script gets, in a jailed child of its own.
 
 For administrators checking their host with their own probes (see SECURITY.md, "How to check a
 host"); the work is in `autodiff_cli.cli.jail.raw`, imported only after the clean start (which

@@ -1,7 +1,8 @@
 """The OS jail on its own: raw Python (no language layer) run through `python -m autodiff_cli.jail`
-as an administrator would, one attack per run, three runs at once, with canary secrets in the
+as an administrator would, attacks with the same flags in one `--json` run (each in a jailed child
+of its own, judged on its own record), three runs at once, with canary secrets in the
 environment, listeners on 127.0.0.1 and UNIX sockets, and a sibling jailed worker
-(`autodiff_cli/cli/jail/battery.py` sets these up and judges each run from outside).
+(`autodiff_cli/cli/jail/battery.py` sets these up and judges each attack from outside).
 
 Every attack of the battery (`cli/jail/attacks.py`) must be contained, on this machine as the
 user running the tests and as an unprivileged user (uid/gid 65534 through `setpriv`) where this
@@ -12,7 +13,10 @@ and `autodiff doctor --json` end to end.
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
+import os
+import secrets
 import subprocess
 import sys
 import time
@@ -21,7 +25,7 @@ from pathlib import Path
 import pytest
 from other_user import checkout_environment, drop_problem, nobody_prefix
 
-from autodiff_cli.cli.jail import battery, seccomp
+from autodiff_cli.cli.jail import battery, battery_batch, process_tree, seccomp
 from autodiff_cli.cli.jail.attacks import ATTACKS
 from autodiff_cli.cli.jail.clean_start import clean_environment
 
@@ -159,6 +163,10 @@ def test_max_memory_and_max_output_are_the_run_limits(script):
         (["{ok}", "--max-memory", "1M"], "is less than the engine itself needs"),
         (["{ok}", "--isolation", "loose"], "argument --isolation: invalid choice"),
         ([], "the following arguments are required: FILE"),
+        (["--json"], "the following arguments are required: FILE"),
+        (["{ok}", "missing.py", "--json"], "error: file not found: missing.py"),
+        (["{ok}", "/dev/null"], "error: not a regular file: /dev/null"),
+        (["--json", "{ok}", "--max-memory", "1M", "{ok}"], "is less than the engine itself"),
     ],
 )
 def test_usage_errors_exit_2_with_one_message(script, args, message):
@@ -166,6 +174,129 @@ def test_usage_errors_exit_2_with_one_message(script, args, message):
     done = jail(*(arg.format(ok=ok) for arg in args))
     assert done.returncode == 2 and done.stdout == ""
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+# ---- several FILEs ------------------------------------------------------------------------------
+
+ENDINGS = {
+    "prints.py": ("print('hello')\n", 0, "hello\n", ""),
+    "forbidden.py": (
+        "import os\nprint('before')\nos.setsid()\n",
+        1,
+        "before\n",
+        "{path}: error: the script was killed: it made a system call the jail forbids (SIGSYS)\n",
+    ),
+    "raises.py": ("raise ValueError('boom')\n", 1, "", "{path}: error: ValueError: boom\n"),
+    "exits.py": ("import sys\nprint('bye')\nsys.exit(3)\n", 3, "bye\n", ""),
+}
+
+
+def test_json_prints_one_record_per_file_and_a_crash_stops_none(script):
+    paths = {name: script(name, source) for name, (source, *_) in ENDINGS.items()}
+    done = jail("--json", *paths.values(), "--timeout", "20")
+    assert done.stderr == ""
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [record["path"] for record in records] == list(paths.values())
+    for record, (name, (_, status, stdout, stderr)) in zip(records, ENDINGS.items(), strict=True):
+        expected = {"status": status, "stdout": stdout, "stderr": stderr.format(path=paths[name])}
+        assert {key: record[key] for key in expected} == expected, name
+        assert 0 <= record["seconds"] < 20 and record["peak_kb"] > 1000
+    assert len({record["pid"] for record in records}) == len(records)  # a process each
+    assert done.returncode == 1  # the first status that is not 0
+
+
+def test_several_files_without_json_stream_in_turn(script):
+    paths = {name: script(name, source) for name, (source, *_) in ENDINGS.items()}
+    done = jail(*reversed(paths.values()))
+    assert done.stdout == "bye\nbefore\nhello\n"
+    expected = "".join(ENDINGS[name][3].format(path=paths[name]) for name in reversed(paths))
+    assert done.stderr == expected
+    assert done.returncode == 3
+
+
+def _memory(pid: int) -> bytes | None:
+    """Every page of process `pid` it can write (what it read or made is there; code and
+    read-only data are not), or None when it cannot be read."""
+    chunks = []
+    try:
+        with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", 0) as memory:
+            for line in maps:
+                span, perms = line.split()[:2]
+                if not perms.startswith("rw") or line.rstrip().endswith("[vvar]"):
+                    continue
+                low, high = (int(part, 16) for part in span.split("-"))
+                try:
+                    memory.seek(low)
+                    chunks.append(memory.read(high - low))
+                except (OSError, OverflowError, ValueError):
+                    continue
+    except OSError:
+        return None
+    return b"".join(chunks)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="reading another process's memory needs root")
+def test_no_file_s_process_holds_another_file_s_source_or_output(script):
+    """The warm process reads no FILE; each FILE's own process reads only its own: while the
+    last FILE runs, no process of the run holds what the first one's source and output held."""
+    other = "other-" + secrets.token_hex(12)
+    own = "own-" + secrets.token_hex(12)
+    first = script("first.py", f"print({other!r})\n")
+    last = script("last.py", f"import time\nOWN = {own!r}\ntime.sleep(4)\n")
+    command = [sys.executable, "-m", "autodiff_cli.jail", "--json", first, last]
+    env = checkout_environment()
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env) as run:
+        assert other in json.loads(run.stdout.readline())["stdout"]
+        time.sleep(1.0)  # the last FILE's process has read it and forked its child
+        processes = [run.pid, *process_tree.descendants(run.pid)]
+        memories = [_memory(getattr(process, "pid", process)) for process in processes]
+        rest, _ = run.communicate(timeout=60)
+    readable = [memory for memory in memories if memory is not None]
+    assert len(readable) >= 2, "the run and the last FILE's process can be read"
+    assert any(own.encode() in memory for memory in readable), "the scan finds what is there"
+    assert not any(other.encode() in memory for memory in readable)
+    assert json.loads(rest)["status"] == 0 and run.returncode == 0
+
+
+# A stand-in for the batch jail: each FILE in a process of its own that prints its record; b.py's
+# leaves a process behind, c.py's process kills the run.
+FAKE_BATCH = r"""
+import json, os, signal, subprocess, sys, time
+for path in sys.argv[1:]:
+    pid = os.fork()
+    if pid == 0:
+        if path == "b.py":
+            subprocess.Popen(["sleep", "30"])
+        if path == "c.py":
+            os.kill(os.getppid(), signal.SIGKILL)
+            os._exit(0)
+        time.sleep(0.3)
+        record = {"path": path, "status": 0, "stdout": "", "stderr": "", "seconds": 0.3,
+                  "peak_kb": 1, "pid": os.getpid()}
+        print(json.dumps(record), flush=True)
+        os._exit(0)
+    os.waitpid(pid, 0)
+"""
+
+
+def test_the_harness_blames_a_process_left_behind_and_a_run_s_death_on_their_file(monkeypatch):
+    monkeypatch.setattr(battery_batch, "DEATH_GRACE", 1.0)
+    with contextlib.ExitStack() as cleanup:
+        room = battery_batch.make_room(cleanup)
+        command = [sys.executable, "-c", FAKE_BATCH, "a.py", "b.py", "c.py", "d.py"]
+        batch = battery_batch.execute_batch(command, room, {}, 5.0, None)
+    assert list(batch.records) == ["a.py", "b.py"] and batch.status == -9
+    leftovers = {path: len(processes) for path, processes in batch.leftovers.items()}
+    assert leftovers == {"a.py": 0, "b.py": 1, None: 0}
+    left = batch.leftovers["b.py"][0]
+    until = time.monotonic() + 10
+    while process_tree.alive(left) and time.monotonic() < until:  # (SIGKILL takes a moment)
+        time.sleep(0.02)
+    assert not process_tree.alive(left)  # killed
+    assert batch.reasons_of("a.py", {}) == []
+    assert batch.reasons_of("c.py", {}) == ["the run ended without its record (--json)"]
+    end = batch.end_run()  # what the attack the run died on is judged on
+    assert (end.status, end.stdout, end.stderr, end.leftovers) == (-9, b"", b"", [])
 
 
 # ---- autodiff doctor ------------------------------------------------------------------------

@@ -44,6 +44,9 @@ def syntax_error(source: str | bytes) -> ScriptError:
         ("1 = x\n", 1, 1, "cannot assign to literal"),
         ("def f(a, a):\n    pass\n", 1, 7, "duplicate argument 'a' in function definition"),
         ("x = " + "(" * 300 + "1" + ")" * 300 + "\n", 1, 205, "too many nested parentheses"),
+        ("y = 2\nx = 'a\0b'\n", 2, 7, "source code cannot contain null bytes"),
+        ("# a comment\0\nx = 1\n", 1, 12, "source code cannot contain null bytes"),
+        ("x = 1 \0\n", 1, 7, "source code cannot contain null bytes"),
     ],
 )
 def test_syntax_errors(source: str, line: int, column: int, message: str) -> None:

@@ -5,166 +5,103 @@ for the classic grammar; the shipped tables in Lark's serialized form, run by ou
 from __future__ import annotations
 
 import os
-import random
 import re
 import subprocess
 import sys
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import lark.exceptions
+import lark_reference
 import pytest
-from lark import Lark, Token, Tree
+from lark_reference import STARTS, WRONG_INPUTS, corpus, outcome, tokens, wrong_token
 
-from autodiff_cli.lang.errors import Source
 from autodiff_cli.lang.parse import (
     grammar,
     parse_tables,
-    parser,
     syntax_tree,
     table_builder,
     tree_builder,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-
-# The expression rules as Python's grammar writes them, one rule per precedence level: the
-# reference the flat operator rules of grammar/autodiff.lark must build the same trees as.
-CLASSIC_EXPRESSIONS = """
-?or_test: and_test ("or" and_test)*
-?and_test: not_test ("and" not_test)*
-?not_test: "not" not_test -> not_op
-         | comparison
-?comparison: expr (comp_op expr)*
-!comp_op: "<" | ">" | "==" | ">=" | "<=" | "!=" | "in" | "not" "in" | "is" | "is" "not"
-star_expr: "*" expr
-?expr: or_expr
-?or_expr: and_expr (_or_op and_expr)*
-?and_expr: shift_expr (_and_op shift_expr)*
-?shift_expr: arith_expr (_shift_op arith_expr)*
-?arith_expr: term (_add_op term)*
-?term: factor (_mul_op factor)*
-?factor: _unary_op factor -> unary
-       | power
-?power: atom_expr (_pow_op factor)?
-!_or_op: "|"
-!_and_op: "&"
-!_shift_op: "<<" | ">>"
-!_add_op: "+" | "-"
-!_mul_op: "*" | "@" | "/" | "%" | "//"
-!_unary_op: "+" | "-" | "~"
-!_pow_op: "**" | "^"
-?atom_expr: atom_expr "(" [arguments] ")" -> call
-          | atom_expr "[" subscriptlist "]" -> getitem
-          | atom_expr "." NAME -> getattr
-          | atom
-?atom: "(" _tuple_inner? ")" -> tuple
-     | "(" comprehension{named_or_star_expr} ")" -> genexpr
-     | "[" _exprlist? "]" -> list
-     | "[" comprehension{named_or_star_expr} "]" -> listcomp
-     | "{" _dict_exprlist? "}" -> dict
-     | "{" comprehension{key_value} "}" -> dictcomp
-     | "{" _exprlist "}" -> set
-     | "{" comprehension{namedexpr_test} "}" -> setcomp
-     | NAME -> var
-     | number
-     | strings
-     | "(" namedexpr_test ")"
-     | "(" yield_expr ")"
-     | "..." -> ellipsis
-     | "None" -> const_none
-     | "True" -> const_true
-     | "False" -> const_false
-
-"""
-
-PIECES = ["(", ")", "[", ":", ",", "=", "+", "*", "**", "not", "in", "is", "if", "else", "and",
-          "or", "lambda", "for", "return", "\n", "    ", ".", "x", "1", "-", "@", "{", "|", "~",
-          "<<", "not in", "is not", "f'{x}'"]  # fmt: skip
+RECORD_NAME = lark_reference.RECORD.relative_to(ROOT)
 
 
 @pytest.fixture(scope="module")
-def reference() -> Lark:
-    """Lark's own tree builder, with `propagate_positions`, over the classic grammar."""
-    text = grammar.grammar_text()
-    start, end = text.index("?or_test:"), text.index("strings:")
-    return Lark(
-        text[:start] + CLASSIC_EXPRESSIONS + text[end:],
-        parser="lalr",
-        lexer="basic",
-        postlex=grammar.ScriptIndenter(),
-        start=grammar.START_SYMBOLS,
-        propagate_positions=True,
-        maybe_placeholders=True,
-    )
-
-
-def shape(node: object) -> object:
-    """A tree (ours or Lark's) as comparable data: names, positions of nodes and tokens,
-    children."""
-    if isinstance(node, (Tree, syntax_tree.Tree)):
-        meta = node.meta
-        where = None if meta.empty else (meta.line, meta.column)
-        return (str(node.data), where, [shape(child) for child in node.children])
-    if isinstance(node, (Token, syntax_tree.Token)):
-        return (node.type, str(node), node.line, node.column)
-    return node
-
-
-def as_ours(error: Exception, text: str) -> Exception:
-    """Lark's syntax error in `text` as ours (`accepts` from Lark's interactive parser)."""
-    if isinstance(error, lark.exceptions.UnexpectedCharacters):
-        return parse_tables.UnexpectedCharacters(
-            text, error.pos_in_stream, error.line, error.column
+def record() -> Iterator[lark_reference.Record]:
+    """What Lark was recorded giving (tests/lark_reference.py); texts it lacks are parsed by
+    Lark live. A warning says how many, and how to record them."""
+    facts = lark_reference.Record()
+    yield facts
+    if facts.missed:
+        warnings.warn(
+            f"{facts.missed} corpus texts were parsed by Lark live: not in {RECORD_NAME} "
+            "(`python tests/lark_reference.py` records them)",
+            stacklevel=1,
         )
-    if isinstance(error, lark.exceptions.UnexpectedToken):
-        accepts = error.interactive_parser.accepts()
-        return parse_tables.UnexpectedToken(error.token, error.expected, accepts)
-    return error
 
 
-def outcome(parse: object, text: str, start: str) -> tuple:
-    """("tree", shape) or ("error", the user-facing message, whether more input could fix it)."""
-    source = Source("s.py", tuple(text.split("\n")))
-    try:
-        parser._check_first_indent(text, source)
-        prepared = text.rstrip(" \t\f") + "\n"
-        try:
-            tree = parse(prepared, start)
-        except Exception as error:  # noqa: BLE001 - the errors, described as parse() does
-            raise parser._failure(as_ours(error, prepared), source, prepared) from None
-        try:
-            return ("tree", shape(tree))
-        except RecursionError:  # nested too deep for `shape` (the hostile corpus)
-            return ("tree too deep to compare",)
-    except parser.ParseFailure as failure:
-        return ("error", str(failure.error), failure.at_end)
+@pytest.fixture(scope="module")
+def our_errors() -> dict[tuple[str, str], Exception | None]:
+    """How our parser ended on each (text, start) the trees test parsed (None: with a tree,
+    not kept), for the wrong-token test to take instead of parsing the same text again."""
+    return {}
 
 
-def corpus() -> list[str]:
-    paths = sorted((ROOT / "examples").glob("*.py")) + sorted((ROOT / "tests/hostile").glob("*"))
-    paths += sorted((ROOT / "tests/conformance").glob("*.py"))[::8]
-    texts = [path.read_text(encoding="utf-8", errors="replace") for path in paths]
-    rng = random.Random(5)
-    mutated = []
-    for text in texts:
-        for _ in range(4):
-            cut = rng.randrange(len(text) + 1)
-            mutated.append(text[:cut])
-            mutated.append(text[:cut] + rng.choice(PIECES) + text[cut:])
-    expressions = [" ".join(rng.choice(PIECES[:-1]) for _ in range(rng.randrange(1, 7)))
-                   for _ in range(1500)]  # fmt: skip
-    return list(dict.fromkeys(texts + mutated + expressions))  # each text once
-
-
-def test_trees_positions_and_errors_are_those_of_lark_propagate_positions(reference: Lark):
+def keeping_errors(kept: dict[tuple[str, str], Exception | None]) -> tuple[Callable, Callable]:
+    """Our parser's `parse`, keeping how it ends in `kept`; and `release`, which drops the
+    tracebacks and contexts of the errors kept since its last call (their frames hold the
+    texts' lines and partial trees)."""
     ours = grammar.get_parser()
+    fresh: list[Exception] = []
+
+    def parse(text: str, start: str) -> object:
+        try:
+            tree = ours.parse(text, start)
+        except Exception as error:
+            kept[text, start] = error
+            fresh.append(error)
+            raise
+        kept[text, start] = None
+        return tree
+
+    def release() -> None:
+        for error in fresh:
+            error.__traceback__ = error.__context__ = None
+        fresh.clear()
+
+    return parse, release
+
+
+def replaying_errors(kept: dict[tuple[str, str], Exception | None]) -> Callable:
+    ours = grammar.get_parser()
+
+    def parse(text: str, start: str) -> object:
+        if (text, start) not in kept:
+            return ours.parse(text, start)
+        error = kept[text, start]
+        if error is not None:
+            raise error
+        return None  # parsed: `wrong_token` reads no tree
+
+    return parse
+
+
+def test_trees_positions_and_errors_are_those_of_lark_propagate_positions(
+    record: lark_reference.Record, our_errors: dict
+):
+    parse, release = keeping_errors(our_errors)
     compared = errors = 0
     for text in corpus():
-        for start in ("file_input", "eval_input"):
-            expected = outcome(lambda t, s: reference.parse(t, start=s), text, start)
-            assert outcome(ours.parse, text, start) == expected, (start, text)
-            compared += 1
-            errors += expected[0] == "error"
+        found = [outcome(parse, text, start) for start in STARTS]
+        release()
+        if not record.holds("trees", text, found):  # then compared with what Lark gives now
+            for start, mine in zip(STARTS, found):
+                expected = lark_reference.larks_outcome(text, start)
+                assert mine == expected, (start, text)
+        compared += len(STARTS)
+        errors += sum(mine[0] == "error" for mine in found)
     assert compared > 2000 and 0 < errors < compared  # both trees and errors were compared
 
 
@@ -367,47 +304,27 @@ def test_the_table_is_larks_serialized_table():
         ours.rows[len(rows)]
 
 
-WRONG_INPUTS = [
-    "x = 1 +* 2\n", "f(a,, b)\n", "def f(x)\n    return x\n", "if x:\npass\n", "x = [1, 2\n]]\n",
-    "return\n", "for in x: pass\n", "x = (yield)\nclass A(:\n    pass\n", "a[1:2:3:4]\n",
-    "lambda x: = 1\n", "x.1\n", "import .a\n", "from a import\n", "x = 1 if y\n",
-    "try:\n    pass\nx = 1\n", "while x\n", "a = b = \n", "@\ndef f(): pass\n",
-    "x: int = \n", "del\n", "assert\n", "print(*)\n", "f(**)\n", "{1: 2, 3}\n",
-    "with open(f) as: pass\n", "x = not\n", "x ==\n", "x = 1 2\n", "class:\n", "1 +\n",
-]  # fmt: skip
-
-
-def test_errors_accept_what_larks_interactive_parser_accepts():
+def test_errors_accept_what_larks_interactive_parser_accepts(
+    record: lark_reference.Record, our_errors: dict
+):
     """On a wrong token, the terminals our parser says it accepts (what error messages are made
     of) are exactly those Lark's interactive parser `accepts()` gives for the same grammar, at
     the same token; so are the row's `expected` terminals."""
-    reference = Lark(grammar.grammar_text(), parser="lalr", lexer="basic",
-                     postlex=grammar.ScriptIndenter(), start=grammar.START_SYMBOLS,
-                     maybe_placeholders=True)  # fmt: skip
-    ours = grammar.get_parser()
-    rng = random.Random(11)
-    texts = WRONG_INPUTS + [text for text in corpus() if rng.random() < 0.5]
+    parse = replaying_errors(our_errors)  # the trees test's parses, if it ran
     compared = 0
     listed = set()
-    for text in texts:
-        prepared = text.rstrip(" \t\f") + "\n"
-        for start in ("file_input", "eval_input"):
-            try:
-                reference.parse(prepared, start=start)
-            except lark.exceptions.UnexpectedToken as error:
-                expected = (error.token.type, error.token.line, error.token.column,
-                            error.expected, error.interactive_parser.accepts())  # fmt: skip
-            except Exception:  # noqa: BLE001 - other outcomes are compared elsewhere
-                continue
-            else:
-                continue
-            with pytest.raises(parse_tables.UnexpectedToken) as caught:
-                ours.parse(prepared, start)
-            found = caught.value
-            assert (found.token.type, found.token.line, found.token.column, found.expected,
-                    found.accepts) == expected, (start, text)  # fmt: skip
-            compared += 1
-            listed.add(text)
+    for text in lark_reference.wrong_inputs_corpus():
+        found = [wrong_token(parse, text, start) for start in STARTS]
+        if not record.holds("wrong tokens", text, found):  # then compared with Lark's now
+            expected = [lark_reference.larks_wrong_token(text, start) for start in STARTS]
+            for start, mine, theirs in zip(STARTS, found, expected):
+                if theirs is not None:  # Lark stopped at a wrong token: so must we
+                    assert mine == theirs, (start, text)
+            found = expected
+        for mine in found:
+            if mine is not None:  # Lark stopped at a wrong token, and we at the same
+                compared += 1
+                listed.add(text)
     assert compared > 1000 and listed.issuperset(WRONG_INPUTS)
 
 
@@ -453,35 +370,11 @@ def test_the_indenter_gives_the_tokens_of_larks_indenter():
     assert compared > 500 and mismatches > 0
 
 
-LEXER_EDGE_CASES = [
-    'x = """a\nb\n"""  # doc\ny = 1\n',
-    "iffy = notin + isnot + in_ + orange\n",
-    "a = 1.5e-3j + 0x1F + 0b101 + 0o17 + 1_000\n",
-    "s = 'it''s' \"q\" f'{x!r:>4}'\n",
-    "x = (1,\n     2)  # comment\n\n\n# trailing\n",
-    "a = 1 $ 2\n",
-    "b = `x`\n",
-    "c = 'unterminated\n",
-    "\tif x:\n\t\tpass\n",
-]
-
-
-def _tokens(tokens: object) -> list:
-    out = []
-    try:
-        for token in tokens:
-            out.append((token.type, str(token), token.start_pos, token.line, token.column,
-                        token.end_line, token.end_column, token.end_pos))  # fmt: skip
-    except Exception as error:  # noqa: BLE001 - lexing errors, compared as data
-        out.append(("error", error.line, error.column, error.pos_in_stream))
-    return out
-
-
-def test_the_lexer_gives_larks_tokens_and_errors():
-    text = grammar.grammar_text()
-    lark_parser = Lark(text, parser="lalr", lexer="basic", start=grammar.START_SYMBOLS)
+def test_the_lexer_gives_larks_tokens_and_errors(record: lark_reference.Record):
     ours = grammar.get_parser()._lexer
-    texts = LEXER_EDGE_CASES + corpus()[:400]
+    texts = lark_reference.lexer_corpus()
     for text in texts:
-        assert _tokens(ours.lex(text)) == _tokens(lark_parser.lex(text)), text
-    assert any(_tokens(ours.lex(text))[-1][0] == "error" for text in texts)
+        found = tokens(ours.lex(text))
+        if not record.holds("tokens", text, [found]):  # then compared with Lark's now
+            assert found == lark_reference.larks_tokens(text), text
+    assert any(tokens(ours.lex(text))[-1][0] == "error" for text in texts)

@@ -799,7 +799,8 @@ _attack(
 # ---- memory ---------------------------------------------------------------------------------
 
 _MEMORY_ARGS = ("--max-memory", "1G")
-_RECURSION_ARGS = ("--max-memory", "512M")  # (frames fill it: 1G takes twice as long, same end)
+# (frames fill it: 1G takes twice as long, same end; ~4 s idle, over 10 under a load of 9)
+_RECURSION_ARGS = ("--max-memory", "512M", "--timeout", "40")
 _attack(
     "bytearray_8g",
     "memory",

@@ -1,15 +1,22 @@
 """Runs the attack battery (`attacks.ATTACKS`) through `python -m autodiff_cli.jail` and judges
-each run from the outside: the command a user or `autodiff doctor` runs, one attack per run (so
-a kill is attributed), a few runs at once.
+each attack from the outside: the command a user or `autodiff doctor` runs, a few runs at once.
 
-Each run gets its own stage: a working folder and a HOME anyone may write to (holding a victim
+Attacks that share their flags run together, `--json` with several FILEs (`run_batch`): each in a
+fresh jailed child of its own, forked from its own copy of the warm process, so one start-up
+serves many attacks while each keeps its own child, its own record (status, output, seconds,
+peak memory: a kill is attributed) and its own stage. An attack judged on the whole run's process
+tree (`orphan`: the harness kills the run) runs alone (`run_attack`), as every attack once did.
+
+Each attack gets its own stage: a working folder and a HOME anyone may write to (holding a victim
 file anyone may change), a TCP, UDP, UNIX and abstract UNIX listener, canary secrets in the
-environment of the command, and for some attacks a sibling jailed worker. `judge` then decides
-*contained*: the run ended cleanly (exit status 0: every door was shut; or 1: the jail stopped
-it, with one message `FILE: error: ...`), printed no `ESCAPED:` line, no traceback and no
-secret, ended within its deadline and memory limit, left no process behind, and changed nothing
-outside (no file, no connection, the sibling alive, the worker dead with its parent, the memory
-scan really scanned, the output cut at its limit).
+environment of the command, and for some attacks a sibling jailed worker; they reach the attack
+as absolute paths in its preamble. A batch's own working folder and HOME are looked at as each
+record arrives (a change is its attack's). `judge` then decides *contained*: the attack ended
+cleanly (exit status 0: every door was shut; or 1: the jail stopped it, with one message `FILE:
+error: ...`), printed no `ESCAPED:` line, no traceback and no secret, ended within its deadline
+and memory limit, left no process behind, and changed nothing outside (no file, no connection,
+the sibling alive, the worker dead with its parent, the memory scan really scanned, the output cut
+at its limit).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, suppress
@@ -32,13 +40,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autodiff_cli.cli.jail.attacks import ATTACKS, DEFAULT_TIMEOUT, Attack
+from autodiff_cli.cli.jail.battery_batch import (
+    DEATH_GRACE,
+    HARD_STOP,
+    KILL_GRACE,
+    START_ALLOWANCE,
+    Run,
+    execute_batch,
+    make_room,
+)
 from autodiff_cli.cli.jail.isolation import parse_size
+from autodiff_cli.cli.jail.process_tree import (
+    Process,
+    alive,
+    children_of,
+    descendants,
+    kill,
+    start_time,
+)
 from autodiff_cli.cli.jail.syscalls import numbers_for
 
-START_ALLOWANCE = 6.0  # seconds for start-up (warm-up, fork) on a busy machine, past the deadline
-KILL_GRACE = 1.0  # isolation.KILL_GRACE: the parent kills the child this long past --timeout
-HARD_STOP = 20.0  # seconds past the deadline when the harness itself ends a run
-DEATH_GRACE = 3.0  # seconds the workers of a run that ended get to be gone
+MAX_BATCH = 120  # attacks in one run (each run's start-up costs ~0.25 CPU-s)
+DEADLINE_BATCH = 3  # attacks in one run whose flags set a deadline
+ALONE = ("orphan",)  # effects judged on the whole run (its process tree is killed): run alone
 MIN_SCANNED = 50 << 20  # bytes the memory scan must cover to show no secret is in memory
 OUTPUT_SLACK = 1 << 16
 DEFAULT_MEMORY = 2 << 30
@@ -140,12 +164,6 @@ class Verdict:
 
 
 @dataclass
-class _Process:
-    pid: int
-    started: str  # /proc/PID/stat's start time: the pid still names this process
-
-
-@dataclass
 class _Stage:
     """One run's fixtures and what they looked like before it."""
 
@@ -157,7 +175,7 @@ class _Stage:
     tmp_target: str
     shm_target: str
     listeners: list[tuple[str, socket.socket]] = field(default_factory=list)
-    sibling: _Process | None = None
+    sibling: Process | None = None
     sibling_runner: int | None = None
     before: dict[str, object] = field(default_factory=dict)
 
@@ -184,19 +202,43 @@ def run_battery(
     secrets_: dict[str, str] | None = None,
     on_result: Callable[[Verdict], None] | None = None,
 ) -> list[Verdict]:
-    """Run each attack through `python -m autodiff_cli.jail`, `jobs` at once, and judge it.
-    `prefix` goes before the command (e.g. `setpriv --reuid=65534 ...` to run it as another
-    user); the verdicts come back in the order of `attacks`."""
+    """Run every attack through `python -m autodiff_cli.jail`, in batches (`plan`), `jobs` runs
+    at once, and judge each. `prefix` goes before the command (e.g. `setpriv --reuid=65534 ...`
+    to run it as another user); the verdicts come back in the order of `attacks`."""
     values = secrets_ or canaries()
+    attacks = list(attacks)
 
-    def one(attack: Attack) -> Verdict:
-        verdict = run_attack(attack, prefix=prefix, secrets_=values)
+    def one(unit: list[int]) -> list[tuple[int, Verdict]]:
+        verdicts = run_batch([attacks[index] for index in unit], prefix=prefix, secrets_=values)
         if on_result is not None:
-            on_result(verdict)
-        return verdict
+            for verdict in verdicts:
+                on_result(verdict)
+        return list(zip(unit, verdicts, strict=True))
 
+    found: dict[int, Verdict] = {}
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return list(pool.map(one, attacks))
+        for verdicts in pool.map(one, plan(attacks)):
+            found.update(verdicts)
+    return [found[index] for index in range(len(attacks))]
+
+
+def plan(attacks: Sequence[Attack]) -> list[list[int]]:
+    """The runs, as indices of `attacks`: those with an effect in ALONE one each, the others by
+    their flags, at most MAX_BATCH a run, and at most DEADLINE_BATCH where the flags set a
+    deadline (such attacks tend to run until it); those first, so the last runs to end are
+    short."""
+    alone, groups = [], defaultdict(list)
+    for index, attack in enumerate(attacks):
+        if set(attack.effects) & set(ALONE):
+            alone.append([index])
+        else:
+            groups[attack.args].append(index)
+    units = list(alone)
+    for args in sorted(groups, key=lambda args: ("--timeout" not in args, not args)):
+        indices = sorted(groups[args], key=lambda index: "sibling" not in attacks[index].effects)
+        size = DEADLINE_BATCH if "--timeout" in args else MAX_BATCH
+        units += [indices[start : start + size] for start in range(0, len(indices), size)]
+    return units
 
 
 def run_attack(
@@ -210,8 +252,71 @@ def run_attack(
         command = [*prefix, sys.executable, "-m", "autodiff_cli.jail", str(stage.script)]
         command += [*(() if "--timeout" in attack.args else ("--timeout", f"{timeout:g}"))]
         command += attack.args
-        run = _execute(command, stage, _environment(stage, values), timeout, attack)
+        run = _execute(command, stage, _environment(stage.home, values), timeout, attack)
         return judge(attack, stage, run, values, timeout)
+    raise AssertionError("unreachable")  # pragma: no cover - ExitStack does not swallow
+
+
+def run_batch(
+    attacks: Sequence[Attack], *, prefix: Sequence[str] = (), secrets_: dict[str, str] | None = None
+) -> list[Verdict]:
+    """Attacks with the same flags in one run (`--json`, one FILE each), each judged on its own
+    record; the verdicts in their order. When the run ends before all are through (its process
+    died or hung), the first attack without a record is judged on that end, and those after it
+    run again in a new batch. An attack with an effect in ALONE runs alone (`run_attack`)."""
+    values = secrets_ or canaries()
+    found: dict[int, Verdict] = {}
+    rest = []
+    for index, attack in enumerate(attacks):
+        if set(attack.effects) & set(ALONE):
+            found[index] = run_attack(attack, prefix=prefix, secrets_=values)
+        else:
+            rest.append(index)
+    while rest:
+        done, rest = _run_batch_once([attacks[index] for index in rest], rest, prefix, values)
+        found.update(done)
+    return [found[index] for index in range(len(attacks))]
+
+
+def _run_batch_once(
+    attacks: list[Attack], indices: list[int], prefix: Sequence[str], values: dict[str, str]
+) -> tuple[dict[int, Verdict], list[int]]:
+    with ExitStack() as cleanup:
+        room = make_room(cleanup)
+        stages: list[_Stage] = []
+        for attack in attacks:
+            shared = next((stage.sibling for stage in stages if stage.sibling), None)
+            stages.append(_stage(attack, values, prefix, cleanup, sibling=shared))
+        sibling = next((stage.sibling for stage in stages if stage.sibling), None)
+        timeout = _flag(attacks[0].args, "--timeout", DEFAULT_TIMEOUT, float)
+        command = [*prefix, sys.executable, "-m", "autodiff_cli.jail", "--json"]
+        command += [str(stage.script) for stage in stages]
+        command += [*(() if "--timeout" in attacks[0].args else ("--timeout", f"{timeout:g}"))]
+        command += attacks[0].args
+        batch = execute_batch(command, room, _environment(room.home, values), timeout, sibling)
+        verdicts: dict[int, Verdict] = {}
+        rest: list[int] = []
+        ended = False  # an attack was judged on the run's end
+        killed = False  # the sibling worker was found dead (its attacks after that run again)
+        for index, attack, stage in zip(indices, attacks, stages, strict=True):
+            path = str(stage.script)
+            if killed and "sibling" in attack.effects:
+                rest.append(index)
+                continue
+            killed = killed or path == batch.sibling_killed_at
+            if path in batch.records:
+                run = batch.run_of(path)
+            elif not ended:
+                ended, run = True, batch.end_run()
+            else:
+                rest.append(index)
+                continue
+            verdict = judge(attack, stage, run, values, timeout)
+            reasons = verdict.reasons + batch.reasons_of(path, values)
+            verdicts[index] = Verdict(
+                attack, not reasons, reasons, run.status, run.seconds, run.peak_kb
+            )
+        return verdicts, rest
     raise AssertionError("unreachable")  # pragma: no cover - ExitStack does not swallow
 
 
@@ -219,8 +324,14 @@ def run_attack(
 
 
 def _stage(
-    attack: Attack, values: dict[str, str], prefix: Sequence[str], cleanup: ExitStack
+    attack: Attack,
+    values: dict[str, str],
+    prefix: Sequence[str],
+    cleanup: ExitStack,
+    sibling: Process | None = None,
 ) -> _Stage:
+    """The attack's fixtures; its sibling worker is `sibling` when given (a batch's, shared by
+    its attacks and looked at as each record arrives), else one of its own."""
     base = Path(tempfile.mkdtemp(prefix=f"autodiff-jail-{attack.name}-"))
     cleanup.callback(shutil.rmtree, base, True)
     base.chmod(0o755)
@@ -238,7 +349,9 @@ def _stage(
     )  # fmt: skip
     cleanup.callback(_remove_targets, stage)
     _listen(stage, token, cleanup)
-    if "sibling" in attack.effects:
+    if "sibling" in attack.effects and sibling is not None:
+        stage.sibling = sibling
+    elif "sibling" in attack.effects:
         _start_sibling(stage, values, prefix, cleanup)
     stage.script.write_text(_source(attack, stage, values))
     stage.script.chmod(0o644)
@@ -307,10 +420,10 @@ def _port(stage: _Stage, kind: str) -> int:
     return next(int(name.rsplit(":", 1)[1]) for name, _ in stage.listeners if name.startswith(kind))
 
 
-def _environment(stage: _Stage, values: dict[str, str]) -> dict[str, str]:
+def _environment(home: Path, values: dict[str, str]) -> dict[str, str]:
     environment = dict(os.environ)
     environment.update(values)
-    environment["HOME"] = str(stage.home)
+    environment["HOME"] = str(home)
     path = environment.get("PYTHONPATH")
     environment["PYTHONPATH"] = PACKAGE_ROOT + (os.pathsep + path if path else "")
     return environment
@@ -348,13 +461,13 @@ def _start_sibling(
     out = stage.base / "sibling.out"
     command = [*prefix, sys.executable, "-m", "autodiff_cli.jail", str(script), "--timeout", "300"]
     with open(out, "wb") as stdout:
-        runner = _spawn(command, stage.work, _environment(stage, values), stdout, stdout)
+        runner = _spawn(command, stage.work, _environment(stage.home, values), stdout, stdout)
     cleanup.callback(_end_sibling, stage)
     stage.sibling_runner = runner
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and b"READY" not in out.read_bytes():
         time.sleep(0.05)
-    workers = [process for process in _descendants(runner) if not _children_of(process.pid)]
+    workers = [process for process in descendants(runner) if not children_of(process.pid)]
     if b"READY" not in out.read_bytes() or not workers:
         raise RuntimeError(f"the sibling worker did not start: {out.read_bytes()[-300:]!r}")
     stage.sibling = workers[-1]
@@ -362,25 +475,14 @@ def _start_sibling(
 
 def _end_sibling(stage: _Stage) -> None:
     if stage.sibling_runner is not None:
-        _kill(_Process(stage.sibling_runner, _start_time(stage.sibling_runner) or ""))
+        kill(Process(stage.sibling_runner, start_time(stage.sibling_runner) or ""))
         with suppress(ChildProcessError):
             os.waitpid(stage.sibling_runner, 0)
     if stage.sibling is not None:
-        _kill(stage.sibling)
+        kill(stage.sibling)
 
 
 # ---- running --------------------------------------------------------------------------------
-
-
-@dataclass
-class _Run:
-    status: int | None  # os.waitstatus_to_exitcode, None when the harness had to kill it
-    seconds: float
-    peak_kb: int
-    stdout: bytes
-    stderr: bytes
-    leftovers: list[_Process]
-    survivors: list[_Process]  # for `orphan`: workers alive after their parent was killed
 
 
 def _spawn(command: list[str], cwd: Path, env: dict[str, str], stdout, stderr) -> int:  # noqa: ANN001
@@ -394,12 +496,12 @@ def _spawn(command: list[str], cwd: Path, env: dict[str, str], stdout, stderr) -
 
 def _execute(
     command: list[str], stage: _Stage, env: dict[str, str], timeout: float, attack: Attack
-) -> _Run:
+) -> Run:
     out, err = stage.base / "run.out", stage.base / "run.err"
     with open(out, "wb") as stdout, open(err, "wb") as stderr:
         started = time.monotonic()
         pid = _spawn(command, stage.work, env, stdout, stderr)
-    seen: dict[int, _Process] = {}
+    seen: dict[int, Process] = {}
     status, peak_kb, killed_at, sampled = None, 0, None, 0.0
     hard_stop = started + timeout + KILL_GRACE + START_ALLOWANCE + HARD_STOP
     orphan = "orphan" in attack.effects
@@ -411,13 +513,13 @@ def _execute(
         now = time.monotonic()
         if now - sampled > 0.2:
             sampled = now
-            seen.update((p.pid, p) for p in _descendants(pid))
+            seen.update((p.pid, p) for p in descendants(pid))
         if orphan and killed_at is None and b"READY" in out.read_bytes():
-            seen.update((p.pid, p) for p in _descendants(pid))
+            seen.update((p.pid, p) for p in descendants(pid))
             killed_at = now
             os.kill(pid, signal.SIGKILL)  # as `kill -9 autodiff` or a closed terminal would
         if now > hard_stop:
-            seen.update((p.pid, p) for p in _descendants(pid))
+            seen.update((p.pid, p) for p in descendants(pid))
             os.kill(pid, signal.SIGKILL)
             _, wait_status, usage = os.wait4(pid, 0)
             peak_kb = usage.ru_maxrss
@@ -427,70 +529,13 @@ def _execute(
     # the workers die with the process that ran them (PR_SET_PDEATHSIG): give the kernel a
     # moment to end them and their namespaces
     grace = time.monotonic() + DEATH_GRACE
-    while time.monotonic() < grace and any(_alive(p) for p in seen.values()):
+    while time.monotonic() < grace and any(alive(p) for p in seen.values()):
         time.sleep(0.05)
-    survivors = [p for p in seen.values() if _alive(p)] if orphan else []
-    leftovers = [p for p in seen.values() if _alive(p)]
+    survivors = [p for p in seen.values() if alive(p)] if orphan else []
+    leftovers = [p for p in seen.values() if alive(p)]
     for process in leftovers:
-        _kill(process)
-    return _Run(status, seconds, peak_kb, out.read_bytes(), err.read_bytes(), leftovers, survivors)
-
-
-# ---- processes, from /proc ------------------------------------------------------------------
-
-
-def _stat_fields(pid: int) -> list[str] | None:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text[text.rfind(")") + 2 :].split()  # after the command name, which may hold spaces
-
-
-def _start_time(pid: int) -> str | None:
-    fields = _stat_fields(pid)
-    return fields[19] if fields else None
-
-
-def _alive(process: _Process) -> bool:
-    fields = _stat_fields(process.pid)
-    return bool(fields) and fields[19] == process.started and fields[0] not in ("Z", "X")
-
-
-def _children_of(pid: int) -> list[int]:
-    return [child for child, parent in _parents().items() if parent == pid]
-
-
-def _parents() -> dict[int, int]:
-    parents = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            fields = _stat_fields(int(name))
-            if fields:
-                parents[int(name)] = int(fields[1])
-    return parents
-
-
-def _descendants(pid: int) -> list[_Process]:
-    """Every process below `pid`, parents before children."""
-    parents = _parents()
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop(0)
-        for child, parent in parents.items():
-            if parent == current:
-                started = _start_time(child)
-                if started is not None:
-                    found.append(_Process(child, started))
-                    todo.append(child)
-    return found
-
-
-def _kill(process: _Process) -> None:
-    """SIGKILL this process, if its pid still names it."""
-    if _alive(process):
-        with suppress(OSError):
-            os.kill(process.pid, signal.SIGKILL)
+        kill(process)
+    return Run(status, seconds, peak_kb, out.read_bytes(), err.read_bytes(), leftovers, survivors)
 
 
 # ---- judging --------------------------------------------------------------------------------
@@ -507,7 +552,7 @@ def _size_flag(args: Sequence[str], name: str, default: int) -> int:
 
 
 def judge(
-    attack: Attack, stage: _Stage, run: _Run, values: dict[str, str], timeout: float
+    attack: Attack, stage: _Stage, run: Run, values: dict[str, str], timeout: float
 ) -> Verdict:
     """Contained, or the reasons it is not (see the module's docstring)."""
     reasons = _end_reasons(attack, stage, run, values, timeout)
@@ -516,7 +561,7 @@ def judge(
 
 
 def _end_reasons(
-    attack: Attack, stage: _Stage, run: _Run, values: dict[str, str], timeout: float
+    attack: Attack, stage: _Stage, run: Run, values: dict[str, str], timeout: float
 ) -> list[str]:
     reasons = []
     if "orphan" not in attack.effects:
@@ -532,10 +577,14 @@ def _end_reasons(
                 f"ended after {run.seconds:.1f} s, past its deadline (--timeout {timeout:g})"
             )
         reasons += _stderr_reasons(stage, run.stderr)
-    for line in (run.stdout + b"\n" + run.stderr).splitlines():
-        if line.startswith(b"ESCAPED:") and len(reasons) < 8:
-            reasons.append(line.decode("utf-8", "replace")[len("ESCAPED: ") :][:200])
-    if any(value.encode() in run.stdout + run.stderr for value in values.values()):
+    for stream in (run.stdout, run.stderr):  # (64 MiB of output: no copy, no split without need)
+        for line in stream.splitlines() if b"ESCAPED:" in stream else ():
+            if line.startswith(b"ESCAPED:") and len(reasons) < 8:
+                reasons.append(line.decode("utf-8", "replace")[len("ESCAPED: ") :][:200])
+    printed = (
+        value.encode() in stream for value in values.values() for stream in (run.stdout, run.stderr)
+    )
+    if any(printed):
         reasons.append("a secret of the environment was printed")
     memory = _size_flag(attack.args, "--max-memory", DEFAULT_MEMORY)
     if run.peak_kb * 1024 > memory:
@@ -564,7 +613,7 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def _outside_reasons(attack: Attack, stage: _Stage, run: _Run) -> list[str]:
+def _outside_reasons(attack: Attack, stage: _Stage, run: Run) -> list[str]:
     reasons = []
     after = _snapshot(stage)
     for key in ("work", "home"):
@@ -579,7 +628,8 @@ def _outside_reasons(attack: Attack, stage: _Stage, run: _Run) -> list[str]:
     for name, listener in stage.listeners:
         if _got_something(listener):
             reasons.append(f"the listener on {name} was reached")
-    if "sibling" in attack.effects and stage.sibling and not _alive(stage.sibling):
+    checked = run.sibling_checked
+    if "sibling" in attack.effects and stage.sibling and not checked and not alive(stage.sibling):
         reasons.append(f"the sibling worker {stage.sibling.pid} was killed")
     if "orphan" in attack.effects:
         if run.survivors:

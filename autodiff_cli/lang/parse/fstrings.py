@@ -58,6 +58,10 @@ def split_prefix(token: str) -> tuple[str, str, str]:
 
 
 def decode_plain(token: str) -> str:
+    """The value of a string or bytes literal (not an f-string) token."""
+    prefix, _, body = split_prefix(token)
+    if "b" not in prefix and ("\\" not in body or "r" in prefix) and "\0" not in body:
+        return body  # nothing to decode (most literals): no warnings state, no `compile`
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return ast.literal_eval(token)

@@ -103,7 +103,15 @@ class ParseTable:
                     states.append(action)
                     values.append(token)
                     break
-                _reduce(states, values, rows, reductions[action])
+                size, origin, build = reductions[action]  # `_reduce`, inlined (the hot loop)
+                if size:
+                    children = values[-size:]
+                    del states[-size:]
+                    del values[-size:]
+                else:
+                    children = []
+                values.append(build(children))
+                states.append(rows[states[-1]][origin])
         if not token:  # as Lark: also after an empty token (a closing _DEDENT); unused by messages
             end = Token(END, "", 0, 1, 1)
         else:

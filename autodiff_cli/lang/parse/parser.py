@@ -60,12 +60,23 @@ def decode_source(source: str | bytes, filename: str) -> str:
 
 def parse(text: str, source: Source, start: str = "file_input") -> Any:
     """Parse normalised text (see `decode_source`) with the given start symbol."""
+    _check_no_null(text, source)
     _check_first_indent(text, source)
     prepared = text.rstrip(" \t\f") + "\n"
     try:
         return get_parser().parse(prepared, start=start)
     except (UnexpectedInput, LayoutError) as error:
         raise _failure(error, source, prepared) from None
+
+
+def _check_no_null(text: str, source: Source) -> None:
+    """As Python: a NUL anywhere (a string literal, a comment) is a syntax error, located."""
+    at = text.find("\0")
+    if at >= 0:
+        line_start = text.rfind("\n", 0, at) + 1
+        message = "source code cannot contain null bytes"
+        line, column = text.count("\n", 0, at) + 1, at - line_start + 1
+        raise ParseFailure(_error(source, "SyntaxError", message, line, column), at_end=False)
 
 
 def _check_first_indent(text: str, source: Source) -> None:
