@@ -2,10 +2,11 @@
 state writes, the suite's layout): each package module parsed once per test module.
 
 Parsing runs with the cyclic garbage collector paused: the package's modules make half a million
-AST nodes (which hold no reference cycles), and the collector's passes over them while they were
-being made took twice as long as the parse itself. For the same reason the shared trees are
-dropped when the test module that read them ends (`forget`): kept, every later full collection of
-the test process would walk them again.
+AST nodes (which hold no reference cycles), and the collector's passes over them while they are
+being made cost a sixth of the parse at the suite's thresholds (conftest), more than the parse at
+Python's defaults. For the same reason the shared trees are dropped when the test module that read
+them ends (`forget`): kept, every later full collection of the test process would walk them again
+(pytest's own at the end of the session took 0.6 s).
 """
 
 from __future__ import annotations
