@@ -13,7 +13,7 @@ at most 30 entries and 30 `load()` calls in the package, and checks that each ca
 entry (an entry ending in `.*`, the engine's, stands for the submodules its one table lists).
 
 The command line's shape follows from it: `cli/app.py` imports only the clean start, then loads
-the one-liner's path (`fast_path`) or the Typer app (`commands`), which dispatches to each
+the simple command lines' path (`fast_path`) or the Typer app (`commands`); both dispatch to each
 command's package (`run`, `grad`, `draw`, `repl`, ...) through an entry here; each command's
 package imports what it needs at module level, but for its optional features below.
 """
@@ -32,7 +32,11 @@ DEFERRED: dict[str, str] = {
     "autodiff_cli.cli.grad.command": "`autodiff grad` (the one-liner through `fast_path`): it "
     "loads numpy and the engine, so only after the clean start's exec and the BLAS thread "
     "limit, and after the choice of a lean engine",
-    # ---- the commands, dispatched by cli/commands.py (`_COMMANDS`): each loads only what it runs
+    "autodiff_cli.cli.simple_commands": "a simple command line's run without Typer "
+    "(`app.try_fast`): its option checks load the jail's modules, hence numpy and the engine, so "
+    "only after the clean start, the BLAS thread limit and the choice of a lean engine",
+    # ---- the commands, dispatched by cli/fast_path.py's `command_module` (`_COMMANDS`, for
+    # `commands` and `simple_commands`): each loads only what it runs
     "autodiff_cli.cli.run.command": "`autodiff run`",
     "autodiff_cli.cli.draw.command": "`autodiff graph`",
     "autodiff_cli.cli.repl.main": "`autodiff repl`",

@@ -58,6 +58,33 @@ def autodiff(
     )
 
 
+def typer_spelling(args: Sequence[str]) -> list[str]:
+    """The same command line sent through Typer: a last `--` (the end of the options, nothing
+    after it) changes nothing for Typer, and the fast path leaves any `--` to Typer."""
+    return [*args, "--"]
+
+
+def takes_fast_path(argv: Sequence[str]) -> bool:
+    """Whether `autodiff ARGV` runs without Typer (`cli/fast_path.py`, `cli/simple_commands.py`)."""
+    from autodiff_cli.cli.fast_path import parse_simple
+    from autodiff_cli.cli.simple_commands import converted
+
+    if list(argv) == ["--version"]:
+        return True
+    line = parse_simple(list(argv))
+    return line is not None and converted(line.values) is not None
+
+
+def fast_and_typer(
+    *args: str, stdin: str = "", **env: str
+) -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str]]:
+    """`autodiff ARGS` through the fast path, then through Typer (`typer_spelling`), each path
+    checked to be the one taken: the tests compare what the two print and their exit status."""
+    assert takes_fast_path(args), args
+    assert not takes_fast_path(typer_spelling(args)), args
+    return autodiff(*args, stdin=stdin, **env), autodiff(*typer_spelling(args), stdin=stdin, **env)
+
+
 def terminal(
     tmp_path: Path,
     *args: str,

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import autodiff, cli_environment
+from cli_runner import autodiff, cli_environment, fast_and_typer, takes_fast_path
 
-from autodiff_cli.cli.fast_path import parse_simple_run
+from autodiff_cli.cli.fast_path import parse_simple
 
 
 def test_version():
@@ -333,21 +333,52 @@ def test_settings_of_one_script_do_not_leak_into_the_next(script):
     assert done.stdout == "tensor(0.33)\ntensor(0.3333) True\n"  # float64 is the default there
 
 
-def test_run_fast_path_and_typer_agree(script):
-    """Simple `run` command lines skip Typer (`cli/fast_path.py`); anything else, or a value the
-    command refuses, goes through Typer: the same reports and the same usage errors."""
-    assert parse_simple_run(["run", "a.py", "--json", "-j", "2", "--timeout=3"]) == (
-        ["a.py"],
-        {"jobs": "2", "timeout": "3"},
-        {"--json"},
+def test_simple_command_lines_are_the_fast_paths():
+    """Simple command lines skip Typer (`cli/fast_path.py`); anything else, or a value the
+    command refuses, goes through Typer."""
+    line = parse_simple(["run", "a.py", "--json", "-j", "2", "--timeout=3"])
+    assert (line.command, line.positional, line.flags) == ("run", ["a.py"], {"--json"})
+    assert (line.values["jobs"], line.values["timeout"]) == (["2"], ["3"])
+    for fast in (["grad", "x*x", "--at", "x=2", "--json", "-q", "--order", "2"], ["graph", "x"],
+                 ["graph", "--file", "a.py", "--var", "y", "-f", "dot"], ["repl", "--debug"], [],
+                 ["--plain", "--lang", "zh"], ["--version"], ["run", "a.py", "--lang", "zh"]):  # fmt: skip
+        assert takes_fast_path(fast), fast
+    for typer_only in (["run"], ["run", "-"], ["run", "--help"], ["run", "a.py", "-j"],
+                       ["run", "a.py", "-j", "1", "-j", "2"], ["run", "a.py", "-j", "0"],
+                       ["grad", "-", "--at", "x=1"], ["grad", "x", "--help"], ["--help"],
+                       ["--plain", "repl"], ["graph", "x", "-f", "gif"], ["repl", "x"],
+                       ["repl", "--lang", "fr"], ["repl", "--max-memory", "lots"],
+                       ["graph", "x", "--timeout", "nan"], ["kernel", "install"], ["doctor"],
+                       ["--version", "run"], ["grad", "x", "-qa", "x=1"]):  # fmt: skip
+        assert not takes_fast_path(typer_only), typer_only
+
+
+AGREEING = [  # (command line, stdin): each runs through the fast path and through Typer
+    (["graph", "w*x+b", "--at", "x=2,w=3,b=1", "-f", "dot", "--saved", "--backward"], ""),
+    (["graph", "x*2", "--no-hints", "--plain"], ""),  # NameError: status 1
+    (["repl", "--max-memory", "1G", "--lang", "zh"], "x = 2\nx * 3\nundefined\n:vars\n"),
+    (["--no-hints"], "print(1)\n1/0\nundefined\n"),  # `autodiff` alone: the REPL
+    (["--version"], ""),
+    (["grad", "x**3", "--at", "x=2", "-q", "--order", "2", "--timeout", "30", "--lang=zh"], ""),
+    (["grad", "x*w", "--at", "x=2,w=3", "--wrt", "w", "--json", "--max-memory=1G"], ""),
+]
+
+
+@pytest.mark.parametrize("args, stdin", AGREEING)
+def test_fast_path_and_typer_agree(args: list[str], stdin: str):
+    fast, slow = fast_and_typer(*args, stdin=stdin)
+    assert (fast.returncode, fast.stdout, fast.stderr) == (
+        slow.returncode,
+        slow.stdout,
+        slow.stderr,
     )
-    for typer_only in (["run"], ["run", "-"], ["run", "a.py", "--lang", "zh"], ["run", "--help"],
-                       ["run", "a.py", "-j"], ["run", "a.py", "-j", "1", "-j", "2"]):  # fmt: skip
-        assert parse_simple_run(typer_only) is None, typer_only
+
+
+def test_run_fast_path_and_typer_agree(script):
+    """`run`'s reports, compared but for their times; refused values go through Typer."""
     good = script("good.py", "print(1 + 1)\n")
     bad = script("bad.py", "x = 1\nundefined\n")
-    fast = autodiff("run", "--json", "--max-memory", "1G", good, bad)
-    slow = autodiff("run", "--json", "--max-memory", "1G", "--isolation", "best", good, bad)
+    fast, slow = fast_and_typer("run", "--json", "--max-memory", "1G", good, bad)
     assert fast.returncode == slow.returncode == 1
     strip = [{k: v for k, v in json.loads(line).items() if k != "seconds"}
              for line in fast.stdout.splitlines()]  # fmt: skip

@@ -201,19 +201,6 @@ def test_conflicting_or_unknown_options_are_usage_errors(args):
     assert "Traceback" not in done.stderr
 
 
-def test_fast_path_and_typer_agree():
-    from autodiff_cli.cli.fast_path import parse_simple_grad
-
-    assert parse_simple_grad(["grad", "x*x", "--at", "x=2", "--json"]) is not None
-    assert parse_simple_grad(["grad", "x*x", "--at", "x=2", "--order", "2"]) is None
-    assert parse_simple_grad(["grad", "--help"]) is None
-    args = ["grad", "x*w", "--at", "x=2,w=3", "--wrt", "w", "--json"]
-    fast = autodiff(*args)
-    slow = autodiff(*args[:-1], "--order", "1", "--json")  # --order forces the Typer path
-    assert fast.returncode == slow.returncode == 0
-    assert json.loads(fast.stdout) == json.loads(slow.stdout)
-
-
 def test_an_unused_variable_has_no_gradient():
     data = grad_json("x * 2", "--at", "x=1", "--at", "unused=5")
     assert data["gradients"] == {"x": 2.0, "unused": None}

@@ -1,20 +1,21 @@
 """The `autodiff` entry point.
 
 `main()` starts clean first (`jail.clean_start`: it may replace this process, so nothing else is
-imported before it), then sends simple `autodiff grad` and `autodiff run` command lines straight
-to the command (`fast_path`), so they pay neither for importing Typer nor for building the app;
-everything else, `--help` included, goes through the Typer app in `commands`. Both load their
-command through `lazy_imports`: it imports numpy, which must come after the BLAS thread limit.
+imported before it), then sends simple command lines of `grad`, `run`, `graph`, `repl`, `autodiff`
+alone and `--version` straight to the command (`fast_path`), so they pay neither for importing
+Typer nor for building the app; everything else, `--help` included, goes through the Typer app
+in `commands`. Both load their command through `fast_path.command_module`, which first imports
+numpy (`numpy_docs`; after the BLAS thread limit): `--version`, `--help` and usage errors never
+load it.
 """
 
 from __future__ import annotations
 
 import gc
-import os
 import sys
 
-from autodiff_cli import lazy_imports
-from autodiff_cli.cli.fast_path import try_fast_grad, try_fast_run
+from autodiff_cli import __version__, lazy_imports
+from autodiff_cli.cli.fast_path import exit_now, simple_command_line
 from autodiff_cli.cli.jail.clean_start import (
     ensure_clean_start,
     isolation_available,
@@ -33,25 +34,23 @@ def main() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
     if isolation_available():  # before numpy loads: children cannot start BLAS threads
         limit_blas_threads()
-    import_numpy_without_docstrings()
-    status = try_fast_grad(sys.argv[1:])
-    if status is None:
-        status = try_fast_run(sys.argv[1:])
+    status = try_fast(sys.argv[1:])
     if status is not None:
         exit_now(status)
     typer_app()(prog_name="autodiff")
 
 
-def exit_now(status: int) -> None:
-    """End the process at once, its output flushed. The interpreter's own shutdown frees every
-    module and object one by one: ~40-60 ms, a third of a one-liner's time, for a process with
-    nothing left to clean up (its child waited for, no file open for writing, no atexit work)."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe: nothing more can be said
-            pass
-    os._exit(status)
+def try_fast(argv: list[str]) -> int | None:
+    """Run a simple command line without Typer (`fast_path`, `simple_commands`): its exit
+    status, or None to use Typer."""
+    line = simple_command_line(argv)
+    if line is None:
+        return None
+    if line.command == "--version":
+        sys.stdout.write(f"autodiff {__version__}\n")
+        return 0
+    import_numpy_without_docstrings()  # (before the jail's modules load it)
+    return lazy_imports.load("autodiff_cli.cli.simple_commands").run_simple(line)
 
 
 def typer_app():  # -> typer.Typer (unannotated: no typing import before the exec)

@@ -1,7 +1,9 @@
 """Typer wiring of the `autodiff` command; each command's work lives in its own module.
 
-Typer and the options' own checks are imported here; each command's package is loaded through
-`lazy_imports` when the command runs, so that no command pays for another's imports.
+Typer is imported here; each command's package is loaded when the command runs
+(`fast_path.command_module`), and the option checks that need the jail's modules when such an
+option is given (`simple_commands`, shared with the fast path), so that no command pays for
+another's imports and `--help` and usage errors for none.
 """
 
 from __future__ import annotations
@@ -18,30 +20,19 @@ from typer.core import TyperGroup
 
 from autodiff_cli import __version__, i18n, lazy_imports
 from autodiff_cli.cli import help_language
-from autodiff_cli.cli.fast_path import load_grad_command, plain_output
-from autodiff_cli.cli.jail.isolation import Limits, parse_size
-from autodiff_cli.cli.jail.limits import MAX_TIMEOUT, timeout_accepted
+from autodiff_cli.cli.fast_path import (
+    DTYPES,
+    GRAPH_FORMATS,
+    command_module,
+    exit_now,
+    load_grad_command,
+    plain_output,
+)
+from autodiff_cli.cli.numpy_docs import import_numpy_without_docstrings
 from autodiff_cli.cli.output import hints
 from autodiff_cli.cli.output.diagnostics import json_error
 from autodiff_cli.cli.output.terminal import print_error
-from autodiff_cli.cli.run.script_files import DEFAULT_MAX_SCRIPT_SIZE
 from autodiff_cli.i18n import gettext as _
-
-# each command's package, loaded when the command runs (`grad`'s through `fast_path`, which
-# asks for a lean engine first)
-_COMMANDS = {
-    "run": "autodiff_cli.cli.run.command",
-    "graph": "autodiff_cli.cli.draw.command",
-    "repl": "autodiff_cli.cli.repl.main",
-    "kernel": "autodiff_cli.cli.notebook.kernelspec",
-    "doctor": "autodiff_cli.cli.jail.doctor",
-}
-
-
-def _command(name: str) -> ModuleType:
-    """The module of the command `name` (`_COMMANDS`), imported on first use."""
-    return lazy_imports.load(_COMMANDS[name])
-
 
 _N = str  # marks a help text for the catalogue: `help_language` translates it as help shows
 
@@ -50,7 +41,8 @@ class _JsonUsageErrors(TyperGroup):
     """One style for every usage error, the commands' own and the option parser's:
     `autodiff grad: error: MESSAGE` and `Try 'autodiff grad -h' for help.` on stderr (no
     Rich box); with `--json` on the command line, the `--json` error object on stdout
-    (`{"error": {"type": "UsageError", ...}}`). Exit status 2 either way."""
+    (`{"error": {"type": "UsageError", ...}}`). Exit status 2 either way. Every end of the
+    app is `exit_now`: no interpreter shutdown (as the fast path ends)."""
 
     def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
         arguments = sys.argv[1:] if args is None else list(args)
@@ -63,10 +55,10 @@ class _JsonUsageErrors(TyperGroup):
                 json_error("UsageError", error.format_message())
             else:
                 print_error(usage_error_text(error))
-            sys.exit(error.exit_code)
+            exit_now(error.exit_code)
         except click.Abort:
-            sys.exit(1)
-        sys.exit(status if isinstance(status, int) else 0)
+            exit_now(1)
+        exit_now(status if isinstance(status, int) else 0)
 
 
 def usage_error_text(error: click.ClickException) -> str:
@@ -89,9 +81,7 @@ app = typer.Typer(
 )
 
 
-class DType(str, Enum):
-    float32 = "float32"
-    float64 = "float64"
+DType = Enum("DType", {name: name for name in DTYPES}, type=str)
 
 
 class Isolation(str, Enum):
@@ -99,13 +89,7 @@ class Isolation(str, Enum):
     best = "best"
 
 
-class GraphFormat(str, Enum):
-    tree = "tree"
-    dot = "dot"
-    mermaid = "mermaid"
-    svg = "svg"
-    png = "png"
-    html = "html"
+GraphFormat = Enum("GraphFormat", {name: name for name in GRAPH_FORMATS}, type=str)
 
 
 HtmlOption = Annotated[
@@ -147,10 +131,19 @@ LangOption = Annotated[
 ]
 
 
+def _checks() -> ModuleType:
+    """`simple_commands`, whose conversions and checks of option values both paths share. It
+    loads the jail's modules (and the engine): only when an option that needs them is given,
+    so that `--help` and usage errors never pay for them, and `grad`'s engine stays lean."""
+    import_numpy_without_docstrings()
+    return lazy_imports.load("autodiff_cli.cli.simple_commands")
+
+
 def _check_timeout(value: Optional[float]) -> Optional[float]:  # noqa: UP045
     """--timeout must be a finite number of seconds above 0 (`nan`, `inf`, `0` are refused)."""
-    if value is not None and not timeout_accepted(value):
-        raise typer.BadParameter(f"must be more than 0 and at most {MAX_TIMEOUT:g} seconds")
+    refusal = None if value is None else _checks().timeout_refusal(value)
+    if refusal is not None:
+        raise typer.BadParameter(refusal)
     return value
 
 
@@ -160,7 +153,7 @@ def _check_size(value: Optional[str]) -> Optional[int]:  # noqa: UP045
         return None
 
     try:
-        return parse_size(value)
+        return _checks().parse_size(value)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
 
@@ -240,7 +233,7 @@ def _root(
     plain_output(plain)
     learner_settings(no_hints, lang)
     if ctx.invoked_subcommand is None:
-        raise typer.Exit(_command("repl").run_repl())
+        raise typer.Exit(command_module("repl").run_repl())
 
 
 RUN_EXAMPLES = _N(
@@ -321,7 +314,7 @@ def run(
     they print, errors go to stderr."""
     plain_output(plain)
     learner_settings(no_hints, lang)
-    command = _command("run")
+    command = command_module("run")
     options = command.RunOptions(
         jobs=jobs,
         fail_fast=fail_fast,
@@ -331,7 +324,7 @@ def run(
         debug=debug,
         max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
         max_output=max_output,  # type: ignore[arg-type]
-        max_script_size=max_script_size or DEFAULT_MAX_SCRIPT_SIZE,  # type: ignore[arg-type]
+        max_script_size=max_script_size or command.DEFAULT_MAX_SCRIPT_SIZE,  # type: ignore[arg-type]
         strict_isolation=isolation is Isolation.strict,
     )
     raise typer.Exit(command.run_paths(files, options))
@@ -487,7 +480,7 @@ def graph(
     """Draw the grad_fn graph of an expression or of a script's variable."""
     plain_output(plain)
     learner_settings(no_hints, lang)
-    command = _command("graph")
+    command = command_module("graph")
     request = command.GraphRequest(
         expression=expr,
         at=at,
@@ -517,8 +510,8 @@ def repl(
     """Start the REPL (also what `autodiff` alone does)."""
     plain_output(plain)
     learner_settings(no_hints, lang)
-    limits = Limits.of(max_memory, max_output, None)  # type: ignore[arg-type]  # bytes
-    repl = _command("repl")
+    repl = command_module("repl")
+    limits = _checks().Limits.of(max_memory, max_output, None)  # type: ignore[arg-type]  # bytes
     raise typer.Exit(repl.run_repl(debug=debug, limits=limits))
 
 
@@ -544,7 +537,7 @@ def kernel_install(
     if sum((user, sys_prefix, prefix is not None)) > 1:
         print_error("autodiff kernel install: error: give one of --user, --sys-prefix, --prefix")
         raise typer.Exit(2)
-    kernels = _command("kernel")
+    kernels = command_module("kernel")
     try:
         folder = kernels.install_kernel(user=user, prefix=sys.prefix if sys_prefix else prefix)
     except kernels.KernelInstallError as error:
@@ -571,5 +564,5 @@ def doctor(
     """Show which protections of the jail this machine gives and run the built-in attacks
     inside it, each reported contained or not (exit status 0 when all hold)."""
     plain_output(plain)
-    doctor = _command("doctor")
+    doctor = command_module("doctor")
     raise typer.Exit(doctor.run_doctor(as_json=as_json, jobs=jobs, only=only))

@@ -1,24 +1,85 @@
-"""Fast paths for the one-liner, `autodiff grad EXPR --at ...`, and for `autodiff run FILE...`,
-without importing Typer (~30 ms) or building its app (~20 ms).
+"""Fast paths: simple command lines of `grad` (the one-liner), `run`, `graph`, `repl`, of
+`autodiff` alone (the REPL) and `autodiff --version` start their command without importing
+Typer and Click (~30 ms), building the app (~20 ms), or loading what only the app's option
+checks need (the whole engine, where the one-liner's is lean).
 
-Only command lines made of the plainest options are handled here, with the same meaning as in
-the Typer command; anything else (help, `--`, `-` for stdin, unknown or repeated-value options,
-an option missing its value, a value the command would refuse) returns None and goes through
-Typer, which gives the usual messages.
+Only command lines made of the commands' own options are handled here (`--name value`,
+`--name=value`, flags), with the same meaning as in the Typer command (`commands`); anything
+else (help, `--`, `-` for stdin, unknown, combined or repeated-value options, an option missing
+its value, options before a command name) returns None and goes through Typer, which gives the
+usual messages. Values are converted and checked in `simple_commands`, as Typer's options do;
+one Typer would refuse also goes to Typer, so that it says why. tests/test_cli.py runs both
+paths on the same command lines and compares what they print and their exit status.
+
+Imported before the clean start (`cli/app.py`): it imports nothing but the start-up's own
+modules.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from types import ModuleType
 
 from autodiff_cli import engine_options, lazy_imports
-from autodiff_cli.cli.jail.clean_start import isolation_available
+from autodiff_cli.cli.jail.clean_start import COMPLETION, isolation_available
+from autodiff_cli.cli.numpy_docs import import_numpy_without_docstrings
 
-_FLAGS = {"--json", "--check", "--explain", "--hessian", "--saved", "--plain", "--debug"}
-_FLAGS |= {"--formula", "--latex", "--elementwise"}
-_VALUED = {"--at": "at", "-a": "at", "--wrt": "wrt", "-w": "wrt", "--dtype": "dtype"}
-_DTYPES = ("float32", "float64")
+DTYPES = ("float32", "float64")  # grad's --dtype (Typer's choices are made from these too)
+GRAPH_FORMATS = ("tree", "dot", "mermaid", "svg", "png", "html")  # graph's --format
+
+_LEARNER = {"--plain", "--no-hints"}  # every command's (and the bare `autodiff`'s) flags
+_LANG = {"--lang": "lang"}
+_LIMITS = {"--timeout": "timeout", "--max-memory": "max_memory", "--max-output": "max_output"}
+_AT = {"--at": "at", "-a": "at"}
+_GRAD_FLAGS = {"--json", "--check", "--explain", "--hessian", "--saved", "--debug", "--formula"}
+_GRAD_FLAGS |= {"--latex", "--elementwise", "--quiet", "-q"} | _LEARNER
+_GRAD_VALUED = {"--wrt": "wrt", "-w": "wrt", "--dtype": "dtype", "--vjp": "vjp", "--html": "html",
+                "--order": "order", "-n": "order"} | _AT | _LIMITS | _LANG  # fmt: skip
+_RUN_FLAGS = {"--json", "--fail-fast", "--debug"} | _LEARNER
+_RUN_VALUED = {"--jobs": "jobs", "-j": "jobs", "--max-elements": "max_elements",
+               "--max-script-size": "max_script_size"} | _LIMITS | _LANG  # fmt: skip
+_GRAPH_FLAGS = {"--saved", "--backward", "--formula", "--debug"} | _LEARNER
+_GRAPH_VALUED = {"--file": "file", "--var": "var", "--format": "format", "-f": "format",
+                 "--output": "output", "-o": "output"} | _AT | _LIMITS | _LANG  # fmt: skip
+_REPL_VALUED = {"--max-memory": "max_memory", "--max-output": "max_output"} | _LANG
+
+# command -> (its flags, its valued options, fewest and most positional arguments); "" is
+# `autodiff` with no command (the REPL, with the root's options)
+_COMMAND_LINES: dict[str, tuple[set[str], dict[str, str], int, int]] = {
+    "grad": (_GRAD_FLAGS, _GRAD_VALUED, 1, 1),
+    "run": (_RUN_FLAGS, _RUN_VALUED, 1, sys.maxsize),
+    "graph": (_GRAPH_FLAGS, _GRAPH_VALUED, 0, 1),
+    "repl": ({"--debug"} | _LEARNER, _REPL_VALUED, 0, 0),
+    "": (_LEARNER, _LANG, 0, 0),
+}
+REPEATABLE = ("at", "wrt")  # the options Typer takes several times (a list)
+
+# each command's package, loaded when the command runs (`grad`'s through `load_grad_command`,
+# which asks for a lean engine first)
+_COMMANDS = {
+    "grad": "autodiff_cli.cli.grad.command",
+    "run": "autodiff_cli.cli.run.command",
+    "graph": "autodiff_cli.cli.draw.command",
+    "repl": "autodiff_cli.cli.repl.main",
+    "kernel": "autodiff_cli.cli.notebook.kernelspec",
+    "doctor": "autodiff_cli.cli.jail.doctor",
+}
+
+
+class SimpleCommandLine:
+    """A command line the fast path runs: the command (`""`: none, the REPL), its positional
+    arguments, each valued option's texts (a list, empty when not given), the flags given."""
+
+    __slots__ = ("command", "positional", "values", "flags")
+
+    def __init__(
+        self, command: str, positional: list[str], values: dict[str, list[str]], flags: set[str]
+    ) -> None:
+        self.command = command
+        self.positional = positional
+        self.values = values
+        self.flags = flags
 
 
 def _scan(
@@ -52,42 +113,41 @@ def _scan(
     return positional, values, given
 
 
-def parse_simple_grad(argv: list[str]) -> tuple[str, dict[str, list[str]], set[str]] | None:
-    """(EXPR, valued options, flags) when argv is `grad EXPR` plus simple options, else None."""
-    if len(argv) < 2 or argv[0] != "grad":
+def parse_simple(argv: list[str]) -> SimpleCommandLine | None:
+    """The command line when it is simple (see the module's docstring), else None."""
+    command = argv[0] if argv and not argv[0].startswith("-") else ""
+    if command not in _COMMAND_LINES:
         return None
-    scanned = _scan(argv[1:], _FLAGS, _VALUED)
+    flags, valued, fewest, most = _COMMAND_LINES[command]
+    scanned = _scan(argv[1:] if command else argv, flags, valued)
     if scanned is None:
         return None
-    expressions, values, flags = scanned
-    if len(expressions) != 1 or len(values["dtype"]) > 1:
+    positional, values, given = scanned
+    if not fewest <= len(positional) <= most:
+        return None  # (options before a command name land here too)
+    if any(len(texts) > 1 for key, texts in values.items() if key not in REPEATABLE):
         return None
-    if values["dtype"] and values["dtype"][0] not in _DTYPES:
-        return None
-    return expressions[0], values, flags
+    return SimpleCommandLine(command, positional, values, given)
 
 
-def try_fast_grad(argv: list[str]) -> int | None:
-    """Run `grad` directly when argv is simple: its exit status, or None to use Typer."""
-    parsed = parse_simple_grad(argv)
-    if parsed is None:
+def simple_command_line(argv: list[str]) -> SimpleCommandLine | None:
+    """The command line when the fast path runs it (`--version`: a command of its own), else
+    None (Typer's). For `grad`, the engine's lean choice is made here, before anything loads it."""
+    if COMPLETION in os.environ:  # a shell asks Typer for completions
         return None
-    expression, values, flags = parsed
-    grad = load_grad_command()
-    plain_output("--plain" in flags)
-    options = grad.GradOptions(
-        at=values["at"],
-        wrt=values["wrt"],
-        hessian="--hessian" in flags,
-        check="--check" in flags,
-        explain="--explain" in flags,
-        dtype=values["dtype"][0] if values["dtype"] else None,
-        with_saved="--saved" in flags,
-        formula="--formula" in flags,
-        latex="--latex" in flags,
-        elementwise="--elementwise" in flags,
-    )
-    return grad.run_grad(expression, options, as_json="--json" in flags, debug="--debug" in flags)
+    if argv == ["--version"]:
+        return SimpleCommandLine("--version", [], {}, set())
+    line = parse_simple(argv)
+    if line is not None and line.command == "grad":
+        load_grad_command()
+    return line
+
+
+def command_module(name: str) -> ModuleType:
+    """The module of the command `name` (`_COMMANDS`), imported on first use, after numpy
+    (without its docstrings: `numpy_docs`)."""
+    import_numpy_without_docstrings()
+    return lazy_imports.load(_COMMANDS[name])
 
 
 def load_grad_command() -> ModuleType:
@@ -96,43 +156,7 @@ def load_grad_command() -> ModuleType:
     takes the choice when it is first imported, which is here for the one-liner."""
     if isolation_available():
         engine_options.request_lean_engine()
-    return lazy_imports.load("autodiff_cli.cli.grad.command")
-
-
-_RUN_FLAGS = {"--json", "--fail-fast", "--debug", "--plain"}
-_RUN_VALUED = {
-    "--jobs": "jobs", "-j": "jobs", "--timeout": "timeout", "--max-elements": "max_elements",
-    "--max-memory": "max_memory", "--max-output": "max_output",
-    "--max-script-size": "max_script_size",
-}  # fmt: skip
-
-
-def parse_simple_run(argv: list[str]) -> tuple[list[str], dict[str, str], set[str]] | None:
-    """(PATHS, option texts, flags) when argv is `run PATH...` plus simple options, each given
-    once, else None."""
-    if len(argv) < 2 or argv[0] != "run":
-        return None
-    scanned = _scan(argv[1:], _RUN_FLAGS, _RUN_VALUED)
-    if scanned is None:
-        return None
-    paths, values, flags = scanned
-    if not paths or any(len(given) > 1 for given in values.values()):
-        return None
-    return paths, {name: given[0] for name, given in values.items() if given}, flags
-
-
-def try_fast_run(argv: list[str]) -> int | None:
-    """Run `run` directly when argv is simple: its exit status, or None to use Typer."""
-    parsed = parse_simple_run(argv)
-    if parsed is None:
-        return None
-    paths, values, flags = parsed
-    command = lazy_imports.load("autodiff_cli.cli.run.command")
-    options = command.simple_options(values, flags)
-    if options is None:
-        return None
-    plain_output("--plain" in flags)
-    return command.run_paths(paths, options)
+    return command_module("grad")
 
 
 def plain_output(plain: bool) -> None:
@@ -140,3 +164,16 @@ def plain_output(plain: bool) -> None:
     if plain:
         os.environ["NO_COLOR"] = "1"
         os.environ.pop("FORCE_COLOR", None)
+
+
+def exit_now(status: int) -> None:
+    """End the process at once, its output flushed. The interpreter's own shutdown frees every
+    module and object one by one: ~40-60 ms, a third of a one-liner's time, for a process with
+    nothing left to clean up (its child waited for, no file open for writing, no atexit work).
+    Both paths end so: the fast one (`app.main`) and Typer's (`commands`)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can be said
+            pass
+    os._exit(status)

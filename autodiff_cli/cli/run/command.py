@@ -30,7 +30,6 @@ from autodiff_cli.cli.jail.isolation import (
     LimitError,
     Limits,
     isolation_available,
-    parse_size,
     run_children,
     timeout_problem,
 )
@@ -38,7 +37,6 @@ from autodiff_cli.cli.jail.limits import (
     ScriptTimeout,
     set_max_elements,
     time_limit,
-    timeout_accepted,
 )
 from autodiff_cli.cli.jail.probe import JailUnavailable, require_full_jail
 from autodiff_cli.cli.jail.warm_up import warm_up
@@ -100,37 +98,6 @@ class RunOptions:
     max_output: int | None = None  # bytes per script; None: the default (64 MiB)
     max_script_size: int = DEFAULT_MAX_SCRIPT_SIZE
     strict_isolation: bool = False  # --isolation strict: refuse to run without the full jail
-
-
-def simple_options(values: dict[str, str], flags: set[str]) -> RunOptions | None:
-    """`RunOptions` from a command line `cli/fast_path.py` parsed without Typer (option name ->
-    its text, flags given); None when a value is not one the Typer command accepts, so that
-    Typer says why: the same conversions and bounds as its options (`commands.run`)."""
-    try:
-        jobs = int(values.get("jobs", "1"))
-        timeout = float(values["timeout"]) if "timeout" in values else None
-        elements = int(values["max_elements"]) if "max_elements" in values else None
-        sizes = {
-            name: parse_size(values[name]) if name in values else None
-            for name in ("max_memory", "max_output", "max_script_size")
-        }
-    except ValueError:
-        return None
-    if jobs < 1 or (elements is not None and elements < 1):
-        return None
-    if timeout is not None and not timeout_accepted(timeout):
-        return None
-    return RunOptions(
-        jobs=jobs,
-        fail_fast="--fail-fast" in flags,
-        timeout=timeout,
-        max_elements=elements,
-        as_json="--json" in flags,
-        debug="--debug" in flags,
-        max_memory=sizes["max_memory"],
-        max_output=sizes["max_output"],
-        max_script_size=sizes["max_script_size"] or DEFAULT_MAX_SCRIPT_SIZE,
-    )
 
 
 def expand_paths(paths: list[str]) -> list[str]:
