@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 
 
-def parse(path: Path) -> ast.Module:
-    """The syntax tree of the file at `path`, read now."""
-    text = path.read_text(encoding="utf-8")
+def parse(path: Path, text: str | None = None) -> ast.Module:
+    """The syntax tree of the file at `path` (of `text`, its contents, when given), read now."""
+    if text is None:
+        text = path.read_text(encoding="utf-8")
     collecting = gc.isenabled()
     gc.disable()
     try:
