@@ -31,9 +31,12 @@ def _private(value: object) -> bool:
 
 
 def _walk(code: types.CodeType, found: set[str]) -> None:
-    for instruction in dis.get_instructions(code):
-        if instruction.opname in _ATTRIBUTE_OPS and _private(instruction.argval):
-            found.add(instruction.argval)
+    # an attribute op's name is one of `co_names`: no need to read the instructions when every
+    # private one is already found (most code objects)
+    if any(_private(name) and name not in found for name in code.co_names):
+        for instruction in dis.get_instructions(code):
+            if instruction.opname in _ATTRIBUTE_OPS and _private(instruction.argval):
+                found.add(instruction.argval)
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
             _walk(constant, found)

@@ -12,6 +12,8 @@ import functools
 from collections.abc import Collection
 from pathlib import Path
 
+from source_trees import nodes_of, syntax_tree
+
 PACKAGE_ROOT = Path(__file__).resolve().parents[1] / "autodiff_cli"
 
 
@@ -36,19 +38,13 @@ def _resolve(name: str, modules: dict[str, Path]) -> str | None:
 
 
 @functools.cache
-def _tree(path: Path) -> ast.Module:
-    """The module's syntax tree, parsed once per test session."""
-    return ast.parse(path.read_text(encoding="utf-8"), str(path))
-
-
-@functools.cache
 def imported_names(module: str, path: Path) -> list[tuple[str, int]]:
     """(absolute dotted name, line) of everything the module imports: `import a.b` gives `a.b`,
     `from a import b` gives `a.b` (a submodule or a name in `a`), relative imports resolved."""
-    tree = _tree(path)
+    tree = syntax_tree(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names = []
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if isinstance(node, ast.Import):
             names.extend((alias.name, node.lineno) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -70,12 +66,12 @@ def from_module(node: ast.ImportFrom, package: str) -> str:
 @functools.cache
 def function_level_lines(path: Path) -> set[int]:
     """Lines of the import statements inside a function (lazy imports) of the module at `path`."""
-    tree = _tree(path)
+    tree = syntax_tree(path)
     return {
         node.lineno
-        for function in ast.walk(tree)
+        for function in nodes_of(tree)
         if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
-        for node in ast.walk(function)
+        for node in nodes_of(function)
         if isinstance(node, (ast.Import, ast.ImportFrom))
     }
 
@@ -237,12 +233,12 @@ def lazy_loads(root: Path = PACKAGE_ROOT) -> list[tuple[Path, int, str]]:
     cannot be read is `?`."""
     calls = []
     for module, path in module_names(root).items():
-        tree = _tree(path)
+        tree = syntax_tree(path)
         aliases = _lazy_aliases(tree)
         if not aliases:
             continue
         constants = module_constants(tree, module)
-        for node in ast.walk(tree):
+        for node in nodes_of(tree):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)

@@ -29,6 +29,7 @@ import ast
 from pathlib import Path
 
 from import_graph import PACKAGE_ROOT, from_module, module_names
+from source_trees import nodes_of, syntax_tree
 
 MUTATORS = frozenset(
     "append extend insert add update setdefault pop popitem remove discard clear "
@@ -173,13 +174,9 @@ def _setters(tree: ast.Module) -> dict[str, tuple[str, int]]:
         positional = function.args.posonlyargs + function.args.args
         params = {a.arg: (a, i) for i, a in enumerate(positional)}
         params.update({a.arg: (a, -1) for a in function.args.kwonlyargs})
-        declared = {
-            name
-            for node in ast.walk(function)
-            if isinstance(node, ast.Global)
-            for name in node.names
-        }
-        for node in ast.walk(function):
+        inside = nodes_of(function)
+        declared = {name for node in inside if isinstance(node, ast.Global) for name in node.names}
+        for node in inside:
             if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)):
                 continue
             param = params.get(node.value.id)
@@ -231,8 +228,8 @@ def state_writes(root: Path = PACKAGE_ROOT) -> list[str]:
     found = []
     parsed = {}
     for module, path in sorted(modules_found.items()):
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        nodes = list(ast.walk(tree))
+        tree = syntax_tree(path)
+        nodes = nodes_of(tree)
         parsed[module] = (path, tree, nodes, _imported(module, path, nodes, package))
     for module, (_, _, nodes, imported) in parsed.items():
         if not imported:

@@ -4,10 +4,12 @@ module says why at its top (a line starting `Long because:` in its docstring).""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
-from import_graph import lazy_loads, load_argument_names, module_constants
+from import_graph import function_level_lines, lazy_loads, load_argument_names, module_constants
+from source_trees import nodes_of, syntax_tree, trees_dropped  # noqa: F401  (autouse: the trees go after this module)
 
 PACKAGE = Path(__file__).resolve().parent.parent / "autodiff_cli"
 MAX_FUNCTION_LINES = 80
@@ -23,7 +25,7 @@ def _explained(tree: ast.Module) -> bool:
 
 def _long_functions(tree: ast.Module) -> list[str]:
     found = []
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             length = node.end_lineno - node.lineno + 1
             if length > MAX_FUNCTION_LINES:
@@ -34,7 +36,7 @@ def _long_functions(tree: ast.Module) -> list[str]:
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_functions_and_modules_are_short_or_say_why(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
-    tree = ast.parse(text)
+    tree = syntax_tree(path)
     if _explained(tree):
         return
     lines = text.count("\n") + 1
@@ -52,17 +54,14 @@ MAX_LOAD_SITES = 30
 
 def _function_level_imports() -> list[str]:
     """`path:line` of every import statement inside a function, anywhere in the package."""
-    found = set()
-    for path in MODULES:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for function in ast.walk(tree):
-            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for node in ast.walk(function):
-                    if isinstance(node, (ast.Import, ast.ImportFrom)):
-                        found.add(f"{path.relative_to(PACKAGE)}:{node.lineno}")
-    return sorted(found)
+    return sorted(
+        f"{path.relative_to(PACKAGE)}:{line}"
+        for path in MODULES
+        for line in function_level_lines(path)
+    )
 
 
+@functools.cache
 def _lazy_loads() -> list[tuple[str, str]]:
     """(`path:line`, module) of every `lazy_imports.load(...)` call in the package, one pair for
     each module it may load (`import_graph.lazy_loads`)."""

@@ -9,11 +9,10 @@ derivatives are checked against their closed forms.
 from __future__ import annotations
 
 import math
-import zlib
 
 import numpy as np
 import pytest
-from engine_cases import CASES, Case, make_inputs, outputs_of, to_tensor
+from engine_cases import CASES, Case, make_inputs, outputs_of, seeded, to_tensor
 
 import autodiff_cli.engine as E
 import autodiff_cli.engine.linalg  # noqa: F401  (lstsq's op)
@@ -26,7 +25,7 @@ ATOL = 1e-6
 
 
 def _rng(case: Case, salt: str) -> np.random.RandomState:
-    return np.random.RandomState(zlib.crc32(f"{case.id}/{salt}".encode()))
+    return seeded(f"{case.id}/{salt}")
 
 
 def _weights(case: Case, outputs: tuple, salt: str = "w") -> list[np.ndarray]:
@@ -55,21 +54,26 @@ def _diff_positions(case: Case) -> list[int]:
 
 def _loss_value(case: Case, arrays: list[np.ndarray], weights: list[np.ndarray]) -> float:
     """The weighted sum at `arrays` (inputs tracked as in the case: some rows differentiate
-    inside)."""
+    inside), summed by numpy: the same products and sums as `_weighted_sum`'s, in the outputs'
+    dtype, without building the loss's own nodes."""
     inputs = [to_tensor(E, a, spec.diff) for a, spec in zip(arrays, case.inputs)]
-    return _weighted_sum(outputs_of(case.fn(E, *inputs)), weights).item()
+    outputs = outputs_of(case.fn(E, *inputs))
+    return float(sum(np.sum(o._data * w) for o, w in zip(outputs, weights)))
 
 
 def _central_difference(f, arrays: list[np.ndarray], position: int, eps: float) -> np.ndarray:
     """d f / d arrays[position], elementwise, by central differences."""
-    base = arrays[position]
-    out = np.zeros(base.shape, dtype=np.float64)
-    for k in np.ndindex(base.shape):
-        plus = [a.copy() for a in arrays]
-        minus = [a.copy() for a in arrays]
-        plus[position][k] += eps
-        minus[position][k] -= eps
-        out[k] = (f(plus) - f(minus)) / (2 * eps)
+    moved = [a.copy() for a in arrays]  # `f` reads them (copies them into tensors) per call
+    x = moved[position]
+    out = np.zeros(x.shape, dtype=np.float64)
+    for k in np.ndindex(x.shape):
+        value = x[k]
+        x[k] = value + eps
+        above = f(moved)
+        x[k] = value - eps
+        below = f(moved)
+        x[k] = value
+        out[k] = (above - below) / (2 * eps)
     return out
 
 
@@ -267,15 +271,43 @@ def test_second_derivative_matches_finite_differences(case: Case):
     else:
         seconds = [None] * len(positions)
 
-    def directional(arrays: list[np.ndarray]) -> float:
-        gs = _first_gradients(case, arrays, weights, squares)
-        return float(sum(np.sum(g * w) for g, w in zip(gs, second_weights)))
-
     arrays = case.arrays()
-    for i, second in zip(positions, seconds):
+    numerics = _hessian_times(case, arrays, weights, squares, second_weights)
+    for i, second, numeric in zip(positions, seconds, numerics):
         analytic = np.zeros(arrays[i].shape) if second is None else second._data
-        numeric = _central_difference(directional, arrays, i, case.eps)
         np.testing.assert_allclose(analytic, numeric, rtol=1e-5, atol=1e-5, err_msg=f"input {i}")
+
+
+def _hessian_times(
+    case: Case, arrays: list[np.ndarray], weights: list, squares: list, direction: list
+) -> list[np.ndarray]:
+    """H·d for the Hessian H of the loss with respect to the differentiable inputs, by finite
+    differences: what the analytic second derivative, d/dx of (first gradient · d), must equal.
+
+    H is symmetric (the loss is smooth where the rows take their inputs, and its first gradient is
+    checked above), so d/dx_k (∇L(x) · d), the same number for each k, is also the derivative of
+    ∇L along d: (∇L(x + eps d) - ∇L(x - eps d)) / 2 eps, two gradients instead of two per input
+    element. A float32 input (its steps rounded, so the direction would not be d) has its own
+    difference quotient per element of x."""
+    positions = _diff_positions(case)
+    if any(arrays[i].dtype != np.float64 for i in positions):
+
+        def directional(moved: list[np.ndarray]) -> float:
+            gs = _first_gradients(case, moved, weights, squares)
+            return float(sum(np.sum(g * w) for g, w in zip(gs, direction)))
+
+        return [_central_difference(directional, arrays, i, case.eps) for i in positions]
+    steps = dict(zip(positions, direction))
+    eps = case.eps
+    above = [a + eps * steps[i] if i in steps else a for i, a in enumerate(arrays)]
+    below = [a - eps * steps[i] if i in steps else a for i, a in enumerate(arrays)]
+    return [
+        (g_above - g_below) / (2 * eps)
+        for g_above, g_below in zip(
+            _first_gradients(case, above, weights, squares),
+            _first_gradients(case, below, weights, squares),
+        )
+    ]
 
 
 # --------------------------------------------------------------------------------------------

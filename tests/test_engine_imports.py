@@ -18,6 +18,7 @@ from import_graph import (
     imported_names,
     module_names,
 )
+from source_trees import trees_dropped  # noqa: F401  (autouse: the trees go after this module)
 
 PACKAGE = "autodiff_cli.engine"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from import_graph import write_package
+from source_trees import trees_dropped  # noqa: F401  (autouse: the trees go after this module)
 from state_writes import state_writes
 
 # What must stay, each with its reason (module, the written expression).

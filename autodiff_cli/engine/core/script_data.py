@@ -27,6 +27,7 @@ _PLAIN = (bool, int, float)
 SCRIPT_MARK = "__autodiff_script__"
 # op parameter types that reach formulas as they are
 _PLAIN_PARAMS = frozenset({bool, int, float, str, type(None), complex, slice, type(Ellipsis)})
+_KEPT_PARAMS = _PLAIN_PARAMS | {np.ndarray}  # (`_param` gives these back as they are)
 
 
 def number(value: Any, what: str = "value") -> Any:
@@ -72,8 +73,10 @@ def params(values: dict | None, op_name: str) -> dict | None:
     if not values:
         return values
     for value in values.values():
-        if type(value) not in _PLAIN_PARAMS:
-            break
+        kind = type(value)
+        if kind in _KEPT_PARAMS or (kind is tuple and _PLAIN_PARAMS.issuperset(map(type, value))):
+            continue  # (a shape, stride or dims tuple: immutable, of plain items; the op's arrays)
+        break
     else:
         return values
     return {name: _param(value, name, op_name, 0) for name, value in values.items()}
