@@ -188,7 +188,15 @@ def attach_location(error: BaseException, location: Location) -> None:
     With no memory left to record it (the script filled its memory limit), the error goes on
     unlocated: a MemoryError raised here would replace it, the next level up would fail the
     same way on that one, and a chain of them held by `__context__` exhausts CPython's spare
-    MemoryError objects, which ends the process ("Cannot recover from MemoryErrors")."""
+    MemoryError objects, which ends the process ("Cannot recover from MemoryErrors").
+
+    CPython 3.11 chains such MemoryErrors itself, too: when unwinding cannot allocate a frame's
+    traceback entry, the new MemoryError's `__context__` is the one unwinding. Once its 16
+    spare MemoryErrors are all held by such a chain, the next one recurses in C until the
+    stack overflows (SIGSEGV: tests/hostile/memory_full_then_deep_calls.ad). Each statement's
+    handler cuts the chain here, so the spares come back."""
+    if type(error) is MemoryError and type(error.__context__) is MemoryError:
+        error.__context__ = None
     try:
         _own_attributes(error).setdefault(LOCATION_ATTRIBUTE, location)
     except MemoryError:
