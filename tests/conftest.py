@@ -2,11 +2,11 @@
 `small_cap`, a lowered element limit, and the end of any source recording a test's in-process
 REPL session turned on (`lang/runtime/provenance.py`: a REPL records for the rest of its process).
 
-The suite runs on two pytest-xdist workers, each taking whole files (`-n 2 --dist loadfile
+The suite runs on three pytest-xdist workers, each taking whole files (`-n 3 --dist loadfile
 --no-loadscope-reorder`, pyproject's addopts; `-n 0` for one process), the longest files first
-(`LONGEST_FIRST`): on this 2-core machine, idle, 285 s for 12,500 tests (449 s in one process
-for 11,450: the in-process tests and the subprocess batches of two files overlap); under load
-it gains little but stays green. A worker's environment is the suite's (below)."""
+(`LONGEST_FIRST`): on this 2-core machine, idle, 203-205 s for 12,524 tests (219-221 s on two
+workers: a third fills the time the others wait on a child, a browser or a deadline); under
+load it stays green. A worker's environment is the suite's (below)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # The files that take longest (the jail's battery, the hostile corpus, the conformance batches:
-# 25-90 s each on this machine), started first so that the two workers end together; the
+# 25-50 s each on this machine), started first so that the workers end together; the
 # others follow as collected. (xdist's own order, most tests first, started the 90 s jail file
 # after 40 s of short files: the other worker then idled at the end.)
 LONGEST_FIRST = (
