@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from engine_cases import to_tensor
 from engine_programs import LEAF_SHAPES, STEPS, _build, _shape_after, describe
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 import autodiff_cli.engine as E
@@ -42,6 +42,18 @@ def loss_of(program: list, leaf_values: list[np.ndarray], weight: np.ndarray | N
     return float((out._data * w).sum())
 
 
+def central_difference(
+    program: list, leaf_values: list, weight: np.ndarray, where: tuple, step: float
+) -> float:
+    """d loss / d leaf_values[k][index], `where` = (k, index), by a central difference."""
+    k, index = where
+    plus = [v.copy() for v in leaf_values]
+    minus = [v.copy() for v in leaf_values]
+    plus[k][index] += step
+    minus[k][index] -= step
+    return (loss_of(program, plus, weight) - loss_of(program, minus, weight)) / (2 * step)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(program=programs(), seed=st.integers(0, 2**16))
 def test_random_graph_gradients_match_finite_differences(program, seed):
@@ -56,13 +68,13 @@ def test_random_graph_gradients_match_finite_differences(program, seed):
         analytic = np.zeros(LEAF_SHAPES[k]) if leaf.grad is None else leaf.grad._data
         numeric = np.zeros(LEAF_SHAPES[k])
         for index in np.ndindex(LEAF_SHAPES[k]):
-            plus = [v.copy() for v in leaf_values]
-            minus = [v.copy() for v in leaf_values]
-            plus[k][index] += EPS
-            minus[k][index] -= EPS
-            numeric[index] = (loss_of(program, plus, weight) - loss_of(program, minus, weight)) / (
-                2 * EPS
-            )
+            numeric[index] = central_difference(program, leaf_values, weight, (k, index), EPS)
+            finer = central_difference(program, leaf_values, weight, (k, index), EPS / 10)
+            if not np.isclose(numeric[index], finer, rtol=1e-3, atol=1e-5):
+                # a step of floor or round within EPS of the point (`|x| + floor(|x|) - x` is 1
+                # for x > 1, a round number): no derivative there. Judged from the function
+                # alone, never from the engine's gradient.
+                reject()
         np.testing.assert_allclose(
             analytic, numeric, rtol=1e-4, atol=1e-6, err_msg=f"leaf v{k} of {describe(program)}"
         )
