@@ -4,7 +4,7 @@ REPL session turned on (`lang/runtime/provenance.py`: a REPL records for the res
 
 The suite runs on three pytest-xdist workers, each taking whole files (`-n 3 --dist loadfile
 --no-loadscope-reorder`, pyproject's addopts; `-n 0` for one process), the longest files first
-(`LONGEST_FIRST`): on this 2-core machine, idle, 203-205 s for 12,524 tests (219-221 s on two
+(`LONGEST_FIRST`): on this 2-core machine, idle, 203-221 s for 12,524 tests (219-223 s on two
 workers: a third fills the time the others wait on a child, a browser or a deadline); under
 load it stays green. A worker's environment is the suite's (below)."""
 
