@@ -13,6 +13,37 @@ from ..module import Module
 from ..parameter import Parameter, parameter_storage
 
 
+def _padding_row(padding_idx: int | None, num_embeddings: int, message: str) -> int | None:
+    """`padding_idx` checked as PyTorch checks it (its message differs between Embedding and
+    EmbeddingBag), stored as a row number."""
+    if padding_idx is None:
+        return None
+    within = padding_idx == 0 or -num_embeddings <= padding_idx < num_embeddings
+    assert within, message
+    return padding_idx + num_embeddings if padding_idx < 0 else padding_idx
+
+
+def _set_table(module: Any, weight: Tensor | None, dtype: Any, requires_grad: bool = True) -> None:
+    """The module's `num_embeddings` × `embedding_dim` weight: a new one, reset, or `weight`
+    (PyTorch's `_weight`), checked to have that shape."""
+    shape = [module.num_embeddings, module.embedding_dim]
+    if weight is None:
+        storage = parameter_storage(tuple(shape), dtype)
+        module.weight = Parameter(storage, requires_grad=requires_grad)
+        module.reset_parameters()
+    else:
+        assert list(weight.shape) == shape, (
+            "Shape of weight does not match num_embeddings and embedding_dim"
+        )
+        module.weight = Parameter(weight, requires_grad=requires_grad)
+
+
+def _zero_padding_row(module: Any) -> None:
+    if module.padding_idx is not None:
+        with no_grad():
+            module.weight[module.padding_idx].fill_(0)
+
+
 class Embedding(Module):
     """A lookup table of `num_embeddings` rows of size `embedding_dim`; weight ~ N(0, 1), the
     `padding_idx` row zero."""
@@ -34,34 +65,21 @@ class Embedding(Module):
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
-        if padding_idx is not None:
-            within = padding_idx == 0 or -num_embeddings <= padding_idx < num_embeddings
-            assert within, "Padding_idx must be within num_embeddings"
-            if padding_idx < 0:
-                padding_idx += num_embeddings  # stored as a row number
-        self.padding_idx = padding_idx
+        self.padding_idx = _padding_row(
+            padding_idx, num_embeddings, "Padding_idx must be within num_embeddings"
+        )
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
         self.sparse = sparse
-        if _weight is None:
-            weight = parameter_storage((num_embeddings, embedding_dim), dtype)
-            self.weight = Parameter(weight, requires_grad=not _freeze)
-            self.reset_parameters()
-        else:
-            assert list(_weight.shape) == [num_embeddings, embedding_dim], (
-                "Shape of weight does not match num_embeddings and embedding_dim"
-            )
-            self.weight = Parameter(_weight, requires_grad=not _freeze)
+        _set_table(self, _weight, dtype, requires_grad=not _freeze)
 
     def reset_parameters(self) -> None:
         init.normal_(self.weight)
         self._fill_padding_idx_with_zero()
 
     def _fill_padding_idx_with_zero(self) -> None:
-        if self.padding_idx is not None:
-            with no_grad():
-                self.weight[self.padding_idx].fill_(0)
+        _zero_padding_row(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.embedding(
@@ -126,30 +144,17 @@ class EmbeddingBag(Module):
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
-        if padding_idx is not None:
-            within = padding_idx == 0 or -num_embeddings <= padding_idx < num_embeddings
-            assert within, "padding_idx must be within num_embeddings"
-            if padding_idx < 0:
-                padding_idx += num_embeddings
-        self.padding_idx = padding_idx
-        if _weight is None:
-            weight = parameter_storage((num_embeddings, embedding_dim), dtype)
-            self.weight = Parameter(weight)
-            self.reset_parameters()
-        else:
-            assert list(_weight.shape) == [num_embeddings, embedding_dim], (
-                "Shape of weight does not match num_embeddings and embedding_dim"
-            )
-            self.weight = Parameter(_weight)
+        self.padding_idx = _padding_row(
+            padding_idx, num_embeddings, "padding_idx must be within num_embeddings"
+        )
+        _set_table(self, _weight, dtype)
         self.mode = mode
         self.sparse = sparse
         self.include_last_offset = include_last_offset
 
     def reset_parameters(self) -> None:
         init.normal_(self.weight)
-        if self.padding_idx is not None:
-            with no_grad():
-                self.weight[self.padding_idx].fill_(0)
+        _zero_padding_row(self)
 
     def forward(
         self,
