@@ -33,6 +33,7 @@ from autodiff_cli.cli.jail.isolation import (
     output_problem,
     read_pipe,
 )
+from autodiff_cli.cli.jail.process_tree import stat_fields
 
 # A child gets 1 second of its own CPU time to stop after Ctrl-C before it is killed: a Python
 # loop stops at once, a long numpy call does not. CPU time, not wall time: on a loaded machine a
@@ -215,15 +216,10 @@ def cpu_seconds(pid: int) -> float | None:
 
 
 def _own_cpu_seconds(pid: int) -> float | None:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            text = handle.read()
-    except OSError:
-        return None
-    fields = text[text.rfind(b")") + 2 :].split()  # after the name, which may hold spaces
+    fields = stat_fields(pid)
     try:
         return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime
-    except (IndexError, ValueError):
+    except (TypeError, IndexError, ValueError):  # (None: the process is gone)
         return None
 
 

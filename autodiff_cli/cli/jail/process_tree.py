@@ -11,7 +11,6 @@ import os
 import signal
 from contextlib import suppress
 from dataclasses import dataclass
-from pathlib import Path
 
 
 @dataclass
@@ -21,11 +20,18 @@ class Process:
 
 
 def stat_fields(pid: int) -> list[str] | None:
+    """/proc/PID/stat's fields after the command name (which may hold spaces): [0] the state,
+    [1] the parent's pid, [11] and [12] the CPU ticks, [19] the start time; None once gone.
+    (Read with os.read: the battery's sampling reads it often.)"""
     try:
-        text = Path(f"/proc/{pid}/stat").read_text()
+        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+        try:
+            data = os.read(fd, 4096)
+        finally:
+            os.close(fd)
     except OSError:
         return None
-    return text[text.rfind(")") + 2 :].split()  # after the command name, which may hold spaces
+    return data[data.rfind(b")") + 2 :].decode("ascii", "replace").split()
 
 
 def start_time(pid: int) -> str | None:
@@ -130,14 +136,6 @@ class Tracker:
 
 
 def stat_entry(pid: int) -> tuple[int, str] | None:
-    """(parent pid, start time) of a process (read with os.read: this runs often)."""
-    try:
-        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
-        try:
-            text = os.read(fd, 4096)
-        finally:
-            os.close(fd)
-    except OSError:
-        return None
-    fields = text[text.rfind(b")") + 2 :].split()
-    return (int(fields[1]), fields[19].decode()) if len(fields) > 19 else None
+    """(parent pid, start time) of a process."""
+    fields = stat_fields(pid)
+    return (int(fields[1]), fields[19]) if fields and len(fields) > 19 else None
