@@ -7,7 +7,7 @@ import importlib
 import math
 import sys
 import types
-from typing import Any
+from typing import Any, NamedTuple
 
 from autodiff_cli import lazy_imports
 from autodiff_cli.lang import exact, limits
@@ -200,30 +200,25 @@ class Namespace(dict):
         if proxy is None:
             proxy = capabilities.ModuleProxy(name, {})
             self._proxies[id(module)] = proxy
-            for key, value in engine_exports.public_attributes(module).items():
-                setattr(proxy, key, self._proxied(value, f"{name}.{key}"))
-            for key in engine_exports.lazy_names(module):
+            plan = _plan_of(module)
+            attributes = dict(plan.attributes)  # the submodules' places hold their modules
+            for key, submodule in plan.submodules:
+                attributes[key] = self.module_proxy(submodule, f"{name}.{key}")
+            vars(proxy).update(attributes)
+            for key in plan.lazy:
                 proxy._proxy_lazy[key] = lambda key=key: self._lazy_attribute(module, key, name)
         return proxy
-
-    def _proxied(self, value: Any, name: str) -> Any:
-        """What a module proxy holds for one of the module's public attributes (anomaly mode's
-        switches: the script's own, whose traces name the script's lines)."""
-        if isinstance(value, types.ModuleType):
-            return self.module_proxy(value, name)
-        if isinstance(value, type) and value.__module__ == _ANOMALY_SWITCHES:
-            return script_stack.script_switch(value)
-        if not isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
-            capabilities.share(value)
-        return value
 
     def _lazy_attribute(self, module: types.ModuleType, key: str, name: str) -> Any:
         """A name the module loads on first use, loaded and vetted as `public_attributes` vets."""
         getattr(module, key)
-        value = engine_exports.public_attributes(module).get(key)
+        plan = _plan_of(module)
+        value = plan.attributes.get(key)
         if value is None:
             raise AttributeError(f"module '{name}' has no attribute '{key}'")
-        return self._proxied(value, f"{name}.{key}")
+        if isinstance(value, types.ModuleType):
+            return self.module_proxy(value, f"{name}.{key}")
+        return value
 
     def root_module(self, name: str) -> capabilities.ModuleProxy:
         if name == "torch":
@@ -261,6 +256,55 @@ class Namespace(dict):
             if not isinstance(module, capabilities.ModuleProxy) and not _is_engine_object(module):
                 raise ModuleNotFoundError(withheld.module_message(path), name=path)
         return module
+
+
+class _Plan(NamedTuple):
+    """What every script's proxy of one module holds, vetted once per process (not once per
+    script: ~6 ms of each `import torch`): `attributes`, in `public_attributes`' order, as
+    `_vetted` gives them, submodules as the modules themselves (each script gets its own proxy
+    of them: `submodules`); `lazy`, the names the module loads on first use."""
+
+    attributes: dict[str, Any]
+    submodules: tuple[tuple[str, types.ModuleType], ...]
+    lazy: frozenset[str]
+
+
+# id(module) -> (the module, what its vetting depended on, its plan)
+_PLANS: dict[int, tuple[types.ModuleType, tuple[int, int, int], _Plan]] = {}
+
+
+def _plan_of(module: types.ModuleType) -> _Plan:
+    """The module's plan, made again whenever the module may have changed since: what
+    `public_attributes` reads is the module's dictionary and `__all__`, which only an import
+    changes once the module is loaded (a lazy submodule, the extra op families bound into
+    `torch`, a submodule imported over a package attribute of its name); an import grows
+    `sys.modules` (no engine code rebinds an exported name otherwise)."""
+    names = vars(module)
+    state = (len(sys.modules), len(names), len(names.get("__all__", ())))
+    known = _PLANS.get(id(module))
+    if known is not None and known[0] is module and known[1] == state:
+        return known[2]
+    attributes = engine_exports.public_attributes(module)
+    submodules = []
+    for key, value in attributes.items():
+        if isinstance(value, types.ModuleType):
+            submodules.append((key, value))
+        else:
+            attributes[key] = _vetted(value)
+    plan = _Plan(attributes, tuple(submodules), engine_exports.lazy_names(module))
+    _PLANS[id(module)] = (module, state, plan)
+    return plan
+
+
+def _vetted(value: Any) -> Any:
+    """What a module proxy holds for one of the module's public attributes other than a
+    submodule (anomaly mode's switches: the script's own, whose traces name the script's
+    lines); an engine object is registered as shared (`capabilities.share`)."""
+    if isinstance(value, type) and value.__module__ == _ANOMALY_SWITCHES:
+        return script_stack.script_switch(value)
+    if not isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
+        capabilities.share(value)
+    return value
 
 
 def _is_engine_object(value: Any) -> bool:
