@@ -50,13 +50,18 @@ _PY_TYPES = {float: "float64", int: "int64", bool: "bool"}
 # ---- errors at the boundary --------------------------------------------------------------------
 
 
+_PLAIN_ARGS = frozenset({str, int, float, bool})
+
+
 def _clean_error(error: Exception) -> Exception:
     """`error` as a builtin exception holding only its message (numpy's exception classes carry
     raw ufuncs and dtypes in `args`)."""
-    if type(error).__module__ == "builtins" and all(
-        type(arg) in (str, int, float, bool) for arg in error.args
-    ):
-        return error
+    if type(error).__module__ == "builtins":
+        for arg in error.args:  # (a loop, not all() over a generator: most calls a script's
+            if type(arg) not in _PLAIN_ARGS:  # numpy refuses end here)
+                break
+        else:
+            return error
     for base in type(error).__mro__:
         if base.__module__ == "builtins" and issubclass(base, Exception):
             return base(str(error))
