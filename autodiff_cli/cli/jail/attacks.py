@@ -799,8 +799,9 @@ _attack(
 # ---- memory ---------------------------------------------------------------------------------
 
 _MEMORY_ARGS = ("--max-memory", "1G")
-# (frames fill it: 1G takes twice as long, same end; ~4 s idle, over 10 under a load of 9)
-_RECURSION_ARGS = ("--max-memory", "512M", "--timeout", "40")
+# (frames fill what the warm process leaves of the limit: the same end at any limit, a located
+# `SystemError: error return without exception set`; 512M takes three times as long)
+_RECURSION_ARGS = ("--max-memory", "256M", "--timeout", "40")
 _attack(
     "bytearray_8g",
     "memory",
@@ -944,22 +945,39 @@ _attack(
     MMAP.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
                      ctypes.c_long]
     MUNMAP.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    FAILED = ctypes.c_void_p(-1).value
     def free(low, high):
         # True when nothing is mapped in [low, high): a PROT_NONE MAP_FIXED_NOREPLACE mapping
         # fits there (EEXIST when something is; ENOMEM when past RLIMIT_AS: unknown)
         ctypes.set_errno(0)
         address = MMAP(low, high - low, 0, 0x22 | 0x100000 | 0x4000, -1, 0)
         error = ctypes.get_errno()
-        if address not in (None, ctypes.c_void_p(-1).value):
+        if address not in (None, FAILED):
             MUNMAP(address, high - low)
             return address == low
         return False if error == errno.EEXIST else None
+    def fitting():
+        # the largest power of two of address space RLIMIT_AS leaves to map anywhere
+        size = TOP
+        while size > PAGE:
+            address = MMAP(None, size, 0, 0x22 | 0x4000, -1, 0)
+            if address not in (None, FAILED):
+                MUNMAP(address, size)
+                return size
+            size //= 2
+        return PAGE
     def mapped_ranges():
-        # madvise(MADV_NORMAL) succeeds on a range that is all mapped and fails with ENOMEM on
-        # one holding unmapped pages: bisect, skipping ranges shown free
-        found, todo = [], [(0, TOP)]
+        # in pieces of the size that fits (a larger one is never shown free): skip a piece
+        # shown free; madvise(MADV_NORMAL) succeeds on a range that is all mapped and fails
+        # with ENOMEM on one holding unmapped pages: bisect
+        found, todo, fits = [], [(0, TOP)], fitting()
         while todo:
             low, high = todo.pop()
+            if high - low > fits:
+                todo += [(low + fits, high), (low, low + fits)]
+                continue
+            if free(low, high):
+                continue
             result, error = syscall("madvise", low, high - low, 0)
             if result == 0:
                 found.append((low, high))
@@ -967,8 +985,6 @@ _attack(
             if high - low == PAGE:
                 if error != errno.ENOMEM:  # mapped, but refused by madvise (a special area)
                     found.append((low, high))
-                continue
-            if error == errno.ENOMEM and free(low, high):
                 continue
             middle = low + (high - low) // 2 // PAGE * PAGE
             todo += [(middle, high), (low, middle)]
@@ -1230,7 +1246,9 @@ _attack(
 
 # ---- deadline and output --------------------------------------------------------------------
 
-_DEADLINE_ARGS = ("--timeout", "2")
+# (each spins or sleeps until the jail stops it: --timeout plus KILL_GRACE of CPU for a spinner;
+# one second leaves the attack ~100 times what it needs to block, ignore or close what it does)
+_DEADLINE_ARGS = ("--timeout", "1")
 _attack(
     "closed_pipes_sleep",
     "deadline",
