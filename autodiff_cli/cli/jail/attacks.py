@@ -949,23 +949,26 @@ _attack(
     def free(low, high):
         # True when nothing is mapped in [low, high): a PROT_NONE MAP_FIXED_NOREPLACE mapping
         # fits there (EEXIST when something is; ENOMEM when past RLIMIT_AS: unknown)
-        ctypes.set_errno(0)
         address = MMAP(low, high - low, 0, 0x22 | 0x100000 | 0x4000, -1, 0)
-        error = ctypes.get_errno()
         if address not in (None, FAILED):
             MUNMAP(address, high - low)
             return address == low
-        return False if error == errno.EEXIST else None
+        return False if ctypes.get_errno() == errno.EEXIST else None
+    def maps(size):
+        address = MMAP(None, size, 0, 0x22 | 0x4000, -1, 0)
+        if address in (None, FAILED):
+            return False
+        MUNMAP(address, size)
+        return True
     def fitting():
-        # the largest power of two of address space RLIMIT_AS leaves to map anywhere
-        size = TOP
-        while size > PAGE:
-            address = MMAP(None, size, 0, 0x22 | 0x4000, -1, 0)
-            if address not in (None, FAILED):
-                MUNMAP(address, size)
-                return size
-            size //= 2
-        return PAGE
+        # the most address space RLIMIT_AS leaves to map anywhere (in pages), less 64 MiB for
+        # what the scan itself may take
+        size, step = 0, TOP
+        while step >= PAGE:
+            if maps(size + step):
+                size += step
+            step //= 2
+        return max(PAGE, size - (64 << 20))
     def mapped_ranges():
         # in pieces of the size that fits (a larger one is never shown free): skip a piece
         # shown free; madvise(MADV_NORMAL) succeeds on a range that is all mapped and fails
@@ -1592,10 +1595,10 @@ _attack(
 _attack(
     "affinity_and_random",
     "kernel",
-    "drain getrandom(GRND_RANDOM) for a second, then pin itself to one CPU",
+    "drain getrandom(GRND_RANDOM) for a quarter of a second, then pin itself to one CPU",
     """
     buffer = ctypes.create_string_buffer(1 << 16)
-    end = time.monotonic() + 1
+    end = time.monotonic() + 0.25  # (thousands of 64 KiB reads: any pool is long drained)
     while time.monotonic() < end:
         syscall("getrandom", buffer, 1 << 16, 2)
     mask = ctypes.c_ulong(1)
