@@ -1,9 +1,11 @@
 """Typer wiring of the `autodiff` command; each command's work lives in its own module.
 
-Typer is imported here; each command's package is loaded when the command runs
-(`fast_path.command_module`), and the option checks that need the jail's modules when such an
-option is given (`simple_commands`, shared with the fast path), so that no command pays for
-another's imports and `--help` and usage errors for none.
+Typer is imported here. Each command's function declares its options (names, help, defaults)
+and hands them, as given, to the command's one call (`command_calls`, which the fast path runs
+too): that call applies the display options and builds the command's options, and its package
+is loaded when it runs (`fast_path.command_module`). The option checks that need the jail's
+modules load when such an option is given (`simple_commands`, shared with the fast path), so
+that no command pays for another's imports and `--help` and usage errors for none.
 """
 
 from __future__ import annotations
