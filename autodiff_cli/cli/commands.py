@@ -271,7 +271,7 @@ def run(
     ],
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, help="Run up to N scripts at once.")
-    ] = 1,
+    ] = command_calls.RUN_JOBS,
     fail_fast: Annotated[
         bool, typer.Option("--fail-fast", help="Stop at the first script that fails.")
     ] = False,
@@ -354,7 +354,7 @@ def grad(
     ] = None,
     order: Annotated[
         int, typer.Option("--order", "-n", metavar="N", help="The N-th derivative.")
-    ] = 1,
+    ] = command_calls.GRAD_ORDER,
     hessian: Annotated[bool, typer.Option("--hessian", help="The Hessian matrix.")] = False,
     elementwise: ElementwiseOption = False,
     check: CheckOption = False,

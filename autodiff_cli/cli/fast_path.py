@@ -6,12 +6,12 @@ checks need (the whole engine, where the one-liner's is lean).
 Only command lines made of the commands' own options are handled here (`--name value`,
 `--name=value`, flags), with the same meaning as in the Typer command (`commands`: both run
 the command's one call in `command_calls`, which takes the options by the parameter names the
-tables below map each spelling to); anything
-else (help, `--`, `-` for stdin, unknown, combined or repeated-value options, an option missing
-its value, options before a command name) returns None and goes through Typer, which gives the
-usual messages. Values are converted and checked in `simple_commands`, as Typer's options do;
-one Typer would refuse also goes to Typer, so that it says why. tests/test_cli.py runs both
-paths on the same command lines and compares what they print and their exit status.
+tables below map each spelling to); anything else (help, `--`, `-` for stdin, unknown,
+combined or repeated-value options, an option missing its value, options before a command
+name) returns None and goes through Typer, which gives the usual messages. Values are
+converted and checked in `simple_commands`, as Typer's options do; one Typer would refuse also
+goes to Typer, so that it says why. tests/test_cli.py and test_cli_command_calls.py run both
+paths on the same command lines and compare what they print and their exit status.
 
 Imported before the clean start (`cli/app.py`): it imports nothing but the start-up's own
 modules.
