@@ -27,6 +27,7 @@ from typing import Any
 from autodiff_cli.lang.parse.parse_rules import Rule
 from autodiff_cli.lang.parse.syntax_errors import UnexpectedToken
 from autodiff_cli.lang.parse.syntax_tree import Token
+from autodiff_cli.lang.parse.tree_builder import unit_value
 
 END = "$END"
 SHIFT, REDUCE = 0, 1  # the action kinds of a serialized row
@@ -104,6 +105,9 @@ class ParseTable:
                     values.append(token)
                     break
                 size, origin, build = reductions[action]  # `_reduce`, inlined (the hot loop)
+                if build is unit_value:  # a unit rule: the value is its child, only the state moves
+                    states[-1] = rows[states[-2]][origin]
+                    continue
                 if size:
                     children = values[-size:]
                     del states[-size:]

@@ -76,7 +76,7 @@ def plan_of(rule: Any) -> RulePlan:
     return RulePlan(name, expand1, tuple(include), nones, filtered, len(expansion))
 
 
-_first = itemgetter(0)
+unit_value = itemgetter(0)  # the callback of a unit rule (`?expr: or_expr`): its child
 
 # The flat operator rules of the grammar and the nodes they stand for, loosest first: the tree
 # the classic one-rule-per-precedence-level grammar builds (all these operators are
@@ -126,7 +126,7 @@ def make_callback(plan: RulePlan) -> Callable[[list], Any]:
     """The reduction callback of one rule: the node (or inlined child) with its position."""
     name, expand1, include, nones_after = plan.name, plan.expand1, plan.include, plan.nones_after
     if expand1 and plan.size == 1 and include == ((0, False, 0),) and not nones_after:
-        return _first  # a unit rule (`?expr: or_expr`): the child, position unchanged
+        return unit_value  # a unit rule (`?expr: or_expr`): the child, position unchanged
     filtered = plan.filtered
     regroup = _REGROUP.get(name)
 
