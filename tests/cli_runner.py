@@ -8,6 +8,7 @@ script (its start-up, ~0.5 s, was most of each case's time).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -56,6 +57,46 @@ def autodiff(
         env=cli_environment(lang, **env),
         timeout=timeout,
     )
+
+
+MAIN = str(REPO / "autodiff_cli" / "__main__.py")  # `sys.argv[0]` of `python -m autodiff_cli`
+ENTRY = "autodiff_cli.cli.app:main"  # what that process resumes after its clean start
+
+
+@dataclass(frozen=True)
+class CleanStart:
+    """What `autodiff ARGS` becomes after its clean start (`cli/jail/clean_start.py`): an
+    interpreter run as `python -I -S` with this environment (the locale, the look of the
+    output, one BLAS thread...), resuming `ENTRY` with these `settings` (HOME, XDG_STATE_HOME)
+    and `sys.path` (that of `python -m autodiff_cli`: its working directory first)."""
+
+    environment: tuple[tuple[str, str], ...]
+    settings: str
+
+    def interpreter(self, *args: str) -> list[str]:
+        """The command line of such an interpreter running `args` (`-c CODE ...`, a file)."""
+        return [sys.executable, "-I", "-S", *args]
+
+
+def clean_start(lang: str | None = None, **env: str) -> CleanStart | None:
+    """The clean process `autodiff` started with `cli_environment(lang, **env)` becomes; None
+    when it does not start again (`AUTODIFF_ISOLATION=0`: it runs on in its environment)."""
+    from autodiff_cli.cli.jail import clean_start as start
+
+    environment = cli_environment(lang, **env)
+    if not start.needed(environment):
+        return None
+    settings = "\n".join(f"{name}={environment[name]}" for name in start.CARRIED
+                         if name in environment)  # fmt: skip
+    return CleanStart(tuple(sorted(start.clean_environment(environment).items())), settings)
+
+
+@functools.cache
+def cli_sys_path() -> tuple[str, ...]:
+    """`sys.path` of `python -m autodiff_cli` but its first entry (the working directory)."""
+    probe = [sys.executable, "-c", "import sys; print('\\n'.join(sys.path[1:]))"]
+    done = subprocess.run(probe, capture_output=True, text=True, env=cli_environment(), check=True)
+    return tuple(done.stdout.splitlines())
 
 
 def typer_spelling(args: Sequence[str]) -> list[str]:
