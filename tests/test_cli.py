@@ -15,13 +15,14 @@ from cli_runner import (
     ENTRY,
     MAIN,
     REPO,
-    autodiff,
     clean_start,
     cli_environment,
     cli_sys_path,
     fast_and_typer,
     takes_fast_path,
 )
+from cli_runner import autodiff as fresh_autodiff
+from cli_runner import warm_autodiff as autodiff  # a fork of a warm CLI: see cli_runner
 
 from autodiff_cli.cli.fast_path import parse_simple
 
@@ -29,7 +30,7 @@ from autodiff_cli.cli.fast_path import parse_simple
 def test_version():
     from autodiff_cli import __version__
 
-    done = autodiff("--version")
+    done = fresh_autodiff("--version")  # (its own start: no numpy, no clean start's exec)
     assert done.returncode == 0
     assert done.stdout.strip() == f"autodiff {__version__}"
 

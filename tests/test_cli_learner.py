@@ -9,8 +9,8 @@ import ast
 from pathlib import Path
 
 import pytest
-from cli_runner import autodiff as run_cli
 from cli_runner import terminal
+from cli_runner import warm_autodiff as run_cli  # a fork of a warm CLI: see cli_runner
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "autodiff_cli"
