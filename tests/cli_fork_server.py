@@ -12,11 +12,14 @@ or the jail), and the modules this server loads for itself are forgotten in the 
 resumes. A test of the start itself (the clean start, what a command imports, `--version`
 without numpy) runs `cli_runner.autodiff`, a fresh process.
 
-Run as `python -I -S cli_fork_server.py SYS_PATH CONTROL_FD`: CONTROL_FD is a SOCK_SEQPACKET
-socket; each request is one message, a JSON object {"argv", "cwd", "path", "settings"} carrying
-three descriptors (stdin, stdout, stderr); the replies are {"pid": N} once the child runs, then
-{"status": S} (`subprocess`'s returncode: negative for a signal) once it has ended. The server
-ends when the socket closes.
+Run as `python -I -S cli_fork_server.py SYS_PATH CONTROL_FD [LISTENING_FD]`: CONTROL_FD is a
+SOCK_SEQPACKET socket; each request is one message, a JSON object {"argv", "cwd", "path",
+"settings"} carrying three descriptors (stdin, stdout, stderr); the replies are {"pid": N} once
+the child runs, then {"status": S} (`subprocess`'s returncode: negative for a signal) once it
+has ended. With LISTENING_FD (a bound SOCK_SEQPACKET socket), the requests come instead one per
+connection from `cli_fork_client.py` (a shell's `autodiff`), with its clean "environment" (the
+child refuses to run in another) and without "path" (SYS_PATH after the working directory).
+The server ends when the control socket closes.
 """
 
 import os
@@ -34,25 +37,38 @@ def main() -> None:
     import socket
 
     control = socket.socket(fileno=int(sys.argv[2]))
+    listener = socket.socket(fileno=int(sys.argv[3])) if len(sys.argv) > 3 else None
     while True:
+        channel = control
+        if listener is not None:  # requests come from clients; the control socket's end ends us
+            import select
+
+            if control in select.select([control, listener], [], [])[0]:
+                return
+            channel = listener.accept()[0]
         try:
-            message, fds, _, _ = socket.recv_fds(control, 1 << 20, 3)
+            message, fds, _, _ = socket.recv_fds(channel, 1 << 20, 3)
         except ConnectionResetError:
             return
         if not message:
             return
         request = json.loads(message)
+        request.setdefault("path", [request["cwd"], *sys.argv[1].split("\n")])
         pid = os.fork()
         if pid == 0:
-            control.close()
+            for sock in (control, listener, channel):
+                if sock is not None:
+                    sock.close()
             for name in set(sys.modules) - loaded:  # the server's own modules: not the CLI's
                 del sys.modules[name]
             run_command(clean_start.resume, request, fds)
         for fd in fds:
             os.close(fd)
-        control.send(json.dumps({"pid": pid}).encode())
+        channel.send(json.dumps({"pid": pid}).encode())
         _, wait_status = os.waitpid(pid, 0)
-        control.send(json.dumps({"status": os.waitstatus_to_exitcode(wait_status)}).encode())
+        channel.send(json.dumps({"status": os.waitstatus_to_exitcode(wait_status)}).encode())
+        if channel is not control:
+            channel.close()
 
 
 def run_command(resume, request: dict, fds: list) -> None:  # noqa: ANN001 - clean_start.resume
@@ -62,6 +78,9 @@ def run_command(resume, request: dict, fds: list) -> None:  # noqa: ANN001 - cle
         os.close(fd)
     os.chdir(request["cwd"])
     sys.path[:] = request["path"]
+    if request.get("environment", dict(os.environ)) != dict(os.environ):
+        os.write(2, b"cli_fork_server: a client in another environment than the server's\n")
+        os._exit(125)
     status, interrupted = 0, False
     try:
         resume("autodiff_cli.cli.app:main", request["settings"], request["argv"])

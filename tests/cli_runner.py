@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,7 @@ def cli_sys_path() -> tuple[str, ...]:
 
 
 FORK_SERVER = Path(__file__).resolve().parent / "cli_fork_server.py"
+FORK_CLIENT = FORK_SERVER.with_name("cli_fork_client.py")
 _SERVERS: dict[tuple[tuple[str, str], ...], ForkServer] = {}
 SERVERS_KEPT = 4  # at most this many environments' servers live at once (each holds numpy)
 
@@ -144,16 +146,17 @@ def _close_servers() -> None:
 class ForkServer:
     """One `cli_fork_server.py` process, driven over a socket (its docstring: the protocol)."""
 
-    def __init__(self, start: CleanStart) -> None:
+    def __init__(self, start: CleanStart, listener: socket.socket | None = None) -> None:
+        """With `listener` (a bound SOCK_SEQPACKET socket), it serves `cli_fork_client.py`s."""
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        path = "\n".join(cli_sys_path())
+        given = [theirs.fileno()] + ([listener.fileno()] if listener is not None else [])
         self.process = subprocess.Popen(
-            start.interpreter(str(FORK_SERVER), path, str(theirs.fileno())),
+            start.interpreter(str(FORK_SERVER), "\n".join(cli_sys_path()), *map(str, given)),
             stdin=subprocess.PIPE,  # (its own streams are pipes, as a command's are)
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=dict(start.environment),
-            pass_fds=[theirs.fileno()],
+            pass_fds=given,
         )
         theirs.close()
 
@@ -191,6 +194,31 @@ class ForkServer:
         """End the server (it ends when its socket closes)."""
         self.control.close()
         self.process.communicate()
+
+
+@contextmanager
+def warm_autodiff_on_path(folder: Path, **env: str) -> Iterator[dict[str, str]]:
+    """An `autodiff` program in `folder` (`cli_fork_client.py`, ~0.02 CPU-s a start) that runs
+    each command a shell gives it in a child of one warm server (`warm_autodiff`) made for the
+    environment this yields: `cli_environment(**env)` with `folder` first on PATH."""
+    environment = cli_environment(**env)
+    environment["PATH"] = f"{folder}{os.pathsep}{environment.get('PATH', os.defpath)}"
+    start = clean_start(**{**env, "PATH": environment["PATH"]})
+    assert start is not None, "no clean start in this environment: nothing to keep warm"
+    address = str(folder / "autodiff.socket")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as listener:
+        listener.bind(address)
+        listener.listen()
+        server = ForkServer(start, listener)
+    program = folder / "autodiff"
+    program.write_text(
+        f'#!/bin/sh\nexec "{sys.executable}" -I -S "{FORK_CLIENT}" "{address}" "{REPO}" "$@"\n'
+    )
+    program.chmod(0o755)
+    try:
+        yield environment
+    finally:
+        server.close()
 
 
 def _exchange(
