@@ -109,7 +109,7 @@ def cli_sys_path() -> tuple[str, ...]:
 FORK_SERVER = Path(__file__).resolve().parent / "cli_fork_server.py"
 FORK_CLIENT = FORK_SERVER.with_name("cli_fork_client.py")
 _SERVERS: dict[tuple[tuple[str, str], ...], ForkServer] = {}
-SERVERS_KEPT = 4  # at most this many environments' servers live at once (each holds numpy)
+SERVERS_KEPT = 8  # at most this many environments' servers live at once (each holds numpy, ~35 MB)
 
 
 def warm_autodiff(
