@@ -61,7 +61,10 @@ def main() -> None:
                     sock.close()
             for name in set(sys.modules) - loaded:  # the server's own modules: not the CLI's
                 del sys.modules[name]
-            run_command(clean_start.resume, request, fds)
+            try:
+                run_command(clean_start.resume, request, fds)
+            finally:  # (never back into the server's loop)
+                os._exit(126)
         for fd in fds:
             os.close(fd)
         channel.send(json.dumps({"pid": pid}).encode())

@@ -9,6 +9,7 @@ script (its start-up, ~0.5 s, was most of each case's time).
 from __future__ import annotations
 
 import atexit
+import errno
 import functools
 import json
 import locale
@@ -129,11 +130,17 @@ def warm_autodiff(
     start = clean_start(lang, **env)
     if start is None:
         return autodiff(*args, stdin=stdin, cwd=cwd, timeout=timeout, lang=lang, **env)
-    server = _SERVERS.pop(start.environment, None) or ForkServer(start)
-    _SERVERS[start.environment] = server  # (the most recently used last)
+    key = start.environment
+    server = _SERVERS.pop(key, None) or ForkServer(start)
+    _SERVERS[key] = server  # (the most recently used last)
     while len(_SERVERS) > SERVERS_KEPT:
         _SERVERS.pop(next(iter(_SERVERS))).close()
-    return server.run(list(args), stdin, Path(cwd or REPO), timeout, start.settings)
+    try:
+        return server.run(list(args), stdin, Path(cwd or REPO), timeout, start.settings)
+    except BaseException as error:
+        if not isinstance(error, subprocess.TimeoutExpired):  # its exchange was cut short
+            _SERVERS.pop(key).kill()
+        raise
 
 
 @atexit.register
@@ -159,11 +166,14 @@ class ForkServer:
             pass_fds=given,
         )
         theirs.close()
+        self.running: int | None = None  # the pid of the command running
 
     def run(
         self, args: list[str], stdin: str, cwd: Path, timeout: float, settings: str
     ) -> subprocess.CompletedProcess[str]:
         """`autodiff ARGS` in a child of the server (`warm_autodiff`)."""
+        if not cwd.is_dir():  # as `subprocess` says it
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(cwd))
         request = {"argv": [MAIN, *args], "cwd": str(cwd), "settings": settings,
                    "path": [str(cwd), *cli_sys_path()]}  # fmt: skip
         (stdin_read, stdin_write), (out_read, out_write), (err_read, err_write) = (
@@ -172,10 +182,11 @@ class ForkServer:
         socket.send_fds(self.control, [json.dumps(request).encode()], list(theirs))
         for fd in theirs:
             os.close(fd)
-        pid = self._reply("pid")
+        pid = self.running = self._reply("pid")
         encoding = locale.getpreferredencoding(False)
         output, timed_out = _exchange(ours, stdin.encode(encoding, "replace"), timeout, pid)
         status = self._reply("status")
+        self.running = None
         text = [_text(data, encoding) for data in output]
         command = [sys.executable, "-m", "autodiff_cli", *args]
         if timed_out:
@@ -193,6 +204,14 @@ class ForkServer:
     def close(self) -> None:
         """End the server (it ends when its socket closes)."""
         self.control.close()
+        self.process.communicate()
+
+    def kill(self) -> None:
+        """End the server now, with any command it runs (left in an unknown state)."""
+        if self.running is not None:
+            os.kill(self.running, signal.SIGKILL)
+        self.control.close()
+        self.process.kill()
         self.process.communicate()
 
 
