@@ -348,7 +348,7 @@ def test_simple_command_lines_are_the_fast_paths():
                        ["grad", "-", "--at", "x=1"], ["grad", "x", "--help"], ["--help"],
                        ["--plain", "repl"], ["graph", "x", "-f", "gif"], ["repl", "x"],
                        ["repl", "--lang", "fr"], ["repl", "--max-memory", "lots"],
-                       ["graph", "x", "--timeout", "nan"], ["kernel", "install"], ["doctor"],
+                       ["graph", "x", "--timeout", "nan"], ["kernel", "install"], ["doctor", "x"],
                        ["--version", "run"], ["grad", "x", "-qa", "x=1"]):  # fmt: skip
         assert not takes_fast_path(typer_only), typer_only
 

@@ -83,3 +83,49 @@ def test_one_script_leaves_no_mode_to_the_next(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "pack hook saw" not in done.stdout, done.stdout
     assert "False False\n[6.0, 8.0]\nsecond script done\n" in done.stdout, done.stdout
+
+
+UNSEEDED = """
+import torch
+print(torch.initial_seed(), torch.rand(3).tolist(), torch.Generator().initial_seed())
+torch.manual_seed(0)
+"""
+
+
+def _seeds_and_draws(done: subprocess.CompletedProcess) -> list[tuple[str, str]]:
+    assert done.returncode == 0, done.stderr
+    rows = [line.split(" ", 1) for line in done.stdout.splitlines()]
+    for _, rest in rows:  # a new torch.Generator keeps PyTorch's fixed default seed
+        assert rest.endswith("] 67280421310721"), rest
+    return [(seed, rest) for seed, rest in rows]
+
+
+def test_each_script_draws_from_a_fresh_seed(tmp_path: Path) -> None:
+    """As under PyTorch, whose default generator takes a new seed in each process: unseeded
+    scripts never repeat another's numbers, whether they share a process, are forked from one
+    warm parent (7 scripts) or start fresh, and a seed one script sets never reaches the next."""
+    scripts = []
+    for index in range(7):
+        (tmp_path / f"s{index}.py").write_text(UNSEEDED)
+        scripts.append(str(tmp_path / f"s{index}.py"))
+    rows = []
+    for isolation, names in (
+        ("0", scripts),
+        ("1", scripts),
+        ("1", scripts[:1]),
+        ("1", scripts[:1]),
+    ):
+        env = dict(os.environ, PYTHONPATH=str(REPO), AUTODIFF_ISOLATION=isolation, NO_COLOR="1")
+        done = subprocess.run(
+            [sys.executable, "-m", "autodiff_cli", "run", *names],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=120,
+        )
+        rows += _seeds_and_draws(done)
+    assert len(rows) == 16
+    assert len({seed for seed, _ in rows}) == 16, rows
+    assert len({draws for _, draws in rows}) == 16, rows
+    assert "0" not in {seed for seed, _ in rows}

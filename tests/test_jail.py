@@ -91,32 +91,47 @@ def test_raw_python_runs_as_main_and_streams_its_output(script):
     assert (done.returncode, done.stdout, done.stderr) == (0, "__main__ module\n", "")
 
 
-@pytest.mark.parametrize(
-    ("source", "status", "stderr"),
-    [
-        ("raise ValueError('boom')\n", 1, "{path}: error: ValueError: boom\n"),
-        ("import sys\nsys.exit(3)\n", 3, ""),
-        ("import sys\nsys.exit()\n", 0, ""),
-        ("import sys\nsys.exit('bye')\n", 1, "bye\n"),
-        ("raise KeyboardInterrupt\n", 1, "{path}: error: KeyboardInterrupt: \n"),
-        ("def f(:\n", 1, "{path}: error: SyntaxError: invalid syntax (end.py, line 1)\n"),
-        (
-            "import os\nos.setsid()\n",  # a system call off the allow-list
-            1,
-            "{path}: error: the script was killed: it made a system call the jail forbids "
-            "(SIGSYS)\n",
-        ),
-        (
-            "x = bytearray(8 << 30)\n",
-            1,
-            "{path}: error: the script was killed: out of memory (limit 2 GiB, --max-memory)\n",
-        ),
-    ],
-)
-def test_an_ending_is_one_line_and_a_status(script, source, status, stderr):
-    path = script("end.py", source)
-    done = jail(path)
-    assert (done.returncode, done.stderr) == (status, stderr.format(path=path))
+ENDS = [
+    ("raise ValueError('boom')\n", 1, "{path}: error: ValueError: boom\n"),
+    ("import sys\nsys.exit(3)\n", 3, ""),
+    ("import sys\nsys.exit()\n", 0, ""),
+    ("import sys\nsys.exit('bye')\n", 1, "bye\n"),
+    ("raise KeyboardInterrupt\n", 1, "{path}: error: KeyboardInterrupt: \n"),
+    ("def f(:\n", 1, "{path}: error: SyntaxError: invalid syntax (end.py, line 1)\n"),
+    (
+        "import os\nos.setsid()\n",  # a system call off the allow-list
+        1,
+        "{path}: error: the script was killed: it made a system call the jail forbids (SIGSYS)\n",
+    ),
+    (
+        "x = bytearray(8 << 30)\n",
+        1,
+        "{path}: error: the script was killed: out of memory (limit 2 GiB, --max-memory)\n",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def ends(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """Each of ENDS as `end.py` in a folder of its own, all in one `--json` run (each FILE in a
+    process and a jailed child of its own, on its own record, as it would run alone): the
+    records by source."""
+    paths = []
+    for source, _, _ in ENDS:
+        path = tmp_path_factory.mktemp("end") / "end.py"
+        path.write_text(source, encoding="utf-8")
+        paths.append(str(path))
+    done = jail("--json", *paths)
+    assert done.stderr == "" and done.returncode == 1, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [record["path"] for record in records] == paths
+    return {source: record for (source, _, _), record in zip(ENDS, records, strict=True)}
+
+
+@pytest.mark.parametrize(("source", "status", "stderr"), ENDS)
+def test_an_ending_is_one_line_and_a_status(ends, source, status, stderr):
+    record = ends[source]
+    assert (record["status"], record["stderr"]) == (status, stderr.format(path=record["path"]))
 
 
 def test_timeout_stops_a_loop_at_its_deadline(script):

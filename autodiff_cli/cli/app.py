@@ -1,12 +1,12 @@
 """The `autodiff` entry point.
 
 `main()` starts clean first (`jail.clean_start`: it may replace this process, so nothing else is
-imported before it), then sends simple command lines of `grad`, `run`, `graph`, `repl`, `autodiff`
-alone and `--version` straight to the command (`fast_path`), so they pay neither for importing
-Typer nor for building the app; everything else, `--help` included, goes through the Typer app
-in `commands`. Both load their command through `fast_path.command_module`, which first imports
-numpy (`numpy_docs`; after the BLAS thread limit): `--version`, `--help` and usage errors never
-load it.
+imported before it), then sends simple command lines of `grad`, `run`, `graph`, `repl`, `doctor`,
+`autodiff` alone and `--version` straight to the command (`fast_path`), so they pay neither for
+importing Typer nor for building the app; everything else, `--help` included, goes through the
+Typer app in `commands`. Both run the command's one call (`command_calls`), which loads the
+command through `fast_path.command_module`, which first imports numpy (`numpy_docs`; after the
+BLAS thread limit): `--version`, `--help` and usage errors never load it.
 """
 
 from __future__ import annotations

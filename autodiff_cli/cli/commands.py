@@ -1,9 +1,11 @@
 """Typer wiring of the `autodiff` command; each command's work lives in its own module.
 
-Typer is imported here; each command's package is loaded when the command runs
-(`fast_path.command_module`), and the option checks that need the jail's modules when such an
-option is given (`simple_commands`, shared with the fast path), so that no command pays for
-another's imports and `--help` and usage errors for none.
+Typer is imported here. Each command's function declares its options (names, help, defaults)
+and hands them, as given, to the command's one call (`command_calls`, which the fast path runs
+too): that call applies the display options and builds the command's options, and its package
+is loaded when it runs (`fast_path.command_module`). The option checks that need the jail's
+modules load when such an option is given (`simple_commands`, shared with the fast path), so
+that no command pays for another's imports and `--help` and usage errors for none.
 """
 
 from __future__ import annotations
@@ -12,24 +14,16 @@ import sys
 from collections.abc import Sequence
 from enum import Enum
 from types import ModuleType
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, NoReturn, Optional
 
 import click
 import typer
 from typer.core import TyperGroup
 
-from autodiff_cli import __version__, i18n, lazy_imports
-from autodiff_cli.cli import help_language
-from autodiff_cli.cli.fast_path import (
-    DTYPES,
-    GRAPH_FORMATS,
-    command_module,
-    exit_now,
-    load_grad_command,
-    plain_output,
-)
+from autodiff_cli import __version__, lazy_imports
+from autodiff_cli.cli import command_calls, help_language
+from autodiff_cli.cli.fast_path import DTYPES, GRAPH_FORMATS, command_module, exit_now
 from autodiff_cli.cli.numpy_docs import import_numpy_without_docstrings
-from autodiff_cli.cli.output import hints
 from autodiff_cli.cli.output.diagnostics import json_error
 from autodiff_cli.cli.output.terminal import print_error
 from autodiff_cli.i18n import gettext as _
@@ -197,14 +191,20 @@ AtOption = Annotated[
 ]
 
 
-def learner_settings(no_hints: bool, lang: str | None) -> None:
-    """`--no-hints` and `--lang`, set before any child is forked (children inherit them)."""
-    hints.set_enabled(not no_hints)
-    if lang is not None:
-        try:
-            i18n.set_language(lang)
-        except ValueError as error:
-            raise typer.BadParameter(str(error), param_hint="'--lang'") from None
+def _run(command: str, options: dict[str, Any]) -> NoReturn:
+    """Run `command`'s one call (`command_calls`, the fast path's too) with the options its
+    Typer function was given (its `locals()`), a choice (an Enum) as its text."""
+    given = {name: value.value if isinstance(value, Enum) else value
+             for name, value in options.items()}  # fmt: skip
+    raise typer.Exit(_with_usage_errors(command_calls.run_command, command, given))
+
+
+def _with_usage_errors(call: Any, *args: Any) -> Any:
+    """`call(*args)`, an unknown `--lang` turned into the option's usage error."""
+    try:
+        return call(*args)
+    except command_calls.UnknownLanguage as error:
+        raise typer.BadParameter(str(error), param_hint="'--lang'") from None
 
 
 def _print_version(value: bool) -> None:
@@ -230,10 +230,10 @@ def _root(
 
     With no command, start the REPL.
     """
-    plain_output(plain)
-    learner_settings(no_hints, lang)
+    options = {"plain": plain, "no_hints": no_hints, "lang": lang}
     if ctx.invoked_subcommand is None:
-        raise typer.Exit(command_module("repl").run_repl())
+        _run("", options)  # the REPL
+    _with_usage_errors(command_calls.display_settings, options)  # then the command's own
 
 
 RUN_EXAMPLES = _N(
@@ -271,7 +271,7 @@ def run(
     ],
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, help="Run up to N scripts at once.")
-    ] = 1,
+    ] = command_calls.RUN_JOBS,
     fail_fast: Annotated[
         bool, typer.Option("--fail-fast", help="Stop at the first script that fails.")
     ] = False,
@@ -312,22 +312,7 @@ def run(
 ) -> None:
     """Run scripts, each in a fresh namespace and its own locked-down process; stdout is what
     they print, errors go to stderr."""
-    plain_output(plain)
-    learner_settings(no_hints, lang)
-    command = command_module("run")
-    options = command.RunOptions(
-        jobs=jobs,
-        fail_fast=fail_fast,
-        timeout=timeout,
-        max_elements=max_elements,
-        as_json=as_json,
-        debug=debug,
-        max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
-        max_output=max_output,  # type: ignore[arg-type]
-        max_script_size=max_script_size or command.DEFAULT_MAX_SCRIPT_SIZE,  # type: ignore[arg-type]
-        strict_isolation=isolation is Isolation.strict,
-    )
-    raise typer.Exit(command.run_paths(files, options))
+    _run("run", locals())
 
 
 WrtOption = Annotated[
@@ -369,7 +354,7 @@ def grad(
     ] = None,
     order: Annotated[
         int, typer.Option("--order", "-n", metavar="N", help="The N-th derivative.")
-    ] = 1,
+    ] = command_calls.GRAD_ORDER,
     hessian: Annotated[bool, typer.Option("--hessian", help="The Hessian matrix.")] = False,
     elementwise: ElementwiseOption = False,
     check: CheckOption = False,
@@ -398,35 +383,7 @@ def grad(
 
     A scalar result gives gradients; a non-scalar one its Jacobian.
     """
-    plain_output(plain)
-    learner_settings(no_hints, lang)
-    command = load_grad_command()
-    options = command.GradOptions(
-        at=at,
-        wrt=wrt,
-        vjp=vjp,
-        order=order,
-        hessian=hessian,
-        check=check,
-        explain=explain,
-        dtype=dtype.value if dtype else None,
-        with_saved=saved,
-        formula=formula,
-        latex=latex,
-        quiet=quiet,
-        elementwise=elementwise,
-    )
-    status = command.run_grad(
-        expr,
-        options,
-        as_json=as_json,
-        debug=debug,
-        timeout=timeout,
-        max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
-        max_output=max_output,  # type: ignore[arg-type]
-        html=html,
-    )
-    raise typer.Exit(status)
+    _run("grad", locals())
 
 
 @app.command(epilog=GRAPH_EXAMPLES)
@@ -478,24 +435,7 @@ def graph(
     debug: DebugOption = False,
 ) -> None:
     """Draw the grad_fn graph of an expression or of a script's variable."""
-    plain_output(plain)
-    learner_settings(no_hints, lang)
-    command = command_module("graph")
-    request = command.GraphRequest(
-        expression=expr,
-        at=at,
-        file=file,
-        var=var,
-        fmt=fmt.value if fmt is not None else command.format_for_output(output),
-        output=output,
-        with_saved=saved,
-        backward=backward,
-        formula=formula,
-        timeout=timeout,
-        max_memory=max_memory,  # type: ignore[arg-type]  # the callback made it bytes
-        max_output=max_output,  # type: ignore[arg-type]
-    )
-    raise typer.Exit(command.run_graph(request, debug=debug))
+    _run("graph", locals())
 
 
 @app.command()
@@ -508,11 +448,7 @@ def repl(
     debug: DebugOption = False,
 ) -> None:
     """Start the REPL (also what `autodiff` alone does)."""
-    plain_output(plain)
-    learner_settings(no_hints, lang)
-    repl = command_module("repl")
-    limits = _checks().Limits.of(max_memory, max_output, None)  # type: ignore[arg-type]  # bytes
-    raise typer.Exit(repl.run_repl(debug=debug, limits=limits))
+    _run("repl", locals())
 
 
 kernel_app = typer.Typer(help="The Jupyter kernel (needs the jupyter extra).")
@@ -554,7 +490,7 @@ def doctor(
     ] = False,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, help="Run up to N attacks at once.")
-    ] = 3,
+    ] = command_calls.DOCTOR_JOBS,
     only: Annotated[
         list[str],
         typer.Option("--only", metavar="NAME", help="Run only this attack (repeatable)."),
@@ -563,6 +499,4 @@ def doctor(
 ) -> None:
     """Show which protections of the jail this machine gives and run the built-in attacks
     inside it, each reported contained or not (exit status 0 when all hold)."""
-    plain_output(plain)
-    doctor = command_module("doctor")
-    raise typer.Exit(doctor.run_doctor(as_json=as_json, jobs=jobs, only=only))
+    _run("doctor", locals())

@@ -1,15 +1,17 @@
-"""Fast paths: simple command lines of `grad` (the one-liner), `run`, `graph`, `repl`, of
-`autodiff` alone (the REPL) and `autodiff --version` start their command without importing
+"""Fast paths: simple command lines of `grad` (the one-liner), `run`, `graph`, `repl`, `doctor`,
+of `autodiff` alone (the REPL) and `autodiff --version` start their command without importing
 Typer and Click (~30 ms), building the app (~20 ms), or loading what only the app's option
 checks need (the whole engine, where the one-liner's is lean).
 
 Only command lines made of the commands' own options are handled here (`--name value`,
-`--name=value`, flags), with the same meaning as in the Typer command (`commands`); anything
-else (help, `--`, `-` for stdin, unknown, combined or repeated-value options, an option missing
-its value, options before a command name) returns None and goes through Typer, which gives the
-usual messages. Values are converted and checked in `simple_commands`, as Typer's options do;
-one Typer would refuse also goes to Typer, so that it says why. tests/test_cli.py runs both
-paths on the same command lines and compares what they print and their exit status.
+`--name=value`, flags), with the same meaning as in the Typer command (`commands`: both run
+the command's one call in `command_calls`, which takes the options by the parameter names the
+tables below map each spelling to); anything else (help, `--`, `-` for stdin, unknown,
+combined or repeated-value options, an option missing its value, options before a command
+name) returns None and goes through Typer, which gives the usual messages. Values are
+converted and checked in `simple_commands`, as Typer's options do; one Typer would refuse also
+goes to Typer, so that it says why. tests/test_cli.py and test_cli_command_calls.py run both
+paths on the same command lines and compare what they print and their exit status.
 
 Imported before the clean start (`cli/app.py`): it imports nothing but the start-up's own
 modules.
@@ -28,32 +30,42 @@ from autodiff_cli.cli.numpy_docs import import_numpy_without_docstrings
 DTYPES = ("float32", "float64")  # grad's --dtype (Typer's choices are made from these too)
 GRAPH_FORMATS = ("tree", "dot", "mermaid", "svg", "png", "html")  # graph's --format
 
-_LEARNER = {"--plain", "--no-hints"}  # every command's (and the bare `autodiff`'s) flags
+# each option's spellings -> the parameter of the command's Typer function and of its call
+# (`command_calls`): flags, then options taking a value
+_LEARNER = {"--plain": "plain", "--no-hints": "no_hints"}  # every command's (and `autodiff`'s)
 _LANG = {"--lang": "lang"}
 _LIMITS = {"--timeout": "timeout", "--max-memory": "max_memory", "--max-output": "max_output"}
 _AT = {"--at": "at", "-a": "at"}
-_GRAD_FLAGS = {"--json", "--check", "--explain", "--hessian", "--saved", "--debug", "--formula"}
-_GRAD_FLAGS |= {"--latex", "--elementwise", "--quiet", "-q"} | _LEARNER
+_JSON = {"--json": "as_json"}
+_DEBUG = {"--debug": "debug"}
+_GRAD_FLAGS = {"--check": "check", "--explain": "explain", "--hessian": "hessian",
+               "--saved": "saved", "--formula": "formula", "--latex": "latex",
+               "--elementwise": "elementwise", "--quiet": "quiet", "-q": "quiet",
+               } | _JSON | _DEBUG | _LEARNER  # fmt: skip
 _GRAD_VALUED = {"--wrt": "wrt", "-w": "wrt", "--dtype": "dtype", "--vjp": "vjp", "--html": "html",
                 "--order": "order", "-n": "order"} | _AT | _LIMITS | _LANG  # fmt: skip
-_RUN_FLAGS = {"--json", "--fail-fast", "--debug"} | _LEARNER
+_RUN_FLAGS = {"--fail-fast": "fail_fast"} | _JSON | _DEBUG | _LEARNER
 _RUN_VALUED = {"--jobs": "jobs", "-j": "jobs", "--max-elements": "max_elements",
                "--max-script-size": "max_script_size"} | _LIMITS | _LANG  # fmt: skip
-_GRAPH_FLAGS = {"--saved", "--backward", "--formula", "--debug"} | _LEARNER
-_GRAPH_VALUED = {"--file": "file", "--var": "var", "--format": "format", "-f": "format",
+_GRAPH_FLAGS = {"--saved": "saved", "--backward": "backward", "--formula": "formula"}
+_GRAPH_FLAGS |= _DEBUG | _LEARNER
+_GRAPH_VALUED = {"--file": "file", "--var": "var", "--format": "fmt", "-f": "fmt",
                  "--output": "output", "-o": "output"} | _AT | _LIMITS | _LANG  # fmt: skip
 _REPL_VALUED = {"--max-memory": "max_memory", "--max-output": "max_output"} | _LANG
+_DOCTOR_FLAGS = _JSON | {"--plain": "plain"}
+_DOCTOR_VALUED = {"--jobs": "jobs", "-j": "jobs", "--only": "only"}
 
 # command -> (its flags, its valued options, fewest and most positional arguments); "" is
 # `autodiff` with no command (the REPL, with the root's options)
-_COMMAND_LINES: dict[str, tuple[set[str], dict[str, str], int, int]] = {
+COMMAND_LINES: dict[str, tuple[dict[str, str], dict[str, str], int, int]] = {
     "grad": (_GRAD_FLAGS, _GRAD_VALUED, 1, 1),
     "run": (_RUN_FLAGS, _RUN_VALUED, 1, sys.maxsize),
     "graph": (_GRAPH_FLAGS, _GRAPH_VALUED, 0, 1),
-    "repl": ({"--debug"} | _LEARNER, _REPL_VALUED, 0, 0),
+    "repl": (_DEBUG | _LEARNER, _REPL_VALUED, 0, 0),
     "": (_LEARNER, _LANG, 0, 0),
+    "doctor": (_DOCTOR_FLAGS, _DOCTOR_VALUED, 0, 0),
 }
-REPEATABLE = ("at", "wrt")  # the options Typer takes several times (a list)
+REPEATABLE = ("at", "wrt", "only")  # the options Typer takes several times (a list)
 
 # each command's package, loaded when the command runs (`grad`'s through `load_grad_command`,
 # which asks for a lean engine first)
@@ -69,21 +81,28 @@ _COMMANDS = {
 
 class SimpleCommandLine:
     """A command line the fast path runs: the command (`""`: none, the REPL), its positional
-    arguments, each valued option's texts (a list, empty when not given), the flags given."""
+    arguments, each valued option's texts (a list, empty when not given), the flags given, and
+    each flag of the command as its parameter (`switches`: `{"as_json": True, ...}`)."""
 
-    __slots__ = ("command", "positional", "values", "flags")
+    __slots__ = ("command", "positional", "values", "flags", "switches")
 
     def __init__(
-        self, command: str, positional: list[str], values: dict[str, list[str]], flags: set[str]
+        self,
+        command: str,
+        positional: list[str],
+        values: dict[str, list[str]],
+        flags: set[str],
+        switches: dict[str, bool] | None = None,
     ) -> None:
         self.command = command
         self.positional = positional
         self.values = values
         self.flags = flags
+        self.switches = switches or {}
 
 
 def _scan(
-    args: list[str], flags: set[str], valued: dict[str, str]
+    args: list[str], flags: dict[str, str], valued: dict[str, str]
 ) -> tuple[list[str], dict[str, list[str]], set[str]] | None:
     """(positional arguments, each valued option's values, flags given) of a command line made
     of the options named here only (`--name=value` or `--name value`), else None."""
@@ -116,9 +135,9 @@ def _scan(
 def parse_simple(argv: list[str]) -> SimpleCommandLine | None:
     """The command line when it is simple (see the module's docstring), else None."""
     command = argv[0] if argv and not argv[0].startswith("-") else ""
-    if command not in _COMMAND_LINES:
+    if command not in COMMAND_LINES:
         return None
-    flags, valued, fewest, most = _COMMAND_LINES[command]
+    flags, valued, fewest, most = COMMAND_LINES[command]
     scanned = _scan(argv[1:] if command else argv, flags, valued)
     if scanned is None:
         return None
@@ -127,7 +146,9 @@ def parse_simple(argv: list[str]) -> SimpleCommandLine | None:
         return None  # (options before a command name land here too)
     if any(len(texts) > 1 for key, texts in values.items() if key not in REPEATABLE):
         return None
-    return SimpleCommandLine(command, positional, values, given)
+    switches = {parameter: False for parameter in flags.values()}
+    switches.update((flags[flag], True) for flag in given)
+    return SimpleCommandLine(command, positional, values, given, switches)
 
 
 def simple_command_line(argv: list[str]) -> SimpleCommandLine | None:

@@ -21,7 +21,6 @@ from .core import numpy_names as _numpy_names
 from .core import saved_hooks as _saved_hooks  # noqa: F401 - grad_fn._raw_saved_<name>
 from .core.devices import device  # noqa: F401
 from .core.dtypes import get_default_dtype, set_default_dtype  # noqa: F401
-from .core.generator import DEFAULT_SEED as _DEFAULT_SEED
 from .core.generator import Generator  # noqa: F401
 from .core.grad_mode import GradMode as _GradMode
 from .core.grad_mode import (  # noqa: F401
@@ -579,7 +578,7 @@ def _reset_autograd_contexts() -> None:
 
 def reset_global_state() -> None:
     """Back to a fresh process's settings: grad, inference and anomaly modes, default dtype,
-    print options, random seed.
+    print options, random seed (a fresh one is drawn on first use, as in a new process).
     The CLI calls it between scripts so that one script's settings never leak into the next."""
     _anomaly.set_anomaly_enabled(False)
     _reset_inference_mode()
@@ -592,4 +591,4 @@ def reset_global_state() -> None:
     set_default_device(None)  # (`with torch.device(...)` blocks a script left open too)
     _legacy_types.reset_warnings()  # set_default_tensor_type's deprecation, once per script
     set_printoptions(profile="default")
-    manual_seed(_DEFAULT_SEED)
+    default_generator.seed_on_first_use()

@@ -799,8 +799,9 @@ _attack(
 # ---- memory ---------------------------------------------------------------------------------
 
 _MEMORY_ARGS = ("--max-memory", "1G")
-# (frames fill it: 1G takes twice as long, same end; ~4 s idle, over 10 under a load of 9)
-_RECURSION_ARGS = ("--max-memory", "512M", "--timeout", "40")
+# (frames fill what the warm process leaves of the limit: the same end at any limit, a located
+# `SystemError: error return without exception set`; 512M takes three times as long)
+_RECURSION_ARGS = ("--max-memory", "256M", "--timeout", "40")
 _attack(
     "bytearray_8g",
     "memory",
@@ -944,22 +945,42 @@ _attack(
     MMAP.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
                      ctypes.c_long]
     MUNMAP.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    FAILED = ctypes.c_void_p(-1).value
     def free(low, high):
         # True when nothing is mapped in [low, high): a PROT_NONE MAP_FIXED_NOREPLACE mapping
         # fits there (EEXIST when something is; ENOMEM when past RLIMIT_AS: unknown)
-        ctypes.set_errno(0)
         address = MMAP(low, high - low, 0, 0x22 | 0x100000 | 0x4000, -1, 0)
-        error = ctypes.get_errno()
-        if address not in (None, ctypes.c_void_p(-1).value):
+        if address not in (None, FAILED):
             MUNMAP(address, high - low)
             return address == low
-        return False if error == errno.EEXIST else None
+        return False if ctypes.get_errno() == errno.EEXIST else None
+    def maps(size):
+        address = MMAP(None, size, 0, 0x22 | 0x4000, -1, 0)
+        if address in (None, FAILED):
+            return False
+        MUNMAP(address, size)
+        return True
+    def fitting():
+        # the most address space RLIMIT_AS leaves to map anywhere (in pages), less 64 MiB for
+        # what the scan itself may take
+        size, step = 0, TOP
+        while step >= PAGE:
+            if maps(size + step):
+                size += step
+            step //= 2
+        return max(PAGE, size - (64 << 20))
     def mapped_ranges():
-        # madvise(MADV_NORMAL) succeeds on a range that is all mapped and fails with ENOMEM on
-        # one holding unmapped pages: bisect, skipping ranges shown free
-        found, todo = [], [(0, TOP)]
+        # in pieces of the size that fits (a larger one is never shown free): skip a piece
+        # shown free; madvise(MADV_NORMAL) succeeds on a range that is all mapped and fails
+        # with ENOMEM on one holding unmapped pages: bisect
+        found, todo, fits = [], [(0, TOP)], fitting()
         while todo:
             low, high = todo.pop()
+            if high - low > fits:
+                todo += [(low + fits, high), (low, low + fits)]
+                continue
+            if free(low, high):
+                continue
             result, error = syscall("madvise", low, high - low, 0)
             if result == 0:
                 found.append((low, high))
@@ -967,8 +988,6 @@ _attack(
             if high - low == PAGE:
                 if error != errno.ENOMEM:  # mapped, but refused by madvise (a special area)
                     found.append((low, high))
-                continue
-            if error == errno.ENOMEM and free(low, high):
                 continue
             middle = low + (high - low) // 2 // PAGE * PAGE
             todo += [(middle, high), (low, middle)]
@@ -1230,7 +1249,10 @@ _attack(
 
 # ---- deadline and output --------------------------------------------------------------------
 
-_DEADLINE_ARGS = ("--timeout", "2")
+# (each spins or sleeps until the jail stops it, a spinner for --timeout plus KILL_GRACE of CPU:
+# half a second on the attack's own clock, which starts after the lock-down, is ~100 times what
+# its first lines take to ignore, block or close what they do; the checks do not depend on it)
+_DEADLINE_ARGS = ("--timeout", "0.5")
 _attack(
     "closed_pipes_sleep",
     "deadline",
@@ -1573,10 +1595,10 @@ _attack(
 _attack(
     "affinity_and_random",
     "kernel",
-    "drain getrandom(GRND_RANDOM) for a second, then pin itself to one CPU",
+    "drain getrandom(GRND_RANDOM) for a quarter of a second, then pin itself to one CPU",
     """
     buffer = ctypes.create_string_buffer(1 << 16)
-    end = time.monotonic() + 1
+    end = time.monotonic() + 0.25  # (thousands of 64 KiB reads: any pool is long drained)
     while time.monotonic() < end:
         syscall("getrandom", buffer, 1 << 16, 2)
     mask = ctypes.c_ulong(1)

@@ -13,12 +13,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Console
-from rich.text import Text
-
 from autodiff_cli.cli.jail.attacks import ATTACKS
 from autodiff_cli.cli.jail.battery import run_battery, supported
 from autodiff_cli.cli.jail.probe import protections
+from autodiff_cli.cli.output import optional
 from autodiff_cli.cli.output.diagnostics import json_error
 from autodiff_cli.cli.output.terminal import print_error, wants_color
 
@@ -86,21 +84,23 @@ def _print_json(found: list[Any], verdicts: list[Any], summary: dict[str, Any]) 
 
 
 class _Printer:
-    """Lines for a reader: Rich styles when stdout is a terminal (and not --plain)."""
+    """Lines for a reader: Rich styles when stdout is a terminal (and not --plain); Rich
+    (`output.styled`) loads only then."""
 
     def __init__(self, total: int) -> None:
         self.total = total
         self.done = 0
         self.console = None
         if wants_color(sys.stdout):
-            self.console = Console(highlight=False)
+            self.styled = optional("styled")
+            self.console = self.styled.Console(highlight=False)
 
     def line(self, text: str, style: str | None = None) -> None:
         if self.console is None:
             sys.stdout.write(text + "\n")
             sys.stdout.flush()
         else:
-            self.console.print(Text(text, style=style or ""))
+            self.console.print(self.styled.Text(text, style=style or ""))
 
     def protections(self, found: list[Any]) -> None:
         self.line("Protections on this machine:", "bold")

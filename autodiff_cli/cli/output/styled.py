@@ -2,8 +2,8 @@
 
 Rich costs ~25 ms to import, more than a third of the one-liner's own work, so this module is
 the one place the plain paths reach it from: they load it through `lazy_imports` only when
-`terminal.wants_color` says the output is styled. The REPL, `run`'s progress bar and `doctor`,
-which always draw with Rich, import Rich themselves.
+`terminal.wants_color` says the output is styled (`doctor`'s report too). The REPL and `run`'s
+progress bar, which always draw with Rich, import Rich themselves.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from autodiff_cli import lazy_imports
+from autodiff_cli.cli.jail.isolation import Limits
 from autodiff_cli.cli.output.diagnostics import exit_on_interrupt
 from autodiff_cli.cli.repl.commands import QuitRepl, is_meta_command
 from autodiff_cli.cli.repl.input import StatementReader
@@ -41,9 +42,12 @@ def run_piped(lines: Iterable[str], *, debug: bool = False, limits: Any = None) 
     return 0 if ok else 1
 
 
-def run_repl(*, debug: bool = False, limits: Any = None) -> int:
-    """`autodiff repl`: a terminal session, or statements piped in. `limits`: the session
-    child's `isolation.Limits` (memory, output per statement)."""
+def run_repl(
+    *, debug: bool = False, max_memory: int | None = None, max_output: int | None = None
+) -> int:
+    """`autodiff repl`: a terminal session, or statements piped in. `max_memory`, `max_output`:
+    the session child's limits in bytes (memory, output per statement; None: the default)."""
+    limits = Limits.of(max_memory, max_output, None)
     if sys.stdin is None:  # started with standard input closed
         return run_piped([], debug=debug, limits=limits)
     if sys.stdin.isatty() and sys.stdout.isatty():

@@ -119,6 +119,16 @@ def _normalise_seed(seed: Any) -> int:
     return value & 0xFFFFFFFFFFFFFFFF
 
 
+def _fresh_seed(generator: Generator) -> int:
+    """A non-deterministic 64-bit seed: the OS's random bytes (mixed with the time and the
+    process, should the OS have none to give)."""
+    try:
+        return int.from_bytes(os.urandom(8), "little")
+    except OSError:
+        mixed = (time.time_ns() * 0x9E3779B97F4A7C15 + os.getpid() + id(generator)) & (2**64 - 1)
+        return mixed ^ (mixed >> 29)
+
+
 class Generator:
     """`torch.Generator(device='cpu')`: its own stream, seeded with `manual_seed`."""
 
@@ -126,7 +136,7 @@ class Generator:
         kind = getattr(device, "type", device)
         if kind not in ("cpu", None):
             raise RuntimeError(f"Device type {str(kind).upper()} is not supported by this build")
-        self._seed = DEFAULT_SEED
+        self._seed: int | None = DEFAULT_SEED  # None: a fresh seed is drawn on first use
         self._key: np.ndarray | None = None  # MT19937's 624 words, made on first draw
         self._pos = _N  # the next word to temper (624: twist first)
         self._normal: float | None = None  # the sine half of the last Box-Muller pair
@@ -146,18 +156,29 @@ class Generator:
         return self
 
     def initial_seed(self) -> int:
-        return self._seed
+        return self._current_seed()
 
     def seed(self) -> int:
         """Seeds with a non-deterministic 64-bit number and returns it."""
-        mixed = (time.time_ns() * 0x9E3779B97F4A7C15 + os.getpid() + id(self)) & (2**64 - 1)
-        self.manual_seed(mixed ^ (mixed >> 29))
+        self.manual_seed(_fresh_seed(self))
+        return self._current_seed()
+
+    def seed_on_first_use(self) -> None:
+        """Forget the seed: the next draw (or `initial_seed`, `get_state`) seeds with a fresh
+        non-deterministic number, as PyTorch's default generator is seeded in each new process
+        (so a process forked from a warm parent never repeats another's numbers)."""
+        self.manual_seed(0)
+        self._seed = None
+
+    def _current_seed(self) -> int:
+        if self._seed is None:
+            self._seed = _fresh_seed(self)
         return self._seed
 
     # -- the bit stream -----------------------------------------------------------------------
     def _state(self) -> np.ndarray:
         if self._key is None:
-            self._key = seed_key(self._seed)
+            self._key = seed_key(self._current_seed())
         return self._key
 
     def words(self, n: int) -> np.ndarray:
@@ -213,9 +234,9 @@ class Generator:
     def _state_bytes(self) -> np.ndarray:
         out = np.zeros(STATE_SIZE, np.uint8)
         key, pos = self._state(), self._pos
-        fresh = pos == _N and np.array_equal(key, seed_key(self._seed))
+        fresh = pos == _N and np.array_equal(key, seed_key(self._current_seed()))
         next_index = 0 if fresh else pos
-        out[0:8] = np.frombuffer(np.uint64(self._seed).tobytes(), np.uint8)
+        out[0:8] = np.frombuffer(np.uint64(self._current_seed()).tobytes(), np.uint8)
         out[8:16] = np.frombuffer(np.array([_N + 1 - pos, 1], np.int32).tobytes(), np.uint8)
         out[16:24] = np.frombuffer(np.uint64(next_index).tobytes(), np.uint8)
         out[24:5016] = np.frombuffer(np.asarray(key, np.uint64).tobytes(), np.uint8)

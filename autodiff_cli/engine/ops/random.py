@@ -24,7 +24,8 @@ from .arithmetic import shape_arg
 from .creation import _check_size, _finish, _like, _shape_and_dtype
 from .reductions import _TYPE_WORDS
 
-default_generator = Generator()
+default_generator = Generator()  # seeded afresh in each process, as PyTorch's
+default_generator.seed_on_first_use()
 
 
 def _generator(generator: Any, function: str) -> Generator:

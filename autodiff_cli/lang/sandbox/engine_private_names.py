@@ -26,42 +26,43 @@ ENGINE = frozenset(
     _check_forward_args _check_input_dim _check_name _check_nonempty _check_reduction
     _check_scatter_index _check_size _check_versions _children _chunks _clone_param _closed_form
     _compare _concat_grads _conform _conv_forward _converter _copy_as_gradient_of _copy_into
-    _cosine _count_steps _ctx _current_lrs _data _decayed_grad _defined _diagonal_np _dims
-    _dims_text _directional_evaluate _dirty _dtype_name _each_param _edge _embedding_bag
-    _embedding_bag_backward _embedding_bag_per_sample_weights_backward _enter_step _erf
-    _euclidean_dist _evaluate _events _expected _extra_state _extreme_grad _ff_block _fields
-    _fill_padding_idx_with_zero _finish _finished _flat_weights_names _float_input _float_only
-    _floating_kernel _fn_cls _formula_uses _forward _forward_hooks _forward_pre_hooks
-    _forward_saved _frees_saved _freeze _fresh_args _gather_flat_grad _generator _generic
-    _get_abs_string_index _get_lr_called_within_step _get_name _getframe _grad _grad_fn _has_len
-    _held _hooks _ids _implementation _in_jvp _in_meta _indent_rest _index _index_plain
-    _infer_shape _init _initial_state _initial_step _initialized _inplace_on_view _int_arg
-    _int_checked _is_better _is_full_backward_hook _is_initial _keep _key _key_to_attr _keys
-    _last_dropout _last_lr _last_number _last_scalar_saves _layer_weights _lazy_hook _leaf_hooks
-    _leave_step _legacy_new _legacy_reduction _length _like _linalg_det _listeners
-    _load_own_state _load_state_bytes _log_softmax _log_softmax_backward_data _lu_factor_np
-    _lu_solve_np _lu_with_info _make_feed_forward _make_parameters _masked_data _masked_mask
-    _mean_scaled _meta _mha_block _milestones _mode _modified_message _modules _name
-    _named_members _ndarray _new_node _next _next_seq _no_batch_dim _no_grad _node _nodes
-    _non_differentiable _non_persistent_buffers_set _norm_dim _norm_grad _normal
-    _note_no_grad_views _np_dtype _num_samples _numel _numpy_bits _numpy_index _numpy_names
-    _numpy_words _objects _observer _observers _ones_like _op _operand _opt_called _options _out
-    _output_nr _output_padding _owner _p_norm _packed_classes _pad _parameters _params
-    _params_cache _pdist_backward _pdist_forward _per_argnum _per_element _per_group _phases
-    _pool _pos _post_accumulate_hooks _prelu_kernel _prelu_kernel_backward _prepare _prev
-    _previous _profile_memory _properties _qkv_same_embed_dim _raw_saved_ _rec _record _reduce
-    _reduce_loss _refresh_views _register_lazy_hook _released _render_vector _repr_suffixes
-    _require_optimizer _requires_grad _reset_parameters _reshape _reshape_alias _restart_at
-    _restore_callable_state _retains_grad _return_type _reverse _rm _rrelu_call _rule _running
-    _rv _sa_block _safe_softmax _save _saved _saved_ _scalar _scalar_ _scale_fn_custom
-    _scaled_dot_product_flash_attention_for_cpu _scaled_mask _scatter_index _schedule_phases
-    _schedulers _seed _seq _set_group _set_history _set_mode _set_param _set_requires_grad
-    _shape_and_dtype _shapes _side _sides _size _slice_any _softmax _softmax_backward_data
-    _solve_adjoint _split _square_prefix _stacklevel _state _state_bytes _state_of _state_shape
-    _step _step_count _step_event _step_tensor _store_grad _suffixes _take _take_index _target
-    _tensor _tensor_ _th _to_save _trilinear _tuple _type_word _unsafe_view _update
-    _use_new_zipfile_serialization _variable _vbox _vector_norm _version _version_box _versions
-    _views _watched _weight _where _without_inputs _wrap _write _write_lrs _x _zero _zeros_like
+    _cosine _count_steps _ctx _current_lrs _current_seed _data _decayed_grad _defined
+    _diagonal_np _dims _dims_text _directional_evaluate _dirty _dtype_name _each_param _edge
+    _embedding_bag _embedding_bag_backward _embedding_bag_per_sample_weights_backward
+    _enter_step _erf _euclidean_dist _evaluate _events _expected _extra_state _extreme_grad
+    _ff_block _fields _fill_padding_idx_with_zero _finish _finished _flat_weights_names
+    _float_input _float_only _floating_kernel _fn_cls _formula_uses _forward _forward_hooks
+    _forward_pre_hooks _forward_saved _frees_saved _freeze _fresh_args _gather_flat_grad
+    _generator _generic _get_abs_string_index _get_lr_called_within_step _get_name _getframe
+    _grad _grad_fn _has_len _held _hooks _ids _implementation _in_jvp _in_meta _indent_rest
+    _index _index_plain _infer_shape _init _initial_state _initial_step _initialized
+    _inplace_on_view _int_arg _int_checked _is_better _is_full_backward_hook _is_initial _keep
+    _key _key_to_attr _keys _last_dropout _last_lr _last_number _last_scalar_saves
+    _layer_weights _lazy_hook _leaf_hooks _leave_step _legacy_new _legacy_reduction _length
+    _like _linalg_det _listeners _load_own_state _load_state_bytes _log_softmax
+    _log_softmax_backward_data _lu_factor_np _lu_solve_np _lu_with_info _make_feed_forward
+    _make_parameters _masked_data _masked_mask _mean_scaled _meta _mha_block _milestones _mode
+    _modified_message _modules _name _named_members _ndarray _new_node _next _next_seq
+    _no_batch_dim _no_grad _node _nodes _non_differentiable _non_persistent_buffers_set
+    _norm_dim _norm_grad _normal _note_no_grad_views _np_dtype _num_samples _numel _numpy_bits
+    _numpy_index _numpy_names _numpy_words _objects _observer _observers _ones_like _op _operand
+    _opt_called _options _out _output_nr _output_padding _owner _p_norm _packed_classes _pad
+    _parameters _params _params_cache _pdist_backward _pdist_forward _per_argnum _per_element
+    _per_group _phases _pool _pos _post_accumulate_hooks _prelu_kernel _prelu_kernel_backward
+    _prepare _prev _previous _profile_memory _properties _qkv_same_embed_dim _raw_saved_ _rec
+    _record _reduce _reduce_loss _refresh_views _register_lazy_hook _released _render_vector
+    _repr_suffixes _require_optimizer _requires_grad _reset_parameters _reshape _reshape_alias
+    _restart_at _restore_callable_state _retains_grad _return_type _reverse _rm _rrelu_call
+    _rule _running _rv _sa_block _safe_softmax _save _saved _saved_ _scalar _scalar_
+    _scale_fn_custom _scaled_dot_product_flash_attention_for_cpu _scaled_mask _scatter_index
+    _schedule_phases _schedulers _seed _seq _set_group _set_history _set_mode _set_param
+    _set_requires_grad _shape_and_dtype _shapes _side _sides _size _slice_any _softmax
+    _softmax_backward_data _solve_adjoint _split _square_prefix _stacklevel _state _state_bytes
+    _state_of _state_shape _step _step_count _step_event _step_tensor _store_grad _suffixes
+    _take _take_index _target _tensor _tensor_ _th _to_save _trilinear _tuple _type_word
+    _unsafe_view _update _use_new_zipfile_serialization _variable _vbox _vector_norm _version
+    _version_box _versions _views _watched _weight _where _without_inputs _wrap _write
+    _write_lrs _x _zero _zeros_like
     """.split()
 )
 
