@@ -66,9 +66,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
 
 def pytest_configure(config: pytest.Config) -> None:
     """A worker's environment is ours: xdist's workers get COLUMNS=80 and LINES=24, which the
-    CLI run by a test would take as its terminal's width (Rich's tables cut to 80 columns)."""
+    CLI run by a test would take as its terminal's width (Rich's tables cut to 80 columns).
+    The controller rewrites the test modules' asserts for its workers (`rewrite_ahead.py`)."""
     workerinput = getattr(config, "workerinput", None)
     if workerinput is None:
+        if config.getoption("numprocesses", None):
+            from rewrite_ahead import rewrite_ahead
+
+            rewrite_ahead(config)
         return
     for name, value in workerinput.get("terminal_size", {}).items():
         if value is None:
