@@ -53,11 +53,27 @@ def pytest_configure_node(node) -> None:  # noqa: ANN001 - xdist's WorkerControl
     node.workerinput["terminal_size"] = {name: os.environ.get(name) for name in TERMINAL_SIZE}
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """`--dist loadfile` by xdist's rules, without its bookkeeping's quadratic cost
+    (`file_scheduling.py`: the controller's CPU time on the suite)."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from file_scheduling import FileScheduling
+
+    return FileScheduling(config, log)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """A worker's environment is ours: xdist's workers get COLUMNS=80 and LINES=24, which the
-    CLI run by a test would take as its terminal's width (Rich's tables cut to 80 columns)."""
+    CLI run by a test would take as its terminal's width (Rich's tables cut to 80 columns).
+    The controller rewrites the test modules' asserts for its workers (`rewrite_ahead.py`)."""
     workerinput = getattr(config, "workerinput", None)
     if workerinput is None:
+        if config.getoption("numprocesses", None):
+            from rewrite_ahead import rewrite_ahead
+
+            rewrite_ahead(config)
         return
     for name, value in workerinput.get("terminal_size", {}).items():
         if value is None:
@@ -81,11 +97,17 @@ LONGEST_FIRST = (
 def pytest_collection(session: pytest.Session) -> Iterator[object]:
     """Collection without the collector, then what it built frozen: the items, the test modules
     and their rewritten code live all session, and later collections need not walk them again
-    (-1.1 CPU-s a worker)."""
+    (-1.1 CPU-s a worker). The test modules' rewritten code is cached in `tests/__pycache__`
+    even where PYTHONDONTWRITEBYTECODE is set: pytest honours it, and every worker of every run
+    then parsed and rewrote the asserts of all the test files again (2.5 of a worker's 4.8 CPU-s
+    of collection); the setting is ours again once the modules are imported."""
     gc.disable()
+    setting = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
     try:
         return (yield)
     finally:
+        sys.dont_write_bytecode = setting
         gc.freeze()
         gc.enable()
 
