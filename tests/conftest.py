@@ -53,27 +53,11 @@ def pytest_configure_node(node) -> None:  # noqa: ANN001 - xdist's WorkerControl
     node.workerinput["terminal_size"] = {name: os.environ.get(name) for name in TERMINAL_SIZE}
 
 
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
-    """`--dist loadfile` by xdist's rules, without its bookkeeping's quadratic cost
-    (`file_scheduling.py`: the controller's CPU time on the suite)."""
-    if config.getoption("dist") != "loadfile":
-        return None
-    from file_scheduling import FileScheduling
-
-    return FileScheduling(config, log)
-
-
 def pytest_configure(config: pytest.Config) -> None:
     """A worker's environment is ours: xdist's workers get COLUMNS=80 and LINES=24, which the
-    CLI run by a test would take as its terminal's width (Rich's tables cut to 80 columns).
-    The controller rewrites the test modules' asserts for its workers (`rewrite_ahead.py`)."""
+    CLI run by a test would take as its terminal's width (Rich's tables cut to 80 columns)."""
     workerinput = getattr(config, "workerinput", None)
     if workerinput is None:
-        if config.getoption("numprocesses", None):
-            from rewrite_ahead import rewrite_ahead
-
-            rewrite_ahead(config)
         return
     for name, value in workerinput.get("terminal_size", {}).items():
         if value is None:
