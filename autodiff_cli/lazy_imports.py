@@ -60,7 +60,8 @@ DEFERRED: dict[str, str] = {
     "rich.progress": "`autodiff run`'s progress bar, on a terminal only",
     "autodiff_cli.cli.output.json_text": f"`--json` output (json): {_ONE_LINER} without `--json`",
     "resource": "rlimits: set by the child's lock-down (cli/jail/lockdown.py), also read there "
-    f"after the child ran out of memory; {_ONE_LINER}'s parent",
+    f"after the child ran out of memory; {_ONE_LINER}'s parent (loaded ahead before many "
+    "children, `warm_for_many`)",
     # SymPy (~0.3 s to import): its half of the formulas loads only when a formula is asked for
     # (`--formula`, `:formula`); the SymPy-free half (`terms`) runs in the jailed child
     "autodiff_cli.cli.formulas.grad_formulas": "`grad --formula`: the graph read as terms (in the "

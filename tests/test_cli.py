@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from cli_runner import autodiff, cli_environment, fast_and_typer, takes_fast_path
+from cli_runner import (
+    ENTRY,
+    MAIN,
+    REPO,
+    clean_start,
+    cli_environment,
+    cli_sys_path,
+    fast_and_typer,
+    takes_fast_path,
+)
+from cli_runner import autodiff as fresh_autodiff
+from cli_runner import warm_autodiff as autodiff  # a fork of a warm CLI: see cli_runner
 
 from autodiff_cli.cli.fast_path import parse_simple
 
@@ -17,7 +30,7 @@ from autodiff_cli.cli.fast_path import parse_simple
 def test_version():
     from autodiff_cli import __version__
 
-    done = autodiff("--version")
+    done = fresh_autodiff("--version")  # (its own start: no numpy, no clean start's exec)
     assert done.returncode == 0
     assert done.stdout.strip() == f"autodiff {__version__}"
 
@@ -158,13 +171,65 @@ def test_ctrl_c_stops_a_running_script_without_a_traceback(script):
     assert stderr.strip() == "KeyboardInterrupt"
 
 
+# The CLI's clean process (cli_runner.clean_start) with one more thread, which sends SIGINT to
+# itself when a byte arrives on the descriptor argv[3]: the main thread's wait is not interrupted
+# (a signal sent to one thread interrupts only that thread's system call).
+_CTRL_C_OFF_THE_MAIN_THREAD = """\
+import os, signal, sys, threading
+sys.path[:] = sys.argv[1].split("\\n")
+def deliver():
+    os.read(int(sys.argv[3]), 1)
+    signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+threading.Thread(target=deliver, daemon=True).start()
+from autodiff_cli.cli.jail.clean_start import resume
+resume(sys.argv[4], sys.argv[2], sys.argv[5:])
+"""
+_EPOLL_WAITS = {"x86_64": {232, 281, 441}, "aarch64": {22, 441}}  # epoll_wait, _pwait, _pwait2
+
+
+def _waiting_in_epoll(pid: int) -> bool:
+    """Whether the main thread of `pid` sleeps in an epoll wait (`/proc/PID/syscall`)."""
+    try:
+        number = Path(f"/proc/{pid}/syscall").read_text().split()[0]
+    except (OSError, IndexError):
+        return False
+    return number.isdigit() and int(number) in _EPOLL_WAITS.get(os.uname().machine, ())
+
+
 def test_ctrl_c_right_after_output_is_never_lost(script):
     """A Ctrl-C landing between the parent's relaying of output and its next wait used to be
-    held until the next event: never, for a silent loop (2 runs in 60 hung). The parent's wait
-    now wakes on any signal (`child_guard.signal_wakeup`)."""
+    held until the next event: never, for a silent loop (2 runs in 60 hung). Python runs a
+    handler between bytecodes; a signal that came just before the wait's system call leaves its
+    handler pending while the wait sleeps on. Here that state is made every time: the script's
+    output relayed, the parent asleep in its wait, SIGINT goes to another thread of the parent,
+    which takes it while the main thread's wait is not interrupted. The parent's wait must wake
+    on any signal (`child_guard.signal_wakeup`): without it this run never ends."""
     path = script("quiet.py", "print('started', flush=True)\nwhile True:\n    pass\n")
-    for _ in range(40):
-        assert _ctrl_c_once_started(path, timeout=60)[0] == 130
+    start = clean_start()
+    trigger_read, trigger_write = os.pipe()
+    process = subprocess.Popen(
+        start.interpreter("-c", _CTRL_C_OFF_THE_MAIN_THREAD, "\n".join([str(REPO), *cli_sys_path()]),
+                          start.settings, str(trigger_read), ENTRY, MAIN, "run", path),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(start.environment),
+        pass_fds=[trigger_read],
+    )  # fmt: skip
+    os.close(trigger_read)
+    try:
+        assert process.stdout.readline() == "started\n"
+        deadline = time.monotonic() + 60
+        while not _waiting_in_epoll(process.pid):
+            assert time.monotonic() < deadline, "the parent never waited after relaying"
+            time.sleep(0.001)
+        os.write(trigger_write, b"!")
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        os.close(trigger_write)
+        process.kill()  # never leave a spinning worker behind a failed assertion
+    assert (process.returncode, stderr.strip()) == (130, "KeyboardInterrupt")
 
 
 # ---- run: directories, jobs, fail-fast, timeout, json, max-elements -------------------------

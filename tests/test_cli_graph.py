@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from cli_runner import autodiff
+from cli_runner import warm_autodiff as autodiff  # a fork of a warm CLI: see cli_runner
 
 HAS_DOT = shutil.which("dot") is not None
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from cli_runner import REPO
-from cli_runner import autodiff as run_cli
+from cli_runner import warm_autodiff as run_cli  # a fork of a warm CLI: see cli_runner
 
 from autodiff_cli import catalogues
 

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import REPO, autodiff
+from cli_runner import REPO
+from cli_runner import warm_autodiff as autodiff  # a fork of a warm CLI: see cli_runner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import REPO, autodiff, terminal
-from cli_runner import cli_environment as environment
+from cli_runner import REPO, terminal
+from cli_runner import warm_autodiff as autodiff  # a fork of a warm CLI: see cli_runner
 
 
 def piped(stdin: str, *args: str):
@@ -207,13 +205,7 @@ def test_save_writes_a_script_that_run_reproduces(tmp_path: Path):
     echoed = done.stdout.replace(f"saved 5 inputs to {saved}\n", "")
     assert echoed == "tensor(12.)\n[tensor(24.), 'a;b']\nprinted\n"
     assert "broken" not in saved.read_text(encoding="utf-8")
-    rerun = subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", "run", str(saved)],
-        capture_output=True,
-        text=True,
-        env=environment(),
-        timeout=60,
-    )
+    rerun = autodiff("run", str(saved), timeout=60)
     assert (rerun.returncode, rerun.stderr) == (0, "")
     assert rerun.stdout == echoed
 
@@ -232,13 +224,7 @@ def test_save_keeps_the_backward_explain_ran(tmp_path: Path):
     done = piped(source)
     assert "tensor([ 6., 12.])" in done.stdout, done.stdout + done.stderr
     assert "loss.backward()" in saved.read_text(encoding="utf-8")
-    rerun = subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", "run", str(saved)],
-        capture_output=True,
-        text=True,
-        env=environment(),
-        timeout=60,
-    )
+    rerun = autodiff("run", str(saved), timeout=60)
     assert (rerun.returncode, rerun.stderr, rerun.stdout) == (0, "", "tensor([ 6., 12.])\n")
 
 

@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import autodiff, terminal
 from cli_runner import cli_environment as environment
+from cli_runner import terminal
+from cli_runner import warm_autodiff as autodiff  # a fork of a warm CLI: see cli_runner
 
 BACKWARD_SIGNATURE = "backward(gradient=None, retain_graph=None, create_graph=False, inputs=None)"
 

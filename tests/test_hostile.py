@@ -55,8 +55,9 @@ CANARIES = {"AUTODIFF_CANARY": "canary-5d1e2f-value", "API_TOKEN": "tok-93b7c1e0
 MAX_RSS_KB = 2 << 20  # 2 GiB
 MAX_SECONDS = 30.0
 WORKERS = 3  # attacks (or batches of attacks) at once (each may use up to 2 GiB)
-BATCH_SIZE = 100  # attacks per `autodiff run --json` (each start-up costs ~0.3 CPU-s)
-BATCH_TIMEOUT = 300.0  # seconds for a batch (a batch takes ~15 s idle)
+BATCH_SIZE = 100  # attacks at least per `autodiff run --json` (each start-up costs ~0.3 CPU-s);
+# a larger group is cut into WORKERS batches, one per worker (no start-up more than needed)
+BATCH_TIMEOUT = 300.0  # seconds for a batch (a batch of ~180 takes ~25 s idle)
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,7 @@ def outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
     jobs = [
         (options, batch)
         for options, paths in sorted(groups.items(), key=lambda group: -len(group[1]))
-        for batch in batches(paths, BATCH_SIZE)
+        for batch in batches(paths, max(BATCH_SIZE, -(-len(paths) // WORKERS)))
     ]
     jobs += [(None, [path]) for path in selected if batch_options(path) is None]
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:

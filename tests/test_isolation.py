@@ -214,10 +214,15 @@ def test_a_base_exception_out_of_the_work_is_one_line():
 
 
 def test_the_parent_kills_a_child_past_its_deadline():
+    """A child that ignores its own timer (SIGALRM) is killed by the parent at the deadline. It
+    sleeps rather than spins (1.5 s of CPU less): the parent's deadline is the same for both; a
+    busy child killed by the parent is `test_grad_and_graph_report_a_killed_child` and the
+    hostile corpus's os_matmul_deadline and os_sort_deadline (long engine calls)."""
+
     def stuck() -> int:
         signal.signal(signal.SIGALRM, signal.SIG_IGN)
         while True:
-            pass
+            time.sleep(60)
 
     start = time.monotonic()
     result = child(stuck, timeout=0.5)
@@ -592,7 +597,7 @@ def _interrupt_a_long_product(process: subprocess.Popen, size: int) -> tuple[flo
         process.stdin.write(statements)
         process.stdin.flush()
         assert process.stdout.readline() == "ready\n"
-        time.sleep(0.5)  # the product starts microseconds after `ready`; this covers a preemption
+        _until_it_computes(process.pid)  # the product, not a preemption right after `ready`
         process.send_signal(signal.SIGINT)
         start = time.monotonic()
         process.stdin.write("print('alive')\n")
@@ -601,6 +606,19 @@ def _interrupt_a_long_product(process: subprocess.Popen, size: int) -> tuple[flo
     finally:
         process.kill()
     return time.monotonic() - start, out, err
+
+
+def _until_it_computes(pid: int, seconds: float = 0.1) -> None:
+    """Wait until the REPL `pid` and its session's processes have used `seconds` more CPU time:
+    the statement after `ready` is running. (Where /proc cannot tell, 0.5 s of wall time.)"""
+    before = child_session.cpu_seconds(pid)
+    deadline = time.monotonic() + 60
+    while before is not None and time.monotonic() < deadline:
+        now = child_session.cpu_seconds(pid)
+        if now is None or now - before >= seconds:
+            return
+        time.sleep(0.02)
+    time.sleep(0.5)
 
 
 def test_cpu_seconds_reads_a_process_cpu_time():

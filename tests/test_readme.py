@@ -19,15 +19,15 @@ with `autodiff` on PATH meaning this checkout.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_runner import warm_autodiff_on_path
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
@@ -69,19 +69,22 @@ def readme_blocks(text: str) -> list[Block]:
 BLOCKS = readme_blocks(README.read_text(encoding="utf-8"))
 
 
+@pytest.fixture(scope="module")
+def reader_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """The environment of the README's commands: `NO_COLOR=1` and this checkout's `autodiff`
+    first on PATH, one that runs each command in a child of a warm CLI process (cli_runner's
+    `warm_autodiff_on_path`: the same exit status and output as `python -m autodiff_cli`)."""
+    with warm_autodiff_on_path(tmp_path_factory.mktemp("bin"), NO_COLOR="1") as environment:
+        yield environment
+
+
 @pytest.fixture
-def shell(tmp_path: Path):
+def shell(tmp_path: Path, reader_environment: dict[str, str]):
     """Run a shell command as a README reader would; returns (status, stdout+stderr)."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    shim = bin_dir / "autodiff"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m autodiff_cli "$@"\n')
-    shim.chmod(0o755)
     work = tmp_path / "work"
     work.mkdir()
     (work / "examples").symlink_to(REPO / "examples")
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR")}
-    env.update(NO_COLOR="1", PYTHONPATH=str(REPO), PATH=f"{bin_dir}{os.pathsep}{env['PATH']}")
+    env = reader_environment
 
     def run(command: str, stdin: str = "") -> tuple[int, str]:
         done = subprocess.run(

@@ -8,11 +8,13 @@ hold an endless line, never crash with a traceback on a reply of the wrong shape
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import selected_params
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -50,16 +52,82 @@ print("peak_mib", int(peak[0].split()[1]) // 1024)  # (ru_maxrss would count pyt
 """
 
 
-def run_hostile(reply: bytes | str, call: str) -> subprocess.CompletedProcess:
+def harness(reply: bytes | str, call: str) -> str:
     """`reply`: the bytes, or the source of an expression making them (too long for argv)."""
-    code = HARNESS.format(reply=reply if isinstance(reply, str) else repr(reply), call=call)
+    return HARNESS.format(reply=reply if isinstance(reply, str) else repr(reply), call=call)
+
+
+ENVIRONMENT = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)}
+
+
+def run_hostile(reply: bytes | str, call: str) -> subprocess.CompletedProcess:
+    """The harness in a process of its own."""
     return subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-c", harness(reply, call)],
         capture_output=True,
         text=True,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)},
+        env=ENVIRONMENT,
         timeout=120,
     )
+
+
+# Several harnesses, each in a child forked from one process that imported the REPL session's
+# modules: each case its own process (its exit status, its stdout and stderr in files), one
+# interpreter's start and imports for them all.
+FORKING = """
+import json, os, sys, traceback
+from autodiff_cli.cli.repl import session
+from autodiff_cli.cli.jail import child_session, isolation
+for code, out, err in json.loads(sys.stdin.read()):
+    pid = os.fork()
+    if pid == 0:
+        for target, path in ((1, out), (2, err)):
+            os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), target)
+        status = 0
+        try:
+            exec(compile(code, "<string>", "exec"), {"__name__": "__main__"})
+        except BaseException:
+            traceback.print_exc()
+            status = 1
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
+"""
+
+
+def run_hostile_cases(cases: list[tuple[bytes, str]], folder: Path) -> dict:
+    """Each case's harness (`FORKING`): {(reply, call): its CompletedProcess}."""
+    files = [(str(folder / f"{index}.out"), str(folder / f"{index}.err"))
+             for index in range(len(cases))]  # fmt: skip
+    plan = [(harness(*case), *paths) for case, paths in zip(cases, files)]
+    done = subprocess.run(
+        [sys.executable, "-c", FORKING],
+        input=json.dumps(plan),
+        capture_output=True,
+        text=True,
+        env=ENVIRONMENT,
+        timeout=120 * len(cases),
+    )
+    assert done.returncode == 0, done.stderr
+    statuses = [int(line) for line in done.stdout.split()]
+    assert len(statuses) == len(cases), done.stdout
+    return {
+        case: subprocess.CompletedProcess(
+            "harness", status, *(Path(path).read_text(errors="replace") for path in paths)
+        )
+        for case, status, paths in zip(cases, statuses, files)
+    }
+
+
+@pytest.fixture(scope="module")
+def wrong_shape_reports(request: pytest.FixtureRequest, tmp_path_factory) -> dict:
+    """The reports of the cases of `test_a_reply_of_the_wrong_shape_ends_the_session_cleanly`
+    this session runs, all made at once."""
+    name = "test_a_reply_of_the_wrong_shape_ends_the_session_cleanly"
+    cases = list(zip(selected_params(request, name, "reply"),
+                     selected_params(request, name, "call")))  # fmt: skip
+    return run_hostile_cases(cases, tmp_path_factory.mktemp("protocol"))
 
 
 @pytest.mark.parametrize(
@@ -77,8 +145,10 @@ def run_hostile(reply: bytes | str, call: str) -> subprocess.CompletedProcess:
         (b'{"__class__": 1}\n', "meta(':help')", "a reply with an invalid '__class__'"),
     ],
 )
-def test_a_reply_of_the_wrong_shape_ends_the_session_cleanly(reply, call, message):
-    done = run_hostile(reply, call)
+def test_a_reply_of_the_wrong_shape_ends_the_session_cleanly(
+    reply, call, message, wrong_shape_reports
+):
+    done = wrong_shape_reports[(reply, call)]
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert message in done.stderr

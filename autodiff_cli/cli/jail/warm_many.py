@@ -7,6 +7,7 @@ import gc
 import io
 
 import autodiff_cli.engine as engine
+from autodiff_cli import lazy_imports
 from autodiff_cli.cli.jail.warm_up import element_cap_lifted
 from autodiff_cli.lang import run_source
 
@@ -71,7 +72,9 @@ def warm_for_many() -> None:
     lazily built parts (grad_fn classes, the vetted exports of `torch` and its submodules...)
     made: ~20 ms here, ~3.5 ms less in each child (of ~25 for a conformance script), so it
     pays from about 6 children on (`run.command.MANY_CHILDREN`). (Decoding the whole parse
-    table as well: ~35 ms for ~1 ms a child, not done.)"""
+    table as well: ~35 ms for ~1 ms a child, not done.) `resource`, which each child's lock-down
+    sets its rlimits with, is imported here too: ~1.2 ms of each child's CPU (a dlopen)."""
+    lazy_imports.load("resource")
     try:
         with element_cap_lifted():
             run_source(_MANY_SOURCE, "<warm-up>", stdout=io.StringIO())

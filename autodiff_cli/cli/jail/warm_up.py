@@ -17,6 +17,8 @@ from typing import Any
 import autodiff_cli.engine as engine
 from autodiff_cli import lazy_imports
 from autodiff_cli.cli import output
+from autodiff_cli.cli.jail import seccomp
+from autodiff_cli.cli.jail.frame_reserve import make_c_stack_map
 from autodiff_cli.engine.core.limits import DEFAULT_MAX_ELEMENTS, get_max_elements, set_max_elements
 from autodiff_cli.lang import compile_source
 from autodiff_cli.lang.pylib import modules
@@ -97,6 +99,9 @@ def element_cap_lifted() -> Iterator[None]:
 def _warm_up(
     sources: Iterable[str | bytes] | None, rendering: bool, every_command: bool, json_output: bool
 ) -> None:
+    make_c_stack_map()  # (each child hashes it: see frame_reserve)
+    if seccomp.supported():
+        seccomp.compiled(1, True)  # the filter a child in its own PID namespace loads
     if json_output:
         output.optional("json_text")
     if sources is None or _names_other_ops(sources, engine):

@@ -74,12 +74,24 @@ def params(values: dict | None, op_name: str) -> dict | None:
         return values
     for value in values.values():
         kind = type(value)
-        if kind in _KEPT_PARAMS or (kind is tuple and _PLAIN_PARAMS.issuperset(map(type, value))):
+        if kind in _KEPT_PARAMS or (
+            kind is tuple and (_PLAIN_PARAMS.issuperset(map(type, value)) or _plain_pairs(value))
+        ):
             continue  # (a shape, stride or dims tuple: immutable, of plain items; the op's arrays)
         break
     else:
         return values
     return {name: _param(value, name, op_name, 0) for name, value in values.items()}
+
+
+def _plain_pairs(value: tuple) -> bool:
+    """A tuple of plain items and tuples of plain items (a convolution's padding pairs): what
+    `_param` would rebuild equal, so it is kept as it is."""
+    return all(
+        type(item) in _PLAIN_PARAMS
+        or (type(item) is tuple and _PLAIN_PARAMS.issuperset(map(type, item)))
+        for item in value
+    )
 
 
 def _param(value: Any, name: str, op_name: str, depth: int) -> Any:
