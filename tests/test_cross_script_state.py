@@ -66,20 +66,25 @@ print("second script done")
 """
 
 
+def _run(scripts: list[str], isolation: str, folder: Path) -> subprocess.CompletedProcess:
+    """`autodiff run SCRIPTS` with AUTODIFF_ISOLATION=`isolation` ("0": in one process)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), AUTODIFF_ISOLATION=isolation, NO_COLOR="1")
+    return subprocess.run(
+        [sys.executable, "-m", "autodiff_cli", "run", *scripts],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=folder,
+        timeout=120,
+    )
+
+
 def test_one_script_leaves_no_mode_to_the_next(tmp_path: Path) -> None:
     scripts = []
     for name, source in (("a.py", LEAVES_MODES_ON), ("b.py", LEAVES_MORE_ON), ("c.py", USES_THEM)):
         (tmp_path / name).write_text(source)
         scripts.append(str(tmp_path / name))
-    env = dict(os.environ, PYTHONPATH=str(REPO), AUTODIFF_ISOLATION="0", NO_COLOR="1")
-    done = subprocess.run(
-        [sys.executable, "-m", "autodiff_cli", "run", *scripts],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=120,
-    )
+    done = _run(scripts, "0", tmp_path)
     assert done.returncode == 0, done.stderr
     assert "pack hook saw" not in done.stdout, done.stdout
     assert "False False\n[6.0, 8.0]\nsecond script done\n" in done.stdout, done.stdout
@@ -115,16 +120,7 @@ def test_each_script_draws_from_a_fresh_seed(tmp_path: Path) -> None:
         ("1", scripts[:1]),
         ("1", scripts[:1]),
     ):
-        env = dict(os.environ, PYTHONPATH=str(REPO), AUTODIFF_ISOLATION=isolation, NO_COLOR="1")
-        done = subprocess.run(
-            [sys.executable, "-m", "autodiff_cli", "run", *names],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=tmp_path,
-            timeout=120,
-        )
-        rows += _seeds_and_draws(done)
+        rows += _seeds_and_draws(_run(names, isolation, tmp_path))
     assert len(rows) == 16
     assert len({seed for seed, _ in rows}) == 16, rows
     assert len({draws for _, draws in rows}) == 16, rows
