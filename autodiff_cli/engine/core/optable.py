@@ -50,9 +50,9 @@ from . import formula_backends
 from .fast_paths import (
     apply_binary,
     apply_inplace,
-    apply_number,
     apply_unary,
     make_node_class,
+    number_applier,
     own_copy,
 )
 from .graph import new_node
@@ -99,6 +99,7 @@ class OpDef:
         "forms",
         "aten_args",
         "forward_ad",
+        "on_number",
     )
 
     def __init__(
@@ -152,12 +153,16 @@ class OpDef:
 
     def __getattr__(self, name: str) -> Any:
         """The node class, made on first use: a class per op made at import would cost every
-        start-up ~6 ms for the 250 ops, of which a one-liner uses a few. Called only while the
-        `node_cls` slot is empty, so later reads are plain slot reads."""
-        if name != "node_cls":
-            raise AttributeError(f"'OpDef' object has no attribute '{name}'")
-        self.node_cls = make_node_class(self.grad_fn, self, raw_saved)
-        return self.node_cls
+        start-up ~6 ms for the 250 ops, of which a one-liner uses a few; and `on_number`, the
+        op's call on a Tensor and a Python float (`fast_paths.number_applier`). Called only
+        while their slots are empty, so later reads are plain slot reads."""
+        if name == "node_cls":
+            self.node_cls = make_node_class(self.grad_fn, self, raw_saved)
+            return self.node_cls
+        if name == "on_number":
+            self.on_number = number_applier(self)
+            return self.on_number
+        raise AttributeError(f"'OpDef' object has no attribute '{name}'")
 
     def __repr__(self) -> str:
         return f"<op {self.name} ({self.grad_fn})>"
@@ -428,11 +433,12 @@ def declare_forms(
 def _declare_operators(op: OpDef, name: str, reflected: bool) -> None:
     """`Tensor.__<name>__`, `__i<name>__` and, for `reflected`, `__r<name>__` (see `defop`)."""
     function = op.function
+    on_number = op.on_number
 
     def operator(self: Tensor, other: Any) -> Any:
         cls = other.__class__
         if cls is float:
-            return apply_number(op, self, other)
+            return on_number(self, other)
         if cls is Tensor:
             return apply_binary(op, self, other)
         if not isinstance(other, _OPERANDS):
@@ -441,7 +447,7 @@ def _declare_operators(op: OpDef, name: str, reflected: bool) -> None:
 
     def reflected_operator(self: Tensor, other: Any) -> Any:  # `number <op> tensor`
         if other.__class__ is float:
-            return apply_number(op, self, other)
+            return on_number(self, other)
         if not isinstance(other, _NUMBERS):
             return NotImplemented
         return apply_binary(op, self, other.item() if isinstance(other, _generic) else other)
