@@ -44,7 +44,7 @@ def test_entry_is_complete(name: str) -> None:
     assert all(isinstance(rule, str) and rule for rule in op.rules)
     for what in op.saves:  # saved values name inputs of the op or its result
         assert what == "result" or 0 <= what < max(len(op.grads), len(op.arg_names))
-    assert op.node_cls.__name__ == op.grad_fn
+    assert op.node_class().__name__ == op.grad_fn
 
 
 @pytest.mark.parametrize("name", sorted(OPS))

@@ -140,7 +140,7 @@ def grad_node(x: Tensor) -> Node | None:
 
 def _new_node(op: Any, edges: tuple) -> Node:
     """A node of `op` with `(node, output_nr)` edges."""
-    node = op.new_node(op.node_cls, ())
+    node = op.new_node(op.node_cls or op.node_class(), ())
     node.next_functions = edges
     return node
 
@@ -157,7 +157,8 @@ def _node_for(op: Any, inputs: tuple) -> Node:
                 nrs[i] = x._output_nr
         else:
             nodes.append(None)
-    return op.new_node(op.node_cls, tuple(nodes), None if nrs is None else tuple(nrs))
+    cls = op.node_cls or op.node_class()
+    return op.new_node(cls, tuple(nodes), None if nrs is None else tuple(nrs))
 
 
 # operands that reach a formula as they are (anything else goes through `script_data.operand`)

@@ -160,7 +160,7 @@ def apply_binary(op: Any, a: Tensor, b: Any) -> Tensor:
             if nb is None or nb._x is not None:
                 nb = accumulator(b)
     node = new_node(
-        op.node_cls,
+        op.node_cls or op.node_class(),
         (na, nb),
         None if not (a._output_nr or (b_grad and b._output_nr)) else _binary_nrs(a, b),
     )
@@ -215,7 +215,7 @@ _last_scalar_saves: list = [None, (None, None)]
 
 def apply_number(op: Any, a: Tensor, b: float) -> Tensor:
     """`apply_op(op, (a, b))` of a Tensor and a Python float: the op's `on_number`."""
-    return op.on_number(a, b)
+    return (op.on_number or op.number_call())(a, b)
 
 
 def number_applier(op: Any) -> Callable[[Tensor, float], Tensor]:
@@ -230,7 +230,7 @@ def number_applier(op: Any) -> Callable[[Tensor, float], Tensor]:
     new_node = op.new_node
     cross_saves = op.cross_saves
     saves = op.saves
-    node_cls = None  # (made on the first call that records: `OpDef.node_cls`)
+    node_cls = None  # (made on the first call that records: `OpDef.node_class`)
 
     def on_number(a: Tensor, b: float) -> Tensor:
         nonlocal node_cls
@@ -251,7 +251,7 @@ def number_applier(op: Any) -> Callable[[Tensor, float], Tensor]:
             return _wrap(out)
         fn = a._grad_fn
         if node_cls is None:
-            node_cls = op.node_cls
+            node_cls = op.node_cls or op.node_class()
         node = new_node(
             node_cls,
             (fn if fn is not None else _acc_of(a), None),
@@ -295,7 +295,7 @@ def apply_unary(op: Any, x: Tensor) -> Tensor:
     fn = x._grad_fn
     new_node = op.new_node
     node = new_node(
-        op.node_cls,
+        op.node_cls or op.node_class(),
         (fn if fn is not None else _acc_of(x),),
         (x._output_nr,) if fn is not None and x._output_nr else None,
     )
@@ -334,7 +334,7 @@ def apply_view(op: Any, x: Tensor, params: dict | None = None) -> Any:
     if x._requires_grad and GradMode.enabled and out.dtype.kind == "f":
         fn = x._grad_fn
         node = op.new_node(
-            op.node_cls,
+            op.node_cls or op.node_class(),
             (fn if fn is not None else _acc_of(x),),
             (x._output_nr,) if fn is not None and x._output_nr else None,
         )

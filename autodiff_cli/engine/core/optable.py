@@ -147,22 +147,27 @@ class OpDef:
         self.forward_ad = True  # False: PyTorch has no forward-mode formula (jvp refuses)
         self.needs: tuple | None = None  # per input, the saved values its formula reads (lazy)
         self.symbolic: Callable | None = None  # the op's value as a formula (`defop`)
-        if not grad_fn:
-            self.node_cls = None  # (with a grad_fn: made on first use, `__getattr__`)
+        self.node_cls: type | None = None  # its grad_fn's class, once made (`node_class`)
+        self.on_number: Callable | None = None  # its call on a Tensor and a float, once made
         self.new_node = own_copy(new_node) if grad_fn else None  # makes this op's nodes
 
-    def __getattr__(self, name: str) -> Any:
-        """The node class, made on first use: a class per op made at import would cost every
-        start-up ~6 ms for the 250 ops, of which a one-liner uses a few; and `on_number`, the
-        op's call on a Tensor and a Python float (`fast_paths.number_applier`). Called only
-        while their slots are empty, so later reads are plain slot reads."""
-        if name == "node_cls":
+    # (Both made on first use, and no `__getattr__` to make them: CPython 3.11 specialises no
+    # attribute read on instances of a class that has one, and the op machinery reads an op's
+    # slots on every call: the small MLP step 2-3% slower.)
+    def node_class(self) -> type:
+        """The class of this op's grad_fn nodes, made on first use (a class per op made at
+        import would cost every start-up ~6 ms for the 250 ops, of which a one-liner uses a
+        few). Readers take `op.node_cls or op.node_class()`."""
+        if self.node_cls is None:
             self.node_cls = make_node_class(self.grad_fn, self, raw_saved)
-            return self.node_cls
-        if name == "on_number":
+        return self.node_cls
+
+    def number_call(self) -> Callable:
+        """This op's call on a Tensor and a Python float (`fast_paths.number_applier`), made
+        on first use."""
+        if self.on_number is None:
             self.on_number = number_applier(self)
-            return self.on_number
-        raise AttributeError(f"'OpDef' object has no attribute '{name}'")
+        return self.on_number
 
     def __repr__(self) -> str:
         return f"<op {self.name} ({self.grad_fn})>"
@@ -433,7 +438,7 @@ def declare_forms(
 def _declare_operators(op: OpDef, name: str, reflected: bool) -> None:
     """`Tensor.__<name>__`, `__i<name>__` and, for `reflected`, `__r<name>__` (see `defop`)."""
     function = op.function
-    on_number = op.on_number
+    on_number = op.number_call()
 
     def operator(self: Tensor, other: Any) -> Any:
         cls = other.__class__

@@ -109,7 +109,7 @@ HARDSIGMOID_BACKWARD = defop(
     arg_names=("grad_output", "self"),
     rules=("not differentiable", "not differentiable"),
 )
-HARDSIGMOID_BACKWARD.node_cls.name = lambda self: "torch::autograd::NotImplemented"
+HARDSIGMOID_BACKWARD.node_class().name = lambda self: "torch::autograd::NotImplemented"
 HARDSIGMOID = defop(
     "hardsigmoid",
     "HardsigmoidBackward0",

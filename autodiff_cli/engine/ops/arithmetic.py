@@ -485,7 +485,7 @@ FLOOR_DIVIDE = defop(
     lambda B, g: _not_implemented("floor_divide"),
     rules=("not differentiable", "not differentiable"),
 )  # fmt: skip
-FLOOR_DIVIDE.node_cls.name = lambda self: "torch::autograd::NotImplemented"  # repr stays short
+FLOOR_DIVIDE.node_class().name = lambda self: "torch::autograd::NotImplemented"  # repr stays short
 
 # comparisons and other non-differentiable ops
 EQ = defop("eq", None, np.equal, out=OutRule(cast_copy=True, compares=True))

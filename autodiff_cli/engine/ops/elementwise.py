@@ -385,7 +385,7 @@ def _keep_needed_saves(result: Tensor, op: Any, tensor1: Tensor, tensor2: Tensor
     """PyTorch saves tensor1 only when tensor2 requires grad, and (addcmul) tensor2 only when
     tensor1 does: a tensor not needed is neither shown by `_saved_*` nor version-checked."""
     node = result._grad_fn
-    if node is None or type(node) is not op.node_cls:
+    if node is None or type(node) is not op.node_class():
         return result
     keep = (tensor2._requires_grad, tensor1._requires_grad or op is ADDCDIV)
     if all(keep) or node._saved is None:

@@ -177,4 +177,4 @@ SAMPLE_WEIGHTS_BACKWARD = defop(
     arg_names=("grad", "weight"),
     rules=("not differentiable", "not differentiable"),
 )
-SAMPLE_WEIGHTS_BACKWARD.node_cls.name = lambda self: "torch::autograd::NotImplemented"
+SAMPLE_WEIGHTS_BACKWARD.node_class().name = lambda self: "torch::autograd::NotImplemented"

@@ -179,7 +179,7 @@ DOUBLE_BACKWARD_ERROR = defop(
     promotes=False,
     rules=("raises: not computed",),
 )
-DOUBLE_BACKWARD_ERROR.node_cls.name = lambda self: "torch::autograd::Error"
+DOUBLE_BACKWARD_ERROR.node_class().name = lambda self: "torch::autograd::Error"
 
 
 def _extreme_weights(s: Any, x: Any, r: Any, index: tuple, include_self: bool) -> tuple:

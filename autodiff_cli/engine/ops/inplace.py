@@ -281,7 +281,7 @@ COPY = defop(
     rules=("0", "1"),
     aten="copy_",
 )
-COPY.node_cls.name = lambda self: "torch::autograd::CopyBackwards"
+COPY.node_class().name = lambda self: "torch::autograd::CopyBackwards"
 INDEX_PUT = defop(
     "index_put",
     "IndexPutBackward0",

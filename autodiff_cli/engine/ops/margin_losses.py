@@ -165,7 +165,7 @@ MULTI_MARGIN_LOSS_BACKWARD = defop(
     arg_names=("grad_output", "self"),
     rules=("not differentiable", "not differentiable"),
 )
-MULTI_MARGIN_LOSS_BACKWARD.node_cls.name = lambda self: "torch::autograd::NotImplemented"
+MULTI_MARGIN_LOSS_BACKWARD.node_class().name = lambda self: "torch::autograd::NotImplemented"
 MULTI_MARGIN_LOSS = defop(
     "multi_margin_loss",
     "MultiMarginLossBackward0",

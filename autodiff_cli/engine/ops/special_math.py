@@ -259,7 +259,7 @@ HEAVISIDE = _unlisted(
     "heaviside", "NotImplemented", _heaviside,
     _no_derivative("heaviside"), _no_derivative("heaviside"),
 )  # fmt: skip
-HEAVISIDE.node_cls.name = lambda self: "torch::autograd::NotImplemented"
+HEAVISIDE.node_class().name = lambda self: "torch::autograd::NotImplemented"
 GCD = _unlisted("gcd", None, _integer_kernel("gcd_cpu", np.gcd))
 LCM = _unlisted("lcm", None, _integer_kernel("lcm_cpu", np.lcm))
 FREXP = defop(
