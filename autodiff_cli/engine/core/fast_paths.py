@@ -251,7 +251,7 @@ def number_applier(op: Any) -> Callable[[Tensor, float], Tensor]:
             return _wrap(out)
         fn = a._grad_fn
         if node_cls is None:
-            node_cls = op.node_cls or op.node_class()
+            node_cls = op.node_class()
         node = new_node(
             node_cls,
             (fn if fn is not None else _acc_of(a), None),
